@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_base.h
+ * @brief Status codes, error messages, solver reports and the "not implemented" hook.
+ *
+ * Every fallible function in cflab returns a ::cfStatus. Functions that read files or
+ * validate user input also take a ::cfError, which receives a one-line message naming
+ * the file, the position or field, and the reason.
+ */
+#ifndef CF_BASE_H
+#define CF_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Outcome of a call. ::CF_OK is zero, so `if (st != CF_OK)` reads naturally. */
+typedef enum cfStatus {
+    CF_OK = 0,          /**< success; for an iterative solver: converged */
+    CF_MAX_ITER,        /**< iterative solver stopped at its iteration limit */
+    CF_STAGNATED,       /**< iterates stopped changing before the tolerance was met */
+    CF_DIVERGED,        /**< residual grew without bound or became non-finite */
+    CF_INFEASIBLE,      /**< the problem has no solution (e.g. Lemke ray termination) */
+    CF_SINGULAR,        /**< a matrix that had to be factorized or inverted is singular */
+    CF_BAD_INPUT,       /**< an argument violates the function's contract (NaN, h < 0, mu < 0, ...) */
+    CF_IO_ERROR,        /**< a file could not be read or written */
+    CF_NO_MEMORY,       /**< an allocation failed */
+    CF_NOT_IMPLEMENTED  /**< an exercise stub was reached */
+} cfStatus;
+
+/** Short lowercase name of a status, e.g. "converged", "max-iterations". Never NULL. */
+const char *cf_status_name(cfStatus st);
+
+/** Capacity of ::cfError::msg in bytes. */
+#define CF_ERROR_MSG_CAP 512
+
+/**
+ * A one-line error message. Functions that take a `cfError *` write to it only when they
+ * return a status other than ::CF_OK; passing NULL is always allowed.
+ */
+typedef struct cfError {
+    char msg[CF_ERROR_MSG_CAP]; /**< "file:line:col: what: why", NUL-terminated */
+} cfError;
+
+/** printf-style: write a message into @p err (no-op when @p err is NULL). Returns @p st. */
+cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Exercise stubs
+ *  An exercise stub calls CF_TODO("chNN.K"). The default hook prints
+ *  `not implemented: chNN.K (see cf_chNN.h)` to stderr and exits with status 3; the test
+ *  harness installs a hook that fails the running test with the same message.
+ *  @{ */
+
+/** A function that is told which exercise stub was reached. It should not return. */
+typedef void (*cfTodoHook)(const char *exercise_id);
+
+/** Install @p hook (NULL restores the default). Returns the previous hook. */
+cfTodoHook cf_set_todo_hook(cfTodoHook hook);
+
+/** Report that exercise @p exercise_id is not implemented. Returns 0 if the hook returns. */
+int cf_todo(const char *exercise_id);
+
+/** Stub statement for a function returning void or whose return is written after it. */
+#define CF_TODO(id) ((void)cf_todo(id))
+/** Stub expression for a function returning double. */
+#define CF_TODO_F(id) (cf_todo(id), 0.0)
+/** Stub expression for a function returning int. */
+#define CF_TODO_I(id) (cf_todo(id), 0)
+/** Stub expression for a function returning ::cfStatus. */
+#define CF_TODO_S(id) (cf_todo(id), CF_NOT_IMPLEMENTED)
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Solver reports
+ *  Every solver fills a ::cfReport: status, iterations, final residual, per-iteration history
+ *  and wall time. The history buffer belongs to the caller.
+ *  @{ */
+
+/** Why an iterative method stopped (more specific than ::cfStatus). */
+typedef enum cfStopReason {
+    CF_STOP_NONE = 0,   /**< not stopped yet / direct method */
+    CF_STOP_ABSOLUTE,   /**< residual below the absolute tolerance */
+    CF_STOP_RELATIVE,   /**< residual below relative tolerance times the initial residual */
+    CF_STOP_STAGNATION, /**< change between iterates below the stagnation tolerance */
+    CF_STOP_DIVERGENCE, /**< residual non-finite or above the divergence bound */
+    CF_STOP_MAX_ITER    /**< iteration limit reached */
+} cfStopReason;
+
+/** Short lowercase name of a stop reason. Never NULL. */
+const char *cf_stop_reason_name(cfStopReason r);
+
+/** Result of a solver call. Initialize with cf_report_init(). */
+typedef struct cfReport {
+    cfStatus status;       /**< outcome */
+    cfStopReason reason;   /**< why an iterative method stopped */
+    int iterations;        /**< iterations, sweeps or pivots performed */
+    double residual;       /**< final residual in the solver's stated measure */
+    double seconds;        /**< wall time of the solve */
+    double *history;       /**< caller-owned buffer: residual after each iteration (may be NULL) */
+    int history_cap;       /**< capacity of @ref history */
+    int history_len;       /**< entries written to @ref history */
+} cfReport;
+
+/** Reset @p r; @p history (may be NULL) of @p cap doubles receives per-iteration residuals. */
+void cf_report_init(cfReport *r, double *history, int cap);
+
+/** Append @p residual to the history (dropped silently when the buffer is full). */
+void cf_report_push(cfReport *r, double residual);
+
+/** Monotonic wall clock in seconds (for timings; never used for results). */
+double cf_seconds(void);
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_BASE_H */

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_linalg.h
+ * @brief Linear algebra: dense row-major matrices, triplet/CSR sparse matrices, block-sparse
+ *        (BSR) matrices with fixed block size (3x6 contact-body blocks), CG/PCG, a sparse
+ *        Cholesky, and a small LAPACKE wrapper for dense factorizations.
+ *
+ * Conventions: dense storage is row-major, `a[i * cols + j]`; all sizes are `int`; vectors are
+ * plain `double *` arrays of the stated length. Functions that allocate say so and have a
+ * matching `_free`. No function here prints; errors come back as ::cfStatus.
+ */
+#ifndef CF_LINALG_H
+#define CF_LINALG_H
+
+#include "cf/cf_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Dense vectors
+ *  @{ */
+/** x . y over n entries. */
+double cf_vec_dot(int n, const double *x, const double *y);
+/** Euclidean norm of x. */
+double cf_vec_norm(int n, const double *x);
+/** Max-norm of x. */
+double cf_vec_norm_inf(int n, const double *x);
+/** y <- y + a x */
+void cf_vec_axpy(int n, double a, const double *x, double *y);
+/** y <- x */
+void cf_vec_copy(int n, const double *x, double *y);
+/** x <- 0 */
+void cf_vec_zero(int n, double *x);
+/** True when every entry is finite. */
+bool cf_vec_finite(int n, const double *x);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Dense matrices (row-major)
+ *  @{ */
+/** A dense rows x cols matrix, row-major: element (i, j) is a[i * cols + j]. */
+typedef struct cfDense {
+    int rows;  /**< number of rows */
+    int cols;  /**< number of columns */
+    double *a; /**< rows*cols entries, owned */
+} cfDense;
+
+/** Allocate a zero rows x cols matrix. Returns CF_NO_MEMORY or CF_BAD_INPUT (negative size). */
+cfStatus cf_dense_init(cfDense *m, int rows, int cols);
+/** Free the entries and zero the struct (safe on a zeroed struct). */
+void cf_dense_free(cfDense *m);
+/** Pointer to element (i, j). */
+static inline double *cf_dense_at(const cfDense *m, int i, int j) { return &m->a[(long)i * m->cols + j]; }
+/** y <- A x (x has cols entries, y rows entries; x and y must not alias). */
+void cf_dense_mul_vec(const cfDense *A, const double *x, double *y);
+/** y <- A^T x (x has rows entries, y cols entries). */
+void cf_dense_tmul_vec(const cfDense *A, const double *x, double *y);
+/** C <- A B; C is (re)allocated to A.rows x B.cols. CF_BAD_INPUT when sizes disagree. */
+cfStatus cf_dense_mul(const cfDense *A, const cfDense *B, cfDense *C);
+/** Largest |A - A^T| entry (square A). */
+double cf_dense_asymmetry(const cfDense *A);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Dense factorizations (LAPACKE wrapper; not the lesson anywhere they are used)
+ *  @{ */
+/**
+ * Solve A x = b for square A by LU with partial pivoting (LAPACKE_dgesv on a copy).
+ * A and b are not modified. CF_SINGULAR when A is singular to working precision.
+ */
+cfStatus cf_dense_solve(const cfDense *A, const double *b, double *x);
+/**
+ * Cholesky A = L L^T of a symmetric positive definite A (LAPACKE_dpotrf on a copy; only the
+ * lower triangle of A is read). @p L is allocated n x n, lower-triangular, upper part zero.
+ * CF_SINGULAR when A is not positive definite.
+ */
+cfStatus cf_dense_cholesky(const cfDense *A, cfDense *L);
+/** Solve L L^T x = b given the factor from cf_dense_cholesky(). */
+void cf_dense_cholesky_solve(const cfDense *L, const double *b, double *x);
+/**
+ * Eigenvalues (ascending) and optionally eigenvectors (columns of @p V, n x n, allocated when
+ * V is not NULL) of a symmetric A (LAPACKE_dsyev on a copy).
+ */
+cfStatus cf_dense_sym_eig(const cfDense *A, double *eigenvalues, cfDense *V);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Sparse matrices: triplets and CSR
+ *  @{ */
+/** A growing list of (row, col, value) entries; duplicates are summed on conversion to CSR. */
+typedef struct cfTriplets {
+    int rows, cols;      /**< matrix size */
+    int nnz, cap;        /**< entries used / allocated */
+    int *i, *j;          /**< row and column indices */
+    double *v;           /**< values */
+} cfTriplets;
+
+/** Start an empty rows x cols triplet list. */
+cfStatus cf_triplets_init(cfTriplets *t, int rows, int cols);
+/** Append entry (i, j, v). CF_BAD_INPUT when (i, j) is out of range, CF_NO_MEMORY on failure. */
+cfStatus cf_triplets_add(cfTriplets *t, int i, int j, double v);
+/** Append the 3x3 block m (row-major, 9 values) at (3 bi, 3 bj). */
+cfStatus cf_triplets_add_block3(cfTriplets *t, int bi, int bj, const double m[9]);
+/** Forget all entries but keep the memory. */
+void cf_triplets_clear(cfTriplets *t);
+/** Free and zero. */
+void cf_triplets_free(cfTriplets *t);
+
+/** Compressed sparse row matrix with sorted, unique column indices in each row. */
+typedef struct cfCsr {
+    int rows, cols;  /**< matrix size */
+    int nnz;         /**< stored entries */
+    int *rowptr;     /**< rows+1 offsets into colidx/val */
+    int *colidx;     /**< column of each entry, ascending within a row */
+    double *val;     /**< value of each entry */
+} cfCsr;
+
+/** Build CSR from triplets (duplicates summed, explicit zeros kept). Allocates @p A. */
+cfStatus cf_csr_from_triplets(const cfTriplets *t, cfCsr *A);
+/** Free and zero. */
+void cf_csr_free(cfCsr *A);
+/** y <- A x */
+void cf_csr_mul_vec(const cfCsr *A, const double *x, double *y);
+/** y <- A^T x */
+void cf_csr_tmul_vec(const cfCsr *A, const double *x, double *y);
+/** Value of entry (i, j) (0 when not stored). O(log row length). */
+double cf_csr_get(const cfCsr *A, int i, int j);
+/** Dense copy (allocates @p D). */
+cfStatus cf_csr_to_dense(const cfCsr *A, cfDense *D);
+/** Diagonal entries into @p d (min(rows, cols) values). */
+void cf_csr_diagonal(const cfCsr *A, double *d);
+/**
+ * Impose x[k] = 0 for the listed degrees of freedom of a square system: zero row and column k
+ * and set the diagonal to 1. The caller also sets b[k] = 0. Keeps symmetry.
+ */
+void cf_csr_pin_dofs(cfCsr *A, int n_dofs, const int *dofs);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Block-sparse rows (BSR): fixed br x bc blocks, e.g. 3x6 contact-body blocks
+ *  @{ */
+/** Block-sparse matrix of brows x bcols blocks, each br x bc, stored row-major per block. */
+typedef struct cfBsr {
+    int brows, bcols;  /**< number of block rows and block columns */
+    int br, bc;        /**< block size */
+    int nnzb, capb;    /**< stored blocks / capacity */
+    int *rowptr;       /**< brows+1 offsets (valid after cf_bsr_finalize) */
+    int *colidx;       /**< block column of each block */
+    double *val;       /**< nnzb * br * bc values */
+} cfBsr;
+
+/** Start an empty block matrix; blocks are then added row by row with cf_bsr_add_block(). */
+cfStatus cf_bsr_init(cfBsr *A, int brows, int bcols, int br, int bc);
+/**
+ * Append block @p m (br*bc values, row-major) at block position (bi, bj). Blocks must be added in
+ * non-decreasing bi; several blocks of one row may come in any column order.
+ */
+cfStatus cf_bsr_add_block(cfBsr *A, int bi, int bj, const double *m);
+/** Close the row pointer after the last block was added. */
+void cf_bsr_finalize(cfBsr *A);
+/** Free and zero. */
+void cf_bsr_free(cfBsr *A);
+/** y <- A x (x has bcols*bc entries, y has brows*br). */
+void cf_bsr_mul_vec(const cfBsr *A, const double *x, double *y);
+/** y <- A^T x */
+void cf_bsr_tmul_vec(const cfBsr *A, const double *x, double *y);
+/** Dense copy (allocates @p D). */
+cfStatus cf_bsr_to_dense(const cfBsr *A, cfDense *D);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Iterative solvers
+ *  @{ */
+/** y <- A x for a linear operator given by a callback (matrix-free). */
+typedef void (*cfMatVec)(void *ctx, const double *x, double *y);
+
+/** Options for cf_cg(). Start from cf_cg_options_default(). */
+typedef struct cfCgOptions {
+    int max_iter;     /**< iteration limit (default 10 n) */
+    double tol_rel;   /**< stop when ||r|| <= tol_rel ||b|| (default 1e-10) */
+    double tol_abs;   /**< ... or ||r|| <= tol_abs (default 1e-300) */
+} cfCgOptions;
+
+/** Defaults for an n-dimensional system. */
+cfCgOptions cf_cg_options_default(int n);
+
+/**
+ * Preconditioned conjugate gradients for a symmetric positive definite operator: solve A x = b
+ * starting from the given x (warm start). @p precond_diag (may be NULL) holds the diagonal of A
+ * for Jacobi preconditioning (entries <= 0 are treated as 1). Residual measure: ||b - A x||_2.
+ * Status: CF_OK (converged), CF_MAX_ITER, CF_BAD_INPUT (non-finite input), CF_DIVERGED (p^T A p
+ * <= 0: the operator is not positive definite). The history receives ||r|| per iteration.
+ */
+cfStatus cf_cg(int n, cfMatVec A, void *ctx, const double *b, double *x, const double *precond_diag,
+               const cfCgOptions *opt, cfReport *rep);
+/** cf_cg() on a CSR matrix with Jacobi preconditioning. */
+cfStatus cf_csr_cg(const cfCsr *A, const double *b, double *x, const cfCgOptions *opt, cfReport *rep);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Sparse Cholesky (for moderate soft-body systems)
+ *  Left-looking sparse Cholesky with a fill-reducing reverse Cuthill-McKee ordering. With
+ *  `make CHOLMOD=1` the same API can be backed by SuiteSparse CHOLMOD (optional, GPL parts).
+ *  @{ */
+/** A sparse Cholesky factorization P A P^T = L L^T (opaque contents). */
+typedef struct cfSparseChol cfSparseChol;
+
+/**
+ * Factor the symmetric positive definite CSR matrix @p A (both triangles stored). Allocates
+ * @p *out. CF_SINGULAR when A is not positive definite, CF_BAD_INPUT when A is not square.
+ */
+cfStatus cf_sparse_chol_factor(const cfCsr *A, cfSparseChol **out);
+/** Solve A x = b with the factorization (b and x may alias). */
+void cf_sparse_chol_solve(const cfSparseChol *F, const double *b, double *x);
+/** Number of nonzeros in L (fill-in diagnostics). */
+long cf_sparse_chol_nnz(const cfSparseChol *F);
+/** Free (NULL allowed). */
+void cf_sparse_chol_free(cfSparseChol *F);
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_LINALG_H */

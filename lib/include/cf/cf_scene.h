@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_scene.h
+ * @brief Scenes: JSON files in scenes/ that describe a world, its settings and its story.
+ *
+ * A scene file is one JSON object:
+ * @code{.json}
+ * {
+ *   "name": "tennis racket", "chapter": 1,
+ *   "description": "what it shows", "expect": "what a correct simulator does",
+ *   "world": { "gravity": [0, 0, -9.81], "dt": 0.01, "steps": 500,
+ *              "rigid_integrator": "semi-implicit", "gyroscopic": true,
+ *              "soft_integrator": "implicit" },
+ *   "bodies": [
+ *     { "name": "ground", "shape": { "type": "plane", "normal": [0,0,1], "offset": 0 }, "fixed": true },
+ *     { "name": "box", "shape": { "type": "box", "half_extents": [0.5, 0.5, 0.5] }, "mass": 1,
+ *       "position": [0,0,2], "orientation": [1,0,0,0], "velocity": [0,0,0],
+ *       "angular_velocity": [0,0,0], "inertia": [1,2,3], "mu": 0.5, "restitution": 0 }
+ *   ],
+ *   "soft_bodies": [
+ *     { "name": "beam", "type": "tet_box", "origin": [0,0,1], "size": [2,0.4,0.4],
+ *       "cells": [10,2,2], "density": 1000, "young": 1e5, "poisson": 0.3,
+ *       "fix_min_x": true, "damping": [0, 0.01] },
+ *     { "name": "rope", "type": "chain", "from": [0,0,2], "to": [2,0,2], "nodes": 10,
+ *       "stiffness": 100, "node_mass": 0.1, "fix_first": true }
+ *   ]
+ * }
+ * @endcode
+ * Unknown keys are errors (they are usually typos). Orientations are normalized quaternions
+ * (w, x, y, z); a quaternion of zero length is an error.
+ */
+#ifndef CF_SCENE_H
+#define CF_SCENE_H
+
+#include "cf/cf_base.h"
+#include "cf/cf_world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Scene metadata besides the world itself. */
+typedef struct cfSceneInfo {
+    char name[64];          /**< "name" */
+    char description[512];  /**< "description" */
+    char expect[512];       /**< "expect": the behaviour a correct simulator shows */
+    int chapter;            /**< "chapter" (0 when absent) */
+    int steps;              /**< world.steps: suggested number of steps (default 600) */
+} cfSceneInfo;
+
+/**
+ * Load the scene file @p path into @p w (not initialized by the caller) and @p info (may be
+ * NULL). On any error nothing is kept: @p w is left zeroed, the status is CF_IO_ERROR or
+ * CF_BAD_INPUT and @p err holds one line, "path:line:col: message" for JSON syntax errors and
+ * "path: field.path: message" for invalid values, e.g.
+ * `scenes/x.json: bodies[1].shape.radius: must be > 0 (got -1)`.
+ */
+cfStatus cf_scene_load(const char *path, cfWorld *w, cfSceneInfo *info, cfError *err);
+/** As cf_scene_load() from a string; @p label names the source in messages. */
+cfStatus cf_scene_parse(const char *json, const char *label, cfWorld *w, cfSceneInfo *info, cfError *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_SCENE_H */

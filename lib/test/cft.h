@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cft.h
+ * @brief Test support on top of Check: graded registration with points, cost-grouped
+ *        timeouts, tolerance asserts that print both values, the "not implemented" hook,
+ *        and a main() that prints a rubric.
+ *
+ * A chapter test file looks like this:
+ * @code
+ * START_TEST(ch01_1_free_fall_exact) { ... } END_TEST
+ *
+ * static void build(Suite *s)
+ * {
+ *     TCase *tc = cft_tcase_unit(s, "ch01.1");
+ *     CFT_GRADED(tc, ch01_1_free_fall_exact, "ch01.1", 2, "free fall is exact");
+ * }
+ * int main(int argc, char **argv) { return cft_main(argc, argv, "ch01", build); }
+ * @endcode
+ *
+ * Environment: CK_FORK, CK_VERBOSITY, CK_TAP_LOG_FILE_NAME, CK_TIMEOUT_MULTIPLIER as in
+ * Check; CFT_CASE=prefix runs only the tests whose exercise id or name starts with prefix.
+ * `prog --rubric` prints one line per graded test: name, exercise id, points, title
+ * (tab-separated) and exits.
+ */
+#ifndef CFT_H
+#define CFT_H
+
+#include <check.h>
+#include <math.h>
+
+#include "cf/cf_base.h"
+#include "cf/cf_math.h"
+
+/** @name Test cases grouped by cost; each timeout is scaled by CK_TIMEOUT_MULTIPLIER.
+ *  @{ */
+#define CFT_TIMEOUT_UNIT 5.0   /**< seconds: pure functions, tiny problems */
+#define CFT_TIMEOUT_SCENE 20.0 /**< seconds: a few hundred simulation steps */
+#define CFT_TIMEOUT_LONG 90.0  /**< seconds: long runs, convergence studies, data sets */
+TCase *cft_tcase_unit(Suite *s, const char *name);
+TCase *cft_tcase_scene(Suite *s, const char *name);
+TCase *cft_tcase_long(Suite *s, const char *name);
+/** @} */
+
+/**
+ * Register @p fn in @p tc as a graded test of exercise @p id worth @p points.
+ * Skipped (not added) when CFT_CASE selects other tests.
+ */
+#define CFT_GRADED(tc, fn, id, points, title) cft_add_((tc), (fn), #fn, (id), (points), (title))
+/** Register an ungraded test (library tests, reference-only guards). */
+#define CFT_TEST(tc, fn, title) cft_add_((tc), (fn), #fn, "", 0, (title))
+
+void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int points,
+              const char *title);
+
+/** Build the suite with @p build and run it; handles --rubric and --list. Returns exit status. */
+int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite *s));
+
+/** @name Tolerance asserts: fail with both values, the difference and the tolerance.
+ *  @{ */
+/** |got - want| <= abs_tol + rel_tol * |want| */
+#define cft_assert_near(got, want, abs_tol, rel_tol) \
+    cft_near_((got), (want), (abs_tol), (rel_tol), #got, __FILE__, __LINE__)
+/** Component-wise cft_assert_near for cfVec3. */
+#define cft_assert_vec3_near(got, want, abs_tol) \
+    cft_vec3_near_((got), (want), (abs_tol), #got, __FILE__, __LINE__)
+/** Assert that a double is finite. */
+#define cft_assert_finite(x) cft_finite_((x), #x, __FILE__, __LINE__)
+/** Assert a function returned CF_OK, printing the status name otherwise. */
+#define cft_assert_ok(st) cft_ok_((st), #st, __FILE__, __LINE__)
+/** Assert a status equals an expected one. */
+#define cft_assert_status(st, want) cft_status_((st), (want), #st, __FILE__, __LINE__)
+/** @} */
+
+void cft_near_(double got, double want, double abs_tol, double rel_tol, const char *expr,
+               const char *file, int line);
+void cft_vec3_near_(cfVec3 got, cfVec3 want, double abs_tol, const char *expr, const char *file,
+                    int line);
+void cft_finite_(double x, const char *expr, const char *file, int line);
+void cft_ok_(cfStatus st, const char *expr, const char *file, int line);
+void cft_status_(cfStatus st, cfStatus want, const char *expr, const char *file, int line);
+
+/** Directory holding the Siconos/FCLIB data (`../shared/data` by default, $CF_DATA_DIR wins). */
+const char *cft_data_dir(void);
+/** Path of a scene file under scenes/ ($CF_SCENES_DIR wins); returns a static buffer. */
+const char *cft_scene_path(const char *name);
+
+#endif /* CFT_H */

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: MIT
+# Compiler, flags, packages and build folders.
+
+# build variant: rel (default) or asan (SAN=1: AddressSanitizer + UBSan)
+ifeq ($(SAN),1)
+VARIANT := asan
+OPTFLAGS ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+else
+VARIANT := rel
+OPTFLAGS ?= -O2 -g
+endif
+
+BUILD ?= build
+BLD := $(BUILD)/$(VARIANT)
+OBJ := $(BLD)/obj
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+# packages the default build needs (SDL2 for the viewer, stb for PNG and text)
+PKGS := check libcjson lapacke openblas sdl2 stb
+
+# pkg-config is asked once, after the dependency stamp exists (lazy, evaluated on first use)
+lazy = $(eval $1 := $$(shell $2))$($1)
+PKG_CFLAGS = $(call lazy,PKG_CFLAGS,pkg-config --cflags libcjson lapacke openblas check 2>/dev/null)
+PKG_LIBS = $(call lazy,PKG_LIBS,pkg-config --libs libcjson lapacke openblas 2>/dev/null)
+CHECK_LIBS = $(call lazy,CHECK_LIBS,pkg-config --libs check 2>/dev/null)
+
+CC ?= cc
+CPPFLAGS += -Ilib/include -Ilib/test -MMD -MP
+CFLAGS ?=
+CFLAGS += -std=c17 -Wall -Wextra -Werror $(OPTFLAGS) $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS) -lm
+EXERCISE_CFLAGS := -Wno-unused-parameter -Wno-unused-function -Wno-unused-variable \
+                   -Wno-unused-but-set-variable
+
+# optional CHOLMOD (SuiteSparse has GPL modules): never part of the default build
+ifeq ($(CHOLMOD),1)
+CPPFLAGS += -DCF_HAVE_CHOLMOD -I/usr/include/suitesparse
+LDLIBS += -lcholmod
+endif
+
+# V=1 shows the full commands
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
