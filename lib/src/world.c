@@ -67,6 +67,7 @@ void cf_world_free(cfWorld *w)
     for (int i = 0; i < w->n_soft; ++i) cf_soft_free(&w->soft[i]);
     free(w->soft);
     free(w->bodies);
+    cf_contacts_free(&w->contacts);
     memset(w, 0, sizeof *w);
 }
 
@@ -75,6 +76,7 @@ cfStatus cf_world_copy(cfWorld *dst, const cfWorld *src)
     *dst = *src;
     dst->bodies = NULL;
     dst->soft = NULL;
+    memset(&dst->contacts, 0, sizeof dst->contacts);
     dst->n_bodies = dst->cap_bodies = dst->n_soft = dst->cap_soft = 0;
     if (src->n_bodies) {
         dst->bodies = malloc((size_t)src->n_bodies * sizeof *dst->bodies);
@@ -82,6 +84,11 @@ cfStatus cf_world_copy(cfWorld *dst, const cfWorld *src)
         memcpy(dst->bodies, src->bodies, (size_t)src->n_bodies * sizeof *dst->bodies);
         dst->n_bodies = dst->cap_bodies = src->n_bodies;
     }
+    for (int i = 0; i < src->contacts.count; ++i)
+        if (cf_contacts_push(&dst->contacts, &src->contacts.items[i]) != CF_OK) {
+            cf_world_free(dst);
+            return CF_NO_MEMORY;
+        }
     if (src->n_soft) {
         dst->soft = calloc((size_t)src->n_soft, sizeof *dst->soft);
         if (!dst->soft) {
