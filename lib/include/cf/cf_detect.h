@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_detect.h
+ * @brief Contact detection for a whole world (chapter 3): broad phase, then the narrow-phase
+ *        routines of cf_ch03.h for every candidate pair, with the A-to-B normal convention
+ *        and persistent feature ids.
+ *
+ * Supported shape pairs: sphere-sphere, sphere-box, box-box, plane-sphere, plane-box.
+ * Capsules are not handled yet (their pairs are counted in cfDetectStats::unsupported).
+ * The world's CF_STAGE_DETECT calls cf_detect_world(w, &opts, &w->contacts, &stats).
+ */
+#ifndef CF_DETECT_H
+#define CF_DETECT_H
+
+#include "cf/cf_base.h"
+#include "cf/cf_body.h"
+#include "cf/cf_contact.h"
+#include "cf/cf_geometry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cfWorld;
+
+/** Which broad phase cf_detect_world() uses. */
+typedef enum cfBroadphaseKind {
+    CF_BROADPHASE_SAP = 0,   /**< sweep and prune, cf_broadphase_sap() (ch03.7) */
+    CF_BROADPHASE_ALL_PAIRS  /**< every pair, cf_broadphase_all_pairs() (reference) */
+} cfBroadphaseKind;
+
+/** Name of a broad phase ("sap", "all-pairs"). */
+const char *cf_broadphase_name(cfBroadphaseKind k);
+
+/** Options of cf_detect_world(). Start from cf_detect_options_default(). */
+typedef struct cfDetectOptions {
+    double margin;               /**< report contacts with phi <= margin (m, >= 0); default 0 */
+    int max_contacts;            /**< per pair after manifold reduction, 1..8; default 4 */
+    cfBroadphaseKind broadphase; /**< default sweep and prune */
+} cfDetectOptions;
+
+/** margin 0, 4 contacts per pair, sweep and prune. */
+cfDetectOptions cf_detect_options_default(void);
+
+/** What one detection pass did. */
+typedef struct cfDetectStats {
+    long aabb_tests;     /**< AABB overlap tests of the broad phase */
+    int candidate_pairs; /**< pairs the broad phase returned, plus plane-body pairs */
+    int narrow_calls;    /**< narrow-phase routines called */
+    int contacts;        /**< contacts produced */
+    int unsupported;     /**< candidate pairs skipped because no routine handles their shapes */
+    double seconds;      /**< wall time of the pass */
+} cfDetectStats;
+
+/**
+ * Contacts between bodies @p a (index @p ia) and @p b (index @p ib): dispatches on the shape
+ * types to the chapter-3 routines, swapping roles where a routine expects the other order and
+ * then flipping the normal, so that n always points from @p a to @p b (p and phi are
+ * unchanged by the swap). Fills body_a = ia, body_b = ib, mu = sqrt(mu_a mu_b) and the
+ * routine's feature id. @p out needs room for CF_BOX_MAX_CONTACTS (8). Returns the number of
+ * contacts, or -1 when the pair of shapes is not supported. @p opt NULL: defaults.
+ */
+int cf_detect_pair(const cfRigidBody *a, int ia, const cfRigidBody *b, int ib, const cfDetectOptions *opt,
+                   cfContact *out);
+
+/**
+ * Detect all contacts of the rigid bodies of @p w: AABBs (grown by margin/2) of every
+ * non-plane body go through the broad phase; planes are paired with every other body; pairs
+ * of two fixed bodies are skipped. Every candidate pair is passed to cf_detect_pair() with
+ * the lower index as A. @p out is cleared first; contacts come in pair order (lexicographic
+ * in body indices), each pair's contacts in the routine's order. @p stats may be NULL.
+ * CF_BAD_INPUT for invalid options or non-finite body states; CF_NO_MEMORY.
+ */
+cfStatus cf_detect_world(const struct cfWorld *w, const cfDetectOptions *opt, cfContactList *out, cfDetectStats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_DETECT_H */
