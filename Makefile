@@ -27,7 +27,7 @@ include mk/chapters.mk
 .SECONDARY:
 .PHONY: all help deps libs apps test test-lib check demo demo-cli exercises exercises-check clean
 
-all: libs $(ALL_TEST_BINS) apps
+all: libs $(LIBTEST_BINS) $(ALL_TEST_BINS) apps
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
@@ -55,8 +55,6 @@ $(OBJ)/exercises/%.o: EXTRA_CFLAGS += $(EXERCISE_CFLAGS)
 # ---- the library -------------------------------------------------------------------------
 LIB_SRC := $(wildcard lib/src/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
-LIBCF := $(BLD)/libcf.a
-CFT_OBJ := $(OBJ)/lib/test/cft.o
 
 $(LIBCF): $(LIB_OBJ)
 	@mkdir -p $(@D)
