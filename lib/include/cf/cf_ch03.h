@@ -334,7 +334,10 @@ void cf_ccd_inclusion_bounds(cfCcdKind kind, const cfVec3 x[4], const cfVec3 u[4
  * bound). @p boxes counts the pops. h <= 0, delta <= 0 or max_boxes < 1: MISS.
  *
  * No false negatives: whenever the features touch at some time, the status is HIT or BUDGET
- * with toi no later than the first touching time. Worked example (digest 2.2.4): triangle
+ * with toi no later than the first touching time. At a HIT's toi the features are within
+ * O(delta) (times the size of the configuration) of each other, since the accepted box's
+ * image contains 0; when they approach at a grazing angle the true time of impact can be
+ * later than toi by more than delta h (a tolerance in space, not in time). Worked example (digest 2.2.4): triangle
  * (0,0,0), (1,0,0), (0,1,0) at rest, vertex (2, 0.2, 0) moving (-1, 0, 0) in its plane, h = 2:
  * the cubic is identically zero (ch03.4 says DEGENERATE) but inclusion finds toi = 1.2.
  */
