@@ -967,6 +967,42 @@ START_TEST(sparse_chol_refuses_bad_matrices)
 }
 END_TEST
 
+START_TEST(sparse_chol_symbolic_count)
+{
+    /* The symbolic phase predicts the pattern of L from the elimination tree. A dense Cholesky
+       of P A P^T with random values has no exact cancellation, so its nonzeros are exactly
+       that pattern: the counts must agree, for both orderings. */
+    cfRng rng;
+    cf_rng_seed(&rng, 55);
+    const int n = 70;
+    for (int trial = 0; trial < 3; ++trial) {
+        cfCsr A;
+        random_sparse_spd(&rng, n, 3 + 2 * trial, &A);
+        for (int o = 0; o < 2; ++o) {
+            int perm[70];
+            if (o == 0)
+                cft_assert_ok(cf_csr_rcm(&A, perm));
+            else
+                for (int k = 0; k < n; ++k) perm[k] = k;
+            cfDense P, L;
+            cft_assert_ok(cf_dense_init(&P, n, n));
+            for (int r = 0; r < n; ++r)
+                for (int c = 0; c < n; ++c) P.a[r * n + c] = cf_csr_get(&A, perm[r], perm[c]);
+            cft_assert_ok(cf_dense_cholesky(&P, &L));
+            long count = 0;
+            for (int k = 0; k < n * n; ++k) count += L.a[k] != 0.0;
+            cfSparseChol *F;
+            cft_assert_ok(cf_sparse_chol_factor_ordered(&A, o == 0 ? CF_CHOL_ORDER_RCM : CF_CHOL_ORDER_NATURAL, &F));
+            ck_assert_int_eq(cf_sparse_chol_nnz(F), count);
+            cf_sparse_chol_free(F);
+            cf_dense_free(&P);
+            cf_dense_free(&L);
+        }
+        cf_csr_free(&A);
+    }
+}
+END_TEST
+
 /* bandwidth and profile of P A P^T (perm[k] = old index of new k), lower triangle */
 static void band_profile(const cfCsr *A, const int *perm, int *bandwidth, long *profile)
 {
@@ -1105,6 +1141,7 @@ static void build(Suite *s)
     CFT_TEST(tc, cg_reports_indefinite_and_iteration_cap, "CG reports diverged, max-iterations, bad input");
     TCase *tk = cft_tcase_unit(s, "chol");
     CFT_TEST(tk, sparse_chol_matches_dense_solve, "sparse Cholesky equals the dense solve");
+    CFT_TEST(tk, sparse_chol_symbolic_count, "symbolic nnz(L) equals the dense factor's count");
     CFT_TEST(tk, sparse_chol_refuses_bad_matrices, "sparse Cholesky refuses indefinite and bad input");
     CFT_TEST(tk, rcm_ordering_reduces_fill, "RCM bandwidth and fill bounds");
     TCase *tl = cft_tcase_scene(s, "chol-large");
