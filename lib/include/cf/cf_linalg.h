@@ -57,7 +57,10 @@ static inline double *cf_dense_at(const cfDense *m, int i, int j) { return &m->a
 void cf_dense_mul_vec(const cfDense *A, const double *x, double *y);
 /** y <- A^T x (x has rows entries, y cols entries). */
 void cf_dense_tmul_vec(const cfDense *A, const double *x, double *y);
-/** C <- A B; C is (re)allocated to A.rows x B.cols. CF_BAD_INPUT when sizes disagree. */
+/**
+ * C <- A B; C is (re)allocated to A.rows x B.cols, so it must be a zeroed struct or a matrix
+ * (whose old storage is freed); C may be A or B. CF_BAD_INPUT when sizes disagree.
+ */
 cfStatus cf_dense_mul(const cfDense *A, const cfDense *B, cfDense *C);
 /** Largest |A - A^T| entry (square A; INFINITY when A is not square). */
 double cf_dense_asymmetry(const cfDense *A);
