@@ -100,9 +100,12 @@ cfStatus cf_dense_sym_eig(const cfDense *A, double *eigenvalues, cfDense *V);
  *  @{ */
 /** A growing list of (row, col, value) entries; duplicates are summed on conversion to CSR. */
 typedef struct cfTriplets {
-    int rows, cols;      /**< matrix size */
-    int nnz, cap;        /**< entries used / allocated */
-    int *i, *j;          /**< row and column indices */
+    int rows;            /**< number of rows */
+    int cols;            /**< number of columns */
+    int nnz;             /**< entries used */
+    int cap;             /**< entries allocated */
+    int *i;              /**< row index of each entry */
+    int *j;              /**< column index of each entry */
     double *v;           /**< values */
 } cfTriplets;
 
@@ -126,7 +129,8 @@ void cf_triplets_free(cfTriplets *t);
 
 /** Compressed sparse row matrix with sorted, unique column indices in each row. */
 typedef struct cfCsr {
-    int rows, cols;  /**< matrix size */
+    int rows;        /**< number of rows */
+    int cols;        /**< number of columns */
     int nnz;         /**< stored entries */
     int *rowptr;     /**< rows+1 offsets into colidx/val */
     int *colidx;     /**< column of each entry, ascending within a row */
@@ -171,9 +175,12 @@ void cf_csr_pin_dofs(cfCsr *A, int n_dofs, const int *dofs);
  *  @{ */
 /** Block-sparse matrix of brows x bcols blocks, each br x bc, stored row-major per block. */
 typedef struct cfBsr {
-    int brows, bcols;  /**< number of block rows and block columns */
-    int br, bc;        /**< block size */
-    int nnzb, capb;    /**< stored blocks / capacity */
+    int brows;         /**< number of block rows */
+    int bcols;         /**< number of block columns */
+    int br;            /**< rows of each block */
+    int bc;            /**< columns of each block */
+    int nnzb;          /**< stored blocks */
+    int capb;          /**< blocks allocated */
     int *rowptr;       /**< brows+1 offsets (valid after cf_bsr_finalize) */
     int *colidx;       /**< block column of each block */
     double *val;       /**< nnzb * br * bc values */
