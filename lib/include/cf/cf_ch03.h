@@ -209,7 +209,8 @@ typedef struct cfCcdResult {
     double toi;         /**< time of impact (HIT), or lower bound (DEGENERATE, BUDGET); h on a miss */
     cfVec3 p;           /**< contact point at toi (HIT) */
     cfVec3 n;           /**< unit normal at toi from A to B (cubic CCD HIT); zero when unknown */
-    double a, b;        /**< vertex-face: barycentric weights of x[1], x[2]; edge-edge: line parameters */
+    double a;           /**< vertex-face: barycentric weight of x[1]; edge-edge: parameter on edge A; inclusion: box centre */
+    double b;           /**< vertex-face: barycentric weight of x[2]; edge-edge: parameter on edge B; inclusion: box centre */
     int boxes;          /**< inclusion CCD: domain boxes examined */
 } cfCcdResult;
 
