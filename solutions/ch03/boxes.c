@@ -181,7 +181,7 @@ static int face_contacts(const cfObb *ref, int i, cfVec3 m, const cfObb *inc, bo
     for (int k = 0; k < P.n; ++k) {
         cfVec3 x = P.p[k];
         double phi = side * cfu_vec3_at(x, i) - hr[i]; /* height above the face along m */
-        if (phi > margin) continue;
+        if (!(phi <= margin)) continue;
         cfVec3 p_inc = cfu_add(ref->c, cfu_mat3_mul_vec(ref->R, x));
         cfVec3 p_ref = cfu_mul_add(p_inc, -phi, m);
         uint32_t id = cf_feature(type, (uint32_t)(ref_face << 9 | inc_face << 6 | P.tag[k]));
@@ -223,7 +223,7 @@ int cf_collide_box_box(const cfObb *a, const cfObb *b, double margin, int max_co
         cfVec3 pa = cfu_add(a0, cfu_scale(s, cfu_sub(a1, a0)));
         cfVec3 pb = cfu_add(b0, cfu_scale(t, cfu_sub(b1, b0)));
         double phi = cfu_dot(n, cfu_sub(pb, pa));
-        if (phi > margin) return 0;
+        if (!(phi <= margin)) return 0; /* also rejects NaN */
         out[0] = contact_from(pa, pb, n, phi, cf_feature(CF_FEAT_EDGE_EDGE, (uint32_t)(ea << 4 | eb)));
         return 1;
     }
@@ -244,7 +244,7 @@ int cf_collide_plane_box(cfVec3 n, double offset, const cfObb *b, double margin,
     for (int k = 0; k < 8; ++k) {
         cfVec3 v = cf_obb_vertex(b, k);
         double phi = cfu_dot(n, v) - offset;
-        if (phi > margin) continue;
+        if (!(phi <= margin)) continue;
         out[count++] = contact_from(cfu_mul_add(v, -phi, n), v, n, phi, cf_feature(CF_FEAT_VERTEX, (uint32_t)k));
     }
     if (count > max_contacts) count = cf_manifold_reduce(out, count, max_contacts, out);

@@ -24,7 +24,7 @@ int cf_collide_sphere_sphere(cfVec3 ca, double ra, cfVec3 cb, double rb, double 
     cfVec3 d = cfu_sub(cb, ca);
     double dist = cfu_norm(d);
     double phi = dist - (ra + rb);
-    if (phi > margin) return 0;
+    if (!(phi <= margin)) return 0; /* also rejects NaN */
     if (dist <= 1e-12 * (ra + rb)) {
         /* coincident centres: any direction is as good as another; pick +z */
         *out = contact_from(ca, ca, cfu_vec3(0, 0, 1), -(ra + rb), cf_feature(CF_FEAT_SINGLE, 0));
@@ -45,7 +45,7 @@ int cf_collide_plane_sphere(cfVec3 n, double offset, cfVec3 c, double r, double 
     //> ch03:plane-sphere
     // BEGIN SOLUTION ch03.1
     double phi = cfu_dot(n, c) - offset - r;
-    if (phi > margin) return 0;
+    if (!(phi <= margin)) return 0; /* also rejects NaN */
     cfVec3 pb = cfu_mul_add(c, -r, n);  /* lowest point of the sphere */
     cfVec3 pa = cfu_mul_add(pb, -phi, n); /* its projection on the plane */
     *out = contact_from(pa, pb, n, phi, cf_feature(CF_FEAT_SINGLE, 0));
@@ -85,7 +85,7 @@ int cf_collide_sphere_box(cfVec3 c, double r, const cfObb *box, double margin, c
         e[i] = -side; /* minus the outward normal: from the sphere (A) into the box (B) */
         nl = cfu_vec3(e[0], e[1], e[2]);
     }
-    if (phi > margin) return 0;
+    if (!(phi <= margin)) return 0; /* also rejects NaN */
     cfVec3 n = cfu_mat3_mul_vec(box->R, nl);
     cfVec3 pb = cfu_add(box->c, cfu_mat3_mul_vec(box->R, gl));
     cfVec3 pa = cfu_mul_add(c, r, n);

@@ -10,6 +10,10 @@ double cf_sdf_grid_eval(const cfSdfGrid *g, cfVec3 x, cfVec3 *grad)
 {
     //> ch03:grid-eval
     // BEGIN SOLUTION ch03.6
+    if (!cfu_vec3_finite(x)) { /* no position, no contact: far outside */
+        if (grad) *grad = cfu_vec3(0, 0, 1);
+        return HUGE_VAL;
+    }
     /* clamp to the node box; outside, add the distance to it (|grad s| = 1 bounds the change) */
     double xv[3] = {x.x, x.y, x.z}, o[3] = {g->origin.x, g->origin.y, g->origin.z}, y[3], f[3];
     int idx[3];
@@ -56,7 +60,7 @@ int cf_collide_sdf_point(const cfSdf *sdf, cfPose A, cfVec3 x, double margin, cf
     // BEGIN SOLUTION ch03.6
     cfVec3 g;
     double s = cf_sdf_eval(sdf, cf_pose_inv_apply(A, x), &g);
-    if (s > margin) return 0;
+    if (!(s <= margin)) return 0; /* also rejects NaN */
     double len = cfu_norm(g);
     cfVec3 n = cfu_mat3_mul_vec(A.R, len > 0.0 ? cfu_scale(1.0 / len, g) : cfu_vec3(0, 0, 1));
     memset(out, 0, sizeof *out);

@@ -18,7 +18,8 @@
  * - body_a, body_b and mu are left 0 (the caller, cf_detect_world(), fills them); feature is
  *   set as specified (cf_feature()).
  * - degenerate input (coincident centres, zero-length normals, parallel edges) gives a
- *   documented finite answer or status: never NaN.
+ *   documented finite answer or status: never NaN. Test phi with `!(phi <= margin)` to
+ *   reject a NaN gap from non-finite input as "no contact".
  */
 #ifndef CF_CH03_H
 #define CF_CH03_H
@@ -360,7 +361,8 @@ cfCcdResult cf_ccd_inclusion(cfCcdKind kind, const cfVec3 x[4], const cfVec3 u[4
  * with the gradient the exact derivative of this expression (divide by dx). Outside the node
  * box: evaluate at the clamped point y and return s(y) + |x - y| with gradient the
  * normalized sum of the gradient at y and (x - y)/|x - y| (never read outside the array).
- * A zero gradient becomes (0, 0, 1). @p grad may be NULL.
+ * A zero gradient becomes (0, 0, 1). A non-finite @p x returns HUGE_VAL (far outside) with
+ * gradient (0, 0, 1). @p grad may be NULL.
  *
  * Interpolation reproduces node values exactly, and for a smooth field its error is O(dx^2).
  */
