@@ -1527,6 +1527,98 @@ START_TEST(integration_detect_world)
 }
 END_TEST
 
+/* signed distance of x to a body's surface (brute-force references for the certificates) */
+static double body_distance(const cfRigidBody *b, cfVec3 x)
+{
+    switch (b->shape.type) {
+    case CF_SHAPE_SPHERE: return cfu_norm(cfu_sub(x, b->x)) - b->shape.radius;
+    case CF_SHAPE_PLANE: return cfu_dot(b->shape.normal, x) - b->shape.offset;
+    case CF_SHAPE_BOX: {
+        cfObb o = cf_obb_of_body(b);
+        return cf_sdf_obb(&o, x, NULL);
+    }
+    case CF_SHAPE_CAPSULE: {
+        cfVec3 a = cfu_quat_rotate(b->q, V(0, 0, b->shape.half_height));
+        return sqrt(cf_segment_closest(x, x, cfu_sub(b->x, a), cfu_add(b->x, a), NULL, NULL)) - b->shape.radius;
+    }
+    case CF_SHAPE_COUNT: break;
+    }
+    return 0;
+}
+
+START_TEST(integration_capsules)
+{
+    /* capsules against every shape: surface points on both surfaces, swapping the pair flips
+       the normal, and a capsule that truly penetrates (dense sampling of its segment) gets a
+       contact */
+    cfRng rng;
+    cf_rng_seed(&rng, 392);
+    int with = 0;
+    for (int k = 0; k < 2000; ++k) {
+        cfRigidBody cap = make_body(cf_shape_capsule(cf_rng_range(&rng, 0.1, 0.4), cf_rng_range(&rng, 0.0, 0.8)), 1.0);
+        cap.x = cf_rng_vec3(&rng, -0.8, 0.8);
+        cap.q = cf_rng_quat(&rng);
+        cfRigidBody other;
+        switch (k % 4) {
+        case 0: other = make_body(cf_shape_plane(cf_rng_unit_vec3(&rng), cf_rng_range(&rng, -0.5, 0.5)), 0); break;
+        case 1: other = make_body(cf_shape_sphere(cf_rng_range(&rng, 0.1, 0.6)), 1.0); break;
+        case 2: other = make_body(cf_shape_box(cf_rng_vec3(&rng, 0.1, 0.6)), 1.0); break;
+        default: other = make_body(cf_shape_capsule(cf_rng_range(&rng, 0.1, 0.4), cf_rng_range(&rng, 0.0, 0.8)), 1.0); break;
+        }
+        if (k % 4) other.q = cf_rng_quat(&rng);
+        if (k % 8 == 7) other.q = cap.q; /* parallel capsules */
+        cfContact c[8], sw[8];
+        int n = cf_detect_pair(&other, 0, &cap, 1, NULL, c);
+        ck_assert_int_ge(n, 0);
+        ck_assert_int_eq(cf_detect_pair(&cap, 1, &other, 0, NULL, sw), n);
+        for (int j = 0; j < n; ++j) {
+            assert_unit(c[j].n);
+            ck_assert(c[j].phi <= 0.0);
+            cft_assert_near(body_distance(&other, point_a(&c[j])), 0.0, 1e-7, 0);
+            /* a box's interior point with the core segment inside the box sits at a kink of the
+               box distance: its capsule point is only approximate (documented) */
+            bool kink = other.shape.type == CF_SHAPE_BOX && cf_feature_payload(c[j].feature) == 2 &&
+                        c[j].phi < -cap.shape.radius;
+            if (!kink) cft_assert_near(body_distance(&cap, point_b(&c[j])), 0.0, 1e-7, 0);
+            int i = find_near(sw, n, c[j].p, 1e-12);
+            ck_assert_msg(i >= 0, "case %d: the swapped pair lacks a contact", k);
+            cft_assert_vec3_near(sw[i].n, cfu_neg(c[j].n), 1e-12);
+            cft_assert_near(sw[i].phi, c[j].phi, 1e-12, 0);
+        }
+        /* dense sampling of the capsule's core: the deepest point's penetration */
+        cfVec3 a = cfu_quat_rotate(cap.q, V(0, 0, cap.shape.half_height));
+        double deepest = INFINITY;
+        for (int i = 0; i <= 200; ++i)
+            deepest = fmin(deepest, body_distance(&other, cfu_mul_add(cfu_sub(cap.x, a), i / 100.0, a)) - cap.shape.radius);
+        if (deepest < -1e-3) {
+            ++with;
+            ck_assert_msg(n >= 1, "case %d: a penetrating capsule got no contact", k);
+        }
+    }
+    ck_assert(with > 500);
+}
+END_TEST
+
+START_TEST(integration_warm_start)
+{
+    /* impulses follow contacts by (body_a, body_b, feature) from one frame to the next */
+    cfVec3 pos[1] = {V(0, 0, 0.499)}, half[1] = {V(0.5, 0.5, 0.5)};
+    cfWorld w;
+    world_with(&w, 1, pos, half, NULL);
+    cfContactList prev = {0, 0, NULL}, now = {0, 0, NULL};
+    ck_assert(cf_detect_world(&w, NULL, &prev, NULL) == CF_OK);
+    ck_assert_int_eq(prev.count, 4);
+    for (int k = 0; k < 4; ++k) prev.items[k].lambda[0] = 1.0 + prev.items[k].feature;
+    w.bodies[1].x.x += 1e-4;
+    ck_assert(cf_detect_world(&w, NULL, &now, NULL) == CF_OK);
+    ck_assert_int_eq(cf_contacts_carry_impulses(&now, &prev), 4);
+    for (int k = 0; k < 4; ++k) cft_assert_near(now.items[k].lambda[0], 1.0 + now.items[k].feature, 0, 0);
+    cf_contacts_free(&prev);
+    cf_contacts_free(&now);
+    cf_world_free(&w);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------ */
 
 static void build(Suite *s)
@@ -1589,6 +1681,8 @@ static void build(Suite *s)
     CFT_TEST(tl, lib_manifold_reduce, "manifold reduction keeps the deepest point");
     TCase *ti = cft_tcase_scene(s, "ch03-integration");
     CFT_TEST(ti, integration_detect_world, "world detection: SAP equals all-pairs, A->B normals");
+    CFT_TEST(ti, integration_capsules, "capsules against every shape: surface points, swap, no misses");
+    CFT_TEST(ti, integration_warm_start, "impulses carried over by feature id");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch03", build); }

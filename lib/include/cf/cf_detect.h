@@ -5,8 +5,13 @@
  *        routines of cf_ch03.h for every candidate pair, with the A-to-B normal convention
  *        and persistent feature ids.
  *
- * Supported shape pairs: sphere-sphere, sphere-box, box-box, plane-sphere, plane-box.
- * Capsules are not handled yet (their pairs are counted in cfDetectStats::unsupported).
+ * Supported shape pairs: every pair of sphere, box, plane and capsule except plane-plane
+ * (two fixed bodies). Capsules are reduced to the sphere routines: end spheres against planes
+ * and boxes (plus the deepest interior point of the segment against a box), the closest
+ * segment point against a sphere, closest segment points (or the four end points when nearly
+ * parallel) against another capsule; feature type CF_FEAT_CAPSULE. When the core segment
+ * itself enters a box, the interior contact sits where the nearest box face changes and its
+ * capsule-side point is approximate (the depth and normal are the box's).
  * The world's CF_STAGE_DETECT calls cf_detect_world(w, &opts, &w->contacts, &stats).
  */
 #ifndef CF_DETECT_H
@@ -62,6 +67,13 @@ typedef struct cfDetectStats {
  */
 int cf_detect_pair(const cfRigidBody *a, int ia, const cfRigidBody *b, int ib, const cfDetectOptions *opt,
                    cfContact *out);
+
+/**
+ * Warm starting: copy to each contact of @p now the impulse (cfContact::lambda) of the contact
+ * of @p prev with the same (body_a, body_b, feature), if any; others keep theirs. Returns the
+ * number matched, or -1 when out of memory (nothing copied). O((n + m) log m).
+ */
+int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev);
 
 /**
  * Detect all contacts of the rigid bodies of @p w: AABBs (grown by margin/2) of every

@@ -177,7 +177,8 @@ typedef enum cfFeatureType {
     CF_FEAT_VERTEX = 5,     /**< box vertex against a plane: vertex index */
     CF_FEAT_SDF_VERTEX = 6, /**< mesh vertex against an SDF: vertex index */
     CF_FEAT_SDF_FACE = 7,   /**< interior of a mesh triangle against an SDF: triangle index */
-    CF_FEAT_SDF_EDGE = 8    /**< mesh edge against an SDF: min vertex<<14 | max vertex */
+    CF_FEAT_SDF_EDGE = 8,   /**< mesh edge against an SDF: min vertex<<14 | max vertex */
+    CF_FEAT_CAPSULE = 9     /**< capsule contacts of cf_detect_pair(): 0, 1 end points, 2 closest point, 4, 5 end points of B */
 } cfFeatureType;
 
 /** Pack a feature id. */
