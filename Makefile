@@ -25,7 +25,7 @@ include mk/chapters.mk
 -include mk/book.mk
 
 .SECONDARY:
-.PHONY: all help deps libs apps test test-lib check demo exercises exercises-check clean
+.PHONY: all help deps libs apps test test-lib check demo demo-cli exercises exercises-check clean
 
 all: libs $(ALL_TEST_BINS) apps
 
@@ -88,6 +88,8 @@ apps: $(CFLAB) $(EXTRA_APPS)
 # `make demo`: the main job. The reference solutions drive it when present, otherwise your code.
 DEMO_IMPL := $(if $(wildcard solutions/ch01),solutions,exercises)
 DEMO_SCENE ?= scenes/ch01_tennis_racket.json
+DEMO_TARGET ?= demo-cli
+demo: $(DEMO_TARGET)
 demo-cli:
 	@$(MAKE) --no-print-directory IMPL=$(DEMO_IMPL) $(BLD)/bin/$(DEMO_IMPL)/cflab
 	$(BLD)/bin/$(DEMO_IMPL)/cflab run $(DEMO_SCENE) --summary

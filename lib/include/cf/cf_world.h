@@ -24,6 +24,7 @@
 
 #include "cf/cf_base.h"
 #include "cf/cf_body.h"
+#include "cf/cf_contact.h"
 #include "cf/cf_soft.h"
 
 #ifdef __cplusplus
@@ -105,6 +106,7 @@ typedef struct cfWorld {
     cfRigidBody *bodies;        /**< rigid bodies (owned) */
     int n_soft, cap_soft;
     cfSoftBody *soft;           /**< soft bodies (owned) */
+    cfContactList contacts;     /**< contacts of the last step (empty without a detector) */
     double time;                /**< simulated time (s) */
     long step;                  /**< steps taken */
     cfStepStats stats;          /**< measurements of the last step */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_problem.h
+ * @brief The complementarity problems every solver chapter consumes, their residuals, and
+ *        readers/writers for the Siconos text format.
+ *
+ * - LCP: find x with w = A x + b, 0 <= x ⊥ w >= 0 (notes' sign convention). Siconos files
+ *   write w = M z + q: M = A, q = b.
+ * - Boxed LCP: lo <= x <= hi with w = A x + b and, per index, x_i = lo_i => w_i >= 0,
+ *   x_i = hi_i => w_i <= 0, lo_i < x_i < hi_i => w_i = 0. Friction bounds that move with the
+ *   normal impulse are expressed by findex: when findex[i] >= 0, hi_i = mu_i x[findex[i]] and
+ *   lo_i = -hi_i (the ODE convention); otherwise lo/hi are used as given.
+ * - Frictional contact (FC3D, Siconos "local" form): per contact a, 3x3 blocks of the Delassus
+ *   operator W, q = b and mu; find r with u = W r + q and, with u_hat = u + (mu |u_T|, 0, 0),
+ *   K* ∋ u_hat ⊥ r ∈ K, K = {|r_T| <= mu r_N} (De Saxcé's modified velocity).
+ *
+ * Matrices are stored sparse (CSR for LCP/BLCP, BSR with 3x3 blocks for FC3D); dense copies are
+ * one call away for pivoting methods (cf_csr_to_dense). The Siconos dense format is
+ * COLUMN-MAJOR on disk (each text line is one column): the readers and writers handle it.
+ */
+#ifndef CF_PROBLEM_H
+#define CF_PROBLEM_H
+
+#include "cf/cf_base.h"
+#include "cf/cf_linalg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Linear complementarity problem
+ *  @{ */
+/** LCP: w = A x + b, 0 <= x ⊥ w >= 0. */
+typedef struct cfLcp {
+    int n;       /**< size */
+    cfCsr A;     /**< n x n matrix (not necessarily symmetric) */
+    double *b;   /**< n entries */
+} cfLcp;
+
+/** Allocate an LCP from a dense row-major matrix (copied) and b (copied). */
+cfStatus cf_lcp_from_dense(cfLcp *p, const cfDense *A, const double *b);
+/** Free and zero. */
+void cf_lcp_free(cfLcp *p);
+/** w <- A x + b */
+void cf_lcp_w(const cfLcp *p, const double *x, double *w);
+/** Natural-map residual ||min(x, w)||_2 (absolute). */
+double cf_lcp_residual(const cfLcp *p, const double *x);
+/** Siconos' measure ||x - max(0, x - w)||_2 / ||b||_2 (no division when ||b|| <= DBL_EPSILON). */
+double cf_lcp_residual_siconos(const cfLcp *p, const double *x);
+/** Fischer-Burmeister norm ||phi_FB(x, w)||_2 with phi_FB(a, b) = sqrt(a^2 + b^2) - a - b. */
+double cf_lcp_residual_fb(const cfLcp *p, const double *x);
+/**
+ * Read the Siconos LCP text format (dense column-major or sparse block, see
+ * ../shared/data/siconos-lcp/README.md). CF_IO_ERROR for an unreadable file, CF_BAD_INPUT with
+ * "path: token N: reason" for malformed content (bad sizes, short data, non-finite numbers).
+ */
+cfStatus cf_lcp_read_siconos(const char *path, cfLcp *p, cfError *err);
+/** Write @p p in the Siconos dense format (column-major), readable by cf_lcp_read_siconos(). */
+cfStatus cf_lcp_write_siconos(const char *path, const cfLcp *p, cfError *err);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Boxed LCP
+ *  @{ */
+/** Boxed LCP with optional friction coupling (see file comment). */
+typedef struct cfBlcp {
+    int n;        /**< size */
+    cfCsr A;      /**< n x n, symmetric PSD for contact problems */
+    double *b;    /**< n entries */
+    double *lo;   /**< lower bounds (may be -INFINITY) */
+    double *hi;   /**< upper bounds (may be +INFINITY) */
+    int *findex;  /**< per index: -1, or the index of the normal impulse that scales the bounds */
+    double *mu;   /**< per index: friction coefficient used with findex */
+} cfBlcp;
+
+/** Allocate an n-variable BLCP with A from @p A (copied), b zero, bounds [0, inf), findex -1. */
+cfStatus cf_blcp_init(cfBlcp *p, const cfCsr *A);
+/** Free and zero. */
+void cf_blcp_free(cfBlcp *p);
+/** Effective bounds of index i for the current x (applies findex). */
+void cf_blcp_bounds(const cfBlcp *p, const double *x, int i, double *lo, double *hi);
+/** Natural-map residual ||x - mid(lo, x - w, hi)||_2 with the effective bounds (absolute). */
+double cf_blcp_residual(const cfBlcp *p, const double *x);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Frictional contact (FC3D)
+ *  @{ */
+/** Frictional contact problem in local (reduced) form. */
+typedef struct cfFrictionProblem {
+    int nc;        /**< number of contacts; n = 3 nc unknowns ordered (N, T1, T2) per contact */
+    cfBsr W;       /**< Delassus operator, nc x nc blocks of 3x3 */
+    double *q;     /**< 3 nc entries (the free relative velocity b) */
+    double *mu;    /**< nc friction coefficients */
+} cfFrictionProblem;
+
+/** Free and zero. */
+void cf_fc_free(cfFrictionProblem *p);
+/** u <- W r + q */
+void cf_fc_velocity(const cfFrictionProblem *p, const double *r, double *u);
+/**
+ * Projection of x (3 values, normal first) onto the cone {|x_T| <= mu x_N} (closed form:
+ * inside -> x; in the polar cone -> 0; otherwise onto the boundary).
+ */
+void cf_cone_project(const double x[3], double mu, double out[3]);
+/**
+ * Absolute natural-map error sqrt(sum_a |r_a - P_K(r_a - u_hat_a)|^2) (Siconos
+ * fc3d_compute_error with rho = 1); divide by cf_fc_norm_q() or by max(|q|, |r|, |u|) for the
+ * two normalizations in use (see ../shared/data/siconos-fc3d/README.md).
+ */
+double cf_fc_residual(const cfFrictionProblem *p, const double *r);
+/** ||q||_2 */
+double cf_fc_norm_q(const cfFrictionProblem *p);
+/** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). */
+cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err);
+/** Write @p p in the Siconos FC3D sparse-block format; cf_fc_read_siconos() reads it back exactly. */
+cfStatus cf_fc_write_siconos(const char *path, const cfFrictionProblem *p, cfError *err);
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_PROBLEM_H */

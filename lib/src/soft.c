@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: MIT */
+/* Soft bodies: springs and linear tetrahedra, forces, energies, stiffness, generators. */
+#include "cf/cf_soft.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow(void *p, int *cap, int need, size_t elem)
+{
+    if (need <= *cap) return p;
+    int nc = *cap ? 2 * *cap : 16;
+    while (nc < need) nc *= 2;
+    void *q = realloc(p, (size_t)nc * elem);
+    if (q) *cap = nc;
+    return q;
+}
+
+cfStatus cf_soft_init(cfSoftBody *s, int n_nodes)
+{
+    memset(s, 0, sizeof *s);
+    if (n_nodes <= 0) return CF_BAD_INPUT;
+    size_t n = (size_t)n_nodes;
+    s->n_nodes = n_nodes;
+    s->x = calloc(n, sizeof *s->x);
+    s->v = calloc(n, sizeof *s->v);
+    s->x_rest = calloc(n, sizeof *s->x_rest);
+    s->x_prev = calloc(n, sizeof *s->x_prev);
+    s->v_prev = calloc(n, sizeof *s->v_prev);
+    s->mass = calloc(n, sizeof *s->mass);
+    s->fixed = calloc(n, sizeof *s->fixed);
+    if (!s->x || !s->v || !s->x_rest || !s->x_prev || !s->v_prev || !s->mass || !s->fixed) {
+        cf_soft_free(s);
+        return CF_NO_MEMORY;
+    }
+    for (int i = 0; i < n_nodes; ++i) s->mass[i] = 1.0;
+    s->young = 1e5;
+    s->poisson = 0.3;
+    s->mu = 0.5;
+    return CF_OK;
+}
+
+void cf_soft_free(cfSoftBody *s)
+{
+    free(s->x);
+    free(s->v);
+    free(s->x_rest);
+    free(s->x_prev);
+    free(s->v_prev);
+    free(s->mass);
+    free(s->fixed);
+    free(s->springs);
+    free(s->tets);
+    free(s->tris);
+    memset(s, 0, sizeof *s);
+}
+
+static void *dup(const void *p, size_t bytes)
+{
+    if (!p || bytes == 0) return NULL;
+    void *q = malloc(bytes);
+    if (q) memcpy(q, p, bytes);
+    return q;
+}
+
+cfStatus cf_soft_copy(cfSoftBody *dst, const cfSoftBody *src)
+{
+    size_t n = (size_t)src->n_nodes;
+    *dst = *src;
+    dst->x = dup(src->x, n * sizeof *src->x);
+    dst->v = dup(src->v, n * sizeof *src->v);
+    dst->x_rest = dup(src->x_rest, n * sizeof *src->x_rest);
+    dst->x_prev = dup(src->x_prev, n * sizeof *src->x_prev);
+    dst->v_prev = dup(src->v_prev, n * sizeof *src->v_prev);
+    dst->mass = dup(src->mass, n * sizeof *src->mass);
+    dst->fixed = dup(src->fixed, n * sizeof *src->fixed);
+    dst->springs = dup(src->springs, (size_t)src->n_springs * sizeof *src->springs);
+    dst->tets = dup(src->tets, (size_t)src->n_tets * sizeof *src->tets);
+    dst->tris = dup(src->tris, (size_t)src->n_tris * sizeof *src->tris);
+    dst->cap_springs = src->n_springs;
+    dst->cap_tets = src->n_tets;
+    dst->cap_tris = src->n_tris;
+    if ((n && (!dst->x || !dst->v || !dst->x_rest || !dst->x_prev || !dst->v_prev || !dst->mass || !dst->fixed)) ||
+        (src->n_springs && !dst->springs) || (src->n_tets && !dst->tets) || (src->n_tris && !dst->tris)) {
+        cf_soft_free(dst);
+        return CF_NO_MEMORY;
+    }
+    return CF_OK;
+}
+
+static bool node_ok(const cfSoftBody *s, int i) { return i >= 0 && i < s->n_nodes; }
+
+cfStatus cf_soft_add_spring(cfSoftBody *s, int i, int j, double k, double rest, cfError *err)
+{
+    if (!node_ok(s, i) || !node_ok(s, j) || i == j)
+        return cf_error_set(err, CF_BAD_INPUT, "spring (%d, %d): node indices must be distinct and in [0, %d)", i,
+                            j, s->n_nodes);
+    if (!isfinite(k) || k < 0.0)
+        return cf_error_set(err, CF_BAD_INPUT, "spring stiffness: must be finite and >= 0 (got %g)", k);
+    if (rest < 0.0) rest = cfu_norm(cfu_sub(s->x[j], s->x[i]));
+    if (!isfinite(rest) || rest < 1e-12)
+        return cf_error_set(err, CF_BAD_INPUT, "spring (%d, %d): rest length must be > 0 (got %g)", i, j, rest);
+    cfSpring *p = grow(s->springs, &s->cap_springs, s->n_springs + 1, sizeof *p);
+    if (!p) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    s->springs = p;
+    s->springs[s->n_springs++] = (cfSpring){i, j, rest, k};
+    return CF_OK;
+}
+
+static cfMat3 edge_matrix(cfVec3 x0, cfVec3 x1, cfVec3 x2, cfVec3 x3)
+{
+    return cfu_mat3_cols(cfu_sub(x1, x0), cfu_sub(x2, x0), cfu_sub(x3, x0));
+}
+
+cfStatus cf_soft_add_tet(cfSoftBody *s, const int n_in[4], cfError *err)
+{
+    int n[4] = {n_in[0], n_in[1], n_in[2], n_in[3]};
+    for (int a = 0; a < 4; ++a) {
+        if (!node_ok(s, n[a]))
+            return cf_error_set(err, CF_BAD_INPUT, "tet: node %d out of range [0, %d)", n[a], s->n_nodes);
+        for (int b = 0; b < a; ++b)
+            if (n[a] == n[b]) return cf_error_set(err, CF_BAD_INPUT, "tet: repeated node %d", n[a]);
+    }
+    cfMat3 Dm = edge_matrix(s->x[n[0]], s->x[n[1]], s->x[n[2]], s->x[n[3]]);
+    double det = cfu_mat3_det(Dm);
+    if (det < 0.0) { /* make the orientation positive by swapping two nodes */
+        int t = n[1];
+        n[1] = n[2];
+        n[2] = t;
+        Dm = edge_matrix(s->x[n[0]], s->x[n[1]], s->x[n[2]], s->x[n[3]]);
+        det = -det;
+    }
+    double edge = 0.0;
+    for (int c = 0; c < 3; ++c) edge = fmax(edge, cfu_norm(cfu_mat3_col(Dm, c)));
+    cfTet t;
+    if (!(det > 1e-14 * edge * edge * edge) || !cfu_mat3_inverse(Dm, &t.Dm_inv))
+        return cf_error_set(err, CF_BAD_INPUT, "tet (%d, %d, %d, %d): degenerate (volume %g)", n[0], n[1], n[2],
+                            n[3], det / 6.0);
+    memcpy(t.n, n, sizeof n);
+    t.rest_volume = det / 6.0;
+    cfTet *p = grow(s->tets, &s->cap_tets, s->n_tets + 1, sizeof *p);
+    if (!p) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    s->tets = p;
+    s->tets[s->n_tets++] = t;
+    return CF_OK;
+}
+
+cfStatus cf_soft_add_tri(cfSoftBody *s, int a, int b, int c, cfError *err)
+{
+    if (!node_ok(s, a) || !node_ok(s, b) || !node_ok(s, c) || a == b || b == c || a == c)
+        return cf_error_set(err, CF_BAD_INPUT, "triangle (%d, %d, %d): bad node indices", a, b, c);
+    int(*p)[3] = grow(s->tris, &s->cap_tris, s->n_tris + 1, sizeof *p);
+    if (!p) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    s->tris = p;
+    s->tris[s->n_tris][0] = a;
+    s->tris[s->n_tris][1] = b;
+    s->tris[s->n_tris][2] = c;
+    s->n_tris++;
+    return CF_OK;
+}
+
+void cf_lame(double young, double poisson, double *lambda, double *mu)
+{
+    *mu = young / (2.0 * (1.0 + poisson));
+    *lambda = young * poisson / ((1.0 + poisson) * (1.0 - 2.0 * poisson));
+}
+
+cfStatus cf_soft_finalize(cfSoftBody *s, cfError *err)
+{
+    memcpy(s->x_rest, s->x, (size_t)s->n_nodes * sizeof *s->x);
+    if (s->n_tets > 0) {
+        if (!(isfinite(s->young) && s->young > 0.0))
+            return cf_error_set(err, CF_BAD_INPUT, "young: must be finite and > 0 (got %g)", s->young);
+        if (!(s->poisson >= 0.0 && s->poisson < 0.5))
+            return cf_error_set(err, CF_BAD_INPUT, "poisson: must be in [0, 0.5) (got %g)", s->poisson);
+        if (s->density > 0.0) {
+            bool *in_tet = calloc((size_t)s->n_nodes, sizeof *in_tet);
+            if (!in_tet) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+            for (int e = 0; e < s->n_tets; ++e)
+                for (int a = 0; a < 4; ++a) in_tet[s->tets[e].n[a]] = true;
+            for (int i = 0; i < s->n_nodes; ++i)
+                if (in_tet[i]) s->mass[i] = 0.0;
+            for (int e = 0; e < s->n_tets; ++e)
+                for (int a = 0; a < 4; ++a) s->mass[s->tets[e].n[a]] += 0.25 * s->density * s->tets[e].rest_volume;
+            free(in_tet);
+        }
+    }
+    for (int i = 0; i < s->n_nodes; ++i) {
+        if (!cfu_vec3_finite(s->x[i]) || !cfu_vec3_finite(s->v[i]))
+            return cf_error_set(err, CF_BAD_INPUT, "node %d: position and velocity must be finite", i);
+        if (!s->fixed[i] && !(isfinite(s->mass[i]) && s->mass[i] > 0.0))
+            return cf_error_set(err, CF_BAD_INPUT, "node %d: a free node needs mass > 0 (got %g)", i, s->mass[i]);
+    }
+    if (!(s->damping_alpha >= 0.0 && s->damping_beta >= 0.0 && isfinite(s->damping_alpha) &&
+          isfinite(s->damping_beta)))
+        return cf_error_set(err, CF_BAD_INPUT, "damping: Rayleigh coefficients must be finite and >= 0");
+    s->has_prev = false;
+    return CF_OK;
+}
+
+/* ---- elasticity ---- */
+
+/* Linear-elastic force of one tet for node displacements d[4] (from rest): f[4].
+   eps = sym(F) - I with F - I = D(d) Dm^-1; sigma = 2 mu eps + lambda tr(eps) I;
+   forces on nodes 1..3 are the columns of -V sigma Dm^-T, node 0 balances them. */
+static void tet_force(const cfTet *t, double lambda, double mu, const cfVec3 d[4], cfVec3 f[4])
+{
+    cfMat3 G = cfu_mat3_mul(edge_matrix(d[0], d[1], d[2], d[3]), t->Dm_inv); /* F - I */
+    cfMat3 eps = cfu_mat3_scale(0.5, cfu_mat3_add(G, cfu_mat3_transpose(G)));
+    double tr = eps.m[0][0] + eps.m[1][1] + eps.m[2][2];
+    cfMat3 sigma = cfu_mat3_add(cfu_mat3_scale(2.0 * mu, eps), cfu_mat3_scale(lambda * tr, cfu_mat3_identity()));
+    cfMat3 H = cfu_mat3_scale(-t->rest_volume, cfu_mat3_mul(sigma, cfu_mat3_transpose(t->Dm_inv)));
+    f[1] = cfu_mat3_col(H, 0);
+    f[2] = cfu_mat3_col(H, 1);
+    f[3] = cfu_mat3_col(H, 2);
+    f[0] = cfu_neg(cfu_add(f[1], cfu_add(f[2], f[3])));
+}
+
+static double tet_energy(const cfTet *t, double lambda, double mu, const cfVec3 d[4])
+{
+    cfMat3 G = cfu_mat3_mul(edge_matrix(d[0], d[1], d[2], d[3]), t->Dm_inv);
+    cfMat3 eps = cfu_mat3_scale(0.5, cfu_mat3_add(G, cfu_mat3_transpose(G)));
+    double tr = eps.m[0][0] + eps.m[1][1] + eps.m[2][2], ee = 0.0;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) ee += eps.m[i][j] * eps.m[i][j];
+    return t->rest_volume * (mu * ee + 0.5 * lambda * tr * tr);
+}
+
+static void tet_displacements(const cfSoftBody *s, const cfTet *t, const cfVec3 *x, cfVec3 d[4])
+{
+    for (int a = 0; a < 4; ++a) d[a] = cfu_sub(x[t->n[a]], s->x_rest[t->n[a]]);
+}
+
+static void add3(double *f, int i, cfVec3 v)
+{
+    f[3 * i] += v.x;
+    f[3 * i + 1] += v.y;
+    f[3 * i + 2] += v.z;
+}
+
+void cf_soft_forces(const cfSoftBody *s, const cfVec3 *x, cfVec3 gravity, double *f)
+{
+    for (int i = 0; i < s->n_nodes; ++i) {
+        cfVec3 g = cfu_scale(s->mass[i], gravity);
+        f[3 * i] = g.x;
+        f[3 * i + 1] = g.y;
+        f[3 * i + 2] = g.z;
+    }
+    for (int e = 0; e < s->n_springs; ++e) {
+        const cfSpring *sp = &s->springs[e];
+        cfVec3 d = cfu_sub(x[sp->j], x[sp->i]);
+        double l = cfu_norm(d);
+        if (l < 1e-300) continue; /* coincident ends: no defined direction, no force */
+        cfVec3 fi = cfu_scale(sp->k * (l - sp->rest) / l, d); /* pulls i toward j when stretched */
+        add3(f, sp->i, fi);
+        add3(f, sp->j, cfu_neg(fi));
+    }
+    double lambda, mu;
+    cf_lame(s->young, s->poisson, &lambda, &mu);
+    for (int e = 0; e < s->n_tets; ++e) {
+        cfVec3 d[4], fe[4];
+        tet_displacements(s, &s->tets[e], x, d);
+        tet_force(&s->tets[e], lambda, mu, d, fe);
+        for (int a = 0; a < 4; ++a) add3(f, s->tets[e].n[a], fe[a]);
+    }
+}
+
+double cf_soft_elastic_energy(const cfSoftBody *s, const cfVec3 *x)
+{
+    double E = 0.0;
+    for (int e = 0; e < s->n_springs; ++e) {
+        const cfSpring *sp = &s->springs[e];
+        double stretch = cfu_norm(cfu_sub(x[sp->j], x[sp->i])) - sp->rest;
+        E += 0.5 * sp->k * stretch * stretch;
+    }
+    double lambda, mu;
+    cf_lame(s->young, s->poisson, &lambda, &mu);
+    for (int e = 0; e < s->n_tets; ++e) {
+        cfVec3 d[4];
+        tet_displacements(s, &s->tets[e], x, d);
+        E += tet_energy(&s->tets[e], lambda, mu, d);
+    }
+    return E;
+}
+
+static cfStatus add_block(cfTriplets *K, int bi, int bj, cfMat3 m, double sign)
+{
+    double v[9];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) v[3 * r + c] = sign * m.m[r][c];
+    return cf_triplets_add_block3(K, bi, bj, v);
+}
+
+cfStatus cf_soft_stiffness(const cfSoftBody *s, const cfVec3 *x, cfTriplets *K)
+{
+    cfStatus st = CF_OK;
+    /* spring: d f_i / d x_j = k [ n n^T + max(0, 1 - L/l) (I - n n^T) ] =: Kb;
+       K = -df/dx has +Kb on (i,i), (j,j) and -Kb on (i,j), (j,i) */
+    for (int e = 0; e < s->n_springs && st == CF_OK; ++e) {
+        const cfSpring *sp = &s->springs[e];
+        cfVec3 d = cfu_sub(x[sp->j], x[sp->i]);
+        double l = cfu_norm(d);
+        if (l < 1e-300) continue;
+        cfVec3 n = cfu_scale(1.0 / l, d);
+        cfMat3 nn = cfu_outer(n, n);
+        double geo = fmax(0.0, 1.0 - sp->rest / l);
+        cfMat3 Kb = cfu_mat3_scale(sp->k, cfu_mat3_add(nn, cfu_mat3_scale(geo, cfu_mat3_add(cfu_mat3_identity(),
+                                                                                        cfu_mat3_scale(-1.0, nn)))));
+        st = add_block(K, sp->i, sp->i, Kb, 1.0);
+        if (st == CF_OK) st = add_block(K, sp->j, sp->j, Kb, 1.0);
+        if (st == CF_OK) st = add_block(K, sp->i, sp->j, Kb, -1.0);
+        if (st == CF_OK) st = add_block(K, sp->j, sp->i, Kb, -1.0);
+    }
+    /* tet: the force is linear in the displacements, so column (b, c) of the 12x12 element
+       stiffness is minus the force produced by a unit displacement of node b along axis c */
+    double lambda, mu;
+    cf_lame(s->young, s->poisson, &lambda, &mu);
+    for (int e = 0; e < s->n_tets && st == CF_OK; ++e) {
+        const cfTet *t = &s->tets[e];
+        cfMat3 blk[4][4];
+        for (int b = 0; b < 4; ++b)
+            for (int c = 0; c < 3; ++c) {
+                cfVec3 d[4] = {{0}}, f[4];
+                if (c == 0) d[b].x = 1.0;
+                if (c == 1) d[b].y = 1.0;
+                if (c == 2) d[b].z = 1.0;
+                tet_force(t, lambda, mu, d, f);
+                for (int a = 0; a < 4; ++a) {
+                    blk[a][b].m[0][c] = -f[a].x;
+                    blk[a][b].m[1][c] = -f[a].y;
+                    blk[a][b].m[2][c] = -f[a].z;
+                }
+            }
+        for (int a = 0; a < 4 && st == CF_OK; ++a)
+            for (int b = 0; b < 4 && st == CF_OK; ++b) st = add_block(K, t->n[a], t->n[b], blk[a][b], 1.0);
+    }
+    (void)x;
+    return st;
+}
+
+double cf_soft_kinetic_energy(const cfSoftBody *s)
+{
+    double E = 0.0;
+    for (int i = 0; i < s->n_nodes; ++i) E += 0.5 * s->mass[i] * cfu_norm2(s->v[i]);
+    return E;
+}
+
+void cf_soft_com(const cfSoftBody *s, cfVec3 *com, cfVec3 *momentum)
+{
+    double m = 0.0;
+    cfVec3 c = cfu_zero3(), p = cfu_zero3();
+    for (int i = 0; i < s->n_nodes; ++i) {
+        m += s->mass[i];
+        c = cfu_mul_add(c, s->mass[i], s->x[i]);
+        p = cfu_mul_add(p, s->mass[i], s->v[i]);
+    }
+    if (com) *com = m > 0.0 ? cfu_scale(1.0 / m, c) : cfu_zero3();
+    if (momentum) *momentum = p;
+}
+
+int cf_soft_free_nodes(const cfSoftBody *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->n_nodes; ++i) n += !s->fixed[i];
+    return n;
+}
+
+int cf_soft_fixed_dofs(const cfSoftBody *s, int *dofs)
+{
+    int n = 0;
+    for (int i = 0; i < s->n_nodes; ++i)
+        if (s->fixed[i])
+            for (int c = 0; c < 3; ++c) dofs[n++] = 3 * i + c;
+    return n;
+}
+
+/* ---- generators ---- */
+
+cfStatus cf_soft_make_tet_box(cfSoftBody *s, cfVec3 origin, cfVec3 size, int nx, int ny, int nz,
+                              double density, double young, double poisson, bool fix_min_x, cfError *err)
+{
+    memset(s, 0, sizeof *s);
+    if (nx < 1 || ny < 1 || nz < 1 || nx > 200 || ny > 200 || nz > 200)
+        return cf_error_set(err, CF_BAD_INPUT, "cells: each count must be in [1, 200] (got %d, %d, %d)", nx, ny, nz);
+    if (!(size.x > 0 && size.y > 0 && size.z > 0) || !cfu_vec3_finite(size))
+        return cf_error_set(err, CF_BAD_INPUT, "size: must be finite and > 0");
+    if (!cfu_vec3_finite(origin)) return cf_error_set(err, CF_BAD_INPUT, "origin: must be finite");
+    if (!(isfinite(density) && density > 0.0))
+        return cf_error_set(err, CF_BAD_INPUT, "density: must be finite and > 0 (got %g)", density);
+    int NX = nx + 1, NY = ny + 1, NZ = nz + 1;
+    cfStatus st = cf_soft_init(s, NX * NY * NZ);
+    if (st != CF_OK) return cf_error_set(err, st, "out of memory");
+#define NODE(i, j, k) ((i) + NX * ((j) + NY * (k)))
+    for (int k = 0; k < NZ; ++k)
+        for (int j = 0; j < NY; ++j)
+            for (int i = 0; i < NX; ++i) {
+                int id = NODE(i, j, k);
+                s->x[id] = cfu_vec3(origin.x + size.x * i / nx, origin.y + size.y * j / ny, origin.z + size.z * k / nz);
+                s->fixed[id] = fix_min_x && i == 0;
+            }
+    /* five tets per cell; the split alternates with cell parity so that shared faces match */
+    static const int even[5][4] = {{0, 1, 2, 4}, {3, 1, 2, 7}, {5, 1, 4, 7}, {6, 2, 4, 7}, {1, 2, 4, 7}};
+    static const int odd[5][4] = {{1, 0, 3, 5}, {2, 0, 3, 6}, {4, 0, 5, 6}, {7, 3, 5, 6}, {0, 3, 5, 6}};
+    for (int k = 0; k < nz && st == CF_OK; ++k)
+        for (int j = 0; j < ny && st == CF_OK; ++j)
+            for (int i = 0; i < nx && st == CF_OK; ++i) {
+                int c[8];
+                for (int b = 0; b < 8; ++b) c[b] = NODE(i + (b & 1), j + ((b >> 1) & 1), k + ((b >> 2) & 1));
+                const int(*split)[4] = ((i + j + k) % 2 == 0) ? even : odd;
+                for (int t = 0; t < 5 && st == CF_OK; ++t) {
+                    int n[4] = {c[split[t][0]], c[split[t][1]], c[split[t][2]], c[split[t][3]]};
+                    st = cf_soft_add_tet(s, n, err);
+                }
+            }
+    /* boundary quads as two outward triangles each */
+    for (int axis = 0; axis < 3 && st == CF_OK; ++axis)
+        for (int side = 0; side < 2 && st == CF_OK; ++side) {
+            int n0 = axis == 0 ? ny : nx, n1 = axis == 2 ? ny : nz;
+            for (int a = 0; a < n0 && st == CF_OK; ++a)
+                for (int b = 0; b < n1 && st == CF_OK; ++b) {
+                    int q[4];
+                    for (int corner = 0; corner < 4; ++corner) {
+                        int da = (corner == 1 || corner == 2), db = (corner >= 2);
+                        int fixed_coord = side ? (axis == 0 ? nx : axis == 1 ? ny : nz) : 0;
+                        int i = axis == 0 ? fixed_coord : a + da;
+                        int j = axis == 1 ? fixed_coord : (axis == 0 ? a + da : b + db);
+                        int kk = axis == 2 ? fixed_coord : b + db;
+                        q[corner] = NODE(i, j, kk);
+                    }
+                    cfVec3 nrm = cfu_cross(cfu_sub(s->x[q[1]], s->x[q[0]]), cfu_sub(s->x[q[2]], s->x[q[0]]));
+                    double outward = cfu_vec3_at(nrm, axis) * (side ? 1.0 : -1.0);
+                    if (outward > 0) {
+                        st = cf_soft_add_tri(s, q[0], q[1], q[2], err);
+                        if (st == CF_OK) st = cf_soft_add_tri(s, q[0], q[2], q[3], err);
+                    } else {
+                        st = cf_soft_add_tri(s, q[0], q[2], q[1], err);
+                        if (st == CF_OK) st = cf_soft_add_tri(s, q[0], q[3], q[2], err);
+                    }
+                }
+        }
+#undef NODE
+    if (st == CF_OK) {
+        s->density = density;
+        s->young = young;
+        s->poisson = poisson;
+        st = cf_soft_finalize(s, err);
+    }
+    if (st != CF_OK) cf_soft_free(s);
+    return st;
+}
+
+cfStatus cf_soft_make_chain(cfSoftBody *s, cfVec3 a, cfVec3 b, int n_nodes, double k, double node_mass,
+                            bool fix_first, cfError *err)
+{
+    memset(s, 0, sizeof *s);
+    if (n_nodes < 2 || n_nodes > 100000)
+        return cf_error_set(err, CF_BAD_INPUT, "nodes: must be in [2, 100000] (got %d)", n_nodes);
+    if (!(isfinite(node_mass) && node_mass > 0.0))
+        return cf_error_set(err, CF_BAD_INPUT, "node_mass: must be finite and > 0 (got %g)", node_mass);
+    if (!cfu_vec3_finite(a) || !cfu_vec3_finite(b) || cfu_norm(cfu_sub(b, a)) < 1e-12)
+        return cf_error_set(err, CF_BAD_INPUT, "from/to: must be finite and distinct");
+    cfStatus st = cf_soft_init(s, n_nodes);
+    if (st != CF_OK) return cf_error_set(err, st, "out of memory");
+    for (int i = 0; i < n_nodes; ++i) {
+        s->x[i] = cfu_mul_add(a, (double)i / (n_nodes - 1), cfu_sub(b, a));
+        s->mass[i] = node_mass;
+    }
+    s->fixed[0] = fix_first;
+    for (int i = 0; i + 1 < n_nodes && st == CF_OK; ++i) st = cf_soft_add_spring(s, i, i + 1, k, -1.0, err);
+    if (st == CF_OK) st = cf_soft_finalize(s, err);
+    if (st != CF_OK) cf_soft_free(s);
+    return st;
+}
