@@ -88,14 +88,15 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
     build(s);
 
     if (rubric_only) {
-        int total = 0;
+        int total = 0, graded = 0;
         for (int i = 0; i < n_entries; ++i) {
             const Entry *e = &entries[i];
             if (!list && e->points == 0) continue;
             printf("%s\t%s\t%d\t%s\n", e->name, e->id[0] ? e->id : "-", e->points, e->title);
             total += e->points;
+            graded += e->points > 0;
         }
-        if (!list) fprintf(stderr, "%s: %d graded tests, %d points\n", suite_name, n_entries, total);
+        if (!list) fprintf(stderr, "%s: %d graded tests, %d points\n", suite_name, graded, total);
         srunner_free(srunner_create(s)); /* frees the suite */
         return 0;
     }
