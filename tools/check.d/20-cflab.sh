@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Gates for the cflab command line (sourced by tools/check, which defines gate and LOG):
-# a short run writes exactly the expected CSV; a bad scene exits 2 with one line; help, version
-# and usage errors behave.
+# a short run writes exactly the expected CSV; every scene runs; a bad scene exits 2 with one
+# line; help, version and usage errors behave.
 
 CFLAB_BIN=build/rel/bin/solutions/cflab
 
@@ -60,6 +60,21 @@ cflab_check_usage() {
   echo "ok: help, version and usage errors"
 }
 
+# every committed scene runs to its end on the reference solutions with a finite state: exit 0
+# and nothing on stderr (cflab warns there when the state stops being finite)
+cflab_check_all_scenes() {
+  local scene err="$LOG/scenes.err" bad=0
+  for scene in scenes/*.json; do
+    if ! "$CFLAB_BIN" run "$scene" --quiet 2>"$err" || [ -s "$err" ]; then
+      echo "$scene:"
+      cat "$err"
+      bad=1
+    fi
+  done
+  [ "$bad" -eq 0 ] && echo "ok: $(ls scenes/*.json | wc -l) scenes run"
+}
+
 gate "cflab: run writes the trajectory CSV" cflab_check_run
+gate "cflab: every scene runs" cflab_check_all_scenes
 gate "cflab: bad scene exits 2 with one line" cflab_check_bad_scene
 gate "cflab: help, version, usage errors" cflab_check_usage
