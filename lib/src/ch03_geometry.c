@@ -332,7 +332,7 @@ static int weld(cfVec3 *v, int *nv, cfVec3 p)
 cfStatus cf_trimesh_box(cfTriMesh *m, cfVec3 h, int n)
 {
     memset(m, 0, sizeof *m);
-    if (n < 1 || n > 64 || !(h.x > 0 && h.y > 0 && h.z > 0)) return CF_BAD_INPUT;
+    if (n < 1 || n > 32 || !(h.x > 0 && h.y > 0 && h.z > 0)) return CF_BAD_INPUT;
     int per_face = (n + 1) * (n + 1);
     cfStatus st = cf_trimesh_init(m, 6 * per_face, 12 * n * n);
     if (st != CF_OK) return st;
@@ -547,7 +547,10 @@ cfStatus cf_sdf_grid_init(cfSdfGrid *g, cfVec3 lo, cfVec3 hi, double pad, double
         if (!(u[i] > l[i])) return CF_BAD_INPUT;
         double cells = ceil((u[i] - l[i]) / dx - 1e-9);
         if (cells < 1.0) cells = 1.0;
-        if (cells > 4096.0) return CF_BAD_INPUT;
+        if (cells > 4096.0) {
+            memset(g, 0, sizeof *g);
+            return CF_BAD_INPUT;
+        }
         g->n[i] = (int)cells + 1;
         total *= g->n[i];
     }

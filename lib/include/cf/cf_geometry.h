@@ -223,9 +223,12 @@ typedef struct cfTriMesh {
 cfStatus cf_trimesh_init(cfTriMesh *m, int n_verts, int n_tris);
 /** Free and zero (safe on a zeroed mesh). */
 void cf_trimesh_free(cfTriMesh *m);
-/** Closed box surface with half extents @p h, each face split into (n x n) quads of 2 triangles. */
+/**
+ * Closed box surface with half extents @p h (> 0), each face split into n x n quads of 2
+ * triangles (1 <= n <= 32), shared vertices welded. CF_BAD_INPUT / CF_NO_MEMORY.
+ */
 cfStatus cf_trimesh_box(cfTriMesh *m, cfVec3 h, int n);
-/** Sphere of radius @p r: an icosahedron subdivided @p level times (12, 42, 162, ... vertices). */
+/** Sphere of radius @p r > 0: an icosahedron subdivided @p level (0..6) times (12, 42, 162, ... vertices). */
 cfStatus cf_trimesh_icosphere(cfTriMesh *m, double r, int level);
 /** Length of the longest triangle edge (0 for an empty mesh). */
 double cf_trimesh_max_edge(const cfTriMesh *m);
@@ -295,7 +298,8 @@ typedef struct cfSdfGrid {
 /**
  * Allocate a grid whose nodes cover the box [lo, hi] grown by @p pad on every side, with
  * spacing @p dx (the far corner is rounded up to a whole number of cells). Samples are 0.
- * CF_BAD_INPUT for dx <= 0, an empty box or more than 2^26 nodes; CF_NO_MEMORY.
+ * CF_BAD_INPUT for dx <= 0, an empty box, more than 4096 cells along an axis or more than
+ * 2^26 nodes; CF_NO_MEMORY.
  */
 cfStatus cf_sdf_grid_init(cfSdfGrid *g, cfVec3 lo, cfVec3 hi, double pad, double dx);
 /** Free and zero (safe on a zeroed grid). */
