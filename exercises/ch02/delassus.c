@@ -45,8 +45,8 @@ cfStatus cf_delassus_rigid(const cfRigidBody *bodies, int n_bodies, const cfCont
     //< ch02:delassus
 }
 
-cfStatus cf_friction_problem_rigid(const cfRigidBody *bodies, int n_bodies, const cfContact *contacts,
-                                   int nc, cfFrictionProblem *p)
+cfStatus cf_friction_problem_rigid(const cfRigidBody *bodies, int n_bodies, const cfContact *contacts, int nc,
+                                   cfFrictionProblem *p)
 {
     memset(p, 0, sizeof *p);
     if (nc < 1) return CF_BAD_INPUT;

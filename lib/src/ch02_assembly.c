@@ -23,15 +23,16 @@ static cfStatus check_indices(int n_bodies, const cfContact *contacts, int nc)
     return CF_OK;
 }
 
-static cfStatus jacobian_blocks(const cfRigidBody *bodies, const cfContact *c, double Ja[3][6], double Jb[3][6])
+static cfStatus jacobian_blocks(const cfRigidBody *bodies, const cfContact *c, double Ja[3][6],
+                                double Jb[3][6])
 {
     const cfRigidBody *A = c->body_a >= 0 ? &bodies[c->body_a] : NULL;
     const cfRigidBody *B = c->body_b >= 0 ? &bodies[c->body_b] : NULL;
     return cf_contact_jacobian_rigid(c, A, B, Ja, Jb);
 }
 
-cfStatus cf_rigid_jacobian_bsr(const cfRigidBody *bodies, int n_bodies, const cfContact *contacts,
-                               int nc, cfBsr *J)
+cfStatus cf_rigid_jacobian_bsr(const cfRigidBody *bodies, int n_bodies, const cfContact *contacts, int nc,
+                               cfBsr *J)
 {
     memset(J, 0, sizeof *J);
     cfStatus st = check_indices(n_bodies, contacts, nc);
@@ -80,8 +81,8 @@ cfStatus cf_rigid_apply_impulses(cfRigidBody *bodies, int n_bodies, const cfCont
         cfRigidBody *b = &bodies[k];
         if (b->fixed) continue;
         b->v = cfu_mul_add(b->v, b->inv_mass, cfu_vec3(imp[6 * k], imp[6 * k + 1], imp[6 * k + 2]));
-        b->w = cfu_add(b->w, cfu_mat3_mul_vec(b->inv_inertia_world, cfu_vec3(imp[6 * k + 3], imp[6 * k + 4],
-                                                                             imp[6 * k + 5])));
+        b->w = cfu_add(b->w, cfu_mat3_mul_vec(b->inv_inertia_world,
+                                              cfu_vec3(imp[6 * k + 3], imp[6 * k + 4], imp[6 * k + 5])));
     }
     free(imp);
     return st;

@@ -76,10 +76,10 @@ double cf_fc_norm_q(const cfFrictionProblem *p) { return cf_vec_norm(3 * p->nc, 
 
 typedef struct Tokens {
     const char *path;
-    char *buf;      /* file contents, each token NUL-terminated in place */
-    char **tok;     /* token start pointers */
-    long count;     /* tokens in the file */
-    long next;      /* index of the next token to read */
+    char *buf; /* file contents, each token NUL-terminated in place */
+    char **tok; /* token start pointers */
+    long count; /* tokens in the file */
+    long next; /* index of the next token to read */
     cfError *err;
 } Tokens;
 
@@ -167,11 +167,11 @@ static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, long *ou
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || *end != '\0' || errno == ERANGE)
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected an integer (%s)", t->path,
-                            t->next, s, what);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected an integer (%s)",
+                            t->path, t->next, s, what);
     if (v < lo || v > hi)
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s must be in [%ld, %ld]", t->path,
-                            t->next, s, what, lo, hi);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s must be in [%ld, %ld]",
+                            t->path, t->next, s, what, lo, hi);
     *out = v;
     return CF_OK;
 }
@@ -183,8 +183,8 @@ static cfStatus read_double(Tokens *t, const char *what, long index, double *out
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end != '\0')
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected a number (%s[%ld])", t->path,
-                            t->next, s, what, index);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected a number (%s[%ld])",
+                            t->path, t->next, s, what, index);
     if (!isfinite(v))
         return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s[%ld] is not finite", t->path,
                             t->next, s, what, index);
@@ -196,8 +196,9 @@ static cfStatus read_double(Tokens *t, const char *what, long index, double *out
 static cfStatus require_tokens(Tokens *t, long need, const char *what)
 {
     if (tokens_left(t) >= need) return CF_OK;
-    return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: file ends early: %s needs %ld more values, %ld left",
-                        t->path, t->next + 1, what, need, tokens_left(t));
+    return cf_error_set(t->err, CF_BAD_INPUT,
+                        "%s: token %ld: file ends early: %s needs %ld more values, %ld left", t->path,
+                        t->next + 1, what, need, tokens_left(t));
 }
 
 /* dense W, column-major on disk: keep every diagonal block and the non-zero off-diagonal ones */
@@ -210,7 +211,8 @@ static cfStatus read_dense_W(Tokens *t, int nc, cfBsr *W)
     if (st == CF_OK) st = require_tokens(t, n * n, "the dense matrix W");
     if (st != CF_OK) return st;
     double *a = malloc((size_t)(n * n) * sizeof *a);
-    if (!a) return cf_error_set(t->err, CF_NO_MEMORY, "%s: out of memory for a %ld x %ld matrix", t->path, n, n);
+    if (!a)
+        return cf_error_set(t->err, CF_NO_MEMORY, "%s: out of memory for a %ld x %ld matrix", t->path, n, n);
     for (long j = 0; j < n && st == CF_OK; ++j)
         for (long i = 0; i < n && st == CF_OK; ++i) st = read_double(t, "W", i + j * n, &a[i * n + j]);
     if (st == CF_OK) st = cf_bsr_init(W, nc, nc, 3, 3);
@@ -239,8 +241,10 @@ static cfStatus read_sbm_W(Tokens *t, int nc, cfBsr *W)
     if (st == CF_OK) st = read_int(t, "number of block rows", nc, nc, &nb0);
     if (st == CF_OK) st = read_int(t, "number of block columns", nc, nc, &nb1);
     /* cumulative block sizes: every block is 3x3 */
-    for (long i = 0; i < nb0 && st == CF_OK; ++i) st = read_int(t, "cumulative block row size", 3 * (i + 1), 3 * (i + 1), &v);
-    for (long i = 0; i < nb1 && st == CF_OK; ++i) st = read_int(t, "cumulative block column size", 3 * (i + 1), 3 * (i + 1), &v);
+    for (long i = 0; i < nb0 && st == CF_OK; ++i)
+        st = read_int(t, "cumulative block row size", 3 * (i + 1), 3 * (i + 1), &v);
+    for (long i = 0; i < nb1 && st == CF_OK; ++i)
+        st = read_int(t, "cumulative block column size", 3 * (i + 1), 3 * (i + 1), &v);
     if (st == CF_OK) st = read_int(t, "filled1 (block rows + 1)", nb0 + 1, nb0 + 1, &filled1);
     if (st == CF_OK) st = read_int(t, "filled2 (number of blocks)", nblocks, nblocks, &filled2);
     if (st == CF_OK) st = require_tokens(t, filled1 + filled2 + 10 * nblocks, "the sparse-block matrix W");
@@ -265,7 +269,8 @@ static cfStatus read_sbm_W(Tokens *t, int nc, cfBsr *W)
         for (long e = rowptr[r]; e < rowptr[r + 1] && st == CF_OK; ++e)
             for (long f = rowptr[r]; f < e; ++f)
                 if (colidx[f] == colidx[e])
-                    st = cf_error_set(t->err, CF_BAD_INPUT, "%s: block (%ld, %d) is listed twice", t->path, r, colidx[e]);
+                    st = cf_error_set(t->err, CF_BAD_INPUT, "%s: block (%ld, %d) is listed twice", t->path, r,
+                                      colidx[e]);
     if (st == CF_OK) st = cf_bsr_init(W, nc, nc, 3, 3);
     for (long r = 0; r + 1 < filled1 && st == CF_OK; ++r)
         for (long e = rowptr[r]; e < rowptr[r + 1] && st == CF_OK; ++e) {
@@ -307,8 +312,8 @@ cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err
     for (long a = 0; a < nc && st == CF_OK; ++a) {
         st = read_double(&t, "mu", a, &p->mu[a]);
         if (st == CF_OK && p->mu[a] < 0.0)
-            st = cf_error_set(err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): mu[%ld] = %g must be >= 0", path, t.next,
-                              t.tok[t.next - 1], a, p->mu[a]);
+            st = cf_error_set(err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): mu[%ld] = %g must be >= 0", path,
+                              t.next, t.tok[t.next - 1], a, p->mu[a]);
     }
     /* anything after mu (Siconos files sometimes end with a comment) is ignored */
     tokens_free(&t);
@@ -328,13 +333,15 @@ cfStatus cf_fc_write_siconos(const char *path, const cfFrictionProblem *p, cfErr
     const int nc = p->nc;
     if (nc < 1 || p->W.br != 3 || p->W.bc != 3 || p->W.brows != nc || p->W.bcols != nc || !p->q || !p->mu ||
         !p->W.rowptr)
-        return cf_error_set(err, CF_BAD_INPUT, "%s: not a frictional contact problem with nc >= 1 and 3x3 blocks", path);
+        return cf_error_set(err, CF_BAD_INPUT,
+                            "%s: not a frictional contact problem with nc >= 1 and 3x3 blocks", path);
     const int nblocks = p->W.rowptr[nc];
     if (!cf_vec_finite(9 * nblocks, p->W.val) || !cf_vec_finite(3 * nc, p->q))
         return cf_error_set(err, CF_BAD_INPUT, "%s: W or q has a non-finite entry", path);
     for (int a = 0; a < nc; ++a)
         if (!(isfinite(p->mu[a]) && p->mu[a] >= 0.0))
-            return cf_error_set(err, CF_BAD_INPUT, "%s: mu[%d] = %g must be finite and >= 0", path, a, p->mu[a]);
+            return cf_error_set(err, CF_BAD_INPUT, "%s: mu[%d] = %g must be finite and >= 0", path, a,
+                                p->mu[a]);
     FILE *f = fopen(path, "w");
     if (!f) return cf_error_set(err, CF_IO_ERROR, "%s: cannot open for writing: %s", path, strerror(errno));
     fprintf(f, "3\n%d\n1\n%d\n%d\n%d\n%d\n%d\n", nc, 3 * nc, 3 * nc, nblocks, nc, nc);

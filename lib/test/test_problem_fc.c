@@ -17,10 +17,7 @@
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                     */
 
-static bool in_cone(const double x[3], double mu, double tol)
-{
-    return hypot(x[1], x[2]) <= mu * x[0] + tol;
-}
+static bool in_cone(const double x[3], double mu, double tol) { return hypot(x[1], x[2]) <= mu * x[0] + tol; }
 
 static bool in_polar(const double x[3], double mu, double tol)
 {
@@ -138,7 +135,8 @@ START_TEST(fc_cone_projection_moreau)
         /* no point of K is closer (random points of K) */
         double best = hypot(hypot(res[0], res[1]), res[2]);
         for (int s = 0; s < 5; ++s) {
-            double yn = cf_rng_range(&rng, 0, 3), ang = cf_rng_range(&rng, 0, 2 * CF_PI), rad = mu * yn * cf_rng_uniform(&rng);
+            double yn = cf_rng_range(&rng, 0, 3), ang = cf_rng_range(&rng, 0, 2 * CF_PI),
+                   rad = mu * yn * cf_rng_uniform(&rng);
             double y[3] = {yn, rad * cos(ang), rad * sin(ang)};
             ck_assert(best <= hypot(hypot(z[0] - y[0], z[1] - y[1]), z[2] - y[2]) + 1e-12);
         }
@@ -244,7 +242,8 @@ START_TEST(blcp_init_bounds_residual)
     cfBlcp p;
     cft_assert_ok(cf_blcp_init(&p, &A));
     ck_assert_int_eq(p.n, 3);
-    for (int i = 0; i < 3; ++i) ck_assert(p.b[i] == 0.0 && p.lo[i] == 0.0 && p.hi[i] == INFINITY && p.findex[i] == -1);
+    for (int i = 0; i < 3; ++i)
+        ck_assert(p.b[i] == 0.0 && p.lo[i] == 0.0 && p.hi[i] == INFINITY && p.findex[i] == -1);
     A.val[0] = 99.0; /* a copy: the problem does not see later changes */
     ck_assert(cf_csr_get(&p.A, 0, 0) == 2.0);
     cf_csr_free(&A);
@@ -258,7 +257,7 @@ START_TEST(blcp_init_bounds_residual)
     cf_blcp_bounds(&p, x, 0, &lo, &hi);
     ck_assert(lo == 0.0 && hi == INFINITY);
     cft_assert_near(cf_blcp_residual(&p, x), 0.0, 1e-16, 0); /* x_1 at its lower bound, w_1 = 0.4 > 0 */
-    double y[3] = {1.0, 0.3, 0.0};                           /* at the wrong bound: w_1 = 1.6 > 0 */
+    double y[3] = {1.0, 0.3, 0.0}; /* at the wrong bound: w_1 = 1.6 > 0 */
     cft_assert_near(cf_blcp_residual(&p, y), 0.6, 1e-15, 0);
     /* a negative normal value gives the empty box {0} for its friction rows */
     double z[3] = {-1.0, 0.0, 0.0};
@@ -331,7 +330,7 @@ START_TEST(fc_malformed_files)
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0\n", "file ends early"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0\n", "file ends early"},
         {"3\n1\n0\n3\n3\n3 4\n", "token 7 ('4')"},
-        {"3 1 1 3 3 1 1 1 4 4 2 1 0 1 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 9 ('4')"},      /* block size 4 */
+        {"3 1 1 3 3 1 1 1 4 4 2 1 0 1 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 9 ('4')"}, /* block size 4 */
         {"3 2 1 6 6 2 2 2 3 6 3 6 3 2 0 2 2 0 0 0 1 0 0 0 1 0 0 0 1 1 1 0 0 0 1 0 0 0 1 0 0 0 0 0 0 0.1 0.1",
          "listed twice"},
         {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 0 7 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 16 ('7'): block number"},
@@ -346,9 +345,10 @@ START_TEST(fc_malformed_files)
         cfStatus st = cf_fc_read_siconos(path, &p, &err);
         unlink(path);
         ck_assert_msg(st == CF_BAD_INPUT, "case %zu: status %s", k, cf_status_name(st));
-        ck_assert_msg(strstr(err.msg, path) != NULL, "case %zu: message does not name the file: %s", k, err.msg);
-        ck_assert_msg(strstr(err.msg, cases[k].expect) != NULL, "case %zu: expected '%s' in: %s", k, cases[k].expect,
+        ck_assert_msg(strstr(err.msg, path) != NULL, "case %zu: message does not name the file: %s", k,
                       err.msg);
+        ck_assert_msg(strstr(err.msg, cases[k].expect) != NULL, "case %zu: expected '%s' in: %s", k,
+                      cases[k].expect, err.msg);
         ck_assert(p.nc == 0 && p.q == NULL && p.W.val == NULL); /* nothing to free */
     }
     /* a file that does not exist */
@@ -392,7 +392,8 @@ START_TEST(fc_dataset_references_and_round_trip)
         /* the reference solution, when there is one: u = W r + q and a tiny residual */
         snprintf(path, sizeof path, "%s/reference/%s.ref", dir, names[k]);
         int m = 3 * p.nc;
-        double *rr = malloc((size_t)m * sizeof *rr), *uu = malloc((size_t)m * sizeof *uu), *u = malloc((size_t)m * sizeof *u);
+        double *rr = malloc((size_t)m * sizeof *rr), *uu = malloc((size_t)m * sizeof *uu),
+               *u = malloc((size_t)m * sizeof *u);
         ck_assert(rr && uu && u);
         if (read_ref(path, m, rr, uu)) {
             ++with_ref;
@@ -410,7 +411,8 @@ START_TEST(fc_dataset_references_and_round_trip)
         cf_fc_free(&r);
     }
     ck_assert_int_ge(with_ref, 14);
-    printf("test_problem_fc: %d FC3D files read and round-tripped, %d reference solutions checked\n", n, with_ref);
+    printf("test_problem_fc: %d FC3D files read and round-tripped, %d reference solutions checked\n", n,
+           with_ref);
     for (int k = 0; k < n; ++k) free(names[k]);
     free(names);
 }
@@ -453,7 +455,8 @@ static void build(Suite *s)
     CFT_TEST(tf, fc_read_small_files, "Siconos format: dense column-major and sparse-block");
     CFT_TEST(tf, fc_malformed_files, "malformed files: status and a message naming file and token");
     TCase *td = cft_tcase_long(s, "dataset");
-    CFT_TEST(td, fc_dataset_references_and_round_trip, "every FC3D file: reference residuals, exact round trip");
+    CFT_TEST(td, fc_dataset_references_and_round_trip,
+             "every FC3D file: reference residuals, exact round trip");
     CFT_TEST(td, fc_dataset_dense_equals_sbm, "dense and sparse-block twins agree");
 }
 

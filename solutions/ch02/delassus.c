@@ -72,7 +72,8 @@ cfStatus cf_delassus_rigid(const cfRigidBody *bodies, int n_bodies, const cfCont
                     shared = true;
                     for (int r = 0; r < 3; ++r)
                         for (int c = 0; c < 3; ++c)
-                            for (int m = 0; m < 6; ++m) blk[3 * r + c] += side[i][si].J[r][m] * side[j][sj].MJt[m][c];
+                            for (int m = 0; m < 6; ++m)
+                                blk[3 * r + c] += side[i][si].J[r][m] * side[j][sj].MJt[m][c];
                 }
             if (shared || i == j) st = cf_bsr_add_block(W, i, j, blk);
         }
@@ -89,8 +90,8 @@ cfStatus cf_delassus_rigid(const cfRigidBody *bodies, int n_bodies, const cfCont
     //< ch02:delassus
 }
 
-cfStatus cf_friction_problem_rigid(const cfRigidBody *bodies, int n_bodies, const cfContact *contacts,
-                                   int nc, cfFrictionProblem *p)
+cfStatus cf_friction_problem_rigid(const cfRigidBody *bodies, int n_bodies, const cfContact *contacts, int nc,
+                                   cfFrictionProblem *p)
 {
     memset(p, 0, sizeof *p);
     if (nc < 1) return CF_BAD_INPUT;
@@ -116,10 +117,12 @@ cfStatus cf_friction_problem_rigid(const cfRigidBody *bodies, int n_bodies, cons
         st = cf_contact_jacobian_rigid(c, A, B, Ja, Jb);
         for (int r = 0; r < 3 && st == CF_OK; ++r) {
             double v = 0.0;
-            if (A) v += cfu_dot(cfu_vec3(Ja[r][0], Ja[r][1], Ja[r][2]), A->v) +
-                        cfu_dot(cfu_vec3(Ja[r][3], Ja[r][4], Ja[r][5]), A->w);
-            if (B) v += cfu_dot(cfu_vec3(Jb[r][0], Jb[r][1], Jb[r][2]), B->v) +
-                        cfu_dot(cfu_vec3(Jb[r][3], Jb[r][4], Jb[r][5]), B->w);
+            if (A)
+                v += cfu_dot(cfu_vec3(Ja[r][0], Ja[r][1], Ja[r][2]), A->v) +
+                     cfu_dot(cfu_vec3(Ja[r][3], Ja[r][4], Ja[r][5]), A->w);
+            if (B)
+                v += cfu_dot(cfu_vec3(Jb[r][0], Jb[r][1], Jb[r][2]), B->v) +
+                     cfu_dot(cfu_vec3(Jb[r][3], Jb[r][4], Jb[r][5]), B->w);
             p->q[3 * a + r] = v;
         }
         p->mu[a] = c->mu;

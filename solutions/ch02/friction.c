@@ -29,24 +29,22 @@ cfStatus cf_friction_polyhedral_lcp(const cfFrictionProblem *fc, int k, cfLcp *l
         double th = 2.0 * CF_PI * i / k;
         D[1 + i][0] = 0.0, D[1 + i][1] = cos(th), D[1 + i][2] = sin(th);
     }
-    /* global row of component r (0 = normal, 1 + i = direction i) of contact a */
-    #define ROW(a, r) ((r) == 0 ? (a) : off_d + (a) * k + (r) - 1)
-
     cfTriplets T;
     cfStatus st = cf_triplets_init(&T, n, n);
-    /* G M^-1 G^T: block (a, c) of W seen through D, i.e. D W_ac D^T */
+    /* G M^-1 G^T: block (a, c) of W seen through D, i.e. D W_ac D^T; component r of contact a
+       (0 = normal, 1 + i = direction i) is global row a or off_d + a k + i */
     for (int a = 0; a < p && st == CF_OK; ++a)
         for (int e = fc->W.rowptr[a]; e < fc->W.rowptr[a + 1] && st == CF_OK; ++e) {
             int c = fc->W.colidx[e];
             const double *w = &fc->W.val[9 * e];
             double DW[65][3]; /* D W_ac */
             for (int r = 0; r <= k; ++r)
-                for (int j = 0; j < 3; ++j)
-                    DW[r][j] = D[r][0] * w[j] + D[r][1] * w[3 + j] + D[r][2] * w[6 + j];
+                for (int j = 0; j < 3; ++j) DW[r][j] = D[r][0] * w[j] + D[r][1] * w[3 + j] + D[r][2] * w[6 + j];
             for (int r = 0; r <= k && st == CF_OK; ++r)
                 for (int s = 0; s <= k && st == CF_OK; ++s) {
+                    int row = r == 0 ? a : off_d + a * k + r - 1, col = s == 0 ? c : off_d + c * k + s - 1;
                     double v = DW[r][0] * D[s][0] + DW[r][1] * D[s][1] + DW[r][2] * D[s][2];
-                    st = cf_triplets_add(&T, ROW(a, r), ROW(c, s), v);
+                    st = cf_triplets_add(&T, row, col, v);
                 }
         }
     /* the coupling C: +E (slack in the direction rows), mu-bar and -E^T (the cone row) */
@@ -57,7 +55,6 @@ cfStatus cf_friction_polyhedral_lcp(const cfFrictionProblem *fc, int k, cfLcp *l
             if (st == CF_OK) st = cf_triplets_add(&T, off_beta + a, off_d + a * k + i, -1.0);
         }
     }
-    #undef ROW
     if (st == CF_OK) st = cf_csr_from_triplets(&T, &lcp->A);
     cf_triplets_free(&T);
 

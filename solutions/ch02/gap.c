@@ -41,8 +41,8 @@ cfStatus cf_gap_sphere_sphere(cfVec3 ca, double ra, cfVec3 cb, double rb, double
 cfStatus cf_gap_point_box(cfVec3 p, cfVec3 c, cfQuat q, cfVec3 half, double *phi, cfVec3 *normal)
 {
     if (!cfu_vec3_finite(p) || !cfu_vec3_finite(c) || !cfu_quat_finite(q) ||
-        fabs(cfu_quat_norm(q) - 1.0) > 1e-9 || !cfu_vec3_finite(half) || !(half.x > 0.0) ||
-        !(half.y > 0.0) || !(half.z > 0.0))
+        fabs(cfu_quat_norm(q) - 1.0) > 1e-9 || !cfu_vec3_finite(half) || !(half.x > 0.0) || !(half.y > 0.0) ||
+        !(half.z > 0.0))
         return CF_BAD_INPUT;
     //> ch02:gap-point-box
     // BEGIN SOLUTION ch02.1

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-cfStatus cf_soft_dual(const cfSoftBody *s, cfVec3 gravity, double h, const cfSoftContact *contacts,
-                      int nc, cfSoftDual *d, cfFrictionProblem *fc)
+cfStatus cf_soft_dual(const cfSoftBody *s, cfVec3 gravity, double h, const cfSoftContact *contacts, int nc,
+                      cfSoftDual *d, cfFrictionProblem *fc)
 {
     memset(d, 0, sizeof *d);
     memset(fc, 0, sizeof *fc);

@@ -30,8 +30,10 @@ static int diagonal_block(const cfBsr *W, int a)
 
 cfStatus cf_stabilize(cfFrictionProblem *p, const double *phi, double h, double eps, double ups)
 {
-    if (!(isfinite(h) && h > 0.0 && isfinite(eps) && eps >= 0.0 && ups >= 0.0 && ups <= 1.0)) return CF_BAD_INPUT;
-    if (p->W.br != 3 || p->W.bc != 3 || p->W.brows != p->nc || !cf_vec_finite(p->nc, phi)) return CF_BAD_INPUT;
+    if (!(isfinite(h) && h > 0.0 && isfinite(eps) && eps >= 0.0 && ups >= 0.0 && ups <= 1.0))
+        return CF_BAD_INPUT;
+    if (p->W.br != 3 || p->W.bc != 3 || p->W.brows != p->nc || !cf_vec_finite(p->nc, phi))
+        return CF_BAD_INPUT;
     for (int a = 0; a < p->nc; ++a)
         if (diagonal_block(&p->W, a) < 0) return CF_BAD_INPUT;
     //> ch02:stabilize

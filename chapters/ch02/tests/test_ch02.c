@@ -39,7 +39,8 @@ static cfRigidBody make_fixed(cfShape shape)
 /* a dynamic box with a random pose and velocity */
 static cfRigidBody random_box(cfRng *rng)
 {
-    cfVec3 half = cfu_vec3(cf_rng_range(rng, 0.2, 1.0), cf_rng_range(rng, 0.2, 1.0), cf_rng_range(rng, 0.2, 1.0));
+    cfVec3 half =
+        cfu_vec3(cf_rng_range(rng, 0.2, 1.0), cf_rng_range(rng, 0.2, 1.0), cf_rng_range(rng, 0.2, 1.0));
     cfRigidBody b = make_body(cf_shape_box(half), cf_rng_range(rng, 0.5, 3.0));
     b.x = cf_rng_vec3(rng, -2, 2);
     b.q = cf_rng_quat(rng);
@@ -161,10 +162,7 @@ static cfDense csr_dense(const cfCsr *A)
     return D;
 }
 
-static double dense_max_abs(const cfDense *D)
-{
-    return cf_vec_norm_inf(D->rows * D->cols, D->a);
-}
+static double dense_max_abs(const cfDense *D) { return cf_vec_norm_inf(D->rows * D->cols, D->a); }
 
 /* smallest and largest eigenvalue and the numerical rank (eigenvalues > tol_rel * largest) */
 static void sym_spectrum(const cfDense *D, double *lmin, double *lmax, int *rank, double tol_rel)
@@ -319,7 +317,8 @@ START_TEST(ch02_1_point_box_fd)
     const double d = 1e-6;
     int checked_in = 0, checked_out = 0;
     for (int k = 0; k < 2000; ++k) {
-        cfVec3 half = cfu_vec3(cf_rng_range(&rng, 0.2, 1.5), cf_rng_range(&rng, 0.2, 1.5), cf_rng_range(&rng, 0.2, 1.5));
+        cfVec3 half = cfu_vec3(cf_rng_range(&rng, 0.2, 1.5), cf_rng_range(&rng, 0.2, 1.5),
+                               cf_rng_range(&rng, 0.2, 1.5));
         cfVec3 c = cf_rng_vec3(&rng, -1, 1);
         cfQuat q = cf_rng_quat(&rng);
         /* every other point near the box (many inside), the rest anywhere around it */
@@ -370,11 +369,12 @@ START_TEST(ch02_1_point_box_regions)
         cfVec3 local, normal;
         double phi;
     } cases[] = {
-        {{0.3, 2.4, -1.0}, {0, 1, 0}, 0.4},                                   /* face +y */
-        {{1.3, 0.0, -3.4}, {0.6, 0, -0.8}, 0.5},                              /* edge x-z */
-        {{-1.2, -2.2, 3.2}, {-1 / sqrt(3.0), -1 / sqrt(3.0), 1 / sqrt(3.0)}, sqrt(0.12)}, /* corner */
-        {{0.2, -1.5, 0.1}, {0, -1, 0}, -0.5},                                 /* inside, closest face -y */
-        {{0.0, 0.0, 0.0}, {1, 0, 0}, -1.0},                                   /* centre: smallest half extent */
+        /* face +y; edge x-z; corner; inside, closest face -y; the centre: smallest half extent */
+        {{0.3, 2.4, -1.0}, {0, 1, 0}, 0.4},
+        {{1.3, 0.0, -3.4}, {0.6, 0, -0.8}, 0.5},
+        {{-1.2, -2.2, 3.2}, {-1 / sqrt(3.0), -1 / sqrt(3.0), 1 / sqrt(3.0)}, sqrt(0.12)},
+        {{0.2, -1.5, 0.1}, {0, -1, 0}, -0.5},
+        {{0.0, 0.0, 0.0}, {1, 0, 0}, -1.0},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         double phi;
@@ -582,11 +582,13 @@ END_TEST
 START_TEST(ch02_4_worked_examples)
 {
     double w[3], s, t;
-    cft_assert_ok(cf_barycentric_triangle(cfu_vec3(0.2, 0.3, 5), cfu_zero3(), cfu_vec3(1, 0, 0), cfu_vec3(0, 1, 0), w));
+    cft_assert_ok(
+        cf_barycentric_triangle(cfu_vec3(0.2, 0.3, 5), cfu_zero3(), cfu_vec3(1, 0, 0), cfu_vec3(0, 1, 0), w));
     cft_assert_near(w[0], 0.5, 1e-15, 0);
     cft_assert_near(w[1], 0.2, 1e-15, 0);
     cft_assert_near(w[2], 0.3, 1e-15, 0);
-    cft_assert_ok(cf_closest_edge_edge(cfu_vec3(-1, 0, 0), cfu_vec3(1, 0, 0), cfu_vec3(0, -1, 1), cfu_vec3(0, 1, 1), &s, &t));
+    cft_assert_ok(cf_closest_edge_edge(cfu_vec3(-1, 0, 0), cfu_vec3(1, 0, 0), cfu_vec3(0, -1, 1),
+                                       cfu_vec3(0, 1, 1), &s, &t));
     cft_assert_near(s, 0.5, 1e-15, 0);
     cft_assert_near(t, 0.5, 1e-15, 0);
 }
@@ -602,7 +604,8 @@ START_TEST(ch02_4_barycentric_reproduces_point)
         if (cfu_norm(m) < 1e-3) continue;
         m = cfu_normalize(m);
         /* a point in the plane, inside or outside, lifted off the plane by h */
-        double u = cf_rng_range(&rng, -0.5, 1.5), v = cf_rng_range(&rng, -0.5, 1.5), h = cf_rng_range(&rng, -1, 1);
+        double u = cf_rng_range(&rng, -0.5, 1.5), v = cf_rng_range(&rng, -0.5, 1.5),
+               h = cf_rng_range(&rng, -1, 1);
         cfVec3 inplane = cfu_add(a, cfu_add(cfu_scale(u, cfu_sub(b, a)), cfu_scale(v, cfu_sub(c, a))));
         double w[3];
         cft_assert_ok(cf_barycentric_triangle(cfu_mul_add(inplane, h, m), a, b, c, w));
@@ -638,14 +641,16 @@ START_TEST(ch02_4_edge_edge_optimal)
     for (int k = 0; k < 300; ++k) {
         cfVec3 a0 = cf_rng_vec3(&rng, -1, 1), a1 = cf_rng_vec3(&rng, -1, 1);
         cfVec3 b0 = cf_rng_vec3(&rng, -1, 1), b1 = cf_rng_vec3(&rng, -1, 1);
-        if (k % 5 == 0) b1 = cfu_add(b0, cfu_scale(cf_rng_range(&rng, -2, 2), cfu_sub(a1, a0))); /* parallel */
+        if (k % 5 == 0)
+            b1 = cfu_add(b0, cfu_scale(cf_rng_range(&rng, -2, 2), cfu_sub(a1, a0))); /* parallel */
         if (cfu_norm(cfu_sub(b1, b0)) < 1e-3 || cfu_norm(cfu_sub(a1, a0)) < 1e-3) continue;
         double s, t;
         cft_assert_ok(cf_closest_edge_edge(a0, a1, b0, b1, &s, &t));
         ck_assert(s >= 0.0 && s <= 1.0 && t >= 0.0 && t <= 1.0);
         double best = seg_dist2(a0, a1, b0, b1, s, t);
         for (int i = 0; i <= 50; ++i)
-            for (int j = 0; j <= 50; ++j) ck_assert(best <= seg_dist2(a0, a1, b0, b1, i / 50.0, j / 50.0) + 1e-12);
+            for (int j = 0; j <= 50; ++j)
+                ck_assert(best <= seg_dist2(a0, a1, b0, b1, i / 50.0, j / 50.0) + 1e-12);
         cfVec3 diff = cfu_sub(cfu_mul_add(a0, s, cfu_sub(a1, a0)), cfu_mul_add(b0, t, cfu_sub(b1, b0)));
         double gs = cfu_dot(diff, cfu_sub(a1, a0)), gt = -cfu_dot(diff, cfu_sub(b1, b0));
         if (s > 1e-12 && s < 1 - 1e-12) cft_assert_near(gs, 0.0, 1e-10, 0);
@@ -663,9 +668,11 @@ static void soft_points(cfRng *rng, cfVec3 *x)
 {
     cfMat3 R = cfu_quat_to_mat3(cf_rng_quat(rng));
     cfVec3 o = cf_rng_vec3(rng, -1, 1);
-    cfVec3 local[7] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.3, 0.3, 0.2}, /* triangle + vertex */
-                       {-0.5, 0.1, 0.4}, {0.6, 0.2, 0.4}, {0.1, -0.5, 0.6}}; /* edges 4-5 and 3-6 */
-    for (int i = 0; i < 7; ++i) x[i] = cfu_add(o, cfu_mat3_mul_vec(R, cfu_add(local[i], cf_rng_vec3(rng, -0.05, 0.05))));
+    /* a triangle (0, 1, 2), a vertex above it (3), and edges 4-5 and 3-6 passing each other */
+    const cfVec3 local[7] = {{0, 0, 0},       {1, 0, 0},       {0, 1, 0},       {0.3, 0.3, 0.2},
+                             {-0.5, 0.1, 0.4}, {0.6, 0.2, 0.4}, {0.1, -0.5, 0.6}};
+    for (int i = 0; i < 7; ++i)
+        x[i] = cfu_add(o, cfu_mat3_mul_vec(R, cfu_add(local[i], cf_rng_vec3(rng, -0.05, 0.05))));
 }
 
 /* J u for a soft contact with node velocities v */
@@ -675,8 +682,10 @@ static void soft_ju(const cfSoftContact *c, const cfVec3 *v, double out[3])
     cft_assert_ok(cf_soft_contact_jacobian(c, Ja, Jb));
     for (int r = 0; r < 3; ++r) {
         out[r] = 0.0;
-        for (int k = 0; k < c->na; ++k) out[r] += cfu_dot(cfu_vec3(Ja[k][3 * r], Ja[k][3 * r + 1], Ja[k][3 * r + 2]), v[c->node_a[k]]);
-        for (int k = 0; k < c->nb; ++k) out[r] += cfu_dot(cfu_vec3(Jb[k][3 * r], Jb[k][3 * r + 1], Jb[k][3 * r + 2]), v[c->node_b[k]]);
+        for (int k = 0; k < c->na; ++k)
+            out[r] += cfu_dot(cfu_vec3(Ja[k][3 * r], Ja[k][3 * r + 1], Ja[k][3 * r + 2]), v[c->node_a[k]]);
+        for (int k = 0; k < c->nb; ++k)
+            out[r] += cfu_dot(cfu_vec3(Jb[k][3 * r], Jb[k][3 * r + 1], Jb[k][3 * r + 2]), v[c->node_b[k]]);
     }
 }
 
@@ -717,11 +726,13 @@ START_TEST(ch02_4_jacobian_relative_velocity)
         soft_ju(&c, v, ju);
         cfVec3 dpa = cfu_zero3(), dpb = cfu_zero3();
         for (int m = 0; m < c.na; ++m) {
-            cfVec3 xp = cfu_mul_add(x[c.node_a[m]], d, v[c.node_a[m]]), xm = cfu_mul_add(x[c.node_a[m]], -d, v[c.node_a[m]]);
+            cfVec3 xp = cfu_mul_add(x[c.node_a[m]], d, v[c.node_a[m]]),
+                   xm = cfu_mul_add(x[c.node_a[m]], -d, v[c.node_a[m]]);
             dpa = cfu_add(dpa, cfu_scale(c.w_a[m] * 0.5 / d, cfu_sub(xp, xm)));
         }
         for (int m = 0; m < c.nb; ++m) {
-            cfVec3 xp = cfu_mul_add(x[c.node_b[m]], d, v[c.node_b[m]]), xm = cfu_mul_add(x[c.node_b[m]], -d, v[c.node_b[m]]);
+            cfVec3 xp = cfu_mul_add(x[c.node_b[m]], d, v[c.node_b[m]]),
+                   xm = cfu_mul_add(x[c.node_b[m]], -d, v[c.node_b[m]]);
             dpb = cfu_add(dpb, cfu_scale(c.w_b[m] * 0.5 / d, cfu_sub(xp, xm)));
         }
         cfVec3 rel = cfu_sub(dpb, dpa);
@@ -780,11 +791,15 @@ START_TEST(ch02_4_contacts_from_geometry)
                         memcpy(xs, x, sizeof xs);
                         cfSoftContact cp, cm;
                         xs[node] = cfu_mul_add(x[node], d, cfu_vec3(i == 0, i == 1, i == 2));
-                        if (kind == 0) cft_assert_ok(cf_soft_contact_vertex_triangle(xs, 3, 0, 1, 2, &cp));
-                        else cft_assert_ok(cf_soft_contact_edge_edge(xs, 4, 5, 3, 6, &cp));
+                        if (kind == 0)
+                            cft_assert_ok(cf_soft_contact_vertex_triangle(xs, 3, 0, 1, 2, &cp));
+                        else
+                            cft_assert_ok(cf_soft_contact_edge_edge(xs, 4, 5, 3, 6, &cp));
                         xs[node] = cfu_mul_add(x[node], -d, cfu_vec3(i == 0, i == 1, i == 2));
-                        if (kind == 0) cft_assert_ok(cf_soft_contact_vertex_triangle(xs, 3, 0, 1, 2, &cm));
-                        else cft_assert_ok(cf_soft_contact_edge_edge(xs, 4, 5, 3, 6, &cm));
+                        if (kind == 0)
+                            cft_assert_ok(cf_soft_contact_vertex_triangle(xs, 3, 0, 1, 2, &cm));
+                        else
+                            cft_assert_ok(cf_soft_contact_edge_edge(xs, 4, 5, 3, 6, &cm));
                         double fd = (cp.phi - cm.phi) / (2 * d);
                         double jn = side == 0 ? Ja[q][i] : Jb[q][i];
                         cft_assert_near(jn, fd, 1e-7, 0);
@@ -829,7 +844,8 @@ START_TEST(ch02_5_worked_examples)
     cft_assert_ok(cf_delassus_rigid(&b, 1, &c, 1, &W));
     cfDense D = bsr_dense(&W);
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) cft_assert_near(*cf_dense_at(&D, i, j), i == j ? 1.0 / b.mass : 0.0, 1e-14, 0);
+        for (int j = 0; j < 3; ++j)
+            cft_assert_near(*cf_dense_at(&D, i, j), i == j ? 1.0 / b.mass : 0.0, 1e-14, 0);
     cf_dense_free(&D);
     cf_bsr_free(&W);
     /* a solid sphere on the ground, touching at its lowest point: diag(1, 7/2, 7/2)/m */
@@ -857,7 +873,8 @@ static void random_scene(cfRng *rng, cfRigidBody *bodies, cfContact *contacts)
     for (int i = 0; i < SCENE_BODIES; ++i) bodies[i] = random_box(rng);
     bodies[2] = make_fixed(cf_shape_box(cfu_vec3(1, 1, 1)));
     bodies[2].x = cf_rng_vec3(rng, -1, 1);
-    const int pairs[SCENE_CONTACTS][2] = {{0, 1}, {1, 0}, {-1, 0}, {2, 3}, {3, 4}, {2, 4}, {4, -1}, {0, 3}, {-1, 2}};
+    const int pairs[SCENE_CONTACTS][2] = {{0, 1}, {1, 0},  {-1, 0}, {2, 3}, {3, 4},
+                                          {2, 4}, {4, -1}, {0, 3},  {-1, 2}};
     for (int a = 0; a < SCENE_CONTACTS; ++a) {
         contacts[a] = make_contact(pairs[a][0], pairs[a][1], cf_rng_vec3(rng, -2, 2), cfu_vec3(0, 0, 1),
                                    cfu_vec3(1, 0, 0), cf_rng_range(rng, 0, 1));
@@ -874,7 +891,8 @@ static cfDense dense_minv(const cfRigidBody *bodies, int nb)
         if (bodies[k].fixed) continue;
         for (int i = 0; i < 3; ++i) {
             *cf_dense_at(&M, 6 * k + i, 6 * k + i) = bodies[k].inv_mass;
-            for (int j = 0; j < 3; ++j) *cf_dense_at(&M, 6 * k + 3 + i, 6 * k + 3 + j) = bodies[k].inv_inertia_world.m[i][j];
+            for (int j = 0; j < 3; ++j)
+                *cf_dense_at(&M, 6 * k + 3 + i, 6 * k + 3 + j) = bodies[k].inv_inertia_world.m[i][j];
         }
     }
     return M;
@@ -931,13 +949,15 @@ START_TEST(ch02_5_symmetric_psd_pattern)
         for (int i = 0; i < SCENE_CONTACTS; ++i) {
             int e = W.rowptr[i];
             for (int j = 0; j < SCENE_CONTACTS; ++j) {
-                int bi[2] = {contacts[i].body_a, contacts[i].body_b}, bj[2] = {contacts[j].body_a, contacts[j].body_b};
+                int bi[2] = {contacts[i].body_a, contacts[i].body_b},
+                    bj[2] = {contacts[j].body_a, contacts[j].body_b};
                 bool share = false;
                 for (int s = 0; s < 2; ++s)
                     for (int t = 0; t < 2; ++t)
                         if (bi[s] >= 0 && bi[s] == bj[t] && !bodies[bi[s]].fixed) share = true;
                 if (share || i == j) {
-                    ck_assert_msg(e < W.rowptr[i + 1] && W.colidx[e] == j, "block (%d, %d) missing or out of order", i, j);
+                    ck_assert_msg(e < W.rowptr[i + 1] && W.colidx[e] == j,
+                                  "block (%d, %d) missing or out of order", i, j);
                     ++e;
                 }
             }
@@ -979,7 +999,9 @@ START_TEST(ch02_5_box_four_corners_rank)
     cfContact contacts[4];
     box_on_ground(bodies, contacts, 4, 0.5);
     bodies[1].q = cfu_quat_from_axis_angle(cfu_vec3(0, 0, 1), 0.3); /* the corners move with it */
-    for (int a = 0; a < 4; ++a) contacts[a].p = cfu_add(bodies[1].x, cfu_quat_rotate(bodies[1].q, cfu_sub(contacts[a].p, bodies[1].x)));
+    for (int a = 0; a < 4; ++a)
+        contacts[a].p =
+            cfu_add(bodies[1].x, cfu_quat_rotate(bodies[1].q, cfu_sub(contacts[a].p, bodies[1].x)));
     cf_rigid_update_inertia(&bodies[1]);
     cfBsr W;
     cft_assert_ok(cf_delassus_rigid(bodies, 2, contacts, 4, &W));
@@ -1053,7 +1075,7 @@ START_TEST(ch02_6_polyhedral_structure)
         cfDense A = csr_dense(&lcp.A), Wd = bsr_dense(&fc.W);
         ck_assert_int_eq(A.rows, n);
         /* D: global row -> (contact, weights on n, t, b) */
-        double (*Dm)[4] = calloc((size_t)n, sizeof *Dm);
+        double(*Dm)[4] = calloc((size_t)n, sizeof *Dm);
         ck_assert(Dm);
         for (int a = 0; a < nc; ++a) {
             Dm[a][0] = a, Dm[a][1] = 1;
@@ -1069,7 +1091,8 @@ START_TEST(ch02_6_polyhedral_structure)
                 if (ri && rj) {
                     int a = (int)Dm[i][0], c = (int)Dm[j][0];
                     for (int r = 0; r < 3; ++r)
-                        for (int s = 0; s < 3; ++s) want += Dm[i][1 + r] * *cf_dense_at(&Wd, 3 * a + r, 3 * c + s) * Dm[j][1 + s];
+                        for (int s = 0; s < 3; ++s)
+                            want += Dm[i][1 + r] * *cf_dense_at(&Wd, 3 * a + r, 3 * c + s) * Dm[j][1 + s];
                 } else if (ri && !rj) {
                     int a = j - nc - nc * k; /* E: direction rows of contact a, slack column a */
                     want = (i >= nc && (i - nc) / k == a) ? 1.0 : 0.0;
@@ -1084,7 +1107,8 @@ START_TEST(ch02_6_polyhedral_structure)
             cft_assert_near(lcp.b[a], fc.q[3 * a], 1e-15, 0);
             for (int i = 0; i < k; ++i) {
                 double th = 2 * CF_PI * i / k;
-                cft_assert_near(lcp.b[nc + a * k + i], cos(th) * fc.q[3 * a + 1] + sin(th) * fc.q[3 * a + 2], 1e-14, 0);
+                cft_assert_near(lcp.b[nc + a * k + i], cos(th) * fc.q[3 * a + 1] + sin(th) * fc.q[3 * a + 2],
+                                1e-14, 0);
             }
             cft_assert_near(lcp.b[nc + nc * k + a], 0.0, 0.0, 0);
         }
@@ -1093,7 +1117,8 @@ START_TEST(ch02_6_polyhedral_structure)
         cfDense S;
         ck_assert(cf_dense_init(&S, m, m) == CF_OK);
         for (int i = 0; i < m; ++i)
-            for (int j = 0; j < m; ++j) *cf_dense_at(&S, i, j) = 0.5 * (*cf_dense_at(&A, i, j) + *cf_dense_at(&A, j, i));
+            for (int j = 0; j < m; ++j)
+                *cf_dense_at(&S, i, j) = 0.5 * (*cf_dense_at(&A, i, j) + *cf_dense_at(&A, j, i));
         double lmin, lmax;
         int rank;
         sym_spectrum(&S, &lmin, &lmax, &rank, 1e-10);
@@ -1142,8 +1167,8 @@ START_TEST(ch02_6_polyhedral_sliding_particle)
     double x[6], vx, vy;
     /* directions +-x, +-y: all friction on -x, beta = the sliding speed after the step */
     polyhedral_particle_step(V, mu, 0.0, x, &vx, &vy);
-    cft_assert_near(x[0], G * h, 1e-12, 0);        /* lambda_n = m g h */
-    cft_assert_near(x[3], mu * G * h, 1e-12, 0);   /* direction 2 = -t */
+    cft_assert_near(x[0], G * h, 1e-12, 0); /* lambda_n = m g h */
+    cft_assert_near(x[3], mu * G * h, 1e-12, 0); /* direction 2 = -t */
     cft_assert_near(x[1] + x[2] + x[4], 0.0, 1e-12, 0);
     cft_assert_near(x[5], V - mu * G * h, 1e-12, 0); /* beta */
     cft_assert_near(vx, V - mu * G * h, 1e-12, 0);
@@ -1206,7 +1231,8 @@ static cfVec3 blcp_particle_step(double m, cfVec3 vfree, cfVec3 t, double mu, do
     blcp_pgs(&p, lam);
     cf_blcp_free(&p);
     cf_fc_free(&fc);
-    return cfu_add(vfree, cfu_scale(1.0 / m, cfu_vec3(lam[1] * t.x + lam[2] * b.x, lam[1] * t.y + lam[2] * b.y, lam[0])));
+    return cfu_add(vfree, cfu_scale(1.0 / m, cfu_vec3(lam[1] * t.x + lam[2] * b.x,
+                                                      lam[1] * t.y + lam[2] * b.y, lam[0])));
 }
 
 START_TEST(ch02_6_sliding_block_stops)
@@ -1272,9 +1298,9 @@ START_TEST(ch02_6_ccp_lift_off)
     cft_assert_near(r[1], -0.24, 1e-15, 0);
     cft_assert_near(cf_ccp_residual(&fc, r), 0.0, 1e-15, 0);
     cf_fc_velocity(&fc, r, u);
-    cft_assert_near(u[0], 0.38, 1e-15, 0);                   /* lift-off */
+    cft_assert_near(u[0], 0.38, 1e-15, 0); /* lift-off */
     cft_assert_near(u[0], 0.5 * hypot(u[1], u[2]), 1e-15, 0); /* u_N = mu |u_T| */
-    ck_assert(cf_fc_residual(&fc, r) > 0.1);                 /* not a Coulomb solution */
+    ck_assert(cf_fc_residual(&fc, r) > 0.1); /* not a Coulomb solution */
     /* the boxed LCP gives the Coulomb solution: no lift-off, and a CCP residual of sqrt(0.1805) */
     cfBlcp p;
     cft_assert_ok(cf_friction_boxed_lcp(&fc, &p));
@@ -1290,7 +1316,8 @@ START_TEST(ch02_6_ccp_lift_off)
     cfRng rng;
     cf_rng_seed(&rng, 263);
     for (int k = 0; k < 200; ++k) {
-        double z[3] = {cf_rng_range(&rng, -1, 1), cf_rng_range(&rng, -1, 1), cf_rng_range(&rng, -1, 1)}, pz[3];
+        double z[3] = {cf_rng_range(&rng, -1, 1), cf_rng_range(&rng, -1, 1), cf_rng_range(&rng, -1, 1)},
+               pz[3];
         double mu = cf_rng_range(&rng, 0.1, 1.5);
         cf_cone_project(z, mu, pz);
         /* Moreau: r = P_K(z) and u = r - z in K* with r.u = 0; with W = I that is q = u - r = -z */
@@ -1443,7 +1470,8 @@ static cfSoftBody soft_box(void)
 {
     cfSoftBody s;
     cfError err;
-    ck_assert_msg(cf_soft_make_tet_box(&s, cfu_vec3(0, 0, 0), cfu_vec3(2, 1, 1), 2, 1, 1, 1000.0, 1e5, 0.3, false, &err) == CF_OK,
+    ck_assert_msg(cf_soft_make_tet_box(&s, cfu_vec3(0, 0, 0), cfu_vec3(2, 1, 1), 2, 1, 1, 1000.0, 1e5, 0.3,
+                                       false, &err) == CF_OK,
                   "%s", err.msg);
     s.damping_alpha = 0.1;
     s.damping_beta = 0.01;
@@ -1459,7 +1487,8 @@ static int soft_box_contacts(const cfSoftBody *s, cfSoftContact *c)
         if (x.z == 0.0 && (x.x == 0.0 || x.x == 2.0) && (x.y == 0.0 || x.y == 1.0)) {
             memset(&c[nc], 0, sizeof c[nc]);
             c[nc].na = 0, c[nc].nb = 1, c[nc].node_b[0] = i, c[nc].w_b[0] = 1.0;
-            c[nc].p = x, c[nc].n = cfu_vec3(0, 0, 1), c[nc].t = cfu_vec3(1, 0, 0), c[nc].b = cfu_vec3(0, 1, 0);
+            c[nc].p = x, c[nc].n = cfu_vec3(0, 0, 1), c[nc].t = cfu_vec3(1, 0, 0),
+            c[nc].b = cfu_vec3(0, 1, 0);
             c[nc].mu = 0.4;
             ++nc;
         }
@@ -1507,7 +1536,8 @@ START_TEST(ch02_8_equals_dense_reference)
         }
     /* X = A^-1 J^T column by column, W = J X */
     int m = 3 * nc;
-    double *col = malloc((size_t)n * sizeof *col), *X = malloc((size_t)(n * m) * sizeof *X), *uf = malloc((size_t)n * sizeof *uf);
+    double *col = malloc((size_t)n * sizeof *col), *X = malloc((size_t)(n * m) * sizeof *X),
+           *uf = malloc((size_t)n * sizeof *uf);
     ck_assert(col && X && uf);
     for (int j = 0; j < m; ++j) {
         for (int i = 0; i < n; ++i) col[i] = *cf_dense_at(&Jd, j, i);
@@ -1573,7 +1603,8 @@ START_TEST(ch02_8_lumped_closed_form)
     cfSoftBody s;
     ck_assert(cf_soft_init(&s, 4) == CF_OK);
     const double mass[4] = {1.0, 2.0, 0.5, 4.0};
-    for (int i = 0; i < 4; ++i) s.mass[i] = mass[i], s.x[i] = cfu_vec3(i, i * i, 0.1 * i), s.v[i] = cfu_vec3(0.3 * i, 0, -0.2 * i);
+    for (int i = 0; i < 4; ++i)
+        s.mass[i] = mass[i], s.x[i] = cfu_vec3(i, i * i, 0.1 * i), s.v[i] = cfu_vec3(0.3 * i, 0, -0.2 * i);
     ck_assert(cf_soft_finalize(&s, NULL) == CF_OK);
     cfRng rng;
     cf_rng_seed(&rng, 281);
@@ -1602,7 +1633,8 @@ START_TEST(ch02_8_lumped_closed_form)
     cft_assert_ok(cf_soft_dual(&s, cfu_vec3(0, 0, -9.81), h, &c, 1, &d, &fc));
     W = bsr_dense(&fc.W);
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) cft_assert_near(*cf_dense_at(&W, i, j), i == j ? 1.0 / mass[3] : 0.0, 1e-13, 0);
+        for (int j = 0; j < 3; ++j)
+            cft_assert_near(*cf_dense_at(&W, i, j), i == j ? 1.0 / mass[3] : 0.0, 1e-13, 0);
     cf_dense_free(&W);
     cf_soft_dual_free(&d);
     cf_fc_free(&fc);
@@ -1661,9 +1693,14 @@ START_TEST(ch02_bad_input_rejected)
     cfVec3 n = cfu_vec3(7, 7, 7), tt, bb;
     cft_assert_status(cf_gap_sphere_plane(cfu_zero3(), -1.0, cfu_vec3(0, 0, 1), 0.0, &phi, &n), CF_BAD_INPUT);
     cft_assert_status(cf_gap_sphere_plane(cfu_zero3(), 1.0, cfu_vec3(0, 0, 2), 0.0, &phi, &n), CF_BAD_INPUT);
-    cft_assert_status(cf_gap_sphere_sphere(cfu_vec3(NAN, 0, 0), 1.0, cfu_zero3(), 1.0, &phi, &n), CF_BAD_INPUT);
-    cft_assert_status(cf_gap_point_box(cfu_zero3(), cfu_zero3(), cfu_quat_identity(), cfu_vec3(1, 0, 1), &phi, &n), CF_BAD_INPUT);
-    cft_assert_status(cf_gap_point_box(cfu_zero3(), cfu_zero3(), cfu_quat(2, 0, 0, 0), cfu_vec3(1, 1, 1), &phi, &n), CF_BAD_INPUT);
+    cft_assert_status(cf_gap_sphere_sphere(cfu_vec3(NAN, 0, 0), 1.0, cfu_zero3(), 1.0, &phi, &n),
+                      CF_BAD_INPUT);
+    cft_assert_status(
+        cf_gap_point_box(cfu_zero3(), cfu_zero3(), cfu_quat_identity(), cfu_vec3(1, 0, 1), &phi, &n),
+        CF_BAD_INPUT);
+    cft_assert_status(
+        cf_gap_point_box(cfu_zero3(), cfu_zero3(), cfu_quat(2, 0, 0, 0), cfu_vec3(1, 1, 1), &phi, &n),
+        CF_BAD_INPUT);
     ck_assert(phi == 7.0 && n.x == 7.0);
     cft_assert_status(cf_contact_frame(cfu_vec3(0, 0, 0), &tt, &bb), CF_BAD_INPUT);
     cft_assert_status(cf_contact_frame(cfu_vec3(0, 0, INFINITY), &tt, &bb), CF_BAD_INPUT);
@@ -1674,9 +1711,13 @@ START_TEST(ch02_bad_input_rejected)
     c = make_contact(-1, 0, cfu_zero3(), cfu_vec3(0, 0, 1), cfu_vec3(1, 0, 0), 0.5);
     c.b = cfu_neg(c.b); /* left-handed */
     cft_assert_status(cf_contact_jacobian_rigid(&c, NULL, NULL, Ja, Jb), CF_BAD_INPUT);
-    cft_assert_status(cf_barycentric_triangle(cfu_zero3(), cfu_zero3(), cfu_vec3(1, 0, 0), cfu_vec3(2, 0, 0), w), CF_BAD_INPUT);
+    cft_assert_status(
+        cf_barycentric_triangle(cfu_zero3(), cfu_zero3(), cfu_vec3(1, 0, 0), cfu_vec3(2, 0, 0), w),
+        CF_BAD_INPUT);
     ck_assert(w[0] == 7.0);
-    cft_assert_status(cf_closest_edge_edge(cfu_zero3(), cfu_zero3(), cfu_vec3(1, 0, 0), cfu_vec3(2, 0, 0), &s, &t), CF_BAD_INPUT);
+    cft_assert_status(
+        cf_closest_edge_edge(cfu_zero3(), cfu_zero3(), cfu_vec3(1, 0, 0), cfu_vec3(2, 0, 0), &s, &t),
+        CF_BAD_INPUT);
     cfVec3 par[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
     cfSoftContact sc;
     cft_assert_status(cf_soft_contact_edge_edge(par, 0, 1, 2, 3, &sc), CF_BAD_INPUT);
@@ -1757,18 +1798,21 @@ static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch02.1");
     CFT_GRADED(t1, ch02_1_worked_examples, "ch02.1", 2, "worked examples of the spec");
-    CFT_GRADED(t1, ch02_1_sphere_gradients_fd, "ch02.1", 3, "sphere gaps: normal = gradient (finite differences)");
+    CFT_GRADED(t1, ch02_1_sphere_gradients_fd, "ch02.1", 3,
+               "sphere gaps: normal = gradient (finite differences)");
     CFT_GRADED(t1, ch02_1_point_box_fd, "ch02.1", 3, "point-box: unit gradient = finite differences");
     CFT_GRADED(t1, ch02_1_point_box_regions, "ch02.1", 2, "point-box: face, edge, corner, inside");
 
     TCase *t2 = cft_tcase_unit(s, "ch02.2");
     CFT_GRADED(t2, ch02_2_worked_examples, "ch02.2", 1, "worked examples of the spec");
-    CFT_GRADED(t2, ch02_2_orthonormal_right_handed, "ch02.2", 2, "orthonormal, right-handed, near every axis");
+    CFT_GRADED(t2, ch02_2_orthonormal_right_handed, "ch02.2", 2,
+               "orthonormal, right-handed, near every axis");
     CFT_GRADED(t2, ch02_2_reference_axis_rule, "ch02.2", 2, "the reference-axis rule");
 
     TCase *t3 = cft_tcase_unit(s, "ch02.3");
     CFT_GRADED(t3, ch02_3_worked_example, "ch02.3", 2, "worked example of the spec");
-    CFT_GRADED(t3, ch02_3_matches_point_velocity_fd, "ch02.3", 4, "J u = relative velocity of material points");
+    CFT_GRADED(t3, ch02_3_matches_point_velocity_fd, "ch02.3", 4,
+               "J u = relative velocity of material points");
     CFT_GRADED(t3, ch02_3_fixed_and_static_bodies, "ch02.3", 2, "fixed bodies contribute nothing");
     CFT_GRADED(t3, ch02_3_common_rigid_motion_zero, "ch02.3", 2, "common rigid motion gives zero");
 
@@ -1776,8 +1820,10 @@ static void build(Suite *s)
     CFT_GRADED(t4, ch02_4_worked_examples, "ch02.4", 1, "worked examples of the spec");
     CFT_GRADED(t4, ch02_4_barycentric_reproduces_point, "ch02.4", 2, "weights reproduce the point");
     CFT_GRADED(t4, ch02_4_edge_edge_optimal, "ch02.4", 2, "closest points of two segments are optimal");
-    CFT_GRADED(t4, ch02_4_jacobian_relative_velocity, "ch02.4", 2, "J u = relative velocity; translation gives 0");
-    CFT_GRADED(t4, ch02_4_contacts_from_geometry, "ch02.4", 3, "vertex-triangle, edge-edge: n row = grad phi");
+    CFT_GRADED(t4, ch02_4_jacobian_relative_velocity, "ch02.4", 2,
+               "J u = relative velocity; translation gives 0");
+    CFT_GRADED(t4, ch02_4_contacts_from_geometry, "ch02.4", 3,
+               "vertex-triangle, edge-edge: n row = grad phi");
 
     TCase *t5 = cft_tcase_unit(s, "ch02.5");
     CFT_GRADED(t5, ch02_5_worked_examples, "ch02.5", 2, "worked examples: particle, sphere");
@@ -1788,10 +1834,12 @@ static void build(Suite *s)
 
     TCase *t6 = cft_tcase_unit(s, "ch02.6");
     CFT_GRADED(t6, ch02_6_polyhedral_structure, "ch02.6", 3, "polyhedral LCP: A - A^T = C - C^T, D W D^T");
-    CFT_GRADED(t6, ch02_6_polyhedral_sliding_particle, "ch02.6", 3, "polyhedral LCP: sliding particle (exhaustive LCP)");
+    CFT_GRADED(t6, ch02_6_polyhedral_sliding_particle, "ch02.6", 3,
+               "polyhedral LCP: sliding particle (exhaustive LCP)");
     CFT_GRADED(t6, ch02_6_boxed_structure, "ch02.6", 2, "boxed LCP: A = W, findex bounds");
     CFT_GRADED(t6, ch02_6_sliding_block_stops, "ch02.6", 3, "boxed LCP: sliding block stops in step 41");
-    CFT_GRADED(t6, ch02_6_box_anisotropy_on_incline, "ch02.6", 2, "boxed LCP: stick up to sqrt(2) mu at 45 deg");
+    CFT_GRADED(t6, ch02_6_box_anisotropy_on_incline, "ch02.6", 2,
+               "boxed LCP: stick up to sqrt(2) mu at 45 deg");
     CFT_GRADED(t6, ch02_6_ccp_lift_off, "ch02.6", 2, "CCP: lift-off 0.38, residuals");
 
     TCase *t7 = cft_tcase_unit(s, "ch02.7");

@@ -337,8 +337,8 @@ cfStatus cf_friction_boxed_lcp(const cfFrictionProblem *fc, cfBlcp *blcp);
  *
  * Returns +INFINITY when r or u has a non-finite entry.
  * Worked example (W = I, q = (-0.1, 1, 0), mu = 0.5): r = (0.48, -0.24, 0) gives 0 (the CCP
- * solution, u = (0.38, 0.76, 0)); the Coulomb solution r = (0.1, -0.05, 0) gives sqrt(0.1805) = 0.4249 (its u = (0, 0.95, 0)
- * is not in the dual cone).
+ * solution, u = (0.38, 0.76, 0)); the Coulomb solution r = (0.1, -0.05, 0) gives
+ * sqrt(0.1805) = 0.4249 (its u = (0, 0.95, 0) is not in the dual cone).
  */
 double cf_ccp_residual(const cfFrictionProblem *fc, const double *r);
 /** @} */
@@ -400,7 +400,8 @@ typedef struct cfSoftDual {
  *    (ch01.4; fixed nodes pinned);
  * 2. J = cf_soft_jacobian_csr() (fixed nodes get no entries);
  * 3. factor A (cf_sparse_chol_factor(); A is symmetric positive definite), u_free = A^-1 b;
- * 4. W = J A^-1 J^T, column by column: solve A x = J^T e_j, then column j of W is J x;
+ * 4. W = J A^-1 J^T, column by column: solve A x = J^T e_j, then column j of W is J x; replace
+ *    W by (W + W^T)/2 to remove the round-off asymmetry of the solves;
  * 5. q = J u_free, mu[a] = contacts[a].mu.
  *
  * @p fc gets W as nc x nc blocks of 3x3: block (a, c) is stored when a == c or when it has an
