@@ -2,6 +2,7 @@
 /* Chapter 2, exercise ch02.8: the implicit soft-body system A = M + hB + h^2 K and its dual
    (Delassus) form W = J A^-1 J^T, q = J A^-1 b. Specification: lib/include/cf/cf_ch02.h; text:
    chapters/ch02/README.md. */
+#include "cf/cf_ch01.h"
 #include "cf/cf_ch02.h"
 
 #include <stdlib.h>

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cft.h"
+#include "cf/cf_ch01.h" /* cf_soft_step_implicit */
 #include "cf/cf_ch02.h"
 #include "cf/cf_rng.h"
 

@@ -8,7 +8,7 @@
  * (`make test-ch2`). Each function marked "chNN.K" below is an exercise: its specification here
  * is authoritative. Your implementations go in the files of exercises/ch02/; they may call anything in
  * lib/include/cf/ (cf_math.h, cf_body.h, cf_soft.h, cf_linalg.h, cf_contact.h, cf_problem.h),
- * the chapter 1 functions (cf_ch01.h) and the earlier exercises of this chapter.
+ * the chapter 1 functions (include cf_ch01.h) and the earlier exercises of this chapter.
  *
  * Conventions used throughout (docs/conventions.md):
  * - the normal n points from body A to body B; the gap phi is > 0 when separated, 0 when
@@ -29,7 +29,6 @@
 
 #include "cf/cf_base.h"
 #include "cf/cf_body.h"
-#include "cf/cf_ch01.h"
 #include "cf/cf_contact.h"
 #include "cf/cf_linalg.h"
 #include "cf/cf_math.h"
@@ -148,10 +147,6 @@ cfStatus cf_contact_jacobian_rigid(const cfContact *c, const cfRigidBody *a, con
                                    double Ja[3][6], double Jb[3][6]);
 /** @} */
 
-/* ------------------------------------------------------------------------------------ */
-/** @name ch02.4 Soft contact Jacobian with barycentric weights (10 points)
- *  @{ */
-
 /** Most nodes on one side of a soft contact (4 would be a tetrahedron). */
 #define CF_SOFT_CONTACT_NODES 4
 
@@ -169,10 +164,16 @@ typedef struct cfSoftContact {
     double w_a[CF_SOFT_CONTACT_NODES];    /**< barycentric weights of side A */
     double w_b[CF_SOFT_CONTACT_NODES];    /**< barycentric weights of side B */
     cfVec3 p;                             /**< contact point p_A (m, world) */
-    cfVec3 n, t, b;                       /**< contact frame, n from A to B */
+    cfVec3 n;                             /**< contact normal, from A to B (unit) */
+    cfVec3 t;                             /**< first tangent */
+    cfVec3 b;                             /**< second tangent, t x b = n */
     double phi;                           /**< gap n.(p_B - p_A) (m) */
     double mu;                            /**< friction coefficient (>= 0) */
 } cfSoftContact;
+
+/* ------------------------------------------------------------------------------------ */
+/** @name ch02.4 Soft contact Jacobian with barycentric weights (10 points)
+ *  @{ */
 
 /**
  * @brief ch02.4: barycentric weights of the projection of @p p onto the plane of triangle
