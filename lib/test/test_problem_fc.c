@@ -460,4 +460,4 @@ static void build(Suite *s)
     CFT_TEST(td, fc_dataset_dense_equals_sbm, "dense and sparse-block twins agree");
 }
 
-int main(int argc, char **argv) { return cft_main(argc, argv, "problem_fc", build); }
+int main(int argc, char **argv) { return cft_main(argc, argv, "lib-problem-fc", build); }

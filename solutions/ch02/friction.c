@@ -67,7 +67,11 @@ cfStatus cf_friction_polyhedral_lcp(const cfFrictionProblem *fc, int k, cfLcp *l
         for (int i = 0; i < k; ++i)
             lcp->b[off_d + a * k + i] = D[1 + i][1] * fc->q[3 * a + 1] + D[1 + i][2] * fc->q[3 * a + 2];
     }
-    if (st != CF_OK) cf_lcp_free(lcp);
+    if (st != CF_OK) { /* what cf_lcp_free() does */
+        cf_csr_free(&lcp->A);
+        free(lcp->b);
+        memset(lcp, 0, sizeof *lcp);
+    }
     return st;
     // END SOLUTION
     // STUB ch02.6: return CF_TODO_S("ch02.6");

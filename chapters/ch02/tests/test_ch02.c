@@ -149,6 +149,15 @@ static cfFrictionProblem fc_random(cfRng *rng, int nc, int ncol)
     return p;
 }
 
+/* free an LCP built by cf_friction_polyhedral_lcp() (the same as cf_lcp_free(), spelled out so
+   that this chapter does not depend on the LCP library code of the solver chapters) */
+static void lcp_release(cfLcp *p)
+{
+    cf_csr_free(&p->A);
+    free(p->b);
+    memset(p, 0, sizeof *p);
+}
+
 static cfDense bsr_dense(const cfBsr *B)
 {
     cfDense D;
@@ -1128,7 +1137,7 @@ START_TEST(ch02_6_polyhedral_structure)
         cf_dense_free(&S);
         cf_dense_free(&A);
         cf_dense_free(&Wd);
-        cf_lcp_free(&lcp);
+        lcp_release(&lcp);
         cf_fc_free(&fc);
     }
 }
@@ -1158,7 +1167,7 @@ static void polyhedral_particle_step(double V, double mu, double rot, double *x,
     *vt = v.x;
     *vb = v.y;
     cf_dense_free(&A);
-    cf_lcp_free(&lcp);
+    lcp_release(&lcp);
     cf_fc_free(&fc);
 }
 
