@@ -409,7 +409,7 @@ typedef struct cfSoftDual {
  * entry with |W_ij| > 1e-14 max_i |W_ii| (contacts on unconnected pieces do not couple), in
  * ascending column order. W is symmetric positive semi-definite (positive definite when J has
  * full row rank). Allocates @p d and @p fc; free with cf_soft_dual_free() and cf_fc_free().
- * CF_BAD_INPUT for nc < 1, bad node indices or mu; errors of the steps are passed on and
+ * CF_BAD_INPUT for nc < 1, h <= 0, bad node indices or mu; errors of the steps are passed on and
  * leave both outputs empty.
  */
 cfStatus cf_soft_dual(const cfSoftBody *s, cfVec3 gravity, double h, const cfSoftContact *contacts,
