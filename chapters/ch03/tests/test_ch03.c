@@ -1630,6 +1630,45 @@ END_TEST
 
 /* ------------------------------------------------------------------------------------------ */
 
+START_TEST(world_detect_stage)
+{
+    /* the world's DETECT stage: a box resting on the ground yields its 4 corner contacts with
+       normals from the ground (body 0) to the box (body 1); impulses of persisting contacts are
+       carried to the next step; with the detector off the list is empty */
+    cfWorldDef def = cf_world_def_default();
+    def.detector = CF_DETECT_PRIMITIVES;
+    def.gravity = cfu_zero3(); /* no solver yet: keep the box where it is */
+    cfWorld w;
+    ck_assert(cf_world_init(&w, &def) == CF_OK);
+    cfRigidBody ground, box;
+    ck_assert(cf_rigid_init_fixed(&ground, cf_shape_plane(cfu_vec3(0, 0, 1), 0.0), NULL) == CF_OK);
+    ck_assert(cf_rigid_init(&box, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, NULL) == CF_OK);
+    box.x = cfu_vec3(0, 0, 0.49);
+    ck_assert_int_eq(cf_world_add_body(&w, &ground), 0);
+    ck_assert_int_eq(cf_world_add_body(&w, &box), 1);
+    cft_assert_ok(cf_world_step(&w));
+    ck_assert_int_eq(w.contacts.count, 4);
+    ck_assert_int_eq(w.stats.n_contacts, 4);
+    for (int i = 0; i < 4; ++i) {
+        const cfContact *c = &w.contacts.items[i];
+        ck_assert_int_eq(c->body_a, 0);
+        ck_assert_int_eq(c->body_b, 1);
+        cft_assert_vec3_near(c->n, cfu_vec3(0, 0, 1), 1e-12);
+        cft_assert_near(c->phi, -0.01, 1e-12, 0);
+        w.contacts.items[i].lambda[0] = 1.0 + i; /* as a solver would leave them */
+    }
+    cft_assert_ok(cf_world_step(&w));
+    ck_assert_int_eq(w.contacts.count, 4);
+    double sum = 0.0;
+    for (int i = 0; i < 4; ++i) sum += w.contacts.items[i].lambda[0];
+    cft_assert_near(sum, 10.0, 1e-12, 0); /* all four warm-start values came back */
+    w.def.detector = CF_DETECT_NONE;
+    cft_assert_ok(cf_world_step(&w));
+    ck_assert_int_eq(w.contacts.count, 0);
+    cf_world_free(&w);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch03.1");
@@ -1685,6 +1724,7 @@ static void build(Suite *s)
 
     TCase *tl = cft_tcase_unit(s, "ch03-library");
     CFT_TEST(tl, lib_segment_closest, "segment closest points vs brute force");
+    CFT_TEST(tl, world_detect_stage, "the world's detect stage and warm-start carry-over");
     CFT_TEST(tl, lib_meshes_closed, "box and icosphere meshes are closed and outward");
     CFT_TEST(tl, lib_sdf_box_exact, "analytic box SDF");
     CFT_TEST(tl, lib_manifold_reduce, "manifold reduction keeps the deepest point");
