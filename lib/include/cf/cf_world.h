@@ -75,10 +75,45 @@ typedef enum cfDetector {
 /** Name of a detector as used in scene files ("none", "primitives", "all-pairs"). */
 const char *cf_detector_name(cfDetector d);
 
-/** Contact solver (CF_STAGE_SOLVE). Only NONE until the solver chapters. */
+/**
+ * Contact solver (CF_STAGE_SOLVE). Chapter 5 adds the splitting solvers; every one of them
+ * solves for impulses at the velocity level and writes them back into cfContact::lambda (the
+ * next step's warm start).
+ */
 typedef enum cfSolverKind {
-    CF_SOLVER_NONE = 0 /**< contacts are ignored */
+    CF_SOLVER_NONE = 0,   /**< contacts are ignored */
+    CF_SOLVER_PGS,        /**< matrix-free blocked PGS on the rigid system (ch05.6), the default engine */
+    CF_SOLVER_PGS_BLOCKED,/**< assembled Delassus W, blocked Gauss-Seidel per contact (ch05.5) */
+    CF_SOLVER_PGS_BOXED,  /**< assembled boxed LCP, PGS with bounds that move with lambda_n (ch05.4) */
+    CF_SOLVER_PGS_SM,     /**< assembled boxed LCP, PGS with subspace minimization (ch05.8) */
+    CF_SOLVER_NNCG,       /**< assembled boxed LCP, non-smooth nonlinear conjugate gradient (ch05.9) */
+    CF_SOLVER_COUNT       /**< number of solver kinds */
 } cfSolverKind;
+
+/** Name of a solver as used in scene files and on the command line ("pgs", "nncg", ...). */
+const char *cf_solver_name(cfSolverKind s);
+
+/** Friction model used by the splitting solvers. */
+typedef enum cfFrictionModel {
+    CF_FRICTION_CONE = 0, /**< Coulomb cone |lambda_T| <= mu lambda_n (exact projection on the disk) */
+    CF_FRICTION_BOX       /**< friction pyramid: |lambda_t|, |lambda_b| <= mu lambda_n separately */
+} cfFrictionModel;
+
+/** Name of a friction model ("cone", "box"). */
+const char *cf_friction_model_name(cfFrictionModel m);
+
+/** Order in which a Gauss-Seidel sweep visits its variables or contacts (chapter 5). */
+typedef enum cfOrdering {
+    CF_ORDER_SEQUENTIAL = 0, /**< 0, 1, ..., n-1 in every sweep */
+    CF_ORDER_SYMMETRIC,      /**< forward on even sweeps (0, 2, ...), backward on odd ones */
+    CF_ORDER_RANDOM          /**< a fresh random permutation per sweep (cf_rng, seeded) */
+} cfOrdering;
+
+/** Name of an ordering ("sequential", "symmetric", "random"). */
+const char *cf_ordering_name(cfOrdering o);
+
+/** Opaque scratch space of the contact solver (lib/src/world.c). */
+struct cfSolverWork;
 
 /** World settings. Start from cf_world_def_default(). */
 typedef struct cfWorldDef {
@@ -92,6 +127,13 @@ typedef struct cfWorldDef {
     cfSolverKind solver;                /**< default none */
     int solver_iterations;              /**< iteration budget of iterative solvers (default 20) */
     double solver_tolerance;            /**< residual tolerance of iterative solvers (default 1e-8) */
+    cfFrictionModel friction_model;     /**< cone or box (default cone; the boxed-LCP solvers always use box) */
+    bool warm_start;                    /**< start from the previous step's impulses (default true) */
+    cfOrdering ordering;                /**< sweep order of the Gauss-Seidel solvers (default sequential) */
+    double relaxation;                  /**< relaxation omega of the splitting solvers, in (0, 2) (default 1) */
+    double erp;                         /**< Baumgarte ERP in [0, 1]: fraction of penetration removed per step (default 0.2) */
+    double cfm;                         /**< CFM >= 0 added to the normal diagonal (default 0) */
+    unsigned long seed;                 /**< seed of the random ordering (default 1) */
 } cfWorldDef;
 
 /** Defaults described in ::cfWorldDef. */
@@ -118,6 +160,7 @@ typedef struct cfWorld {
     double time;                /**< simulated time (s) */
     long step;                  /**< steps taken */
     cfStepStats stats;          /**< measurements of the last step */
+    struct cfSolverWork *work;  /**< the solver's scratch space between ASSEMBLE and SOLVE (owned, not copied) */
 } cfWorld;
 
 /** Initialize an empty world with settings @p def (NULL: defaults). CF_BAD_INPUT for dt <= 0. */

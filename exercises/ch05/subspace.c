@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* Chapter 5, exercise ch05.8: projected Gauss-Seidel with subspace minimization (PGS-SM) on a
+   boxed LCP. Specification: lib/include/cf/cf_ch05.h; text: chapters/ch05/README.md. */
+#include <stdlib.h>
+
+#include "cf/cf_ch05.h"
+
+
+cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfReport *rep)
+{
+    double t0 = cf_seconds();
+    cfStatus st = cf_blcp_split_check(p, x, o, NULL);
+    if (st != CF_OK) {
+        if (rep) rep->status = st;
+        return st;
+    }
+    double r0 = cf_blcp_residual(p, x);
+    if (r0 <= o->tol_abs) {
+        st = cf_split_finish(rep, CF_STOP_ABSOLUTE, 0, r0);
+        if (rep) rep->seconds = cf_seconds() - t0;
+        return st;
+    }
+    //> ch05:pgs-sm
+    // TODO(ch05.8): implement this; the specification is in cf_ch05.h
+    st = CF_TODO_S("ch05.8");
+    //< ch05:pgs-sm
+    if (rep) rep->seconds = cf_seconds() - t0;
+    return st;
+}
