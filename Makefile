@@ -25,9 +25,9 @@ include mk/chapters.mk
 -include mk/book.mk
 
 .SECONDARY:
-.PHONY: all help deps libs apps test test-lib check demo demo-cli exercises exercises-check clean
+.PHONY: all help deps libs libtests tests apps test test-lib check demo demo-cli exercises exercises-check clean
 
-all: libs $(ALL_TEST_BINS) apps
+all: libs libtests tests apps
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
@@ -55,8 +55,6 @@ $(OBJ)/exercises/%.o: EXTRA_CFLAGS += $(EXERCISE_CFLAGS)
 # ---- the library -------------------------------------------------------------------------
 LIB_SRC := $(wildcard lib/src/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
-LIBCF := $(BLD)/libcf.a
-CFT_OBJ := $(OBJ)/lib/test/cft.o
 
 $(LIBCF): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -70,6 +68,9 @@ LIBTEST_BINS := $(LIBTEST_SRC:lib/test/%.c=$(BLD)/bin/lib/%)
 $(BLD)/bin/lib/%: $(OBJ)/lib/test/%.o $(CFT_OBJ) $(LIBCF)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(CHECK_LIBS)
+
+libtests: $(LIBTEST_BINS)
+tests: $(ALL_TEST_BINS)
 
 test-lib: $(LIBTEST_BINS)
 	@st=0; for t in $(LIBTEST_BINS); do \

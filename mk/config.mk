@@ -14,6 +14,8 @@ BUILD ?= build
 BLD := $(BUILD)/$(VARIANT)
 OBJ := $(BLD)/obj
 DEPS_STAMP := $(BUILD)/.deps-ok
+LIBCF := $(BLD)/libcf.a
+CFT_OBJ := $(OBJ)/lib/test/cft.o
 
 # packages the default build needs (SDL2 for the viewer, stb for PNG and text)
 PKGS := check libcjson lapacke openblas sdl2 stb
@@ -45,4 +47,4 @@ else
 Q := @
 endif
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BLD) -name '*.d' -type f 2>/dev/null)

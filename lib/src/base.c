@@ -52,10 +52,10 @@ cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
 
 /* the default hook: a stub reached outside the test harness ends the program with a
    message that says what to do, instead of silently returning a wrong number */
-static void default_todo_hook(const char *id)
+static void default_todo_hook(const char *id, const char *file, int line)
 {
-    fprintf(stderr, "not implemented: %s (implement it in exercises/ch%.2s/, spec in cf_ch%.2s.h)\n",
-            id, id + 2, id + 2);
+    fprintf(stderr, "%s:%d: not implemented: %s (the specification is in lib/include/cf/cf_ch%.2s.h)\n", file,
+            line, id, id + 2);
     exit(3);
 }
 
@@ -68,9 +68,9 @@ cfTodoHook cf_set_todo_hook(cfTodoHook hook)
     return old;
 }
 
-int cf_todo(const char *exercise_id)
+int cf_todo(const char *exercise_id, const char *file, int line)
 {
-    todo_hook(exercise_id);
+    todo_hook(exercise_id, file, line);
     return 0;
 }
 

@@ -59,23 +59,23 @@ cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
  *  harness installs a hook that fails the running test with the same message.
  *  @{ */
 
-/** A function that is told which exercise stub was reached. It should not return. */
-typedef void (*cfTodoHook)(const char *exercise_id);
+/** A function that is told which exercise stub was reached, and where. It should not return. */
+typedef void (*cfTodoHook)(const char *exercise_id, const char *file, int line);
 
 /** Install @p hook (NULL restores the default). Returns the previous hook. */
 cfTodoHook cf_set_todo_hook(cfTodoHook hook);
 
-/** Report that exercise @p exercise_id is not implemented. Returns 0 if the hook returns. */
-int cf_todo(const char *exercise_id);
+/** Report that exercise @p exercise_id (stub at @p file:@p line) is not implemented. Returns 0 if the hook returns. */
+int cf_todo(const char *exercise_id, const char *file, int line);
 
 /** Stub statement for a function returning void or whose return is written after it. */
-#define CF_TODO(id) ((void)cf_todo(id))
+#define CF_TODO(id) ((void)cf_todo(id, __FILE__, __LINE__))
 /** Stub expression for a function returning double. */
-#define CF_TODO_F(id) (cf_todo(id), 0.0)
+#define CF_TODO_F(id) (cf_todo(id, __FILE__, __LINE__), 0.0)
 /** Stub expression for a function returning int. */
-#define CF_TODO_I(id) (cf_todo(id), 0)
+#define CF_TODO_I(id) (cf_todo(id, __FILE__, __LINE__), 0)
 /** Stub expression for a function returning ::cfStatus. */
-#define CF_TODO_S(id) (cf_todo(id), CF_NOT_IMPLEMENTED)
+#define CF_TODO_S(id) (cf_todo(id, __FILE__, __LINE__), CF_NOT_IMPLEMENTED)
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
