@@ -110,7 +110,7 @@ static void clamp_remove(Dantzig *s, int pos)
 
 cfStatus cf_lcp_dantzig(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)
 {
-    double t0 = cf_seconds();
+    double t0 = rep ? cf_seconds() : 0.0; /* no clock reads when nobody asks */
     cfPivotOptions defaults = cf_pivot_options_default();
     if (!opt) opt = &defaults;
     if (rep) {

@@ -76,7 +76,7 @@ static void lemke_notify(Lemke *s, int entering, int leaving)
 
 cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)
 {
-    double t0 = cf_seconds();
+    double t0 = rep ? cf_seconds() : 0.0; /* no clock reads when nobody asks */
     cfPivotOptions defaults = cf_pivot_options_default();
     if (!opt) opt = &defaults;
     if (rep) {
@@ -101,17 +101,22 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
     s.rep = rep;
     s.tol = (opt->tol >= 0.0 && isfinite(opt->tol)) ? opt->tol : 1e-12;
     s.max_pivots = cf_pivot_max(opt, n);
-    double *ones = malloc((size_t)n * sizeof *ones);
-    s.Binv = calloc((size_t)n * n, sizeof *s.Binv);
-    s.beta = malloc((size_t)n * sizeof *s.beta);
-    s.basis = malloc((size_t)n * sizeof *s.basis);
-    s.col = malloc((size_t)n * sizeof *s.col);
-    s.x = malloc((size_t)n * sizeof *s.x);
-    s.w = malloc((size_t)n * sizeof *s.w);
-    s.label = calloc((size_t)n, 1);
-    s.cand = malloc((size_t)n * sizeof *s.cand);
-    if (!ones || !s.Binv || !s.beta || !s.basis || !s.col || !s.x || !s.w || !s.label || !s.cand)
+    /* one block for all the workspace: n x n doubles, 5 n doubles, 2 n ints, n bytes */
+    void *block = calloc(1, ((size_t)n * n + 5 * (size_t)n) * sizeof(double) + 2 * (size_t)n * sizeof(int) + (size_t)n);
+    double *ones = NULL;
+    if (!block) {
         st = st == CF_OK ? CF_NO_MEMORY : st;
+    } else {
+        s.Binv = block;
+        ones = s.Binv + (size_t)n * n;
+        s.beta = ones + n;
+        s.col = s.beta + n;
+        s.x = s.col + n;
+        s.w = s.x + n;
+        s.basis = (int *)(s.w + n);
+        s.cand = s.basis + n;
+        s.label = (unsigned char *)(s.cand + n);
+    }
     if (st == CF_OK) {
         for (int i = 0; i < n; ++i) {
             ones[i] = 1.0;
@@ -131,15 +136,7 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
         rep->residual = cf_lcp_residual(p, x);
         rep->seconds = cf_seconds() - t0;
     }
-    free(ones);
-    free(s.Binv);
-    free(s.beta);
-    free(s.basis);
-    free(s.col);
-    free(s.x);
-    free(s.w);
-    free(s.label);
-    free(s.cand);
+    free(block);
     cf_dense_free(&s.A);
     return st;
 }

@@ -81,13 +81,7 @@ static void lemke_notify(Lemke *s, int entering, int leaving)
 static int lemke_lexmin(Lemke *s, int m, bool prefer_z0)
 {
     const int n = s->n;
-    /* round-off floor for the Binv columns: entries below 1e-11 of the largest |Binv_rk / c_r|
-       are zeros that picked up noise, and must not decide a tie */
-    double bscale = 0.0;
-    for (int t = 0; t < m; ++t) {
-        const double *Br = s->Binv + (long)s->cand[t] * n;
-        for (int k = 0; k < n; ++k) bscale = fmax(bscale, fabs(Br[k] / s->col[s->cand[t]]));
-    }
+    double bscale = -1.0; /* computed when a tie survives the first column */
     /* column -1 is beta, then the columns of Binv; keep the candidates tied at the minimum */
     for (int k = -1; k < n && m > 1; ++k) {
         double vmin = INFINITY, vmax = 0.0;
@@ -96,6 +90,17 @@ static int lemke_lexmin(Lemke *s, int m, bool prefer_z0)
             double v = (k < 0 ? s->beta[r] : s->Binv[(long)r * n + k]) / s->col[r];
             vmin = fmin(vmin, v);
             vmax = fmax(vmax, fabs(v));
+        }
+        if (k == 0 && bscale < 0.0) {
+            /* round-off floor for the Binv columns: entries below 1e-11 of the largest
+               |Binv_rk / c_r| are zeros that picked up noise and must not decide a tie */
+            bscale = 0.0;
+            for (int t = 0; t < m; ++t) {
+                const double *Br = s->Binv + (long)s->cand[t] * n;
+                double rmax = 0.0;
+                for (int j = 0; j < n; ++j) rmax = fmax(rmax, fabs(Br[j]));
+                bscale = fmax(bscale, rmax / fabs(s->col[s->cand[t]]));
+            }
         }
         double tie = 1e-11 * fabs(vmin) + (k < 0 ? 1e-14 * vmax : 1e-11 * bscale);
         int kept = 0;
@@ -159,16 +164,20 @@ static cfStatus lemke_run(Lemke *s)
 
         /* complementary rule: the complement of the leaving variable enters */
         entering = leaving < n ? leaving + n : leaving - n;
-        double *orig = s->x; /* scratch */
-        lemke_original_column(s, entering, orig);
         double cmax = 0.0;
-        for (int i = 0; i < n; ++i) {
-            double v = 0.0;
-            const double *Bi = s->Binv + (long)i * n;
-            for (int j = 0; j < n; ++j) v += Bi[j] * orig[j];
-            s->col[i] = v;
-            cmax = fmax(cmax, fabs(v));
+        if (entering >= n) { /* w_j enters: its column e_j gives column j of Binv */
+            for (int i = 0; i < n; ++i) s->col[i] = s->Binv[(long)i * n + (entering - n)];
+        } else { /* x_j enters: Binv (-A e_j) */
+            double *orig = s->x; /* scratch */
+            lemke_original_column(s, entering, orig);
+            for (int i = 0; i < n; ++i) {
+                double v = 0.0;
+                const double *Bi = s->Binv + (long)i * n;
+                for (int j = 0; j < n; ++j) v += Bi[j] * orig[j];
+                s->col[i] = v;
+            }
         }
+        for (int i = 0; i < n; ++i) cmax = fmax(cmax, fabs(s->col[i]));
         const double eps = s->tol * fmax(cmax, DBL_MIN);
         m = 0;
         for (int i = 0; i < n; ++i)
@@ -187,7 +196,8 @@ static void lemke_extract(Lemke *s, const cfLcp *p, double *x)
     int k = 0;
     for (int i = 0; i < n; ++i)
         if (x[i] > 0.0) s->cand[k++] = i;
-    if (k == 0) return;
+    const double before = cf_lcp_residual(p, x);
+    if (k == 0 || before <= 64.0 * DBL_EPSILON * fmax(1.0, cf_vec_norm_inf(n, s->b))) return; /* accurate already */
     cfDense M;
     if (cf_dense_init(&M, k, k) != CF_OK) return;
     double *rhs = s->w, *sol = s->col, *keep = s->beta;
@@ -196,7 +206,6 @@ static void lemke_extract(Lemke *s, const cfLcp *p, double *x)
         rhs[a] = -s->b[s->cand[a]];
     }
     if (cf_dense_solve(&M, rhs, sol) == CF_OK && cf_vec_finite(k, sol)) {
-        double before = cf_lcp_residual(p, x);
         memcpy(keep, x, (size_t)n * sizeof *keep);
         for (int a = 0; a < k; ++a) x[s->cand[a]] = fmax(sol[a], 0.0);
         if (!(cf_lcp_residual(p, x) <= before)) memcpy(x, keep, (size_t)n * sizeof *x);
@@ -208,7 +217,7 @@ static void lemke_extract(Lemke *s, const cfLcp *p, double *x)
 
 cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)
 {
-    double t0 = cf_seconds();
+    double t0 = rep ? cf_seconds() : 0.0; /* no clock reads when nobody asks */
     cfPivotOptions defaults = cf_pivot_options_default();
     if (!opt) opt = &defaults;
     if (rep) {
@@ -233,17 +242,22 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
     s.rep = rep;
     s.tol = (opt->tol >= 0.0 && isfinite(opt->tol)) ? opt->tol : 1e-12;
     s.max_pivots = cf_pivot_max(opt, n);
-    double *ones = malloc((size_t)n * sizeof *ones);
-    s.Binv = calloc((size_t)n * n, sizeof *s.Binv);
-    s.beta = malloc((size_t)n * sizeof *s.beta);
-    s.basis = malloc((size_t)n * sizeof *s.basis);
-    s.col = malloc((size_t)n * sizeof *s.col);
-    s.x = malloc((size_t)n * sizeof *s.x);
-    s.w = malloc((size_t)n * sizeof *s.w);
-    s.label = calloc((size_t)n, 1);
-    s.cand = malloc((size_t)n * sizeof *s.cand);
-    if (!ones || !s.Binv || !s.beta || !s.basis || !s.col || !s.x || !s.w || !s.label || !s.cand)
+    /* one block for all the workspace: n x n doubles, 5 n doubles, 2 n ints, n bytes */
+    void *block = calloc(1, ((size_t)n * n + 5 * (size_t)n) * sizeof(double) + 2 * (size_t)n * sizeof(int) + (size_t)n);
+    double *ones = NULL;
+    if (!block) {
         st = st == CF_OK ? CF_NO_MEMORY : st;
+    } else {
+        s.Binv = block;
+        ones = s.Binv + (size_t)n * n;
+        s.beta = ones + n;
+        s.col = s.beta + n;
+        s.x = s.col + n;
+        s.w = s.x + n;
+        s.basis = (int *)(s.w + n);
+        s.cand = s.basis + n;
+        s.label = (unsigned char *)(s.cand + n);
+    }
     if (st == CF_OK) {
         for (int i = 0; i < n; ++i) {
             ones[i] = 1.0;
@@ -267,15 +281,7 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
         rep->residual = cf_lcp_residual(p, x);
         rep->seconds = cf_seconds() - t0;
     }
-    free(ones);
-    free(s.Binv);
-    free(s.beta);
-    free(s.basis);
-    free(s.col);
-    free(s.x);
-    free(s.w);
-    free(s.label);
-    free(s.cand);
+    free(block);
     cf_dense_free(&s.A);
     return st;
 }
