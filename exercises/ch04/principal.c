@@ -4,6 +4,7 @@
 #include "cf/cf_ch04.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,6 +4,7 @@
 #include "cf/cf_ch04.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,11 +101,21 @@ static cfStatus murty_run(Principal *s)
 
 //> ch04:bpp
 // BEGIN SOLUTION ch04.5
+/* FNV-1a hash of the free set, to notice a repeated index set */
+static uint64_t set_hash(const Principal *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < s->n; ++i) h = (h ^ s->free_[i]) * 1099511628211ULL;
+    return h;
+}
+
 static cfStatus bpp_run(Principal *s)
 {
     const int n = s->n;
     const int pbar = s->opt->bpp_pbar;
     int ninf_best = n + 1, p = pbar;
+    uint64_t seen[64]; /* the last index sets of the current run of single pivots (a ring) */
+    int n_seen = 0, next = 0;
     for (;;) {
         if (s->pivots >= s->max_pivots) return CF_MAX_ITER;
         cfStatus st = principal_solve(s);
@@ -132,9 +143,17 @@ static cfStatus bpp_run(Principal *s)
             }
         }
         if (block) {
+            n_seen = next = 0;
             for (int i = 0; i < n; ++i)
                 if (principal_violates(s, i)) s->free_[i] = !s->free_[i];
         } else {
+            /* Murty's rule never repeats a set on a P-matrix: a repeat means cycling */
+            uint64_t h = set_hash(s);
+            for (int k = 0; k < n_seen; ++k)
+                if (seen[k] == h) return CF_STAGNATED;
+            seen[next] = h;
+            next = (next + 1) % 64;
+            if (n_seen < 64) ++n_seen;
             s->free_[first] = !s->free_[first];
         }
         principal_notify(s, block ? -1 : first);

@@ -177,6 +177,8 @@ int cflab_solve_main(int argc, char **argv)
         note = "ray termination: no solution if M is copositive-plus, otherwise inconclusive";
     else if (st == CF_INFEASIBLE) note = "unbounded drive: no solution for symmetric PSD M";
     else if (st == CF_SINGULAR) note = "a principal submatrix is singular (method needs a P-matrix)";
+    else if (st == CF_STAGNATED) note = "an index set repeated: cycling (M is not a P-matrix)";
+    else if (st == CF_MAX_ITER) note = "pivot limit reached (raise --max-iter)";
 
     if (json) {
         printf("{\"file\": ");

@@ -64,8 +64,9 @@ typedef struct cfPivotEvent {
     int leaving;               /**< variable that left the basis / set (-1: none) */
     double step;               /**< step length of this pivot (incremental methods; 0 otherwise) */
     const unsigned char *label;/**< n labels (::cfPivotLabel) after the pivot */
-    const double *x;           /**< n values: current x (Lemke: current z) */
-    const double *w;           /**< n values: current w (may be NULL when not maintained) */
+    const double *x;           /**< n values: current x (Lemke: x of the current basis; Murty/BPP: the
+                                    solution of the subproblem that decided this pivot) */
+    const double *w;           /**< n values: w = A x + b for that x */
 } cfPivotEvent;
 
 /** Called after every pivot when set in ::cfPivotOptions (demos, tests of invariants). */
@@ -237,7 +238,8 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  *   with f_T = 0;
  * - a LOWER normal's a_N reaches 0 -> FREE;
  * - a static contact with a FREE tangent reaches the cone -> tangents UPPER;
- * - a saturated static contact whose u . a_T rises to 0 -> tangents FREE (it may stick again).
+ * - a saturated static contact whose u . a_T rises to 0 -> its tangents stick again: FREE in 2D;
+ *   UNSEEN in 3D (the main loop drives them again, since only u . a_T is zero there).
  * No event (s = infinity) while driving a normal: the forces would grow without bound, i.e. an
  * impulse is needed (Painlevé): CF_INFEASIBLE.
  *
@@ -286,9 +288,10 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
  *
  * Trace events label variables as: x_i -> i, w_i -> n + i, z0 -> 2n (entering/leaving).
  *
- * Worked example: A = [[2, 1], [1, 2]], b = (-1, -1): z0 enters replacing w_0 (tie broken
- * lexicographically), then x_0, w_1 <-> x_1 ..., ending with x = (1/3, 1/3) after 3 pivots.
- * Murty's exponential example (lcp_exp_murty2.dat) takes 2^n = 64 pivots for n = 6.
+ * Worked example: A = [[2, 1], [1, 2]], b = (-1, -1): z0 enters and w_1 leaves (the tie
+ * b_0 = b_1 is broken lexicographically, toward the later row); x_1 enters and w_0 leaves; x_0
+ * enters and z0 leaves: x = (1/3, 1/3) after 3 pivots. Murty's exponential example
+ * (lcp_exp_murty2.dat) takes 2^n = 64 pivots for n = 6.
  */
 cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep);
 /** @} */
@@ -323,7 +326,10 @@ cfStatus cf_lcp_murty(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
  * p-bar = opt->bpp_pbar >= 0 and counters ninf_best (initially n + 1) and p (initially p-bar):
  * - |V| < ninf_best: ninf_best = |V|, p = p-bar, move ALL of V to the other set;
  * - else if p > 0: p = p - 1, move all of V;
- * - else: move only the smallest index of V (one Murty step, as ch04.4).
+ * - else: move only the smallest index of V (one Murty step, as ch04.4). On a P-matrix such a
+ *   run of single pivots never repeats an index set; if the set before a single pivot equals
+ *   one of the (up to 64) previous sets of the same run, A is not a P-matrix and the method
+ *   cycles: return CF_STAGNATED.
  * With p-bar < 0 the safeguard is off (always move all of V), and BPP can cycle even for SPD A.
  * iterations = linear solves (so a correct initial guess costs 1); CF_MAX_ITER after
  * cf_pivot_max() iterations.
