@@ -42,6 +42,8 @@ static void baraff_notify(Baraff *s, int entering, int leaving, double step)
 }
 
 //> ch04:baraff
+// TODO(ch04.2): implement this; the specification is in cf_ch04.h
+/* helpers: the direction system, the events of the ratio test, the drive, the main loop */
 //< ch04:baraff
 
 cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, double *f, double *a, cfReport *rep)

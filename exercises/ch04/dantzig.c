@@ -106,6 +106,8 @@ static void clamp_remove(Dantzig *s, int pos)
 }
 
 //> ch04:dantzig-drive
+// TODO(ch04.1): implement this; the specification is in cf_ch04.h
+/* helpers for the drive: the direction, the ratio test, the main loop (see the spec) */
 //< ch04:dantzig-drive
 
 cfStatus cf_lcp_dantzig(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)

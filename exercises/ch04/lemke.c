@@ -72,6 +72,8 @@ static void lemke_notify(Lemke *s, int entering, int leaving)
 }
 
 //> ch04:lemke
+// TODO(ch04.3): implement this; the specification is in cf_ch04.h
+/* helpers: the lexicographic ratio test, the pivot, the main loop, reading x off the basis */
 //< ch04:lemke
 
 cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)

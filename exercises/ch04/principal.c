@@ -79,11 +79,15 @@ static void principal_notify(Principal *s, int moved)
 /* ---- ch04.4 --------------------------------------------------------------------------------- */
 
 //> ch04:murty
+// TODO(ch04.4): implement this; the specification is in cf_ch04.h
+/* a static helper that runs Murty's method on the Principal workspace s */
 //< ch04:murty
 
 /* ---- ch04.5 --------------------------------------------------------------------------------- */
 
 //> ch04:bpp
+// TODO(ch04.5): implement this; the specification is in cf_ch04.h
+/* a static helper that runs block principal pivoting on the Principal workspace s */
 //< ch04:bpp
 
 /* ---- provided: set-up and report, shared by both solvers ---------------------------------- */

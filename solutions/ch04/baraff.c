@@ -243,6 +243,7 @@ static cfStatus baraff_run(Baraff *s)
     }
 }
 // END SOLUTION
+// STUB ch04.2: /* helpers: the direction system, the events of the ratio test, the drive, the main loop */
 //< ch04:baraff
 
 cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, double *f, double *a, cfReport *rep)

@@ -262,6 +262,7 @@ static cfStatus dantzig_run(Dantzig *s)
     return CF_OK;
 }
 // END SOLUTION
+// STUB ch04.1: /* helpers for the drive: the direction, the ratio test, the main loop (see the spec) */
 //< ch04:dantzig-drive
 
 cfStatus cf_lcp_dantzig(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)

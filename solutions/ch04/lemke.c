@@ -213,6 +213,7 @@ static void lemke_extract(Lemke *s, const cfLcp *p, double *x)
     cf_dense_free(&M);
 }
 // END SOLUTION
+// STUB ch04.3: /* helpers: the lexicographic ratio test, the pivot, the main loop, reading x off the basis */
 //< ch04:lemke
 
 cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)

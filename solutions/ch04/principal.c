@@ -95,6 +95,7 @@ static cfStatus murty_run(Principal *s)
     }
 }
 // END SOLUTION
+// STUB ch04.4: /* a static helper that runs Murty's method on the Principal workspace s */
 //< ch04:murty
 
 /* ---- ch04.5 --------------------------------------------------------------------------------- */
@@ -160,6 +161,7 @@ static cfStatus bpp_run(Principal *s)
     }
 }
 // END SOLUTION
+// STUB ch04.5: /* a static helper that runs block principal pivoting on the Principal workspace s */
 //< ch04:bpp
 
 /* ---- provided: set-up and report, shared by both solvers ---------------------------------- */
