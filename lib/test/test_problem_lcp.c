@@ -492,4 +492,4 @@ static void build(Suite *s)
     CFT_TEST(tg, gen_num4lcp_bug_and_determinism, "num4lcp's recipe fails; seeds are reproducible");
 }
 
-int main(int argc, char **argv) { return cft_main(argc, argv, "problem_lcp", build); }
+int main(int argc, char **argv) { return cft_main(argc, argv, "lib-problem-lcp", build); }
