@@ -112,6 +112,3 @@ exercises-check:
 
 clean:
 	rm -rf build
-
-# per-chapter extras (tools, benchmarks); read last because their rules use CFLAB and LIBCF
--include $(sort $(wildcard mk/ch[0-9][0-9].mk))

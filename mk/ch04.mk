@@ -4,10 +4,11 @@
 #   make bench-ch4 [BENCH_ARGS="--quick"]   Siconos LCP set + generated families; with Debian's
 #                                            libsiconos-numerics-dev installed, Siconos LEMKE too
 #
-# Included at the end of the Makefile, after CFLAB and LIBCF are defined.
+# Only BLD, OBJ, IMPL and the chapters.mk functions are used here (CFLAB and LIBCF are spelled
+# out), so this file may be included anywhere after mk/chapters.mk.
 
 # cflab links the solve subcommand (cflab.c's table calls cflab_solve_main)
-$(CFLAB): $(OBJ)/tools/cflab/solve.o
+$(BLD)/bin/$(IMPL)/cflab: $(OBJ)/tools/cflab/solve.o
 
 # the benchmark always measures the reference solutions
 BENCH_PIVOT := $(BLD)/bin/solutions/bench_pivot
@@ -17,11 +18,14 @@ BENCH_PIVOT_CFLAGS := -DCF_HAVE_SICONOS -I/usr/include/siconos -Wno-strict-proto
 BENCH_PIVOT_LIBS := -lsiconos_numerics
 endif
 $(OBJ)/bench/bench_pivot.o: EXTRA_CFLAGS += $(BENCH_PIVOT_CFLAGS)
-$(BENCH_PIVOT): $(OBJ)/bench/bench_pivot.o $(patsubst %.c,$(OBJ)/%.o,$(wildcard solutions/ch04/*.c)) $(LIBCF)
+$(BENCH_PIVOT): $(OBJ)/bench/bench_pivot.o $(call impl_objs,solutions,ch04) $(BLD)/libcf.a
+	@$(call require_impls,solutions,ch04)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(BENCH_PIVOT_LIBS)
 
 BENCH_ARGS ?=
-.PHONY: bench-ch4 bench-ch04
-bench-ch4 bench-ch04: $(BENCH_PIVOT)
+.PHONY: bench-ch4 bench-pivot
+bench-ch4 bench-pivot: $(BENCH_PIVOT)
 	$(BENCH_PIVOT) $(BENCH_ARGS)
+
+EXTRA_HELP += bench-ch4 (chapter 4 pivoting benchmark; BENCH_ARGS=--quick)
