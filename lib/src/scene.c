@@ -364,6 +364,9 @@ static const char *soft_integrator_name(int i) { return cf_soft_integrator_name(
 #define N_SOFT_INTEGRATORS ((int)CF_SOFT_EXPLICIT + 1)
 static const char *detector_name(int i) { return cf_detector_name((cfDetector)i); }
 #define N_DETECTORS ((int)CF_DETECT_ALL_PAIRS + 1)
+static const char *solver_name(int i) { return cf_solver_name((cfSolverKind)i); }
+static const char *friction_model_name(int i) { return cf_friction_model_name((cfFrictionModel)i); }
+static const char *ordering_name(int i) { return cf_ordering_name((cfOrdering)i); }
 
 /* ---- the "world" object -------------------------------------------------------------------- */
 
@@ -371,7 +374,8 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
 {
     static const char *const keys[] = {"gravity", "dt", "steps", "rigid_integrator", "gyroscopic",
                                        "soft_integrator", "solver_iterations", "solver_tolerance",
-                                       "detector", "contact_margin", NULL};
+                                       "detector", "contact_margin", "solver", "friction_model",
+                                       "warm_start", "ordering", "relaxation", "erp", "cfm", NULL};
     const char *at = "world";
     cfStatus st = check_object(p, obj, at, keys);
     if (st == CF_OK) st = get_vec3(p, obj, at, "gravity", &def->gravity);
@@ -403,6 +407,30 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     if (st == CF_OK) st = get_number(p, obj, at, "solver_tolerance", &def->solver_tolerance);
     if (st == CF_OK && !(def->solver_tolerance > 0.0))
         st = fail(p, "world.solver_tolerance", "must be > 0 (got %g)", def->solver_tolerance);
+    if (st == CF_OK) {
+        int v = (int)def->solver;
+        st = get_enum(p, obj, at, "solver", "solver", solver_name, (int)CF_SOLVER_COUNT, &v);
+        def->solver = (cfSolverKind)v;
+    }
+    if (st == CF_OK) {
+        int v = (int)def->friction_model;
+        st = get_enum(p, obj, at, "friction_model", "friction model", friction_model_name, (int)CF_FRICTION_BOX + 1, &v);
+        def->friction_model = (cfFrictionModel)v;
+    }
+    if (st == CF_OK) {
+        int v = (int)def->ordering;
+        st = get_enum(p, obj, at, "ordering", "ordering", ordering_name, (int)CF_ORDER_RANDOM + 1, &v);
+        def->ordering = (cfOrdering)v;
+    }
+    if (st == CF_OK) st = get_bool(p, obj, at, "warm_start", &def->warm_start);
+    if (st == CF_OK) st = get_number(p, obj, at, "relaxation", &def->relaxation);
+    if (st == CF_OK && !(def->relaxation > 0.0 && def->relaxation < 2.0))
+        st = fail(p, "world.relaxation", "must be in (0, 2) (got %g)", def->relaxation);
+    if (st == CF_OK) st = get_number(p, obj, at, "erp", &def->erp);
+    if (st == CF_OK && !(def->erp >= 0.0 && def->erp <= 1.0))
+        st = fail(p, "world.erp", "must be in [0, 1] (got %g)", def->erp);
+    if (st == CF_OK) st = get_number(p, obj, at, "cfm", &def->cfm);
+    if (st == CF_OK && !(def->cfm >= 0.0)) st = fail(p, "world.cfm", "must be >= 0 (got %g)", def->cfm);
     return st;
 }
 

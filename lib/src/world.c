@@ -6,7 +6,33 @@
 #include <string.h>
 
 #include "cf/cf_ch01.h"
+#include "cf/cf_ch02.h"
+#include "cf/cf_ch05.h"
 #include "cf/cf_detect.h"
+
+/* scratch space of the contact solver, kept between steps to reuse its memory */
+struct cfSolverWork {
+    cfRigidPgs pgs;          /* matrix-free rows (CF_SOLVER_PGS) */
+    cfFrictionProblem fc;    /* assembled W, q, mu (the other solvers) */
+    cfBlcp blcp;             /* boxed LCP of fc (boxed solvers) */
+    double *x;               /* impulses of the assembled solvers, 3 nc */
+    int cap_x;               /* entries allocated in x */
+};
+
+static void work_release(struct cfSolverWork *k)
+{
+    cf_fc_free(&k->fc);
+    cf_blcp_free(&k->blcp);
+}
+
+static void work_free(struct cfSolverWork *k)
+{
+    if (!k) return;
+    work_release(k);
+    cf_rigid_pgs_free(&k->pgs);
+    free(k->x);
+    free(k);
+}
 
 const char *cf_stage_name(cfStage s)
 {
@@ -45,6 +71,39 @@ const char *cf_detector_name(cfDetector d)
     return "unknown";
 }
 
+const char *cf_solver_name(cfSolverKind s)
+{
+    switch (s) {
+    case CF_SOLVER_NONE: return "none";
+    case CF_SOLVER_PGS: return "pgs";
+    case CF_SOLVER_PGS_BLOCKED: return "pgs-blocked";
+    case CF_SOLVER_PGS_BOXED: return "pgs-boxed";
+    case CF_SOLVER_PGS_SM: return "pgs-sm";
+    case CF_SOLVER_NNCG: return "nncg";
+    case CF_SOLVER_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_friction_model_name(cfFrictionModel m)
+{
+    switch (m) {
+    case CF_FRICTION_CONE: return "cone";
+    case CF_FRICTION_BOX: return "box";
+    }
+    return "unknown";
+}
+
+const char *cf_ordering_name(cfOrdering o)
+{
+    switch (o) {
+    case CF_ORDER_SEQUENTIAL: return "sequential";
+    case CF_ORDER_SYMMETRIC: return "symmetric";
+    case CF_ORDER_RANDOM: return "random";
+    }
+    return "unknown";
+}
+
 cfWorldDef cf_world_def_default(void)
 {
     cfWorldDef d;
@@ -58,13 +117,24 @@ cfWorldDef cf_world_def_default(void)
     d.solver = CF_SOLVER_NONE;
     d.solver_iterations = 20;
     d.solver_tolerance = 1e-8;
+    d.friction_model = CF_FRICTION_CONE;
+    d.warm_start = true;
+    d.ordering = CF_ORDER_SEQUENTIAL;
+    d.relaxation = 1.0;
+    d.erp = 0.2;
+    d.cfm = 0.0;
+    d.seed = 1;
     return d;
 }
 
 static bool def_ok(const cfWorldDef *d)
 {
     return isfinite(d->dt) && d->dt > 0.0 && cfu_vec3_finite(d->gravity) && d->solver_iterations >= 0 &&
-           isfinite(d->contact_margin) && d->contact_margin >= 0.0;
+           isfinite(d->contact_margin) && d->contact_margin >= 0.0 && d->solver >= CF_SOLVER_NONE &&
+           d->solver < CF_SOLVER_COUNT && (d->friction_model == CF_FRICTION_CONE || d->friction_model == CF_FRICTION_BOX) &&
+           d->ordering >= CF_ORDER_SEQUENTIAL && d->ordering <= CF_ORDER_RANDOM && d->relaxation > 0.0 &&
+           d->relaxation < 2.0 && d->erp >= 0.0 && d->erp <= 1.0 && isfinite(d->cfm) && d->cfm >= 0.0 &&
+           isfinite(d->solver_tolerance) && d->solver_tolerance >= 0.0;
 }
 
 cfStatus cf_world_init(cfWorld *w, const cfWorldDef *def)
@@ -80,6 +150,7 @@ void cf_world_free(cfWorld *w)
     free(w->soft);
     free(w->bodies);
     cf_contacts_free(&w->contacts);
+    work_free(w->work);
     memset(w, 0, sizeof *w);
 }
 
@@ -88,6 +159,7 @@ cfStatus cf_world_copy(cfWorld *dst, const cfWorld *src)
     *dst = *src;
     dst->bodies = NULL;
     dst->soft = NULL;
+    dst->work = NULL;
     memset(&dst->contacts, 0, sizeof dst->contacts);
     dst->n_bodies = dst->cap_bodies = dst->n_soft = dst->cap_soft = 0;
     if (src->n_bodies) {
@@ -306,15 +378,126 @@ static cfStatus stage_detect(cfWorld *w)
     return st;
 }
 
+/* contact frames (ch02.2) of this step's contacts; only when a solver will use them */
+static cfStatus stage_contacts(cfWorld *w)
+{
+    if (w->def.solver == CF_SOLVER_NONE) return CF_OK;
+    for (int a = 0; a < w->contacts.count; ++a) {
+        cfContact *c = &w->contacts.items[a];
+        cfStatus st = cf_contact_frame(c->n, &c->t, &c->b);
+        if (st != CF_OK) return st;
+        if (!w->def.warm_start) c->lambda[0] = c->lambda[1] = c->lambda[2] = 0.0;
+    }
+    return CF_OK;
+}
+
+static cfRigidPgsOptions rigid_options(const cfWorldDef *d)
+{
+    cfRigidPgsOptions o = cf_rigid_pgs_options_default();
+    o.h = d->dt;
+    o.max_iter = d->solver_iterations;
+    o.tol = 0.0; /* a fixed sweep budget, as in real-time engines */
+    o.erp = d->erp;
+    o.cfm = d->cfm;
+    o.omega = d->relaxation;
+    o.warm_start = d->warm_start;
+    o.friction = d->friction_model;
+    o.ordering = d->ordering;
+    o.seed = d->seed;
+    return o;
+}
+
+static cfSplitOptions split_options(const cfWorldDef *d)
+{
+    cfSplitOptions o = cf_split_options_default();
+    o.max_iter = d->solver_iterations;
+    o.tol_abs = d->solver_tolerance;
+    o.omega = d->relaxation;
+    o.ordering = d->ordering;
+    o.seed = d->seed;
+    o.friction = d->friction_model;
+    o.inner = 5; /* PGS-SM: five PGS sweeps guess the active set */
+    return o;
+}
+
+/* the solver's data: per-contact rows (matrix-free PGS) or the assembled problem with the same
+   bias (gap/h when open, erp gap/h when penetrating) and CFM as the matrix-free rows */
+static cfStatus stage_assemble(cfWorld *w)
+{
+    const cfWorldDef *d = &w->def;
+    int nc = w->contacts.count;
+    if (d->solver == CF_SOLVER_NONE || nc == 0) return CF_OK;
+    if (!w->work) {
+        w->work = calloc(1, sizeof *w->work);
+        if (!w->work) return CF_NO_MEMORY;
+    }
+    struct cfSolverWork *k = w->work;
+    work_release(k);
+    if (d->solver == CF_SOLVER_PGS) {
+        cfRigidPgsOptions o = rigid_options(d);
+        return cf_rigid_pgs_prepare(w->bodies, w->n_bodies, w->contacts.items, nc, &o, &k->pgs);
+    }
+    if (3 * nc > k->cap_x) {
+        double *x = realloc(k->x, (size_t)3 * nc * sizeof *x);
+        if (!x) return CF_NO_MEMORY;
+        k->x = x;
+        k->cap_x = 3 * nc;
+    }
+    cfStatus st = cf_friction_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, nc, &k->fc);
+    for (int a = 0; a < nc && st == CF_OK; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        k->fc.q[3 * a] += (c->phi >= 0.0 ? c->phi : d->erp * c->phi) / d->dt;
+        for (int e = k->fc.W.rowptr[a]; e < k->fc.W.rowptr[a + 1]; ++e)
+            if (k->fc.W.colidx[e] == a) k->fc.W.val[9 * e] += d->cfm;
+        for (int i = 0; i < 3; ++i) k->x[3 * a + i] = c->lambda[i]; /* zero unless warm starting */
+    }
+    if (st == CF_OK && d->solver != CF_SOLVER_PGS_BLOCKED) st = cf_friction_boxed_lcp(&k->fc, &k->blcp);
+    return st;
+}
+
+static cfStatus stage_solve(cfWorld *w)
+{
+    const cfWorldDef *d = &w->def;
+    int nc = w->contacts.count;
+    if (d->solver == CF_SOLVER_NONE || nc == 0) return CF_OK;
+    struct cfSolverWork *k = w->work;
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cfStatus st;
+    if (d->solver == CF_SOLVER_PGS) {
+        cfRigidPgsOptions o = rigid_options(d);
+        st = cf_rigid_pgs_solve(w->bodies, w->n_bodies, w->contacts.items, nc, &k->pgs, &o, &rep);
+    } else {
+        cfSplitOptions o = split_options(d);
+        switch (d->solver) {
+        case CF_SOLVER_PGS_BLOCKED: st = cf_fc_bgs(&k->fc, &o, k->x, &rep); break;
+        case CF_SOLVER_PGS_BOXED: st = cf_blcp_pgs(&k->blcp, &o, k->x, &rep); break;
+        case CF_SOLVER_PGS_SM: st = cf_blcp_pgs_sm(&k->blcp, &o, k->x, &rep); break;
+        case CF_SOLVER_NNCG: st = cf_blcp_nncg(&k->blcp, &o, k->x, &rep, NULL); break;
+        default: st = CF_BAD_INPUT; break;
+        }
+        /* a used-up budget or stagnation still gives usable impulses */
+        if (st == CF_MAX_ITER || st == CF_STAGNATED) st = CF_OK;
+        if (st == CF_OK) st = cf_rigid_apply_impulses(w->bodies, w->n_bodies, w->contacts.items, nc, k->x);
+        if (st == CF_OK)
+            for (int a = 0; a < nc; ++a)
+                for (int i = 0; i < 3; ++i) w->contacts.items[a].lambda[i] = k->x[3 * a + i];
+    }
+    w->stats.solver_iterations = rep.iterations;
+    w->stats.solver_residual = rep.residual;
+    return st;
+}
+
 static cfStatus run_stage(cfWorld *w, cfStage s)
 {
     switch (s) {
     case CF_STAGE_DETECT: return stage_detect(w);
-    case CF_STAGE_CONTACTS:
-    case CF_STAGE_ASSEMBLE:
-    case CF_STAGE_SOLVE:
+    case CF_STAGE_CONTACTS: return stage_contacts(w);
+    case CF_STAGE_ASSEMBLE: return stage_assemble(w);
+    case CF_STAGE_SOLVE: return stage_solve(w);
     case CF_STAGE_STABILIZE:
-        /* filled by chapters 2-7; with detector/solver NONE there is nothing to do */
+        /* chapter 5 stabilizes inside the solve (Baumgarte bias, erp/cfm); post-step projection
+           arrives with chapter 7 */
         return CF_OK;
     case CF_STAGE_VELOCITIES: return stage_velocities(w);
     case CF_STAGE_POSITIONS: return stage_positions(w);
