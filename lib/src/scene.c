@@ -367,6 +367,7 @@ static const char *detector_name(int i) { return cf_detector_name((cfDetector)i)
 static const char *solver_name(int i) { return cf_solver_name((cfSolverKind)i); }
 static const char *friction_model_name(int i) { return cf_friction_model_name((cfFrictionModel)i); }
 static const char *ordering_name(int i) { return cf_ordering_name((cfOrdering)i); }
+static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
 
 /* ---- the "world" object -------------------------------------------------------------------- */
 
@@ -375,7 +376,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     static const char *const keys[] = {"gravity", "dt", "steps", "rigid_integrator", "gyroscopic",
                                        "soft_integrator", "solver_iterations", "solver_tolerance",
                                        "detector", "contact_margin", "solver", "friction_model",
-                                       "warm_start", "ordering", "relaxation", "erp", "cfm", NULL};
+                                       "warm_start", "ordering", "relaxation", "erp", "cfm", "stabilization", "slop", NULL};
     const char *at = "world";
     cfStatus st = check_object(p, obj, at, keys);
     if (st == CF_OK) st = get_vec3(p, obj, at, "gravity", &def->gravity);
@@ -422,6 +423,11 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
         st = get_enum(p, obj, at, "ordering", "ordering", ordering_name, (int)CF_ORDER_RANDOM + 1, &v);
         def->ordering = (cfOrdering)v;
     }
+    if (st == CF_OK) {
+        int v = (int)def->stabilization;
+        st = get_enum(p, obj, at, "stabilization", "stabilization", stabilization_name, (int)CF_STAB_BAUMGARTE + 1, &v);
+        def->stabilization = (cfStabilization)v;
+    }
     if (st == CF_OK) st = get_bool(p, obj, at, "warm_start", &def->warm_start);
     if (st == CF_OK) st = get_number(p, obj, at, "relaxation", &def->relaxation);
     if (st == CF_OK && !(def->relaxation > 0.0 && def->relaxation < 2.0))
@@ -431,6 +437,8 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
         st = fail(p, "world.erp", "must be in [0, 1] (got %g)", def->erp);
     if (st == CF_OK) st = get_number(p, obj, at, "cfm", &def->cfm);
     if (st == CF_OK && !(def->cfm >= 0.0)) st = fail(p, "world.cfm", "must be >= 0 (got %g)", def->cfm);
+    if (st == CF_OK) st = get_number(p, obj, at, "slop", &def->slop);
+    if (st == CF_OK && !(def->slop >= 0.0)) st = fail(p, "world.slop", "must be >= 0 (got %g)", def->slop);
     return st;
 }
 

@@ -94,6 +94,15 @@ const char *cf_friction_model_name(cfFrictionModel m)
     return "unknown";
 }
 
+const char *cf_stabilization_name(cfStabilization s)
+{
+    switch (s) {
+    case CF_STAB_SPLIT: return "split";
+    case CF_STAB_BAUMGARTE: return "baumgarte";
+    }
+    return "unknown";
+}
+
 const char *cf_ordering_name(cfOrdering o)
 {
     switch (o) {
@@ -121,7 +130,9 @@ cfWorldDef cf_world_def_default(void)
     d.warm_start = true;
     d.ordering = CF_ORDER_SEQUENTIAL;
     d.relaxation = 1.0;
+    d.stabilization = CF_STAB_SPLIT;
     d.erp = 0.2;
+    d.slop = 0.001;
     d.cfm = 0.0;
     d.seed = 1;
     return d;
@@ -133,7 +144,8 @@ static bool def_ok(const cfWorldDef *d)
            isfinite(d->contact_margin) && d->contact_margin >= 0.0 && d->solver >= CF_SOLVER_NONE &&
            d->solver < CF_SOLVER_COUNT && (d->friction_model == CF_FRICTION_CONE || d->friction_model == CF_FRICTION_BOX) &&
            d->ordering >= CF_ORDER_SEQUENTIAL && d->ordering <= CF_ORDER_RANDOM && d->relaxation > 0.0 &&
-           d->relaxation < 2.0 && d->erp >= 0.0 && d->erp <= 1.0 && isfinite(d->cfm) && d->cfm >= 0.0 &&
+           d->relaxation < 2.0 && d->erp >= 0.0 && d->erp <= 1.0 &&
+           (d->stabilization == CF_STAB_SPLIT || d->stabilization == CF_STAB_BAUMGARTE) && isfinite(d->cfm) && d->cfm >= 0.0 && isfinite(d->slop) && d->slop >= 0.0 &&
            isfinite(d->solver_tolerance) && d->solver_tolerance >= 0.0;
 }
 
@@ -353,8 +365,43 @@ static cfStatus stage_positions(cfWorld *w)
     return CF_OK;
 }
 
+/* Warm starting by proximity, for contacts that found no previous contact with their feature id:
+   box manifolds change their clipping features whenever a resting box wobbles by a hair, and a
+   stack that loses its impulses every few steps jitters. Take the impulse of the closest previous
+   contact of the same body pair within CF_WARM_RADIUS. Both lists come in pair order. */
+#define CF_WARM_RADIUS 0.05
+
+static int pair_cmp(const cfContact *a, const cfContact *b)
+{
+    if (a->body_a != b->body_a) return a->body_a < b->body_a ? -1 : 1;
+    if (a->body_b != b->body_b) return a->body_b < b->body_b ? -1 : 1;
+    return 0;
+}
+
+static void carry_by_proximity(cfContactList *now, const cfContactList *prev)
+{
+    int j = 0;
+    for (int i = 0; i < now->count; ++i) {
+        cfContact *c = &now->items[i];
+        while (j < prev->count && pair_cmp(&prev->items[j], c) < 0) ++j;
+        if (c->lambda[0] != 0.0 || c->lambda[1] != 0.0 || c->lambda[2] != 0.0) continue;
+        double best = CF_WARM_RADIUS * CF_WARM_RADIUS;
+        const cfContact *pick = NULL;
+        for (int k = j; k < prev->count && pair_cmp(&prev->items[k], c) == 0; ++k) {
+            cfVec3 d = cfu_sub(prev->items[k].p, c->p);
+            double d2 = cfu_dot(d, d);
+            if (d2 < best && cfu_dot(prev->items[k].n, c->n) > 0.99) {
+                best = d2;
+                pick = &prev->items[k];
+            }
+        }
+        if (pick)
+            for (int r = 0; r < 3; ++r) c->lambda[r] = pick->lambda[r];
+    }
+}
+
 /* contacts of this step; impulses of persisting contacts (same bodies and feature) are carried
-   over from the previous step for warm starting */
+   over from the previous step for warm starting, then by proximity (above) */
 static cfStatus stage_detect(cfWorld *w)
 {
     if (w->def.detector == CF_DETECT_NONE) {
@@ -368,6 +415,9 @@ static cfStatus stage_detect(cfWorld *w)
     memset(&w->contacts, 0, sizeof w->contacts);
     cfStatus st = cf_detect_world(w, &opt, &w->contacts, NULL);
     if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(&w->contacts, &prev) < 0) st = CF_NO_MEMORY;
+    if (st == CF_OK && prev.count > 0 && w->def.solver != CF_SOLVER_NONE) {
+        carry_by_proximity(&w->contacts, &prev);
+    }
     if (st == CF_OK) {
         cf_contacts_free(&prev);
     } else {
@@ -397,7 +447,7 @@ static cfRigidPgsOptions rigid_options(const cfWorldDef *d)
     o.h = d->dt;
     o.max_iter = d->solver_iterations;
     o.tol = 0.0; /* a fixed sweep budget, as in real-time engines */
-    o.erp = d->erp;
+    o.erp = d->stabilization == CF_STAB_SPLIT ? 0.0 : d->erp; /* split: positions are fixed later */
     o.cfm = d->cfm;
     o.omega = d->relaxation;
     o.warm_start = d->warm_start;
@@ -488,6 +538,69 @@ static cfStatus stage_solve(cfWorld *w)
     return st;
 }
 
+/* Split impulse (pseudo-velocities): after the positions moved, the predicted gap of each contact
+   is phi + h u_n. A normal-only projected Gauss-Seidel on the rows of the velocity solve finds
+   pseudo-velocities that remove the fraction erp of the remaining penetration; they move the
+   positions and are then forgotten, so no velocity (and no energy) is added. */
+static cfStatus stage_stabilize(cfWorld *w)
+{
+    const cfWorldDef *d = &w->def;
+    int nc = w->contacts.count, nb = w->n_bodies;
+    if (d->solver != CF_SOLVER_PGS || d->stabilization != CF_STAB_SPLIT || nc == 0 || d->erp == 0.0) return CF_OK;
+    cfRigidPgs *ws = &w->work->pgs;
+    cfVec3 *pv = calloc((size_t)2 * nb, sizeof *pv);
+    double *lam = calloc((size_t)nc, sizeof *lam), *bias = malloc((size_t)nc * sizeof *bias);
+    if (!pv || !lam || !bias) {
+        free(pv);
+        free(lam);
+        free(bias);
+        return CF_NO_MEMORY;
+    }
+    static const cfVec3 zero = {0.0, 0.0, 0.0};
+    for (int a = 0; a < nc; ++a) {
+        const cfRigidRow *r = &ws->rows[a];
+        cfVec3 va = r->ia >= 0 ? w->bodies[r->ia].v : zero, wa = r->ia >= 0 ? w->bodies[r->ia].w : zero;
+        cfVec3 vb = r->ib >= 0 ? w->bodies[r->ib].v : zero, wb = r->ib >= 0 ? w->bodies[r->ib].w : zero;
+        double un = cfu_dot(r->dir[0], cfu_sub(vb, va)) + cfu_dot(r->ang_b[0], wb) - cfu_dot(r->ang_a[0], wa);
+        double phi = w->contacts.items[a].phi + d->dt * un;
+        bias[a] = d->erp * fmin(phi + d->slop, 0.0) / d->dt;
+    }
+    int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
+    for (int k = 0; k < sweeps; ++k)
+        for (int a = 0; a < nc; ++a) {
+            const cfRigidRow *r = &ws->rows[a];
+            cfVec3 *va = r->ia >= 0 ? &pv[2 * r->ia] : NULL, *vb = r->ib >= 0 ? &pv[2 * r->ib] : NULL;
+            double un = bias[a];
+            if (va) un -= cfu_dot(r->dir[0], va[0]) + cfu_dot(r->ang_a[0], va[1]);
+            if (vb) un += cfu_dot(r->dir[0], vb[0]) + cfu_dot(r->ang_b[0], vb[1]);
+            double l = fmax(0.0, lam[a] - un / r->W[0]), dl = l - lam[a];
+            lam[a] = l;
+            if (va) {
+                va[0] = cfu_mul_add(va[0], -dl * r->inv_mass_a, r->dir[0]);
+                va[1] = cfu_mul_add(va[1], -dl, r->iang_a[0]);
+            }
+            if (vb) {
+                vb[0] = cfu_mul_add(vb[0], dl * r->inv_mass_b, r->dir[0]);
+                vb[1] = cfu_mul_add(vb[1], dl, r->iang_b[0]);
+            }
+        }
+    cfStatus st = CF_OK;
+    for (int i = 0; i < nb && st == CF_OK; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        if (b->fixed || (cfu_dot(pv[2 * i], pv[2 * i]) == 0.0 && cfu_dot(pv[2 * i + 1], pv[2 * i + 1]) == 0.0)) continue;
+        cfVec3 v = b->v, om = b->w;
+        b->v = pv[2 * i];
+        b->w = pv[2 * i + 1];
+        st = cf_rigid_integrate_position(b, d->dt);
+        b->v = v;
+        b->w = om;
+    }
+    free(pv);
+    free(lam);
+    free(bias);
+    return st;
+}
+
 static cfStatus run_stage(cfWorld *w, cfStage s)
 {
     switch (s) {
@@ -495,10 +608,7 @@ static cfStatus run_stage(cfWorld *w, cfStage s)
     case CF_STAGE_CONTACTS: return stage_contacts(w);
     case CF_STAGE_ASSEMBLE: return stage_assemble(w);
     case CF_STAGE_SOLVE: return stage_solve(w);
-    case CF_STAGE_STABILIZE:
-        /* chapter 5 stabilizes inside the solve (Baumgarte bias, erp/cfm); post-step projection
-           arrives with chapter 7 */
-        return CF_OK;
+    case CF_STAGE_STABILIZE: return stage_stabilize(w);
     case CF_STAGE_VELOCITIES: return stage_velocities(w);
     case CF_STAGE_POSITIONS: return stage_positions(w);
     case CF_STAGE_COUNT: break;

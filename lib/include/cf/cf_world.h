@@ -14,7 +14,7 @@
  * | CF_STAGE_ASSEMBLE   | contact problem data W, b, bounds (ch02)       | contact model        |
  * | CF_STAGE_SOLVE      | contact impulses, u+ = u* + M^-1 J^T lambda    | solver (ch04-07)     |
  * | CF_STAGE_POSITIONS  | q+ = q + h H(q) u+ (ch01.2, ch01.3)            | integrator           |
- * | CF_STAGE_STABILIZE  | position-level correction                      | stabilization        |
+ * | CF_STAGE_STABILIZE  | position-level correction (split impulse, ch05) | stabilization        |
  *
  * Soft bodies are advanced in CF_STAGE_VELOCITIES/POSITIONS by the soft integrator (ch01.4,
  * ch01.5). Later chapters add enum values and fill the other stages.
@@ -115,6 +115,15 @@ const char *cf_ordering_name(cfOrdering o);
 /** Opaque scratch space of the contact solver (lib/src/world.c). */
 struct cfSolverWork;
 
+/** How penetration is removed (chapter 5). */
+typedef enum cfStabilization {
+    CF_STAB_SPLIT = 0, /**< split impulse: a separate pseudo-velocity solve moves positions only (CF_STAGE_STABILIZE); matrix-free PGS only, the other solvers use Baumgarte */
+    CF_STAB_BAUMGARTE  /**< Baumgarte: the velocity solve pushes out with erp phi / h (adds energy) */
+} cfStabilization;
+
+/** Name of a stabilization ("split", "baumgarte"). */
+const char *cf_stabilization_name(cfStabilization s);
+
 /** World settings. Start from cf_world_def_default(). */
 typedef struct cfWorldDef {
     cfVec3 gravity;                     /**< m/s^2 (default (0, 0, -9.81): z is up) */
@@ -131,8 +140,10 @@ typedef struct cfWorldDef {
     bool warm_start;                    /**< start from the previous step's impulses (default true) */
     cfOrdering ordering;                /**< sweep order of the Gauss-Seidel solvers (default sequential) */
     double relaxation;                  /**< relaxation omega of the splitting solvers, in (0, 2) (default 1) */
-    double erp;                         /**< Baumgarte ERP in [0, 1]: fraction of penetration removed per step (default 0.2) */
+    cfStabilization stabilization;      /**< split impulse or Baumgarte (default split) */
+    double erp;                         /**< ERP in [0, 1]: fraction of penetration removed per step (default 0.2) */
     double cfm;                         /**< CFM >= 0 added to the normal diagonal (default 0) */
+    double slop;                        /**< split impulse: penetration (m, >= 0) left uncorrected, so that solver noise does not rock stacks (default 0.001) */
     unsigned long seed;                 /**< seed of the random ordering (default 1) */
 } cfWorldDef;
 
