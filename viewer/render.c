@@ -591,6 +591,39 @@ static int clip_near(const cfVec3 *in, int n, cfVec3 *out, double near)
     return m;
 }
 
+/* clip a convex polygon in the image plane to x0 <= x <= x1, y0 <= y <= y1 (at most 16 points) */
+static int clip_edge(float *x, float *y, int n, int axis, float lim, bool keep_greater)
+{
+    float ox[16], oy[16];
+    int m = 0;
+    for (int i = 0; i < n && m < 15; ++i) {
+        int j = (i + 1) % n;
+        float a = axis ? y[i] : x[i], b = axis ? y[j] : x[j];
+        bool ia = keep_greater ? a >= lim : a <= lim, ib = keep_greater ? b >= lim : b <= lim;
+        if (ia) {
+            ox[m] = x[i];
+            oy[m++] = y[i];
+        }
+        if (ia != ib && m < 16) {
+            float t = (lim - a) / (b - a);
+            ox[m] = x[i] + t * (x[j] - x[i]);
+            oy[m++] = y[i] + t * (y[j] - y[i]);
+        }
+    }
+    memcpy(x, ox, (size_t)m * sizeof *x);
+    memcpy(y, oy, (size_t)m * sizeof *y);
+    return m;
+}
+
+static int clip_rect(float *x, float *y, int n, float x0, float y0, float x1, float y1)
+{
+    n = clip_edge(x, y, n, 0, x0, true);
+    if (n >= 3) n = clip_edge(x, y, n, 0, x1, false);
+    if (n >= 3) n = clip_edge(x, y, n, 1, y0, true);
+    if (n >= 3) n = clip_edge(x, y, n, 1, y1, false);
+    return n < 3 ? 0 : n;
+}
+
 static void line_cam(SDL_Renderer *r, const cfvView *v, cfVec3 a, cfVec3 b)
 {
     if (a.z < v->near && b.z < v->near) return;
@@ -614,7 +647,7 @@ static void draw_plane(SDL_Renderer *r, const cfvView *v, const cfShape *s, cfVe
     t1 = cfu_normalize(cfu_sub(t1, cfu_scale(cfu_dot(t1, n), n)));
     cfVec3 t2 = cfu_cross(n, t1);
     double dist = cfu_norm(cfu_sub(v->eye, target));
-    double half = fmax(3.0 * scene_r, 1.5 * dist);
+    double half = fmax(3.0 * scene_r, 8.0 * dist);
     double cell = pow(10.0, floor(log10(half / 4.0)));
     if (half / cell > 40) cell *= 5;
     else if (half / cell > 20) cell *= 2;
@@ -632,10 +665,16 @@ static void draw_plane(SDL_Renderer *r, const cfvView *v, const cfShape *s, cfVe
         quad[i] = cfv_view_to_cam(v, cfu_add(c, cfu_add(cfu_scale(sg[i][0] * half, t1), cfu_scale(sg[i][1] * half, t2))));
     int m = clip_near(quad, 4, clipped, v->near);
     if (m >= 3) {
-        SDL_Vertex vx[8];
-        int ix[18], ni = 0;
+        /* project, then clip to (a margin around) the image: the rasterizer dislikes vertices
+           millions of pixels away, which is what points near the near plane become */
+        float px[16], py[16];
+        for (int i = 0; i < m; ++i) proj(v, clipped[i], &px[i], &py[i]);
+        m = clip_rect(px, py, m, -8.0f, -8.0f, v->w + 8.0f, v->h + 8.0f);
+        SDL_Vertex vx[16];
+        int ix[48], ni = 0;
         for (int i = 0; i < m; ++i) {
-            proj(v, clipped[i], &vx[i].position.x, &vx[i].position.y);
+            vx[i].position.x = px[i];
+            vx[i].position.y = py[i];
             vx[i].color = ground_fill;
             vx[i].tex_coord.x = vx[i].tex_coord.y = 0;
         }
