@@ -75,9 +75,10 @@ $(VIEWER_TEST): $(VIEWER_TEST_OBJ) $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS) $(CHECK_LIBS)
 
+# CFVIEW_STUBS=path: a cfview already built on the stubs, checked to say "not implemented"
 viewer-test: $(VIEWER_TEST) $(CFVIEW)
 	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $(VIEWER_TEST)
-	@viewer/test/cli.sh $(CFVIEW) $(BLD)/viewer-test
+	@viewer/test/cli.sh $(CFVIEW) $(BLD)/viewer-test $(CFVIEW_STUBS)
 
 bench-viewer: $(CFVIEW)
 	$(CFVIEW) --bench --size 1280x720
