@@ -11,28 +11,29 @@ static const SDL_Color dim = {160, 166, 178, 255};
 static const SDL_Color warn = {255, 120, 100, 255};
 static const SDL_Color panel_bg = {12, 14, 20, 190};
 
-const char *const cfv_key_help[] = {
-    "h            this help",
-    "space        pause / run",
-    "s            single step (pauses)",
-    "r            reset to the initial state",
-    "[  ]         time step / 2, x 2",
-    "g            gyroscopic term on / off (every world)",
-    "i  I         next rigid / soft integrator (every world)",
-    "o  O         solver iterations / 2, x 2",
-    "-  =         fewer / more steps per frame",
-    "tab          next demo (shift+tab: previous)",
-    "b            body ids",
-    "v  w  l      velocity, angular velocity, angular momentum arrows",
-    "c  n  t      contact points, normals, tangent frames",
-    "j  k  d      impulses, friction cones, penetration depth",
-    "p  u         plots, HUD",
-    "f  home      fit the camera / default view",
-    "mouse        left drag: orbit, right drag: pan, wheel: zoom",
-    "arrows       orbit (shift: pan), page up / down: zoom",
-    "F12          screenshot      F9  record frames on / off",
-    "q  esc       quit",
-    NULL,
+const char *const cfv_key_help[][2] = {
+    {"h", "this help"},
+    {"space", "pause / run"},
+    {"s", "single step (pauses)"},
+    {"r", "reset to the initial state"},
+    {"[  ]", "time step / 2, x 2"},
+    {"g", "gyroscopic term on / off (every world)"},
+    {"i  I", "next rigid / soft integrator (every world)"},
+    {"o  O", "solver iterations / 2, x 2"},
+    {"-  =", "fewer / more steps per frame"},
+    {"tab", "next demo (shift+tab: previous)"},
+    {"b", "body ids"},
+    {"v  w  l", "velocity, angular velocity, angular momentum arrows"},
+    {"c  n  t", "contact points, normals, tangent frames"},
+    {"j  k  d", "impulses, friction cones, penetration depth"},
+    {"p  u", "plots, HUD"},
+    {"f  home", "fit the camera / default view"},
+    {"mouse", "left drag: orbit, right drag: pan, wheel: zoom"},
+    {"arrows", "orbit (shift: pan); page up / down: zoom"},
+    {"F12", "screenshot"},
+    {"F9", "record frames on / off"},
+    {"q  esc", "quit"},
+    {NULL, NULL},
 };
 
 /* ---- setup -------------------------------------------------------------------------------- */
@@ -320,17 +321,23 @@ static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
 
 static void draw_help(cfvApp *app, SDL_Renderer *r)
 {
-    float s = app->text_scale;
-    char block[2048];
-    size_t n = 0;
-    n += (size_t)snprintf(block + n, sizeof block - n, "keys\n\n");
-    for (int i = 0; cfv_key_help[i] && n < sizeof block; ++i)
-        n += (size_t)snprintf(block + n, sizeof block - n, "%s\n", cfv_key_help[i]);
-    float w, h;
-    cfv_text_size(block, s, &w, &h);
-    float x = 0.5f * (app->w - w), y = 0.5f * (app->h - h);
-    cfv_panel(r, x - 14, y - 12, w + 28, h + 16, (SDL_Color){8, 10, 16, 230});
-    cfv_text(r, x, y, s, fg, block);
+    float s = app->text_scale, lh = 12.0f * s, kw = 0, dw = 0;
+    int n = 0;
+    for (; cfv_key_help[n][0]; ++n) {
+        float w, h;
+        cfv_text_size(cfv_key_help[n][0], s, &w, &h);
+        kw = fmaxf(kw, w);
+        cfv_text_size(cfv_key_help[n][1], s, &w, &h);
+        dw = fmaxf(dw, w);
+    }
+    float tw = kw + 24 * s + dw, th = (n + 2) * lh;
+    float x = 0.5f * (app->w - tw), y = 0.5f * (app->h - th);
+    cfv_panel(r, x - 14, y - 12, tw + 28, th + 16, (SDL_Color){8, 10, 16, 240});
+    cfv_text(r, x, y, s, fg, "keys");
+    for (int i = 0; i < n; ++i) {
+        cfv_text(r, x, y + (i + 2) * lh, s, (SDL_Color){255, 221, 87, 255}, cfv_key_help[i][0]);
+        cfv_text(r, x + kw + 24 * s, y + (i + 2) * lh, s, fg, cfv_key_help[i][1]);
+    }
 }
 
 static void draw_banner(cfvApp *app, SDL_Renderer *r)
@@ -365,7 +372,7 @@ void cfv_app_draw(cfvApp *app, SDL_Renderer *r)
     if (app->flash[0] && SDL_GetTicks() / 1000.0 < app->flash_until) {
         float w, h;
         cfv_text_size(app->flash, app->text_scale, &w, &h);
-        float x = 0.5f * (app->w - w), y = app->h - h - 60;
+        float x = 0.5f * (app->w - w), y = (app->hud ? H.bottom.y : (float)app->h) - h - 16;
         cfv_panel(r, x - 8, y - 6, w + 16, h + 10, panel_bg);
         cfv_text(r, x, y, app->text_scale, fg, app->flash);
     }
@@ -402,7 +409,8 @@ static void screenshot(cfvApp *app, SDL_Renderer *r)
         snprintf(path, sizeof path, "cfview-%s-%03ld.png", name, app->shots);
     }
     cfError err = {{0}};
-    /* the shot shows the frame as drawn, without the message about the shot */
+    /* the shot shows the frame without the flash message of the last key */
+    app->flash[0] = 0;
     cfv_app_draw(app, r);
     if (cfv_write_png(r, path, &err)) {
         app->shots++;

@@ -207,8 +207,8 @@ void cfv_app_fit(cfvApp *app);
 void cfv_app_draw(cfvApp *app, SDL_Renderer *r);
 /** Handle a key; returns false when the user asked to quit. */
 bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod);
-/** One line per key, for `h` and the docs. */
-extern const char *const cfv_key_help[];
+/** Keys and what they do, for `h` and the docs; ends with {NULL, NULL}. */
+extern const char *const cfv_key_help[][2];
 
 /** A software renderer on a new w x h surface (no window, no display). */
 SDL_Renderer *cfv_headless_renderer(int w, int h, SDL_Surface **surface);

@@ -1,5 +1,55 @@
 /* SPDX-License-Identifier: MIT */
 /* Demo template and registry: what a chapter demo declares and what it may call (cfv_run_*). */
+
+/*
+ * Writing a demo: copy this template to chapters/chNN/demos/MM_<name>.c, fill it in, and add
+ * `extern const cfvDemo cfv_demo_chNN_<name>;` and `&cfv_demo_chNN_<name>,` to viewer/demos.c.
+ * `make demos-check` runs it headless and fails when check() returns non-zero; viewer-test
+ * checks that every field below is filled.
+ *
+ *   // SPDX line, then a one-line comment saying what the demo shows
+ *   #include "demos.h"
+ *
+ *   // What the viewer must show, and why (a few lines for whoever maintains the demo).
+ *
+ *   typedef struct Data { int events; } Data;        // what check() needs, recorded by step()
+ *
+ *   static cfStatus setup(cfvRun *run, cfError *err)  // build worlds; no exercise calls here
+ *   {
+ *       cfWorldDef def = cf_world_def_default();
+ *       int s = cfv_run_add_world(run, &def, "label shown under the world", cfu_zero3(), err);
+ *       if (s < 0) return CF_BAD_INPUT;
+ *       ... cf_world_add_body(cfv_run_world(run, s), &body) ...
+ *       cfv_run_set_camera(run, cfu_zero3(), -90, 20, 0);   // yaw, pitch (degrees), 0: fit
+ *       return CF_OK;
+ *   }
+ *
+ *   static void step(cfvRun *run)                      // one step of every world, then record
+ *   {
+ *       Data *d = run->data;
+ *       cfv_run_step_worlds(run);
+ *       ... d->events += ...;
+ *   }
+ *
+ *   static int check(const cfvRun *run, char *msg, size_t cap)   // 0: the prediction holds
+ *   {
+ *       const Data *d = run->data;
+ *       snprintf(msg, cap, "events: %d (want >= 1)", d->events);
+ *       return d->events >= 1 ? 0 : 1;
+ *   }
+ *
+ *   const cfvDemo cfv_demo_chNN_name = {
+ *       .id = "chNN/name", .chapter = NN, .title = "one line",
+ *       .point_at = "what the lecturer points at while it runs",
+ *       .keys = "the keys that matter here",
+ *       .prediction = "what a correct implementation shows (check() tests exactly this)",
+ *       .overlays = "omega,momentum",   // shown at start (optional)
+ *       .steps = 600, .data_size = sizeof(Data), .setup = setup, .step = step, .check = check,
+ *   };
+ *
+ * A demo never calls rand() (use cf_rng), never prints, and keeps its headless run to a fraction
+ * of a second: `make check` runs every demo.
+ */
 #ifndef CFV_DEMOS_H
 #define CFV_DEMOS_H
 

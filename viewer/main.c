@@ -548,10 +548,27 @@ static int run_main(const Opts *o)
         status = run_window(&app, o, &why);
         if (status < 0) window = false;
     }
+    if (!window && !o->headless && !o->check && !o->demo && !o->scene && app.n_playlist > 1) {
+        /* a chapter's demos without a display: check them all, one screenshot each */
+        fprintf(stderr, "cfview: %s; checking the demos headless instead%s%s\n", why ? why : "no window",
+                o->shots ? ", screenshots in " : "", o->shots ? o->shots : "");
+        int n = app.n_playlist;
+        cfv_app_free(&app);
+        return check_demos(list, n, o);
+    }
     if (!window) {
         bool fallback = !o->headless && !o->check;
+        char auto_shot[700];
         if (fallback) {
             /* asked for a window but there is no display: run headless and say so */
+            if (!shot && o->shots) {
+                char name[96];
+                cfv_copy(name, sizeof name, app.run.name);
+                for (char *p = name; *p; ++p)
+                    if (*p == '/' || *p == ' ') *p = '_';
+                snprintf(auto_shot, sizeof auto_shot, "%s/%s.png", o->shots, name);
+                shot = auto_shot;
+            }
             if (!shot) shot = "cfview.png";
             fprintf(stderr, "cfview: %s; running headless instead (screenshot: %s)\n", why ? why : "no window", shot);
             if (!cfv_path_writable(shot, &err)) {
