@@ -36,8 +36,8 @@ $$(TEST_BIN_DIR)/test_$1: $$($1_TEST_OBJ) $$(call link_objs,$1) $$(CFT_OBJ) $$(L
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(CFLAGS) $$^ -o $$@ $$(LDLIBS) $$(CHECK_LIBS)
 
-.PHONY: test-$1 test-$(patsubst ch0%,ch%,$1)
-test-$1 test-$(patsubst ch0%,ch%,$1): $$(TEST_BIN_DIR)/test_$1
+.PHONY: $(sort test-$1 test-$(patsubst ch0%,ch%,$1))
+$(sort test-$1 test-$(patsubst ch0%,ch%,$1)): $$(TEST_BIN_DIR)/test_$1
 	@mkdir -p $$(TAP_DIR)
 	@echo "== $1: chapter $1 from $$(IMPL), earlier chapters from $$(PRIOR)"
 	@CK_FORK=$$$${CK_FORK:-yes} CK_VERBOSITY=$$$${CK_VERBOSITY:-normal} CFT_CASE=$$(CASE) \

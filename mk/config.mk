@@ -47,4 +47,4 @@ else
 Q := @
 endif
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BLD) -name '*.d' -type f 2>/dev/null)

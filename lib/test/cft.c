@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the rubric: every registration is remembered so that --rubric can print it ---- */
 
@@ -43,11 +44,29 @@ void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int 
     if (!rubric_only) tcase_add_test(tc, fn);
 }
 
+/* ---- exit() inside a test is not a pass ----
+   Check's fork mode counts a child that exits with status 0 as passed, so code under test that
+   calls exit(0) would earn the points. A checked fixture marks the test as running and an atexit
+   handler turns any exit during the test into "Early exit with return value 86". */
+
+#define CFT_EXIT_IN_TEST 86
+static volatile int in_test;
+static void enter_test(void) { in_test = 1; }
+static void leave_test(void) { in_test = 0; }
+static void exit_guard(void)
+{
+    if (in_test) {
+        fputs("cft: the code under test called exit() before the test finished\n", stderr);
+        _exit(CFT_EXIT_IN_TEST);
+    }
+}
+
 /* ---- test cases by cost ---- */
 
 static TCase *make_tcase(Suite *s, const char *name, double timeout)
 {
     TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, enter_test, leave_test);
     tcase_set_timeout(tc, timeout);
     suite_add_tcase(s, tc);
     return tc;
@@ -86,6 +105,7 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
 
     Suite *s = suite_create(suite_name);
     build(s);
+    if (cft_hidden_build) cft_hidden_build(s); /* instructor tests compiled in with HIDDEN=dir */
 
     if (rubric_only) {
         int total = 0, graded = 0;
@@ -102,6 +122,7 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
     }
 
     cf_set_todo_hook(todo_fails_test);
+    atexit(exit_guard);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);

@@ -52,6 +52,12 @@ TCase *cft_tcase_long(Suite *s, const char *name);
 void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int points,
               const char *title);
 
+/**
+ * Hidden (instructor) tests: a file in HIDDEN=dir/chNN/ defines this function to add its own
+ * test cases to the chapter's suite; cft_main() calls it when it is linked in.
+ */
+void cft_hidden_build(Suite *s) __attribute__((weak));
+
 /** Build the suite with @p build and run it; handles --rubric and --list. Returns exit status. */
 int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite *s));
 

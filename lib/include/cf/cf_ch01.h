@@ -53,7 +53,7 @@ cfStatus cf_rigid_integrate_velocity(cfRigidBody *b, cfVec3 gravity, double h, b
 cfQuat cf_quat_rate(cfQuat q, cfVec3 w);
 
 /**
- * @brief ch01.2: one explicit step q+ = normalize(q + h q_dot(q, w)) (notes Eq. 75).
+ * @brief ch01.2: one explicit step q+ = normalize(q + h q_dot(q, w)), notes Eq.\ 75.
  *
  * For small h the result agrees with the exact rotation exp(h w / 2 ...) to O(h^2): the tests
  * compare against cfu_quat_mul(cfu_quat_exp(h w), q). The result has unit length.
