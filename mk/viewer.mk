@@ -80,5 +80,7 @@ viewer-test: $(VIEWER_TEST) $(CFVIEW)
 	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $(VIEWER_TEST)
 	@viewer/test/cli.sh $(CFVIEW) $(BLD)/viewer-test $(CFVIEW_STUBS)
 
+# prints CSV (boxes, fps, ...) and keeps it in build/<variant>/bench/viewer.csv
 bench-viewer: $(CFVIEW)
-	$(CFVIEW) --bench --size 1280x720
+	@mkdir -p $(BLD)/bench
+	$(CFVIEW) --bench --size 1280x720 | tee $(BLD)/bench/viewer.csv

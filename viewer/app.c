@@ -20,6 +20,7 @@ const char *const cfv_key_help[][2] = {
     {"g", "gyroscopic term on / off (every world)"},
     {"i  I", "next rigid / soft integrator (every world)"},
     {"o  O", "solver iterations / 2, x 2"},
+    {"m  M", "friction coefficient mu - 0.1, + 0.1 (every body)"},
     {"-  =", "fewer / more steps per frame"},
     {"tab", "next demo (shift+tab: previous)"},
     {"b", "body ids"},
@@ -499,6 +500,26 @@ bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
             flash(app, buf);
         }
         break;
+    case SDLK_m: {
+        double mu = -1;
+        for (int i = 0; i < run->n_slots; ++i) {
+            cfWorld *w = &run->slot[i].w;
+            for (int k = 0; k < w->n_bodies; ++k) {
+                double *m = &w->bodies[k].mu;
+                *m = fmax(0.0, *m + (shift ? 0.1 : -0.1));
+                mu = *m;
+            }
+            for (int k = 0; k < w->n_soft; ++k) {
+                double *m = &w->soft[k].mu;
+                *m = fmax(0.0, *m + (shift ? 0.1 : -0.1));
+                mu = *m;
+            }
+        }
+        if (mu >= 0) snprintf(buf, sizeof buf, "friction coefficient mu = %.2f", mu);
+        else snprintf(buf, sizeof buf, "no bodies");
+        flash(app, buf);
+        break;
+    }
     case SDLK_MINUS:
     case SDLK_KP_MINUS:
         if (app->steps_per_frame > 1) app->steps_per_frame--;

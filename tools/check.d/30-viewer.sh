@@ -34,9 +34,18 @@ viewer_tests() {
     $MAKE IMPL=solutions PRIOR=solutions viewer-test CFVIEW_STUBS=build/rel/bin/exercises/cfview
 }
 
+# valgrind, when installed (tools/install-deps --optional): no leaks, no invalid accesses
+viewer_valgrind() {
+  command -v valgrind >/dev/null || { echo "valgrind not installed: skipped"; return 0; }
+  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
+    build/rel/bin/solutions/cfview --demo ch01/tennis_racket --headless --steps 60 --size 200x150 \
+    --overlay ids,omega,momentum,labels --screenshot "$LOG/viewer-valgrind.png" >/dev/null
+}
+
 if [ -f mk/viewer.mk ]; then
   gate "viewer: rendering tests and command line" viewer_tests
   gate "viewer: demos-check (every demo's prediction, solutions)" $MAKE demos-check
   gate "viewer: demos on the stubs say 'not implemented'" viewer_stubs
   gate "viewer: 200 frames under AddressSanitizer + UBSan" viewer_asan
+  gate "viewer: valgrind" viewer_valgrind
 fi

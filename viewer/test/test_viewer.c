@@ -343,6 +343,47 @@ START_TEST(hud_draws_text_over_the_view)
 }
 END_TEST
 
+START_TEST(every_shape_is_drawn)
+{
+    cfWorld *w = new_world(cfu_vec3(0, 0, -9.81));
+    cfRigidBody g;
+    cfError err;
+    ck_assert(cf_rigid_init_fixed(&g, cf_shape_plane(cfu_vec3(0, 0, 1), 0), &err) == CF_OK);
+    cf_world_add_body(w, &g);
+    int ib = add_body(w, cf_shape_box(cfu_vec3(0.4, 0.3, 0.2)), cfu_vec3(-1.5, 0, 0.2), cfu_zero3());
+    int is = add_body(w, cf_shape_sphere(0.35), cfu_vec3(0, 0, 0.35), cfu_zero3());
+    int ic = add_body(w, cf_shape_capsule(0.2, 0.4), cfu_vec3(1.5, 0, 0.6), cfu_zero3());
+    w->bodies[ib].q = cfu_quat_from_axis_angle(cfu_vec3(0, 0, 1), 0.5);
+    w->bodies[ic].q = cfu_quat_from_axis_angle(cfu_vec3(1, 0, 0), 0.6);
+    cfRigidBody fx;
+    ck_assert(cf_rigid_init_fixed(&fx, cf_shape_box(cfu_vec3(0.2, 0.2, 0.2)), &err) == CF_OK);
+    fx.x = cfu_vec3(0, 1.2, 0.2);
+    cf_world_add_body(w, &fx);
+    plain_view();
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    cfvView v = cfv_view_make(&app.cam, W, H, &app.area);
+    const int ids[3] = {ib, is, ic};
+    for (int k = 0; k < 3; ++k) {
+        float sx, sy;
+        /* a point a little below the centre (the id label sits at the centre) */
+        ck_assert(cfv_view_project(&v, w->bodies[ids[k]].x, &sx, &sy));
+        SDL_Color c = pixel(s, (int)sx, (int)sy);
+        ck_assert_msg(shade_of(c, cfv_object_color(0, k)), "body %d: (%d,%d,%d)", ids[k], c.r, c.g, c.b);
+    }
+    const char *dir = getenv("CFV_TEST_PNG_DIR");
+    if (dir) {
+        app.overlays = CFV_OV_IDS | CFV_OV_VELOCITY | CFV_OV_OMEGA;
+        render(s);
+        char path[512];
+        snprintf(path, sizeof path, "%s/shapes.png", dir);
+        cfError e2;
+        ck_assert(cfv_write_png(ren, path, &e2));
+    }
+    free(s);
+}
+END_TEST
+
 START_TEST(series_keep_the_whole_history)
 {
     cfvSeries s;
@@ -416,6 +457,7 @@ static void build(Suite *s)
     CFT_TEST(tc, soft_body_surface_is_drawn, "soft body surfaces are drawn with back-face culling");
     CFT_TEST(tc, non_finite_state_is_skipped, "a body with a non-finite state is not drawn");
     CFT_TEST(tc, hud_draws_text_over_the_view, "the HUD draws its panel");
+    CFT_TEST(tc, every_shape_is_drawn, "boxes, spheres, capsules, fixed bodies and the ground are drawn");
     TCase *tu = cft_tcase_unit(s, "parts");
     CFT_TEST(tu, series_keep_the_whole_history, "plot series keep the whole run at reduced resolution");
     CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
