@@ -72,6 +72,8 @@ void cfv_camera_pan(cfvCamera *cam, int w, int h, double dx_px, double dy_px);
 void cfv_camera_zoom(cfvCamera *cam, double factor);
 /** Fit the camera so every object of the run fits in @p area of a w x h image (keeps yaw, pitch). */
 void cfv_camera_fit(cfvCamera *cam, const cfvRun *run, int w, int h, const SDL_FRect *area);
+/** Fit the camera to the box [lo, hi]. */
+void cfv_camera_fit_box(cfvCamera *cam, cfVec3 lo, cfVec3 hi, int w, int h, const SDL_FRect *area);
 /** Axis-aligned box around everything that is not a plane (a unit cube when empty). */
 void cfv_run_box(const cfvRun *run, cfVec3 *lo, cfVec3 *hi);
 /** Bounding sphere of everything that is not a plane in the run. */
@@ -182,6 +184,7 @@ typedef struct cfvApp {
     double frame_ms;         /**< last frame's drawing time */
     double fps;              /**< smoothed frames per second (windowed) */
     SDL_FRect area;          /**< the part of the image the panels leave free for the 3D view */
+    bool camera_fixed;       /**< the user chose the camera (--camera): never refit */
     char shot_path[512];     /**< F12 / headless screenshot path ("" : automatic) */
     char record_dir[512];    /**< --record folder ("" : off) */
     bool recording;

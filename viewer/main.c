@@ -174,11 +174,19 @@ static int run_headless(cfvApp *app, SDL_Renderer *r, long steps, bool check, co
     cfError err = {{0}};
     char msg[640];
     if (app->record_dir[0] && !record_frame(app, r, &err)) return bad("%s", err.msg);
+    /* a scene's screenshot frames everything the run went through (a demo frames itself) */
+    cfVec3 lo, hi;
+    cfv_run_box(run, &lo, &hi);
     for (long k = 0; k < steps && !run->todo[0]; ++k) {
         cfv_run_step(run);
         if (app->record_dir[0] && !record_frame(app, r, &err)) return bad("%s", err.msg);
+        cfVec3 l, h;
+        cfv_run_box(run, &l, &h);
+        lo = cfu_vec3(fmin(lo.x, l.x), fmin(lo.y, l.y), fmin(lo.z, l.z));
+        hi = cfu_vec3(fmax(hi.x, h.x), fmax(hi.y, h.y), fmax(hi.z, h.z));
     }
     if (shot) {
+        if (!run->demo && !app->camera_fixed) cfv_camera_fit_box(&app->cam, lo, hi, app->w, app->h, &app->area);
         cfv_app_draw(app, r);
         if (!cfv_write_png(r, shot, &err)) return bad("%s", err.msg);
     }
@@ -217,6 +225,7 @@ static void apply_view_options(cfvApp *app, const Opts *o)
         app->cam.dist = app->run.cam_dist;
     }
     if (o->has_camera) {
+        app->camera_fixed = true;
         app->cam.yaw = o->yaw * CF_PI / 180.0;
         app->cam.pitch = o->pitch * CF_PI / 180.0;
         if (o->dist > 0) app->cam.dist = o->dist;

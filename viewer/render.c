@@ -177,6 +177,11 @@ void cfv_camera_fit(cfvCamera *cam, const cfvRun *run, int w, int h, const SDL_F
 {
     cfVec3 lo, hi;
     cfv_run_box(run, &lo, &hi);
+    cfv_camera_fit_box(cam, lo, hi, w, h, area);
+}
+
+void cfv_camera_fit_box(cfvCamera *cam, cfVec3 lo, cfVec3 hi, int w, int h, const SDL_FRect *area)
+{
     cfVec3 e = cfu_scale(0.5, cfu_sub(hi, lo));
     cfvCamera unit = *cam;
     unit.dist = 1.0;
