@@ -155,7 +155,7 @@ static void summary(const cfvApp *app, FILE *f)
     fprintf(f, "cfview: %s: %s\n", run->name, run->title);
     if (run->n_slots) {
         const cfWorld *w = &run->slot[0].w;
-        fprintf(f, "  %ld steps, t = %.4g s, dt = %.4g s\n", w->step, w->time, w->def.dt);
+        fprintf(f, "  %ld step%s, t = %.4g s, dt = %.4g s\n", w->step, w->step == 1 ? "" : "s", w->time, w->def.dt);
     }
     for (int i = 0; i < run->n_slots; ++i) {
         const cfvSlot *s = &run->slot[i];

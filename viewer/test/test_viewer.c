@@ -105,6 +105,8 @@ static int count_background(const Shot *s)
     return n;
 }
 
+static void cfv_contacts_clear_for_test(cfvRun *run) { cf_contacts_clear(&run->slot[0].extra); }
+
 /* ---- tests ---------------------------------------------------------------------------------- */
 
 START_TEST(sphere_where_the_camera_looks)
@@ -258,6 +260,28 @@ START_TEST(contact_overlay_marks_the_point)
     app.overlays = CFV_OV_NORMALS;
     render(b);
     ck_assert(!same(pixel(a, px, py - 15), pixel(b, px, py - 15)));
+    const char *dir = getenv("CFV_TEST_PNG_DIR");
+    if (dir) {
+        /* a sliding contact: impulse on the cone's surface, and a penetrating one */
+        c.lambda[1] = 0.5;
+        c.phi = -0.05;
+        cfv_contacts_clear_for_test(&app.run);
+        ck_assert(cfv_run_add_contact(&app.run, 0, &c));
+        c.p = cfu_vec3(-0.25, -0.5, -0.25);
+        c.lambda[0] = 0.5;
+        c.lambda[1] = 0.1;
+        c.lambda[2] = -0.1;
+        c.phi = 0;
+        ck_assert(cfv_run_add_contact(&app.run, 0, &c));
+        app.cam.pitch = 0.4;
+        app.cam.yaw = -1.2;
+        app.overlays = CFV_OV_POINTS | CFV_OV_FRAMES | CFV_OV_IMPULSES | CFV_OV_CONES | CFV_OV_DEPTH;
+        render(b);
+        char path[512];
+        snprintf(path, sizeof path, "%s/contacts.png", dir);
+        cfError e2;
+        ck_assert(cfv_write_png(ren, path, &e2));
+    }
     free(a);
     free(b);
 }
