@@ -303,9 +303,22 @@ static bool have_display(const char **why)
 static int run_window(cfvApp *app, const Opts *o, const char **why)
 {
     static char reason[300];
+    /* try only the window systems the environment names (no noise from the others) */
+    const char *x = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+    bool hx = x && *x, hw = wl && *wl;
+    if (!getenv("SDL_VIDEODRIVER") && (hx || hw))
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, hx && hw ? "wayland,x11" : (hw ? "wayland" : "x11"));
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
         snprintf(reason, sizeof reason, "cannot open a window: %s", SDL_GetError());
         *why = reason;
+        return -1;
+    }
+    const char *drv = SDL_GetCurrentVideoDriver();
+    if (!drv || !strcmp(drv, "offscreen") || !strcmp(drv, "dummy")) {
+        snprintf(reason, sizeof reason, "cannot open a window: no display reachable (SDL video driver '%s')",
+                 drv ? drv : "none");
+        *why = reason;
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
         return -1;
     }
     char title[200];

@@ -67,6 +67,16 @@ else
   no "no display: headless fallback (status $st)" "$msg"
 fi
 
+# a display that cannot be reached: same fallback, no hang
+msg=$(env -u WAYLAND_DISPLAY DISPLAY=:987 timeout 60 "$CFVIEW" --demo ch01/energy_drift --size 320x240 \
+  --screenshot "$OUT/fallback2.png" 2>&1 >/dev/null)
+st=$?
+if [ $st -eq 0 ] && grep -q "cannot open a window" <<<"$msg" && [ -f "$OUT/fallback2.png" ]; then
+  ok "unreachable display: headless fallback"
+else
+  no "unreachable display: headless fallback (status $st)" "$msg"
+fi
+
 # scenes shipped in scenes/: each runs headless (a few steps)
 for s in scenes/*.json; do
   [ -f "$s" ] || continue
