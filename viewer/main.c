@@ -225,7 +225,7 @@ static void apply_view_options(cfvApp *app, const Opts *o)
         app->cam.dist = app->run.cam_dist;
     }
     if (o->has_camera) {
-        app->camera_fixed = true;
+        app->camera_fixed = o->dist > 0;
         app->cam.yaw = o->yaw * CF_PI / 180.0;
         app->cam.pitch = o->pitch * CF_PI / 180.0;
         if (o->dist > 0) app->cam.dist = o->dist;
