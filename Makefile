@@ -62,10 +62,11 @@ $(LIBCF): $(LIB_OBJ)
 
 libs: $(LIBCF) $(CFT_OBJ)
 
-# library tests: one binary per lib/test/test_*.c
+# library tests: one binary per lib/test/test_*.c. They link every chapter's stubs because the
+# world's step (lib/src/world.c) calls chapter code; a library test never steps into it.
 LIBTEST_SRC := $(wildcard lib/test/test_*.c)
 LIBTEST_BINS := $(LIBTEST_SRC:lib/test/%.c=$(BLD)/bin/lib/%)
-$(BLD)/bin/lib/%: $(OBJ)/lib/test/%.o $(CFT_OBJ) $(LIBCF)
+$(BLD)/bin/lib/%: $(OBJ)/lib/test/%.o $(CFT_OBJ) $(call all_impl_objs,exercises) $(LIBCF)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(CHECK_LIBS)
 

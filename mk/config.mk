@@ -10,6 +10,11 @@ VARIANT := rel
 OPTFLAGS ?= -O2 -g
 endif
 
+# CHOLMOD=1 objects differ: give them their own folder
+ifeq ($(CHOLMOD),1)
+VARIANT := $(VARIANT)-cholmod
+endif
+
 BUILD ?= build
 BLD := $(BUILD)/$(VARIANT)
 OBJ := $(BLD)/obj

@@ -27,7 +27,8 @@ typedef struct cfContact {
     int body_b;         /**< index of body B */
     cfVec3 p;           /**< contact point, world (m) */
     cfVec3 n;           /**< unit normal from A to B, world */
-    cfVec3 t, b;        /**< unit tangents: [n t b] right-handed (filled by ch02.2) */
+    cfVec3 t;           /**< first unit tangent: [n t b] right-handed (filled by ch02.2) */
+    cfVec3 b;           /**< second unit tangent, b = n x t (filled by ch02.2) */
     double phi;         /**< gap (m): > 0 separated, < 0 penetrating */
     double mu;          /**< friction coefficient of the pair (>= 0) */
     uint32_t feature;   /**< feature id (pair of features), stable while the contact persists */

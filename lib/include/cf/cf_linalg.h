@@ -57,9 +57,12 @@ static inline double *cf_dense_at(const cfDense *m, int i, int j) { return &m->a
 void cf_dense_mul_vec(const cfDense *A, const double *x, double *y);
 /** y <- A^T x (x has rows entries, y cols entries). */
 void cf_dense_tmul_vec(const cfDense *A, const double *x, double *y);
-/** C <- A B; C is (re)allocated to A.rows x B.cols. CF_BAD_INPUT when sizes disagree. */
+/**
+ * C <- A B; C is (re)allocated to A.rows x B.cols, so it must be a zeroed struct or a matrix
+ * (whose old storage is freed); C may be A or B. CF_BAD_INPUT when sizes disagree.
+ */
 cfStatus cf_dense_mul(const cfDense *A, const cfDense *B, cfDense *C);
-/** Largest |A - A^T| entry (square A). */
+/** Largest |A - A^T| entry (square A; INFINITY when A is not square). */
 double cf_dense_asymmetry(const cfDense *A);
 /** @} */
 
@@ -68,20 +71,26 @@ double cf_dense_asymmetry(const cfDense *A);
  *  @{ */
 /**
  * Solve A x = b for square A by LU with partial pivoting (LAPACKE_dgesv on a copy).
- * A and b are not modified. CF_SINGULAR when A is singular to working precision.
+ * A and b are not modified (b and x may alias). CF_SINGULAR when A is singular to working
+ * precision (estimated reciprocal condition number in the 1-norm below DBL_EPSILON);
+ * CF_BAD_INPUT when A is not square or A or b has a non-finite entry. On failure x is untouched.
  */
 cfStatus cf_dense_solve(const cfDense *A, const double *b, double *x);
 /**
  * Cholesky A = L L^T of a symmetric positive definite A (LAPACKE_dpotrf on a copy; only the
  * lower triangle of A is read). @p L is allocated n x n, lower-triangular, upper part zero.
- * CF_SINGULAR when A is not positive definite.
+ * CF_SINGULAR when A is not positive definite, CF_BAD_INPUT when A is not square or its lower
+ * triangle has a non-finite entry. On failure @p L is left empty (zeroed, nothing to free).
  */
 cfStatus cf_dense_cholesky(const cfDense *A, cfDense *L);
-/** Solve L L^T x = b given the factor from cf_dense_cholesky(). */
+/** Solve L L^T x = b given the factor from cf_dense_cholesky() (b and x may alias). */
 void cf_dense_cholesky_solve(const cfDense *L, const double *b, double *x);
 /**
  * Eigenvalues (ascending) and optionally eigenvectors (columns of @p V, n x n, allocated when
- * V is not NULL) of a symmetric A (LAPACKE_dsyev on a copy).
+ * V is not NULL) of a symmetric A (LAPACKE_dsyev on a copy; only the lower triangle is read).
+ * The eigenvectors are orthonormal. CF_BAD_INPUT when A is not square or its lower triangle has
+ * a non-finite entry, CF_MAX_ITER when LAPACK's QR iteration does not converge; on failure
+ * @p V is left empty (zeroed).
  */
 cfStatus cf_dense_sym_eig(const cfDense *A, double *eigenvalues, cfDense *V);
 /** @} */
@@ -91,17 +100,27 @@ cfStatus cf_dense_sym_eig(const cfDense *A, double *eigenvalues, cfDense *V);
  *  @{ */
 /** A growing list of (row, col, value) entries; duplicates are summed on conversion to CSR. */
 typedef struct cfTriplets {
-    int rows, cols;      /**< matrix size */
-    int nnz, cap;        /**< entries used / allocated */
-    int *i, *j;          /**< row and column indices */
+    int rows;            /**< number of rows */
+    int cols;            /**< number of columns */
+    int nnz;             /**< entries used */
+    int cap;             /**< entries allocated */
+    int *i;              /**< row index of each entry */
+    int *j;              /**< column index of each entry */
     double *v;           /**< values */
 } cfTriplets;
 
 /** Start an empty rows x cols triplet list. */
 cfStatus cf_triplets_init(cfTriplets *t, int rows, int cols);
-/** Append entry (i, j, v). CF_BAD_INPUT when (i, j) is out of range, CF_NO_MEMORY on failure. */
+/**
+ * Append entry (i, j, v). CF_BAD_INPUT when (i, j) is out of range or v is not finite,
+ * CF_NO_MEMORY on failure (the list is unchanged then).
+ */
 cfStatus cf_triplets_add(cfTriplets *t, int i, int j, double v);
-/** Append the 3x3 block m (row-major, 9 values) at (3 bi, 3 bj). */
+/**
+ * Append the 3x3 block m (row-major, 9 values) at (3 bi, 3 bj). All nine entries are added,
+ * zeros included. CF_BAD_INPUT when the block does not fit or a value is not finite (nothing
+ * is added then).
+ */
 cfStatus cf_triplets_add_block3(cfTriplets *t, int bi, int bj, const double m[9]);
 /** Forget all entries but keep the memory. */
 void cf_triplets_clear(cfTriplets *t);
@@ -110,14 +129,19 @@ void cf_triplets_free(cfTriplets *t);
 
 /** Compressed sparse row matrix with sorted, unique column indices in each row. */
 typedef struct cfCsr {
-    int rows, cols;  /**< matrix size */
+    int rows;        /**< number of rows */
+    int cols;        /**< number of columns */
     int nnz;         /**< stored entries */
     int *rowptr;     /**< rows+1 offsets into colidx/val */
     int *colidx;     /**< column of each entry, ascending within a row */
     double *val;     /**< value of each entry */
 } cfCsr;
 
-/** Build CSR from triplets (duplicates summed, explicit zeros kept). Allocates @p A. */
+/**
+ * Build CSR from triplets (duplicates summed in insertion order, explicit zeros kept). Allocates
+ * @p A. CF_BAD_INPUT when an entry is out of range or not finite, CF_NO_MEMORY on failure
+ * (@p A is left empty then).
+ */
 cfStatus cf_csr_from_triplets(const cfTriplets *t, cfCsr *A);
 /** Free and zero. */
 void cf_csr_free(cfCsr *A);
@@ -132,8 +156,16 @@ cfStatus cf_csr_to_dense(const cfCsr *A, cfDense *D);
 /** Diagonal entries into @p d (min(rows, cols) values). */
 void cf_csr_diagonal(const cfCsr *A, double *d);
 /**
+ * Largest |a_ij - a_ji| over the stored entries (an entry stored on one side only is compared
+ * with 0). 0 for a symmetric matrix; INFINITY when A is not square. O(nnz log(row length)).
+ */
+double cf_csr_asymmetry(const cfCsr *A);
+/**
  * Impose x[k] = 0 for the listed degrees of freedom of a square system: zero row and column k
- * and set the diagonal to 1. The caller also sets b[k] = 0. Keeps symmetry.
+ * and set the diagonal to 1. The caller also sets b[k] = 0. Keeps symmetry. Listed dofs
+ * outside [0, n) are ignored, repeats are harmless. A pinned row without a stored diagonal gets
+ * one inserted (the index arrays are reallocated; should that allocation fail, the row is left
+ * all zero and a later factorization reports the matrix singular).
  */
 void cf_csr_pin_dofs(cfCsr *A, int n_dofs, const int *dofs);
 /** @} */
@@ -143,22 +175,31 @@ void cf_csr_pin_dofs(cfCsr *A, int n_dofs, const int *dofs);
  *  @{ */
 /** Block-sparse matrix of brows x bcols blocks, each br x bc, stored row-major per block. */
 typedef struct cfBsr {
-    int brows, bcols;  /**< number of block rows and block columns */
-    int br, bc;        /**< block size */
-    int nnzb, capb;    /**< stored blocks / capacity */
+    int brows;         /**< number of block rows */
+    int bcols;         /**< number of block columns */
+    int br;            /**< rows of each block */
+    int bc;            /**< columns of each block */
+    int nnzb;          /**< stored blocks */
+    int capb;          /**< blocks allocated */
     int *rowptr;       /**< brows+1 offsets (valid after cf_bsr_finalize) */
     int *colidx;       /**< block column of each block */
     double *val;       /**< nnzb * br * bc values */
 } cfBsr;
 
-/** Start an empty block matrix; blocks are then added row by row with cf_bsr_add_block(). */
+/**
+ * Start an empty block matrix; blocks are then added row by row with cf_bsr_add_block().
+ * CF_BAD_INPUT when a count is negative or a block size is not positive.
+ */
 cfStatus cf_bsr_init(cfBsr *A, int brows, int bcols, int br, int bc);
 /**
  * Append block @p m (br*bc values, row-major) at block position (bi, bj). Blocks must be added in
- * non-decreasing bi; several blocks of one row may come in any column order.
+ * non-decreasing bi; several blocks of one row may come in any column order (blocks at the same
+ * position add up in products). CF_BAD_INPUT when (bi, bj) is out of range, bi is smaller than
+ * the previous block's row, or a value is not finite; CF_NO_MEMORY on failure. No blocks may be
+ * added after cf_bsr_finalize().
  */
 cfStatus cf_bsr_add_block(cfBsr *A, int bi, int bj, const double *m);
-/** Close the row pointer after the last block was added. */
+/** Close the row pointer after the last block was added (until then rowptr holds counts). */
 void cf_bsr_finalize(cfBsr *A);
 /** Free and zero. */
 void cf_bsr_free(cfBsr *A);
@@ -192,29 +233,69 @@ cfCgOptions cf_cg_options_default(int n);
  * for Jacobi preconditioning (entries <= 0 are treated as 1). Residual measure: ||b - A x||_2.
  * Status: CF_OK (converged), CF_MAX_ITER, CF_BAD_INPUT (non-finite input), CF_DIVERGED (p^T A p
  * <= 0: the operator is not positive definite). The history receives ||r|| per iteration.
+ *
+ * Details: @p opt NULL means cf_cg_options_default(n); @p rep may be NULL. The iteration updates
+ * the residual by recurrence; when that one meets the tolerance the true residual b - A x is
+ * recomputed, and the iteration goes on from it if it does not (so CF_OK always refers to the
+ * true residual, which is what rep->residual holds on return). rep->iterations counts the
+ * updates of x (history_len equals it when the buffer is large enough). On CF_BAD_INPUT x is
+ * untouched; otherwise x holds the last iterate.
  */
 cfStatus cf_cg(int n, cfMatVec A, void *ctx, const double *b, double *x, const double *precond_diag,
                const cfCgOptions *opt, cfReport *rep);
-/** cf_cg() on a CSR matrix with Jacobi preconditioning. */
+/**
+ * cf_cg() on a CSR matrix with Jacobi preconditioning. CF_BAD_INPUT also when A is not square or
+ * has a non-finite entry.
+ */
 cfStatus cf_csr_cg(const cfCsr *A, const double *b, double *x, const cfCgOptions *opt, cfReport *rep);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name Sparse Cholesky (for moderate soft-body systems)
- *  Left-looking sparse Cholesky with a fill-reducing reverse Cuthill-McKee ordering. With
- *  `make CHOLMOD=1` the same API can be backed by SuiteSparse CHOLMOD (optional, GPL parts).
+ *  Up-looking (row by row) sparse Cholesky with a fill-reducing reverse Cuthill-McKee ordering:
+ *  ordering, elimination tree, symbolic row patterns, then the numeric factorization. With
+ *  `make CHOLMOD=1` the same API is backed by SuiteSparse CHOLMOD (optional, GPL parts), given
+ *  the same orderings.
  *  @{ */
 /** A sparse Cholesky factorization P A P^T = L L^T (opaque contents). */
 typedef struct cfSparseChol cfSparseChol;
 
 /**
+ * Reverse Cuthill-McKee ordering of the square matrix @p A: perm[k] is the original index of the
+ * unknown placed k-th (perm must hold A->rows entries). The row pattern of A is read as an
+ * undirected graph (A should be structurally symmetric); each connected component starts from a
+ * pseudo-peripheral node (George-Liu search) and neighbours are visited by increasing degree.
+ * The ordering keeps the nonzeros near the diagonal (small bandwidth and profile), which bounds
+ * the fill of a Cholesky factor by the profile. CF_BAD_INPUT when A is not square, CF_NO_MEMORY.
+ */
+cfStatus cf_csr_rcm(const cfCsr *A, int *perm);
+
+/** Ordering applied before a sparse Cholesky factorization. */
+typedef enum cfCholOrdering {
+    CF_CHOL_ORDER_RCM = 0, /**< reverse Cuthill-McKee (cf_csr_rcm()), the default */
+    CF_CHOL_ORDER_NATURAL  /**< no reordering (P = I), for comparisons */
+} cfCholOrdering;
+
+/**
  * Factor the symmetric positive definite CSR matrix @p A (both triangles stored). Allocates
- * @p *out. CF_SINGULAR when A is not positive definite, CF_BAD_INPUT when A is not square.
+ * @p *out (set to NULL on failure). Same as cf_sparse_chol_factor_ordered() with
+ * CF_CHOL_ORDER_RCM.
  */
 cfStatus cf_sparse_chol_factor(const cfCsr *A, cfSparseChol **out);
-/** Solve A x = b with the factorization (b and x may alias). */
+/**
+ * Factor P A P^T = L L^T with the chosen ordering. Only the lower triangle (j <= i) of A is read,
+ * but A must be symmetric: CF_BAD_INPUT when A is not square, has a non-finite entry, or
+ * cf_csr_asymmetry(A) > 1e-12 max|a_ij|. CF_SINGULAR when A is not positive definite: a pivot
+ * is not positive, or is at most DBL_EPSILON times its diagonal entry of A (singular to working
+ * precision). CF_NO_MEMORY on failure. Allocates @p *out (set to NULL on failure).
+ */
+cfStatus cf_sparse_chol_factor_ordered(const cfCsr *A, cfCholOrdering ordering, cfSparseChol **out);
+/**
+ * Solve A x = b with the factorization (b and x may alias). Uses a work vector kept in @p F, so
+ * one factorization must not be used by two threads at the same time.
+ */
 void cf_sparse_chol_solve(const cfSparseChol *F, const double *b, double *x);
-/** Number of nonzeros in L (fill-in diagnostics). */
+/** Number of nonzeros in L, diagonal included (fill-in diagnostics). */
 long cf_sparse_chol_nnz(const cfSparseChol *F);
 /** Free (NULL allowed). */
 void cf_sparse_chol_free(cfSparseChol *F);

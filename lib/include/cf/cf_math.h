@@ -25,17 +25,22 @@ extern "C" {
 
 /** A 3-vector (positions in m, velocities in m/s, ...). */
 typedef struct cfVec3 {
-    double x, y, z;
+    double x; /**< x component */
+    double y; /**< y component */
+    double z; /**< z component */
 } cfVec3;
 
 /** A quaternion w + x i + y j + z k, scalar first. Unit quaternions are rotations. */
 typedef struct cfQuat {
-    double w, x, y, z;
+    double w; /**< scalar part */
+    double x; /**< i component of the vector part */
+    double y; /**< j component of the vector part */
+    double z; /**< k component of the vector part */
 } cfQuat;
 
 /** A 3x3 matrix, row-major: m[row][col]. */
 typedef struct cfMat3 {
-    double m[3][3];
+    double m[3][3]; /**< entries, m[row][col] */
 } cfMat3;
 
 /** @name 3-vectors

@@ -28,6 +28,22 @@
  * @endcode
  * Unknown keys are errors (they are usually typos). Orientations are normalized quaternions
  * (w, x, y, z); a quaternion of zero length is an error.
+ *
+ * Keys (all optional unless marked required; defaults from cf_world_def_default() and the
+ * constructors in cf_body.h and cf_soft.h):
+ *
+ * | where | keys |
+ * |---|---|
+ * | top level | name, chapter (>= 0), description, expect, world, bodies, soft_bodies (at least one body) |
+ * | world | gravity, dt (> 0), steps (> 0), rigid_integrator, gyroscopic, soft_integrator, solver_iterations (>= 0), solver_tolerance (> 0) |
+ * | bodies[i] | shape (required), fixed, mass (required unless fixed; > 0), inertia (principal moments, each > 0), position, orientation, velocity, angular_velocity, force, torque, mu (>= 0), restitution (in [0, 1]), name (default "body<i>") |
+ * | shape | type (required): sphere {radius}, box {half_extents}, plane {normal, offset}, capsule {radius, half_height} |
+ * | soft_bodies[i] | type (required): tet_box {origin, size, cells, density, young, poisson, fix_min_x} or chain {from, to, nodes, stiffness, node_mass, fix_first}; both: damping [alpha, beta] (>= 0), mu (>= 0), velocity (initial, free nodes), name (default "soft<i>") |
+ *
+ * A fixed body takes no mass, inertia, velocity, angular_velocity, force or torque; a plane
+ * must be fixed and takes no position or orientation. Numbers must be finite (1e999 is refused)
+ * and integers integral. Strings longer than their field in ::cfSceneInfo or the body's name are
+ * refused, not cut.
  */
 #ifndef CF_SCENE_H
 #define CF_SCENE_H

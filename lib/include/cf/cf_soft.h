@@ -26,7 +26,8 @@ extern "C" {
 
 /** A spring between nodes i and j. */
 typedef struct cfSpring {
-    int i, j;      /**< node indices */
+    int i;         /**< first node index */
+    int j;         /**< second node index */
     double rest;   /**< rest length L (m) */
     double k;      /**< stiffness (N/m) */
 } cfSpring;
@@ -47,9 +48,11 @@ typedef struct cfSoftBody {
     cfVec3 *x_rest;         /**< rest positions (m), N */
     double *mass;           /**< lumped node masses (kg), N; 0 allowed only for fixed nodes */
     bool *fixed;            /**< pinned nodes never move, N */
-    int n_springs, cap_springs;
+    int n_springs;          /**< springs in use */
+    int cap_springs;        /**< springs allocated */
     cfSpring *springs;      /**< springs */
-    int n_tets, cap_tets;
+    int n_tets;             /**< tetrahedra in use */
+    int cap_tets;           /**< tetrahedra allocated */
     cfTet *tets;            /**< tetrahedra */
     double young;           /**< Young's modulus E (Pa) of the tetrahedra */
     double poisson;         /**< Poisson ratio nu in [0, 0.5) */
@@ -57,7 +60,8 @@ typedef struct cfSoftBody {
     double damping_alpha;   /**< Rayleigh mass coefficient alpha (1/s) */
     double damping_beta;    /**< Rayleigh stiffness coefficient beta (s) */
     double mu;              /**< friction coefficient against other bodies */
-    int n_tris, cap_tris;
+    int n_tris;             /**< surface triangles in use */
+    int cap_tris;           /**< surface triangles allocated */
     int (*tris)[3];         /**< surface triangles for drawing and contact (outward CCW) */
     /* history for two-step methods (BDF2); valid when has_prev */
     cfVec3 *x_prev;         /**< positions one step ago, N */

@@ -102,9 +102,11 @@ typedef struct cfStepStats {
 /** A world of rigid and soft bodies. */
 typedef struct cfWorld {
     cfWorldDef def;             /**< settings; may be changed between steps */
-    int n_bodies, cap_bodies;
+    int n_bodies;               /**< rigid bodies in use */
+    int cap_bodies;             /**< rigid bodies allocated */
     cfRigidBody *bodies;        /**< rigid bodies (owned) */
-    int n_soft, cap_soft;
+    int n_soft;                 /**< soft bodies in use */
+    int cap_soft;               /**< soft bodies allocated */
     cfSoftBody *soft;           /**< soft bodies (owned) */
     cfContactList contacts;     /**< contacts of the last step (empty without a detector) */
     double time;                /**< simulated time (s) */

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+# The book (pandoc, tools/book/) and the API reference (Doxygen, docs/Doxyfile).
+# Included by the Makefile.
+#
+#   make book          build/book/{student,instructor}/index.html (a missing or unused snippet fails)
+#   make book-pdf      the same plus a PDF per edition when weasyprint is installed
+#   make docs          build/docs/html/index.html (warnings are errors)
+
+EXTRA_HELP += book book-pdf docs
+
+.PHONY: book book-pdf docs
+book:
+	@command -v pandoc >/dev/null || tools/install-deps
+	@tools/book/build $(if $(EDITION),--edition $(EDITION))
+
+book-pdf:
+	@command -v pandoc >/dev/null || tools/install-deps
+	@tools/book/build --pdf $(if $(EDITION),--edition $(EDITION))
+
+# Doxygen writes build/docs/html; formulas use MathJax from Debian's libjs-mathjax when it is
+# installed (linked, never downloaded), otherwise they show as their LaTeX source.
+MATHJAX_DIR ?= /usr/share/javascript/mathjax
+docs:
+	@command -v doxygen >/dev/null || tools/install-deps
+	@rm -rf $(BUILD)/docs && mkdir -p $(BUILD)/docs
+	@doxygen docs/Doxyfile >$(BUILD)/docs/doxygen.log 2>$(BUILD)/docs/warnings.log || \
+	  { cat $(BUILD)/docs/warnings.log >&2; echo "docs: doxygen failed (log: $(BUILD)/docs/doxygen.log)" >&2; exit 1; }
+	@if [ -s $(BUILD)/docs/warnings.log ]; then cat $(BUILD)/docs/warnings.log >&2; \
+	  echo "docs: doxygen warnings (they are errors)" >&2; exit 1; fi
+	@if [ -f $(MATHJAX_DIR)/MathJax.js ]; then ln -sfn $(MATHJAX_DIR) $(BUILD)/docs/html/mathjax; \
+	  else echo "docs: formulas show as LaTeX: install libjs-mathjax to render them"; fi
+	@echo "docs: $(BUILD)/docs/html/index.html"

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+# Instructor kit: autograder, class grading and handouts (tools/grade, tools/grade-all,
+# tools/handout). Included by the Makefile.
+#
+#   make grade STUDENT=dir [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir] [PRIOR=solutions] [CASE=ch01.2]
+#   make grade-all STUDENTS=dir [JOBS=N] [CHAPTERS=...] [HIDDEN=dir] [OUT=dir]
+#   make handout OUT=dir [CHAPTERS="1"]
+#   make grade-tests            the grader's own test suite (also part of make check)
+
+EXTRA_HELP += grade grade-all handout grade-tests
+
+# Only what the user typed is passed on: CHAPTERS and PRIOR also have defaults in the
+# Makefile (every chapter; PRIOR=IMPL) that mean something else here.
+typed = $(filter command line,$(origin $1))
+GRADE_ARGS = $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") \
+             $(if $(HIDDEN),--hidden "$(HIDDEN)") \
+             $(if $(call typed,PRIOR),--prior "$(PRIOR)") \
+             $(if $(CASE),--case "$(CASE)") \
+             $(if $(OUT),--out "$(OUT)")
+
+.PHONY: grade grade-all handout grade-tests
+grade:
+	@test -n "$(STUDENT)" || { echo 'usage: make grade STUDENT=dir [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir] [PRIOR=solutions] [CASE=ch01.2]' >&2; exit 2; }
+	@tools/grade --student "$(STUDENT)" $(GRADE_ARGS)
+
+grade-all:
+	@test -n "$(STUDENTS)" || { echo 'usage: make grade-all STUDENTS=dir [JOBS=N] [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir]' >&2; exit 2; }
+	@tools/grade-all --students "$(STUDENTS)" $(if $(JOBS),--jobs $(JOBS)) $(GRADE_ARGS)
+
+handout:
+	@test -n "$(OUT)" || { echo 'usage: make handout OUT=dir [CHAPTERS="1 2"]' >&2; exit 2; }
+	@tools/handout --out "$(OUT)" $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)")
+
+grade-tests:
+	@tools/grade-tests/run

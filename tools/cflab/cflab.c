@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/* cflab: the command-line front end (`cflab run SCENE ...`); one table entry per subcommand. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf/cf_scene.h"
+#include "cf/cf_world.h"
+
+#ifndef CFLAB_VERSION
+#define CFLAB_VERSION "0.1.0"
+#endif
+
+/* exit statuses */
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BAD_INPUT = 2 };
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+/* "--name=value" or "--name value": the value of option @p name at argv[*i], or NULL when
+   argv[*i] is another option. Advances *i past a separate value. Sets *missing when the option
+   matches but has no value. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    size_t n = strlen(name);
+    const char *arg = argv[*i];
+    if (strncmp(arg, name, n) != 0) return NULL;
+    if (arg[n] == '=') return arg + n + 1;
+    if (arg[n] != '\0') return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_positive_double(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || !(v > 0.0)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* Write @p s as one CSV field (quoted when it holds a comma, quote or line break). */
+static void csv_text(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* ---- measurements per body ------------------------------------------------------------------ */
+
+/* Kinetic plus gravitational potential energy of a rigid body (zero for fixed bodies, as in
+   cf_world_energy()). */
+static double rigid_energy(const cfRigidBody *b, cfVec3 g)
+{
+    if (b->fixed) return 0.0;
+    return cf_rigid_kinetic_energy(b) - b->mass * cfu_dot(g, b->x);
+}
+
+/* Kinetic + elastic + gravitational potential energy of a soft body. */
+static double soft_energy(const cfSoftBody *s, cfVec3 g)
+{
+    double e = cf_soft_kinetic_energy(s) + cf_soft_elastic_energy(s, s->x);
+    for (int k = 0; k < s->n_nodes; ++k) e -= s->mass[k] * cfu_dot(g, s->x[k]);
+    return e;
+}
+
+static const char CSV_HEADER[] = "time,body,name,kind,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,energy\n";
+
+static void csv_row(FILE *f, double t, int index, const char *name, const char *kind, cfVec3 x, cfQuat q,
+                    cfVec3 v, cfVec3 w, double energy)
+{
+    fprintf(f, "%.12g,%d,", t, index);
+    csv_text(f, name);
+    fprintf(f, ",%s,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g\n", kind,
+            x.x, x.y, x.z, q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z, energy);
+}
+
+/* One row per body: rigid bodies first, then soft bodies (centre of mass, identity
+   orientation, momentum / mass as velocity, zero angular velocity). */
+static void csv_rows(FILE *f, const cfWorld *w)
+{
+    cfVec3 g = w->def.gravity;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        csv_row(f, w->time, i, b->name, "rigid", b->x, b->q, b->v, b->w, rigid_energy(b, g));
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *s = &w->soft[i];
+        cfVec3 com = cfu_zero3(), p = cfu_zero3();
+        cf_soft_com(s, &com, &p);
+        double m = 0.0;
+        for (int k = 0; k < s->n_nodes; ++k) m += s->mass[k];
+        cfVec3 v = m > 0.0 ? cfu_scale(1.0 / m, p) : cfu_zero3();
+        csv_row(f, w->time, w->n_bodies + i, s->name, "soft", com, cfu_quat_identity(), v, cfu_zero3(),
+                soft_energy(s, g));
+    }
+}
+
+/* ---- cflab run ---------------------------------------------------------------------------- */
+
+static void run_help(FILE *f)
+{
+    fputs("usage: cflab run SCENE.json [options]\n"
+          "\n"
+          "Run a scene headless. Without --csv nothing but a one-line result (or the summary) is\n"
+          "printed.\n"
+          "\n"
+          "options:\n"
+          "  --steps N     number of steps (default: the scene's world.steps)\n"
+          "  --dt H        time step in seconds (default: the scene's world.dt)\n"
+          "  --csv FILE    write the trajectory as CSV (\"-\" for standard output): a header row,\n"
+          "                then one row per body for the initial state and every K-th step\n"
+          "                (and the last step): time,body,name,kind,x,y,z,qw,qx,qy,qz,\n"
+          "                vx,vy,vz,wx,wy,wz,energy. Soft bodies give their centre of mass,\n"
+          "                identity orientation, momentum/mass and kinetic+elastic+potential energy.\n"
+          "  --every K     write every K-th step (default 1)\n"
+          "  --summary     print scene, expectation, energy drift, angular momentum change, timing\n"
+          "  --quiet       print nothing but errors (and what --summary or --csv - ask for)\n"
+          "  -h, --help    this text\n"
+          "\n"
+          "exit status: 0 done, 1 a step failed, 2 bad arguments or an invalid scene\n",
+          f);
+}
+
+typedef struct RunOptions {
+    const char *scene;
+    long steps;      /* -1: from the scene */
+    double dt;       /* 0: from the scene */
+    const char *csv; /* NULL: no trajectory */
+    long every;
+    int summary, quiet;
+} RunOptions;
+
+/* Parse the options of `cflab run`; returns -1 to go on, or an exit status. */
+static int run_parse(int argc, char **argv, RunOptions *o)
+{
+    o->scene = NULL;
+    o->steps = -1;
+    o->dt = 0.0;
+    o->csv = NULL;
+    o->every = 1;
+    o->summary = o->quiet = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *val;
+        int missing = 0;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            run_help(stdout);
+            return EXIT_OK;
+        } else if (strcmp(a, "--summary") == 0) {
+            o->summary = 1;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = 1;
+        } else if ((val = option_value(argc, argv, &i, "--steps", &missing))) {
+            if (!parse_long(val, 0, INT_MAX, &o->steps)) {
+                fprintf(stderr, "cflab run: --steps: expected an integer >= 0 (got '%s')\n", val);
+                return EXIT_BAD_INPUT;
+            }
+        } else if ((val = option_value(argc, argv, &i, "--every", &missing))) {
+            if (!parse_long(val, 1, INT_MAX, &o->every)) {
+                fprintf(stderr, "cflab run: --every: expected an integer >= 1 (got '%s')\n", val);
+                return EXIT_BAD_INPUT;
+            }
+        } else if ((val = option_value(argc, argv, &i, "--dt", &missing))) {
+            if (!parse_positive_double(val, &o->dt)) {
+                fprintf(stderr, "cflab run: --dt: expected a finite number > 0 (got '%s')\n", val);
+                return EXIT_BAD_INPUT;
+            }
+        } else if ((val = option_value(argc, argv, &i, "--csv", &missing))) {
+            o->csv = val;
+        } else if (missing) {
+            fprintf(stderr, "cflab run: %s needs a value (see cflab run --help)\n", a);
+            return EXIT_BAD_INPUT;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "cflab run: unknown option '%s' (see cflab run --help)\n", a);
+            return EXIT_BAD_INPUT;
+        } else if (o->scene) {
+            fprintf(stderr, "cflab run: one scene at a time (got '%s' and '%s')\n", o->scene, a);
+            return EXIT_BAD_INPUT;
+        } else {
+            o->scene = a;
+        }
+    }
+    if (!o->scene) {
+        fprintf(stderr, "cflab run: no scene given (usage: cflab run SCENE.json [options]; see --help)\n");
+        return EXIT_BAD_INPUT;
+    }
+    return -1;
+}
+
+/* What --summary reports, measured during the run. */
+typedef struct RunStats {
+    double e0, e1;        /* energy at start and end */
+    cfVec3 L0;            /* angular momentum at start */
+    double max_dL;        /* max |L(t) - L0| */
+    double seconds;       /* wall time spent in cf_world_step() */
+    long steps_done;
+} RunStats;
+
+static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, const cfWorld *w,
+                          const RunStats *r)
+{
+    fprintf(f, "scene:      %s (%s)\n", info->name[0] ? info->name : "(unnamed)", path);
+    if (info->expect[0]) fprintf(f, "expect:     %s\n", info->expect);
+    fprintf(f, "bodies:     %d rigid, %d soft\n", w->n_bodies, w->n_soft);
+    fprintf(f, "steps:      %ld x dt %g s = %g s simulated\n", r->steps_done, w->def.dt, w->time);
+    fprintf(f, "energy:     start %.9g J, end %.9g J, ", r->e0, r->e1);
+    if (fabs(r->e0) > 0.0)
+        fprintf(f, "relative drift %+.3e\n", (r->e1 - r->e0) / fabs(r->e0));
+    else
+        fprintf(f, "absolute drift %+.3e J (start energy is zero)\n", r->e1 - r->e0);
+    double L0 = cfu_norm(r->L0);
+    fprintf(f, "ang. mom.:  (rigid bodies, about the origin) |L0| = %.9g kg m^2/s, max |L - L0| = %.3e", L0,
+            r->max_dL);
+    if (L0 > 0.0) fprintf(f, " (relative %.3e)", r->max_dL / L0);
+    fputc('\n', f);
+    double per_step = r->steps_done > 0 ? r->seconds / (double)r->steps_done : 0.0;
+    fprintf(f, "wall time:  %.3g us per step (%.3g s in cf_world_step)\n", 1e6 * per_step, r->seconds);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    RunOptions o;
+    int done = run_parse(argc, argv, &o);
+    if (done >= 0) return done;
+
+    cfWorld w;
+    cfSceneInfo info;
+    cfError err;
+    cfStatus st = cf_scene_load(o.scene, &w, &info, &err);
+    if (st != CF_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return EXIT_BAD_INPUT;
+    }
+    if (o.dt > 0.0) w.def.dt = o.dt;
+    long steps = o.steps >= 0 ? o.steps : info.steps;
+
+    FILE *csv = NULL;
+    int csv_is_stdout = o.csv && strcmp(o.csv, "-") == 0;
+    if (o.csv) {
+        csv = csv_is_stdout ? stdout : fopen(o.csv, "w");
+        if (!csv) {
+            fprintf(stderr, "cflab run: %s: cannot write: %s\n", o.csv, strerror(errno));
+            cf_world_free(&w);
+            return EXIT_BAD_INPUT;
+        }
+        fputs(CSV_HEADER, csv);
+        csv_rows(csv, &w);
+    }
+    /* messages that are not data go to stderr when the data goes to stdout */
+    FILE *out = csv_is_stdout ? stderr : stdout;
+
+    RunStats r = {cf_world_energy(&w), 0.0, cf_world_angular_momentum(&w), 0.0, 0.0, 0};
+    int status = EXIT_OK, warned = 0;
+    for (long k = 1; k <= steps; ++k) {
+        double t0 = cf_seconds();
+        st = cf_world_step(&w);
+        r.seconds += cf_seconds() - t0;
+        if (st != CF_OK) {
+            fprintf(stderr, "cflab: %s: step %ld (t = %g s) failed: %s\n", o.scene, k, w.time,
+                    cf_status_name(st));
+            status = EXIT_RUNTIME;
+            break;
+        }
+        r.steps_done = k;
+        double dL = cfu_norm(cfu_sub(cf_world_angular_momentum(&w), r.L0));
+        if (dL > r.max_dL || isnan(dL)) r.max_dL = dL;
+        if (csv && (k % o.every == 0 || k == steps)) csv_rows(csv, &w);
+        if (!warned && !isfinite(cf_world_energy(&w))) {
+            warned = 1;
+            if (!o.quiet)
+                fprintf(stderr, "cflab: warning: %s: the state is no longer finite at step %ld (t = %g s)\n",
+                        o.scene, k, w.time);
+        }
+    }
+    r.e1 = cf_world_energy(&w);
+
+    if (csv && !csv_is_stdout && fclose(csv) != 0) {
+        fprintf(stderr, "cflab run: %s: write failed: %s\n", o.csv, strerror(errno));
+        if (status == EXIT_OK) status = EXIT_RUNTIME;
+    } else if (csv_is_stdout && fflush(stdout) != 0) {
+        fprintf(stderr, "cflab run: standard output: write failed: %s\n", strerror(errno));
+        if (status == EXIT_OK) status = EXIT_RUNTIME;
+    }
+    if (o.summary) {
+        print_summary(out, o.scene, &info, &w, &r);
+    } else if (!o.quiet && status == EXIT_OK) {
+        fprintf(out, "%s: %ld steps, t = %g s", info.name[0] ? info.name : o.scene, r.steps_done, w.time);
+        if (o.csv && !csv_is_stdout) fprintf(out, ", trajectory in %s", o.csv);
+        fputc('\n', out);
+    }
+    cf_world_free(&w);
+    return status;
+}
+
+/* ---- subcommands -------------------------------------------------------------------------- */
+
+typedef struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
+    const char *summary;
+} Command;
+
+static const Command COMMANDS[] = {
+    {"run", cmd_run, "run a scene headless; trajectory CSV and summary"},
+};
+#define N_COMMANDS ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
+
+static void main_help(FILE *f)
+{
+    fputs("usage: cflab COMMAND [options]\n"
+          "       cflab --help | --version\n"
+          "\n"
+          "cflab, the Contact and Friction Lab: simulate the scenes in scenes/ from the command line.\n"
+          "\n"
+          "commands:\n",
+          f);
+    for (int i = 0; i < N_COMMANDS; ++i) fprintf(f, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fputs("\n`cflab COMMAND --help` describes a command. Example:\n"
+          "  cflab run scenes/ch01_tennis_racket.json --summary\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        main_help(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        main_help(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("cflab %s\n", CFLAB_VERSION);
+        return EXIT_OK;
+    }
+    for (int i = 0; i < N_COMMANDS; ++i)
+        if (strcmp(cmd, COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "cflab: unknown command '%s' (see cflab --help)\n", cmd);
+    return EXIT_BAD_INPUT;
+}

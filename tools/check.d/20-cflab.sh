@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: MIT
+# Gates for the cflab command line (sourced by tools/check, which defines gate and LOG):
+# a short run writes exactly the expected CSV; every scene runs; a bad scene exits 2 with one
+# line; help, version and usage errors behave.
+
+CFLAB_BIN=build/rel/bin/solutions/cflab
+
+# cflab run on the free-fall scene for 10 steps: exit 0, and the CSV holds the header plus one
+# row per body for the initial state and each of the 10 steps (11 x 1 body), ending at t = 0.1
+cflab_check_run() {
+  local csv="$LOG/free_fall.csv" header rows bodies last_time
+  [ -x "$CFLAB_BIN" ] || { echo "$CFLAB_BIN was not built"; return 1; }
+  "$CFLAB_BIN" run scenes/ch01_free_fall.json --steps 10 --csv "$csv" --quiet || {
+    echo "cflab run exited with status $?"
+    return 1
+  }
+  header=$(head -n 1 "$csv")
+  if [ "$header" != "time,body,name,kind,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,energy" ]; then
+    echo "unexpected CSV header: $header"
+    return 1
+  fi
+  rows=$(($(wc -l <"$csv") - 1))
+  bodies=$(awk -F, 'NR > 1 && $1 == 0' "$csv" | wc -l)
+  last_time=$(tail -n 1 "$csv" | cut -d, -f1)
+  if [ "$bodies" -ne 1 ] || [ "$rows" -ne $((11 * bodies)) ] || [ "$last_time" != 0.1 ]; then
+    echo "expected 11 rows for 1 body ending at t = 0.1, got $rows rows for $bodies bodies ending at t = $last_time"
+    return 1
+  fi
+  echo "ok: header + $rows rows in $csv"
+}
+
+# a scene with a typo: exit status 2 and exactly one line on stderr naming file, field and reason
+cflab_check_bad_scene() {
+  local scene="$LOG/bad_scene.json" err="$LOG/bad_scene.err" rc want
+  printf '{\n  "bodies": [\n    { "shape": { "type": "sphere", "raduis": 1 }, "mass": 1 }\n  ]\n}\n' >"$scene"
+  "$CFLAB_BIN" run "$scene" >/dev/null 2>"$err"
+  rc=$?
+  want="$scene: bodies[0].shape: unknown key 'raduis' (did you mean 'radius'?)"
+  if [ "$rc" -ne 2 ] || [ "$(wc -l <"$err")" -ne 1 ] || [ "$(cat "$err")" != "$want" ]; then
+    echo "expected exit status 2 and the line: $want"
+    echo "got exit status $rc and:"
+    cat "$err"
+    return 1
+  fi
+  echo "ok: exit 2, $(cat "$err")"
+}
+
+# --help and --version succeed; an unknown command or option and a missing file exit 2
+cflab_check_usage() {
+  local rc
+  "$CFLAB_BIN" --help | grep -q '^usage: cflab' || { echo "cflab --help"; return 1; }
+  "$CFLAB_BIN" run --help | grep -q '^usage: cflab run' || { echo "cflab run --help"; return 1; }
+  "$CFLAB_BIN" --version | grep -q '^cflab [0-9]' || { echo "cflab --version"; return 1; }
+  "$CFLAB_BIN" frobnicate 2>/dev/null; rc=$?
+  [ "$rc" -eq 2 ] || { echo "unknown command: exit $rc, expected 2"; return 1; }
+  "$CFLAB_BIN" run scenes/ch01_free_fall.json --stpes 3 2>/dev/null; rc=$?
+  [ "$rc" -eq 2 ] || { echo "unknown option: exit $rc, expected 2"; return 1; }
+  "$CFLAB_BIN" run "$LOG/no_such_scene.json" 2>/dev/null; rc=$?
+  [ "$rc" -eq 2 ] || { echo "missing scene: exit $rc, expected 2"; return 1; }
+  echo "ok: help, version and usage errors"
+}
+
+# every committed scene runs to its end on the reference solutions with a finite state: exit 0
+# and nothing on stderr (cflab warns there when the state stops being finite)
+cflab_check_all_scenes() {
+  local scene err="$LOG/scenes.err" bad=0
+  for scene in scenes/*.json; do
+    if ! "$CFLAB_BIN" run "$scene" --quiet 2>"$err" || [ -s "$err" ]; then
+      echo "$scene:"
+      cat "$err"
+      bad=1
+    fi
+  done
+  [ "$bad" -eq 0 ] && echo "ok: $(ls scenes/*.json | wc -l) scenes run"
+}
+
+gate "cflab: run writes the trajectory CSV" cflab_check_run
+gate "cflab: every scene runs" cflab_check_all_scenes
+gate "cflab: bad scene exits 2 with one line" cflab_check_bad_scene
+gate "cflab: help, version, usage errors" cflab_check_usage

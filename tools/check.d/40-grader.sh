@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: MIT
+# make check gates of the instructor kit, sourced by tools/check (which defines `gate`): the
+# autograder graded against deliberately broken student trees, and a handout cloned and used
+# the way a student uses it. A handout has neither solutions/ nor the grader's suite: skipped.
+# shellcheck shell=bash
+if [ -d solutions ] && [ -x tools/grade-tests/run ]; then
+  gate "grader: broken student trees get the expected statuses" tools/grade-tests/run
+  gate "handout: make test-chN in a fresh clone" tools/grade-tests/handout-check
+fi
