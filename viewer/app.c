@@ -238,7 +238,7 @@ static void hud_build(const cfvApp *app, Hud *H)
         n += (size_t)snprintf(H->story + n, sizeof H->story - n, "%s\n", wrapped);
     }
     if (run->point_at[0] && n < sizeof H->story) {
-        snprintf(buf, sizeof buf, "look at: %s", run->point_at);
+        snprintf(buf, sizeof buf, "%s: %s", run->demo ? "look at" : "about", run->point_at);
         wrap(buf, chars, wrapped, sizeof wrapped);
         n += (size_t)snprintf(H->story + n, sizeof H->story - n, "%s\n", wrapped);
     }

@@ -34,6 +34,10 @@ expect_bad() {
 
 expect_bad "unknown demo" "unknown demo 'ch01/nope'" --demo ch01/nope --headless
 expect_bad "missing scene file" "no/such/scene.json: cannot open scene" no/such/scene.json --headless
+printf '{ "name": "broken", "bodies": [ { "shape": { "type": "sphere", "radius": -1 }, "mass": 1 } ] }\n' >"$OUT/bad.json"
+expect_bad "invalid scene file" "bad.json" "$OUT/bad.json" --headless
+printf '{ "name": \n' >"$OUT/syntax.json"
+expect_bad "scene syntax error" "syntax.json" "$OUT/syntax.json" --headless
 expect_bad "unwritable screenshot" "folder /nonexistent-cfv does not exist" --demo ch01/energy_drift --headless \
   --screenshot /nonexistent-cfv/out.png
 expect_bad "screenshot is a folder" "it is a folder" --demo ch01/energy_drift --headless --screenshot /tmp
