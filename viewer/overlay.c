@@ -205,6 +205,15 @@ static void draw_contacts(SDL_Renderer *r, const cfvView *view, const cfvRun *ru
     for (int s = 0; s < run->n_slots; ++s) {
         cfVec3 off = run->slot[s].offset;
         for (int k = 0; slot_contacts(&run->slot[s], k, &c); ++k) {
+            cfContact cc = *c;
+            c = &cc;
+            if (!cfu_vec3_finite(cc.p) || !cfu_vec3_finite(cc.n)) continue;
+            /* tangents are filled by chapter 2's contact frames; before that, make some */
+            if (!(cfu_norm2(cc.t) > 0.5) || !(cfu_norm2(cc.b) > 0.5)) {
+                cfVec3 a = fabs(cc.n.x) < 0.9 ? cfu_vec3(1, 0, 0) : cfu_vec3(0, 1, 0);
+                cc.t = cfu_normalize(cfu_sub(a, cfu_scale(cfu_dot(a, cc.n), cc.n)));
+                cc.b = cfu_cross(cc.n, cc.t);
+            }
             cfVec3 p = cfu_add(c->p, off);
             if (mask & CFV_OV_CONES) {
                 /* cone of height h along n with radius mu h; generators and the rim */
