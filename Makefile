@@ -23,6 +23,7 @@ include mk/chapters.mk
 -include mk/viewer.mk
 -include mk/grade.mk
 -include mk/book.mk
+-include $(sort $(wildcard mk/ch[0-9][0-9].mk))
 
 .SECONDARY:
 .PHONY: all help deps libs libtests tests apps test test-lib check demo demo-cli exercises exercises-check clean

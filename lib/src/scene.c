@@ -338,7 +338,7 @@ static cfStatus check_nonnegative(const Parser *p, const char *parent, const cha
    value when the key is absent. The names come from the library (cf_world.h), so scene files
    and the library never disagree. */
 static cfStatus get_enum(const Parser *p, const cJSON *obj, const char *parent, const char *key,
-                         const char *(*name_of)(int), int count, int *out)
+                         const char *what, const char *(*name_of)(int), int count, int *out)
 {
     const cJSON *item = member(obj, key);
     if (!item) return CF_OK;
@@ -354,7 +354,7 @@ static cfStatus get_enum(const Parser *p, const cJSON *obj, const char *parent, 
         size_t used = strlen(list);
         snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", name_of(i));
     }
-    return fail(p, path, "unknown integrator '%s' (expected one of: %s)", item->valuestring, list);
+    return fail(p, path, "unknown %s '%s' (expected one of: %s)", what, item->valuestring, list);
 }
 
 static const char *rigid_integrator_name(int i) { return cf_rigid_integrator_name((cfRigidIntegrator)i); }
@@ -362,13 +362,16 @@ static const char *soft_integrator_name(int i) { return cf_soft_integrator_name(
 /* number of values of each integrator enum (the last enumerator + 1) */
 #define N_RIGID_INTEGRATORS ((int)CF_RIGID_EXPLICIT + 1)
 #define N_SOFT_INTEGRATORS ((int)CF_SOFT_EXPLICIT + 1)
+static const char *detector_name(int i) { return cf_detector_name((cfDetector)i); }
+#define N_DETECTORS ((int)CF_DETECT_ALL_PAIRS + 1)
 
 /* ---- the "world" object -------------------------------------------------------------------- */
 
 static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *def, cfSceneInfo *info)
 {
     static const char *const keys[] = {"gravity", "dt", "steps", "rigid_integrator", "gyroscopic",
-                                       "soft_integrator", "solver_iterations", "solver_tolerance", NULL};
+                                       "soft_integrator", "solver_iterations", "solver_tolerance",
+                                       "detector", "contact_margin", NULL};
     const char *at = "world";
     cfStatus st = check_object(p, obj, at, keys);
     if (st == CF_OK) st = get_vec3(p, obj, at, "gravity", &def->gravity);
@@ -377,15 +380,23 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     if (st == CF_OK && info->steps <= 0) st = fail(p, "world.steps", "must be > 0 (got %d)", info->steps);
     if (st == CF_OK) {
         int v = (int)def->rigid_integrator;
-        st = get_enum(p, obj, at, "rigid_integrator", rigid_integrator_name, N_RIGID_INTEGRATORS, &v);
+        st = get_enum(p, obj, at, "rigid_integrator", "integrator", rigid_integrator_name, N_RIGID_INTEGRATORS, &v);
         def->rigid_integrator = (cfRigidIntegrator)v;
     }
     if (st == CF_OK) st = get_bool(p, obj, at, "gyroscopic", &def->gyroscopic);
     if (st == CF_OK) {
         int v = (int)def->soft_integrator;
-        st = get_enum(p, obj, at, "soft_integrator", soft_integrator_name, N_SOFT_INTEGRATORS, &v);
+        st = get_enum(p, obj, at, "soft_integrator", "integrator", soft_integrator_name, N_SOFT_INTEGRATORS, &v);
         def->soft_integrator = (cfSoftIntegrator)v;
     }
+    if (st == CF_OK) {
+        int v = (int)def->detector;
+        st = get_enum(p, obj, at, "detector", "detector", detector_name, N_DETECTORS, &v);
+        def->detector = (cfDetector)v;
+    }
+    if (st == CF_OK) st = get_number(p, obj, at, "contact_margin", &def->contact_margin);
+    if (st == CF_OK && !(def->contact_margin >= 0.0))
+        st = fail(p, "world.contact_margin", "must be >= 0 (got %g)", def->contact_margin);
     if (st == CF_OK) st = get_int(p, obj, at, "solver_iterations", &def->solver_iterations);
     if (st == CF_OK && def->solver_iterations < 0)
         st = fail(p, "world.solver_iterations", "must be >= 0 (got %d)", def->solver_iterations);

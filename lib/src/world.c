@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cf/cf_ch01.h"
+#include "cf/cf_detect.h"
 
 const char *cf_stage_name(cfStage s)
 {
@@ -34,6 +35,16 @@ const char *cf_soft_integrator_name(cfSoftIntegrator i)
     return "unknown";
 }
 
+const char *cf_detector_name(cfDetector d)
+{
+    switch (d) {
+    case CF_DETECT_NONE: return "none";
+    case CF_DETECT_PRIMITIVES: return "primitives";
+    case CF_DETECT_ALL_PAIRS: return "all-pairs";
+    }
+    return "unknown";
+}
+
 cfWorldDef cf_world_def_default(void)
 {
     cfWorldDef d;
@@ -52,7 +63,8 @@ cfWorldDef cf_world_def_default(void)
 
 static bool def_ok(const cfWorldDef *d)
 {
-    return isfinite(d->dt) && d->dt > 0.0 && cfu_vec3_finite(d->gravity) && d->solver_iterations >= 0;
+    return isfinite(d->dt) && d->dt > 0.0 && cfu_vec3_finite(d->gravity) && d->solver_iterations >= 0 &&
+           isfinite(d->contact_margin) && d->contact_margin >= 0.0;
 }
 
 cfStatus cf_world_init(cfWorld *w, const cfWorldDef *def)
@@ -269,10 +281,35 @@ static cfStatus stage_positions(cfWorld *w)
     return CF_OK;
 }
 
+/* contacts of this step; impulses of persisting contacts (same bodies and feature) are carried
+   over from the previous step for warm starting */
+static cfStatus stage_detect(cfWorld *w)
+{
+    if (w->def.detector == CF_DETECT_NONE) {
+        cf_contacts_clear(&w->contacts);
+        return CF_OK;
+    }
+    cfDetectOptions opt = cf_detect_options_default();
+    opt.margin = w->def.contact_margin;
+    opt.broadphase = w->def.detector == CF_DETECT_ALL_PAIRS ? CF_BROADPHASE_ALL_PAIRS : CF_BROADPHASE_SAP;
+    cfContactList prev = w->contacts;
+    memset(&w->contacts, 0, sizeof w->contacts);
+    cfStatus st = cf_detect_world(w, &opt, &w->contacts, NULL);
+    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(&w->contacts, &prev) < 0) st = CF_NO_MEMORY;
+    if (st == CF_OK) {
+        cf_contacts_free(&prev);
+    } else {
+        cf_contacts_free(&w->contacts);
+        w->contacts = prev; /* nothing is lost on failure */
+    }
+    w->stats.n_contacts = w->contacts.count;
+    return st;
+}
+
 static cfStatus run_stage(cfWorld *w, cfStage s)
 {
     switch (s) {
-    case CF_STAGE_DETECT:
+    case CF_STAGE_DETECT: return stage_detect(w);
     case CF_STAGE_CONTACTS:
     case CF_STAGE_ASSEMBLE:
     case CF_STAGE_SOLVE:

@@ -46,7 +46,7 @@ cfStatus cf_rigid_integrate_velocity(cfRigidBody *b, cfVec3 gravity, double h, b
  *
  * cf_quat_rate() returns the time derivative of the orientation for a world-frame angular
  * velocity @p w (notes Eq. 73):
- * @f[ \dot q = \tfrac12\,(0, \omega) \otimes q = H(q)\,\omega, \qquad
+ * @f[ \dot{q} = \tfrac12\,(0, \omega) \otimes q = H(q)\,\omega, \qquad
  *     H(q) = \tfrac12\begin{bmatrix} -x & -y & -z\\ w & z & -y\\ -z & w & x\\ y & -x & w \end{bmatrix} @f]
  * Worked example: q = identity, w = (0, 0, 2) gives (0, 0, 0, 1).
  */

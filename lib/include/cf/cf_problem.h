@@ -8,8 +8,9 @@
  *   write w = M z + q: M = A, q = b.
  * - Boxed LCP: lo <= x <= hi with w = A x + b and, per index, x_i = lo_i => w_i >= 0,
  *   x_i = hi_i => w_i <= 0, lo_i < x_i < hi_i => w_i = 0. Friction bounds that move with the
- *   normal impulse are expressed by findex: when findex[i] >= 0, hi_i = mu_i x[findex[i]] and
- *   lo_i = -hi_i (the ODE convention); otherwise lo/hi are used as given.
+ *   normal impulse are expressed by findex: when findex[i] >= 0, hi_i = mu_i max(x[findex[i]], 0)
+ *   and lo_i = -hi_i (the ODE convention; a negative normal iterate gives the box {0}, never an
+ *   inverted interval); otherwise lo/hi are used as given.
  * - Frictional contact (FC3D, Siconos "local" form): per contact a, 3x3 blocks of the Delassus
  *   operator W, q = b and mu; find r with u = W r + q and, with u_hat = u + (mu |u_T|, 0, 0),
  *   K* ∋ u_hat ⊥ r ∈ K, K = {|r_T| <= mu r_N} (De Saxcé's modified velocity).

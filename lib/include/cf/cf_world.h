@@ -65,10 +65,15 @@ const char *cf_rigid_integrator_name(cfRigidIntegrator i);
 /** Name of a soft integrator value. */
 const char *cf_soft_integrator_name(cfSoftIntegrator i);
 
-/** Contact detection (CF_STAGE_DETECT). Only NONE until chapter 3. */
+/** Contact detection (CF_STAGE_DETECT), chapter 3. */
 typedef enum cfDetector {
-    CF_DETECT_NONE = 0 /**< no contacts: free motion */
+    CF_DETECT_NONE = 0,     /**< no contacts: free motion */
+    CF_DETECT_PRIMITIVES,   /**< analytic shapes, sweep-and-prune broad phase (ch03) */
+    CF_DETECT_ALL_PAIRS     /**< analytic shapes, every pair tested (reference broad phase) */
 } cfDetector;
+
+/** Name of a detector as used in scene files ("none", "primitives", "all-pairs"). */
+const char *cf_detector_name(cfDetector d);
 
 /** Contact solver (CF_STAGE_SOLVE). Only NONE until the solver chapters. */
 typedef enum cfSolverKind {
@@ -83,6 +88,7 @@ typedef struct cfWorldDef {
     bool gyroscopic;                    /**< include -w x (I w) in the rigid velocity update (default true) */
     cfSoftIntegrator soft_integrator;   /**< default implicit Euler */
     cfDetector detector;                /**< default none */
+    double contact_margin;              /**< report contacts with gap phi <= margin (m, >= 0; default 0) */
     cfSolverKind solver;                /**< default none */
     int solver_iterations;              /**< iteration budget of iterative solvers (default 20) */
     double solver_tolerance;            /**< residual tolerance of iterative solvers (default 1e-8) */

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/* Frictional contact problems (FC3D): velocity, cone projection, natural-map residual, and the
+   Siconos text format (reader for dense and sparse-block W, sparse-block writer). */
+#include "cf/cf_problem.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cf_fc_free(cfFrictionProblem *p)
+{
+    if (!p) return;
+    cf_bsr_free(&p->W);
+    free(p->q);
+    free(p->mu);
+    memset(p, 0, sizeof *p);
+}
+
+void cf_fc_velocity(const cfFrictionProblem *p, const double *r, double *u)
+{
+    cf_bsr_mul_vec(&p->W, r, u);
+    cf_vec_axpy(3 * p->nc, 1.0, p->q, u);
+}
+
+//> ch02:cone-project
+void cf_cone_project(const double x[3], double mu, double out[3])
+{
+    if (!(mu > 0.0)) mu = 0.0; /* the cone of mu = 0 is the ray x_T = 0, x_N >= 0 */
+    double xn = x[0], xt = hypot(x[1], x[2]);
+    if (xt <= mu * xn) {
+        /* inside K: unchanged */
+        out[0] = x[0], out[1] = x[1], out[2] = x[2];
+    } else if (mu * xt <= -xn) {
+        /* inside the polar cone -K*: the closest point of K is its apex */
+        out[0] = out[1] = out[2] = 0.0;
+    } else {
+        /* onto the boundary ray through x_T: minimize |(a, mu a x_T/|x_T|) - x| over a */
+        double a = (mu * xt + xn) / (mu * mu + 1.0);
+        out[0] = a;
+        out[1] = mu * a * x[1] / xt;
+        out[2] = mu * a * x[2] / xt;
+    }
+}
+//< ch02:cone-project
+
+double cf_fc_residual(const cfFrictionProblem *p, const double *r)
+{
+    const int n = 3 * p->nc;
+    if (n == 0) return 0.0;
+    if (!cf_vec_finite(n, r)) return INFINITY;
+    double *u = malloc((size_t)n * sizeof *u);
+    if (!u) return INFINITY;
+    cf_fc_velocity(p, r, u);
+    double sum = 0.0;
+    for (int a = 0; a < p->nc; ++a) {
+        const double *ra = &r[3 * a], *ua = &u[3 * a];
+        /* De Saxce's modified velocity u_hat = u + (mu |u_T|, 0, 0), then e = r - P_K(r - u_hat) */
+        double z[3] = {ra[0] - (ua[0] + p->mu[a] * hypot(ua[1], ua[2])), ra[1] - ua[1], ra[2] - ua[2]};
+        double pz[3];
+        cf_cone_project(z, p->mu[a], pz);
+        for (int i = 0; i < 3; ++i) sum += (ra[i] - pz[i]) * (ra[i] - pz[i]);
+    }
+    free(u);
+    return isfinite(sum) ? sqrt(sum) : INFINITY;
+}
+
+double cf_fc_norm_q(const cfFrictionProblem *p) { return cf_vec_norm(3 * p->nc, p->q); }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reading: the whole file is split into whitespace-separated tokens, numbered from 1 so that
+   every message can say which token is wrong.                                                 */
+
+typedef struct Tokens {
+    const char *path;
+    char *buf; /* file contents, each token NUL-terminated in place */
+    char **tok; /* token start pointers */
+    long count; /* tokens in the file */
+    long next; /* index of the next token to read */
+    cfError *err;
+} Tokens;
+
+static void tokens_free(Tokens *t)
+{
+    free(t->buf);
+    free(t->tok);
+}
+
+static cfStatus tokens_load(Tokens *t, const char *path, cfError *err)
+{
+    memset(t, 0, sizeof *t);
+    t->path = path;
+    t->err = err;
+    FILE *f = fopen(path, "rb");
+    if (!f) return cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    cfStatus st = buf ? CF_OK : CF_NO_MEMORY;
+    while (st == CF_OK) {
+        if (len + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                st = CF_NO_MEMORY;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - 1 - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (st == CF_OK && ferror(f)) st = cf_error_set(err, CF_IO_ERROR, "%s: read error", path);
+    fclose(f);
+    if (st != CF_OK) {
+        free(buf);
+        return st == CF_NO_MEMORY ? cf_error_set(err, st, "%s: out of memory", path) : st;
+    }
+    buf[len] = '\0';
+    t->buf = buf;
+    /* count, then record and terminate the tokens */
+    long count = 0;
+    for (size_t i = 0; i < len;) {
+        while (i < len && isspace((unsigned char)buf[i])) ++i;
+        if (i >= len) break;
+        ++count;
+        while (i < len && !isspace((unsigned char)buf[i])) ++i;
+    }
+    t->tok = malloc((size_t)(count > 0 ? count : 1) * sizeof *t->tok);
+    if (!t->tok) {
+        tokens_free(t);
+        return cf_error_set(err, CF_NO_MEMORY, "%s: out of memory", path);
+    }
+    long k = 0;
+    for (size_t i = 0; i < len;) {
+        while (i < len && isspace((unsigned char)buf[i])) ++i;
+        if (i >= len) break;
+        t->tok[k++] = &buf[i];
+        while (i < len && !isspace((unsigned char)buf[i])) ++i;
+        buf[i < len ? i++ : i] = '\0';
+    }
+    t->count = count;
+    return CF_OK;
+}
+
+static long tokens_left(const Tokens *t) { return t->count - t->next; }
+
+/* the next token, or NULL with a message naming what was expected */
+static const char *tokens_next(Tokens *t, const char *what)
+{
+    if (t->next >= t->count) {
+        cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: unexpected end of file, expected %s", t->path,
+                     t->next + 1, what);
+        return NULL;
+    }
+    return t->tok[t->next++];
+}
+
+static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, long *out)
+{
+    const char *s = tokens_next(t, what);
+    if (!s) return CF_BAD_INPUT;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE)
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected an integer (%s)",
+                            t->path, t->next, s, what);
+    if (v < lo || v > hi)
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s must be in [%ld, %ld]",
+                            t->path, t->next, s, what, lo, hi);
+    *out = v;
+    return CF_OK;
+}
+
+static cfStatus read_double(Tokens *t, const char *what, long index, double *out)
+{
+    const char *s = tokens_next(t, what);
+    if (!s) return CF_BAD_INPUT;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0')
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected a number (%s[%ld])",
+                            t->path, t->next, s, what, index);
+    if (!isfinite(v))
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s[%ld] is not finite", t->path,
+                            t->next, s, what, index);
+    *out = v;
+    return CF_OK;
+}
+
+/* make sure the file still holds @p need tokens before allocating for them */
+static cfStatus require_tokens(Tokens *t, long need, const char *what)
+{
+    if (tokens_left(t) >= need) return CF_OK;
+    return cf_error_set(t->err, CF_BAD_INPUT,
+                        "%s: token %ld: file ends early: %s needs %ld more values, %ld left", t->path,
+                        t->next + 1, what, need, tokens_left(t));
+}
+
+/* dense W, column-major on disk: keep every diagonal block and the non-zero off-diagonal ones */
+static cfStatus read_dense_W(Tokens *t, int nc, cfBsr *W)
+{
+    const long n = 3L * nc;
+    long r0, r1;
+    cfStatus st = read_int(t, "dense matrix rows (repeated)", n, n, &r0);
+    if (st == CF_OK) st = read_int(t, "dense matrix columns (repeated)", n, n, &r1);
+    if (st == CF_OK) st = require_tokens(t, n * n, "the dense matrix W");
+    if (st != CF_OK) return st;
+    double *a = malloc((size_t)(n * n) * sizeof *a);
+    if (!a)
+        return cf_error_set(t->err, CF_NO_MEMORY, "%s: out of memory for a %ld x %ld matrix", t->path, n, n);
+    for (long j = 0; j < n && st == CF_OK; ++j)
+        for (long i = 0; i < n && st == CF_OK; ++i) st = read_double(t, "W", i + j * n, &a[i * n + j]);
+    if (st == CF_OK) st = cf_bsr_init(W, nc, nc, 3, 3);
+    for (int bi = 0; bi < nc && st == CF_OK; ++bi)
+        for (int bj = 0; bj < nc && st == CF_OK; ++bj) {
+            double blk[9];
+            bool keep = bi == bj;
+            for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 3; ++c) {
+                    blk[3 * r + c] = a[(3L * bi + r) * n + 3L * bj + c];
+                    if (blk[3 * r + c] != 0.0) keep = true;
+                }
+            if (keep) st = cf_bsr_add_block(W, bi, bj, blk);
+        }
+    free(a);
+    if (st == CF_NO_MEMORY) cf_error_set(t->err, st, "%s: out of memory", t->path);
+    if (st == CF_OK) cf_bsr_finalize(W);
+    return st;
+}
+
+/* sparse-block W (Siconos SBM): block structure, CSR over blocks, then each 3x3 block column-major */
+static cfStatus read_sbm_W(Tokens *t, int nc, cfBsr *W)
+{
+    long nblocks, nb0, nb1, filled1, filled2, v;
+    cfStatus st = read_int(t, "number of blocks", 0, (long)nc * nc, &nblocks);
+    if (st == CF_OK) st = read_int(t, "number of block rows", nc, nc, &nb0);
+    if (st == CF_OK) st = read_int(t, "number of block columns", nc, nc, &nb1);
+    /* cumulative block sizes: every block is 3x3 */
+    for (long i = 0; i < nb0 && st == CF_OK; ++i)
+        st = read_int(t, "cumulative block row size", 3 * (i + 1), 3 * (i + 1), &v);
+    for (long i = 0; i < nb1 && st == CF_OK; ++i)
+        st = read_int(t, "cumulative block column size", 3 * (i + 1), 3 * (i + 1), &v);
+    if (st == CF_OK) st = read_int(t, "filled1 (block rows + 1)", nb0 + 1, nb0 + 1, &filled1);
+    if (st == CF_OK) st = read_int(t, "filled2 (number of blocks)", nblocks, nblocks, &filled2);
+    if (st == CF_OK) st = require_tokens(t, filled1 + filled2 + 10 * nblocks, "the sparse-block matrix W");
+    if (st != CF_OK) return st;
+    long *rowptr = malloc((size_t)filled1 * sizeof *rowptr);
+    int *colidx = malloc((size_t)(filled2 > 0 ? filled2 : 1) * sizeof *colidx);
+    if (!rowptr || !colidx) st = cf_error_set(t->err, CF_NO_MEMORY, "%s: out of memory", t->path);
+    for (long i = 0; i < filled1 && st == CF_OK; ++i) {
+        if (i == 0)
+            st = read_int(t, "first block row offset", 0, 0, &rowptr[i]);
+        else if (i == filled1 - 1)
+            st = read_int(t, "last block row offset (the number of blocks)", nblocks, nblocks, &rowptr[i]);
+        else
+            st = read_int(t, "block row offset (non-decreasing)", rowptr[i - 1], nblocks, &rowptr[i]);
+    }
+    for (long e = 0; e < filled2 && st == CF_OK; ++e) {
+        st = read_int(t, "block column index", 0, nb1 - 1, &v);
+        colidx[e] = (int)v;
+    }
+    /* no block twice in a row */
+    for (long r = 0; r + 1 < filled1 && st == CF_OK; ++r)
+        for (long e = rowptr[r]; e < rowptr[r + 1] && st == CF_OK; ++e)
+            for (long f = rowptr[r]; f < e; ++f)
+                if (colidx[f] == colidx[e])
+                    st = cf_error_set(t->err, CF_BAD_INPUT, "%s: block (%ld, %d) is listed twice", t->path, r,
+                                      colidx[e]);
+    if (st == CF_OK) st = cf_bsr_init(W, nc, nc, 3, 3);
+    for (long r = 0; r + 1 < filled1 && st == CF_OK; ++r)
+        for (long e = rowptr[r]; e < rowptr[r + 1] && st == CF_OK; ++e) {
+            st = read_int(t, "block number", e, e, &v);
+            double cm[9], blk[9];
+            for (int k = 0; k < 9 && st == CF_OK; ++k) st = read_double(t, "block value", 9 * e + k, &cm[k]);
+            if (st != CF_OK) break;
+            for (int rr = 0; rr < 3; ++rr)
+                for (int cc = 0; cc < 3; ++cc) blk[3 * rr + cc] = cm[rr + 3 * cc]; /* column-major on disk */
+            st = cf_bsr_add_block(W, (int)r, colidx[e], blk);
+            if (st == CF_NO_MEMORY) cf_error_set(t->err, st, "%s: out of memory", t->path);
+        }
+    if (st == CF_OK) cf_bsr_finalize(W);
+    free(rowptr);
+    free(colidx);
+    return st;
+}
+
+cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err)
+{
+    memset(p, 0, sizeof *p);
+    Tokens t;
+    cfStatus st = tokens_load(&t, path, err);
+    if (st != CF_OK) return st;
+    long d = 0, nc = 0, storage = 0, s0 = 0, s1 = 0;
+    st = read_int(&t, "dimension (3)", 3, 3, &d);
+    if (st == CF_OK) st = read_int(&t, "number of contacts", 1, 20000000, &nc);
+    if (st == CF_OK) st = read_int(&t, "storage type (0 dense, 1 sparse-block)", 0, 1, &storage);
+    if (st == CF_OK) st = read_int(&t, "matrix rows (3 x contacts)", 3 * nc, 3 * nc, &s0);
+    if (st == CF_OK) st = read_int(&t, "matrix columns (3 x contacts)", 3 * nc, 3 * nc, &s1);
+    if (st == CF_OK) st = storage == 0 ? read_dense_W(&t, (int)nc, &p->W) : read_sbm_W(&t, (int)nc, &p->W);
+    if (st == CF_OK) st = require_tokens(&t, 4 * nc, "q and mu");
+    if (st == CF_OK) {
+        p->q = malloc((size_t)(3 * nc) * sizeof *p->q);
+        p->mu = malloc((size_t)nc * sizeof *p->mu);
+        if (!p->q || !p->mu) st = cf_error_set(err, CF_NO_MEMORY, "%s: out of memory", path);
+    }
+    for (long i = 0; i < 3 * nc && st == CF_OK; ++i) st = read_double(&t, "q", i, &p->q[i]);
+    for (long a = 0; a < nc && st == CF_OK; ++a) {
+        st = read_double(&t, "mu", a, &p->mu[a]);
+        if (st == CF_OK && p->mu[a] < 0.0)
+            st = cf_error_set(err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): mu[%ld] = %g must be >= 0", path,
+                              t.next, t.tok[t.next - 1], a, p->mu[a]);
+    }
+    /* anything after mu (Siconos files sometimes end with a comment) is ignored */
+    tokens_free(&t);
+    if (st != CF_OK) {
+        cf_fc_free(p);
+        return st;
+    }
+    p->nc = (int)nc;
+    return CF_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Writing: sparse-block format, every double with 17 significant digits (exact round trip).   */
+
+cfStatus cf_fc_write_siconos(const char *path, const cfFrictionProblem *p, cfError *err)
+{
+    const int nc = p->nc;
+    if (nc < 1 || p->W.br != 3 || p->W.bc != 3 || p->W.brows != nc || p->W.bcols != nc || !p->q || !p->mu ||
+        !p->W.rowptr)
+        return cf_error_set(err, CF_BAD_INPUT,
+                            "%s: not a frictional contact problem with nc >= 1 and 3x3 blocks", path);
+    const int nblocks = p->W.rowptr[nc];
+    if (!cf_vec_finite(9 * nblocks, p->W.val) || !cf_vec_finite(3 * nc, p->q))
+        return cf_error_set(err, CF_BAD_INPUT, "%s: W or q has a non-finite entry", path);
+    for (int a = 0; a < nc; ++a)
+        if (!(isfinite(p->mu[a]) && p->mu[a] >= 0.0))
+            return cf_error_set(err, CF_BAD_INPUT, "%s: mu[%d] = %g must be finite and >= 0", path, a,
+                                p->mu[a]);
+    FILE *f = fopen(path, "w");
+    if (!f) return cf_error_set(err, CF_IO_ERROR, "%s: cannot open for writing: %s", path, strerror(errno));
+    fprintf(f, "3\n%d\n1\n%d\n%d\n%d\n%d\n%d\n", nc, 3 * nc, 3 * nc, nblocks, nc, nc);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int i = 0; i < nc; ++i) fprintf(f, "%d%c", 3 * (i + 1), i + 1 < nc ? '\t' : '\n');
+    }
+    fprintf(f, "%d\n%d\n", nc + 1, nblocks);
+    for (int i = 0; i <= nc; ++i) fprintf(f, "%d%c", p->W.rowptr[i], i < nc ? '\t' : '\n');
+    for (int e = 0; e < nblocks; ++e) fprintf(f, "%d%c", p->W.colidx[e], e + 1 < nblocks ? '\t' : '\n');
+    if (nblocks == 0) fputc('\n', f);
+    for (int e = 0; e < nblocks; ++e) {
+        const double *blk = &p->W.val[9 * e];
+        fprintf(f, "%d\n", e);
+        for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < 3; ++r) fprintf(f, "%.17g\n", blk[3 * r + c]); /* column-major */
+    }
+    for (int i = 0; i < 3 * nc; ++i) fprintf(f, "%.17g%c", p->q[i], i + 1 < 3 * nc ? ' ' : '\n');
+    for (int a = 0; a < nc; ++a) fprintf(f, "%.17g%c", p->mu[a], a + 1 < nc ? ' ' : '\n');
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0) bad = true;
+    if (bad) return cf_error_set(err, CF_IO_ERROR, "%s: write error: %s", path, strerror(errno));
+    return CF_OK;
+}
