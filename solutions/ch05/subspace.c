@@ -103,7 +103,7 @@ cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfR
     // BEGIN SOLUTION ch05.8
     int n = p->n > 0 ? p->n : 1;
     int *F = malloc((size_t)3 * n * sizeof *F);
-    double *before = malloc((size_t)n * sizeof *before);
+    double *before = malloc((size_t)2 * n * sizeof *before);
     if (!F || !before) {
         free(F);
         free(before);
@@ -118,7 +118,13 @@ cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfR
         for (int s = 0; s < o->inner; ++s) sweep(p, o->omega, x); /* phase I: PGS guesses the active set */
         int m = free_set(p, x, F);
         for (int s = 0; s < o->inner_sm && st == CF_OK; ++s) { /* phase II: solve on the free set */
+            double *keep = before + n, r_pgs = cf_blcp_residual(p, x);
+            cf_vec_copy(p->n, x, keep);
             st = subspace_step(p, F, m, pos, x);
+            if (!(cf_blcp_residual(p, x) < r_pgs)) { /* a near-singular A_FF made it worse: undo */
+                cf_vec_copy(p->n, keep, x);
+                break;
+            }
             int m2 = free_set(p, x, F2);
             bool same = m2 == m;
             for (int i = 0; same && i < m; ++i) same = F[i] == F2[i];

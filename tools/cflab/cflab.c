@@ -139,6 +139,10 @@ static void run_help(FILE *f)
           "                vx,vy,vz,wx,wy,wz,energy. Soft bodies give their centre of mass,\n"
           "                identity orientation, momentum/mass and kinetic+elastic+potential energy.\n"
           "  --every K     write every K-th step (default 1)\n"
+          "  --solver S    contact solver: none, pgs, pgs-blocked, pgs-boxed, pgs-sm, nncg (chapter 5)\n"
+          "  --iters N     solver iterations (sweeps) per step\n"
+          "  --friction M  friction model: cone or box\n"
+          "  --no-warm-start  start every solve from zero impulses\n"
           "  --summary     print scene, expectation, energy drift, angular momentum change, timing\n"
           "  --quiet       print nothing but errors (and what --summary or --csv - ask for)\n"
           "  -h, --help    this text\n"
@@ -154,7 +158,21 @@ typedef struct RunOptions {
     const char *csv; /* NULL: no trajectory */
     long every;
     int summary, quiet;
+    int solver;      /* -1: from the scene */
+    int iters;       /* -1: from the scene */
+    int friction;    /* -1: from the scene */
+    int cold;        /* 1: no warm start */
 } RunOptions;
+
+/* index of @p name among the names of an enum (name_of(0..n-1)), or -1 */
+static int enum_index(const char *name, const char *(*name_of)(int), int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (strcmp(name, name_of(i)) == 0) return i;
+    return -1;
+}
+static const char *solver_name_i(int i) { return cf_solver_name((cfSolverKind)i); }
+static const char *friction_name_i(int i) { return cf_friction_model_name((cfFrictionModel)i); }
 
 /* Parse the options of `cflab run`; returns -1 to go on, or an exit status. */
 static int run_parse(int argc, char **argv, RunOptions *o)
@@ -165,6 +183,8 @@ static int run_parse(int argc, char **argv, RunOptions *o)
     o->csv = NULL;
     o->every = 1;
     o->summary = o->quiet = 0;
+    o->solver = o->iters = o->friction = -1;
+    o->cold = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *val;
         int missing = 0;
@@ -190,6 +210,26 @@ static int run_parse(int argc, char **argv, RunOptions *o)
                 fprintf(stderr, "cflab run: --dt: expected a finite number > 0 (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
+        } else if (strcmp(a, "--no-warm-start") == 0) {
+            o->cold = 1;
+        } else if ((val = option_value(argc, argv, &i, "--solver", &missing))) {
+            if ((o->solver = enum_index(val, solver_name_i, (int)CF_SOLVER_COUNT)) < 0) {
+                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none, pgs, pgs-blocked, pgs-boxed, pgs-sm, nncg)\n", val);
+                return EXIT_BAD_INPUT;
+            }
+        } else if ((val = option_value(argc, argv, &i, "--friction", &missing))) {
+            if ((o->friction = enum_index(val, friction_name_i, (int)CF_FRICTION_BOX + 1)) < 0) {
+                fprintf(stderr, "cflab run: --friction: expected cone or box (got '%s')\n", val);
+                return EXIT_BAD_INPUT;
+            }
+        } else if ((val = option_value(argc, argv, &i, "--iters", &missing))) {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 0 || v > 1000000) {
+                fprintf(stderr, "cflab run: --iters: expected an integer >= 0 (got '%s')\n", val);
+                return EXIT_BAD_INPUT;
+            }
+            o->iters = (int)v;
         } else if ((val = option_value(argc, argv, &i, "--csv", &missing))) {
             o->csv = val;
         } else if (missing) {
@@ -219,6 +259,10 @@ typedef struct RunStats {
     double max_dL;        /* max |L(t) - L0| */
     double seconds;       /* wall time spent in cf_world_step() */
     long steps_done;
+    double stage[CF_STAGE_COUNT]; /* wall time per stage, summed */
+    long contacts;        /* contacts summed over steps */
+    int max_contacts;     /* most contacts in one step */
+    double residual;      /* solver residual of the last step */
 } RunStats;
 
 static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, const cfWorld *w,
@@ -240,6 +284,17 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
     fputc('\n', f);
     double per_step = r->steps_done > 0 ? r->seconds / (double)r->steps_done : 0.0;
     fprintf(f, "wall time:  %.3g us per step (%.3g s in cf_world_step)\n", 1e6 * per_step, r->seconds);
+    if (w->def.detector != CF_DETECT_NONE || w->def.solver != CF_SOLVER_NONE) {
+        fprintf(f, "solver:     %s, %d iterations, %s friction, warm start %s, last residual %.3e\n",
+                cf_solver_name(w->def.solver), w->def.solver_iterations, cf_friction_model_name(w->def.friction_model),
+                w->def.warm_start ? "on" : "off", r->residual);
+        fprintf(f, "contacts:   %.1f per step on average, %d at most\n",
+                r->steps_done > 0 ? (double)r->contacts / (double)r->steps_done : 0.0, r->max_contacts);
+        fprintf(f, "stages:     ms per step:");
+        for (int s = 0; s < CF_STAGE_COUNT; ++s)
+            fprintf(f, " %s %.3f", cf_stage_name((cfStage)s), r->steps_done > 0 ? 1e3 * r->stage[s] / (double)r->steps_done : 0.0);
+        fputc('\n', f);
+    }
 }
 
 static int cmd_run(int argc, char **argv)
@@ -257,6 +312,10 @@ static int cmd_run(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     if (o.dt > 0.0) w.def.dt = o.dt;
+    if (o.solver >= 0) w.def.solver = (cfSolverKind)o.solver;
+    if (o.iters >= 0) w.def.solver_iterations = o.iters;
+    if (o.friction >= 0) w.def.friction_model = (cfFrictionModel)o.friction;
+    if (o.cold) w.def.warm_start = false;
     long steps = o.steps >= 0 ? o.steps : info.steps;
 
     FILE *csv = NULL;
@@ -274,7 +333,10 @@ static int cmd_run(int argc, char **argv)
     /* messages that are not data go to stderr when the data goes to stdout */
     FILE *out = csv_is_stdout ? stderr : stdout;
 
-    RunStats r = {cf_world_energy(&w), 0.0, cf_world_angular_momentum(&w), 0.0, 0.0, 0};
+    RunStats r;
+    memset(&r, 0, sizeof r);
+    r.e0 = cf_world_energy(&w);
+    r.L0 = cf_world_angular_momentum(&w);
     int status = EXIT_OK, warned = 0;
     for (long k = 1; k <= steps; ++k) {
         double t0 = cf_seconds();
@@ -287,6 +349,10 @@ static int cmd_run(int argc, char **argv)
             break;
         }
         r.steps_done = k;
+        for (int s = 0; s < CF_STAGE_COUNT; ++s) r.stage[s] += w.stats.stage_seconds[s];
+        r.contacts += w.stats.n_contacts;
+        if (w.stats.n_contacts > r.max_contacts) r.max_contacts = w.stats.n_contacts;
+        r.residual = w.stats.solver_residual;
         double dL = cfu_norm(cfu_sub(cf_world_angular_momentum(&w), r.L0));
         if (dL > r.max_dL || isnan(dL)) r.max_dL = dL;
         if (csv && (k % o.every == 0 || k == steps)) csv_rows(csv, &w);

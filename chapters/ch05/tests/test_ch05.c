@@ -133,19 +133,20 @@ static double lcp_energy(const cfLcp *p, const double *x)
 /* boxed LCP from a frictional contact problem (box model) */
 static void blcp_from_fc(const cfFrictionProblem *fc, cfBlcp *p) { cft_assert_ok(cf_friction_boxed_lcp(fc, p)); }
 
-/* frictional contact problem W = I/m per contact, q given, one contact */
-static void fc_particle(cfFrictionProblem *fc, double m, const double q[3], double mu)
+/* the boxed LCP of one particle of mass 1 (A = I, b = q), built without chapter 2 */
+static void blcp_particle(cfBlcp *p, const double q[3], double mu)
 {
-    memset(fc, 0, sizeof *fc);
-    fc->nc = 1;
-    ck_assert(cf_bsr_init(&fc->W, 1, 1, 3, 3) == CF_OK);
-    double B[9] = {1 / m, 0, 0, 0, 1 / m, 0, 0, 0, 1 / m};
-    ck_assert(cf_bsr_add_block(&fc->W, 0, 0, B) == CF_OK);
-    cf_bsr_finalize(&fc->W);
-    fc->q = malloc(3 * sizeof *fc->q);
-    fc->mu = malloc(sizeof *fc->mu);
-    memcpy(fc->q, q, 3 * sizeof *q);
-    fc->mu[0] = mu;
+    double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    cfLcp l;
+    lcp_dense(&l, 3, I, q);
+    cft_assert_ok(cf_blcp_init(p, &l.A));
+    memcpy(p->b, q, 3 * sizeof *q);
+    for (int i = 1; i < 3; ++i) {
+        p->findex[i] = 0;
+        p->mu[i] = mu;
+        p->lo[i] = -INFINITY;
+    }
+    cf_lcp_free(&l);
 }
 
 /* a world with ground plane and unit cubes (mass 1), solver pgs */
@@ -503,10 +504,8 @@ END_TEST
 START_TEST(ch05_4_particle_stick_and_slip)
 {
     double q[3] = {-2, 1, 0.1};
-    cfFrictionProblem fc;
-    fc_particle(&fc, 1.0, q, 0.3);
     cfBlcp p;
-    blcp_from_fc(&fc, &p);
+    blcp_particle(&p, q, 0.3);
     double x[3] = {0, 0, 0};
     cfSplitOptions o = cf_split_options_default();
     o.max_iter = 1;
@@ -518,7 +517,6 @@ START_TEST(ch05_4_particle_stick_and_slip)
     cft_assert_near(x[2], -0.1, 1e-15, 0);
     cft_assert_near(rep.residual, 0.0, 1e-14, 0);
     cf_blcp_free(&p);
-    cf_fc_free(&fc);
 }
 END_TEST
 
@@ -931,8 +929,8 @@ START_TEST(ch05_7_sequential_equals_pgs)
     cfSplitOptions o = cf_split_options_default();
     o.max_iter = 9;
     o.tol_abs = 0;
-    cf_lcp_pgs(&p, &o, x1, NULL);
     cf_lcp_pgs_ordered(&p, &o, x2, NULL);
+    cf_lcp_pgs(&p, &o, x1, NULL);
     ck_assert_double_le(max_abs_diff(12, x1, x2), 0.0);
     cf_lcp_free(&p);
 }
@@ -982,9 +980,8 @@ START_TEST(ch05_7_staggering)
     /* one particle: normal then friction; converges at once (digest: <= 3 outer iterations) */
     double q[3] = {-2, 1, 0.1};
     cfFrictionProblem fc;
-    fc_particle(&fc, 1.0, q, 0.3);
     cfBlcp p;
-    blcp_from_fc(&fc, &p);
+    blcp_particle(&p, q, 0.3);
     double x[3] = {0, 0, 0};
     cfSplitOptions o = cf_split_options_default();
     cfReport rep;
@@ -993,7 +990,6 @@ START_TEST(ch05_7_staggering)
     ck_assert_int_le(rep.iterations, 3);
     cft_assert_near(x[1], -0.6, 1e-12, 0);
     cf_blcp_free(&p);
-    cf_fc_free(&fc);
     /* the two-box stack: staggered sweeps reach the same residual as plain boxed PGS */
     cfWorld w;
     two_box_world(&w, 1.0, 0.5);
