@@ -325,8 +325,11 @@ typedef struct Command {
     const char *summary;
 } Command;
 
+int cflab_solve_main(int argc, char **argv); /* tools/cflab/solve.c (chapter 4) */
+
 static const Command COMMANDS[] = {
     {"run", cmd_run, "run a scene headless; trajectory CSV and summary"},
+    {"solve", cflab_solve_main, "solve a Siconos LCP file with a pivoting solver (chapter 4)"},
 };
 #define N_COMMANDS ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
 

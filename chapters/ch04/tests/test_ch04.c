@@ -1,0 +1,1218 @@
+/* SPDX-License-Identifier: MIT */
+/* Chapter 4 tests: pivoting methods. Every graded test checks a certificate (complementarity
+   residual, an independent brute-force enumeration, a closed-form physical answer, a pivot count
+   proved in the literature, or the outcome a matrix class implies on the Siconos set), never a
+   stored number. Run with `make test-ch4` (your code) or `make test-ch4 IMPL=solutions`. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cft.h"
+#include "cf/cf_ch04.h"
+#include "cf/cf_rng.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* helpers                                                                                     */
+
+typedef cfStatus (*LcpSolver)(const cfLcp *, const cfPivotOptions *, double *, cfReport *);
+
+/* An LCP from a row-major array. */
+static cfLcp make_lcp(int n, const double *A, const double *b)
+{
+    cfDense D = {n, n, (double *)A};
+    cfLcp p;
+    ck_assert_int_eq(cf_lcp_from_dense(&p, &D, b), CF_OK);
+    return p;
+}
+
+/* Solve the k x k system M y = r by Gaussian elimination with partial pivoting (the test's own,
+   independent of the library). Returns false when singular. M and r are overwritten. */
+static bool gauss(int k, double *M, double *r, double *y)
+{
+    for (int c = 0; c < k; ++c) {
+        int piv = c;
+        for (int i = c + 1; i < k; ++i)
+            if (fabs(M[i * k + c]) > fabs(M[piv * k + c])) piv = i;
+        if (fabs(M[piv * k + c]) < 1e-13) return false;
+        if (piv != c) {
+            for (int j = 0; j < k; ++j) {
+                double t = M[c * k + j];
+                M[c * k + j] = M[piv * k + j];
+                M[piv * k + j] = t;
+            }
+            double t = r[c];
+            r[c] = r[piv];
+            r[piv] = t;
+        }
+        for (int i = c + 1; i < k; ++i) {
+            double f = M[i * k + c] / M[c * k + c];
+            for (int j = c; j < k; ++j) M[i * k + j] -= f * M[c * k + j];
+            r[i] -= f * r[c];
+        }
+    }
+    for (int i = k - 1; i >= 0; --i) {
+        double s = r[i];
+        for (int j = i + 1; j < k; ++j) s -= M[i * k + j] * y[j];
+        y[i] = s / M[i * k + i];
+    }
+    return true;
+}
+
+/* Brute force: try every support F (2^n of them), solve A_FF x_F = -b_F and keep the first
+   complementary, feasible point. Returns the number of solutions found (up to `limit` checked). */
+static int brute_force(int n, const double *A, const double *b, double *x)
+{
+    int found = 0;
+    double M[100], r[10], y[10], w[10], cand[10];
+    ck_assert(n <= 10);
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        int idx[10], k = 0;
+        for (int i = 0; i < n; ++i)
+            if (mask & (1u << i)) idx[k++] = i;
+        for (int i = 0; i < k; ++i) {
+            for (int j = 0; j < k; ++j) M[i * k + j] = A[idx[i] * n + idx[j]];
+            r[i] = -b[idx[i]];
+        }
+        if (k > 0 && !gauss(k, M, r, y)) continue;
+        memset(cand, 0, sizeof cand);
+        for (int i = 0; i < k; ++i) cand[idx[i]] = y[i];
+        bool ok = true;
+        for (int i = 0; i < n && ok; ++i) {
+            w[i] = b[i];
+            for (int j = 0; j < n; ++j) w[i] += A[i * n + j] * cand[j];
+            ok = cand[i] >= -1e-10 && w[i] >= -1e-10;
+        }
+        if (ok) {
+            if (found == 0) memcpy(x, cand, (size_t)n * sizeof *x);
+            ++found;
+        }
+    }
+    return found;
+}
+
+/* Certificate: x >= 0, w >= 0 and min(x, w) = 0 to tol (absolute, relative to ||b||). */
+static void assert_solves(const cfLcp *p, const double *x, double tol)
+{
+    double scale = fmax(1.0, cf_vec_norm_inf(p->n, p->b));
+    double w[64];
+    ck_assert(p->n <= 64);
+    cf_lcp_w(p, x, w);
+    for (int i = 0; i < p->n; ++i) {
+        ck_assert_msg(x[i] >= -tol * scale, "x[%d] = %g < 0", i, x[i]);
+        ck_assert_msg(w[i] >= -tol * scale, "w[%d] = %g < 0", i, w[i]);
+        ck_assert_msg(fabs(fmin(x[i], w[i])) <= tol * scale, "x[%d] = %g, w[%d] = %g not complementary", i, x[i], i,
+                      w[i]);
+    }
+}
+
+/* Random P-matrix: S + K with S symmetric positive definite and K skew-symmetric (then
+   x^T A x = x^T S x > 0, so A is positive definite, hence P). With skew = 0 A is SPD. */
+static void random_p_matrix(cfRng *rng, int n, double skew, double *A)
+{
+    double R[256];
+    ck_assert(n <= 16);
+    for (int i = 0; i < n * n; ++i) R[i] = cf_rng_range(rng, -1, 1);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            double s = 0.0;
+            for (int k = 0; k < n; ++k) s += R[i * n + k] * R[j * n + k];
+            A[i * n + j] = s / n + (i == j ? 0.1 : 0.0);
+        }
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) {
+            double k = skew * cf_rng_range(rng, -1, 1);
+            A[i * n + j] += k;
+            A[j * n + i] -= k;
+        }
+}
+
+/* Murty's triangular LCP: A_ii = 1, A_ij = 2 for j > i, b = -1. */
+static cfLcp murty_example(int n)
+{
+    double A[16 * 16], b[16];
+    ck_assert(n <= 16);
+    for (int i = 0; i < n; ++i) {
+        b[i] = -1.0;
+        for (int j = 0; j < n; ++j) A[i * n + j] = j == i ? 1.0 : (j > i ? 2.0 : 0.0);
+    }
+    return make_lcp(n, A, b);
+}
+
+/* Run @p solve on random P-matrix LCPs (n = 1..10) and compare with brute force. */
+static void check_p_family(LcpSolver solve, double skew, uint64_t seed, int count)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, seed);
+    for (int t = 0; t < count; ++t) {
+        int n = 1 + (int)cf_rng_below(&rng, 10);
+        double A[100], b[10], want[10], x[10];
+        random_p_matrix(&rng, n, skew, A);
+        for (int i = 0; i < n; ++i) b[i] = cf_rng_range(&rng, -1, 1);
+        ck_assert_int_eq(brute_force(n, A, b, want), 1); /* P-matrix: exactly one solution */
+        cfLcp p = make_lcp(n, A, b);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cfStatus st = solve(&p, NULL, x, &rep);
+        ck_assert_msg(st == CF_OK, "problem %d (n = %d): %s", t, n, cf_status_name(st));
+        for (int i = 0; i < n; ++i) cft_assert_near(x[i], want[i], 1e-9, 1e-9);
+        cft_assert_near(rep.residual, cf_lcp_residual(&p, x), 1e-15, 1e-12);
+        ck_assert(rep.seconds >= 0.0);
+        cf_lcp_free(&p);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The Siconos set: the outcome each matrix class implies                                      */
+
+typedef enum { EXPECT_SOLVED, EXPECT_INFEASIBLE, EXPECT_ANY } Expect;
+
+/* per solver: what the class of each file implies (EXPECT_ANY: no guarantee, but a "converged"
+   answer must be right) */
+typedef struct FileClass {
+    const char *name;
+    Expect lemke, dantzig, principal; /* principal: Murty and BPP (P-matrices) */
+    bool symmetric;
+} FileClass;
+
+static const FileClass CLASSES[] = {
+    /* SPD / P-matrices: every method solves them */
+    {"lcp_deudeu", EXPECT_SOLVED, EXPECT_SOLVED, EXPECT_SOLVED, true},
+    {"lcp_deudeu_block", EXPECT_SOLVED, EXPECT_SOLVED, EXPECT_SOLVED, true},
+    {"lcp_trivial", EXPECT_SOLVED, EXPECT_SOLVED, EXPECT_SOLVED, true},
+    {"lcp_trivial_block", EXPECT_SOLVED, EXPECT_SOLVED, EXPECT_SOLVED, true},
+    {"lcp_mmc", EXPECT_SOLVED, EXPECT_SOLVED, EXPECT_SOLVED, true},
+    {"lcp_ortiz", EXPECT_SOLVED, EXPECT_ANY, EXPECT_SOLVED, false},
+    {"lcp_ortiz_block", EXPECT_SOLVED, EXPECT_ANY, EXPECT_SOLVED, false},
+    {"lcp_exp_murty", EXPECT_SOLVED, EXPECT_ANY, EXPECT_SOLVED, false},
+    {"lcp_exp_murty2", EXPECT_SOLVED, EXPECT_ANY, EXPECT_SOLVED, false},
+    /* PSD (symmetric, singular): Dantzig and Lemke solve them */
+    {"lcp_CPS_1", EXPECT_SOLVED, EXPECT_SOLVED, EXPECT_ANY, true},
+    {"lcp_CPS_5", EXPECT_SOLVED, EXPECT_SOLVED, EXPECT_ANY, true},
+    /* copositive-plus / monotone or with a vertex solution Lemke reaches */
+    {"lcp_CPS_2", EXPECT_SOLVED, EXPECT_ANY, EXPECT_ANY, false},
+    {"lcp_CPS_4", EXPECT_SOLVED, EXPECT_ANY, EXPECT_ANY, false},
+    {"lcp_CPS_4bis", EXPECT_SOLVED, EXPECT_ANY, EXPECT_ANY, false},
+    {"lcp_Pang_isolated_sol", EXPECT_SOLVED, EXPECT_ANY, EXPECT_ANY, false},
+    {"lcp_inf_sol_perturbed", EXPECT_SOLVED, EXPECT_ANY, EXPECT_ANY, false},
+    {"lcp_enum_fails", EXPECT_SOLVED, EXPECT_ANY, EXPECT_ANY, false},
+    {"lcp_tobenna", EXPECT_SOLVED, EXPECT_ANY, EXPECT_ANY, false},
+    /* the bimatrix game: Lemke with covering vector e ends on a secondary ray (CPS 4.4.23) */
+    {"lcp_CPS_3", EXPECT_INFEASIBLE, EXPECT_ANY, EXPECT_ANY, false},
+    /* no solution at all */
+    {"lcp_Pang_isolated_sol_perturbed", EXPECT_INFEASIBLE, EXPECT_ANY, EXPECT_INFEASIBLE, false},
+};
+#define N_CLASSES ((int)(sizeof CLASSES / sizeof CLASSES[0]))
+
+static const FileClass *class_of(const char *file)
+{
+    for (int i = 0; i < N_CLASSES; ++i) {
+        size_t len = strlen(CLASSES[i].name);
+        if (strncmp(file, CLASSES[i].name, len) == 0 && strcmp(file + len, ".dat") == 0) return &CLASSES[i];
+    }
+    return NULL;
+}
+
+/* Reference solution z from reference/<name>.ref (line 1 n, line 2 z); false when absent. */
+static bool read_reference(const char *dir, const char *file, int n, double *z)
+{
+    char path[2048], stem[256];
+    snprintf(stem, sizeof stem, "%.*s", (int)(strlen(file) - 4), file);
+    snprintf(path, sizeof path, "%s/reference/%s.ref", dir, stem);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    char line[4096];
+    int got = -1;
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '#') {
+            got = atoi(line);
+            break;
+        }
+    bool ok = got == n;
+    for (int i = 0; ok && i < n; ++i) ok = fscanf(f, "%lf", &z[i]) == 1;
+    fclose(f);
+    return ok;
+}
+
+/* Run @p solve on every Siconos LCP file and check the outcome its class implies. Which column
+   of CLASSES applies is given by @p which (0 Lemke, 1 Dantzig, 2 principal pivoting). Returns the
+   number of files checked. */
+static int siconos_outcomes(LcpSolver solve, int which, const char *solver_name)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/siconos-lcp", cft_data_dir());
+    DIR *d = opendir(dir);
+    if (!d) {
+        printf("ch04: %s not found: Siconos outcome test for %s skipped\n", dir, solver_name);
+        return 0;
+    }
+    struct dirent *e;
+    int checked = 0;
+    while ((e = readdir(d)) != NULL) {
+        const FileClass *cls = class_of(e->d_name);
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".dat") != 0) continue;
+        ck_assert_msg(cls != NULL, "%s: file not in the class table of this test", e->d_name);
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        cfLcp p;
+        cfError err;
+        ck_assert_msg(cf_lcp_read_siconos(path, &p, &err) == CF_OK, "%s", err.msg);
+        double *x = calloc((size_t)p.n, sizeof *x), *ref = calloc((size_t)p.n, sizeof *ref);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cfStatus st = solve(&p, NULL, x, &rep);
+        double res = cf_lcp_residual_siconos(&p, x);
+        Expect ex = which == 0 ? cls->lemke : which == 1 ? cls->dantzig : cls->principal;
+        if (which == 1 && !cls->symmetric)
+            ck_assert_msg(st == CF_BAD_INPUT, "%s: %s on a non-symmetric matrix: %s, expected bad-input", e->d_name,
+                          solver_name, cf_status_name(st));
+        else if (ex == EXPECT_SOLVED)
+            ck_assert_msg(st == CF_OK && res <= 1e-10, "%s: %s: %s, residual %.3g (expected solved to 1e-10)",
+                          e->d_name, solver_name, cf_status_name(st), res);
+        else if (ex == EXPECT_INFEASIBLE)
+            ck_assert_msg(st == CF_INFEASIBLE || (which == 2 && st != CF_OK), "%s: %s: %s (expected infeasible)",
+                          e->d_name, solver_name, cf_status_name(st));
+        if (st == CF_OK) /* never a false success */
+            ck_assert_msg(res <= 1e-10, "%s: %s claims success with residual %.3g", e->d_name, solver_name, res);
+        ck_assert_msg(cf_vec_finite(p.n, x), "%s: %s left a non-finite x", e->d_name, solver_name);
+        /* unique solutions (P-matrices) must match the reference */
+        if (st == CF_OK && cls->principal == EXPECT_SOLVED && read_reference(dir, e->d_name, p.n, ref))
+            for (int i = 0; i < p.n; ++i) cft_assert_near(x[i], ref[i], 1e-12, 1e-8);
+        free(x);
+        free(ref);
+        cf_lcp_free(&p);
+        ++checked;
+    }
+    closedir(d);
+    return checked;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch04.1 Dantzig / Baraff, frictionless, with an updated factorization                         */
+
+START_TEST(ch04_1_chol_update_matches_submatrix)
+{
+    /* random appends and removals; after each one L L^T must equal A_CC in factor order */
+    cfRng rng;
+    cf_rng_seed(&rng, 41);
+    const int n = 12;
+    double Ad[144];
+    random_p_matrix(&rng, n, 0.0, Ad);
+    cfDense A = {n, n, Ad};
+    cfCholUpdate F;
+    ck_assert_int_eq(cf_chol_update_init(&F, n), CF_OK);
+    bool in[12] = {false};
+    for (int step = 0; step < 200; ++step) {
+        int j = (int)cf_rng_below(&rng, n);
+        if (!in[j]) {
+            cft_assert_ok(cf_chol_update_append(&F, &A, j, 1e-12));
+            in[j] = true;
+        } else {
+            int pos = 0;
+            while (F.idx[pos] != j) ++pos;
+            cf_chol_update_remove(&F, pos);
+            in[j] = false;
+        }
+        int k = 0;
+        for (int i = 0; i < n; ++i) k += in[i];
+        ck_assert_int_eq(F.k, k);
+        for (int r = 0; r < k; ++r) {
+            ck_assert(in[F.idx[r]]);
+            for (int c = 0; c < k; ++c) {
+                double s = 0.0;
+                for (int m = 0; m < k; ++m) s += F.L[r * F.cap + m] * F.L[c * F.cap + m];
+                cft_assert_near(s, Ad[F.idx[r] * n + F.idx[c]], 1e-12, 1e-12);
+            }
+            for (int c = r + 1; c < k; ++c) cft_assert_near(F.L[r * F.cap + c], 0.0, 0.0, 0); /* lower */
+        }
+    }
+    /* the worked example of the spec, and a singular append that leaves the factor alone */
+    double B[4] = {4, 2, 2, 5};
+    cfDense Bd = {2, 2, B};
+    cfCholUpdate G;
+    ck_assert_int_eq(cf_chol_update_init(&G, 3), CF_OK);
+    cft_assert_ok(cf_chol_update_append(&G, &Bd, 0, 1e-12));
+    cft_assert_ok(cf_chol_update_append(&G, &Bd, 1, 1e-12));
+    cft_assert_near(G.L[0], 2.0, 1e-15, 0);
+    cft_assert_near(G.L[G.cap + 0], 1.0, 1e-15, 0);
+    cft_assert_near(G.L[G.cap + 1], 2.0, 1e-15, 0);
+    double Cs[9] = {1, 1, 0, 1, 1, 0, 0, 0, 1};
+    cfDense Csd = {3, 3, Cs};
+    cfCholUpdate H;
+    ck_assert_int_eq(cf_chol_update_init(&H, 3), CF_OK);
+    cft_assert_ok(cf_chol_update_append(&H, &Csd, 0, 1e-12));
+    cft_assert_status(cf_chol_update_append(&H, &Csd, 1, 1e-12), CF_SINGULAR);
+    ck_assert_int_eq(H.k, 1);
+    cft_assert_ok(cf_chol_update_append(&H, &Csd, 2, 1e-12));
+    cft_assert_near(H.L[H.cap + 1], 1.0, 1e-15, 0);
+    cf_chol_update_free(&F);
+    cf_chol_update_free(&G);
+    cf_chol_update_free(&H);
+}
+END_TEST
+
+START_TEST(ch04_1_worked_examples)
+{
+    double A[4] = {2, 1, 1, 2};
+    double b1[2] = {-1, -1}, b2[2] = {-1, 1}, x[2];
+    cfLcp p = make_lcp(2, A, b1);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_lcp_dantzig(&p, NULL, x, &rep));
+    cft_assert_near(x[0], 1.0 / 3.0, 1e-15, 0);
+    cft_assert_near(x[1], 1.0 / 3.0, 1e-15, 0);
+    ck_assert_int_eq(rep.iterations, 2);
+    cf_lcp_free(&p);
+    p = make_lcp(2, A, b2);
+    cft_assert_ok(cf_lcp_dantzig(&p, NULL, x, &rep));
+    cft_assert_near(x[0], 0.5, 1e-15, 0);
+    cft_assert_near(x[1], 0.0, 0.0, 0);
+    ck_assert_int_eq(rep.iterations, 1);
+    cf_lcp_free(&p);
+    /* the release example: index 0 is clamped, then released while 1 is driven */
+    double B[4] = {1, 0.9, 0.9, 0.85}, b3[2] = {-1, -0.999};
+    p = make_lcp(2, B, b3);
+    cft_assert_ok(cf_lcp_dantzig(&p, NULL, x, &rep));
+    cft_assert_near(x[0], 0.0, 0.0, 0);
+    cft_assert_near(x[1], 0.999 / 0.85, 1e-14, 1e-14);
+    ck_assert_int_eq(rep.iterations, 3);
+    cf_lcp_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_1_spd_matches_brute_force)
+{
+    check_p_family(cf_lcp_dantzig, 0.0, 4101, 200);
+}
+END_TEST
+
+/* trace callback: the invariants of the index sets after every pivot */
+typedef struct InvariantCtx {
+    int pivots, releases;
+    double worst;
+} InvariantCtx;
+
+static void check_invariants(void *ctx, const cfPivotEvent *ev)
+{
+    InvariantCtx *c = ctx;
+    c->pivots++;
+    if (ev->leaving >= 0) c->releases++;
+    for (int i = 0; i < ev->n; ++i) {
+        if (ev->label[i] == CF_PIV_FREE) c->worst = fmax(c->worst, fmax(fabs(ev->w[i]), -ev->x[i]));
+        if (ev->label[i] == CF_PIV_LOWER) c->worst = fmax(c->worst, fmax(fabs(ev->x[i]), -ev->w[i]));
+    }
+}
+
+START_TEST(ch04_1_invariants_after_every_pivot)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 4102);
+    int total_releases = 0;
+    for (int t = 0; t < 100; ++t) {
+        /* positively coupled SPD matrices (R with entries in [0, 1)): pushing one contact lifts the
+           others, so clamped contacts are often released (the FREE -> LOWER branch) */
+        int n = 2 + (int)cf_rng_below(&rng, 9);
+        double A[100], b[10], x[10], R[100];
+        for (int i = 0; i < n * n; ++i) R[i] = cf_rng_uniform(&rng);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+                double s = i == j ? 0.05 : 0.0;
+                for (int k = 0; k < n; ++k) s += R[i * n + k] * R[j * n + k] / n;
+                A[i * n + j] = s;
+            }
+        for (int i = 0; i < n; ++i) b[i] = cf_rng_range(&rng, -1, -0.2);
+        cfLcp p = make_lcp(n, A, b);
+        InvariantCtx ctx = {0, 0, 0.0};
+        cfPivotOptions o = cf_pivot_options_default();
+        o.trace = check_invariants;
+        o.trace_ctx = &ctx;
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_lcp_dantzig(&p, &o, x, &rep));
+        ck_assert_int_eq(ctx.pivots, rep.iterations);
+        ck_assert_msg(ctx.worst <= 1e-10, "invariant violated by %g", ctx.worst);
+        total_releases += ctx.releases;
+        assert_solves(&p, x, 1e-12);
+        cf_lcp_free(&p);
+    }
+    ck_assert_msg(total_releases > 0, "no FREE -> LOWER pivot happened: the release branch was never tested");
+}
+END_TEST
+
+START_TEST(ch04_1_rank_deficient_box)
+{
+    /* 2D box (m = 1, width 2, height 1, I = 5/12) on three floor contacts x = -1, 0, 1:
+       A = J M^-1 J^T has rank 2 and b = -g (1, 1, 1) is in its range. Any answer has
+       a = 0, sum f = m g and f_0 = f_2 (no net torque); the solver must not fail as singular. */
+    const double g = 9.81, I = 5.0 / 12.0;
+    double J[9] = {0, 1, -1, 0, 1, 0, 0, 1, 1}, A[9], b[3] = {-g, -g, -g}, x[3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) A[i * 3 + j] = J[i * 3 + 1] * J[j * 3 + 1] + J[i * 3 + 2] * J[j * 3 + 2] / I;
+    cfLcp p = make_lcp(3, A, b);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_lcp_dantzig(&p, NULL, x, &rep));
+    assert_solves(&p, x, 1e-12);
+    cft_assert_near(x[0] + x[1] + x[2], g, 1e-12, 1e-12);
+    cft_assert_near(x[0], x[2], 1e-12, 1e-12);
+    cf_lcp_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_1_refactor_same_path)
+{
+    /* the updated factor and a fresh factorization per pivot take the same pivots */
+    cfRng rng;
+    cf_rng_seed(&rng, 4103);
+    for (int t = 0; t < 30; ++t) {
+        int n = 10;
+        double A[100], b[10], x1[10], x2[10];
+        random_p_matrix(&rng, n, 0.0, A);
+        for (int i = 0; i < n; ++i) b[i] = cf_rng_range(&rng, -1, 0.3);
+        cfLcp p = make_lcp(n, A, b);
+        cfPivotOptions o = cf_pivot_options_default();
+        cfReport r1, r2;
+        cf_report_init(&r1, NULL, 0);
+        cf_report_init(&r2, NULL, 0);
+        cft_assert_ok(cf_lcp_dantzig(&p, &o, x1, &r1));
+        o.refactor = true;
+        cft_assert_ok(cf_lcp_dantzig(&p, &o, x2, &r2));
+        ck_assert_int_eq(r1.iterations, r2.iterations);
+        for (int i = 0; i < n; ++i) cft_assert_near(x1[i], x2[i], 1e-12, 1e-10);
+        cf_lcp_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(ch04_1_infeasible_psd)
+{
+    /* PSD A = [[1,-1],[-1,1]], b = (-1,-1): w_0 + w_1 = -2 for every x, no solution; the second
+       drive is an unbounded ray */
+    double A[4] = {1, -1, -1, 1}, b[2] = {-1, -1}, x[2];
+    cfLcp p = make_lcp(2, A, b);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_status(cf_lcp_dantzig(&p, NULL, x, &rep), CF_INFEASIBLE);
+    cft_assert_status(rep.status, CF_INFEASIBLE);
+    ck_assert(cf_vec_finite(2, x));
+    cf_lcp_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_1_siconos_outcomes)
+{
+    double A[1] = {2}, b[1] = {-1}, x[1];
+    cfLcp p = make_lcp(1, A, b);
+    cft_assert_ok(cf_lcp_dantzig(&p, NULL, x, NULL)); /* also without a report */
+    cft_assert_near(x[0], 0.5, 1e-15, 0);
+    cf_lcp_free(&p);
+    siconos_outcomes(cf_lcp_dantzig, 1, "dantzig");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch04.2 Baraff with friction                                                                 */
+
+/* 2D particle of mass 1 on a slope of angle th (tangent uphill), one contact */
+static cfBaraffProblem incline_2d(double th, double mu, double g)
+{
+    cfBaraffProblem p;
+    ck_assert_int_eq(cf_baraff_init(&p, 1, 2), CF_OK);
+    p.A.a[0] = p.A.a[3] = 1.0;
+    p.b[0] = -g * cos(th);
+    p.b[1] = -g * sin(th);
+    p.mu[0] = mu;
+    return p;
+}
+
+START_TEST(ch04_2_incline_stick_and_slide)
+{
+    const double g = 9.81, mu = 0.5;
+    for (int k = 0; k <= 16; ++k) {
+        double th = k * (CF_PI / 2.0 - 0.05) / 16.0, f[2], a[2];
+        cfBaraffProblem p = incline_2d(th, mu, g);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_baraff_solve(&p, NULL, f, a, &rep));
+        cft_assert_near(f[0], g * cos(th), 1e-12, 1e-12);
+        cft_assert_near(a[0], 0.0, 1e-12, 0);
+        if (tan(th) <= mu) { /* sticks: friction holds the full load */
+            cft_assert_near(f[1], g * sin(th), 1e-12, 1e-12);
+            cft_assert_near(a[1], 0.0, 1e-12, 0);
+        } else { /* slides down: friction saturated uphill */
+            cft_assert_near(f[1], mu * f[0], 1e-12, 1e-12);
+            cft_assert_near(a[1], -g * (sin(th) - mu * cos(th)), 1e-12, 1e-12);
+        }
+        ck_assert(rep.residual <= 1e-12);
+        cf_baraff_free(&p);
+    }
+}
+END_TEST
+
+/* A = J M^-1 J^T for a 2D rigid body (m, I) with contacts at offsets r_c and normals n_c */
+static void rigid2d_delassus(int nc, const double (*r)[2], const double (*nrm)[2], double m, double I, cfDense *A)
+{
+    double J[8][3];
+    for (int c = 0; c < nc; ++c) {
+        double n[2] = {nrm[c][0], nrm[c][1]}, t[2] = {-nrm[c][1], nrm[c][0]};
+        J[2 * c][0] = n[0];
+        J[2 * c][1] = n[1];
+        J[2 * c][2] = r[c][0] * n[1] - r[c][1] * n[0];
+        J[2 * c + 1][0] = t[0];
+        J[2 * c + 1][1] = t[1];
+        J[2 * c + 1][2] = r[c][0] * t[1] - r[c][1] * t[0];
+    }
+    for (int i = 0; i < 2 * nc; ++i)
+        for (int j = 0; j < 2 * nc; ++j)
+            A->a[i * 2 * nc + j] = (J[i][0] * J[j][0] + J[i][1] * J[j][1]) / m + J[i][2] * J[j][2] / I;
+}
+
+START_TEST(ch04_2_box_on_slope_2d)
+{
+    /* a 2D box (mass 2, half sizes 0.5 x 0.25) resting on a slope of angle th with two corner
+       contacts; in the slope frame gravity is (-g sin th, -g cos th). Totals are unique even though
+       the split between the corners is not: sum f_N = m g cos th, and sticking holds the load. */
+    const double g = 9.81, m = 2.0, hx = 0.5, hy = 0.25, I = m * (4 * hx * hx + 4 * hy * hy) / 12.0;
+    const double r[2][2] = {{-hx, -hy}, {hx, -hy}}, nrm[2][2] = {{0, 1}, {0, 1}};
+    for (int k = 0; k < 2; ++k) {
+        double th = k == 0 ? 0.3 : 0.7, mu = 0.5;
+        cfBaraffProblem p;
+        ck_assert_int_eq(cf_baraff_init(&p, 2, 2), CF_OK);
+        rigid2d_delassus(2, r, nrm, m, I, &p.A);
+        /* tangent t = (-n_y, n_x) = (-1, 0): gravity along the slope points to +x here */
+        double gx = -g * sin(th), gy = -g * cos(th);
+        for (int c = 0; c < 2; ++c) {
+            p.b[2 * c] = gy;     /* n . (g) */
+            p.b[2 * c + 1] = -gx; /* t . (g) with t = (-1, 0) */
+            p.mu[c] = mu;
+        }
+        double f[4], a[4];
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cfStatus st = cf_baraff_solve(&p, NULL, f, a, &rep);
+        ck_assert_msg(st == CF_OK, "theta %g: %s", th, cf_status_name(st));
+        ck_assert_msg(rep.residual <= 1e-9, "violation %g", rep.residual);
+        cft_assert_near(f[0] + f[2], m * g * cos(th), 1e-9, 1e-9);
+        /* along t: m a_T = sum f_T + m g sin th, so sticking needs sum f_T = -m g sin th */
+        if (tan(th) <= mu) cft_assert_near(f[1] + f[3], -m * g * sin(th), 1e-9, 1e-9);
+        else cft_assert_near(f[1] + f[3], -mu * (f[0] + f[2]), 1e-9, 1e-9);
+        cf_baraff_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(ch04_2_painleve_impulse_needed)
+{
+    /* a rod (mass 1, half-length 1, I = 1/3) leaning at tan th = 2, lower end sliding away from
+       the centre's footprint (slip < 0): A_eff = 1 + 3 cos th (cos th - mu sin th) < 0 for mu > 4/3 */
+    const double g = 9.81, th = atan(2.0), l = 1.0, m = 1.0, I = m * l * l / 3.0;
+    const double r[1][2] = {{-l * cos(th), -l * sin(th)}}, nrm[1][2] = {{0, 1}};
+    for (int k = 0; k < 2; ++k) {
+        double mu = k == 0 ? 1.0 : 2.0;
+        cfBaraffProblem p;
+        ck_assert_int_eq(cf_baraff_init(&p, 1, 2), CF_OK);
+        rigid2d_delassus(1, r, nrm, m, I, &p.A);
+        p.b[0] = -g;
+        p.b[1] = 0.0;
+        p.mu[0] = mu;
+        p.slip[0] = 1.0; /* along t = (-1, 0): the end moves in -x, friction pushes +x */
+        double f[2], a[2];
+        cfStatus st = cf_baraff_solve(&p, NULL, f, a, NULL);
+        double Aeff = (1.0 + 3.0 * cos(th) * (cos(th) - mu * sin(th))) / m;
+        if (k == 0) {
+            cft_assert_ok(st);
+            cft_assert_near(f[0], g / Aeff, 1e-10, 1e-10); /* 2.5 m g */
+            cft_assert_near(f[1], -mu * f[0], 1e-10, 1e-10);
+            cft_assert_near(a[0], 0.0, 1e-10, 0);
+        } else {
+            cft_assert_status(st, CF_INFEASIBLE); /* an impulse is needed */
+            ck_assert(cf_vec_finite(2, f));
+        }
+        cf_baraff_free(&p);
+    }
+}
+END_TEST
+
+/* random multi-contact problems with A = J M^-1 J^T of random particles (full rank) */
+static cfBaraffProblem random_contacts(cfRng *rng, int nc, int dim, double mu_max)
+{
+    cfBaraffProblem p;
+    ck_assert_int_eq(cf_baraff_init(&p, nc, dim), CF_OK);
+    int m = dim * nc, dofs = m + 2;
+    double *J = calloc((size_t)m * dofs, sizeof *J);
+    for (int i = 0; i < m * dofs; ++i) J[i] = cf_rng_range(rng, -1, 1);
+    for (int i = 0; i < m; ++i) J[i * dofs + i] += 2.0; /* well conditioned */
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < m; ++j) {
+            double s = 0.0;
+            for (int k = 0; k < dofs; ++k) s += J[i * dofs + k] * J[j * dofs + k];
+            p.A.a[i * m + j] = s / dofs;
+        }
+    for (int i = 0; i < m; ++i) p.b[i] = cf_rng_range(rng, -1, 0.5);
+    for (int c = 0; c < nc; ++c) p.mu[c] = cf_rng_range(rng, 0.0, mu_max);
+    free(J);
+    return p;
+}
+
+START_TEST(ch04_2_random_contacts_certificate)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 4201);
+    int solved = 0, tried = 0;
+    for (int t = 0; t < 60; ++t) {
+        int dim = 2 + (t % 2), nc = 1 + (int)cf_rng_below(&rng, 4);
+        cfBaraffProblem p = random_contacts(&rng, nc, dim, 1.0);
+        double f[12], a[12];
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cfStatus st = cf_baraff_solve(&p, NULL, f, a, &rep);
+        ++tried;
+        ck_assert_msg(st == CF_OK || st == CF_MAX_ITER, "problem %d: %s", t, cf_status_name(st));
+        ck_assert(cf_vec_finite(dim * nc, f));
+        if (st == CF_OK) {
+            ++solved;
+            ck_assert_msg(cf_baraff_violation(&p, f, a) <= 1e-9, "problem %d: violation %g", t,
+                          cf_baraff_violation(&p, f, a));
+            double aa[12]; /* a really is A f + b */
+            cf_dense_mul_vec(&p.A, f, aa);
+            for (int i = 0; i < dim * nc; ++i) cft_assert_near(a[i], aa[i] + p.b[i], 1e-12, 1e-12);
+        }
+        cf_baraff_free(&p);
+    }
+    ck_assert_msg(solved >= tried * 9 / 10, "only %d of %d solved", solved, tried);
+}
+END_TEST
+
+START_TEST(ch04_2_frictionless_matches_enumeration)
+{
+    /* mu = 0: the normal forces solve the LCP of the normal block (brute force ground truth) */
+    cfRng rng;
+    cf_rng_seed(&rng, 4202);
+    for (int t = 0; t < 40; ++t) {
+        int dim = 2 + (t % 2), nc = 1 + (int)cf_rng_below(&rng, 5);
+        cfBaraffProblem p = random_contacts(&rng, nc, dim, 0.0);
+        double f[15], a[15], An[25], bn[5], want[5];
+        cft_assert_ok(cf_baraff_solve(&p, NULL, f, a, NULL));
+        int m = dim * nc;
+        for (int i = 0; i < nc; ++i) {
+            bn[i] = p.b[dim * i];
+            for (int j = 0; j < nc; ++j) An[i * nc + j] = p.A.a[dim * i * m + dim * j];
+        }
+        ck_assert_int_eq(brute_force(nc, An, bn, want), 1);
+        for (int i = 0; i < nc; ++i) {
+            cft_assert_near(f[dim * i], want[i], 1e-10, 1e-10);
+            for (int k = 1; k < dim; ++k) cft_assert_near(f[dim * i + k], 0.0, 0.0, 0);
+        }
+        cf_baraff_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(ch04_2_incline_3d)
+{
+    /* 3D particle (A = I) on a slope, load also pushed sideways: the friction bound holds and
+       friction opposes the sliding acceleration; aligned with T1 the answer is exact */
+    const double g = 9.81;
+    for (int k = 0; k < 4; ++k) {
+        cfBaraffProblem p;
+        ck_assert_int_eq(cf_baraff_init(&p, 1, 3), CF_OK);
+        for (int i = 0; i < 3; ++i) p.A.a[4 * i] = 1.0;
+        double th = k < 2 ? 0.3 : 0.9, side = (k % 2) ? 2.0 : 0.0;
+        p.b[0] = -g * cos(th);
+        p.b[1] = -g * sin(th);
+        p.b[2] = side;
+        p.mu[0] = 0.6;
+        double f[3], a[3];
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_baraff_solve(&p, NULL, f, a, &rep));
+        ck_assert_msg(rep.residual <= 1e-12, "violation %g", rep.residual);
+        cft_assert_near(f[0], g * cos(th), 1e-12, 1e-12);
+        double ft = hypot(f[1], f[2]), load = hypot(p.b[1], p.b[2]);
+        if (load <= p.mu[0] * f[0]) { /* sticks: friction cancels the whole tangential load */
+            cft_assert_near(f[1], -p.b[1], 1e-12, 1e-12);
+            cft_assert_near(f[2], -p.b[2], 1e-12, 1e-12);
+        } else {
+            cft_assert_near(ft, p.mu[0] * f[0], 1e-12, 1e-12);
+            ck_assert(f[1] * a[1] + f[2] * a[2] <= 1e-12);
+            if (side == 0.0) cft_assert_near(a[1], -g * sin(th) + p.mu[0] * f[0], 1e-12, 1e-12);
+        }
+        cf_baraff_free(&p);
+    }
+}
+END_TEST
+
+static void count_releases(void *ctx, const cfPivotEvent *ev)
+{
+    int *releases = ctx;
+    if (ev->leaving >= 0 && ev->leaving % 2 == 0) ++*releases; /* a normal left the clamped set */
+}
+
+START_TEST(ch04_2_contact_released)
+{
+    /* two 2D contacts whose normal block is the release example of ch04.1: contact 0 is clamped
+       first and released while contact 1 is driven; its friction must vanish with it */
+    cfBaraffProblem p;
+    ck_assert_int_eq(cf_baraff_init(&p, 2, 2), CF_OK);
+    double An[4] = {1, 0.9, 0.9, 0.85};
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) p.A.a[(2 * i) * 4 + 2 * j] = An[i * 2 + j];
+    p.A.a[1 * 4 + 1] = p.A.a[3 * 4 + 3] = 1.0;
+    p.b[0] = -1.0;
+    p.b[2] = -0.999;
+    p.b[1] = -0.3;
+    p.b[3] = 0.2;
+    p.mu[0] = p.mu[1] = 0.5;
+    int releases = 0;
+    cfPivotOptions o = cf_pivot_options_default();
+    o.trace = count_releases;
+    o.trace_ctx = &releases;
+    double f[4], a[4];
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_baraff_solve(&p, &o, f, a, &rep));
+    ck_assert_msg(releases >= 1, "contact 0 was never released");
+    cft_assert_near(f[0], 0.0, 0.0, 0);
+    cft_assert_near(f[1], 0.0, 0.0, 0);
+    cft_assert_near(f[2], 0.999 / 0.85, 1e-12, 1e-12);
+    cft_assert_near(f[3], -0.2, 1e-12, 1e-12); /* sticks: 0.2 <= 0.5 f_N */
+    ck_assert(rep.residual <= 1e-12);
+    cf_baraff_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_2_dynamic_friction)
+{
+    /* a particle sliding with given velocity: friction is -mu f_N along the slip, in 2D and 3D */
+    const double g = 9.81, mu = 0.4;
+    for (int dim = 2; dim <= 3; ++dim) {
+        cfBaraffProblem p;
+        ck_assert_int_eq(cf_baraff_init(&p, 1, dim), CF_OK);
+        for (int i = 0; i < dim; ++i) p.A.a[i * dim + i] = 1.0;
+        p.b[0] = -g;
+        p.mu[0] = mu;
+        p.slip[0] = 3.0;
+        if (dim == 3) p.slip[1] = -4.0;
+        double f[3], a[3];
+        cft_assert_ok(cf_baraff_solve(&p, NULL, f, a, NULL));
+        cft_assert_near(f[0], g, 1e-12, 1e-12);
+        double s = dim == 3 ? 5.0 : 3.0;
+        cft_assert_near(f[1], -mu * g * 3.0 / s, 1e-12, 1e-12);
+        if (dim == 3) cft_assert_near(f[2], mu * g * 4.0 / s, 1e-12, 1e-12);
+        cft_assert_near(a[0], 0.0, 1e-12, 0);
+        cf_baraff_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(ch04_2_frictionless_equals_dantzig)
+{
+    /* ungraded cross-check: with mu = 0 Baraff's normal forces equal Dantzig's on the normal block */
+    cfRng rng;
+    cf_rng_seed(&rng, 4203);
+    for (int t = 0; t < 20; ++t) {
+        int nc = 1 + (int)cf_rng_below(&rng, 6);
+        cfBaraffProblem p = random_contacts(&rng, nc, 3, 0.0);
+        double f[18], a[18], An[36], bn[6], x[6];
+        cft_assert_ok(cf_baraff_solve(&p, NULL, f, a, NULL));
+        for (int i = 0; i < nc; ++i) {
+            bn[i] = p.b[3 * i];
+            for (int j = 0; j < nc; ++j) An[i * nc + j] = p.A.a[(3 * i) * 3 * nc + 3 * j];
+        }
+        cfLcp q = make_lcp(nc, An, bn);
+        cft_assert_ok(cf_lcp_dantzig(&q, NULL, x, NULL));
+        for (int i = 0; i < nc; ++i) cft_assert_near(f[3 * i], x[i], 1e-12, 1e-10);
+        cf_lcp_free(&q);
+        cf_baraff_free(&p);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch04.3 Lemke                                                                                */
+
+START_TEST(ch04_3_small_known_solutions)
+{
+    double A[4] = {2, 1, 1, 2}, b[2] = {-1, -1}, x[2];
+    cfLcp p = make_lcp(2, A, b);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_lcp_lemke(&p, NULL, x, &rep));
+    cft_assert_near(x[0], 1.0 / 3.0, 1e-15, 1e-14);
+    cft_assert_near(x[1], 1.0 / 3.0, 1e-15, 1e-14);
+    ck_assert_int_eq(rep.iterations, 3);
+    cf_lcp_free(&p);
+    /* b >= 0: no pivot at all */
+    double c[2] = {1, 0};
+    p = make_lcp(2, A, c);
+    cft_assert_ok(cf_lcp_lemke(&p, NULL, x, &rep));
+    ck_assert_int_eq(rep.iterations, 0);
+    cft_assert_near(x[0] + x[1], 0.0, 0.0, 0);
+    cf_lcp_free(&p);
+    /* the pyramid LCP of a sliding particle (zero diagonal at the slack): digest of notes 3.1.1,
+       unknowns (lambda_n, four friction directions, beta) */
+    for (int k = 0; k < 2; ++k) {
+        double mu = k == 0 ? 0.5 : 3.0;
+        double D[4][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}}, G[5][3], M[36], q[6], z[6];
+        double u[3] = {2, 0, -1};
+        for (int i = 0; i < 3; ++i) G[0][i] = i == 2 ? 1.0 : 0.0;
+        for (int d = 0; d < 4; ++d)
+            for (int i = 0; i < 3; ++i) G[1 + d][i] = D[d][i];
+        memset(M, 0, sizeof M);
+        for (int i = 0; i < 5; ++i) {
+            for (int j = 0; j < 5; ++j) M[i * 6 + j] = G[i][0] * G[j][0] + G[i][1] * G[j][1] + G[i][2] * G[j][2];
+            q[i] = G[i][0] * u[0] + G[i][1] * u[1] + G[i][2] * u[2];
+        }
+        for (int d = 1; d <= 4; ++d) {
+            M[d * 6 + 5] = 1.0;
+            M[5 * 6 + d] = -1.0;
+        }
+        M[5 * 6 + 0] = mu;
+        q[5] = 0.0;
+        p = make_lcp(6, M, q);
+        cft_assert_ok(cf_lcp_lemke(&p, NULL, z, &rep));
+        assert_solves(&p, z, 1e-12);
+        cft_assert_near(z[0], 1.0, 1e-12, 1e-12);
+        if (k == 0) {
+            cft_assert_near(z[2], 0.5, 1e-12, 1e-12); /* friction along -x at mu lambda_n */
+            cft_assert_near(z[5], 1.5, 1e-12, 1e-12); /* slip speed */
+        } else {
+            cft_assert_near(z[2], 2.0, 1e-12, 1e-12); /* sticks */
+            cft_assert_near(z[5], 0.0, 1e-12, 0);
+        }
+        cf_lcp_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(ch04_3_murty_exponential)
+{
+    /* Murty (1988): A upper triangular (1 on the diagonal, 2 above), b_i = -(2^{n+1} - 2^{i+1}):
+       Lemke with d = e takes 2^n pivots; the solution is x = 2^n e_n */
+    for (int n = 2; n <= 10; ++n) {
+        double A[100], b[10], x[10];
+        for (int i = 0; i < n; ++i) {
+            b[i] = -(ldexp(1.0, n + 1) - ldexp(1.0, i + 1));
+            for (int j = 0; j < n; ++j) A[i * n + j] = j == i ? 1.0 : (j > i ? 2.0 : 0.0);
+        }
+        cfLcp p = make_lcp(n, A, b);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_lcp_lemke(&p, NULL, x, &rep));
+        ck_assert_int_eq(rep.iterations, 1 << n);
+        for (int i = 0; i < n; ++i) cft_assert_near(x[i], i == n - 1 ? ldexp(1.0, n) : 0.0, 1e-9, 1e-12);
+        cf_lcp_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(ch04_3_degenerate_no_cycling)
+{
+    /* every b_i = -1 and small integer matrices: the ratio test ties at every step. Strictly
+       copositive A (positive entries on and off the diagonal, some zeros) guarantees a solution;
+       the lexicographic rule must reach it. */
+    cfRng rng;
+    cf_rng_seed(&rng, 4301);
+    for (int t = 0; t < 100; ++t) {
+        int n = 3 + (int)cf_rng_below(&rng, 8);
+        double A[100], b[10], x[10];
+        for (int i = 0; i < n; ++i) {
+            b[i] = -1.0;
+            for (int j = 0; j < n; ++j) A[i * n + j] = (double)cf_rng_below(&rng, 3);
+            A[i * n + i] = 1.0 + (double)cf_rng_below(&rng, 2);
+        }
+        cfLcp p = make_lcp(n, A, b);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cfPivotOptions o = cf_pivot_options_default();
+        o.max_pivots = 500;
+        cfStatus st = cf_lcp_lemke(&p, &o, x, &rep);
+        ck_assert_msg(st == CF_OK, "problem %d: %s after %d pivots", t, cf_status_name(st), rep.iterations);
+        assert_solves(&p, x, 1e-10);
+        cf_lcp_free(&p);
+    }
+    /* the degenerate 3x3 with x_0 = w_0 = 0 at the solution */
+    double A[9] = {9, 6, -4, 6, 6, -4, -4, -4, 9}, b[3] = {-2, -2, 1}, x[3];
+    cfLcp p = make_lcp(3, A, b);
+    cft_assert_ok(cf_lcp_lemke(&p, NULL, x, NULL));
+    cft_assert_near(x[1], 0.368421052631579, 1e-12, 1e-12);
+    cft_assert_near(x[2], 0.0526315789473684, 1e-12, 1e-12);
+    cf_lcp_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_3_ray_is_infeasible)
+{
+    /* no solution: 1x1 with w = -x - 1; PSD (copositive-plus) with w_0 + w_1 = -2; the perturbed
+       Pang problem (row 0 needs -x_1 - x_2 >= 1e-4) */
+    double A1[1] = {-1}, b1[1] = {-1}, x[3];
+    double A2[4] = {1, -1, -1, 1}, b2[2] = {-1, -1};
+    double A3[9] = {0, -1, -1, 1, 0, 0, -1, 0, 0}, b3[3] = {-1e-4, -1, 1};
+    cfLcp ps[3] = {make_lcp(1, A1, b1), make_lcp(2, A2, b2), make_lcp(3, A3, b3)};
+    for (int k = 0; k < 3; ++k) {
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_status(cf_lcp_lemke(&ps[k], NULL, x, &rep), CF_INFEASIBLE);
+        ck_assert(rep.iterations >= 1);
+        ck_assert(cf_vec_finite(ps[k].n, x));
+        cf_lcp_free(&ps[k]);
+    }
+}
+END_TEST
+
+START_TEST(ch04_3_p_matrices_match_brute_force)
+{
+    check_p_family(cf_lcp_lemke, 0.0, 4302, 100);
+    check_p_family(cf_lcp_lemke, 1.0, 4303, 100);
+}
+END_TEST
+
+START_TEST(ch04_3_siconos_outcomes)
+{
+    double A[1] = {2}, b[1] = {-1}, x[1];
+    cfLcp p = make_lcp(1, A, b);
+    cft_assert_ok(cf_lcp_lemke(&p, NULL, x, NULL));
+    cf_lcp_free(&p);
+    siconos_outcomes(cf_lcp_lemke, 0, "lemke");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch04.4 Murty                                                                                */
+
+START_TEST(ch04_4_murty_2n_minus_1_pivots)
+{
+    for (int n = 1; n <= 10; ++n) {
+        cfLcp p = murty_example(n);
+        double x[10];
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_lcp_murty(&p, NULL, x, &rep));
+        ck_assert_int_eq(rep.iterations, (1 << n) - 1);
+        for (int i = 0; i < n; ++i) cft_assert_near(x[i], i == n - 1 ? 1.0 : 0.0, 1e-12, 0);
+        cf_lcp_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(ch04_4_p_matrices_match_brute_force)
+{
+    check_p_family(cf_lcp_murty, 0.0, 4401, 100);
+    check_p_family(cf_lcp_murty, 1.0, 4402, 100);
+}
+END_TEST
+
+START_TEST(ch04_4_degenerate_terminates)
+{
+    /* x_0 = w_0 = 0 at the solution: exact sign tests flip-flop, the tolerance stops it */
+    double A[9] = {9, 6, -4, 6, 6, -4, -4, -4, 9}, b[3] = {-2, -2, 1}, x[3];
+    cfLcp p = make_lcp(3, A, b);
+    cfPivotOptions o = cf_pivot_options_default();
+    o.max_pivots = 50;
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_lcp_murty(&p, &o, x, &rep));
+    assert_solves(&p, x, 1e-12);
+    ck_assert(rep.iterations <= 3);
+    cf_lcp_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_4_siconos_outcomes)
+{
+    cfLcp p = murty_example(3);
+    double x[3];
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_lcp_murty(&p, NULL, x, &rep));
+    ck_assert_int_eq(rep.iterations, 7);
+    cf_lcp_free(&p);
+    siconos_outcomes(cf_lcp_murty, 2, "murty");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch04.5 BPP                                                                                  */
+
+START_TEST(ch04_5_worked_example)
+{
+    double A[4] = {2, 1, 1, 2}, b[2] = {-1, 1}, x[2];
+    cfLcp p = make_lcp(2, A, b);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_lcp_bpp(&p, NULL, x, &rep));
+    cft_assert_near(x[0], 0.5, 1e-15, 0);
+    cft_assert_near(x[1], 0.0, 0.0, 0);
+    ck_assert_int_eq(rep.iterations, 2);
+    /* a warm start from the solution's support costs one solve */
+    cfPivotOptions o = cf_pivot_options_default();
+    o.warm_start = true;
+    cft_assert_ok(cf_lcp_bpp(&p, &o, x, &rep));
+    ck_assert_int_eq(rep.iterations, 1);
+    cf_lcp_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_5_safeguard_stops_cycle)
+{
+    double A[9] = {1.6, -0.8, 1.8, -0.8, 0.7, -0.7, 1.8, -0.7, 2.2}, b[3] = {-0.6, 0.7, -0.3}, x[3];
+    cfLcp p = make_lcp(3, A, b);
+    cfPivotOptions o = cf_pivot_options_default();
+    o.max_pivots = 50;
+    o.bpp_pbar = -1; /* no safeguard: the period-3 cycle never ends */
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_status(cf_lcp_bpp(&p, &o, x, &rep), CF_MAX_ITER);
+    ck_assert_int_eq(rep.iterations, 50);
+    for (int pbar = 0; pbar <= 10; ++pbar) {
+        o.bpp_pbar = pbar;
+        cft_assert_ok(cf_lcp_bpp(&p, &o, x, &rep));
+        cft_assert_near(x[0], 0.375, 1e-14, 1e-14);
+        cft_assert_near(x[1], 0.0, 0.0, 0);
+        cft_assert_near(x[2], 0.0, 0.0, 0);
+        ck_assert(rep.iterations <= 20);
+    }
+    cf_lcp_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_5_murty_example_n_iterations)
+{
+    for (int n = 1; n <= 12; ++n) {
+        cfLcp p = murty_example(n);
+        double x[12];
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_lcp_bpp(&p, NULL, x, &rep));
+        ck_assert_int_eq(rep.iterations, n);
+        cft_assert_near(x[n - 1], 1.0, 1e-12, 0);
+        cf_lcp_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(ch04_5_p_matrices_match_brute_force)
+{
+    check_p_family(cf_lcp_bpp, 0.0, 4501, 100);
+    check_p_family(cf_lcp_bpp, 1.0, 4502, 100);
+}
+END_TEST
+
+START_TEST(ch04_5_degenerate_one_iteration)
+{
+    double A[9] = {9, 6, -4, 6, 6, -4, -4, -4, 9}, b[3] = {-2, -2, 1}, x[3];
+    cfLcp p = make_lcp(3, A, b);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_lcp_bpp(&p, NULL, x, &rep));
+    ck_assert_int_eq(rep.iterations, 1);
+    cft_assert_near(x[0], 0.0, 0.0, 0); /* clamped, not -1.9e-17 */
+    assert_solves(&p, x, 1e-12);
+    cf_lcp_free(&p);
+}
+END_TEST
+
+START_TEST(ch04_5_siconos_outcomes)
+{
+    cfLcp p = murty_example(4);
+    double x[4];
+    cft_assert_ok(cf_lcp_bpp(&p, NULL, x, NULL));
+    cf_lcp_free(&p);
+    siconos_outcomes(cf_lcp_bpp, 2, "bpp");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* contracts (provided code): bad input is refused before any pivoting                          */
+
+START_TEST(ch04_bad_input_rejected)
+{
+    double A[4] = {2, 1, 1, 2}, b[2] = {-1, -1}, x[2];
+    cfLcp p = make_lcp(2, A, b);
+    LcpSolver solvers[4] = {cf_lcp_dantzig, cf_lcp_lemke, cf_lcp_murty, cf_lcp_bpp};
+    for (int s = 0; s < 4; ++s) {
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_status(solvers[s](NULL, NULL, x, &rep), CF_BAD_INPUT);
+        cft_assert_status(solvers[s](&p, NULL, NULL, &rep), CF_BAD_INPUT);
+        p.b[1] = NAN;
+        cft_assert_status(solvers[s](&p, NULL, x, &rep), CF_BAD_INPUT);
+        cft_assert_status(rep.status, CF_BAD_INPUT);
+        p.b[1] = -1.0;
+    }
+    double N[4] = {2, 1, 0, 2}; /* Dantzig needs symmetry */
+    cfLcp q = make_lcp(2, N, b);
+    cft_assert_status(cf_lcp_dantzig(&q, NULL, x, NULL), CF_BAD_INPUT);
+    double bad_cover[2] = {1.0, 0.0};
+    cfPivotOptions o = cf_pivot_options_default();
+    o.cover = bad_cover;
+    cft_assert_status(cf_lcp_lemke(&p, &o, x, NULL), CF_BAD_INPUT);
+    cfBaraffProblem bp;
+    ck_assert_int_eq(cf_baraff_init(&bp, 1, 2), CF_OK);
+    bp.mu[0] = -1.0;
+    double f[2], a[2];
+    cft_assert_status(cf_baraff_solve(&bp, NULL, f, a, NULL), CF_BAD_INPUT);
+    cf_baraff_free(&bp);
+    ck_assert_int_eq(cf_baraff_init(&bp, 1, 4), CF_BAD_INPUT);
+    cf_lcp_free(&p);
+    cf_lcp_free(&q);
+}
+END_TEST
+
+static void build(Suite *s)
+{
+    TCase *t1 = cft_tcase_unit(s, "ch04.1");
+    CFT_GRADED(t1, ch04_1_chol_update_matches_submatrix, "ch04.1", 2, "updated factor equals A_CC");
+    CFT_GRADED(t1, ch04_1_worked_examples, "ch04.1", 2, "worked examples incl. a release");
+    CFT_GRADED(t1, ch04_1_spd_matches_brute_force, "ch04.1", 2, "SPD family matches enumeration");
+    CFT_GRADED(t1, ch04_1_invariants_after_every_pivot, "ch04.1", 1, "index-set invariants per pivot");
+    CFT_GRADED(t1, ch04_1_rank_deficient_box, "ch04.1", 1, "rank-deficient box: no singular failure");
+    CFT_GRADED(t1, ch04_1_refactor_same_path, "ch04.1", 1, "update and refactor take the same pivots");
+    CFT_GRADED(t1, ch04_1_infeasible_psd, "ch04.1", 1, "unbounded drive reported infeasible");
+    TCase *t1s = cft_tcase_scene(s, "ch04.1-data");
+    CFT_GRADED(t1s, ch04_1_siconos_outcomes, "ch04.1", 1, "Siconos set: symmetric files solved");
+
+    TCase *t2 = cft_tcase_unit(s, "ch04.2");
+    CFT_GRADED(t2, ch04_2_incline_stick_and_slide, "ch04.2", 2, "2D incline: stick below tan = mu, slide above");
+    CFT_GRADED(t2, ch04_2_box_on_slope_2d, "ch04.2", 1, "2D box on a slope: totals");
+    CFT_GRADED(t2, ch04_2_painleve_impulse_needed, "ch04.2", 2, "Painleve: impulse needed above mu = 4/3");
+    CFT_GRADED(t2, ch04_2_random_contacts_certificate, "ch04.2", 1, "random contacts: Coulomb certificate");
+    CFT_GRADED(t2, ch04_2_frictionless_matches_enumeration, "ch04.2", 1, "mu = 0 matches enumeration");
+    CFT_GRADED(t2, ch04_2_incline_3d, "ch04.2", 1, "3D incline with sideways load");
+    CFT_GRADED(t2, ch04_2_contact_released, "ch04.2", 1, "a released contact loses its friction");
+    CFT_GRADED(t2, ch04_2_dynamic_friction, "ch04.2", 1, "dynamic friction opposes the slip");
+    CFT_TEST(t2, ch04_2_frictionless_equals_dantzig, "frictionless Baraff equals Dantzig");
+
+    TCase *t3 = cft_tcase_unit(s, "ch04.3");
+    CFT_GRADED(t3, ch04_3_small_known_solutions, "ch04.3", 2, "small LCPs and the pyramid particle");
+    CFT_GRADED(t3, ch04_3_murty_exponential, "ch04.3", 2, "Murty's example: 2^n pivots");
+    CFT_GRADED(t3, ch04_3_degenerate_no_cycling, "ch04.3", 2, "degenerate problems: no cycling");
+    CFT_GRADED(t3, ch04_3_ray_is_infeasible, "ch04.3", 1, "ray termination reported infeasible");
+    CFT_GRADED(t3, ch04_3_p_matrices_match_brute_force, "ch04.3", 1, "P-matrix family matches enumeration");
+    TCase *t3s = cft_tcase_scene(s, "ch04.3-data");
+    CFT_GRADED(t3s, ch04_3_siconos_outcomes, "ch04.3", 2, "Siconos set incl. the 40-variable game");
+
+    TCase *t4 = cft_tcase_unit(s, "ch04.4");
+    CFT_GRADED(t4, ch04_4_murty_2n_minus_1_pivots, "ch04.4", 3, "Murty's example: 2^n - 1 pivots");
+    CFT_GRADED(t4, ch04_4_p_matrices_match_brute_force, "ch04.4", 3, "P-matrix family matches enumeration");
+    CFT_GRADED(t4, ch04_4_degenerate_terminates, "ch04.4", 2, "degenerate problem terminates");
+    TCase *t4s = cft_tcase_scene(s, "ch04.4-data");
+    CFT_GRADED(t4s, ch04_4_siconos_outcomes, "ch04.4", 2, "Siconos set: P-matrix files solved");
+
+    TCase *t5 = cft_tcase_unit(s, "ch04.5");
+    CFT_GRADED(t5, ch04_5_worked_example, "ch04.5", 2, "worked example and warm start");
+    CFT_GRADED(t5, ch04_5_safeguard_stops_cycle, "ch04.5", 3, "safeguard stops the SPD cycle");
+    CFT_GRADED(t5, ch04_5_murty_example_n_iterations, "ch04.5", 1, "Murty's example: n iterations");
+    CFT_GRADED(t5, ch04_5_p_matrices_match_brute_force, "ch04.5", 2, "P-matrix family matches enumeration");
+    CFT_GRADED(t5, ch04_5_degenerate_one_iteration, "ch04.5", 1, "degenerate problem: one iteration");
+    TCase *t5s = cft_tcase_scene(s, "ch04.5-data");
+    CFT_GRADED(t5s, ch04_5_siconos_outcomes, "ch04.5", 1, "Siconos set: P-matrix files solved");
+
+    TCase *tc = cft_tcase_unit(s, "ch04-contracts");
+    CFT_TEST(tc, ch04_bad_input_rejected, "bad input rejected before pivoting");
+}
+
+int main(int argc, char **argv) { return cft_main(argc, argv, "ch04", build); }

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/* Chapter 4, exercises ch04.4 and ch04.5: principal pivoting with Murty's least-index rule and
+   block principal pivoting with the Júdice–Pires safeguard. Specification: cf_ch04.h. */
+#include "cf/cf_ch04.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- provided: the principal subproblem shared by both methods ----------------------------- */
+
+typedef struct Principal {
+    int n;
+    cfDense A;            /* dense copy of the LCP matrix */
+    const double *b;
+    double *x, *w;        /* iterate and w = A x + b */
+    unsigned char *free_; /* 1 when the index is in F */
+    unsigned char *label; /* cfPivotLabel, for the trace */
+    int *idx;             /* scratch: the indices of F */
+    cfDense Aff;          /* scratch: n x n, the leading |F| x |F| block is used */
+    double *rhs, *sol;    /* scratch */
+    double tol_w, tol_x;
+    int pivots, max_pivots;
+    const cfPivotOptions *opt;
+    cfReport *rep;
+} Principal;
+
+/*
+ * Solve the principal subproblem of the current F: A_FF x_F = -b_F, x = 0 off F, w = A x + b
+ * with w_F = 0 exactly. CF_SINGULAR when A_FF is singular.
+ */
+static cfStatus principal_solve(Principal *s)
+{
+    const int n = s->n;
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+        if (s->free_[i]) s->idx[k++] = i;
+    memset(s->x, 0, (size_t)n * sizeof *s->x);
+    if (k > 0) {
+        cfDense M = {k, k, s->Aff.a};
+        for (int i = 0; i < k; ++i) {
+            for (int j = 0; j < k; ++j) M.a[i * k + j] = s->A.a[(long)s->idx[i] * n + s->idx[j]];
+            s->rhs[i] = -s->b[s->idx[i]];
+        }
+        cfStatus st = cf_dense_solve(&M, s->rhs, s->sol);
+        if (st != CF_OK) return st;
+        for (int i = 0; i < k; ++i) s->x[s->idx[i]] = s->sol[i];
+    }
+    cf_dense_mul_vec(&s->A, s->x, s->w);
+    for (int i = 0; i < n; ++i) s->w[i] = s->free_[i] ? 0.0 : s->w[i] + s->b[i];
+    return CF_OK;
+}
+
+/* Is index i infeasible for its set? */
+static bool principal_violates(const Principal *s, int i)
+{
+    return s->free_[i] ? s->x[i] < -s->tol_x : s->w[i] < -s->tol_w;
+}
+
+/* History and trace after a pivot that moved index i (or, for a block pivot, i = -1). */
+static void principal_notify(Principal *s, int moved)
+{
+    if (s->rep && s->rep->history) {
+        double r2 = 0.0;
+        for (int i = 0; i < s->n; ++i) {
+            double m = fmin(s->x[i], s->w[i]);
+            r2 += m * m;
+        }
+        cf_report_push(s->rep, sqrt(r2));
+    }
+    if (s->opt->trace) {
+        for (int i = 0; i < s->n; ++i) s->label[i] = s->free_[i] ? CF_PIV_FREE : CF_PIV_LOWER;
+        cfPivotEvent ev = {s->pivots, s->n, moved, -1, 0.0, s->label, s->x, s->w};
+        s->opt->trace(s->opt->trace_ctx, &ev);
+    }
+}
+
+/* ---- ch04.4 --------------------------------------------------------------------------------- */
+
+//> ch04:murty
+// TODO(ch04.4): implement this; the specification is in cf_ch04.h
+/* a static helper that runs Murty's method on the Principal workspace s */
+//< ch04:murty
+
+/* ---- ch04.5 --------------------------------------------------------------------------------- */
+
+//> ch04:bpp
+// TODO(ch04.5): implement this; the specification is in cf_ch04.h
+/* a static helper that runs block principal pivoting on the Principal workspace s */
+//< ch04:bpp
+
+/* ---- provided: set-up and report, shared by both solvers ---------------------------------- */
+
+typedef enum { MURTY, BPP } Method;
+
+static cfStatus principal_main(Method m, const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)
+{
+    double t0 = rep ? cf_seconds() : 0.0; /* no clock reads when nobody asks */
+    cfPivotOptions defaults = cf_pivot_options_default();
+    if (!opt) opt = &defaults;
+    if (rep) {
+        rep->status = CF_BAD_INPUT;
+        rep->iterations = 0;
+        rep->history_len = 0;
+    }
+    Principal s;
+    memset(&s, 0, sizeof s);
+    cfStatus st = cf_pivot_prepare(p, x, &s.A, NULL);
+    if (st != CF_OK) return st;
+    const int n = p->n;
+    s.n = n;
+    s.b = p->b;
+    s.x = x;
+    s.opt = opt;
+    s.rep = rep;
+    s.max_pivots = cf_pivot_max(opt, n);
+    cf_pivot_scales(&s.A, p->b, opt->tol, &s.tol_w, &s.tol_x);
+    s.w = malloc((size_t)n * sizeof *s.w);
+    s.free_ = calloc((size_t)n, 1);
+    s.label = calloc((size_t)n, 1);
+    s.idx = malloc((size_t)n * sizeof *s.idx);
+    s.rhs = malloc((size_t)n * sizeof *s.rhs);
+    s.sol = malloc((size_t)n * sizeof *s.sol);
+    st = cf_dense_init(&s.Aff, n, n);
+    if (!s.w || !s.free_ || !s.label || !s.idx || !s.rhs || !s.sol) st = CF_NO_MEMORY;
+    if (st == CF_OK) {
+        for (int i = 0; i < n; ++i) /* initial free set: {} (Murty), all (BPP), or from x */
+            s.free_[i] = opt->warm_start ? (isfinite(x[i]) && x[i] > 0.0) : (m == BPP);
+        if (m == MURTY) {
+            // TODO(ch04.4): implement this; the specification is in cf_ch04.h
+            st = CF_TODO_S("ch04.4");
+        } else {
+            // TODO(ch04.5): implement this; the specification is in cf_ch04.h
+            st = CF_TODO_S("ch04.5");
+        }
+        for (int i = 0; i < n; ++i)
+            if (st == CF_OK || !isfinite(x[i])) x[i] = isfinite(x[i]) ? fmax(x[i], 0.0) : 0.0;
+    }
+    cf_pivot_report(rep, st, s.pivots, cf_lcp_residual(p, x), t0);
+    free(s.w);
+    free(s.free_);
+    free(s.label);
+    free(s.idx);
+    free(s.rhs);
+    free(s.sol);
+    cf_dense_free(&s.Aff);
+    cf_dense_free(&s.A);
+    return st;
+}
+
+cfStatus cf_lcp_murty(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)
+{
+    return principal_main(MURTY, p, opt, x, rep);
+}
+
+cfStatus cf_lcp_bpp(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)
+{
+    return principal_main(BPP, p, opt, x, rep);
+}

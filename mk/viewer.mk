@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: MIT
+# The viewer cfview: built per IMPL/PRIOR like the test binaries; demos, demo checks, tests, benchmark.
+#
+#   make demo                 the viewer on the best available scene (headless + screenshot without a display)
+#   make demo-ch1 [DEMO=name] chapter 1's demos (chapter 1 from IMPL, earlier chapters from PRIOR)
+#   make demos-check          every demo headless, each checking its prediction (reference solutions)
+#   make viewer-test          headless rendering tests and the command-line checks
+#   make bench-viewer         frames per second at 1280x720 for 200, 1000 and 5000 boxes
+
+SDL_CFLAGS = $(call lazy,SDL_CFLAGS,pkg-config --cflags sdl2 stb 2>/dev/null)
+SDL_LIBS = $(call lazy,SDL_LIBS,pkg-config --libs sdl2 stb 2>/dev/null)
+
+VIEWER_SRC := $(wildcard viewer/*.c)
+DEMO_SRC := $(wildcard chapters/ch[0-9][0-9]/demos/*.c)
+VIEWER_OBJ := $(VIEWER_SRC:%.c=$(OBJ)/%.o)
+VIEWER_LIB_OBJ := $(filter-out $(OBJ)/viewer/main.o,$(VIEWER_OBJ))
+DEMO_OBJ := $(DEMO_SRC:%.c=$(OBJ)/%.o)
+VIEWER_TEST_OBJ := $(OBJ)/viewer/test/test_viewer.o
+# chapters that have demos (ch01 ...)
+DEMO_CHAPTERS := $(sort $(patsubst chapters/%/demos/,%,$(dir $(DEMO_SRC))))
+
+$(VIEWER_OBJ) $(DEMO_OBJ) $(VIEWER_TEST_OBJ): EXTRA_CFLAGS += $(SDL_CFLAGS) -Iviewer
+
+# cfview with every chapter from IMPL (what `make all` and `make demo` build)
+CFVIEW := $(BLD)/bin/$(IMPL)/cfview
+$(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBCF)
+	@$(call require_impls,$(IMPL),$(CHAPTERS))
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
+
+EXTRA_APPS += $(CFVIEW)
+EXTRA_HELP += demo-ch1 [DEMO=name], demos-check, viewer-test, bench-viewer
+
+# cfview for chapter N: chapter N from IMPL, earlier chapters from PRIOR, later ones as stubs
+VIEWER_BIN_DIR := $(BLD)/bin/$(IMPL)-$(PRIOR)
+define viewer_rules
+# $1 = chNN
+$$(VIEWER_BIN_DIR)/cfview-$1: $$(VIEWER_OBJ) $$(DEMO_OBJ) $$(call link_objs,$1) $$(LIBCF)
+	@$$(call require_impls,$$(IMPL),$1)
+	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTERS),$$(if $$(call is_before,$$c,$1),$$c)))
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(CFLAGS) $$^ -o $$@ $$(LDLIBS) $$(SDL_LIBS)
+
+.PHONY: demo-$1 demo-$(patsubst ch0%,ch%,$1)
+demo-$1 demo-$(patsubst ch0%,ch%,$1): $$(VIEWER_BIN_DIR)/cfview-$1
+	@echo "== demos of $1: chapter $1 from $$(IMPL), earlier chapters from $$(PRIOR)"
+	$$< --chapter $(patsubst 0%,%,$(patsubst ch%,%,$1)) $$(if $$(DEMO),--demo $$(DEMO)) --shots $$(BLD)/demos/$$(IMPL)-$$(PRIOR)
+endef
+$(foreach c,$(CHAPTERS),$(eval $(call viewer_rules,$c)))
+
+# `make demo`: the Makefile's demo target runs $(DEMO_TARGET); the viewer replaces the
+# command-line run. Best available: the scene file when the scene loader is in the tree, else
+# the first chapter demo. Without a display cfview runs headless and writes build/<v>/demo.png.
+DEMO_TARGET := demo-view
+.PHONY: demo-view demos-check viewer-test bench-viewer
+demo-view:
+	@$(MAKE) --no-print-directory IMPL=$(DEMO_IMPL) $(BLD)/bin/$(DEMO_IMPL)/cfview
+	$(BLD)/bin/$(DEMO_IMPL)/cfview $(if $(and $(wildcard $(DEMO_SCENE)),$(wildcard lib/src/scene.c)),$(DEMO_SCENE),--demo ch01/tennis_racket) \
+	  --screenshot $(BLD)/demo.png
+
+# every demo headless, checking its prediction; the reference solutions when the tree has them
+DEMOS_IMPL := $(if $(wildcard solutions/ch01),solutions,exercises)
+demos-check:
+	@$(MAKE) --no-print-directory IMPL=$(DEMOS_IMPL) PRIOR=$(DEMOS_IMPL) \
+	  $(foreach c,$(DEMO_CHAPTERS),$(BLD)/bin/$(DEMOS_IMPL)-$(DEMOS_IMPL)/cfview-$c)
+	@st=0; for c in $(DEMO_CHAPTERS); do \
+	  $(BLD)/bin/$(DEMOS_IMPL)-$(DEMOS_IMPL)/cfview-$$c --check --chapter $${c#ch} \
+	    --shots $(BLD)/demos/$(DEMOS_IMPL) || st=1; \
+	done; exit $$st
+
+# rendering tests (Check) and the command line (exit statuses, messages)
+VIEWER_TEST := $(VIEWER_BIN_DIR)/test_viewer
+$(VIEWER_TEST): $(VIEWER_TEST_OBJ) $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(CFT_OBJ) $(LIBCF)
+	@$(call require_impls,$(IMPL),$(CHAPTERS))
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS) $(CHECK_LIBS)
+
+# CFVIEW_STUBS=path: a cfview already built on the stubs, checked to say "not implemented"
+viewer-test: $(VIEWER_TEST) $(CFVIEW)
+	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $(VIEWER_TEST)
+	@viewer/test/cli.sh $(CFVIEW) $(BLD)/viewer-test $(CFVIEW_STUBS)
+
+# prints CSV (boxes, fps, ...) and keeps it in build/<variant>/bench/viewer.csv
+bench-viewer: $(CFVIEW)
+	@mkdir -p $(BLD)/bench
+	$(CFVIEW) --bench --size 1280x720 | tee $(BLD)/bench/viewer.csv

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: MIT
+# make check, viewer gates (sourced by tools/check, which defines gate, MAKE and LOG): the
+# rendering tests and command line, every demo's prediction on the reference solutions, the
+# demos on the stubs ("not implemented", no crash), and a 200-frame run under ASan + UBSan.
+
+viewer_stubs() {
+  $MAKE IMPL=exercises build/rel/bin/exercises/cfview || return 1
+  local st=0 d out
+  for d in $(build/rel/bin/exercises/cfview --list | awk '{print $1}'); do
+    out=$(build/rel/bin/exercises/cfview --demo "$d" --headless --size 160x120 2>&1 >/dev/null)
+    case $? in
+      0) ;; # a demo that needs no exercise
+      3) grep -q "not implemented: ch[0-9][0-9]\.[0-9]" <<<"$out" || { echo "$d: $out"; st=1; } ;;
+      *) echo "$d: unexpected status: $out"; st=1 ;;
+    esac
+  done
+  return $st
+}
+
+viewer_asan() {
+  local bin=build/asan/bin/solutions/cfview dir=$LOG/viewer-asan-frames
+  $MAKE SAN=1 IMPL=solutions "$bin" || return 1
+  rm -rf "$dir"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$bin" --demo ch01/soft_large_step --headless --steps 200 --size 320x240 --record "$dir" --overlay ids,velocity,labels \
+    >/dev/null || return 1
+  [ "$(ls "$dir" | wc -l)" -eq 201 ] || { echo "expected 201 frames in $dir"; return 1; }
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$bin" --check --all --size 320x240 >/dev/null
+}
+
+viewer_tests() {
+  $MAKE IMPL=exercises build/rel/bin/exercises/cfview &&
+    $MAKE IMPL=solutions PRIOR=solutions viewer-test CFVIEW_STUBS=build/rel/bin/exercises/cfview
+}
+
+# valgrind, when installed (tools/install-deps --optional): no leaks, no invalid accesses
+viewer_valgrind() {
+  command -v valgrind >/dev/null || { echo "valgrind not installed: skipped"; return 0; }
+  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
+    build/rel/bin/solutions/cfview --demo ch01/tennis_racket --headless --steps 60 --size 200x150 \
+    --overlay ids,omega,momentum,labels --screenshot "$LOG/viewer-valgrind.png" >/dev/null
+}
+
+if [ -f mk/viewer.mk ]; then
+  gate "viewer: rendering tests and command line" viewer_tests
+  gate "viewer: demos-check (every demo's prediction, solutions)" $MAKE demos-check
+  gate "viewer: demos on the stubs say 'not implemented'" viewer_stubs
+  gate "viewer: 200 frames under AddressSanitizer + UBSan" viewer_asan
+  gate "viewer: valgrind" viewer_valgrind
+fi

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* The demo registry: every chapter demo, listed explicitly in chapter order. */
+#include "demos.h"
+
+#include <string.h>
+
+/* chapters/ch01/demos/ */
+extern const cfvDemo cfv_demo_ch01_tennis_racket;
+extern const cfvDemo cfv_demo_ch01_energy_drift;
+extern const cfvDemo cfv_demo_ch01_soft_large_step;
+
+const cfvDemo *const cfv_demos[] = {
+    &cfv_demo_ch01_tennis_racket,
+    &cfv_demo_ch01_energy_drift,
+    &cfv_demo_ch01_soft_large_step,
+    NULL,
+};
+
+const cfvDemo *cfv_demo_find(const char *id)
+{
+    if (!id) return NULL;
+    for (int i = 0; cfv_demos[i]; ++i)
+        if (strcmp(cfv_demos[i]->id, id) == 0) return cfv_demos[i];
+    /* "tennis_racket" alone, when exactly one demo has that name */
+    const cfvDemo *hit = NULL;
+    for (int i = 0; cfv_demos[i]; ++i) {
+        const char *slash = strchr(cfv_demos[i]->id, '/');
+        if (slash && strcmp(slash + 1, id) == 0) {
+            if (hit) return NULL;
+            hit = cfv_demos[i];
+        }
+    }
+    return hit;
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/* Text through stb_easy_font, translucent panels, time series and plot panels. */
+#include "cfview.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+#endif
+#include <stb_easy_font.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+typedef struct EfVertex {
+    float x, y, z;
+    unsigned char c[4];
+} EfVertex;
+
+#define LINE_CHARS 400                 /* longest line drawn at once */
+#define EF_BYTES (LINE_CHARS * 300)    /* stb_easy_font needs about 270 bytes per character */
+#define EF_QUADS (EF_BYTES / (int)(4 * sizeof(EfVertex)))
+
+static EfVertex ef_buf[EF_QUADS * 4];
+static SDL_Vertex ef_vtx[EF_QUADS * 4];
+static int ef_idx[EF_QUADS * 6];
+static bool ef_idx_ready;
+
+static float text_line(SDL_Renderer *r, float x, float y, float scale, SDL_Color c, const char *s, size_t len)
+{
+    char line[LINE_CHARS + 1];
+    if (len > LINE_CHARS) len = LINE_CHARS;
+    memcpy(line, s, len);
+    line[len] = 0;
+    if (!ef_idx_ready) {
+        for (int q = 0; q < EF_QUADS; ++q) {
+            ef_idx[6 * q + 0] = 4 * q;
+            ef_idx[6 * q + 1] = 4 * q + 1;
+            ef_idx[6 * q + 2] = 4 * q + 2;
+            ef_idx[6 * q + 3] = 4 * q;
+            ef_idx[6 * q + 4] = 4 * q + 2;
+            ef_idx[6 * q + 5] = 4 * q + 3;
+        }
+        ef_idx_ready = true;
+    }
+    unsigned char col[4] = {c.r, c.g, c.b, c.a};
+    int nq = stb_easy_font_print(0, 0, line, col, ef_buf, (int)sizeof ef_buf);
+    for (int i = 0; i < 4 * nq; ++i) {
+        ef_vtx[i].position.x = x + ef_buf[i].x * scale;
+        ef_vtx[i].position.y = y + ef_buf[i].y * scale;
+        ef_vtx[i].color = c;
+        ef_vtx[i].tex_coord.x = ef_vtx[i].tex_coord.y = 0;
+    }
+    if (nq > 0) SDL_RenderGeometry(r, NULL, ef_vtx, 4 * nq, ef_idx, 6 * nq);
+    return (float)stb_easy_font_width(line) * scale;
+}
+
+float cfv_text(SDL_Renderer *r, float x, float y, float scale, SDL_Color c, const char *text)
+{
+    float wmax = 0;
+    const char *p = text;
+    for (;;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        float w = text_line(r, x, y, scale, c, p, len);
+        if (w > wmax) wmax = w;
+        if (!e) break;
+        p = e + 1;
+        y += 12.0f * scale;
+    }
+    return wmax;
+}
+
+void cfv_text_size(const char *text, float scale, float *w, float *h)
+{
+    int lines = 1, cur = 0, best = 0;
+    char line[LINE_CHARS + 1];
+    for (const char *p = text;; ++p) {
+        if (*p == '\n' || *p == 0) {
+            line[cur] = 0;
+            int wl = stb_easy_font_width(line);
+            if (wl > best) best = wl;
+            cur = 0;
+            if (*p == 0) break;
+            lines++;
+        } else if (cur < LINE_CHARS) {
+            line[cur++] = *p;
+        }
+    }
+    *w = best * scale;
+    *h = lines * 12.0f * scale;
+}
+
+void cfv_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c)
+{
+    SDL_SetRenderDrawBlendMode(r, c.a < 255 ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE);
+    SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);
+    SDL_FRect rc = {x, y, w, h};
+    SDL_RenderFillRectF(r, &rc);
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+}
+
+/* ---- series ---------------------------------------------------------------------------- */
+
+#define SERIES_CAP 2048
+
+bool cfv_series_push(cfvSeries *s, double t, double y)
+{
+    if (s->cap == 0) {
+        s->t = malloc(SERIES_CAP * sizeof *s->t);
+        s->y = malloc(SERIES_CAP * sizeof *s->y);
+        if (!s->t || !s->y) {
+            free(s->t);
+            free(s->y);
+            s->t = s->y = NULL;
+            return false;
+        }
+        s->cap = SERIES_CAP;
+        s->stride = 1;
+    }
+    if (s->seen++ % s->stride != 0) return true;
+    if (s->n == s->cap) {
+        /* full: keep every other sample and sample half as often from now on */
+        for (int i = 0; i < s->n / 2; ++i) {
+            s->t[i] = s->t[2 * i];
+            s->y[i] = s->y[2 * i];
+        }
+        s->n /= 2;
+        s->stride *= 2;
+    }
+    s->t[s->n] = t;
+    s->y[s->n] = y;
+    s->n++;
+    return true;
+}
+
+void cfv_series_free(cfvSeries *s)
+{
+    free(s->t);
+    free(s->y);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- plots ------------------------------------------------------------------------------- */
+
+static double yval(double v, bool logy) { return logy ? (v > 0 ? log10(v) : NAN) : v; }
+
+static void fmt_num(char *buf, size_t cap, double v, bool logy)
+{
+    if (logy) snprintf(buf, cap, "1e%+.1f", v);
+    else snprintf(buf, cap, "%.5g", v);
+}
+
+void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *title,
+              const cfvSeries *const *series, const SDL_Color *colors, int n, bool logy)
+{
+    const SDL_Color fg = {220, 220, 220, 255}, dim = {150, 155, 165, 255};
+    cfv_panel(r, x, y, w, h, (SDL_Color){12, 14, 20, 200});
+    cfv_text(r, x + 6, y + 5, 1.0f, fg, title);
+    float px = x + 56, py = y + 20, pw = w - 64, ph = h - 36; /* plot area */
+    double t0 = DBL_MAX, t1 = -DBL_MAX, y0 = DBL_MAX, y1 = -DBL_MAX;
+    for (int k = 0; k < n; ++k) {
+        const cfvSeries *s = series[k];
+        if (!s) continue;
+        for (int i = 0; i < s->n; ++i) {
+            double v = yval(s->y[i], logy);
+            if (!isfinite(v) || !isfinite(s->t[i])) continue;
+            t0 = fmin(t0, s->t[i]);
+            t1 = fmax(t1, s->t[i]);
+            y0 = fmin(y0, v);
+            y1 = fmax(y1, v);
+        }
+    }
+    SDL_SetRenderDrawColor(r, 80, 86, 98, 255);
+    SDL_RenderDrawLineF(r, px, py, px, py + ph);
+    SDL_RenderDrawLineF(r, px, py + ph, px + pw, py + ph);
+    if (t0 > t1) {
+        cfv_text(r, px + 8, py + ph / 2 - 6, 1.0f, dim, "no data yet");
+        return;
+    }
+    if (t1 - t0 < 1e-12) t1 = t0 + 1e-12;
+    /* a flat line sits in the middle; tiny relative changes are shown as what they are */
+    double span = y1 - y0, mag = fmax(fabs(y0), fabs(y1));
+    if (span < 1e-9 * fmax(mag, 1e-30) || span == 0) {
+        double pad = fmax(1e-3 * mag, 1e-12);
+        y0 -= pad;
+        y1 += pad;
+    } else {
+        double pad = 0.05 * span;
+        y0 -= pad;
+        y1 += pad;
+    }
+    char buf[64];
+    fmt_num(buf, sizeof buf, y1, logy);
+    cfv_text(r, x + 4, py, 1.0f, dim, buf);
+    fmt_num(buf, sizeof buf, y0, logy);
+    cfv_text(r, x + 4, py + ph - 8, 1.0f, dim, buf);
+    snprintf(buf, sizeof buf, "%.3g", t0);
+    cfv_text(r, px, py + ph + 3, 1.0f, dim, buf);
+    snprintf(buf, sizeof buf, "%.3g s", t1);
+    float tw, th;
+    cfv_text_size(buf, 1.0f, &tw, &th);
+    cfv_text(r, px + pw - tw, py + ph + 3, 1.0f, dim, buf);
+
+    static SDL_FPoint pts[SERIES_CAP + 1];
+    for (int k = 0; k < n; ++k) {
+        const cfvSeries *s = series[k];
+        if (!s || s->n == 0) continue;
+        SDL_SetRenderDrawColor(r, colors[k].r, colors[k].g, colors[k].b, 255);
+        for (int pass = 0; pass < 2; ++pass) {
+            int m = 0;
+            for (int i = 0; i < s->n; ++i) {
+                double v = yval(s->y[i], logy);
+                if (!isfinite(v)) { /* a gap: draw what we have */
+                    if (m > 1) SDL_RenderDrawLinesF(r, pts, m);
+                    m = 0;
+                    continue;
+                }
+                double fy = (v - y0) / (y1 - y0);
+                if (fy < 0) fy = 0;
+                if (fy > 1) fy = 1;
+                pts[m].x = px + (float)((s->t[i] - t0) / (t1 - t0)) * pw;
+                pts[m].y = py + ph - (float)fy * ph + (float)pass;
+                m++;
+            }
+            if (m > 1) SDL_RenderDrawLinesF(r, pts, m);
+            else if (m == 1) {
+                SDL_FRect rc = {pts[0].x - 1, pts[0].y - 1, 3, 3};
+                SDL_RenderFillRectF(r, &rc);
+            }
+        }
+    }
+}

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/* Runs: start a demo or a scene, step its worlds, catch exercise stubs, sample the plots. */
+#include "cfview.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- exercise stubs: a reached stub halts the run with its id instead of ending the program.
+   Stubs return a status after calling the hook (CF_TODO_S), so the world's step fails cleanly
+   and restores its state; the hook only remembers the first stub it was told about. */
+
+static char todo_id[32];
+static char todo_where[160];
+
+static void todo_hook(const char *id, const char *file, int line)
+{
+    if (todo_id[0]) return;
+    snprintf(todo_id, sizeof todo_id, "%s", id ? id : "?");
+    snprintf(todo_where, sizeof todo_where, "%s:%d", file ? file : "?", line);
+}
+
+typedef struct Call {
+    cfvRun *run;
+    const cfvDemo *demo;
+    cfError *err;
+    cfStatus st;
+    int what; /* 0: setup, 1: demo step, 2: default step */
+} Call;
+
+/* run c with the viewer's stub hook; false when a stub was reached */
+static bool protected_call(Call *c)
+{
+    todo_id[0] = 0;
+    todo_where[0] = 0;
+    cfTodoHook old = cf_set_todo_hook(todo_hook);
+    switch (c->what) {
+    case 0: c->st = c->demo->setup(c->run, c->err); break;
+    case 1: c->demo->step(c->run); break;
+    default: cfv_run_step_worlds(c->run); break;
+    }
+    cf_set_todo_hook(old);
+    if (!todo_id[0]) return true;
+    cfvRun *run = c->run;
+    snprintf(run->todo, sizeof run->todo, "%s", todo_id);
+    snprintf(run->todo_where, sizeof run->todo_where, "%s", todo_where);
+    for (int i = 0; i < run->n_slots; ++i)
+        if (!run->slot[i].halted) cfv_run_halt(run, i, "not implemented: %s", run->todo);
+    return false;
+}
+
+const char *cfv_run_todo_message(const cfvRun *run, char *buf, size_t cap)
+{
+    if (!run->todo[0]) {
+        if (cap) buf[0] = 0;
+        return buf;
+    }
+    snprintf(buf, cap,
+             "not implemented: %s (%s; the specification is in lib/include/cf/cf_ch%.2s.h; "
+             "IMPL=solutions runs the reference)",
+             run->todo, run->todo_where, run->todo + 2);
+    return buf;
+}
+
+/* ---- worlds ----------------------------------------------------------------------------- */
+
+int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfVec3 offset, cfError *err)
+{
+    if (run->n_slots >= CFV_MAX_WORLDS) {
+        cf_error_set(err, CF_BAD_INPUT, "at most %d worlds per demo", CFV_MAX_WORLDS);
+        return -1;
+    }
+    cfvSlot *s = &run->slot[run->n_slots];
+    memset(s, 0, sizeof *s);
+    cfStatus st = cf_world_init(&s->w, def);
+    if (st != CF_OK) {
+        cf_error_set(err, st, "world %d: cf_world_init: %s", run->n_slots, cf_status_name(st));
+        return -1;
+    }
+    snprintf(s->label, sizeof s->label, "%s", label ? label : "");
+    s->offset = offset;
+    return run->n_slots++;
+}
+
+cfWorld *cfv_run_world(cfvRun *run, int i) { return (i >= 0 && i < run->n_slots) ? &run->slot[i].w : NULL; }
+
+void cfv_run_halt(cfvRun *run, int i, const char *fmt, ...)
+{
+    if (i < 0 || i >= run->n_slots) return;
+    cfvSlot *s = &run->slot[i];
+    s->halted = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->note, sizeof s->note, fmt, ap);
+    va_end(ap);
+}
+
+void cfv_run_set_camera(cfvRun *run, cfVec3 target, double yaw, double pitch, double dist)
+{
+    run->has_camera = true;
+    run->cam_target = target;
+    run->cam_yaw = yaw;
+    run->cam_pitch = pitch;
+    run->cam_dist = dist;
+}
+
+bool cfv_run_add_contact(cfvRun *run, int i, const cfContact *c)
+{
+    if (i < 0 || i >= run->n_slots) return false;
+    return cf_contacts_push(&run->slot[i].extra, c) == CF_OK;
+}
+
+double cfv_world_max_speed(const cfWorld *w)
+{
+    double m = 0;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (!cfu_vec3_finite(b->x) || !cfu_vec3_finite(b->v)) return INFINITY;
+        m = fmax(m, cfu_norm(b->v));
+    }
+    for (int k = 0; k < w->n_soft; ++k) {
+        const cfSoftBody *s = &w->soft[k];
+        for (int i = 0; i < s->n_nodes; ++i) {
+            if (!cfu_vec3_finite(s->x[i]) || !cfu_vec3_finite(s->v[i])) return INFINITY;
+            m = fmax(m, cfu_norm(s->v[i]));
+        }
+    }
+    return m;
+}
+
+bool cfv_run_step_worlds(cfvRun *run)
+{
+    bool ok = true;
+    for (int i = 0; i < run->n_slots; ++i) {
+        cfvSlot *s = &run->slot[i];
+        if (s->halted) continue;
+        cfStatus st = cf_world_step(&s->w);
+        if (st == CF_NOT_IMPLEMENTED) ok = false; /* the hook has the id; protected_call halts */
+        else if (st != CF_OK) cfv_run_halt(run, i, "step %ld failed: %s", s->w.step + 1, cf_status_name(st));
+    }
+    return ok && !todo_id[0];
+}
+
+/* ---- plots ------------------------------------------------------------------------------ */
+
+static void sample(cfvRun *run)
+{
+    for (int i = 0; i < run->n_slots; ++i) {
+        cfvSlot *s = &run->slot[i];
+        if (s->halted && s->energy.n > 0) continue;
+        cfv_series_push(&s->energy, s->w.time, cf_world_energy(&s->w));
+        cfv_series_push(&s->momentum, s->w.time, cfu_norm(cf_world_angular_momentum(&s->w)));
+    }
+}
+
+/* ---- start, step, reset, free ------------------------------------------------------------ */
+
+static void free_slots(cfvRun *run)
+{
+    for (int i = 0; i < run->n_slots; ++i) {
+        cfvSlot *s = &run->slot[i];
+        cf_world_free(&s->w);
+        cfv_series_free(&s->energy);
+        cfv_series_free(&s->momentum);
+        cf_contacts_free(&s->extra);
+        memset(s, 0, sizeof *s);
+    }
+    run->n_slots = 0;
+}
+
+static cfStatus setup_demo(cfvRun *run, cfError *err)
+{
+    const cfvDemo *d = run->demo;
+    free(run->data);
+    run->data = NULL;
+    if (d->data_size > 0) {
+        run->data = calloc(1, d->data_size);
+        if (!run->data) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    }
+    run->todo[0] = 0;
+    run->steps_taken = 0;
+    run->has_camera = false;
+    Call c = {run, d, err, CF_OK, 0};
+    if (!protected_call(&c)) return CF_NOT_IMPLEMENTED;
+    if (c.st != CF_OK) {
+        free_slots(run);
+        return c.st;
+    }
+    if (run->n_slots == 0) return cf_error_set(err, CF_BAD_INPUT, "demo %s built no world", d->id);
+    sample(run);
+    return CF_OK;
+}
+
+cfStatus cfv_run_start_demo(cfvRun *run, const cfvDemo *demo, cfError *err)
+{
+    memset(run, 0, sizeof *run);
+    run->demo = demo;
+    snprintf(run->name, sizeof run->name, "%s", demo->id);
+    snprintf(run->title, sizeof run->title, "%s", demo->title ? demo->title : "");
+    snprintf(run->prediction, sizeof run->prediction, "%s", demo->prediction ? demo->prediction : "");
+    snprintf(run->point_at, sizeof run->point_at, "%s", demo->point_at ? demo->point_at : "");
+    snprintf(run->keys, sizeof run->keys, "%s", demo->keys ? demo->keys : "");
+    run->steps = demo->steps > 0 ? demo->steps : 600;
+    return setup_demo(run, err);
+}
+
+static cfStatus load_scene(cfvRun *run, cfError *err)
+{
+    cfSceneInfo info;
+    memset(&info, 0, sizeof info);
+    cfvSlot *s = &run->slot[0];
+    memset(s, 0, sizeof *s);
+    cfStatus st = cf_scene_load(run->scene_path, &s->w, &info, err);
+    if (st != CF_OK) return st;
+    run->n_slots = 1;
+    snprintf(s->label, sizeof s->label, "%s", info.name);
+    cfv_copy(run->name, sizeof run->name, info.name[0] ? info.name : run->scene_path);
+    cfv_copy(run->title, sizeof run->title, run->scene_path);
+    snprintf(run->prediction, sizeof run->prediction, "%s", info.expect);
+    snprintf(run->point_at, sizeof run->point_at, "%s", info.description);
+    run->steps = info.steps > 0 ? info.steps : 600;
+    run->todo[0] = 0;
+    run->steps_taken = 0;
+    sample(run);
+    return CF_OK;
+}
+
+cfStatus cfv_run_start_scene(cfvRun *run, const char *path, cfError *err)
+{
+    memset(run, 0, sizeof *run);
+    if (strlen(path) >= sizeof run->scene_path)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: path too long", path);
+    snprintf(run->scene_path, sizeof run->scene_path, "%s", path);
+    return load_scene(run, err);
+}
+
+cfStatus cfv_run_reset(cfvRun *run, cfError *err)
+{
+    free_slots(run);
+    return run->demo ? setup_demo(run, err) : load_scene(run, err);
+}
+
+void cfv_run_step(cfvRun *run)
+{
+    if (run->todo[0]) return;
+    for (int i = 0; i < run->n_slots; ++i) cf_contacts_clear(&run->slot[i].extra);
+    Call c = {run, run->demo, NULL, CF_OK, (run->demo && run->demo->step) ? 1 : 2};
+    protected_call(&c);
+    run->steps_taken++;
+    sample(run);
+}
+
+void cfv_run_free(cfvRun *run)
+{
+    free_slots(run);
+    free(run->data);
+    memset(run, 0, sizeof *run);
+}
+
+/* ---- settings shared by every world ------------------------------------------------------ */
+
+void cfv_run_set_dt(cfvRun *run, double dt)
+{
+    for (int i = 0; i < run->n_slots; ++i) run->slot[i].w.def.dt = dt;
+}
+
+void cfv_run_toggle_gyroscopic(cfvRun *run)
+{
+    for (int i = 0; i < run->n_slots; ++i) run->slot[i].w.def.gyroscopic = !run->slot[i].w.def.gyroscopic;
+}
+
+void cfv_run_cycle_rigid_integrator(cfvRun *run)
+{
+    for (int i = 0; i < run->n_slots; ++i) {
+        cfWorldDef *d = &run->slot[i].w.def;
+        d->rigid_integrator = d->rigid_integrator == CF_RIGID_SEMI_IMPLICIT ? CF_RIGID_EXPLICIT : CF_RIGID_SEMI_IMPLICIT;
+    }
+}
+
+void cfv_run_cycle_soft_integrator(cfvRun *run)
+{
+    static const cfSoftIntegrator order[] = {CF_SOFT_IMPLICIT, CF_SOFT_BDF2, CF_SOFT_SEMI_IMPLICIT, CF_SOFT_EXPLICIT};
+    for (int i = 0; i < run->n_slots; ++i) {
+        cfWorldDef *d = &run->slot[i].w.def;
+        int k = 0;
+        while (k < 4 && order[k] != d->soft_integrator) ++k;
+        d->soft_integrator = order[(k + 1) % 4];
+    }
+}

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: MIT */
+/* cfview tests: headless rendering of known scenes checked pixel by pixel, overlays, demo registry. */
+#define _POSIX_C_SOURCE 200809L
+#include "cft.h"
+#include "cfview.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stb_image.h>
+
+#define W 320
+#define H 240
+
+/* ---- a tiny harness: a run built by hand, drawn into a surface, read back as RGB ---------- */
+
+typedef struct Shot {
+    unsigned char px[W * H * 3];
+} Shot;
+
+static cfvApp app;
+static SDL_Surface *surf;
+static SDL_Renderer *ren;
+
+static void setup(void)
+{
+    ck_assert_int_eq(SDL_Init(0), 0);
+    ren = cfv_headless_renderer(W, H, &surf);
+    ck_assert_msg(ren != NULL, "software renderer: %s", SDL_GetError());
+    cfv_app_init(&app, W, H);
+    snprintf(app.run.name, sizeof app.run.name, "test");
+}
+
+static void teardown(void)
+{
+    cfv_app_free(&app);
+    SDL_DestroyRenderer(ren);
+    SDL_FreeSurface(surf);
+    SDL_Quit();
+}
+
+static cfWorld *new_world(cfVec3 gravity)
+{
+    cfWorldDef def = cf_world_def_default();
+    def.gravity = gravity;
+    cfError err;
+    int s = cfv_run_add_world(&app.run, &def, "", cfu_zero3(), &err);
+    ck_assert_msg(s >= 0, "%s", err.msg);
+    return cfv_run_world(&app.run, s);
+}
+
+static int add_body(cfWorld *w, cfShape shape, cfVec3 x, cfVec3 v)
+{
+    cfRigidBody b;
+    cfError err;
+    ck_assert_msg(cf_rigid_init(&b, shape, 1.0, &err) == CF_OK, "%s", err.msg);
+    b.x = x;
+    b.v = v;
+    return cf_world_add_body(w, &b);
+}
+
+/* plain view: no HUD, no plots, no labels; camera from the front (-y), fitted */
+static void plain_view(void)
+{
+    app.hud = false;
+    app.plots = false;
+    cfv_app_on_start(&app);
+    app.overlays = 0;
+    cfv_app_fit(&app);
+}
+
+static void render(Shot *s)
+{
+    cfv_app_draw(&app, ren);
+    ck_assert_int_eq(SDL_RenderReadPixels(ren, NULL, SDL_PIXELFORMAT_RGB24, s->px, W * 3), 0);
+}
+
+static SDL_Color pixel(const Shot *s, int x, int y)
+{
+    const unsigned char *p = &s->px[(y * W + x) * 3];
+    return (SDL_Color){p[0], p[1], p[2], 255};
+}
+
+static bool same(SDL_Color a, SDL_Color b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
+
+/* a shaded version of base: c = k base for one k in [0.2, 1.05], per channel within 3 */
+static bool shade_of(SDL_Color c, SDL_Color base)
+{
+    int m = base.r > base.g ? (base.r > base.b ? 0 : 2) : (base.g > base.b ? 1 : 2);
+    double bc[3] = {base.r, base.g, base.b}, cc[3] = {c.r, c.g, c.b};
+    double k = cc[m] / bc[m];
+    if (k < 0.2 || k > 1.05) return false;
+    for (int i = 0; i < 3; ++i)
+        if (fabs(cc[i] - k * bc[i]) > 3.0) return false;
+    return true;
+}
+
+static int count_background(const Shot *s)
+{
+    int n = 0;
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) n += same(pixel(s, x, y), cfv_background);
+    return n;
+}
+
+static void cfv_contacts_clear_for_test(cfvRun *run) { cf_contacts_clear(&run->slot[0].extra); }
+
+/* ---- tests ---------------------------------------------------------------------------------- */
+
+START_TEST(sphere_where_the_camera_looks)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    plain_view();
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    SDL_Color c = pixel(s, W / 2, H / 2);
+    ck_assert_msg(shade_of(c, cfv_object_color(0, 0)), "centre pixel (%d,%d,%d) is not a shade of the body colour",
+                  c.r, c.g, c.b);
+    /* corners and edges: background */
+    int xs[] = {0, W - 1, 0, W - 1, W / 2, 2}, ys[] = {0, 0, H - 1, H - 1, 1, H / 2};
+    for (int i = 0; i < 6; ++i)
+        ck_assert_msg(same(pixel(s, xs[i], ys[i]), cfv_background), "pixel (%d, %d) is not background", xs[i], ys[i]);
+    /* the disc covers a sensible part of the image: fitted, so between 15% and 80% of the height */
+    int top = H / 2;
+    while (top > 0 && !same(pixel(s, W / 2, top - 1), cfv_background)) --top;
+    double frac = 2.0 * (H / 2 - top) / H;
+    ck_assert_msg(frac > 0.15 && frac < 0.8, "sphere spans %.2f of the height", frac);
+    free(s);
+}
+END_TEST
+
+START_TEST(box_colour_and_png_file)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), cfu_zero3(), cfu_zero3());
+    plain_view();
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/cfv_test_%ld.png", (long)getpid());
+    cfError err = {{0}};
+    ck_assert_msg(cfv_write_png(ren, path, &err), "%s", err.msg);
+    int pw, ph, comp;
+    unsigned char *img = stbi_load(path, &pw, &ph, &comp, 3);
+    ck_assert_msg(img != NULL, "cannot read back %s", path);
+    ck_assert_int_eq(pw, W);
+    ck_assert_int_eq(ph, H);
+    ck_assert_int_eq(memcmp(img, s->px, sizeof s->px), 0);
+    SDL_Color c = {img[(H / 2 * W + W / 2) * 3], img[(H / 2 * W + W / 2) * 3 + 1], img[(H / 2 * W + W / 2) * 3 + 2], 255};
+    ck_assert_msg(shade_of(c, cfv_object_color(0, 0)), "box centre (%d,%d,%d)", c.r, c.g, c.b);
+    ck_assert(same((SDL_Color){img[0], img[1], img[2], 255}, cfv_background));
+    stbi_image_free(img);
+    unlink(path);
+    free(s);
+}
+END_TEST
+
+START_TEST(nothing_in_view_is_background_only)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    add_body(w, cf_shape_box(cfu_vec3(0.3, 0.3, 0.3)), cfu_vec3(2, 0, 0), cfu_zero3());
+    plain_view();
+    /* look away: the bodies are behind the camera */
+    app.cam.target = cfu_vec3(0, -20, 0);
+    app.cam.yaw = CF_PI / 2; /* eye at y = -15, looking further along -y */
+    app.cam.dist = 5;
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    ck_assert_int_eq(count_background(s), W * H);
+    ck_assert_int_eq(app.draw.tris_drawn, 0);
+    free(s);
+}
+END_TEST
+
+START_TEST(empty_world_is_background_only)
+{
+    new_world(cfu_zero3());
+    plain_view();
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    ck_assert_int_eq(count_background(s), W * H);
+    free(s);
+}
+END_TEST
+
+START_TEST(velocity_overlay_draws_its_arrow)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_sphere(0.3), cfu_zero3(), cfu_vec3(2, 0, 0));
+    plain_view();
+    /* room for the arrow: look from the front at a fixed distance */
+    app.cam.target = cfu_zero3();
+    app.cam.pitch = 0;
+    app.cam.dist = 4;
+    app.scales.v = 0.5; /* s: the 2 m/s arrow is 1 m long, about 70 pixels here */
+    Shot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    render(a);
+    app.overlays = CFV_OV_VELOCITY;
+    render(b);
+    /* the arrow runs from the centre along +x (screen right); everything left of the centre
+       and away from the arrow's row is unchanged */
+    int changed_right = 0, changed_elsewhere = 0;
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            bool diff = !same(pixel(a, x, y), pixel(b, x, y));
+            bool near_arrow = x >= W / 2 - 2 && abs(y - H / 2) <= 12;
+            if (diff && near_arrow) changed_right++;
+            else if (diff) changed_elsewhere++;
+        }
+    ck_assert_msg(changed_right > 50, "arrow pixels changed: %d", changed_right);
+    ck_assert_int_eq(changed_elsewhere, 0);
+    /* the arrow reaches beyond the sphere's silhouette, onto background in the plain image */
+    int xt = W / 2 + 50;
+    ck_assert(same(pixel(a, xt, H / 2), cfv_background));
+    ck_assert(!same(pixel(b, xt, H / 2), cfv_background));
+    /* off again: the same image as before */
+    app.overlays = 0;
+    render(b);
+    ck_assert_int_eq(memcmp(a->px, b->px, sizeof a->px), 0);
+    free(a);
+    free(b);
+}
+END_TEST
+
+START_TEST(contact_overlay_marks_the_point)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), cfu_zero3(), cfu_zero3());
+    plain_view();
+    app.cam.pitch = 0;
+    cfContact c;
+    memset(&c, 0, sizeof c);
+    c.body_a = -1;
+    c.body_b = 0;
+    c.p = cfu_vec3(0.25, -0.5, 0.25); /* on the face towards the camera */
+    c.n = cfu_vec3(0, 0, 1);
+    c.t = cfu_vec3(1, 0, 0);
+    c.b = cfu_vec3(0, 1, 0);
+    c.mu = 0.5;
+    c.lambda[0] = 1.0;
+    ck_assert(cfv_run_add_contact(&app.run, 0, &c));
+    Shot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    render(a);
+    app.overlays = CFV_OV_POINTS;
+    render(b);
+    cfvView v = cfv_view_make(&app.cam, W, H, &app.area);
+    float sx, sy;
+    ck_assert(cfv_view_project(&v, c.p, &sx, &sy));
+    int px = (int)sx, py = (int)sy;
+    ck_assert_msg(!same(pixel(a, px, py), pixel(b, px, py)), "contact point pixel unchanged");
+    SDL_Color m = pixel(b, px, py);
+    ck_assert_msg(m.r > 200 && m.g < 120 && m.b < 120, "contact point (%d,%d,%d) is not red", m.r, m.g, m.b);
+    /* far from the point nothing changed */
+    ck_assert(same(pixel(a, px - 30, py + 30), pixel(b, px - 30, py + 30)));
+    /* normals overlay: pixels above the point change */
+    app.overlays = CFV_OV_NORMALS;
+    render(b);
+    ck_assert(!same(pixel(a, px, py - 15), pixel(b, px, py - 15)));
+    const char *dir = getenv("CFV_TEST_PNG_DIR");
+    if (dir) {
+        /* a sliding contact: impulse on the cone's surface, and a penetrating one */
+        c.lambda[1] = 0.5;
+        c.phi = -0.05;
+        cfv_contacts_clear_for_test(&app.run);
+        ck_assert(cfv_run_add_contact(&app.run, 0, &c));
+        c.p = cfu_vec3(-0.25, -0.5, -0.25);
+        c.lambda[0] = 0.5;
+        c.lambda[1] = 0.1;
+        c.lambda[2] = -0.1;
+        c.phi = 0;
+        ck_assert(cfv_run_add_contact(&app.run, 0, &c));
+        app.cam.pitch = 0.4;
+        app.cam.yaw = -1.2;
+        app.overlays = CFV_OV_POINTS | CFV_OV_FRAMES | CFV_OV_IMPULSES | CFV_OV_CONES | CFV_OV_DEPTH;
+        render(b);
+        char path[512];
+        snprintf(path, sizeof path, "%s/contacts.png", dir);
+        cfError e2;
+        ck_assert(cfv_write_png(ren, path, &e2));
+    }
+    free(a);
+    free(b);
+}
+END_TEST
+
+START_TEST(ground_plane_below_the_horizon)
+{
+    cfWorld *w = new_world(cfu_vec3(0, 0, -9.81));
+    cfRigidBody g;
+    cfError err;
+    ck_assert(cf_rigid_init_fixed(&g, cf_shape_plane(cfu_vec3(0, 0, 1), 0), &err) == CF_OK);
+    cf_world_add_body(w, &g);
+    add_body(w, cf_shape_sphere(0.5), cfu_vec3(0, 0, 0.5), cfu_zero3());
+    plain_view();
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    /* bottom row: ground, not background; top row: sky (background) */
+    int ground = 0;
+    for (int x = 0; x < W; ++x) ground += !same(pixel(s, x, H - 1), cfv_background);
+    ck_assert_msg(ground == W, "ground covers %d of %d bottom pixels", ground, W);
+    ck_assert(same(pixel(s, 1, 1), cfv_background));
+    ck_assert(shade_of(pixel(s, W / 2, H / 2), cfv_object_color(0, 0)));
+    /* seen from below the plane is not drawn */
+    app.cam.pitch = -0.5;
+    app.cam.target = cfu_vec3(0, 0, -2);
+    render(s);
+    ck_assert(same(pixel(s, W / 2, H - 1), cfv_background));
+    free(s);
+}
+END_TEST
+
+START_TEST(soft_body_surface_is_drawn)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    cfSoftBody sb;
+    memset(&sb, 0, sizeof sb);
+    cfError err;
+    ck_assert_msg(cf_soft_make_tet_box(&sb, cfu_vec3(-0.5, -0.5, -0.5), cfu_vec3(1, 1, 1), 2, 2, 2, 100, 1e4, 0.3,
+                                       false, &err) == CF_OK,
+                  "%s", err.msg);
+    ck_assert_int_gt(sb.n_tris, 0);
+    ck_assert_int_ge(cf_world_add_soft(w, &sb), 0);
+    plain_view();
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    ck_assert(shade_of(pixel(s, W / 2, H / 2), cfv_object_color(0, 0)));
+    ck_assert(same(pixel(s, 0, 0), cfv_background));
+    ck_assert_int_gt(app.draw.tris_drawn, 0);
+    /* back-face culling: at most about half of the closed surface faces the camera */
+    ck_assert_int_gt(app.draw.tris_culled, app.draw.tris_drawn / 2);
+    free(s);
+}
+END_TEST
+
+START_TEST(non_finite_state_is_skipped)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    int i = add_body(w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), cfu_zero3(), cfu_zero3());
+    plain_view();
+    w->bodies[i].x.x = NAN;
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    ck_assert_int_eq(count_background(s), W * H);
+    free(s);
+}
+END_TEST
+
+START_TEST(hud_draws_text_over_the_view)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    plain_view();
+    Shot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    render(a);
+    app.hud = true;
+    app.plots = true;
+    render(b);
+    /* the top-left corner holds the HUD panel now */
+    ck_assert(same(pixel(a, 6, 6), cfv_background));
+    ck_assert(!same(pixel(b, 6, 6), cfv_background));
+    free(a);
+    free(b);
+}
+END_TEST
+
+START_TEST(every_shape_is_drawn)
+{
+    cfWorld *w = new_world(cfu_vec3(0, 0, -9.81));
+    cfRigidBody g;
+    cfError err;
+    ck_assert(cf_rigid_init_fixed(&g, cf_shape_plane(cfu_vec3(0, 0, 1), 0), &err) == CF_OK);
+    cf_world_add_body(w, &g);
+    int ib = add_body(w, cf_shape_box(cfu_vec3(0.4, 0.3, 0.2)), cfu_vec3(-1.5, 0, 0.2), cfu_zero3());
+    int is = add_body(w, cf_shape_sphere(0.35), cfu_vec3(0, 0, 0.35), cfu_zero3());
+    int ic = add_body(w, cf_shape_capsule(0.2, 0.4), cfu_vec3(1.5, 0, 0.6), cfu_zero3());
+    w->bodies[ib].q = cfu_quat_from_axis_angle(cfu_vec3(0, 0, 1), 0.5);
+    w->bodies[ic].q = cfu_quat_from_axis_angle(cfu_vec3(1, 0, 0), 0.6);
+    cfRigidBody fx;
+    ck_assert(cf_rigid_init_fixed(&fx, cf_shape_box(cfu_vec3(0.2, 0.2, 0.2)), &err) == CF_OK);
+    fx.x = cfu_vec3(0, 1.2, 0.2);
+    cf_world_add_body(w, &fx);
+    plain_view();
+    Shot *s = malloc(sizeof *s);
+    render(s);
+    cfvView v = cfv_view_make(&app.cam, W, H, &app.area);
+    const int ids[3] = {ib, is, ic};
+    for (int k = 0; k < 3; ++k) {
+        float sx, sy;
+        /* a point a little below the centre (the id label sits at the centre) */
+        ck_assert(cfv_view_project(&v, w->bodies[ids[k]].x, &sx, &sy));
+        SDL_Color c = pixel(s, (int)sx, (int)sy);
+        ck_assert_msg(shade_of(c, cfv_object_color(0, k)), "body %d: (%d,%d,%d)", ids[k], c.r, c.g, c.b);
+    }
+    const char *dir = getenv("CFV_TEST_PNG_DIR");
+    if (dir) {
+        app.overlays = CFV_OV_IDS | CFV_OV_VELOCITY | CFV_OV_OMEGA;
+        render(s);
+        char path[512];
+        snprintf(path, sizeof path, "%s/shapes.png", dir);
+        cfError e2;
+        ck_assert(cfv_write_png(ren, path, &e2));
+    }
+    free(s);
+}
+END_TEST
+
+START_TEST(series_keep_the_whole_history)
+{
+    cfvSeries s;
+    memset(&s, 0, sizeof s);
+    for (int i = 0; i < 10000; ++i) ck_assert(cfv_series_push(&s, i * 0.01, (double)i));
+    ck_assert_int_le(s.n, s.cap);
+    ck_assert(s.t[0] == 0.0);
+    ck_assert(s.t[s.n - 1] > 99.0 - 0.01 * s.stride);
+    for (int i = 1; i < s.n; ++i) ck_assert(s.t[i] > s.t[i - 1]);
+    cfv_series_free(&s);
+}
+END_TEST
+
+START_TEST(every_demo_is_complete)
+{
+    int n = 0;
+    for (int i = 0; cfv_demos[i]; ++i, ++n) {
+        const cfvDemo *d = cfv_demos[i];
+        char prefix[8];
+        snprintf(prefix, sizeof prefix, "ch%02d/", d->chapter);
+        ck_assert_msg(strncmp(d->id, prefix, 5) == 0, "%s: id must start with %s", d->id, prefix);
+        ck_assert_msg(d->title && d->title[0], "%s: title", d->id);
+        ck_assert_msg(d->point_at && d->point_at[0], "%s: what to point at", d->id);
+        ck_assert_msg(d->keys && d->keys[0], "%s: keys", d->id);
+        ck_assert_msg(d->prediction && d->prediction[0], "%s: prediction", d->id);
+        ck_assert_msg(d->setup && d->check && d->steps > 0, "%s: setup, check, steps", d->id);
+        unsigned mask = 0;
+        ck_assert_msg(!d->overlays || cfv_parse_overlays(d->overlays, &mask), "%s: overlays", d->id);
+        ck_assert(cfv_demo_find(d->id) == d);
+        for (int j = 0; j < i; ++j) ck_assert_msg(strcmp(cfv_demos[j]->id, d->id) != 0, "%s twice", d->id);
+    }
+    ck_assert_int_ge(n, 3);
+    ck_assert(cfv_demo_find("ch01/no_such_demo") == NULL);
+    ck_assert(cfv_demo_find("tennis_racket") == cfv_demo_find("ch01/tennis_racket"));
+}
+END_TEST
+
+START_TEST(overlay_names)
+{
+    unsigned m = 0;
+    ck_assert(cfv_parse_overlays("ids,velocity,cones", &m));
+    ck_assert_uint_eq(m, CFV_OV_IDS | CFV_OV_VELOCITY | CFV_OV_CONES);
+    m = 0;
+    ck_assert(cfv_parse_overlays("none", &m));
+    ck_assert_uint_eq(m, 0);
+    ck_assert(!cfv_parse_overlays("ids,bogus", &m));
+}
+END_TEST
+
+START_TEST(unwritable_paths_are_refused)
+{
+    cfError err = {{0}};
+    ck_assert(!cfv_path_writable("/nonexistent-cfv-dir/x.png", &err));
+    ck_assert_msg(strstr(err.msg, "does not exist") != NULL, "%s", err.msg);
+    ck_assert(!cfv_path_writable("/tmp", &err));
+    ck_assert(cfv_path_writable("/tmp/cfv-ok.png", &err));
+}
+END_TEST
+
+static void build(Suite *s)
+{
+    TCase *tc = cft_tcase_unit(s, "render");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    CFT_TEST(tc, sphere_where_the_camera_looks, "a sphere is drawn where the camera looks, background elsewhere");
+    CFT_TEST(tc, box_colour_and_png_file, "the PNG has the size and pixels of the frame");
+    CFT_TEST(tc, nothing_in_view_is_background_only, "nothing in view: background only");
+    CFT_TEST(tc, empty_world_is_background_only, "an empty world: background only");
+    CFT_TEST(tc, velocity_overlay_draws_its_arrow, "the velocity overlay changes exactly the arrow's pixels");
+    CFT_TEST(tc, contact_overlay_marks_the_point, "contact points and normals are drawn where the contact is");
+    CFT_TEST(tc, ground_plane_below_the_horizon, "a ground plane fills the view below the horizon");
+    CFT_TEST(tc, soft_body_surface_is_drawn, "soft body surfaces are drawn with back-face culling");
+    CFT_TEST(tc, non_finite_state_is_skipped, "a body with a non-finite state is not drawn");
+    CFT_TEST(tc, hud_draws_text_over_the_view, "the HUD draws its panel");
+    CFT_TEST(tc, every_shape_is_drawn, "boxes, spheres, capsules, fixed bodies and the ground are drawn");
+    TCase *tu = cft_tcase_unit(s, "parts");
+    CFT_TEST(tu, series_keep_the_whole_history, "plot series keep the whole run at reduced resolution");
+    CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
+    CFT_TEST(tu, overlay_names, "overlay names parse");
+    CFT_TEST(tu, unwritable_paths_are_refused, "unwritable screenshot paths are refused");
+}
+
+int main(int argc, char **argv) { return cft_main(argc, argv, "viewer", build); }
