@@ -43,13 +43,13 @@ static int free_set(const cfBlcp *p, const double *x, int *F)
 /* one subspace step: x_F <- mid(lo, A_FF^-1 (-(b_F + A_FB x_B)), hi); false when A_FF is not PD */
 static cfStatus subspace_step(const cfBlcp *p, const int *F, int m, int *pos, double *x)
 {
-    if (m == 0) return CF_OK;
+    if (m <= 0) return CF_OK;
     const cfCsr *A = &p->A;
     for (int i = 0; i < p->n; ++i) pos[i] = -1;
     for (int s = 0; s < m; ++s) pos[F[s]] = s;
     cfDense AFF, L;
     cfStatus st = cf_dense_init(&AFF, m, m);
-    double *rhs = malloc((size_t)2 * m * sizeof *rhs);
+    double *rhs = malloc((size_t)(unsigned)m * 2u * sizeof *rhs);
     if (st != CF_OK || !rhs) {
         cf_dense_free(&AFF);
         free(rhs);
