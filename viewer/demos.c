@@ -10,12 +10,14 @@ extern const cfvDemo cfv_demo_ch01_energy_drift;
 extern const cfvDemo cfv_demo_ch01_soft_large_step;
 /* chapters/ch02/demos/ */
 extern const cfvDemo cfv_demo_ch02_frames_jacobian;
+extern const cfvDemo cfv_demo_ch02_incline_friction;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
     &cfv_demo_ch01_energy_drift,
     &cfv_demo_ch01_soft_large_step,
     &cfv_demo_ch02_frames_jacobian,
+    &cfv_demo_ch02_incline_friction,
     NULL,
 };
 
