@@ -11,6 +11,10 @@ extern const cfvDemo cfv_demo_ch01_soft_large_step;
 /* chapters/ch02/demos/ */
 extern const cfvDemo cfv_demo_ch02_frames_jacobian;
 extern const cfvDemo cfv_demo_ch02_incline_friction;
+/* chapters/ch03/demos/ */
+extern const cfvDemo cfv_demo_ch03_box_manifold;
+/* chapters/ch04/demos/ */
+extern const cfvDemo cfv_demo_ch04_baraff_incline;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -18,6 +22,8 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_soft_large_step,
     &cfv_demo_ch02_frames_jacobian,
     &cfv_demo_ch02_incline_friction,
+    &cfv_demo_ch03_box_manifold,
+    &cfv_demo_ch04_baraff_incline,
     NULL,
 };
 
