@@ -15,6 +15,7 @@ extern const cfvDemo cfv_demo_ch02_incline_friction;
 extern const cfvDemo cfv_demo_ch03_box_manifold;
 /* chapters/ch04/demos/ */
 extern const cfvDemo cfv_demo_ch04_baraff_incline;
+extern const cfvDemo cfv_demo_ch04_dantzig_sets;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -24,6 +25,7 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch02_incline_friction,
     &cfv_demo_ch03_box_manifold,
     &cfv_demo_ch04_baraff_incline,
+    &cfv_demo_ch04_dantzig_sets,
     NULL,
 };
 
