@@ -31,7 +31,7 @@ include mk/chapters.mk
 all: libs libtests tests apps
 
 help:
-	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "other targets: test, test-lib, exercises, exercises-check, install-deps, clean"
 	@echo "               $(EXTRA_HELP)"
 

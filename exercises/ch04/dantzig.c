@@ -157,13 +157,7 @@ cfStatus cf_lcp_dantzig(const cfLcp *p, const cfPivotOptions *opt, double *x, cf
         st = CF_TODO_S("ch04.1");
         //< ch04:dantzig-call
     }
-    if (rep) {
-        rep->status = st;
-        rep->reason = st == CF_MAX_ITER ? CF_STOP_MAX_ITER : CF_STOP_NONE;
-        rep->iterations = s.pivots;
-        rep->residual = cf_lcp_residual(p, x);
-        rep->seconds = cf_seconds() - t0;
-    }
+    cf_pivot_report(rep, st, s.pivots, cf_lcp_residual(p, x), t0);
     free(s.w);
     free(s.dx);
     free(s.dw);

@@ -137,13 +137,7 @@ static cfStatus principal_main(Method m, const cfLcp *p, const cfPivotOptions *o
         for (int i = 0; i < n; ++i)
             if (st == CF_OK || !isfinite(x[i])) x[i] = isfinite(x[i]) ? fmax(x[i], 0.0) : 0.0;
     }
-    if (rep) {
-        rep->status = st;
-        rep->reason = st == CF_MAX_ITER ? CF_STOP_MAX_ITER : CF_STOP_NONE;
-        rep->iterations = s.pivots;
-        rep->residual = cf_lcp_residual(p, x);
-        rep->seconds = cf_seconds() - t0;
-    }
+    cf_pivot_report(rep, st, s.pivots, cf_lcp_residual(p, x), t0);
     free(s.w);
     free(s.free_);
     free(s.label);

@@ -174,3 +174,13 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
     }
     return worst;
 }
+
+void cf_pivot_report(cfReport *rep, cfStatus st, int pivots, double residual, double t0)
+{
+    if (!rep) return;
+    rep->status = st;
+    rep->reason = st == CF_MAX_ITER ? CF_STOP_MAX_ITER : CF_STOP_NONE;
+    rep->iterations = pivots;
+    rep->residual = residual;
+    rep->seconds = cf_seconds() - t0;
+}

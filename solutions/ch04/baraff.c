@@ -307,13 +307,7 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
         // STUB ch04.2: st = CF_TODO_S("ch04.2");
         baraff_accel(&s);
     }
-    if (rep) {
-        rep->status = st;
-        rep->reason = st == CF_MAX_ITER ? CF_STOP_MAX_ITER : CF_STOP_NONE;
-        rep->iterations = s.pivots;
-        rep->residual = cf_baraff_violation(p, f, a);
-        rep->seconds = cf_seconds() - t0;
-    }
+    cf_pivot_report(rep, st, s.pivots, cf_baraff_violation(p, f, a), t0);
     free(s.df);
     free(s.da);
     free(s.S);

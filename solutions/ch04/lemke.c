@@ -275,13 +275,7 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
         // END SOLUTION
         // STUB ch04.3: st = CF_TODO_S("ch04.3");
     }
-    if (rep) {
-        rep->status = st;
-        rep->reason = st == CF_MAX_ITER ? CF_STOP_MAX_ITER : CF_STOP_NONE;
-        rep->iterations = s.pivots;
-        rep->residual = cf_lcp_residual(p, x);
-        rep->seconds = cf_seconds() - t0;
-    }
+    cf_pivot_report(rep, st, s.pivots, cf_lcp_residual(p, x), t0);
     free(block);
     cf_dense_free(&s.A);
     return st;

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 # Gates for the cflab command line (sourced by tools/check, which defines gate and LOG):
 # a short run writes exactly the expected CSV; every scene runs; a bad scene exits 2 with one

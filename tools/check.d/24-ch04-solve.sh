@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 # Gate for `cflab solve` (chapter 4; sourced by tools/check, which defines gate and LOG): every
 # Siconos LCP file gets the outcome its class implies with --solver lemke: solved to 1e-10 in

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 # make check, viewer gates (sourced by tools/check, which defines gate, MAKE and LOG): the
 # rendering tests and command line, every demo's prediction on the reference solutions, the

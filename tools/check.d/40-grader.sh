@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 # make check gates of the instructor kit, sourced by tools/check (which defines `gate`): the
 # autograder graded against deliberately broken student trees, and a handout cloned and used

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 # make check gates of the book and the API reference, sourced by tools/check (which defines
 # `gate`): both editions of the book (a missing or unused snippet fails), Doxygen with

@@ -287,6 +287,38 @@ START_TEST(contact_overlay_marks_the_point)
 }
 END_TEST
 
+START_TEST(world_contacts_are_drawn)
+{
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), cfu_zero3(), cfu_zero3());
+    plain_view();
+    app.cam.pitch = 0;
+    cfContact c;
+    memset(&c, 0, sizeof c); /* no tangents: chapter 2 fills them; the overlay makes a frame */
+    c.body_a = -1;
+    c.p = cfu_vec3(-0.25, -0.5, -0.25);
+    c.n = cfu_vec3(0, 0, 1);
+    c.mu = 0.5;
+    ck_assert(cf_contacts_push(&w->contacts, &c) == CF_OK);
+    Shot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    render(a);
+    app.overlays = CFV_OV_POINTS | CFV_OV_FRAMES | CFV_OV_CONES;
+    render(b);
+    cfvView v = cfv_view_make(&app.cam, W, H, &app.area);
+    float sx, sy;
+    ck_assert(cfv_view_project(&v, c.p, &sx, &sy));
+    ck_assert(!same(pixel(a, (int)sx, (int)sy), pixel(b, (int)sx, (int)sy)));
+    /* the cone opens upwards: something changed above the point, off the normal */
+    int changed = 0;
+    for (int y = (int)sy - 30; y < (int)sy - 5; ++y)
+        for (int x = (int)sx - 20; x <= (int)sx + 20; ++x)
+            if (abs(x - (int)sx) > 3) changed += !same(pixel(a, x, y), pixel(b, x, y));
+    ck_assert_int_gt(changed, 10);
+    free(a);
+    free(b);
+}
+END_TEST
+
 START_TEST(ground_plane_below_the_horizon)
 {
     cfWorld *w = new_world(cfu_vec3(0, 0, -9.81));
@@ -477,6 +509,7 @@ static void build(Suite *s)
     CFT_TEST(tc, empty_world_is_background_only, "an empty world: background only");
     CFT_TEST(tc, velocity_overlay_draws_its_arrow, "the velocity overlay changes exactly the arrow's pixels");
     CFT_TEST(tc, contact_overlay_marks_the_point, "contact points and normals are drawn where the contact is");
+    CFT_TEST(tc, world_contacts_are_drawn, "the world's contacts are drawn, with a made-up frame before chapter 2");
     CFT_TEST(tc, ground_plane_below_the_horizon, "a ground plane fills the view below the horizon");
     CFT_TEST(tc, soft_body_surface_is_drawn, "soft body surfaces are drawn with back-face culling");
     CFT_TEST(tc, non_finite_state_is_skipped, "a body with a non-finite state is not drawn");

@@ -103,6 +103,13 @@ void cf_pivot_scales(const cfDense *A, const double *b, double tol, double *tol_
  * non-finite A or b, or sizes that disagree. Allocates @p A.
  */
 cfStatus cf_pivot_prepare(const cfLcp *p, const double *x, cfDense *A, char *why);
+
+/**
+ * Fill the report of a pivoting solver (no-op when @p rep is NULL): status @p st, stop reason
+ * CF_STOP_MAX_ITER when st is CF_MAX_ITER (else none), @p pivots as iterations, @p residual, and
+ * the wall time since @p t0 (a cf_seconds() reading).
+ */
+void cf_pivot_report(cfReport *rep, cfStatus st, int pivots, double residual, double t0);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
