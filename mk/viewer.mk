@@ -29,7 +29,7 @@ $(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBCF)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
 
 EXTRA_APPS += $(CFVIEW)
-EXTRA_HELP += demo-ch1 [DEMO=name], demos-check, viewer-test, bench-viewer
+EXTRA_HELP += demo-chN [DEMO=name] (N = 1..4), demos-check, viewer-test, bench-viewer
 
 # cfview for chapter N: chapter N from IMPL, earlier chapters from PRIOR, later ones as stubs
 VIEWER_BIN_DIR := $(BLD)/bin/$(IMPL)-$(PRIOR)

@@ -124,6 +124,8 @@ typedef struct Hud {
     char status[200];                        /* at s */
     char worlds[CFV_MAX_WORLDS][320];        /* at s, with a colour box */
     int n_worlds;
+    char info[CFV_INFO_LINES][160];          /* the demo's own lines, at s */
+    int n_info;
     char detail[600];                        /* stage timings, solver: at scale 1 */
     char story[2400];                        /* prediction, what to look at, keys: at s */
     SDL_FRect top, bottom, plots;            /* panel rectangles (w == 0: not shown) */
@@ -186,6 +188,14 @@ static void hud_build(const cfvApp *app, Hud *H)
         if (wchars > 8 && (int)strlen(H->worlds[i]) > wchars) strcpy(H->worlds[i] + wchars - 3, "...");
     }
 
+    for (int i = 0; i < CFV_INFO_LINES; ++i)
+        if (run->info[i][0]) {
+            cfv_copy(H->info[H->n_info], sizeof H->info[0], run->info[i]);
+            int wchars = (int)((maxw - 14 * s) / (6.0f * s));
+            if (wchars > 8 && (int)strlen(H->info[H->n_info]) > wchars) strcpy(H->info[H->n_info] + wchars - 3, "...");
+            H->n_info++;
+        }
+
     double stage[CF_STAGE_COUNT] = {0};
     int iters = 0, contacts = 0;
     double resid = 0;
@@ -223,7 +233,12 @@ static void hud_build(const cfvApp *app, Hud *H)
         cfv_text_size(H->worlds[i], s, &a, &b);
         ww = fmaxf(ww, a + 14 * s);
     }
-    float hh = h1 + 4 + h2 + 12.0f * s * H->n_worlds + 4 + h3;
+    for (int i = 0; i < H->n_info; ++i) {
+        float a, b;
+        cfv_text_size(H->info[i], s, &a, &b);
+        ww = fmaxf(ww, a);
+    }
+    float hh = h1 + 4 + h2 + 12.0f * s * (H->n_worlds + H->n_info) + 4 + h3;
     H->top = (SDL_FRect){4, 4, fminf(ww, maxw) + 12, hh + 10};
 
     /* bottom left: the story */
@@ -278,6 +293,10 @@ static void draw_hud(cfvApp *app, SDL_Renderer *r, const Hud *H)
     for (int i = 0; i < H->n_worlds; ++i) {
         cfv_panel(r, x, y + 1, 9 * s, 7 * s, cfv_slot_color(i));
         cfv_text(r, x + 14 * s, y, s, app->run.slot[i].halted ? warn : fg, H->worlds[i]);
+        y += 12.0f * s;
+    }
+    for (int i = 0; i < H->n_info; ++i) {
+        cfv_text(r, x, y, s, (SDL_Color){255, 221, 87, 255}, H->info[i]);
         y += 12.0f * s;
     }
     cfv_text(r, x, y + 4, 1.0f, dim, H->detail);
@@ -579,7 +598,12 @@ bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
         flash(app, buf);
         break;
     }
-    default: break;
+    default:
+        /* keys the viewer leaves free go to the demo */
+        if (key > 0 && key < 128 && cfv_run_key(run, (int)key)) {
+            if (run->todo[0]) flash(app, cfv_run_todo_message(run, buf, sizeof buf));
+        }
+        break;
     }
     return true;
 }

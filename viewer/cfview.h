@@ -151,6 +151,8 @@ cfStatus cfv_run_start_scene(cfvRun *run, const char *path, cfError *err);
 cfStatus cfv_run_reset(cfvRun *run, cfError *err);
 /** One step: the demo's step function or cfv_run_step_worlds(); samples the plots. */
 void cfv_run_step(cfvRun *run);
+/** Pass a key the viewer does not use to the demo's key hook; true when the demo handled it. */
+bool cfv_run_key(cfvRun *run, int key);
 /** Free everything; the run is zeroed. */
 void cfv_run_free(cfvRun *run);
 /** Apply a change to every world's definition (dt, integrators, gyroscopic). */

@@ -8,11 +8,24 @@
 extern const cfvDemo cfv_demo_ch01_tennis_racket;
 extern const cfvDemo cfv_demo_ch01_energy_drift;
 extern const cfvDemo cfv_demo_ch01_soft_large_step;
+/* chapters/ch02/demos/ */
+extern const cfvDemo cfv_demo_ch02_frames_jacobian;
+extern const cfvDemo cfv_demo_ch02_incline_friction;
+/* chapters/ch03/demos/ */
+extern const cfvDemo cfv_demo_ch03_box_manifold;
+/* chapters/ch04/demos/ */
+extern const cfvDemo cfv_demo_ch04_baraff_incline;
+extern const cfvDemo cfv_demo_ch04_dantzig_sets;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
     &cfv_demo_ch01_energy_drift,
     &cfv_demo_ch01_soft_large_step,
+    &cfv_demo_ch02_frames_jacobian,
+    &cfv_demo_ch02_incline_friction,
+    &cfv_demo_ch03_box_manifold,
+    &cfv_demo_ch04_baraff_incline,
+    &cfv_demo_ch04_dantzig_sets,
     NULL,
 };
 

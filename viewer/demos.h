@@ -54,6 +54,7 @@
 #define CFV_DEMOS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cf/cf_base.h"
 #include "cf/cf_contact.h"
@@ -66,6 +67,20 @@ extern "C" {
 
 /** At most this many worlds are shown side by side in one run. */
 #define CFV_MAX_WORLDS 4
+
+/** Lines of text a demo shows in the HUD (cfv_run_info()). */
+#define CFV_INFO_LINES 6
+
+/** What a demo draws itself: an arrow, a line or a point, in world coordinates of its slot. */
+typedef enum cfvMarkKind { CFV_MARK_ARROW = 0, CFV_MARK_LINE, CFV_MARK_POINT } cfvMarkKind;
+
+/** One mark (cfv_run_mark()); cleared before every step like the extra contacts. */
+typedef struct cfvMark {
+    cfvMarkKind kind;
+    cfVec3 a, b;       /**< from, to (a point uses a) */
+    uint32_t rgb;      /**< colour 0xRRGGBB */
+    char label[40];    /**< drawn next to b (the point: a); "" for none */
+} cfvMark;
 
 /** A time series sampled once per step (kept whole: halved in resolution when full). */
 typedef struct cfvSeries {
@@ -85,6 +100,8 @@ typedef struct cfvSlot {
     cfvSeries energy;     /**< total energy against time */
     cfvSeries momentum;   /**< |angular momentum| against time */
     cfContactList extra;  /**< contacts a demo (or a test) adds for the overlays, besides w.contacts */
+    cfvMark *marks;       /**< arrows, lines and points the demo draws (always shown) */
+    int n_marks, cap_marks;
 } cfvSlot;
 
 struct cfvDemo;
@@ -108,6 +125,7 @@ typedef struct cfvRun {
     bool has_camera;             /**< the demo chose a camera (cam_* below) */
     cfVec3 cam_target;
     double cam_yaw, cam_pitch, cam_dist; /**< degrees, degrees, metres (0: fit) */
+    char info[CFV_INFO_LINES][160]; /**< the demo's own HUD lines (cfv_run_info()); "" not shown */
 } cfvRun;
 
 /**
@@ -130,6 +148,9 @@ typedef struct cfvDemo {
     void (*step)(cfvRun *run);
     /** After the headless steps: 0 when the prediction holds; message in @p msg either way. */
     int (*check)(const cfvRun *run, char *msg, size_t cap);
+    /** Optional: a key the viewer does not use ('a', 'e', 'x', 'y', 'z', digits, ',', '.');
+     *  return true when handled. May clear and redraw the marks (cfv_run_clear_marks()). */
+    bool (*key)(cfvRun *run, int key);
 } cfvDemo;
 
 /** Add a world built from @p def (NULL: defaults); returns its slot index or -1 (message in err). */
@@ -150,6 +171,16 @@ void cfv_run_halt(cfvRun *run, int i, const char *fmt, ...)
 void cfv_run_set_camera(cfvRun *run, cfVec3 target, double yaw, double pitch, double dist);
 /** Add a contact for the overlays of slot @p i (demos that compute their own, tests); cleared each step. */
 bool cfv_run_add_contact(cfvRun *run, int i, const cfContact *c);
+/** Add a mark to slot @p i (colour 0xRRGGBB, label may be NULL); false when out of memory. */
+bool cfv_run_mark(cfvRun *run, int i, cfvMarkKind kind, cfVec3 a, cfVec3 b, uint32_t rgb, const char *label);
+/** Forget every slot's marks and extra contacts (a key handler that redraws calls this first). */
+void cfv_run_clear_marks(cfvRun *run);
+/** Set HUD line @p line (0 .. CFV_INFO_LINES-1) of the demo (printf-style). */
+void cfv_run_info(cfvRun *run, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 /** Largest node or body speed in slot @p i (m/s); infinity when a state is not finite. */
 double cfv_world_max_speed(const cfWorld *w);
 

@@ -251,6 +251,26 @@ static void draw_contacts(SDL_Renderer *r, const cfvView *view, const cfvRun *ru
     }
 }
 
+/* the demo's own marks: always drawn, on top of the contacts */
+static void draw_marks(SDL_Renderer *r, const cfvView *view, const cfvRun *run)
+{
+    for (int s = 0; s < run->n_slots; ++s) {
+        const cfvSlot *sl = &run->slot[s];
+        for (int k = 0; k < sl->n_marks; ++k) {
+            const cfvMark *m = &sl->marks[k];
+            SDL_Color c = {(Uint8)(m->rgb >> 16), (Uint8)(m->rgb >> 8), (Uint8)m->rgb, 255};
+            cfVec3 a = cfu_add(m->a, sl->offset), b = cfu_add(m->b, sl->offset);
+            if (!cfu_vec3_finite(a) || !cfu_vec3_finite(b)) continue;
+            switch (m->kind) {
+            case CFV_MARK_ARROW: cfv_arrow3(r, view, a, b, 2.5f, c); break;
+            case CFV_MARK_LINE: cfv_line3(r, view, a, b, 1.5f, c); break;
+            default: dot3(r, view, a, 8.0f, c); b = a; break;
+            }
+            if (m->label[0]) text3(r, view, b, 5, -4, 1.3f, c, m->label);
+        }
+    }
+}
+
 /* ---- the overlays ------------------------------------------------------------------------ */
 
 void cfv_draw_overlays(SDL_Renderer *r, const cfvView *view, const cfvRun *run, unsigned mask,
@@ -283,6 +303,7 @@ void cfv_draw_overlays(SDL_Renderer *r, const cfvView *view, const cfvRun *run, 
     }
     if (mask & (CFV_OV_POINTS | CFV_OV_NORMALS | CFV_OV_FRAMES | CFV_OV_IMPULSES | CFV_OV_CONES | CFV_OV_DEPTH))
         draw_contacts(r, view, run, mask, R);
+    draw_marks(r, view, run);
 
     if (mask & CFV_OV_IDS) {
         for (int s = 0; s < run->n_slots; ++s) {

@@ -27,7 +27,9 @@ typedef struct Call {
     const cfvDemo *demo;
     cfError *err;
     cfStatus st;
-    int what; /* 0: setup, 1: demo step, 2: default step */
+    int what; /* 0: setup, 1: demo step, 2: default step, 3: demo key */
+    int key;
+    bool handled;
 } Call;
 
 /* run c with the viewer's stub hook; false when a stub was reached */
@@ -39,6 +41,7 @@ static bool protected_call(Call *c)
     switch (c->what) {
     case 0: c->st = c->demo->setup(c->run, c->err); break;
     case 1: c->demo->step(c->run); break;
+    case 3: c->handled = c->demo->key(c->run, c->key); break;
     default: cfv_run_step_worlds(c->run); break;
     }
     cf_set_todo_hook(old);
@@ -112,6 +115,43 @@ bool cfv_run_add_contact(cfvRun *run, int i, const cfContact *c)
     return cf_contacts_push(&run->slot[i].extra, c) == CF_OK;
 }
 
+bool cfv_run_mark(cfvRun *run, int i, cfvMarkKind kind, cfVec3 a, cfVec3 b, uint32_t rgb, const char *label)
+{
+    if (i < 0 || i >= run->n_slots) return false;
+    cfvSlot *s = &run->slot[i];
+    if (s->n_marks == s->cap_marks) {
+        int cap = s->cap_marks ? 2 * s->cap_marks : 16;
+        cfvMark *m = realloc(s->marks, (size_t)cap * sizeof *m);
+        if (!m) return false;
+        s->marks = m;
+        s->cap_marks = cap;
+    }
+    cfvMark *m = &s->marks[s->n_marks++];
+    m->kind = kind;
+    m->a = a;
+    m->b = b;
+    m->rgb = rgb;
+    snprintf(m->label, sizeof m->label, "%s", label ? label : "");
+    return true;
+}
+
+void cfv_run_clear_marks(cfvRun *run)
+{
+    for (int i = 0; i < run->n_slots; ++i) {
+        cf_contacts_clear(&run->slot[i].extra);
+        run->slot[i].n_marks = 0;
+    }
+}
+
+void cfv_run_info(cfvRun *run, int line, const char *fmt, ...)
+{
+    if (line < 0 || line >= CFV_INFO_LINES) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run->info[line], sizeof run->info[line], fmt, ap);
+    va_end(ap);
+}
+
 double cfv_world_max_speed(const cfWorld *w)
 {
     double m = 0;
@@ -165,6 +205,7 @@ static void free_slots(cfvRun *run)
         cfv_series_free(&s->energy);
         cfv_series_free(&s->momentum);
         cf_contacts_free(&s->extra);
+        free(s->marks);
         memset(s, 0, sizeof *s);
     }
     run->n_slots = 0;
@@ -182,7 +223,8 @@ static cfStatus setup_demo(cfvRun *run, cfError *err)
     run->todo[0] = 0;
     run->steps_taken = 0;
     run->has_camera = false;
-    Call c = {run, d, err, CF_OK, 0};
+    memset(run->info, 0, sizeof run->info);
+    Call c = {run, d, err, CF_OK, 0, 0, false};
     if (!protected_call(&c)) return CF_NOT_IMPLEMENTED;
     if (c.st != CF_OK) {
         free_slots(run);
@@ -245,11 +287,19 @@ cfStatus cfv_run_reset(cfvRun *run, cfError *err)
 void cfv_run_step(cfvRun *run)
 {
     if (run->todo[0]) return;
-    for (int i = 0; i < run->n_slots; ++i) cf_contacts_clear(&run->slot[i].extra);
-    Call c = {run, run->demo, NULL, CF_OK, (run->demo && run->demo->step) ? 1 : 2};
+    cfv_run_clear_marks(run);
+    Call c = {run, run->demo, NULL, CF_OK, (run->demo && run->demo->step) ? 1 : 2, 0, false};
     protected_call(&c);
     run->steps_taken++;
     sample(run);
+}
+
+bool cfv_run_key(cfvRun *run, int key)
+{
+    if (!run->demo || !run->demo->key || run->todo[0]) return false;
+    Call c = {run, run->demo, NULL, CF_OK, 3, key, false};
+    protected_call(&c);
+    return c.handled || run->todo[0];
 }
 
 void cfv_run_free(cfvRun *run)
