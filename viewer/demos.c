@@ -16,6 +16,10 @@ extern const cfvDemo cfv_demo_ch03_box_manifold;
 /* chapters/ch04/demos/ */
 extern const cfvDemo cfv_demo_ch04_baraff_incline;
 extern const cfvDemo cfv_demo_ch04_dantzig_sets;
+/* chapters/ch05/demos/ */
+extern const cfvDemo cfv_demo_ch05_pyramid;
+extern const cfvDemo cfv_demo_ch05_pgs_nncg;
+extern const cfvDemo cfv_demo_ch05_mass_ratio;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -26,6 +30,9 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch03_box_manifold,
     &cfv_demo_ch04_baraff_incline,
     &cfv_demo_ch04_dantzig_sets,
+    &cfv_demo_ch05_pyramid,
+    &cfv_demo_ch05_pgs_nncg,
+    &cfv_demo_ch05_mass_ratio,
     NULL,
 };
 
