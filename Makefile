@@ -90,7 +90,8 @@ apps: $(CFLAB) $(EXTRA_APPS)
 
 # `make demo`: the main job. The reference solutions drive it when present, otherwise your code.
 DEMO_IMPL := $(if $(wildcard solutions/ch01),solutions,exercises)
-DEMO_SCENE ?= scenes/ch01_tennis_racket.json
+# the best available scene: the pyramid once the simulator (chapter 5) is in the tree
+DEMO_SCENE ?= $(if $(wildcard solutions/ch05),scenes/ch05_pyramid_10.json,scenes/ch01_tennis_racket.json)
 DEMO_TARGET ?= demo-cli
 demo: $(DEMO_TARGET)
 demo-cli:

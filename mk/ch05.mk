@@ -33,5 +33,3 @@ bench-ch5: bench-splitting bench-sim
 
 EXTRA_HELP += bench-sim bench-splitting (chapter 5 benchmarks); demo-ch5
 
-# `make demo` opens the 10-layer pyramid (the Makefile's DEMO_SCENE ?= comes after this include)
-DEMO_SCENE ?= scenes/ch05_pyramid_10.json

@@ -219,8 +219,8 @@ static void hud_build(const cfvApp *app, Hud *H)
         else if (d->solver == CF_SOLVER_NONE)
             snprintf(H->detail + n, sizeof H->detail - n, "\ncontact solver: none   contacts %d", contacts);
         else
-            snprintf(H->detail + n, sizeof H->detail - n, "\nsolver %d   iterations %d of %d   residual %.3e   contacts %d",
-                     (int)d->solver, iters, d->solver_iterations, resid, contacts);
+            snprintf(H->detail + n, sizeof H->detail - n, "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e   contacts %d",
+                     cf_solver_name(d->solver), cf_friction_model_name(d->friction_model), iters, d->solver_iterations, resid, contacts);
     }
 
     float w1, h1, w2, h2, w3, h3;
