@@ -4,13 +4,17 @@
    tiny LCPs and with the analytic 1D stack, monotone descent where theory promises it, and the
    physics acceptance tests of issue 8 (incline, stopping distance, stacks, momentum, energy).
    Run with `make test-ch5` (your code) or `make test-ch5 IMPL=solutions`. */
+#define _POSIX_C_SOURCE 200809L
 #include <float.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cft.h"
 #include "cf/cf_ch01.h"
 #include "cf/cf_ch02.h"
+#include "cf/cf_ch04.h"
 #include "cf/cf_ch05.h"
 #include "cf/cf_detect.h"
 #include "cf/cf_rng.h"
@@ -1198,6 +1202,100 @@ START_TEST(lib_solvers_agree_in_world)
 }
 END_TEST
 
+/* two unit boxes stacked on the ground, both moving down at v0: the contact problem of a real
+   scene, as chapter 2 builds it */
+static void stacked_problem(cfFrictionProblem *P, double v0)
+{
+    cfWorldDef def = cf_world_def_default();
+    def.detector = CF_DETECT_PRIMITIVES;
+    def.gravity = cfu_zero3();
+    cfWorld w;
+    ck_assert(cf_world_init(&w, &def) == CF_OK);
+    cfRigidBody g, b;
+    ck_assert(cf_rigid_init_fixed(&g, cf_shape_plane(cfu_vec3(0, 0, 1), 0.0), NULL) == CF_OK);
+    cf_world_add_body(&w, &g);
+    for (int k = 0; k < 2; ++k) {
+        ck_assert(cf_rigid_init(&b, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0 + k, NULL) == CF_OK);
+        b.x = cfu_vec3(0.1 * k, 0.0, 0.499 + 0.999 * k);
+        b.mu = 0.5;
+        cf_world_add_body(&w, &b);
+    }
+    ck_assert(cf_world_step(&w) == CF_OK); /* DETECT only: no solver, no gravity */
+    ck_assert_int_eq(w.contacts.count, 8);
+    for (int i = 0; i < w.n_bodies; ++i)
+        if (!w.bodies[i].fixed) w.bodies[i].v = cfu_vec3(0, 0, -v0);
+    for (int a = 0; a < w.contacts.count; ++a) {
+        cfContact *c = &w.contacts.items[a];
+        c->mu = 0.5;
+        ck_assert(cf_contact_frame(c->n, &c->t, &c->b) == CF_OK);
+    }
+    cft_assert_ok(cf_friction_problem_rigid(w.bodies, w.n_bodies, w.contacts.items, w.contacts.count, P));
+    cf_world_free(&w);
+}
+
+START_TEST(lib_written_problem_solved_consistently)
+{
+    /* chapter 2's writer hands a scene's contact problem to other tools: the file read back is
+       solved by chapter 5's blocked Gauss-Seidel to the same impulses bit for bit, and the three
+       models agree on the physics: every model stops both boxes, so the normal impulses add up to
+       the momentum (1 + 2) v0 the ground must take, and each solver meets its own residual */
+    const double v0 = 0.3;
+    cfFrictionProblem P, Q;
+    stacked_problem(&P, v0);
+    char path[] = "/tmp/cflab-ch05-fc-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    close(fd);
+    cfError err;
+    ck_assert_msg(cf_fc_write_siconos(path, &P, &err) == CF_OK, "%s", err.msg);
+    ck_assert_msg(cf_fc_read_siconos(path, &Q, &err) == CF_OK, "%s", err.msg);
+    remove(path);
+    int n = 3 * P.nc;
+    double *r1 = calloc((size_t)n, sizeof *r1), *r2 = calloc((size_t)n, sizeof *r2);
+    cfSplitOptions o = cf_split_options_default();
+    o.max_iter = 5000;
+    o.tol_abs = 1e-11;
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_fc_bgs(&P, &o, r1, &rep));
+    cft_assert_ok(cf_fc_bgs(&Q, &o, r2, &rep));
+    ck_assert(memcmp(r1, r2, (size_t)n * sizeof *r1) == 0);
+    /* ground contacts are the first four (body pair (0, 1)); their normal impulses carry both boxes */
+    double ground = 0.0;
+    for (int a = 0; a < P.nc; ++a) ground += r1[3 * a] * (a < 4);
+    cft_assert_near(ground, 3.0 * v0, 1e-8, 1e-8);
+    /* the same problem as a boxed LCP (chapter 2) solved by boxed PGS (chapter 5) */
+    cfBlcp B;
+    cft_assert_ok(cf_friction_boxed_lcp(&Q, &B));
+    double *x = calloc((size_t)n, sizeof *x);
+    cfStatus st = cf_blcp_pgs(&B, &o, x, &rep);
+    ck_assert_msg(st == CF_OK, "boxed PGS: %s, residual %g", cf_status_name(st), rep.residual);
+    ck_assert(cf_blcp_residual(&B, x) <= 1e-9);
+    double ground_box = 0.0;
+    for (int a = 0; a < 4; ++a) ground_box += x[3 * a];
+    cft_assert_near(ground_box, 3.0 * v0, 1e-8, 1e-8);
+    /* and as a polyhedral-cone LCP (k = 4) solved exactly by Lemke (chapter 4) */
+    cfLcp L;
+    cft_assert_ok(cf_friction_polyhedral_lcp(&Q, 4, &L));
+    double *z = calloc((size_t)L.n, sizeof *z);
+    cfPivotOptions po = cf_pivot_options_default();
+    st = cf_lcp_lemke(&L, &po, z, &rep);
+    ck_assert_msg(st == CF_OK, "Lemke: %s", cf_status_name(st));
+    ck_assert(cf_lcp_residual(&L, z) <= 1e-9);
+    double ground_lcp = 0.0;
+    for (int a = 0; a < 4; ++a) ground_lcp += z[a];
+    cft_assert_near(ground_lcp, 3.0 * v0, 1e-8, 1e-8);
+    free(r1);
+    free(r2);
+    free(x);
+    free(z);
+    cf_lcp_free(&L);
+    cf_blcp_free(&B);
+    cf_fc_free(&P);
+    cf_fc_free(&Q);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch05.1");
@@ -1256,6 +1354,7 @@ static void build(Suite *s)
     CFT_TEST(tl, lib_stop_rule_order, "stopping rule order, orderings");
     CFT_TEST(tl, ch05_1_bad_input, "provided input check: zero diagonal and NaN give CF_BAD_INPUT");
     CFT_TEST(tl, lib_scene_keys, "scene keys of the solver");
+    CFT_TEST(tl, lib_written_problem_solved_consistently, "a scene's problem written, read back and solved by chapters 4-5");
     TCase *ti = cft_tcase_scene(s, "ch05-integration");
     CFT_TEST(ti, lib_solvers_agree_in_world, "every solver kind holds a two-box stack");
 }
