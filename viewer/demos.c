@@ -14,6 +14,7 @@ extern const cfvDemo cfv_demo_ch02_incline_friction;
 /* chapters/ch03/demos/ */
 extern const cfvDemo cfv_demo_ch03_box_manifold;
 extern const cfvDemo cfv_demo_ch03_ccd_tunnelling;
+extern const cfvDemo cfv_demo_ch03_sdf_triangle;
 /* chapters/ch04/demos/ */
 extern const cfvDemo cfv_demo_ch04_baraff_incline;
 extern const cfvDemo cfv_demo_ch04_dantzig_sets;
@@ -30,6 +31,7 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch02_incline_friction,
     &cfv_demo_ch03_box_manifold,
     &cfv_demo_ch03_ccd_tunnelling,
+    &cfv_demo_ch03_sdf_triangle,
     &cfv_demo_ch04_baraff_incline,
     &cfv_demo_ch04_dantzig_sets,
     &cfv_demo_ch05_pyramid,
