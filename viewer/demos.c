@@ -22,6 +22,7 @@ extern const cfvDemo cfv_demo_ch04_dantzig_sets;
 extern const cfvDemo cfv_demo_ch05_pyramid;
 extern const cfvDemo cfv_demo_ch05_pgs_nncg;
 extern const cfvDemo cfv_demo_ch05_mass_ratio;
+extern const cfvDemo cfv_demo_ch05_exact_vs_pgs;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -37,6 +38,7 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch05_pyramid,
     &cfv_demo_ch05_pgs_nncg,
     &cfv_demo_ch05_mass_ratio,
+    &cfv_demo_ch05_exact_vs_pgs,
     NULL,
 };
 
