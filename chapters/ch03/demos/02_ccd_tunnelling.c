@@ -185,7 +185,7 @@ static bool key(cfvRun *run, int k)
 static int check(const cfvRun *run, char *msg, size_t cap)
 {
     const Data *d = run->data;
-    double dt = cfv_run_world((cfvRun *)run, 0)->def.dt;
+    double dt = run->slot[0].w.def.dt;
     bool behind = d->end_z < -(HALF_T + R);
     bool in_step = d->hit_step == d->cross_step;
     /* the cubic's root is found to full precision: allow rounding only; inclusion is a lower bound */
