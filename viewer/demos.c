@@ -13,6 +13,8 @@ extern const cfvDemo cfv_demo_ch02_frames_jacobian;
 extern const cfvDemo cfv_demo_ch02_incline_friction;
 /* chapters/ch03/demos/ */
 extern const cfvDemo cfv_demo_ch03_box_manifold;
+extern const cfvDemo cfv_demo_ch03_ccd_tunnelling;
+extern const cfvDemo cfv_demo_ch03_sdf_triangle;
 /* chapters/ch04/demos/ */
 extern const cfvDemo cfv_demo_ch04_baraff_incline;
 extern const cfvDemo cfv_demo_ch04_dantzig_sets;
@@ -20,6 +22,7 @@ extern const cfvDemo cfv_demo_ch04_dantzig_sets;
 extern const cfvDemo cfv_demo_ch05_pyramid;
 extern const cfvDemo cfv_demo_ch05_pgs_nncg;
 extern const cfvDemo cfv_demo_ch05_mass_ratio;
+extern const cfvDemo cfv_demo_ch05_exact_vs_pgs;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -28,11 +31,14 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch02_frames_jacobian,
     &cfv_demo_ch02_incline_friction,
     &cfv_demo_ch03_box_manifold,
+    &cfv_demo_ch03_ccd_tunnelling,
+    &cfv_demo_ch03_sdf_triangle,
     &cfv_demo_ch04_baraff_incline,
     &cfv_demo_ch04_dantzig_sets,
     &cfv_demo_ch05_pyramid,
     &cfv_demo_ch05_pgs_nncg,
     &cfv_demo_ch05_mass_ratio,
+    &cfv_demo_ch05_exact_vs_pgs,
     NULL,
 };
 
