@@ -19,18 +19,11 @@ cfStatus cf_fc_bgs(const cfFrictionProblem *p, const cfSplitOptions *o, double *
 {
     double t0 = cf_seconds();
     cfStatus st = cf_fc_split_check(p, r, o, NULL);
-    if (st != CF_OK) {
-        if (rep) rep->status = st;
-        return st;
-    }
+    if (st != CF_OK) return cf_split_refuse(rep, st);
     double (*residual)(const cfFrictionProblem *, const double *) =
         o->friction == CF_FRICTION_BOX ? cf_fc_box_residual : cf_fc_residual;
     double r0 = residual(p, r);
-    if (r0 <= o->tol_abs) {
-        st = cf_split_finish(rep, CF_STOP_ABSOLUTE, 0, r0);
-        if (rep) rep->seconds = cf_seconds() - t0;
-        return st;
-    }
+    if (r0 <= o->tol_abs) return cf_split_solved_at_start(rep, r0, t0);
     //> ch05:bgs
     // TODO(ch05.5): implement this; the specification is in cf_ch05.h
     st = CF_TODO_S("ch05.5");

@@ -10,16 +10,9 @@ cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfR
 {
     double t0 = cf_seconds();
     cfStatus st = cf_blcp_split_check(p, x, o, NULL);
-    if (st != CF_OK) {
-        if (rep) rep->status = st;
-        return st;
-    }
+    if (st != CF_OK) return cf_split_refuse(rep, st);
     double r0 = cf_blcp_residual(p, x);
-    if (r0 <= o->tol_abs) {
-        st = cf_split_finish(rep, CF_STOP_ABSOLUTE, 0, r0);
-        if (rep) rep->seconds = cf_seconds() - t0;
-        return st;
-    }
+    if (r0 <= o->tol_abs) return cf_split_solved_at_start(rep, r0, t0);
     //> ch05:pgs-sm
     // TODO(ch05.8): implement this; the specification is in cf_ch05.h
     st = CF_TODO_S("ch05.8");

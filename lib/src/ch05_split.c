@@ -55,6 +55,19 @@ cfStatus cf_split_finish(cfReport *rep, cfStopReason reason, int k, double r)
     return st;
 }
 
+cfStatus cf_split_refuse(cfReport *rep, cfStatus st)
+{
+    if (rep) rep->status = st;
+    return st;
+}
+
+cfStatus cf_split_solved_at_start(cfReport *rep, double r0, double t0)
+{
+    cfStatus st = cf_split_finish(rep, CF_STOP_ABSOLUTE, 0, r0);
+    if (rep) rep->seconds = cf_seconds() - t0;
+    return st;
+}
+
 static cfStatus check_options(const cfSplitOptions *o, cfError *err)
 {
     if (!o) return cf_error_set(err, CF_BAD_INPUT, "options: NULL");

@@ -9,16 +9,9 @@ cfStatus cf_lcp_pgs_ordered(const cfLcp *p, const cfSplitOptions *o, double *x, 
 {
     double t0 = cf_seconds();
     cfStatus st = cf_lcp_split_check(p, x, o, NULL);
-    if (st != CF_OK) {
-        if (rep) rep->status = st;
-        return st;
-    }
+    if (st != CF_OK) return cf_split_refuse(rep, st);
     double r0 = cf_lcp_residual(p, x);
-    if (r0 <= o->tol_abs) {
-        st = cf_split_finish(rep, CF_STOP_ABSOLUTE, 0, r0);
-        if (rep) rep->seconds = cf_seconds() - t0;
-        return st;
-    }
+    if (r0 <= o->tol_abs) return cf_split_solved_at_start(rep, r0, t0);
     //> ch05:pgs-ordered
     // BEGIN SOLUTION ch05.7
     int *perm = malloc((size_t)(p->n > 0 ? p->n : 1) * sizeof *perm);
@@ -86,16 +79,9 @@ cfStatus cf_blcp_staggered(const cfBlcp *p, const cfSplitOptions *o, double *x, 
 {
     double t0 = cf_seconds();
     cfStatus st = cf_blcp_split_check(p, x, o, NULL);
-    if (st != CF_OK) {
-        if (rep) rep->status = st;
-        return st;
-    }
+    if (st != CF_OK) return cf_split_refuse(rep, st);
     double r0 = cf_blcp_residual(p, x);
-    if (r0 <= o->tol_abs) {
-        st = cf_split_finish(rep, CF_STOP_ABSOLUTE, 0, r0);
-        if (rep) rep->seconds = cf_seconds() - t0;
-        return st;
-    }
+    if (r0 <= o->tol_abs) return cf_split_solved_at_start(rep, r0, t0);
     //> ch05:staggered
     // BEGIN SOLUTION ch05.7
     cfStopReason why = CF_STOP_NONE;

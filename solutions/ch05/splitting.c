@@ -12,13 +12,12 @@ static bool begin(const cfLcp *p, const cfSplitOptions *o, double *x, cfReport *
     double t0 = cf_seconds();
     *st = cf_lcp_split_check(p, x, o, NULL);
     if (*st != CF_OK) {
-        if (rep) rep->status = *st;
+        cf_split_refuse(rep, *st);
         return true;
     }
     *r0 = cf_lcp_residual(p, x);
     if (*r0 <= o->tol_abs) {
-        *st = cf_split_finish(rep, CF_STOP_ABSOLUTE, 0, *r0);
-        if (rep) rep->seconds = cf_seconds() - t0;
+        *st = cf_split_solved_at_start(rep, *r0, t0);
         return true;
     }
     return false;

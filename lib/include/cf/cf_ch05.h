@@ -75,6 +75,15 @@ cfStopReason cf_split_stop(const cfSplitOptions *o, int k, double r0, double r, 
  */
 cfStatus cf_split_finish(cfReport *rep, cfStopReason reason, int k, double r);
 
+/** Refuse a solve whose input check failed with @p st: rep->status = st (rep may be NULL); returns st. */
+cfStatus cf_split_refuse(cfReport *rep, cfStatus st);
+
+/**
+ * A solve whose initial residual @p r0 already meets tol_abs: report it as converged (reason
+ * ABSOLUTE, 0 iterations, time since the cf_seconds() reading @p t0) and return CF_OK.
+ */
+cfStatus cf_split_solved_at_start(cfReport *rep, double r0, double t0);
+
 /**
  * Check a problem and options before a splitting solve: n >= 0, A square n x n with finite
  * entries and every diagonal entry > 0 (a zero diagonal cannot be divided by: use blocking,
