@@ -17,6 +17,7 @@ void cf_rigid_fast_free(cfRigidFast *ws)
     free(ws->aux);
     free(ws->aux2);
     free(ws->perm);
+    free(ws->nrm);
     memset(ws, 0, sizeof *ws);
 }
 
@@ -55,7 +56,9 @@ static cfStatus reserve(cfRigidFast *ws, int nc, int nb)
         if (aux) ws->aux = aux;
         double *aux2 = realloc(ws->aux2, (size_t)nc * sizeof *aux2);
         if (aux2) ws->aux2 = aux2;
-        if (!rows || !perm || !aux || !aux2) return CF_NO_MEMORY;
+        cfFastNormal *nrm = realloc(ws->nrm, (size_t)nc * sizeof *nrm);
+        if (nrm) ws->nrm = nrm;
+        if (!rows || !perm || !aux || !aux2 || !nrm) return CF_NO_MEMORY;
         ws->cap = nc;
     }
     if (nb + 1 > ws->cap_bodies) {
@@ -321,6 +324,7 @@ void cf_rigid_fast_pseudo_velocities(const cfRigidBody *bodies, const cfContact 
     int nc = ws->nc, nb = ws->nb;
     double *pv = ws->pv, *bias = ws->aux, *lam = ws->aux2;
     memset(pv, 0, (size_t)6 * (nb + 1) * sizeof *pv);
+    bool active = false;
     const double *vel = ws->vel; /* the solver's final velocities (the bodies' v, w; zero slot for fixed) */
     for (int a = 0; a < nc; ++a) {
         const cfFastRow *r = &ws->rows[a];
@@ -330,25 +334,46 @@ void cf_rigid_fast_pseudo_velocities(const cfRigidBody *bodies, const cfContact 
         double phi = contacts[r->contact].phi + h * un;
         bias[a] = erp * min2(phi + slop, 0.0) / h;
         lam[a] = 0.0;
+        active |= bias[a] != 0.0;
     }
+    /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
+    if (!active) return;
     (void)bodies;
+    /* the normal rows alone, compact: the sweeps below read 4 cache lines per contact, not 9 */
+    cfFastNormal *nrm = ws->nrm;
+    for (int a = 0; a < nc; ++a) {
+        const cfFastRow *r = &ws->rows[a];
+        cfFastNormal *q = &nrm[a];
+        for (int i = 0; i < 3; ++i) {
+            q->n[i] = r->d[i];
+            q->ja[i] = r->ja[i];
+            q->jb[i] = r->jb[i];
+            q->ma[i] = r->ima * r->d[i];
+            q->mb[i] = r->imb * r->d[i];
+            q->ka[i] = r->ka[i];
+            q->kb[i] = r->kb[i];
+        }
+        q->inv_wnn = r->inv_wnn;
+        q->a = r->a;
+        q->b = r->b;
+    }
     for (int k = 0; k < sweeps; ++k)
         for (int a = 0; a < nc; ++a) {
-            const cfFastRow *r = &ws->rows[a];
-            double *A = &pv[6 * r->a], *B = &pv[6 * r->b];
+            const cfFastNormal *q = &nrm[a];
+            double *A = &pv[6 * q->a], *B = &pv[6 * q->b];
             double dv[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
-            double un = bias[a] + dot3(r->d, dv) + dot3(r->jb, B + 3) - dot3(r->ja, A + 3);
-            double l = max2(0.0, lam[a] - un / r->W[0]), dl = l - lam[a];
+            double un = bias[a] + dot3(q->n, dv) + dot3(q->jb, B + 3) - dot3(q->ja, A + 3);
+            double l = max2(0.0, lam[a] - un * q->inv_wnn), dl = l - lam[a];
             lam[a] = l;
-            if (r->a < nb)
+            if (q->a < nb)
                 for (int i = 0; i < 3; ++i) {
-                    A[i] -= dl * r->ima * r->d[i];
-                    A[3 + i] -= dl * r->ka[i];
+                    A[i] -= dl * q->ma[i];
+                    A[3 + i] -= dl * q->ka[i];
                 }
-            if (r->b < nb)
+            if (q->b < nb)
                 for (int i = 0; i < 3; ++i) {
-                    B[i] += dl * r->imb * r->d[i];
-                    B[3 + i] += dl * r->kb[i];
+                    B[i] += dl * q->mb[i];
+                    B[3 + i] += dl * q->kb[i];
                 }
         }
 }

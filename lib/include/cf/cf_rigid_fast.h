@@ -42,28 +42,47 @@ typedef struct cfFastRow {
     double ka[9];      /**< I_A^-1 (r_A x d_k) */
     double kb[9];      /**< I_B^-1 (r_B x d_k) */
     double W[9];       /**< the 3x3 block (plus cfm on W_nn), row-major */
-    double ima, imb;   /**< inverse masses (0 for a fixed body) */
+    double ima;        /**< 1/m_A (0 for a fixed body) */
+    double imb;        /**< 1/m_B (0 for a fixed body) */
     double inv_wnn;    /**< 1 / W_nn */
     double kt[3];      /**< inverse of the 2x2 tangent block: k00, k01, k11 */
     double inv_sigma;  /**< 1 / largest eigenvalue of the tangent block */
     double bias;       /**< velocity bias of the normal row */
     double mu;         /**< friction coefficient */
     double lam[3];     /**< impulse (n, t, b) */
-    int a, b;          /**< velocity slots of A and B (nb: the zero slot of a fixed body) */
+    int a;             /**< velocity slot of A (nb: the zero slot of a fixed body) */
+    int b;             /**< velocity slot of B (nb: the zero slot of a fixed body) */
     int contact;       /**< index of the contact this row came from */
     int stick_ok;      /**< the tangent block is invertible (det > 1e-14 a c) */
 } cfFastRow;
 
+/** The normal row of one contact, compact, for the split-impulse stabilization. */
+typedef struct cfFastNormal {
+    double n[3];       /**< normal: linear Jacobian of B (-n for A) */
+    double ja[3];      /**< r_A x n */
+    double jb[3];      /**< r_B x n */
+    double ma[3];      /**< m_A^-1 n */
+    double mb[3];      /**< m_B^-1 n */
+    double ka[3];      /**< I_A^-1 (r_A x n) */
+    double kb[3];      /**< I_B^-1 (r_B x n) */
+    double inv_wnn;            /**< 1 / W_nn */
+    int a;             /**< velocity slot of A (nb: fixed) */
+    int b;             /**< velocity slot of B (nb: fixed) */
+} cfFastNormal;
+
 /** Work space of the fast solver; zero it before first use, free with cf_rigid_fast_free(). */
 typedef struct cfRigidFast {
-    int nc, nb;        /**< contacts and bodies prepared */
-    int cap, cap_bodies;
+    int nc;            /**< contacts prepared */
+    int nb;            /**< bodies prepared */
+    int cap;           /**< rows allocated */
+    int cap_bodies;    /**< body slots allocated (nb + 1) */
     cfFastRow *rows;   /**< nc rows, in visiting order */
     double *vel;       /**< 6 (nb + 1) doubles: v, w per body, then the zero slot */
     double *pv;        /**< 6 (nb + 1) pseudo-velocities of the split-impulse stabilization */
-    double *aux;       /**< nc scratch values (stabilization: bias, impulse) */
-    double *aux2;
+    double *aux;       /**< nc scratch values (stabilization: bias; reorder: taken flags) */
+    double *aux2;      /**< nc scratch values (stabilization: impulse) */
     int *perm;         /**< nc: visiting order of a sweep */
+    cfFastNormal *nrm; /**< nc normal rows, in the order of rows (stabilization) */
 } cfRigidFast;
 
 /** Free and zero. */
