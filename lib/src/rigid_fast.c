@@ -265,21 +265,31 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
         bool seq = o->ordering == CF_ORDER_SEQUENTIAL || (o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 0);
         if (!seq) cf_ordering_permutation(o->ordering, nc, k, &rng, ws->perm);
         double dmax = 0.0;
+        /* the two bodies' velocities stay in va, vb while consecutive rows share both bodies (the
+           points of one box pair): written back only when the pair changes */
+        double va[6], vb[6];
+        int pa = -1, pb = -1;
         for (int idx = 0; idx < nc; ++idx) {
             cfFastRow *r = &rows[seq ? idx : ws->perm[idx]];
-            double va[6], vb[6], u[3];
-            memcpy(va, &vel[6 * r->a], sizeof va);
-            memcpy(vb, &vel[6 * r->b], sizeof vb);
+            if (r->a != pa || r->b != pb) {
+                if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
+                if (pb >= 0 && pb < nb) memcpy(&vel[6 * pb], vb, sizeof vb);
+                memcpy(va, &vel[6 * r->a], sizeof va);
+                memcpy(vb, &vel[6 * r->b], sizeof vb);
+                pa = r->a;
+                pb = r->b;
+            }
+            double u[3];
             contact_velocity(r, va, vb, u);
             u[0] += r->bias + cfm * r->lam[0];
             double lam[3] = {r->lam[0], r->lam[1], r->lam[2]};
             dmax = max2(dmax, local_solve(r, box, omega, u, lam));
             double dl[3] = {lam[0] - r->lam[0], lam[1] - r->lam[1], lam[2] - r->lam[2]};
             apply(r, dl, va, vb);
-            if (r->a < nb) memcpy(&vel[6 * r->a], va, sizeof va);
-            if (r->b < nb) memcpy(&vel[6 * r->b], vb, sizeof vb);
             memcpy(r->lam, lam, sizeof lam);
         }
+        if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
+        if (pb >= 0 && pb < nb) memcpy(&vel[6 * pb], vb, sizeof vb);
         ++k;
         if (rep) cf_report_push(rep, dmax);
         if (o->tol > 0.0 && dmax <= o->tol) why = CF_STOP_STAGNATION;
