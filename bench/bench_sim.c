@@ -30,7 +30,7 @@ static double max_drift(const cfWorld *w, const cfVec3 *x0)
     return d;
 }
 
-static int run_cflab(const char *path, Row *r)
+static int run_cflab(const char *path, cfSolverKind solver, Row *r)
 {
     cfWorld w;
     cfError err;
@@ -38,7 +38,7 @@ static int run_cflab(const char *path, Row *r)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    w.def.solver = CF_SOLVER_PGS;
+    w.def.solver = solver;
     w.def.solver_iterations = ITERS;
     cfVec3 *x0 = malloc((size_t)w.n_bodies * sizeof *x0);
     for (int i = 0; i < w.n_bodies; ++i) x0[i] = w.bodies[i].x;
@@ -155,7 +155,8 @@ int main(int argc, char **argv)
                              "scenes/ch05_grid_10x10x10.json"};
     int n = argc > 1 ? argc - 1 : 3;
     const char **list = argc > 1 ? (const char **)argv + 1 : scenes;
-    printf("# bench_sim: %d steps of 1/60 s, matrix-free PGS (ch05.6), %d iterations, warm start, split impulse;\n"
+    printf("# bench_sim: %d steps of 1/60 s, matrix-free PGS: cflab = reference ch05.6 (solutions),\n"
+           "# cflab-fast = CF_SOLVER_PGS_FAST (lib/src/rigid_fast.c, same contact order); %d iterations, warm start, split impulse;\n"
            "# ms per step (wall, one core), stage times, average contacts, max drift after 10 s (stands: < 1 cm)\n",
            STEPS, ITERS);
 #ifdef CF_HAVE_ODE
@@ -167,19 +168,26 @@ int main(int argc, char **argv)
 #endif
     printf("engine,scene,contacts,ms_step,ms_detect,ms_assemble,ms_solve,ms_stabilize,ns_per_contact_iter,drift_m,stands\n");
     for (int i = 0; i < n; ++i) {
-        Row r;
-        if (run_cflab(list[i], &r)) return 1;
-        double ms_asm = r.ms_stage[CF_STAGE_CONTACTS] + r.ms_stage[CF_STAGE_ASSEMBLE];
-        printf("cflab,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.5f,%s\n", list[i], r.contacts, r.ms_step,
-               r.ms_stage[CF_STAGE_DETECT], ms_asm, r.ms_stage[CF_STAGE_SOLVE], r.ms_stage[CF_STAGE_STABILIZE],
-               1e6 * r.ms_stage[CF_STAGE_SOLVE] / (r.contacts * ITERS), r.drift, r.drift < 0.01 ? "yes" : "no");
+        Row r[2];
+        const cfSolverKind kinds[2] = {CF_SOLVER_PGS, CF_SOLVER_PGS_FAST};
+        const char *engine[2] = {"cflab", "cflab-fast"};
+        for (int e = 0; e < 2; ++e) {
+            if (run_cflab(list[i], kinds[e], &r[e])) return 1;
+            double ms_asm = r[e].ms_stage[CF_STAGE_CONTACTS] + r[e].ms_stage[CF_STAGE_ASSEMBLE];
+            printf("%s,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.5f,%s\n", engine[e], list[i], r[e].contacts,
+                   r[e].ms_step, r[e].ms_stage[CF_STAGE_DETECT], ms_asm, r[e].ms_stage[CF_STAGE_SOLVE],
+                   r[e].ms_stage[CF_STAGE_STABILIZE], 1e6 * r[e].ms_stage[CF_STAGE_SOLVE] / (r[e].contacts * ITERS),
+                   r[e].drift, r[e].drift < 0.01 ? "yes" : "no");
+            fflush(stdout);
+        }
 #ifdef CF_HAVE_ODE
         double ms, ms_solve, nc, d;
         if (run_ode(list[i], &ms, &ms_solve, &nc, &d) == 0) {
             printf("ode,%s,%.0f,%.3f,%.3f,,%.3f,,%.1f,%.5f,%s\n", list[i], nc, ms, ms - ms_solve, ms_solve,
                    1e6 * ms_solve / (nc * ITERS), d, d < 0.01 ? "yes" : "no");
-            printf("# ratio cflab/ODE: step %.2f, solve (cflab solve+stabilize vs QuickStep) %.2f\n", r.ms_step / ms,
-                   (r.ms_stage[CF_STAGE_SOLVE] + r.ms_stage[CF_STAGE_STABILIZE]) / ms_solve);
+            for (int e = 0; e < 2; ++e)
+                printf("# ratio %s/ODE: step %.2f, solve (solve+stabilize vs QuickStep) %.2f\n", engine[e],
+                       r[e].ms_step / ms, (r[e].ms_stage[CF_STAGE_SOLVE] + r[e].ms_stage[CF_STAGE_STABILIZE]) / ms_solve);
         }
 #endif
         fflush(stdout);

@@ -139,7 +139,7 @@ static void run_help(FILE *f)
           "                vx,vy,vz,wx,wy,wz,energy. Soft bodies give their centre of mass,\n"
           "                identity orientation, momentum/mass and kinetic+elastic+potential energy.\n"
           "  --every K     write every K-th step (default 1)\n"
-          "  --solver S    contact solver: none, pgs, pgs-blocked, pgs-boxed, pgs-sm, nncg (chapter 5)\n"
+          "  --solver S    contact solver: none, pgs, pgs-blocked, pgs-boxed, pgs-sm, nncg, pgs-fast (chapter 5)\n"
           "  --iters N     solver iterations (sweeps) per step\n"
           "  --friction M  friction model: cone or box\n"
           "  --no-warm-start  start every solve from zero impulses\n"
@@ -214,7 +214,7 @@ static int run_parse(int argc, char **argv, RunOptions *o)
             o->cold = 1;
         } else if ((val = option_value(argc, argv, &i, "--solver", &missing))) {
             if ((o->solver = enum_index(val, solver_name_i, (int)CF_SOLVER_COUNT)) < 0) {
-                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none, pgs, pgs-blocked, pgs-boxed, pgs-sm, nncg)\n", val);
+                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none, pgs, pgs-blocked, pgs-boxed, pgs-sm, nncg, pgs-fast)\n", val);
                 return EXIT_BAD_INPUT;
             }
         } else if ((val = option_value(argc, argv, &i, "--friction", &missing))) {

@@ -35,7 +35,7 @@
  * | where | keys |
  * |---|---|
  * | top level | name, chapter (>= 0), description, expect, world, bodies, soft_bodies (at least one body) |
- * | world | gravity, dt (> 0), steps (> 0), rigid_integrator, gyroscopic, soft_integrator, detector ("none", "primitives", "all-pairs"), contact_margin (m, >= 0), solver_iterations (>= 0), solver_tolerance (> 0), solver ("none", "pgs", "pgs-blocked", "pgs-boxed", "pgs-sm", "nncg"), friction_model ("cone", "box"), warm_start, ordering ("sequential", "symmetric", "random"), relaxation (in (0, 2)), stabilization ("split", "baumgarte"), erp (in [0, 1]), cfm (>= 0), slop (m, >= 0) |
+ * | world | gravity, dt (> 0), steps (> 0), rigid_integrator, gyroscopic, soft_integrator, detector ("none", "primitives", "all-pairs"), contact_margin (m, >= 0), solver_iterations (>= 0), solver_tolerance (> 0), solver ("none", "pgs", "pgs-blocked", "pgs-boxed", "pgs-sm", "nncg", "pgs-fast"), friction_model ("cone", "box"), warm_start, ordering ("sequential", "symmetric", "random"), relaxation (in (0, 2)), stabilization ("split", "baumgarte"), erp (in [0, 1]), cfm (>= 0), slop (m, >= 0) |
  * | bodies[i] | shape (required), fixed, mass (required unless fixed; > 0), inertia (principal moments, each > 0), position, orientation, velocity, angular_velocity, force, torque, mu (>= 0), restitution (in [0, 1]), name (default "body<i>") |
  * | shape | type (required): sphere {radius}, box {half_extents}, plane {normal, offset}, capsule {radius, half_height} |
  * | soft_bodies[i] | type (required): tet_box {origin, size, cells, density, young, poisson, fix_min_x} or chain {from, to, nodes, stiffness, node_mass, fix_first}; both: damping [alpha, beta] (>= 0), mu (>= 0), velocity (initial, free nodes), name (default "soft<i>") |

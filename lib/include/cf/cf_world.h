@@ -87,6 +87,7 @@ typedef enum cfSolverKind {
     CF_SOLVER_PGS_BOXED,  /**< assembled boxed LCP, PGS with bounds that move with lambda_n (ch05.4) */
     CF_SOLVER_PGS_SM,     /**< assembled boxed LCP, PGS with subspace minimization (ch05.8) */
     CF_SOLVER_NNCG,       /**< assembled boxed LCP, non-smooth nonlinear conjugate gradient (ch05.9) */
+    CF_SOLVER_PGS_FAST,   /**< ch05.6's matrix-free blocked PGS arranged for speed (cf_rigid_fast.h) */
     CF_SOLVER_COUNT       /**< number of solver kinds */
 } cfSolverKind;
 
