@@ -206,6 +206,16 @@ static void two_box_world(cfWorld *w, double top, double mu)
     cf_rigid_update_inertia(b);
 }
 
+/* the two-box stack with its top box pushed sideways at @p push: its frictional contact problem
+   (chapter 2) and that problem as a boxed LCP */
+static void pushed_stack(cfWorld *w, double top, cfVec3 push, cfFrictionProblem *fc, cfBlcp *p)
+{
+    two_box_world(w, top, 0.5);
+    w->bodies[2].v = push;
+    world_fc(w, fc);
+    blcp_from_fc(fc, p);
+}
+
 /* cone membership and Signorini certificates of a solved frictional contact problem */
 static void assert_coulomb(const cfFrictionProblem *fc, const double *r, double tol)
 {
@@ -529,12 +539,9 @@ START_TEST(ch05_4_box_stack_certificates)
 {
     /* two stacked boxes, friction 0.5 and a sideways push: the boxed LCP converges, bounds hold */
     cfWorld w;
-    two_box_world(&w, 1.0, 0.5);
-    w.bodies[2].v = cfu_vec3(0.3, 0.1, 0);
     cfFrictionProblem fc;
-    world_fc(&w, &fc);
     cfBlcp p;
-    blcp_from_fc(&fc, &p);
+    pushed_stack(&w, 1.0, cfu_vec3(0.3, 0.1, 0), &fc, &p);
     double *x = calloc((size_t)p.n, sizeof *x);
     cfSplitOptions o = cf_split_options_default();
     o.max_iter = 20000;
@@ -628,12 +635,9 @@ START_TEST(ch05_5_box_model_matches_boxed_pgs)
 {
     /* with the box model, blocked GS and boxed PGS visit the same rows in the same order */
     cfWorld w;
-    two_box_world(&w, 3.0, 0.5);
-    w.bodies[2].v = cfu_vec3(0.4, 0.2, 0);
     cfFrictionProblem fc;
-    world_fc(&w, &fc);
     cfBlcp p;
-    blcp_from_fc(&fc, &p);
+    pushed_stack(&w, 3.0, cfu_vec3(0.4, 0.2, 0), &fc, &p);
     int n = 3 * fc.nc;
     double *r1 = calloc((size_t)n, sizeof *r1), *r2 = calloc((size_t)n, sizeof *r2);
     cfSplitOptions o = cf_split_options_default();
@@ -997,10 +1001,7 @@ START_TEST(ch05_7_staggering)
     cf_blcp_free(&p);
     /* the two-box stack: staggered sweeps reach the same residual as plain boxed PGS */
     cfWorld w;
-    two_box_world(&w, 1.0, 0.5);
-    w.bodies[2].v = cfu_vec3(0.4, 0.2, 0);
-    world_fc(&w, &fc);
-    blcp_from_fc(&fc, &p);
+    pushed_stack(&w, 1.0, cfu_vec3(0.4, 0.2, 0), &fc, &p);
     double *y = calloc((size_t)p.n, sizeof *y);
     o.max_iter = 20000;
     o.tol_abs = 1e-9;
@@ -1065,11 +1066,8 @@ START_TEST(ch05_8_friction_and_cycle_example)
     cf_lcp_free(&l);
     /* two-box stack with friction: converges, result inside the bounds */
     cfWorld w;
-    two_box_world(&w, 1.0, 0.5);
-    w.bodies[2].v = cfu_vec3(0.4, 0.2, 0);
     cfFrictionProblem fc;
-    world_fc(&w, &fc);
-    blcp_from_fc(&fc, &p);
+    pushed_stack(&w, 1.0, cfu_vec3(0.4, 0.2, 0), &fc, &p);
     double *y = calloc((size_t)p.n, sizeof *y);
     o.max_iter = 5000;
     o.tol_abs = 1e-9;
@@ -1113,12 +1111,9 @@ END_TEST
 START_TEST(ch05_9_friction_restarts_and_bounds)
 {
     cfWorld w;
-    two_box_world(&w, 1.0, 0.5);
-    w.bodies[2].v = cfu_vec3(0.4, 0.2, 0);
     cfFrictionProblem fc;
-    world_fc(&w, &fc);
     cfBlcp p;
-    blcp_from_fc(&fc, &p);
+    pushed_stack(&w, 1.0, cfu_vec3(0.4, 0.2, 0), &fc, &p);
     double *x = calloc((size_t)p.n, sizeof *x);
     cfSplitOptions o = cf_split_options_default();
     o.max_iter = 20000;
@@ -1203,46 +1198,23 @@ START_TEST(lib_solvers_agree_in_world)
 }
 END_TEST
 
-/* two unit boxes stacked on the ground, both moving down at v0: the contact problem of a real
-   scene, as chapter 2 builds it */
-static void stacked_problem(cfFrictionProblem *P, double v0)
-{
-    cfWorldDef def = cf_world_def_default();
-    def.detector = CF_DETECT_PRIMITIVES;
-    def.gravity = cfu_zero3();
-    cfWorld w;
-    ck_assert(cf_world_init(&w, &def) == CF_OK);
-    cfRigidBody g, b;
-    ck_assert(cf_rigid_init_fixed(&g, cf_shape_plane(cfu_vec3(0, 0, 1), 0.0), NULL) == CF_OK);
-    cf_world_add_body(&w, &g);
-    for (int k = 0; k < 2; ++k) {
-        ck_assert(cf_rigid_init(&b, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0 + k, NULL) == CF_OK);
-        b.x = cfu_vec3(0.1 * k, 0.0, 0.499 + 0.999 * k);
-        b.mu = 0.5;
-        cf_world_add_body(&w, &b);
-    }
-    ck_assert(cf_world_step(&w) == CF_OK); /* DETECT only: no solver, no gravity */
-    ck_assert_int_eq(w.contacts.count, 8);
-    for (int i = 0; i < w.n_bodies; ++i)
-        if (!w.bodies[i].fixed) w.bodies[i].v = cfu_vec3(0, 0, -v0);
-    for (int a = 0; a < w.contacts.count; ++a) {
-        cfContact *c = &w.contacts.items[a];
-        c->mu = 0.5;
-        ck_assert(cf_contact_frame(c->n, &c->t, &c->b) == CF_OK);
-    }
-    cft_assert_ok(cf_friction_problem_rigid(w.bodies, w.n_bodies, w.contacts.items, w.contacts.count, P));
-    cf_world_free(&w);
-}
-
 START_TEST(lib_written_problem_solved_consistently)
 {
     /* chapter 2's writer hands a scene's contact problem to other tools: the file read back is
        solved by chapter 5's blocked Gauss-Seidel to the same impulses bit for bit, and the three
-       models agree on the physics: every model stops both boxes, so the normal impulses add up to
-       the momentum (1 + 2) v0 the ground must take, and each solver meets its own residual */
+       models agree on the physics: every model stops both boxes (1 kg and 2 kg, falling at v0,
+       plus g dt from the velocity update), so the ground's normal impulses add up to the momentum
+       (1 + 2)(v0 + g dt), and each solver meets its own residual */
     const double v0 = 0.3;
+    cfWorld w;
+    two_box_world(&w, 2.0, 0.5);
+    w.bodies[1].v = w.bodies[2].v = cfu_vec3(0, 0, -v0);
+    const double carried = 3.0 * (v0 + fabs(w.def.gravity.z) * w.def.dt);
     cfFrictionProblem P, Q;
-    stacked_problem(&P, v0);
+    world_fc(&w, &P);
+    ck_assert_int_eq(P.nc, 8);
+    /* the first four contacts are ground-box (body pair (0, 1)) */
+    for (int a = 0; a < 4; ++a) ck_assert_int_eq(w.contacts.items[a].body_a + w.contacts.items[a].body_b, 1);
     char path[] = "/tmp/cflab-ch05-fc-XXXXXX";
     int fd = mkstemp(path);
     ck_assert(fd >= 0);
@@ -1261,10 +1233,9 @@ START_TEST(lib_written_problem_solved_consistently)
     cft_assert_ok(cf_fc_bgs(&P, &o, r1, &rep));
     cft_assert_ok(cf_fc_bgs(&Q, &o, r2, &rep));
     ck_assert(memcmp(r1, r2, (size_t)n * sizeof *r1) == 0);
-    /* ground contacts are the first four (body pair (0, 1)); their normal impulses carry both boxes */
     double ground = 0.0;
     for (int a = 0; a < P.nc; ++a) ground += r1[3 * a] * (a < 4);
-    cft_assert_near(ground, 3.0 * v0, 1e-8, 1e-8);
+    cft_assert_near(ground, carried, 1e-8, 1e-8);
     /* the same problem as a boxed LCP (chapter 2) solved by boxed PGS (chapter 5) */
     cfBlcp B;
     cft_assert_ok(cf_friction_boxed_lcp(&Q, &B));
@@ -1274,7 +1245,7 @@ START_TEST(lib_written_problem_solved_consistently)
     ck_assert(cf_blcp_residual(&B, x) <= 1e-9);
     double ground_box = 0.0;
     for (int a = 0; a < 4; ++a) ground_box += x[3 * a];
-    cft_assert_near(ground_box, 3.0 * v0, 1e-8, 1e-8);
+    cft_assert_near(ground_box, carried, 1e-8, 1e-8);
     /* and as a polyhedral-cone LCP (k = 4) solved exactly by Lemke (chapter 4) */
     cfLcp L;
     cft_assert_ok(cf_friction_polyhedral_lcp(&Q, 4, &L));
@@ -1285,7 +1256,7 @@ START_TEST(lib_written_problem_solved_consistently)
     ck_assert(cf_lcp_residual(&L, z) <= 1e-9);
     double ground_lcp = 0.0;
     for (int a = 0; a < 4; ++a) ground_lcp += z[a];
-    cft_assert_near(ground_lcp, 3.0 * v0, 1e-8, 1e-8);
+    cft_assert_near(ground_lcp, carried, 1e-8, 1e-8);
     free(r1);
     free(r2);
     free(x);
@@ -1294,6 +1265,7 @@ START_TEST(lib_written_problem_solved_consistently)
     cf_blcp_free(&B);
     cf_fc_free(&P);
     cf_fc_free(&Q);
+    cf_world_free(&w);
 }
 END_TEST
 
