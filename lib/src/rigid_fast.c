@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The fast matrix-free blocked PGS (CF_SOLVER_PGS_FAST): ch05.6's method with compact rows, an inlined local solve and an interleaved order. */
+/* The fast matrix-free blocked PGS (CF_SOLVER_PGS_FAST): ch05.6's method with compact rows, an inlined local solve and box pairs solved side by side. */
 #include "cf/cf_rigid_fast.h"
 
 #include <math.h>
@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cf/cf_problem.h"
+
+static void schedule_free(struct cfFastSchedule *s);
 
 void cf_rigid_fast_free(cfRigidFast *ws)
 {
@@ -18,6 +20,7 @@ void cf_rigid_fast_free(cfRigidFast *ws)
     free(ws->aux2);
     free(ws->perm);
     free(ws->nrm);
+    schedule_free(ws->sched);
     memset(ws, 0, sizeof *ws);
 }
 
@@ -110,44 +113,319 @@ static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int 
     for (int k = 0; k < 3; ++k) row->lam[k] = o->warm_start ? c->lambda[k] : 0.0;
 }
 
-/* the interleaved order: walk the contacts in their order, but take as next the first of the
-   next INTERLEAVE untaken contacts that shares no moving body with the one taken last (else the
-   first untaken). The order stays close to the detection order (so stacks converge as with the
-   sequential order) while consecutive rows rarely wait on each other's write. ws->perm[i] is the
-   position of contact i. */
-#define INTERLEAVE 8
-static void interleave_order(const cfContact *contacts, const cfRigidBody *bodies, int nc, int nb, cfRigidFast *ws)
+/* ---- the lane schedule: several box pairs solved side by side, in an order equivalent to the rows' ----
+
+   Two contacts that share no moving body can be solved in either order, or at the same time: the
+   result is the same to the last bit. So any visiting order that keeps, for every body, the
+   sequence of contacts touching it gives exactly the sweep of the sequential order. The schedule
+   groups the manifolds (runs of consecutive rows with the same two bodies: the points of one box
+   pair) into groups of CF_LANES manifolds without a common moving body, by a topological sort
+   (Kahn's algorithm, the earliest ready manifold first) of "m before m' when they share a body
+   and m comes first". A group's manifolds are then solved point by point in the lanes of short
+   vectors (GCC/Clang vector extensions: SSE2 on any x86-64, wider where the compiler may use it),
+   which is where the time goes: one contact's update no longer waits for the previous one's.
+   The reverse sweep of the symmetric order walks the same groups and points backwards. */
+
+#ifndef CF_LANES
+#define CF_LANES 2
+#endif
+typedef double cfLaneV __attribute__((vector_size(8 * CF_LANES)));
+typedef long long cfLaneM __attribute__((vector_size(8 * CF_LANES)));
+
+/* one point of each manifold of a group, lane by lane (padding lanes: zero rows that do nothing) */
+typedef struct Pack {
+    cfLaneV d[9], ja[9], jb[9], ka[9], kb[9];
+    cfLaneV ima, imb, w3, w6, w7, w4, w8, inv_wnn, kt0, kt1, kt2, inv_sigma, bias, mu, stick_ok;
+    cfLaneV lam[3];
+} Pack;
+
+typedef struct Group {
+    int a[CF_LANES], b[CF_LANES]; /* velocity slots per lane (nb: the zero slot, never written) */
+    int first, npoints;           /* its packs: [first, first + npoints) */
+} Group;
+
+struct cfFastSchedule {
+    Pack *packs;      /* n_packs, 64-byte aligned */
+    int *pack_row;    /* CF_LANES per pack: the row in that lane, -1 for padding */
+    int n_packs, cap_packs;
+    Group *groups;
+    int n_groups, cap_groups;
+    int *mstart;      /* manifold m: rows [mstart[m], mstart[m + 1]) */
+    int *succ;        /* 2 per manifold: the next manifold touching its body a, b (-1: none) */
+    int *indeg;       /* unfinished predecessors */
+    int *heap;        /* ready manifolds, smallest index on top */
+    int *last;        /* per body: the last manifold seen touching it */
+    int cap_m, cap_b;
+    bool ready;       /* built for the rows prepared last, packs hold their impulses */
+};
+
+static void schedule_free(struct cfFastSchedule *s)
 {
-    double *taken = ws->aux;
-    for (int i = 0; i < nc; ++i) taken[i] = 0.0;
-    int first = 0, la = -1, lb = -1;
-    for (int out = 0; out < nc; ++out) {
-        while (taken[first] != 0.0) ++first;
-        int pick = first;
-        for (int j = first, seen = 0; j < nc && seen < INTERLEAVE; ++j) {
-            if (taken[j] != 0.0) continue;
-            ++seen;
-            int a = contacts[j].body_a, b = contacts[j].body_b;
-            a = (a >= 0 && !bodies[a].fixed) ? a : -1;
-            b = (b >= 0 && !bodies[b].fixed) ? b : -1;
-            bool clash = (a >= 0 && (a == la || a == lb)) || (b >= 0 && (b == la || b == lb));
-            if (!clash) {
-                pick = j;
-                break;
-            }
-        }
-        taken[pick] = 1.0;
-        ws->perm[pick] = out;
-        la = contacts[pick].body_a;
-        lb = contacts[pick].body_b;
-        la = (la >= 0 && !bodies[la].fixed) ? la : -1;
-        lb = (lb >= 0 && !bodies[lb].fixed) ? lb : -1;
-    }
-    (void)nb;
+    if (!s) return;
+    free(s->packs);
+    free(s->pack_row);
+    free(s->groups);
+    free(s->mstart);
+    free(s->succ);
+    free(s->indeg);
+    free(s->heap);
+    free(s->last);
+    free(s);
 }
 
+static bool grow_int(int **p, int n)
+{
+    int *q = realloc(*p, (size_t)n * sizeof *q);
+    if (q) *p = q;
+    return q != NULL;
+}
+
+static void heap_push(int *h, int *n, int v)
+{
+    int i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2] > v) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = v;
+}
+
+static int heap_pop(int *h, int *n)
+{
+    int top = h[0], v = h[--*n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && h[c + 1] < h[c]) ++c;
+        if (h[c] >= v) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0) h[i] = v;
+    return top;
+}
+
+static void pack_lane(Pack *q, int l, const cfFastRow *r)
+{
+    for (int i = 0; i < 9; ++i) {
+        q->d[i][l] = r->d[i];
+        q->ja[i][l] = r->ja[i];
+        q->jb[i][l] = r->jb[i];
+        q->ka[i][l] = r->ka[i];
+        q->kb[i][l] = r->kb[i];
+    }
+    q->ima[l] = r->ima;
+    q->imb[l] = r->imb;
+    q->w3[l] = r->W[3];
+    q->w6[l] = r->W[6];
+    q->w7[l] = r->W[7];
+    q->w4[l] = r->W[4];
+    q->w8[l] = r->W[8];
+    q->inv_wnn[l] = r->inv_wnn;
+    q->kt0[l] = r->kt[0];
+    q->kt1[l] = r->kt[1];
+    q->kt2[l] = r->kt[2];
+    q->inv_sigma[l] = r->inv_sigma;
+    q->bias[l] = r->bias;
+    q->mu[l] = r->mu;
+    q->stick_ok[l] = r->stick_ok ? 1.0 : 0.0;
+    for (int k = 0; k < 3; ++k) q->lam[k][l] = r->lam[k];
+}
+
+static cfStatus build_schedule(cfRigidFast *ws)
+{
+    if (!ws->sched && !(ws->sched = calloc(1, sizeof *ws->sched))) return CF_NO_MEMORY;
+    struct cfFastSchedule *s = ws->sched;
+    const cfFastRow *rows = ws->rows;
+    int nc = ws->nc, nb = ws->nb;
+    if (nc + 1 > s->cap_m) {
+        bool ok = grow_int(&s->mstart, nc + 1) && grow_int(&s->succ, 2 * nc + 2) && grow_int(&s->indeg, nc + 1) &&
+                  grow_int(&s->heap, nc + 1);
+        Group *g = realloc(s->groups, (size_t)(nc + 1) * sizeof *g);
+        if (g) s->groups = g;
+        if (!ok || !g) return CF_NO_MEMORY;
+        s->cap_m = s->cap_groups = nc + 1;
+    }
+    if (nb + 1 > s->cap_b) {
+        if (!grow_int(&s->last, nb + 1)) return CF_NO_MEMORY;
+        s->cap_b = nb + 1;
+    }
+    /* manifolds and the "shares a body, comes first" edges */
+    int nm = 0;
+    for (int i = 0; i < nc; ++i)
+        if (i == 0 || rows[i].a != rows[i - 1].a || rows[i].b != rows[i - 1].b) s->mstart[nm++] = i;
+    s->mstart[nm] = nc;
+    for (int i = 0; i < nb; ++i) s->last[i] = -1;
+    for (int m = 0; m < nm; ++m) {
+        s->indeg[m] = 0;
+        s->succ[2 * m] = s->succ[2 * m + 1] = -1;
+        int body[2] = {rows[s->mstart[m]].a, rows[s->mstart[m]].b};
+        for (int j = 0; j < 2; ++j) {
+            int x = body[j];
+            if (x >= nb) continue; /* fixed bodies are never written: no order to keep */
+            int p = s->last[x];
+            if (p >= 0) {
+                int pj = rows[s->mstart[p]].a == x ? 0 : 1;
+                s->succ[2 * p + pj] = m;
+                s->indeg[m]++;
+            }
+            s->last[x] = m;
+        }
+    }
+    /* at most one pack per row */
+    if (nc > s->cap_packs) {
+        free(s->packs);
+        size_t bytes = ((size_t)nc * sizeof *s->packs + 63) / 64 * 64; /* a multiple of the alignment */
+        s->packs = aligned_alloc(64, bytes);
+        bool ok = grow_int(&s->pack_row, CF_LANES * nc);
+        if (!s->packs || !ok) {
+            s->cap_packs = 0;
+            return CF_NO_MEMORY;
+        }
+        s->cap_packs = nc;
+    }
+    /* Kahn's algorithm, CF_LANES ready manifolds per group (ready ones never share a body) */
+    static const cfFastRow pad = {.W = {0, 0, 0, 0, 1, 0, 0, 0, 1}, .a = -1, .b = -1, .contact = -1};
+    int nh = 0, ng = 0, npk = 0;
+    for (int m = 0; m < nm; ++m)
+        if (s->indeg[m] == 0) heap_push(s->heap, &nh, m);
+    while (nh > 0) {
+        Group *g = &s->groups[ng++];
+        int lanes[CF_LANES], nl = 0, np = 0;
+        while (nl < CF_LANES && nh > 0) lanes[nl++] = heap_pop(s->heap, &nh);
+        for (int l = 0; l < CF_LANES; ++l) {
+            g->a[l] = l < nl ? rows[s->mstart[lanes[l]]].a : nb;
+            g->b[l] = l < nl ? rows[s->mstart[lanes[l]]].b : nb;
+            if (l < nl && s->mstart[lanes[l] + 1] - s->mstart[lanes[l]] > np)
+                np = s->mstart[lanes[l] + 1] - s->mstart[lanes[l]];
+        }
+        g->first = npk;
+        g->npoints = np;
+        for (int p = 0; p < np; ++p, ++npk)
+            for (int l = 0; l < CF_LANES; ++l) {
+                int row = l < nl && s->mstart[lanes[l]] + p < s->mstart[lanes[l] + 1] ? s->mstart[lanes[l]] + p : -1;
+                pack_lane(&s->packs[npk], l, row >= 0 ? &rows[row] : &pad);
+                s->pack_row[CF_LANES * npk + l] = row;
+            }
+        for (int l = 0; l < nl; ++l)
+            for (int j = 0; j < 2; ++j) {
+                int n = s->succ[2 * lanes[l] + j];
+                if (n >= 0 && --s->indeg[n] == 0) heap_push(s->heap, &nh, n);
+            }
+    }
+    s->n_groups = ng;
+    s->n_packs = npk;
+    s->ready = true;
+    return CF_OK;
+}
+
+static inline cfLaneV vsel(cfLaneM m, cfLaneV a, cfLaneV b) { return (cfLaneV)((m & (cfLaneM)a) | (~m & (cfLaneM)b)); }
+static inline cfLaneV vmax(cfLaneV a, cfLaneV b) { return vsel(a > b, a, b); }
+static inline cfLaneV vmin(cfLaneV a, cfLaneV b) { return vsel(a < b, a, b); }
+static inline cfLaneV vabs(cfLaneV a) { return vsel(a < 0.0, -a, a); }
+
+/* one point in every lane: the row step of cf_rigid_fast_solve(), the same operations in the same
+   order (so the same results), branch-free (stick and slide both computed, one selected) */
+static inline __attribute__((always_inline)) cfLaneV pack_step(Pack *q, bool box, double omega, double cfm, cfLaneV va[6], cfLaneV vb[6])
+{
+    cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]}, u[3];
+    for (int k = 0; k < 3; ++k)
+        u[k] = (q->d[3 * k] * dv[0] + q->d[3 * k + 1] * dv[1] + q->d[3 * k + 2] * dv[2]) +
+               (q->jb[3 * k] * vb[3] + q->jb[3 * k + 1] * vb[4] + q->jb[3 * k + 2] * vb[5]) -
+               (q->ja[3 * k] * va[3] + q->ja[3 * k + 1] * va[4] + q->ja[3 * k + 2] * va[5]);
+    u[0] += q->bias + cfm * q->lam[0];
+    const cfLaneV zero = {0}, one = zero + 1.0;
+    cfLaneV l0 = q->lam[0], l1 = q->lam[1], l2 = q->lam[2];
+    cfLaneV rn = vmax(zero, l0 - omega * u[0] * q->inv_wnn);
+    cfLaneV dn = rn - l0;
+    u[1] += q->w3 * dn;
+    u[2] += q->w6 * dn;
+    cfLaneV radius = q->mu * rn, t0, t1;
+    if (box) {
+        t0 = vmax(-radius, vmin(l1 - omega * u[1] / q->w4, radius));
+        u[2] += q->w7 * (t0 - l1);
+        t1 = vmax(-radius, vmin(l2 - omega * u[2] / q->w8, radius));
+    } else {
+        cfLaneV r2 = radius * radius;
+        cfLaneV s0 = l1 - (q->kt0 * u[1] + q->kt1 * u[2]);
+        cfLaneV s1 = l2 - (q->kt1 * u[1] + q->kt2 * u[2]);
+        cfLaneM stick = (q->stick_ok != 0.0) & (s0 * s0 + s1 * s1 <= r2);
+        cfLaneV p0 = l1 - omega * u[1] * q->inv_sigma, p1 = l2 - omega * u[2] * q->inv_sigma;
+        cfLaneV m2 = p0 * p0 + p1 * p1;
+        cfLaneM open = radius > 0.0, out = (m2 > r2) & ~stick & open;
+        p0 = vsel(open, p0, zero); /* no normal impulse: the disk is a point */
+        p1 = vsel(open, p1, zero);
+        /* a contact at rest sticks: the square root only when some lane slides outside the disk */
+        bool any = false;
+        for (int l = 0; l < CF_LANES; ++l) any |= out[l] != 0;
+        if (any) {
+            cfLaneV safe = vsel(out, m2, one), root;
+            for (int l = 0; l < CF_LANES; ++l) root[l] = sqrt(safe[l]);
+            cfLaneV sc = radius / root;
+            p0 = vsel(out, p0 * sc, p0);
+            p1 = vsel(out, p1 * sc, p1);
+        }
+        t0 = vsel(stick, s0, p0);
+        t1 = vsel(stick, s1, p1);
+    }
+    cfLaneV dl0 = rn - l0, dl1 = t0 - l1, dl2 = t1 - l2;
+    for (int i = 0; i < 3; ++i) {
+        cfLaneV P = dl0 * q->d[i] + (dl1 * q->d[3 + i] + dl2 * q->d[6 + i]);
+        cfLaneV wa = dl0 * q->ka[i] + (dl1 * q->ka[3 + i] + dl2 * q->ka[6 + i]);
+        cfLaneV wb = dl0 * q->kb[i] + (dl1 * q->kb[3 + i] + dl2 * q->kb[6 + i]);
+        va[i] -= q->ima * P;
+        va[3 + i] -= wa;
+        vb[i] += q->imb * P;
+        vb[3 + i] += wb;
+    }
+    q->lam[0] = rn;
+    q->lam[1] = t0;
+    q->lam[2] = t1;
+    return vmax(vabs(dl0), vmax(vabs(dl1), vabs(dl2)));
+}
+
+/* one sweep over the groups (backward: groups and points in reverse); returns max |change| */
+static double sweep_lanes(struct cfFastSchedule *s, double *vel, int nb, bool box, double omega, double cfm,
+                          bool backward)
+{
+    cfLaneV dmax = {0};
+    for (int gi = 0; gi < s->n_groups; ++gi) {
+        const Group *g = &s->groups[backward ? s->n_groups - 1 - gi : gi];
+        cfLaneV va[6], vb[6];
+        for (int i = 0; i < 6; ++i)
+            for (int l = 0; l < CF_LANES; ++l) {
+                va[i][l] = vel[6 * g->a[l] + i];
+                vb[i][l] = vel[6 * g->b[l] + i];
+            }
+        Pack *q = &s->packs[g->first];
+        if (backward)
+            for (int p = g->npoints - 1; p >= 0; --p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
+        else
+            for (int p = 0; p < g->npoints; ++p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
+        for (int l = 0; l < CF_LANES; ++l) {
+            if (g->a[l] < nb)
+                for (int i = 0; i < 6; ++i) vel[6 * g->a[l] + i] = va[i][l];
+            if (g->b[l] < nb)
+                for (int i = 0; i < 6; ++i) vel[6 * g->b[l] + i] = vb[i][l];
+        }
+    }
+    double m = 0.0;
+    for (int l = 0; l < CF_LANES; ++l) m = m > dmax[l] ? m : dmax[l];
+    return m;
+}
+
+/* the impulses of the packs back into the rows */
+static void lanes_to_rows(const struct cfFastSchedule *s, cfFastRow *rows)
+{
+    for (int p = 0; p < s->n_packs; ++p)
+        for (int l = 0; l < CF_LANES; ++l) {
+            int r = s->pack_row[CF_LANES * p + l];
+            if (r >= 0)
+                for (int k = 0; k < 3; ++k) rows[r].lam[k] = s->packs[p].lam[k][l];
+        }
+}
 cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
-                               const cfRigidPgsOptions *o, bool reorder, cfRigidFast *ws)
+                               const cfRigidPgsOptions *o, cfRigidFast *ws)
 {
     if (!options_ok(o) || nb < 0 || nc < 0 || (nc > 0 && !contacts) || !ws || (nb > 0 && !bodies)) return CF_BAD_INPUT;
     for (int a = 0; a < nc; ++a)
@@ -156,12 +434,8 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
     if (st != CF_OK) return st;
     ws->nc = nc;
     ws->nb = nb;
-    if (reorder) {
-        interleave_order(contacts, bodies, nc, nb, ws);
-        for (int i = 0; i < nc; ++i) fill_row(bodies, nb, &contacts[i], i, o, &ws->rows[ws->perm[i]]);
-    } else {
-        for (int i = 0; i < nc; ++i) fill_row(bodies, nb, &contacts[i], i, o, &ws->rows[i]);
-    }
+    for (int i = 0; i < nc; ++i) fill_row(bodies, nb, &contacts[i], i, o, &ws->rows[i]);
+    if (ws->sched) ws->sched->ready = false; /* built by the first solve that needs it */
     return CF_OK;
 }
 
@@ -261,6 +535,23 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     cf_rng_seed(&rng, o->seed);
     cfStopReason why = o->max_iter == 0 ? CF_STOP_MAX_ITER : CF_STOP_NONE;
     int k = 0;
+    /* sequential and symmetric orders: the lane schedule (the same sweeps, see build_schedule()) */
+    if (o->ordering != CF_ORDER_RANDOM && o->max_iter > 0 && !(ws->sched && ws->sched->ready)) {
+        cfStatus st = build_schedule(ws);
+        if (st != CF_OK) {
+            if (rep) rep->status = st;
+            return st;
+        }
+    }
+    while (why == CF_STOP_NONE && o->ordering != CF_ORDER_RANDOM) {
+        double dmax = sweep_lanes(ws->sched, vel, nb, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
+        ++k;
+        if (rep) cf_report_push(rep, dmax);
+        if (o->tol > 0.0 && dmax <= o->tol) why = CF_STOP_STAGNATION;
+        else if (k >= o->max_iter) why = CF_STOP_MAX_ITER;
+        if (why != CF_STOP_NONE) lanes_to_rows(ws->sched, rows);
+    }
+    /* random order: row by row */
     while (why == CF_STOP_NONE) {
         bool seq = o->ordering == CF_ORDER_SEQUENTIAL || (o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 0);
         if (!seq) cf_ordering_permutation(o->ordering, nc, k, &rng, ws->perm);
@@ -295,6 +586,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
         if (o->tol > 0.0 && dmax <= o->tol) why = CF_STOP_STAGNATION;
         else if (k >= o->max_iter) why = CF_STOP_MAX_ITER;
     }
+    if (o->ordering == CF_ORDER_RANDOM && ws->sched) ws->sched->ready = false; /* packs hold older impulses */
     /* the natural-map residual of the contact law at the final (biased) velocities */
     double sum = 0.0;
     for (int a = 0; a < nc; ++a) {

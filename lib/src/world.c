@@ -492,10 +492,8 @@ static cfStatus stage_assemble(cfWorld *w)
         return cf_rigid_pgs_prepare(w->bodies, w->n_bodies, w->contacts.items, nc, &o, &k->pgs);
     }
     if (d->solver == CF_SOLVER_PGS_FAST) {
-        /* contact order as the reference: the interleaved order (reorder) is 15% faster but lets
-           the 1000-box grid drift 9 cm (bench/results/sim.csv, chapters/ch05/README.md) */
         cfRigidPgsOptions o = rigid_options(d);
-        return cf_rigid_fast_prepare(w->bodies, w->n_bodies, w->contacts.items, nc, &o, false, &k->fast);
+        return cf_rigid_fast_prepare(w->bodies, w->n_bodies, w->contacts.items, nc, &o, &k->fast);
     }
     if (3 * nc > k->cap_x) {
         double *x = realloc(k->x, (size_t)3 * nc * sizeof *x);

@@ -1269,17 +1269,18 @@ START_TEST(lib_written_problem_solved_consistently)
 }
 END_TEST
 
-/* one velocity solve of a settled 10-layer pyramid's contacts by the reference (ch05.6) and the
-   fast path (CF_SOLVER_PGS_FAST, same order): same impulses and velocities to 1e-10 */
-static void fast_vs_reference(cfFrictionModel model, cfOrdering ordering)
+/* one velocity solve of a scene's contacts after @p steps by the reference (ch05.6) and the fast
+   path (CF_SOLVER_PGS_FAST, same order): same impulses and velocities to 1e-10. The scenes give
+   the lane schedule manifolds of 1 to 4 points, fixed and moving bodies, and odd group counts. */
+static void fast_vs_reference(const char *scene, int steps, cfFrictionModel model, cfOrdering ordering)
 {
     cfWorld w;
     cfError err;
-    cft_assert_ok(cf_scene_load(cft_scene_path("ch05_pyramid_10.json"), &w, NULL, &err));
+    cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w, NULL, &err));
     w.def.solver = CF_SOLVER_PGS;
-    for (int s = 0; s < 30; ++s) cft_assert_ok(cf_world_step(&w));
+    for (int s = 0; s < steps; ++s) cft_assert_ok(cf_world_step(&w));
     int nb = w.n_bodies, nc = w.contacts.count;
-    ck_assert_int_gt(nc, 100);
+    ck_assert_int_gt(nc, 20);
     cfRigidBody *b1 = malloc((size_t)nb * sizeof *b1), *b2 = malloc((size_t)nb * sizeof *b2);
     cfContact *c1 = malloc((size_t)nc * sizeof *c1), *c2 = malloc((size_t)nc * sizeof *c2);
     memcpy(b1, w.bodies, (size_t)nb * sizeof *b1);
@@ -1301,7 +1302,7 @@ static void fast_vs_reference(cfFrictionModel model, cfOrdering ordering)
     cf_report_init(&r2, NULL, 0);
     cft_assert_ok(cf_rigid_pgs_prepare(b1, nb, c1, nc, &o, &ref));
     cft_assert_ok(cf_rigid_pgs_solve(b1, nb, c1, nc, &ref, &o, &r1));
-    cft_assert_ok(cf_rigid_fast_prepare(b2, nb, c2, nc, &o, false, &fast));
+    cft_assert_ok(cf_rigid_fast_prepare(b2, nb, c2, nc, &o, &fast));
     cft_assert_ok(cf_rigid_fast_solve(b2, nb, c2, nc, &fast, &o, &r2));
     ck_assert_int_eq(r1.iterations, r2.iterations);
     ck_assert_msg(fabs(r1.residual - r2.residual) <= 1e-10 * fmax(1.0, r1.residual), "residual %g vs %g", r1.residual,
@@ -1311,7 +1312,7 @@ static void fast_vs_reference(cfFrictionModel model, cfOrdering ordering)
         for (int k = 0; k < 3; ++k) dl = fmax(dl, fabs(c1[a].lambda[k] - c2[a].lambda[k]));
     for (int i = 0; i < nb; ++i)
         dv = fmax(dv, fmax(cfu_norm(cfu_sub(b1[i].v, b2[i].v)), cfu_norm(cfu_sub(b1[i].w, b2[i].w))));
-    ck_assert_msg(dl <= 1e-10 && dv <= 1e-10, "%s/%s: impulses differ by %g, velocities by %g",
+    ck_assert_msg(dl <= 1e-10 && dv <= 1e-10, "%s %s/%s: impulses differ by %g, velocities by %g", scene,
                   cf_friction_model_name(model), cf_ordering_name(ordering), dl, dv);
     cf_rigid_pgs_free(&ref);
     cf_rigid_fast_free(&fast);
@@ -1324,17 +1325,22 @@ static void fast_vs_reference(cfFrictionModel model, cfOrdering ordering)
 
 START_TEST(lib_fast_pgs_matches_reference)
 {
-    fast_vs_reference(CF_FRICTION_CONE, CF_ORDER_SEQUENTIAL);
-    fast_vs_reference(CF_FRICTION_BOX, CF_ORDER_SEQUENTIAL);
-    fast_vs_reference(CF_FRICTION_CONE, CF_ORDER_SYMMETRIC);
-    fast_vs_reference(CF_FRICTION_CONE, CF_ORDER_RANDOM);
+    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_CONE, CF_ORDER_SEQUENTIAL);
+    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_BOX, CF_ORDER_SEQUENTIAL);
+    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_CONE, CF_ORDER_SYMMETRIC);
+    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_BOX, CF_ORDER_SYMMETRIC);
+    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_CONE, CF_ORDER_RANDOM);
+    /* tumbling dominoes (manifolds of 1, 2 and 4 points), marbles in a box (one point each) */
+    fast_vs_reference("ch05_dominoes.json", 90, CF_FRICTION_CONE, CF_ORDER_SEQUENTIAL);
+    fast_vs_reference("ch05_dominoes.json", 90, CF_FRICTION_BOX, CF_ORDER_SYMMETRIC);
+    fast_vs_reference("ch05_marbles_162.json", 60, CF_FRICTION_CONE, CF_ORDER_SEQUENTIAL);
+    fast_vs_reference("ch05_card_house.json", 30, CF_FRICTION_CONE, CF_ORDER_SYMMETRIC);
 }
 END_TEST
 
 START_TEST(lib_fast_pgs_pyramid_stands)
 {
-    /* the world's fast kind: the pyramid stands with the same drift as the reference; the
-       interleaved order (reorder) gives the same physics on the pyramid: it stands too */
+    /* the world's fast kind: the pyramid stands with the same drift as the reference */
     double drift[2];
     for (int e = 0; e < 2; ++e) {
         cfWorld w;
@@ -1345,34 +1351,6 @@ START_TEST(lib_fast_pgs_pyramid_stands)
         cf_world_free(&w);
     }
     ck_assert_msg(drift[1] < 0.01 && fabs(drift[1] - drift[0]) < 1e-6, "fast %g, reference %g", drift[1], drift[0]);
-    /* the interleaved order: a solve of the same contacts reaches a comparable residual */
-    cfWorld w;
-    cfError err;
-    cft_assert_ok(cf_scene_load(cft_scene_path("ch05_pyramid_10.json"), &w, NULL, &err));
-    w.def.solver = CF_SOLVER_PGS_FAST;
-    for (int s = 0; s < 60; ++s) cft_assert_ok(cf_world_step(&w));
-    int nb = w.n_bodies, nc = w.contacts.count;
-    double res[2];
-    for (int e = 0; e < 2; ++e) {
-        cfRigidBody *b = malloc((size_t)nb * sizeof *b);
-        cfContact *c = malloc((size_t)nc * sizeof *c);
-        memcpy(b, w.bodies, (size_t)nb * sizeof *b);
-        memcpy(c, w.contacts.items, (size_t)nc * sizeof *c);
-        cfRigidPgsOptions o = cf_rigid_pgs_options_default();
-        o.warm_start = false;
-        o.max_iter = 40;
-        cfRigidFast fast = {0};
-        cfReport r;
-        cf_report_init(&r, NULL, 0);
-        cft_assert_ok(cf_rigid_fast_prepare(b, nb, c, nc, &o, e == 1, &fast));
-        cft_assert_ok(cf_rigid_fast_solve(b, nb, c, nc, &fast, &o, &r));
-        res[e] = r.residual;
-        cf_rigid_fast_free(&fast);
-        free(b);
-        free(c);
-    }
-    ck_assert_msg(res[1] < 3.0 * res[0] + 1e-9, "interleaved residual %g vs contact order %g", res[1], res[0]);
-    cf_world_free(&w);
 }
 END_TEST
 
@@ -1439,7 +1417,7 @@ static void build(Suite *s)
     CFT_TEST(ti, lib_solvers_agree_in_world, "every solver kind holds a two-box stack");
     TCase *tf = cft_tcase_long(s, "ch05-fast");
     CFT_TEST(tf, lib_fast_pgs_matches_reference, "CF_SOLVER_PGS_FAST equals ch05.6 to 1e-10 (same order)");
-    CFT_TEST(tf, lib_fast_pgs_pyramid_stands, "CF_SOLVER_PGS_FAST: pyramid stands; interleaved order converges");
+    CFT_TEST(tf, lib_fast_pgs_pyramid_stands, "CF_SOLVER_PGS_FAST: the pyramid stands with the reference's drift");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch05", build); }

@@ -12,14 +12,14 @@
  *  - the local solve is inlined and uses sqrt of a sum of squares instead of hypot() and compares
  *    squared norms (the results agree with the reference to rounding);
  *  - body velocities live in one array of 6 doubles per body plus a zero slot for fixed bodies;
- *  - optionally (reorder), the contacts are visited in an interleaved order: the detection order,
- *    except that the next contact is the first of the next 8 not yet visited that shares no moving
- *    body with the previous one, so the CPU need not wait for the previous contact's write.
- *    (A full colouring of the contact graph was tried first: faster still, but a 10-high column
- *    of the grid then drifted 35 cm, because a colour order carries the weight down a column one
- *    contact per sweep.)
- * Without reorder and for the same ordering the impulses equal the reference's to rounding
- * (checked in chapters/ch05/tests/test_ch05.c, lib_fast_pgs_matches_reference).
+ *  - for the sequential and symmetric orders, box pairs (manifolds: consecutive contacts between
+ *    the same two bodies) that share no moving body are solved side by side, point by point, in
+ *    the lanes of short vectors. The groups come from a topological sort that keeps, for every
+ *    body, the order of the contacts touching it, so a sweep is the sequential sweep exactly
+ *    (contacts without a common body commute); only the CPU no longer waits for one contact's
+ *    write before starting the next.
+ * For the same ordering the impulses equal the reference's to rounding (checked in
+ * chapters/ch05/tests/test_ch05.c, lib_fast_pgs_matches_reference).
  */
 #ifndef CF_RIGID_FAST_H
 #define CF_RIGID_FAST_H
@@ -79,26 +79,28 @@ typedef struct cfRigidFast {
     cfFastRow *rows;   /**< nc rows, in visiting order */
     double *vel;       /**< 6 (nb + 1) doubles: v, w per body, then the zero slot */
     double *pv;        /**< 6 (nb + 1) pseudo-velocities of the split-impulse stabilization */
-    double *aux;       /**< nc scratch values (stabilization: bias; reorder: taken flags) */
+    double *aux;       /**< nc scratch values (stabilization: bias) */
     double *aux2;      /**< nc scratch values (stabilization: impulse) */
     int *perm;         /**< nc: visiting order of a sweep */
     cfFastNormal *nrm; /**< nc normal rows, in the order of rows (stabilization) */
+    struct cfFastSchedule *sched; /**< the lane schedule of the sequential and symmetric sweeps (owned, private) */
 } cfRigidFast;
 
 /** Free and zero. */
 void cf_rigid_fast_free(cfRigidFast *ws);
 
 /**
- * Precompute the rows as cf_rigid_pgs_prepare() (same options, same input check), in contact order
- * or, with @p reorder, in the interleaved order (consecutive rows share no moving body where a
- * window of 8 allows it). CF_BAD_INPUT or CF_NO_MEMORY on failure.
+ * Precompute the rows as cf_rigid_pgs_prepare() (same options, same input check), in contact
+ * order. CF_BAD_INPUT or CF_NO_MEMORY on failure.
  */
 cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
-                               const cfRigidPgsOptions *o, bool reorder, cfRigidFast *ws);
+                               const cfRigidPgsOptions *o, cfRigidFast *ws);
 
 /**
  * Solve as cf_rigid_pgs_solve() (same steps, report and results; o->ordering permutes the
- * prepared rows) and write the velocities to the bodies and the impulses to the contacts.
+ * prepared rows) and write the velocities to the bodies and the impulses to the contacts. The
+ * first solve after a prepare with a sequential or symmetric order builds the lane schedule
+ * (CF_NO_MEMORY if that fails).
  */
 cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
                              const cfRigidPgsOptions *o, cfReport *rep);
