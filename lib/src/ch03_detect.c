@@ -341,9 +341,39 @@ static int key_cmp(const Key *p, const Key *q)
 
 static int key_sort(const void *x, const void *y) { return key_cmp(x, y); }
 
+/* the contacts of a list come pair by pair in (body_a, body_b) order (as cf_detect_world() emits them) */
+static bool pair_ordered(const cfContactList *l)
+{
+    for (int i = 1; i < l->count; ++i) {
+        const cfContact *p = &l->items[i - 1], *q = &l->items[i];
+        if (p->body_a > q->body_a || (p->body_a == q->body_a && p->body_b > q->body_b)) return false;
+    }
+    return true;
+}
+
+static int pair_before(const cfContact *p, const cfContact *q)
+{
+    return p->body_a < q->body_a || (p->body_a == q->body_a && p->body_b < q->body_b);
+}
+
 int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev)
 {
     if (prev->count == 0 || now->count == 0) return 0;
+    if (pair_ordered(prev) && pair_ordered(now)) {
+        /* both in pair order (every step of a world): one merge walk, features matched within a pair */
+        int matched = 0, j = 0;
+        for (int k = 0; k < now->count; ++k) {
+            cfContact *c = &now->items[k];
+            while (j < prev->count && pair_before(&prev->items[j], c)) ++j;
+            for (int i = j; i < prev->count && !pair_before(c, &prev->items[i]); ++i)
+                if (prev->items[i].feature == c->feature) {
+                    memcpy(c->lambda, prev->items[i].lambda, sizeof c->lambda);
+                    ++matched;
+                    break;
+                }
+        }
+        return matched;
+    }
     Key *keys = malloc((size_t)prev->count * sizeof *keys);
     if (!keys) return -1;
     for (int i = 0; i < prev->count; ++i)

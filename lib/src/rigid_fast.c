@@ -17,9 +17,7 @@ void cf_rigid_fast_free(cfRigidFast *ws)
     free(ws->vel);
     free(ws->pv);
     free(ws->aux);
-    free(ws->aux2);
     free(ws->perm);
-    free(ws->nrm);
     schedule_free(ws->sched);
     memset(ws, 0, sizeof *ws);
 }
@@ -57,11 +55,7 @@ static cfStatus reserve(cfRigidFast *ws, int nc, int nb)
         if (perm) ws->perm = perm;
         double *aux = realloc(ws->aux, (size_t)nc * sizeof *aux);
         if (aux) ws->aux = aux;
-        double *aux2 = realloc(ws->aux2, (size_t)nc * sizeof *aux2);
-        if (aux2) ws->aux2 = aux2;
-        cfFastNormal *nrm = realloc(ws->nrm, (size_t)nc * sizeof *nrm);
-        if (nrm) ws->nrm = nrm;
-        if (!rows || !perm || !aux || !aux2 || !nrm) return CF_NO_MEMORY;
+        if (!rows || !perm || !aux) return CF_NO_MEMORY;
         ws->cap = nc;
     }
     if (nb + 1 > ws->cap_bodies) {
@@ -147,6 +141,8 @@ typedef struct Group {
 struct cfFastSchedule {
     Pack *packs;      /* n_packs, 64-byte aligned */
     int *pack_row;    /* CF_LANES per pack: the row in that lane, -1 for padding */
+    cfLaneV *nbias;   /* per pack: the split-impulse bias of each lane's normal row */
+    cfLaneV *nlam;    /* per pack: the split-impulse normal impulses */
     int n_packs, cap_packs;
     Group *groups;
     int n_groups, cap_groups;
@@ -164,6 +160,8 @@ static void schedule_free(struct cfFastSchedule *s)
     if (!s) return;
     free(s->packs);
     free(s->pack_row);
+    free(s->nbias);
+    free(s->nlam);
     free(s->groups);
     free(s->mstart);
     free(s->succ);
@@ -275,10 +273,15 @@ static cfStatus build_schedule(cfRigidFast *ws)
     /* at most one pack per row */
     if (nc > s->cap_packs) {
         free(s->packs);
+        free(s->nbias);
+        free(s->nlam);
         size_t bytes = ((size_t)nc * sizeof *s->packs + 63) / 64 * 64; /* a multiple of the alignment */
+        size_t vbytes = ((size_t)nc * sizeof(cfLaneV) + 63) / 64 * 64;
         s->packs = aligned_alloc(64, bytes);
+        s->nbias = aligned_alloc(64, vbytes);
+        s->nlam = aligned_alloc(64, vbytes);
         bool ok = grow_int(&s->pack_row, CF_LANES * nc);
-        if (!s->packs || !ok) {
+        if (!s->packs || !s->nbias || !s->nlam || !ok) {
             s->cap_packs = 0;
             return CF_NO_MEMORY;
         }
@@ -620,11 +623,31 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     return st;
 }
 
-void cf_rigid_fast_pseudo_velocities(const cfRigidBody *bodies, const cfContact *contacts, cfRigidFast *ws,
-                                     double h, double erp, double slop, int sweeps)
+/* one normal row in every lane, for the split-impulse pseudo-velocities (the same operations as
+   the reference stage in world.c) */
+static inline __attribute__((always_inline)) void pack_normal_step(const Pack *q, cfLaneV bias, cfLaneV *lam,
+                                                                    cfLaneV va[6], cfLaneV vb[6])
+{
+    const cfLaneV zero = {0};
+    cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+    cfLaneV un = bias + (q->d[0] * dv[0] + q->d[1] * dv[1] + q->d[2] * dv[2]) +
+                 (q->jb[0] * vb[3] + q->jb[1] * vb[4] + q->jb[2] * vb[5]) -
+                 (q->ja[0] * va[3] + q->ja[1] * va[4] + q->ja[2] * va[5]);
+    cfLaneV l = vmax(zero, *lam - un * q->inv_wnn), dl = l - *lam;
+    *lam = l;
+    for (int i = 0; i < 3; ++i) {
+        va[i] -= dl * (q->ima * q->d[i]);
+        va[3 + i] -= dl * q->ka[i];
+        vb[i] += dl * (q->imb * q->d[i]);
+        vb[3 + i] += dl * q->kb[i];
+    }
+}
+
+cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
+                                         double slop, int sweeps)
 {
     int nc = ws->nc, nb = ws->nb;
-    double *pv = ws->pv, *bias = ws->aux, *lam = ws->aux2;
+    double *pv = ws->pv, *bias = ws->aux;
     memset(pv, 0, (size_t)6 * (nb + 1) * sizeof *pv);
     bool active = false;
     const double *vel = ws->vel; /* the solver's final velocities (the bodies' v, w; zero slot for fixed) */
@@ -635,47 +658,40 @@ void cf_rigid_fast_pseudo_velocities(const cfRigidBody *bodies, const cfContact 
         double un = dot3(r->d, dv) + dot3(r->jb, B + 3) - dot3(r->ja, A + 3);
         double phi = contacts[r->contact].phi + h * un;
         bias[a] = erp * min2(phi + slop, 0.0) / h;
-        lam[a] = 0.0;
         active |= bias[a] != 0.0;
     }
     /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
-    if (!active) return;
-    (void)bodies;
-    /* the normal rows alone, compact: the sweeps below read 4 cache lines per contact, not 9 */
-    cfFastNormal *nrm = ws->nrm;
-    for (int a = 0; a < nc; ++a) {
-        const cfFastRow *r = &ws->rows[a];
-        cfFastNormal *q = &nrm[a];
-        for (int i = 0; i < 3; ++i) {
-            q->n[i] = r->d[i];
-            q->ja[i] = r->ja[i];
-            q->jb[i] = r->jb[i];
-            q->ma[i] = r->ima * r->d[i];
-            q->mb[i] = r->imb * r->d[i];
-            q->ka[i] = r->ka[i];
-            q->kb[i] = r->kb[i];
+    if (!active) return CF_OK;
+    /* the lane schedule of the velocity solve (built here if that solve went row by row) */
+    if (!(ws->sched && ws->sched->ready)) {
+        cfStatus st = build_schedule(ws);
+        if (st != CF_OK) return st;
+    }
+    struct cfFastSchedule *s = ws->sched;
+    cfLaneV *pb = s->nbias, *pl = s->nlam;
+    for (int p = 0; p < s->n_packs; ++p) {
+        for (int l = 0; l < CF_LANES; ++l) {
+            int r = s->pack_row[CF_LANES * p + l];
+            pb[p][l] = r >= 0 ? bias[r] : 0.0;
         }
-        q->inv_wnn = r->inv_wnn;
-        q->a = r->a;
-        q->b = r->b;
+        pl[p] = (cfLaneV){0};
     }
     for (int k = 0; k < sweeps; ++k)
-        for (int a = 0; a < nc; ++a) {
-            const cfFastNormal *q = &nrm[a];
-            double *A = &pv[6 * q->a], *B = &pv[6 * q->b];
-            double dv[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
-            double un = bias[a] + dot3(q->n, dv) + dot3(q->jb, B + 3) - dot3(q->ja, A + 3);
-            double l = max2(0.0, lam[a] - un * q->inv_wnn), dl = l - lam[a];
-            lam[a] = l;
-            if (q->a < nb)
-                for (int i = 0; i < 3; ++i) {
-                    A[i] -= dl * q->ma[i];
-                    A[3 + i] -= dl * q->ka[i];
+        for (int gi = 0; gi < s->n_groups; ++gi) {
+            const Group *g = &s->groups[gi];
+            cfLaneV va[6], vb[6];
+            for (int i = 0; i < 6; ++i)
+                for (int l = 0; l < CF_LANES; ++l) {
+                    va[i][l] = pv[6 * g->a[l] + i];
+                    vb[i][l] = pv[6 * g->b[l] + i];
                 }
-            if (q->b < nb)
-                for (int i = 0; i < 3; ++i) {
-                    B[i] += dl * q->mb[i];
-                    B[3 + i] += dl * q->kb[i];
-                }
+            for (int p = g->first; p < g->first + g->npoints; ++p) pack_normal_step(&s->packs[p], pb[p], &pl[p], va, vb);
+            for (int l = 0; l < CF_LANES; ++l) {
+                if (g->a[l] < nb)
+                    for (int i = 0; i < 6; ++i) pv[6 * g->a[l] + i] = va[i][l];
+                if (g->b[l] < nb)
+                    for (int i = 0; i < 6; ++i) pv[6 * g->b[l] + i] = vb[i][l];
+            }
         }
+    return CF_OK;
 }

@@ -556,8 +556,7 @@ static cfStatus stabilize_fast(cfWorld *w)
     const cfWorldDef *d = &w->def;
     cfRigidFast *ws = &w->work->fast;
     int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
-    cf_rigid_fast_pseudo_velocities(w->bodies, w->contacts.items, ws, d->dt, d->erp, d->slop, sweeps);
-    cfStatus st = CF_OK;
+    cfStatus st = cf_rigid_fast_pseudo_velocities(w->contacts.items, ws, d->dt, d->erp, d->slop, sweeps);
     for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
         cfRigidBody *b = &w->bodies[i];
         const double *p = &ws->pv[6 * i];

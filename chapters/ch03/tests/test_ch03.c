@@ -11,6 +11,7 @@
 #include "cf/cf_ch03.h"
 #include "cf/cf_detect.h"
 #include "cf/cf_rng.h"
+#include "cf/cf_scene.h"
 #include "cf/cf_world.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1628,6 +1629,34 @@ START_TEST(integration_warm_start)
 }
 END_TEST
 
+START_TEST(integration_warm_start_merge_equals_search)
+{
+    /* the merge walk (both lists in pair order, every world step) and the sorted search (any
+       order) carry the same impulses: a pyramid's contacts, the previous list once as detected
+       and once reversed */
+    cfWorld w;
+    cfError err;
+    cft_assert_ok(cf_scene_load(cft_scene_path("ch05_pyramid_10.json"), &w, NULL, &err));
+    cfContactList prev = {0, 0, NULL}, now = {0, 0, NULL}, now2 = {0, 0, NULL}, rev = {0, 0, NULL};
+    ck_assert(cf_detect_world(&w, NULL, &prev, NULL) == CF_OK);
+    ck_assert_int_gt(prev.count, 100);
+    for (int k = 0; k < prev.count; ++k) prev.items[k].lambda[0] = k + 1.0;
+    for (int i = 0; i < w.n_bodies; ++i) w.bodies[i].x.x += 1e-4 * (i % 3);
+    ck_assert(cf_detect_world(&w, NULL, &now, NULL) == CF_OK);
+    ck_assert(cf_detect_world(&w, NULL, &now2, NULL) == CF_OK);
+    for (int k = prev.count - 1; k >= 0; --k) cft_assert_ok(cf_contacts_push(&rev, &prev.items[k]));
+    int m1 = cf_contacts_carry_impulses(&now, &prev), m2 = cf_contacts_carry_impulses(&now2, &rev);
+    ck_assert_int_eq(m1, m2);
+    ck_assert_int_gt(m1, prev.count / 2);
+    for (int k = 0; k < now.count; ++k) ck_assert(now.items[k].lambda[0] == now2.items[k].lambda[0]);
+    cf_contacts_free(&prev);
+    cf_contacts_free(&now);
+    cf_contacts_free(&now2);
+    cf_contacts_free(&rev);
+    cf_world_free(&w);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------ */
 
 START_TEST(world_detect_stage)
@@ -1732,6 +1761,7 @@ static void build(Suite *s)
     CFT_TEST(ti, integration_detect_world, "world detection: SAP equals all-pairs, A->B normals");
     CFT_TEST(ti, integration_capsules, "capsules against every shape: surface points, swap, no misses");
     CFT_TEST(ti, integration_warm_start, "impulses carried over by feature id");
+    CFT_TEST(ti, integration_warm_start_merge_equals_search, "warm start: merge walk equals sorted search");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch03", build); }

@@ -1338,6 +1338,35 @@ START_TEST(lib_fast_pgs_matches_reference)
 }
 END_TEST
 
+/* whole steps (solve and split-impulse stage) of the world with the reference and the fast kind:
+   the same trajectory to 1e-9 m over @p steps, with the split-impulse stage at work */
+static void fast_world_vs_reference(const char *scene, int steps)
+{
+    cfWorld w[2];
+    cfError err;
+    for (int e = 0; e < 2; ++e) {
+        cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w[e], NULL, &err));
+        w[e].def.solver = e == 0 ? CF_SOLVER_PGS : CF_SOLVER_PGS_FAST;
+    }
+    double dx = 0.0, deepest = 0.0;
+    for (int s = 0; s < steps; ++s) {
+        for (int e = 0; e < 2; ++e) cft_assert_ok(cf_world_step(&w[e]));
+        for (int a = 0; a < w[1].contacts.count; ++a) deepest = fmin(deepest, w[1].contacts.items[a].phi);
+        for (int i = 0; i < w[0].n_bodies; ++i) dx = fmax(dx, cfu_norm(cfu_sub(w[0].bodies[i].x, w[1].bodies[i].x)));
+    }
+    ck_assert_msg(deepest < -w[1].def.slop, "%s: nothing for the split-impulse stage to do (deepest %g)", scene, deepest);
+    ck_assert_msg(dx <= 1e-9, "%s: fast and reference positions differ by %g m", scene, dx);
+    cf_world_free(&w[0]);
+    cf_world_free(&w[1]);
+}
+
+START_TEST(lib_fast_world_matches_reference)
+{
+    fast_world_vs_reference("ch05_pyramid_20.json", 60);
+    fast_world_vs_reference("ch05_dominoes.json", 120);
+}
+END_TEST
+
 START_TEST(lib_fast_pgs_pyramid_stands)
 {
     /* the world's fast kind: the pyramid stands with the same drift as the reference */
@@ -1417,6 +1446,7 @@ static void build(Suite *s)
     CFT_TEST(ti, lib_solvers_agree_in_world, "every solver kind holds a two-box stack");
     TCase *tf = cft_tcase_long(s, "ch05-fast");
     CFT_TEST(tf, lib_fast_pgs_matches_reference, "CF_SOLVER_PGS_FAST equals ch05.6 to 1e-10 (same order)");
+    CFT_TEST(tf, lib_fast_world_matches_reference, "CF_SOLVER_PGS_FAST steps as the reference, split impulse included");
     CFT_TEST(tf, lib_fast_pgs_pyramid_stands, "CF_SOLVER_PGS_FAST: the pyramid stands with the reference's drift");
 }
 

@@ -71,7 +71,8 @@ int cf_detect_pair(const cfRigidBody *a, int ia, const cfRigidBody *b, int ib, c
 /**
  * Warm starting: copy to each contact of @p now the impulse (cfContact::lambda) of the contact
  * of @p prev with the same (body_a, body_b, feature), if any; others keep theirs. Returns the
- * number matched, or -1 when out of memory (nothing copied). O((n + m) log m).
+ * number matched, or -1 when out of memory (nothing copied). O(n + m) when both lists are in
+ * (body_a, body_b) order, as cf_detect_world() leaves them (a merge walk); O((n + m) log m) otherwise.
  */
 int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev);
 

@@ -56,20 +56,6 @@ typedef struct cfFastRow {
     int stick_ok;      /**< the tangent block is invertible (det > 1e-14 a c) */
 } cfFastRow;
 
-/** The normal row of one contact, compact, for the split-impulse stabilization. */
-typedef struct cfFastNormal {
-    double n[3];       /**< normal: linear Jacobian of B (-n for A) */
-    double ja[3];      /**< r_A x n */
-    double jb[3];      /**< r_B x n */
-    double ma[3];      /**< m_A^-1 n */
-    double mb[3];      /**< m_B^-1 n */
-    double ka[3];      /**< I_A^-1 (r_A x n) */
-    double kb[3];      /**< I_B^-1 (r_B x n) */
-    double inv_wnn;            /**< 1 / W_nn */
-    int a;             /**< velocity slot of A (nb: fixed) */
-    int b;             /**< velocity slot of B (nb: fixed) */
-} cfFastNormal;
-
 /** Work space of the fast solver; zero it before first use, free with cf_rigid_fast_free(). */
 typedef struct cfRigidFast {
     int nc;            /**< contacts prepared */
@@ -80,9 +66,7 @@ typedef struct cfRigidFast {
     double *vel;       /**< 6 (nb + 1) doubles: v, w per body, then the zero slot */
     double *pv;        /**< 6 (nb + 1) pseudo-velocities of the split-impulse stabilization */
     double *aux;       /**< nc scratch values (stabilization: bias) */
-    double *aux2;      /**< nc scratch values (stabilization: impulse) */
     int *perm;         /**< nc: visiting order of a sweep */
-    cfFastNormal *nrm; /**< nc normal rows, in the order of rows (stabilization) */
     struct cfFastSchedule *sched; /**< the lane schedule of the sequential and symmetric sweeps (owned, private) */
 } cfRigidFast;
 
@@ -106,12 +90,14 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
                              const cfRigidPgsOptions *o, cfReport *rep);
 
 /**
- * Split-impulse pseudo-velocities (normal rows only, @p sweeps projected Gauss-Seidel sweeps) that
- * remove the fraction @p erp of the predicted penetration phi + h u_n - slop after the velocity
- * solve; as the world's reference stage for CF_SOLVER_PGS. Leaves them in ws->pv (6 per body).
+ * Split-impulse pseudo-velocities (normal rows only, @p sweeps projected Gauss-Seidel sweeps in the
+ * sequential order, on the lane schedule) that remove the fraction @p erp of the predicted
+ * penetration phi + h u_n - slop after the velocity solve of @p ws, as the world's reference
+ * stage for CF_SOLVER_PGS. Leaves them in ws->pv (6 per body). CF_NO_MEMORY if the schedule cannot
+ * be built.
  */
-void cf_rigid_fast_pseudo_velocities(const cfRigidBody *bodies, const cfContact *contacts, cfRigidFast *ws,
-                                     double h, double erp, double slop, int sweeps);
+cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
+                                         double slop, int sweeps);
 
 #ifdef __cplusplus
 }
