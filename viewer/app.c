@@ -130,6 +130,7 @@ typedef struct Hud {
     char story[2400];                        /* prediction, what to look at, keys: at s */
     SDL_FRect top, bottom, plots;            /* panel rectangles (w == 0: not shown) */
     bool momentum_plot;
+    bool residual_plot;                      /* the solver's residual per iteration (last step) */
 } Hud;
 
 static bool has_rigid(const cfvRun *run)
@@ -149,8 +150,10 @@ static void hud_build(const cfvApp *app, Hud *H)
     bool rigid = has_rigid(run), soft = false;
     for (int i = 0; i < run->n_slots; ++i) soft = soft || run->slot[i].w.n_soft > 0;
     H->momentum_plot = rigid;
+    H->residual_plot = cfv_run_has_solver(run);
+    int panels = 1 + H->momentum_plot + H->residual_plot;
     if (app->plots && run->n_slots)
-        H->plots = (SDL_FRect){app->w - pw - 8, 8, pw, rigid ? 2 * ph + 8 : ph};
+        H->plots = (SDL_FRect){app->w - pw - 8, 8, pw, panels * ph + 8 * (panels - 1)};
     if (!app->hud) return;
 
     float maxw = (app->plots ? H->plots.x : (float)app->w) - 20;
@@ -323,19 +326,22 @@ static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
         col[i] = cfv_slot_color(i);
     }
     float x = H->plots.x, y = H->plots.y, pw = H->plots.w;
-    float ph = H->momentum_plot ? 0.5f * (H->plots.h - 8) : H->plots.h;
-    cfv_plot(r, x, y, pw, ph, "energy (J) against time", se, col, run->n_slots, false);
-    if (H->momentum_plot)
-        cfv_plot(r, x, y + ph + 8, pw, ph, "angular momentum (kg m^2/s) against time", sm, col, run->n_slots, false);
-    const cfWorldDef *d = &run->slot[0].w.def;
-    if (d->solver != CF_SOLVER_NONE) {
-        /* residual against iteration needs the solver's history; the world reports its last value */
-        char buf[96];
-        float y2 = y + H->plots.h + 8;
-        snprintf(buf, sizeof buf, "solver residual: %.3e after %d iterations", run->slot[0].w.stats.solver_residual,
-                 run->slot[0].w.stats.solver_iterations);
-        cfv_panel(r, x, y2, pw, 24, panel_bg);
-        cfv_text(r, x + 6, y2 + 6, 1.0f, fg, buf);
+    int panels = 1 + H->momentum_plot + H->residual_plot;
+    float ph = (H->plots.h - 8 * (panels - 1)) / panels;
+    cfv_plot(r, x, y, pw, ph, "energy (J) against time", se, col, run->n_slots, false, "s");
+    y += ph + 8;
+    if (H->momentum_plot) {
+        cfv_plot(r, x, y, pw, ph, "angular momentum (kg m^2/s) against time", sm, col, run->n_slots, false, "s");
+        y += ph + 8;
+    }
+    if (H->residual_plot) {
+        /* every slot's last solve, one sample per iteration, log10 residual */
+        static double t[CFV_MAX_WORLDS][CF_STATS_HISTORY], v[CFV_MAX_WORLDS][CF_STATS_HISTORY];
+        cfvSeries hist[CFV_MAX_WORLDS];
+        const cfvSeries *sh[CFV_MAX_WORLDS];
+        const char *title = cfv_residual_series(run, hist, t, v);
+        for (int i = 0; i < run->n_slots; ++i) sh[i] = &hist[i];
+        cfv_plot(r, x, y, pw, ph, title, sh, col, run->n_slots, true, "iterations");
     }
 }
 

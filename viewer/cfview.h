@@ -138,9 +138,17 @@ void cfv_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c)
 /** Add a sample (t, y) to a series; false on allocation failure. */
 bool cfv_series_push(cfvSeries *s, double t, double y);
 void cfv_series_free(cfvSeries *s);
-/** One plot panel: a title, series from every slot, min/max labels; log10 y when @p logy. */
+/** One plot panel: a title, series from every slot, min/max labels; log10 y when @p logy;
+ *  @p xunit follows the largest x label ("s" for time; "" for none). */
 void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *title,
-              const cfvSeries *const *series, const SDL_Color *colors, int n, bool logy);
+              const cfvSeries *const *series, const SDL_Color *colors, int n, bool logy, const char *xunit);
+/** The residual per iteration of each slot's last solve (cfStepStats::solver_history) as series
+ *  against the iteration number 1, 2, ...; @p t and @p y hold CF_STATS_HISTORY doubles per slot.
+ *  Returns the title of the plot panel (it names the matrix-free PGS's measure when a slot uses it). */
+const char *cfv_residual_series(const cfvRun *run, cfvSeries *series, double (*t)[CF_STATS_HISTORY],
+                                double (*y)[CF_STATS_HISTORY]);
+/** Whether the run shows the residual-per-iteration panel: some world has a contact solver. */
+bool cfv_run_has_solver(const cfvRun *run);
 
 /* ---- runs: demos and scenes ----------------------------------------------------------- */
 /** Start a demo (run is zeroed first). Non-CF_OK: message in err. */

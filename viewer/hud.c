@@ -162,11 +162,20 @@ static void fmt_num(char *buf, size_t cap, double v, bool logy)
 }
 
 void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *title,
-              const cfvSeries *const *series, const SDL_Color *colors, int n, bool logy)
+              const cfvSeries *const *series, const SDL_Color *colors, int n, bool logy, const char *xunit)
 {
     const SDL_Color fg = {220, 220, 220, 255}, dim = {150, 155, 165, 255};
     cfv_panel(r, x, y, w, h, (SDL_Color){12, 14, 20, 200});
-    cfv_text(r, x + 6, y + 5, 1.0f, fg, title);
+    /* a title wider than the panel is cut with "..." */
+    char head[160];
+    cfv_copy(head, sizeof head, title);
+    float tw, th;
+    cfv_text_size(head, 1.0f, &tw, &th);
+    for (size_t len = strlen(head); tw > w - 12 && len > 4; --len) {
+        memcpy(head + len - 4, "...", 4);
+        cfv_text_size(head, 1.0f, &tw, &th);
+    }
+    cfv_text(r, x + 6, y + 5, 1.0f, fg, head);
     float px = x + 56, py = y + 20, pw = w - 64, ph = h - 36; /* plot area */
     double t0 = DBL_MAX, t1 = -DBL_MAX, y0 = DBL_MAX, y1 = -DBL_MAX;
     for (int k = 0; k < n; ++k) {
@@ -191,7 +200,12 @@ void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *t
     if (t1 - t0 < 1e-12) t1 = t0 + 1e-12;
     /* a flat line sits in the middle; tiny relative changes are shown as what they are */
     double span = y1 - y0, mag = fmax(fabs(y0), fabs(y1));
-    if (span < 1e-9 * fmax(mag, 1e-30) || span == 0) {
+    if (logy && span < 1.0) {
+        /* at least one decade: a residual that barely moves looks flat, as it is */
+        double mid = 0.5 * (y0 + y1);
+        y0 = mid - 0.5;
+        y1 = mid + 0.5;
+    } else if (span < 1e-9 * fmax(mag, 1e-30) || span == 0) {
         double pad = fmax(1e-3 * mag, 1e-12);
         y0 -= pad;
         y1 += pad;
@@ -207,8 +221,7 @@ void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *t
     cfv_text(r, x + 4, py + ph - 8, 1.0f, dim, buf);
     snprintf(buf, sizeof buf, "%.3g", t0);
     cfv_text(r, px, py + ph + 3, 1.0f, dim, buf);
-    snprintf(buf, sizeof buf, "%.3g s", t1);
-    float tw, th;
+    snprintf(buf, sizeof buf, "%.3g%s%s", t1, xunit && xunit[0] ? " " : "", xunit ? xunit : "");
     cfv_text_size(buf, 1.0f, &tw, &th);
     cfv_text(r, px + pw - tw, py + ph + 3, 1.0f, dim, buf);
 
@@ -240,4 +253,40 @@ void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *t
             }
         }
     }
+}
+
+/* ---- the solver's residual per iteration ------------------------------------------------------ */
+
+bool cfv_run_has_solver(const cfvRun *run)
+{
+    for (int i = 0; i < run->n_slots; ++i)
+        if (run->slot[i].w.def.solver != CF_SOLVER_NONE) return true;
+    return false;
+}
+
+const char *cfv_residual_series(const cfvRun *run, cfvSeries *series, double (*t)[CF_STATS_HISTORY],
+                                double (*y)[CF_STATS_HISTORY])
+{
+    bool matrix_free = false;
+    for (int i = 0; i < run->n_slots; ++i) {
+        const cfStepStats *st = &run->slot[i].w.stats;
+        cfSolverKind k = run->slot[i].w.def.solver;
+        int n = st->solver_history_len;
+        if (n < 0) n = 0;
+        if (n > CF_STATS_HISTORY) n = CF_STATS_HISTORY;
+        for (int j = 0; j < n; ++j) {
+            t[i][j] = j + 1;
+            y[i][j] = st->solver_history[j];
+        }
+        memset(&series[i], 0, sizeof series[i]);
+        series[i].n = series[i].cap = n;
+        series[i].stride = 1;
+        series[i].seen = n;
+        series[i].t = t[i];
+        series[i].y = y[i];
+        matrix_free = matrix_free || ((k == CF_SOLVER_PGS || k == CF_SOLVER_PGS_FAST) && n > 0);
+    }
+    /* the matrix-free PGS records the largest impulse change of each sweep (cfStepStats) */
+    return matrix_free ? "residual per iteration (last step), PGS: max impulse change"
+                       : "residual per iteration (last step)";
 }

@@ -335,6 +335,15 @@ static void restore(cfWorld *w, const Saved *sv)
     }
 }
 
+/* the stats of the step's last solve: iterations, final residual and the history the solver
+   wrote into stats->solver_history (passed to cf_report_init) */
+static void record_solve(cfStepStats *stats, const cfReport *rep)
+{
+    stats->solver_iterations = rep->iterations;
+    stats->solver_residual = rep->residual;
+    stats->solver_history_len = rep->history_len;
+}
+
 static cfStatus stage_velocities(cfWorld *w)
 {
     const cfWorldDef *d = &w->def;
@@ -350,10 +359,9 @@ static cfStatus stage_velocities(cfWorld *w)
     }
     for (int i = 0; i < w->n_soft; ++i) {
         cfReport rep;
-        cf_report_init(&rep, NULL, 0);
+        cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
         cfStatus st = soft_step(w, &w->soft[i], &rep);
-        w->stats.solver_iterations = rep.iterations;
-        w->stats.solver_residual = rep.residual;
+        record_solve(&w->stats, &rep);
         if (st != CF_OK) return st;
     }
     return CF_OK;
@@ -520,7 +528,7 @@ static cfStatus stage_solve(cfWorld *w)
     if (d->solver == CF_SOLVER_NONE || nc == 0) return CF_OK;
     struct cfSolverWork *k = w->work;
     cfReport rep;
-    cf_report_init(&rep, NULL, 0);
+    cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
     cfStatus st;
     if (d->solver == CF_SOLVER_PGS) {
         cfRigidPgsOptions o = rigid_options(d);
@@ -544,8 +552,7 @@ static cfStatus stage_solve(cfWorld *w)
             for (int a = 0; a < nc; ++a)
                 for (int i = 0; i < 3; ++i) w->contacts.items[a].lambda[i] = k->x[3 * a + i];
     }
-    w->stats.solver_iterations = rep.iterations;
-    w->stats.solver_residual = rep.residual;
+    record_solve(&w->stats, &rep);
     return st;
 }
 

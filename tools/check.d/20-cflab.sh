@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 # Gates for the cflab command line (sourced by tools/check, which defines gate and LOG):
-# a short run writes exactly the expected CSV; every scene runs; a bad scene exits 2 with one
-# line; help, version and usage errors behave.
+# a short run writes exactly the expected CSV; --history prints the residual per iteration; every
+# scene runs; a bad scene exits 2 with one line; help, version and usage errors behave.
 
 CFLAB_BIN=build/rel/bin/solutions/cflab
 
@@ -75,7 +75,26 @@ cflab_check_all_scenes() {
   [ "$bad" -eq 0 ] && echo "ok: $(ls scenes/*.json | wc -l) scenes run"
 }
 
+# --history: a header and one row per iteration of the last step's solve (the stack of 10 on
+# its 20 PGS sweeps), numbered 1..20, every residual a finite number >= 0
+cflab_check_history() {
+  local out="$LOG/history.csv" rows
+  "$CFLAB_BIN" run scenes/ch05_stack_10.json --steps 30 --history --quiet >"$out" || {
+    echo "cflab run --history exited with status $?"
+    return 1
+  }
+  [ "$(head -n 1 "$out")" = "iteration,residual" ] || { echo "unexpected header: $(head -n 1 "$out")"; return 1; }
+  rows=$(awk -F, 'NR > 1 && $1 == NR - 1 && $2 + 0 >= 0 && $2 ~ /^[0-9.e+-]+$/' "$out" | wc -l)
+  if [ "$rows" -ne 20 ] || [ "$(wc -l <"$out")" -ne 21 ]; then
+    echo "expected 20 rows 1..20 with residuals >= 0, got:"
+    cat "$out"
+    return 1
+  fi
+  echo "ok: header + $rows rows in $out"
+}
+
 gate "cflab: run writes the trajectory CSV" cflab_check_run
+gate "cflab: --history prints the last step's residual per iteration" cflab_check_history
 gate "cflab: every scene runs" cflab_check_all_scenes
 gate "cflab: bad scene exits 2 with one line" cflab_check_bad_scene
 gate "cflab: help, version, usage errors" cflab_check_usage

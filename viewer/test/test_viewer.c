@@ -440,6 +440,104 @@ START_TEST(every_shape_is_drawn)
 }
 END_TEST
 
+/* a falling residual history of @p n iterations in the stats of slot @p slot (as a solve leaves it) */
+static void fake_history(cfvRun *run, int slot, cfSolverKind solver, int n)
+{
+    cfWorld *w = cfv_run_world(run, slot);
+    w->def.solver = solver;
+    w->stats.solver_iterations = n;
+    w->stats.solver_history_len = n < CF_STATS_HISTORY ? n : CF_STATS_HISTORY;
+    for (int k = 0; k < w->stats.solver_history_len; ++k) w->stats.solver_history[k] = pow(10.0, -0.25 * k);
+    w->stats.solver_residual = n > 0 ? w->stats.solver_history[w->stats.solver_history_len - 1] : 0.0;
+}
+
+START_TEST(residual_series_follow_the_stats)
+{
+    static cfvRun run; /* zeroed; freed below */
+    cfError err;
+    for (int i = 0; i < 2; ++i) ck_assert_int_eq(cfv_run_add_world(&run, NULL, "", cfu_zero3(), &err), i);
+    ck_assert(!cfv_run_has_solver(&run));
+    fake_history(&run, 0, CF_SOLVER_PGS_BOXED, 12);
+    fake_history(&run, 1, CF_SOLVER_NNCG, 400); /* more than the stats keep */
+    ck_assert(cfv_run_has_solver(&run));
+    static double t[CFV_MAX_WORLDS][CF_STATS_HISTORY], y[CFV_MAX_WORLDS][CF_STATS_HISTORY];
+    cfvSeries se[CFV_MAX_WORLDS];
+    const char *title = cfv_residual_series(&run, se, t, y);
+    ck_assert_str_eq(title, "residual per iteration (last step)");
+    ck_assert_int_eq(se[0].n, 12);
+    ck_assert_int_eq(se[1].n, CF_STATS_HISTORY);
+    for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < se[i].n; ++k) {
+            ck_assert(se[i].t[k] == k + 1);
+            ck_assert(se[i].y[k] == run.slot[i].w.stats.solver_history[k]);
+        }
+    /* the matrix-free PGS records another measure: the title says so */
+    fake_history(&run, 1, CF_SOLVER_PGS, 20);
+    title = cfv_residual_series(&run, se, t, y);
+    ck_assert_msg(strstr(title, "residual per iteration (last step)") == title && strstr(title, "PGS"), "%s", title);
+    /* no solve in the last step: an empty series */
+    fake_history(&run, 0, CF_SOLVER_PGS_BOXED, 0);
+    cfv_residual_series(&run, se, t, y);
+    ck_assert_int_eq(se[0].n, 0);
+    cfv_run_free(&run);
+}
+END_TEST
+
+/* pixels of exactly colour @p c in the rectangle [x0, x1) x [y0, y1); leftmost and rightmost hit */
+static int count_colour(const Shot *s, SDL_Color c, int x0, int x1, int y0, int y1, int *yl, int *yr)
+{
+    int n = 0, xl = W, xr = -1;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x)
+            if (same(pixel(s, x, y), c)) {
+                n++;
+                if (x < xl) xl = x, *yl = y;
+                if (x > xr) xr = x, *yr = y;
+            }
+    return n;
+}
+
+START_TEST(residual_plot_draws_the_last_solve)
+{
+    /* the plot column (hud_build in app.c): panels of height min(170, 0.24 H), 8 pixels apart,
+       energy, angular momentum (rigid bodies), then the residual per iteration (a solver set) */
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    plain_view();
+    app.plots = true;
+    cfv_app_layout(&app);
+    float pw = fminf(420.0f, 0.32f * W), ph = fminf(170.0f, 0.24f * H);
+    int x0 = (int)(W - pw - 8) + 1, x1 = W - 8 - 1;
+    int y0 = (int)(8 + 2 * (ph + 8)) + 1, y1 = (int)(8 + 3 * ph + 16) - 1;
+    Shot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    render(a); /* no solver: no third panel */
+    ck_assert(same(pixel(a, (x0 + x1) / 2, (y0 + y1) / 2), cfv_background));
+    fake_history(&app.run, 0, CF_SOLVER_PGS_BOXED, 0); /* a solver, but no solve yet: an empty panel */
+    render(a);
+    ck_assert(!same(pixel(a, (x0 + x1) / 2, (y0 + y1) / 2), cfv_background));
+    int yl = 0, yr = 0;
+    SDL_Color c = cfv_slot_color(0);
+    ck_assert_int_eq(count_colour(a, c, x0, x1, y0, y1, &yl, &yr), 0);
+    fake_history(&app.run, 0, CF_SOLVER_PGS_BOXED, 20); /* falling from 1 to 1e-4.75 */
+    render(b);
+    int n = count_colour(b, c, x0, x1, y0, y1, &yl, &yr);
+    ck_assert_msg(n > 20, "%d pixels of the slot's colour in the residual panel", n);
+    ck_assert_msg(yr > yl + 5, "the curve falls: left end at y = %d, right end at y = %d", yl, yr);
+    /* the energy panel above is untouched */
+    int e0 = 0, e1 = 0;
+    ck_assert_int_eq(count_colour(b, c, x0, x1, 9, (int)(8 + ph) - 1, &e0, &e1), 0);
+    const char *dir = getenv("CFV_TEST_PNG_DIR");
+    if (dir) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/residual_plot.png", dir);
+        cfError e2;
+        ck_assert(cfv_write_png(ren, path, &e2));
+    }
+    free(a);
+    free(b);
+}
+END_TEST
+
 START_TEST(series_keep_the_whole_history)
 {
     cfvSeries s;
@@ -515,8 +613,10 @@ static void build(Suite *s)
     CFT_TEST(tc, non_finite_state_is_skipped, "a body with a non-finite state is not drawn");
     CFT_TEST(tc, hud_draws_text_over_the_view, "the HUD draws its panel");
     CFT_TEST(tc, every_shape_is_drawn, "boxes, spheres, capsules, fixed bodies and the ground are drawn");
+    CFT_TEST(tc, residual_plot_draws_the_last_solve, "the residual panel draws the last solve's history, falling");
     TCase *tu = cft_tcase_unit(s, "parts");
     CFT_TEST(tu, series_keep_the_whole_history, "plot series keep the whole run at reduced resolution");
+    CFT_TEST(tu, residual_series_follow_the_stats, "residual series: one sample per iteration of the last solve");
     CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
     CFT_TEST(tu, overlay_names, "overlay names parse");
     CFT_TEST(tu, unwritable_paths_are_refused, "unwritable screenshot paths are refused");

@@ -668,6 +668,31 @@ START_TEST(ch01_world_step_rolls_back_on_failure)
 }
 END_TEST
 
+START_TEST(ch01_world_soft_solve_history)
+{
+    /* without contacts the step's last solve is the soft body's conjugate gradients: the world
+       keeps its residual after every iteration (cf_world.h), one entry per iteration, ending at
+       the final residual up to rounding (recurrence against recomputed residual) */
+    cfSoftBody s;
+    cfError err;
+    ck_assert_msg(cf_soft_make_tet_box(&s, cfu_zero3(), cfu_vec3(1.0, 0.2, 0.2), 5, 1, 1, 1000.0, 1e6, 0.3, true,
+                                       &err) == CF_OK, "%s", err.msg);
+    cfWorld w;
+    ck_assert(cf_world_init(&w, NULL) == CF_OK);
+    ck_assert(cf_world_add_soft(&w, &s) == 0);
+    for (int k = 0; k < 3; ++k) cft_assert_ok(cf_world_step(&w));
+    const cfStepStats *st = &w.stats;
+    ck_assert_int_gt(st->solver_iterations, 1);
+    ck_assert_int_le(st->solver_iterations, CF_STATS_HISTORY);
+    ck_assert_int_eq(st->solver_history_len, st->solver_iterations);
+    double last = st->solver_history[st->solver_history_len - 1];
+    ck_assert_msg(fabs(last - st->solver_residual) <= 0.01 * st->solver_residual, "last entry %g, residual %g", last,
+                  st->solver_residual);
+    ck_assert_msg(last < 1e-6 * st->solver_history[0], "first %g, last %g", st->solver_history[0], last);
+    cf_world_free(&w);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch01.1");
@@ -708,6 +733,7 @@ static void build(Suite *s)
     CFT_TEST(tc, ch01_bad_step_rejected, "bad time steps rejected, h = 0 is a no-op");
     CFT_TEST(tc, ch01_invalid_bodies_rejected, "zero mass, zero inertia axis, bad shapes rejected");
     CFT_TEST(tc, ch01_world_step_rolls_back_on_failure, "a failed step leaves the world unchanged");
+    CFT_TEST(tc, ch01_world_soft_solve_history, "the world keeps the soft solve's residual per iteration");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch01", build); }

@@ -1198,6 +1198,66 @@ START_TEST(lib_solvers_agree_in_world)
 }
 END_TEST
 
+START_TEST(lib_world_residual_history)
+{
+    /* cfStepStats keeps the last solve's residual after every iteration (cf_world.h). On a
+       warm-started three-box stack at rest, for every solver kind: one entry per iteration; the
+       assembled solvers' last entry is their final residual (the matrix-free PGS records its
+       largest impulse change per sweep instead); and the residual goes down over the sweeps:
+       never up by more than 1% from one sweep to the next for the Gauss-Seidel family, below
+       3/4 of the first at the end (NNCG, not monotone by design: below the first) */
+    for (int s = CF_SOLVER_PGS; s < CF_SOLVER_COUNT; ++s) {
+        cfWorld w;
+        world_ground(&w, 1.0 / 60.0, 0.5, 30);
+        w.def.solver = (cfSolverKind)s;
+        w.def.solver_tolerance = 0.0; /* the whole budget: 30 iterations */
+        for (int i = 0; i < 3; ++i) add_cube(&w, cfu_vec3(0, 0, 0.5 + i), 0.5);
+        for (int k = 0; k < 60; ++k) cft_assert_ok(cf_world_step(&w));
+        const cfStepStats *st = &w.stats;
+        const char *name = cf_solver_name((cfSolverKind)s);
+        int n = st->solver_history_len;
+        ck_assert_msg(st->solver_iterations == 30, "%s: %d iterations", name, st->solver_iterations);
+        ck_assert_msg(n == st->solver_iterations, "%s: history %d, iterations %d", name, n, st->solver_iterations);
+        const double *h = st->solver_history;
+        for (int k = 0; k < n; ++k)
+            ck_assert_msg(isfinite(h[k]) && h[k] > 0.0, "%s: entry %d = %g", name, k, h[k]);
+        if (s != CF_SOLVER_PGS && s != CF_SOLVER_PGS_FAST)
+            ck_assert_msg(h[n - 1] == st->solver_residual, "%s: last entry %.17g, residual %.17g", name, h[n - 1],
+                          st->solver_residual);
+        if (s == CF_SOLVER_NNCG) {
+            ck_assert_msg(h[n - 1] < h[0], "%s: residual %g after the first iteration, %g after the last", name, h[0],
+                          h[n - 1]);
+        } else {
+            for (int k = 1; k < n; ++k)
+                ck_assert_msg(h[k] <= 1.01 * h[k - 1], "%s: residual rose from %g to %g at sweep %d", name, h[k - 1],
+                              h[k], k + 1);
+            ck_assert_msg(h[n - 1] <= 0.75 * h[0], "%s: residual %g after the first sweep, %g after the last", name,
+                          h[0], h[n - 1]);
+        }
+        /* the next step starts a new history: a smaller budget gives a shorter one */
+        w.def.solver_iterations = 5;
+        cft_assert_ok(cf_world_step(&w));
+        ck_assert_int_eq(st->solver_history_len, 5);
+        cf_world_free(&w);
+    }
+    /* more iterations than CF_STATS_HISTORY: the first CF_STATS_HISTORY are kept */
+    cfWorld w;
+    world_ground(&w, 1.0 / 60.0, 0.5, CF_STATS_HISTORY + 44);
+    add_cube(&w, cfu_vec3(0, 0, 0.5), 0.5);
+    cft_assert_ok(cf_world_step(&w));
+    ck_assert_int_eq(w.stats.solver_iterations, CF_STATS_HISTORY + 44);
+    ck_assert_int_eq(w.stats.solver_history_len, CF_STATS_HISTORY);
+    /* no contacts, no solve: everything zero */
+    w.bodies[1].x = cfu_vec3(0, 0, 5);
+    cft_assert_ok(cf_world_step(&w));
+    ck_assert_int_eq(w.stats.n_contacts, 0);
+    ck_assert_int_eq(w.stats.solver_iterations, 0);
+    ck_assert_int_eq(w.stats.solver_history_len, 0);
+    ck_assert(w.stats.solver_residual == 0.0);
+    cf_world_free(&w);
+}
+END_TEST
+
 START_TEST(lib_written_problem_solved_consistently)
 {
     /* chapter 2's writer hands a scene's contact problem to other tools: the file read back is
@@ -1444,6 +1504,7 @@ static void build(Suite *s)
     CFT_TEST(tl, lib_written_problem_solved_consistently, "a scene's problem written, read back and solved by chapters 4-5");
     TCase *ti = cft_tcase_scene(s, "ch05-integration");
     CFT_TEST(ti, lib_solvers_agree_in_world, "every solver kind holds a two-box stack");
+    CFT_TEST(ti, lib_world_residual_history, "the world keeps the last solve's residual per iteration");
     TCase *tf = cft_tcase_long(s, "ch05-fast");
     CFT_TEST(tf, lib_fast_pgs_matches_reference, "CF_SOLVER_PGS_FAST equals ch05.6 to 1e-10 (same order)");
     CFT_TEST(tf, lib_fast_world_matches_reference, "CF_SOLVER_PGS_FAST steps as the reference, split impulse included");

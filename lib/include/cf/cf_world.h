@@ -151,12 +151,38 @@ typedef struct cfWorldDef {
 /** Defaults described in ::cfWorldDef. */
 cfWorldDef cf_world_def_default(void);
 
-/** Per-step measurements. */
+/** Capacity of cfStepStats::solver_history: per-iteration residuals kept of one solve. */
+#define CF_STATS_HISTORY 256
+
+/**
+ * Per-step measurements, reset at the start of every cf_world_step().
+ *
+ * The last solve of the step is the contact solve of CF_STAGE_SOLVE when it ran (a solver is
+ * set and there are contacts), otherwise the soft integrator's linear solve (the last soft
+ * body's), otherwise none: iterations, residual and history are then all zero.
+ *
+ * Per-iteration history: cfStepStats::solver_history holds the residual the solver reports after
+ * each of its first min(solver_iterations, #CF_STATS_HISTORY) iterations, in order, so
+ * cfStepStats::solver_history_len equals solver_iterations whenever solver_iterations <=
+ * #CF_STATS_HISTORY (0 when the start value already met the tolerance). The buffer lives in the
+ * world: filling it allocates nothing. The measure is the solver's own (cfReport::history):
+ * - the assembled solvers (CF_SOLVER_PGS_BLOCKED, _BOXED, _SM, NNCG) record the residual that
+ *   cfStepStats::solver_residual reports, so the last entry equals it when the whole history fits;
+ * - the soft integrator's conjugate gradients record the recurrence residual |b - A x_k|, which
+ *   cfStepStats::solver_residual recomputes from x at the end (equal up to rounding);
+ * - the matrix-free PGS (CF_SOLVER_PGS, CF_SOLVER_PGS_FAST) records the largest change of an
+ *   impulse in each sweep (N s, its stopping measure; cf_rigid_pgs_solve()), while
+ *   cfStepStats::solver_residual is the natural-map residual computed once after the last sweep.
+ */
 typedef struct cfStepStats {
     double stage_seconds[CF_STAGE_COUNT]; /**< wall time of each stage in the last step */
     int solver_iterations;                /**< iterations used by the last solve */
     double solver_residual;               /**< final residual of the last solve */
     int n_contacts;                       /**< contacts in the last step */
+    /** residual after iteration k + 1 of the last solve, for k < cfStepStats::solver_history_len
+     *  (see above); the entries past it mean nothing */
+    double solver_history[CF_STATS_HISTORY];
+    int solver_history_len;               /**< entries of cfStepStats::solver_history written by the last solve */
 } cfStepStats;
 
 /** A world of rigid and soft bodies. */
