@@ -599,6 +599,7 @@ static cfStatus stage_stabilize(cfWorld *w)
         return CF_NO_MEMORY;
     }
     static const cfVec3 zero = {0.0, 0.0, 0.0};
+    bool active = false;
     for (int a = 0; a < nc; ++a) {
         const cfRigidRow *r = &ws->rows[a];
         cfVec3 va = r->ia >= 0 ? w->bodies[r->ia].v : zero, wa = r->ia >= 0 ? w->bodies[r->ia].w : zero;
@@ -606,8 +607,10 @@ static cfStatus stage_stabilize(cfWorld *w)
         double un = cfu_dot(r->dir[0], cfu_sub(vb, va)) + cfu_dot(r->ang_b[0], wb) - cfu_dot(r->ang_a[0], wa);
         double phi = w->contacts.items[a].phi + d->dt * un;
         bias[a] = d->erp * fmin(phi + d->slop, 0.0) / d->dt;
+        active |= bias[a] != 0.0;
     }
-    int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
+    /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
+    int sweeps = !active ? 0 : d->solver_iterations > 4 ? d->solver_iterations : 4;
     for (int k = 0; k < sweeps; ++k)
         for (int a = 0; a < nc; ++a) {
             const cfRigidRow *r = &ws->rows[a];
