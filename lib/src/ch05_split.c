@@ -189,8 +189,9 @@ double cf_fc_box_residual(const cfFrictionProblem *p, const double *r)
 
 void cf_disk_project(double lt[2], double radius)
 {
-    double m = hypot(lt[0], lt[1]);
-    if (m > radius) {
+    double m2 = lt[0] * lt[0] + lt[1] * lt[1];
+    if (m2 > radius * radius) {
+        double m = sqrt(m2);
         double s = m > 0.0 ? radius / m : 0.0;
         lt[0] *= s;
         lt[1] *= s;

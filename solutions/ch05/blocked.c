@@ -36,7 +36,7 @@ double cf_contact_local_solve(const double Waa[9], double mu, cfFrictionModel mo
         if (det > 1e-14 * (a * c)) {
             rt[0] = r[1] - (c * u[1] - b * u[2]) / det;
             rt[1] = r[2] - (-b * u[1] + a * u[2]) / det;
-            stick = hypot(rt[0], rt[1]) <= radius;
+            stick = rt[0] * rt[0] + rt[1] * rt[1] <= radius * radius; /* |rt| <= radius, without a square root */
         }
         if (!stick) {
             double sigma = 0.5 * (a + c) + sqrt(0.25 * (a - c) * (a - c) + b * b); /* largest eigenvalue */
