@@ -200,12 +200,13 @@ static void hud_build(const cfvApp *app, Hud *H)
         }
 
     double stage[CF_STAGE_COUNT] = {0};
-    int iters = 0, contacts = 0;
+    int iters = 0, budget = 0, contacts = 0;
     double resid = 0;
     for (int i = 0; i < run->n_slots; ++i) {
         const cfWorld *w = &run->slot[i].w;
         for (int k = 0; k < CF_STAGE_COUNT; ++k) stage[k] += w->stats.stage_seconds[k];
         iters = w->stats.solver_iterations > iters ? w->stats.solver_iterations : iters;
+        budget = w->def.solver_iterations > budget ? w->def.solver_iterations : budget; /* the worlds' largest */
         resid = fmax(resid, w->stats.solver_residual);
         contacts += w->stats.n_contacts;
     }
@@ -223,7 +224,7 @@ static void hud_build(const cfvApp *app, Hud *H)
             snprintf(H->detail + n, sizeof H->detail - n, "\ncontact solver: none   contacts %d", contacts);
         else
             snprintf(H->detail + n, sizeof H->detail - n, "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e   contacts %d",
-                     cf_solver_name(d->solver), cf_friction_model_name(d->friction_model), iters, d->solver_iterations, resid, contacts);
+                     cf_solver_name(d->solver), cf_friction_model_name(d->friction_model), iters, budget, resid, contacts);
     }
 
     float w1, h1, w2, h2, w3, h3;

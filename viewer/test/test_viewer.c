@@ -575,6 +575,39 @@ START_TEST(every_demo_is_complete)
 }
 END_TEST
 
+START_TEST(pyramid_demo_keys_change_the_solver)
+{
+    /* the lecture demo's keys reach the world's definition, and every setting still steps */
+    static cfvRun run; /* zeroed; freed below */
+    cfError err;
+    ck_assert_int_eq(cfv_run_start_demo(&run, cfv_demo_find("ch05/pyramid"), &err), CF_OK);
+    const cfWorldDef *d = &cfv_run_world(&run, 0)->def;
+    int iters = d->solver_iterations;
+    cfOrdering order = d->ordering;
+    bool warm = d->warm_start;
+    double omega = d->relaxation;
+    cfFrictionModel fric = d->friction_model;
+    ck_assert_int_eq(d->solver, CF_SOLVER_PGS);
+    ck_assert(cfv_run_key(&run, '5') && d->solver == CF_SOLVER_PGS_FAST);
+    ck_assert(cfv_run_key(&run, ',') && d->solver_iterations == iters / 2);
+    ck_assert(cfv_run_key(&run, '.') && d->solver_iterations == iters);
+    ck_assert(cfv_run_key(&run, '1') && d->ordering != order);
+    ck_assert(cfv_run_key(&run, '2') && d->warm_start != warm);
+    ck_assert(cfv_run_key(&run, '3') && d->relaxation != omega);
+    ck_assert(cfv_run_key(&run, '4') && d->friction_model != fric);
+    ck_assert(!cfv_run_key(&run, 'z'));
+    for (int s = 0; s < 3; ++s) cfv_run_step(&run);
+    const cfWorld *w = cfv_run_world(&run, 0);
+    ck_assert_int_gt(w->stats.n_contacts, 500);
+    ck_assert_int_eq(w->stats.solver_iterations, iters);
+    ck_assert(isfinite(w->stats.solver_residual));
+    ck_assert(cfv_run_key(&run, '5') && d->solver == CF_SOLVER_PGS);
+    cfv_run_step(&run);
+    ck_assert_int_eq(cfv_run_world(&run, 0)->stats.solver_iterations, iters);
+    cfv_run_free(&run);
+}
+END_TEST
+
 START_TEST(overlay_names)
 {
     unsigned m = 0;
@@ -618,6 +651,7 @@ static void build(Suite *s)
     CFT_TEST(tu, series_keep_the_whole_history, "plot series keep the whole run at reduced resolution");
     CFT_TEST(tu, residual_series_follow_the_stats, "residual series: one sample per iteration of the last solve");
     CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
+    CFT_TEST(tu, pyramid_demo_keys_change_the_solver, "the pyramid demo's keys change iterations, order, warm start, omega, friction, solver");
     CFT_TEST(tu, overlay_names, "overlay names parse");
     CFT_TEST(tu, unwritable_paths_are_refused, "unwritable screenshot paths are refused");
 }
