@@ -8,6 +8,10 @@
 
 #include "cf/cf_problem.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static void schedule_free(struct cfFastSchedule *s);
 
 void cf_rigid_fast_free(cfRigidFast *ws)
@@ -323,9 +327,59 @@ static cfStatus build_schedule(cfRigidFast *ws)
 }
 
 static inline cfLaneV vsel(cfLaneM m, cfLaneV a, cfLaneV b) { return (cfLaneV)((m & (cfLaneM)a) | (~m & (cfLaneM)b)); }
-static inline cfLaneV vmax(cfLaneV a, cfLaneV b) { return vsel(a > b, a, b); }
-static inline cfLaneV vmin(cfLaneV a, cfLaneV b) { return vsel(a < b, a, b); }
-static inline cfLaneV vabs(cfLaneV a) { return vsel(a < 0.0, -a, a); }
+/* lane by lane, a > b ? a : b and a < b ? a : b. On x86-64 these are one instruction each (maxpd,
+   minpd have exactly these semantics, NaN and signed zeros included); elsewhere a loop. */
+#if CF_LANES == 2 && defined(__SSE2__)
+static inline cfLaneV vmax(cfLaneV a, cfLaneV b) { return (cfLaneV)_mm_max_pd((__m128d)a, (__m128d)b); }
+static inline cfLaneV vmin(cfLaneV a, cfLaneV b) { return (cfLaneV)_mm_min_pd((__m128d)a, (__m128d)b); }
+#else
+static inline cfLaneV vmax(cfLaneV a, cfLaneV b)
+{
+    cfLaneV r;
+    for (int l = 0; l < CF_LANES; ++l) r[l] = a[l] > b[l] ? a[l] : b[l];
+    return r;
+}
+static inline cfLaneV vmin(cfLaneV a, cfLaneV b)
+{
+    cfLaneV r;
+    for (int l = 0; l < CF_LANES; ++l) r[l] = a[l] < b[l] ? a[l] : b[l];
+    return r;
+}
+#endif
+static inline cfLaneV vabs(cfLaneV a)
+{
+    const cfLaneM sign = (cfLaneM)(-(cfLaneV){0}); /* -0.0 in every lane: the sign bits */
+    return (cfLaneV)((cfLaneM)a & ~sign);
+}
+
+/* The velocities (v, w) of one body per lane, from and back to the slots of a velocity array.
+   Every lane is written back, fixed bodies and padding lanes too: their lanes read the zero slot
+   and only ever add 0 * (finite), so the zero slot stays zero (a NaN spreads anyway, and the
+   solve reports it as diverged). */
+static inline void gather6(const double *v, const int slot[CF_LANES], cfLaneV out[6])
+{
+#if CF_LANES == 2 && defined(__SSE2__)
+    const double *p0 = v + 6 * slot[0], *p1 = v + 6 * slot[1];
+    for (int i = 0; i < 6; ++i) out[i] = (cfLaneV)_mm_loadh_pd(_mm_load_sd(p0 + i), p1 + i);
+#else
+    for (int i = 0; i < 6; ++i)
+        for (int l = 0; l < CF_LANES; ++l) out[i][l] = v[6 * slot[l] + i];
+#endif
+}
+
+static inline void scatter6(double *v, const int slot[CF_LANES], const cfLaneV in[6])
+{
+#if CF_LANES == 2 && defined(__SSE2__)
+    double *p0 = v + 6 * slot[0], *p1 = v + 6 * slot[1];
+    for (int i = 0; i < 6; ++i) {
+        _mm_storel_pd(p0 + i, (__m128d)in[i]);
+        _mm_storeh_pd(p1 + i, (__m128d)in[i]);
+    }
+#else
+    for (int l = 0; l < CF_LANES; ++l)
+        for (int i = 0; i < 6; ++i) v[6 * slot[l] + i] = in[i][l];
+#endif
+}
 
 /* one point in every lane: the row step of cf_rigid_fast_solve(), the same operations in the same
    order (so the same results), branch-free (stick and slide both computed, one selected) */
@@ -388,7 +442,7 @@ static inline __attribute__((always_inline)) cfLaneV pack_step(Pack *q, bool box
 }
 
 /* one sweep over the groups (backward: groups and points in reverse); returns max |change| */
-static inline __attribute__((always_inline)) double sweep_lanes_with(struct cfFastSchedule *s, double *vel, int nb,
+static inline __attribute__((always_inline)) double sweep_lanes_with(struct cfFastSchedule *s, double *vel,
                                                                       bool box, double omega, double cfm,
                                                                       bool backward)
 {
@@ -396,22 +450,15 @@ static inline __attribute__((always_inline)) double sweep_lanes_with(struct cfFa
     for (int gi = 0; gi < s->n_groups; ++gi) {
         const Group *g = &s->groups[backward ? s->n_groups - 1 - gi : gi];
         cfLaneV va[6], vb[6];
-        for (int i = 0; i < 6; ++i)
-            for (int l = 0; l < CF_LANES; ++l) {
-                va[i][l] = vel[6 * g->a[l] + i];
-                vb[i][l] = vel[6 * g->b[l] + i];
-            }
+        gather6(vel, g->a, va);
+        gather6(vel, g->b, vb);
         Pack *q = &s->packs[g->first];
         if (backward)
             for (int p = g->npoints - 1; p >= 0; --p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
         else
             for (int p = 0; p < g->npoints; ++p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
-        for (int l = 0; l < CF_LANES; ++l) {
-            if (g->a[l] < nb)
-                for (int i = 0; i < 6; ++i) vel[6 * g->a[l] + i] = va[i][l];
-            if (g->b[l] < nb)
-                for (int i = 0; i < 6; ++i) vel[6 * g->b[l] + i] = vb[i][l];
-        }
+        scatter6(vel, g->a, va);
+        scatter6(vel, g->b, vb);
     }
     double m = 0.0;
     for (int l = 0; l < CF_LANES; ++l) m = m > dmax[l] ? m : dmax[l];
@@ -420,11 +467,11 @@ static inline __attribute__((always_inline)) double sweep_lanes_with(struct cfFa
 
 /* the sweep specialized for the common case: cone friction, no relaxation (omega = 1, and
    x * 1.0 is x exactly, so the compiler drops the products and the results do not change) */
-static double sweep_lanes(struct cfFastSchedule *s, double *vel, int nb, bool box, double omega, double cfm,
+static double sweep_lanes(struct cfFastSchedule *s, double *vel, bool box, double omega, double cfm,
                           bool backward)
 {
-    if (!box && omega == 1.0 && !backward) return sweep_lanes_with(s, vel, nb, false, 1.0, cfm, false);
-    return sweep_lanes_with(s, vel, nb, box, omega, cfm, backward);
+    if (!box && omega == 1.0 && !backward) return sweep_lanes_with(s, vel, false, 1.0, cfm, false);
+    return sweep_lanes_with(s, vel, box, omega, cfm, backward);
 }
 
 /* the impulses of the packs back into the rows */
@@ -557,7 +604,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
         }
     }
     while (why == CF_STOP_NONE && o->ordering != CF_ORDER_RANDOM) {
-        double dmax = sweep_lanes(ws->sched, vel, nb, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
+        double dmax = sweep_lanes(ws->sched, vel, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
         ++k;
         if (rep) cf_report_push(rep, dmax);
         if (o->tol > 0.0 && dmax <= o->tol) why = CF_STOP_STAGNATION;
@@ -690,18 +737,11 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
         for (int gi = 0; gi < s->n_groups; ++gi) {
             const Group *g = &s->groups[gi];
             cfLaneV va[6], vb[6];
-            for (int i = 0; i < 6; ++i)
-                for (int l = 0; l < CF_LANES; ++l) {
-                    va[i][l] = pv[6 * g->a[l] + i];
-                    vb[i][l] = pv[6 * g->b[l] + i];
-                }
+            gather6(pv, g->a, va);
+            gather6(pv, g->b, vb);
             for (int p = g->first; p < g->first + g->npoints; ++p) pack_normal_step(&s->packs[p], pb[p], &pl[p], va, vb);
-            for (int l = 0; l < CF_LANES; ++l) {
-                if (g->a[l] < nb)
-                    for (int i = 0; i < 6; ++i) pv[6 * g->a[l] + i] = va[i][l];
-                if (g->b[l] < nb)
-                    for (int i = 0; i < 6; ++i) pv[6 * g->b[l] + i] = vb[i][l];
-            }
+            scatter6(pv, g->a, va);
+            scatter6(pv, g->b, vb);
         }
     return CF_OK;
 }
