@@ -119,9 +119,9 @@ static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int 
    groups the manifolds (runs of consecutive rows with the same two bodies: the points of one box
    pair) into groups of CF_LANES manifolds without a common moving body, by a topological sort
    (Kahn's algorithm, the earliest ready manifold first) of "m before m' when they share a body
-   and m comes first". A group's manifolds are then solved point by point in the lanes of short
-   vectors (GCC/Clang vector extensions: SSE2 on any x86-64, wider where the compiler may use it),
-   which is where the time goes: one contact's update no longer waits for the previous one's.
+   and m comes first". A group's manifolds are then solved point by point in the two lanes of
+   short vectors (GCC/Clang vector extensions; SSE2 on any x86-64), so that one instruction does
+   the work of two contacts and one contact's update no longer waits for the previous one's.
    The reverse sweep of the symmetric order walks the same groups and points backwards. */
 
 #ifndef CF_LANES
@@ -138,7 +138,7 @@ typedef struct Pack {
 } Pack;
 
 typedef struct Group {
-    int a[CF_LANES], b[CF_LANES]; /* velocity slots per lane (nb: the zero slot, never written) */
+    int a[CF_LANES], b[CF_LANES]; /* velocity slots per lane (nb: the zero slot of fixed bodies and padding) */
     int first, npoints;           /* its packs: [first, first + npoints) */
 } Group;
 
@@ -149,7 +149,7 @@ struct cfFastSchedule {
     cfLaneV *nlam;    /* per pack: the split-impulse normal impulses */
     int n_packs, cap_packs;
     Group *groups;
-    int n_groups, cap_groups;
+    int n_groups;
     int *mstart;      /* manifold m: rows [mstart[m], mstart[m + 1]) */
     int *succ;        /* 2 per manifold: the next manifold touching its body a, b (-1: none) */
     int *indeg;       /* unfinished predecessors */
@@ -246,7 +246,7 @@ static cfStatus build_schedule(cfRigidFast *ws)
         Group *g = realloc(s->groups, (size_t)(nc + 1) * sizeof *g);
         if (g) s->groups = g;
         if (!ok || !g) return CF_NO_MEMORY;
-        s->cap_m = s->cap_groups = nc + 1;
+        s->cap_m = nc + 1; /* groups too: at most one per manifold */
     }
     if (nb + 1 > s->cap_b) {
         if (!grow_int(&s->last, nb + 1)) return CF_NO_MEMORY;
