@@ -564,6 +564,36 @@ static inline double local_solve(const cfFastRow *r, bool box, double omega, dou
     return max2(fabs(lam[0] - old0), max2(fabs(lam[1] - old1), fabs(lam[2] - old2)));
 }
 
+/* one sweep row by row in the order ws->perm (the random order, drawn per sweep); the two
+   bodies' velocities stay in va, vb while consecutive rows share both bodies; max |change| */
+static double sweep_rows(cfRigidFast *ws, bool box, double omega, double cfm)
+{
+    double *vel = ws->vel, dmax = 0.0, va[6], vb[6];
+    int nb = ws->nb, pa = -1, pb = -1;
+    for (int idx = 0; idx < ws->nc; ++idx) {
+        cfFastRow *r = &ws->rows[ws->perm[idx]];
+        if (r->a != pa || r->b != pb) {
+            if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
+            if (pb >= 0 && pb < nb) memcpy(&vel[6 * pb], vb, sizeof vb);
+            memcpy(va, &vel[6 * r->a], sizeof va);
+            memcpy(vb, &vel[6 * r->b], sizeof vb);
+            pa = r->a;
+            pb = r->b;
+        }
+        double u[3];
+        contact_velocity(r, va, vb, u);
+        u[0] += r->bias + cfm * r->lam[0];
+        double lam[3] = {r->lam[0], r->lam[1], r->lam[2]};
+        dmax = max2(dmax, local_solve(r, box, omega, u, lam));
+        double dl[3] = {lam[0] - r->lam[0], lam[1] - r->lam[1], lam[2] - r->lam[2]};
+        apply(r, dl, va, vb);
+        memcpy(r->lam, lam, sizeof lam);
+    }
+    if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
+    if (pb >= 0 && pb < nb) memcpy(&vel[6 * pb], vb, sizeof vb);
+    return dmax;
+}
+
 cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
                              const cfRigidPgsOptions *o, cfReport *rep)
 {
@@ -595,58 +625,31 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     cf_rng_seed(&rng, o->seed);
     cfStopReason why = o->max_iter == 0 ? CF_STOP_MAX_ITER : CF_STOP_NONE;
     int k = 0;
-    /* sequential and symmetric orders: the lane schedule (the same sweeps, see build_schedule()) */
-    if (o->ordering != CF_ORDER_RANDOM && o->max_iter > 0 && !(ws->sched && ws->sched->ready)) {
+    /* sequential and symmetric orders: the lane schedule (the same sweeps, see build_schedule());
+       the random order is drawn per sweep and goes row by row */
+    const bool random = o->ordering == CF_ORDER_RANDOM;
+    if (!random && o->max_iter > 0 && !(ws->sched && ws->sched->ready)) {
         cfStatus st = build_schedule(ws);
         if (st != CF_OK) {
             if (rep) rep->status = st;
             return st;
         }
     }
-    while (why == CF_STOP_NONE && o->ordering != CF_ORDER_RANDOM) {
-        double dmax = sweep_lanes(ws->sched, vel, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
-        ++k;
-        if (rep) cf_report_push(rep, dmax);
-        if (o->tol > 0.0 && dmax <= o->tol) why = CF_STOP_STAGNATION;
-        else if (k >= o->max_iter) why = CF_STOP_MAX_ITER;
-        if (why != CF_STOP_NONE) lanes_to_rows(ws->sched, rows);
-    }
-    /* random order: row by row */
     while (why == CF_STOP_NONE) {
-        bool seq = o->ordering == CF_ORDER_SEQUENTIAL || (o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 0);
-        if (!seq) cf_ordering_permutation(o->ordering, nc, k, &rng, ws->perm);
-        double dmax = 0.0;
-        /* the two bodies' velocities stay in va, vb while consecutive rows share both bodies (the
-           points of one box pair): written back only when the pair changes */
-        double va[6], vb[6];
-        int pa = -1, pb = -1;
-        for (int idx = 0; idx < nc; ++idx) {
-            cfFastRow *r = &rows[seq ? idx : ws->perm[idx]];
-            if (r->a != pa || r->b != pb) {
-                if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
-                if (pb >= 0 && pb < nb) memcpy(&vel[6 * pb], vb, sizeof vb);
-                memcpy(va, &vel[6 * r->a], sizeof va);
-                memcpy(vb, &vel[6 * r->b], sizeof vb);
-                pa = r->a;
-                pb = r->b;
-            }
-            double u[3];
-            contact_velocity(r, va, vb, u);
-            u[0] += r->bias + cfm * r->lam[0];
-            double lam[3] = {r->lam[0], r->lam[1], r->lam[2]};
-            dmax = max2(dmax, local_solve(r, box, omega, u, lam));
-            double dl[3] = {lam[0] - r->lam[0], lam[1] - r->lam[1], lam[2] - r->lam[2]};
-            apply(r, dl, va, vb);
-            memcpy(r->lam, lam, sizeof lam);
+        double dmax;
+        if (random) {
+            cf_ordering_permutation(o->ordering, nc, k, &rng, ws->perm);
+            dmax = sweep_rows(ws, box, omega, cfm);
+        } else {
+            dmax = sweep_lanes(ws->sched, vel, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
         }
-        if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
-        if (pb >= 0 && pb < nb) memcpy(&vel[6 * pb], vb, sizeof vb);
         ++k;
         if (rep) cf_report_push(rep, dmax);
         if (o->tol > 0.0 && dmax <= o->tol) why = CF_STOP_STAGNATION;
         else if (k >= o->max_iter) why = CF_STOP_MAX_ITER;
     }
-    if (o->ordering == CF_ORDER_RANDOM && ws->sched) ws->sched->ready = false; /* packs hold older impulses */
+    if (!random && k > 0) lanes_to_rows(ws->sched, rows);
+    if (random && ws->sched) ws->sched->ready = false; /* the packs hold older impulses now */
     /* the natural-map residual of the contact law at the final (biased) velocities */
     double sum = 0.0;
     for (int a = 0; a < nc; ++a) {

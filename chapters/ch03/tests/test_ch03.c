@@ -1647,7 +1647,7 @@ START_TEST(integration_warm_start_merge_equals_search)
     for (int k = prev.count - 1; k >= 0; --k) cft_assert_ok(cf_contacts_push(&rev, &prev.items[k]));
     int m1 = cf_contacts_carry_impulses(&now, &prev), m2 = cf_contacts_carry_impulses(&now2, &rev);
     ck_assert_int_eq(m1, m2);
-    ck_assert_int_gt(m1, prev.count / 2);
+    ck_assert_int_gt(m1, prev.count / 2); /* a shift of at most 0.2 mm keeps most features: the walk must find them */
     for (int k = 0; k < now.count; ++k) ck_assert(now.items[k].lambda[0] == now2.items[k].lambda[0]);
     cf_contacts_free(&prev);
     cf_contacts_free(&now);
