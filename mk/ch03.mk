@@ -10,7 +10,7 @@
 BENCH_REPEATS ?= 20
 BENCH_DETECT := $(BLD)/bin/solutions/bench_detect
 
-$(BENCH_DETECT): $(OBJ)/bench/bench_detect.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
+$(BENCH_DETECT): $(OBJ)/bench/bench_detect.o $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
 	@$(call require_impls,solutions,$(CHAPTERS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)

@@ -12,8 +12,11 @@ pad = $(if $(filter 1 2 3 4 5 6 7 8 9,$1),0$1,$1)
 is_before = $(and $(filter-out $2,$1),$(filter $1,$(firstword $(sort $1 $2))))
 # implementation that chapter $1 uses in a binary for chapter $2
 impl_of = $(if $(filter $1,$2),$(IMPL),$(if $(call is_before,$1,$2),$(PRIOR),exercises))
-# objects of implementation $1 of chapter $2
-impl_objs = $(patsubst %.c,$(OBJ)/%.o,$(wildcard $1/$2/*.c))
+# objects of implementation $1 of chapter $2; a solution's subfolders (solutions/ch05/fast/) hold
+# faster paths that ship with the reference only: linked with it, never mirrored into exercises/
+impl_objs = $(patsubst %.c,$(OBJ)/%.o,$(wildcard $1/$2/*.c) $(if $(filter solutions,$1),$(call not_tests,$(wildcard $1/$2/*/*.c))))
+# the files of a list that are not tests (test_*.c)
+not_tests = $(foreach f,$1,$(if $(filter test_%,$(notdir $f)),,$f))
 # all chapters from implementation $1
 all_impl_objs = $(foreach c,$(CHAPTERS),$(call impl_objs,$1,$c))
 # chapter objects linked into a binary for chapter $1
@@ -30,7 +33,7 @@ TAP_DIR := $(BLD)/tap/$(IMPL)-$(PRIOR)
 define chapter_rules
 # $1 = chNN
 $1_TEST_OBJ := $$(patsubst %.c,$$(OBJ)/%.o,$$(wildcard chapters/$1/tests/*.c) $$(wildcard $$(HIDDEN)/$1/*.c))
-$$(TEST_BIN_DIR)/test_$1: $$($1_TEST_OBJ) $$(call link_objs,$1) $$(CFT_OBJ) $$(LIBCF)
+$$(TEST_BIN_DIR)/test_$1: $$($1_TEST_OBJ) $$(call link_objs,$1) $$(CFT_OBJ) $$(LIBSIM) $$(LIBCF)
 	@$$(call require_impls,$$(IMPL),$1)
 	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTERS),$$(if $$(call is_before,$$c,$1),$$c)))
 	@mkdir -p $$(@D)

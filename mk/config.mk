@@ -20,6 +20,7 @@ BLD := $(BUILD)/$(VARIANT)
 OBJ := $(BLD)/obj
 DEPS_STAMP := $(BUILD)/.deps-ok
 LIBCF := $(BLD)/libcf.a
+LIBSIM := $(BLD)/libcfsim.a
 CFT_OBJ := $(OBJ)/lib/test/cft.o
 
 # packages the default build needs (SDL2 for the viewer, stb for PNG and text)
@@ -32,7 +33,7 @@ PKG_LIBS = $(call lazy,PKG_LIBS,pkg-config --libs libcjson lapacke openblas 2>/d
 CHECK_LIBS = $(call lazy,CHECK_LIBS,pkg-config --libs check 2>/dev/null)
 
 CC ?= cc
-CPPFLAGS += -Ilib/include -Ilib/test -MMD -MP
+CPPFLAGS += -Ilib/include -Isim/include -Ilib/test -MMD -MP
 CFLAGS ?=
 CFLAGS += -std=c17 -Wall -Wextra -Werror $(OPTFLAGS) $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lm

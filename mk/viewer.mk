@@ -23,7 +23,7 @@ $(VIEWER_OBJ) $(DEMO_OBJ) $(VIEWER_TEST_OBJ): EXTRA_CFLAGS += $(SDL_CFLAGS) -Ivi
 
 # cfview with every chapter from IMPL (what `make all` and `make demo` build)
 CFVIEW := $(BLD)/bin/$(IMPL)/cfview
-$(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBCF)
+$(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
 	@$(call require_impls,$(IMPL),$(CHAPTERS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
@@ -35,7 +35,7 @@ EXTRA_HELP += demo-chN [DEMO=name] (N = 1..4), demos-check, viewer-test, bench-v
 VIEWER_BIN_DIR := $(BLD)/bin/$(IMPL)-$(PRIOR)
 define viewer_rules
 # $1 = chNN
-$$(VIEWER_BIN_DIR)/cfview-$1: $$(VIEWER_OBJ) $$(DEMO_OBJ) $$(call link_objs,$1) $$(LIBCF)
+$$(VIEWER_BIN_DIR)/cfview-$1: $$(VIEWER_OBJ) $$(DEMO_OBJ) $$(call link_objs,$1) $$(LIBSIM) $$(LIBCF)
 	@$$(call require_impls,$$(IMPL),$1)
 	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTERS),$$(if $$(call is_before,$$c,$1),$$c)))
 	@mkdir -p $$(@D)
@@ -55,7 +55,7 @@ DEMO_TARGET := demo-view
 .PHONY: demo-view demos-check viewer-test bench-viewer
 demo-view:
 	@$(MAKE) --no-print-directory IMPL=$(DEMO_IMPL) $(BLD)/bin/$(DEMO_IMPL)/cfview
-	$(BLD)/bin/$(DEMO_IMPL)/cfview $(if $(and $(wildcard $(DEMO_SCENE)),$(wildcard lib/src/scene.c)),$(DEMO_SCENE),--demo ch01/tennis_racket) \
+	$(BLD)/bin/$(DEMO_IMPL)/cfview $(if $(and $(wildcard $(DEMO_SCENE)),$(wildcard sim/scene.c)),$(DEMO_SCENE),--demo ch01/tennis_racket) \
 	  --screenshot $(BLD)/demo.png
 
 # every demo headless, checking its prediction; the reference solutions when the tree has them
@@ -70,7 +70,7 @@ demos-check:
 
 # rendering tests (Check) and the command line (exit statuses, messages)
 VIEWER_TEST := $(VIEWER_BIN_DIR)/test_viewer
-$(VIEWER_TEST): $(VIEWER_TEST_OBJ) $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(CFT_OBJ) $(LIBCF)
+$(VIEWER_TEST): $(VIEWER_TEST_OBJ) $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(CFT_OBJ) $(LIBSIM) $(LIBCF)
 	@$(call require_impls,$(IMPL),$(CHAPTERS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS) $(CHECK_LIBS)

@@ -20,6 +20,7 @@ const char *const cfv_key_help[][2] = {
     {"g", "gyroscopic term on / off (every world)"},
     {"i  I", "next rigid / soft integrator (every world)"},
     {"o  O", "solver iterations / 2, x 2"},
+    {"x  X", "next / previous contact solver of the registry (every world with one)"},
     {"m  M", "friction coefficient mu - 0.1, + 0.1 (every body)"},
     {"-  =", "fewer / more steps per frame"},
     {"tab", "next demo (shift+tab: previous)"},
@@ -201,9 +202,10 @@ static void hud_build(const cfvApp *app, Hud *H)
 
     double stage[CF_STAGE_COUNT] = {0};
     int iters = 0, budget = 0, contacts = 0;
-    double resid = 0;
+    double resid = 0, common = 0;
     for (int i = 0; i < run->n_slots; ++i) {
         const cfWorld *w = &run->slot[i].w;
+        common = fmax(common, w->stats.common_residual);
         for (int k = 0; k < CF_STAGE_COUNT; ++k) stage[k] += w->stats.stage_seconds[k];
         iters = w->stats.solver_iterations > iters ? w->stats.solver_iterations : iters;
         budget = w->def.solver_iterations > budget ? w->def.solver_iterations : budget; /* the worlds' largest */
@@ -216,15 +218,17 @@ static void hud_build(const cfvApp *app, Hud *H)
         n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, " %s %.3f", cf_stage_name((cfStage)k), stage[k] * 1e3);
     if (run->n_slots && n < sizeof H->detail) {
         const cfWorldDef *d = &run->slot[0].w.def;
-        if (d->solver == CF_SOLVER_NONE && soft)
+        if (!d->solver && soft)
             snprintf(H->detail + n, sizeof H->detail - n,
                      "\ncontact solver: none   contacts %d   last linear solve: %d iteration%s, residual %.2e", contacts,
                      iters, iters == 1 ? "" : "s", resid);
-        else if (d->solver == CF_SOLVER_NONE)
+        else if (!d->solver)
             snprintf(H->detail + n, sizeof H->detail - n, "\ncontact solver: none   contacts %d", contacts);
         else
-            snprintf(H->detail + n, sizeof H->detail - n, "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e   contacts %d",
-                     cf_solver_name(d->solver), cf_friction_model_name(d->friction_model), iters, budget, resid, contacts);
+            snprintf(H->detail + n, sizeof H->detail - n,
+                     "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d",
+                     d->solver->name, cf_friction_model_name(d->friction_model), iters, budget, resid,
+                     cf_measure_name(d->solver->measure), common, contacts);
     }
 
     float w1, h1, w2, h2, w3, h3;
@@ -515,6 +519,16 @@ bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
                      shift ? cf_soft_integrator_name(d->soft_integrator) : cf_rigid_integrator_name(d->rigid_integrator));
             flash(app, buf);
         }
+        break;
+    case SDLK_x:
+        cfv_run_cycle_solver(run, shift ? -1 : 1);
+        for (int i = 0; i < run->n_slots; ++i)
+            if (run->slot[i].w.def.solver) {
+                snprintf(buf, sizeof buf, "contact solver: %s (%s)", run->slot[i].w.def.solver->name,
+                         run->slot[i].w.def.solver->summary);
+                flash(app, buf);
+                break;
+            }
         break;
     case SDLK_o:
         for (int i = 0; i < run->n_slots; ++i) {

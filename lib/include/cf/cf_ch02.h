@@ -21,8 +21,8 @@
  * - a body index < 0 in a ::cfContact means the static environment (infinite mass, at rest),
  *   exactly like a fixed body.
  *
- * The functions in the group "Provided" are complete library code (lib/src/ch02_assembly.c)
- * built on the exercises; they are not exercises.
+ * The functions in the group "Provided" are complete chapter code (solutions/ch02/provided.c,
+ * copied unchanged into exercises/ch02/) built on the exercises; they are not exercises.
  */
 #ifndef CF_CH02_H
 #define CF_CH02_H
@@ -148,7 +148,7 @@ cfStatus cf_contact_jacobian_rigid(const cfContact *c, const cfRigidBody *a, con
 /** @} */
 
 /** Most nodes on one side of a soft contact (4 would be a tetrahedron). */
-#define CF_SOFT_CONTACT_NODES 4
+#define CF_SOFT_CONTACT_NODES CF_CONTACT_NODES
 
 /**
  * A contact between soft-body nodes in barycentric form. The material point of side A is
@@ -425,7 +425,7 @@ cfStatus cf_soft_dual_velocity(const cfSoftDual *d, const double *lambda, double
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
-/** @name Provided (library code in lib/src/ch02_assembly.c, not exercises)
+/** @name Provided (chapter code in provided.c, not exercises)
  *  @{ */
 
 /**

@@ -452,7 +452,7 @@ cfStatus cf_broadphase_sap(const cfAabb *boxes, int n, cfPairList *pairs, long *
 /** @} */
 
 /* ==================================================================================== */
-/** @name Provided with the chapter (lib/src/ch03_detect.c)
+/** @name Provided with the chapter (provided.c, not an exercise)
  *  @{ */
 
 /** cfSdf view of a grid (evaluated with cf_sdf_grid_eval()); @p g must outlive the result. */

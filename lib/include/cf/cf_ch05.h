@@ -31,14 +31,14 @@
 #include "cf/cf_contact.h"
 #include "cf/cf_problem.h"
 #include "cf/cf_rng.h"
-#include "cf/cf_world.h"
+#include "cf/cf_solver.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------------------ */
-/** @name Provided: options, stopping rules, orderings (lib/src/ch05_split.c)
+/** @name Provided: options, stopping rules, orderings (provided.c, not exercises)
  *  @{ */
 
 /** Options shared by the splitting solvers. Start from cf_split_options_default(). */
@@ -104,14 +104,6 @@ cfStatus cf_fc_split_check(const cfFrictionProblem *p, const double *r, const cf
  * shuffle drawn from @p rng (which must not be NULL for CF_ORDER_RANDOM).
  */
 void cf_ordering_permutation(cfOrdering o, int n, int sweep, cfRng *rng, int *perm);
-
-/**
- * Natural-map residual of the box friction model on a frictional contact problem: the
- * cf_blcp_residual() of the boxed LCP that cf_friction_boxed_lcp() would build, without building
- * it: per contact e_n = r_n - max(0, r_n - u_n), e_t = r_t - mid(-mu r_n+, r_t - u_t, mu r_n+)
- * (r_n+ = max(r_n, 0)), likewise e_b; returns |e|_2 (+INFINITY for non-finite input).
- */
-double cf_fc_box_residual(const cfFrictionProblem *p, const double *r);
 
 /** Projection of the tangential impulse @p lt (2 values) onto the disk of radius @p radius (>= 0). */
 void cf_disk_project(double lt[2], double radius);
@@ -233,6 +225,11 @@ typedef struct cfRigidPgsOptions {
 
 /** h 1/60, 20 sweeps, tol 0, erp 0.2, cfm 0, omega 1, warm start, cone, sequential, seed 1. */
 cfRigidPgsOptions cf_rigid_pgs_options_default(void);
+/**
+ * The options of a rows-form problem and the registry's common parameters (cf_solver.h): h, erp
+ * and cfm from @p p, the rest from @p par (provided; the world's "pgs" and "pgs-fast" rows use it).
+ */
+cfRigidPgsOptions cf_rigid_pgs_options_of(const cfContactProblem *p, const cfSolverParams *par);
 
 /** Precomputed data of one contact (filled by cf_rigid_pgs_prepare()). */
 typedef struct cfRigidRow {
