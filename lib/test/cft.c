@@ -31,6 +31,22 @@ static bool starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* the group (test case) names, as Check prints them in failure lines (`ch01.3-long`), so that
+   CFT_CASE also selects by group */
+#define MAX_GROUPS 128
+static struct {
+    const TCase *tc;
+    const char *name;
+} groups[MAX_GROUPS];
+static int n_groups;
+
+static const char *tcase_group(const TCase *tc)
+{
+    for (int i = 0; i < n_groups; ++i)
+        if (groups[i].tc == tc) return groups[i].name;
+    return NULL;
+}
+
 void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int points,
               const char *title)
 {
@@ -39,7 +55,8 @@ void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int 
         exit(2);
     }
     const char *f = case_filter();
-    if (f && !starts_with(id, f) && !starts_with(name, f)) return;
+    const char *group = tcase_group(tc);
+    if (f && !starts_with(id, f) && !starts_with(name, f) && !(group && starts_with(group, f))) return;
     entries[n_entries++] = (Entry){name, id, title, points};
     if (!rubric_only) tcase_add_test(tc, fn);
 }
@@ -66,6 +83,12 @@ static void exit_guard(void)
 static TCase *make_tcase(Suite *s, const char *name, double timeout)
 {
     TCase *tc = tcase_create(name);
+    if (n_groups >= MAX_GROUPS) {
+        fprintf(stderr, "cft: more than %d test cases created\n", MAX_GROUPS);
+        exit(2);
+    }
+    groups[n_groups].tc = tc;
+    groups[n_groups++].name = name;
     tcase_add_checked_fixture(tc, enter_test, leave_test);
     tcase_set_timeout(tc, timeout);
     suite_add_tcase(s, tc);
@@ -96,7 +119,7 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
                     "usage: %s [--rubric | --list]\n"
                     "  --rubric  print graded tests: name, exercise, points, title\n"
                     "  --list    print every test: name, exercise, points, title\n"
-                    "environment: CFT_CASE=prefix selects tests by exercise id or name;\n"
+                    "environment: CFT_CASE=prefix selects tests by exercise id, name or group;\n"
                     "  CK_FORK, CK_VERBOSITY, CK_TAP_LOG_FILE_NAME, CK_TIMEOUT_MULTIPLIER as in Check\n",
                     argv[0]);
             return 2;

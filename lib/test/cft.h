@@ -18,7 +18,8 @@
  * @endcode
  *
  * Environment: CK_FORK, CK_VERBOSITY, CK_TAP_LOG_FILE_NAME, CK_TIMEOUT_MULTIPLIER as in
- * Check; CFT_CASE=prefix runs only the tests whose exercise id or name starts with prefix.
+ * Check; CFT_CASE=prefix runs only the tests whose exercise id, name or group (the test case
+ * name printed in failure lines, e.g. `ch01.3-long`) starts with prefix.
  * `prog --rubric` prints one line per graded test: name, exercise id, points, title
  * (tab-separated) and exits.
  */
