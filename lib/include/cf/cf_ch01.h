@@ -102,7 +102,7 @@ cfStatus cf_soft_assemble_implicit(const cfSoftBody *s, cfVec3 gravity, double h
 cfStatus cf_soft_step_implicit(cfSoftBody *s, cfVec3 gravity, double h, cfReport *rep);
 
 /**
- * @brief ch01.5 (10 points): one step of linearized BDF2 (paper 003, eq. 22-24).
+ * @brief ch01.5 (10 points): one step of linearized BDF2 (paper 003, eq.\ 22-24).
  *
  * @f[ M\big(u^+ - \tfrac43 u^n + \tfrac13 u^{n-1}\big) = \tfrac{2h}{3} f(x^+, u^+), \qquad
  *     x^+ = \tfrac43 x^n - \tfrac13 x^{n-1} + \tfrac{2h}{3} u^+ @f]
