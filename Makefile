@@ -26,13 +26,14 @@ include mk/chapters.mk
 -include $(sort $(wildcard mk/ch[0-9][0-9].mk))
 
 .SECONDARY:
-.PHONY: all help deps libs libtests tests apps test test-lib check demo demo-cli exercises exercises-check clean
+.PHONY: all help deps libs libtests tests apps test test-lib check demo demo-cli exercises exercises-check \
+        stubs-werror clean
 
 all: libs libtests tests apps
 
 help:
 	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "other targets: test, test-lib, exercises, exercises-check, install-deps, clean"
+	@echo "other targets: test, test-lib, exercises, exercises-check, stubs-werror, install-deps, clean"
 	@echo "               $(EXTRA_HELP)"
 
 # ---- dependencies: installed on demand from Debian's packages ------------------------------
@@ -52,6 +53,13 @@ $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 
 # exercise stubs leave parameters and helpers unused until the student fills them in
 $(OBJ)/exercises/%.o: EXTRA_CFLAGS += $(EXERCISE_CFLAGS)
+
+# the generated stubs compile without a warning: the same flags plus -Werror, objects apart
+STUBS_WERROR_OBJ := $(patsubst %.c,$(BLD)/stubs-werror/%.o,$(wildcard exercises/ch[0-9][0-9]/*.c))
+$(BLD)/stubs-werror/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(EXERCISE_CFLAGS) -Werror -c $< -o $@
+stubs-werror: $(STUBS_WERROR_OBJ)
 
 # ---- the library -------------------------------------------------------------------------
 LIB_SRC := $(wildcard lib/src/*.c)
