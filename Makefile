@@ -90,7 +90,7 @@ test-lib: $(LIBTEST_BINS)
 APP_BIN := $(BLD)/bin/$(IMPL)
 CFLAB := $(APP_BIN)/cflab
 $(CFLAB): $(OBJ)/tools/cflab/cflab.o $(call all_impl_objs,$(IMPL)) $(LIBCF)
-	@$(call require_impls,$(IMPL),$(CHAPTERS))
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
@@ -108,7 +108,7 @@ demo-cli:
 
 # ---- tests ---------------------------------------------------------------------------------
 test: $(ALL_TEST_BINS)
-	@st=0; for c in $(CHAPTERS); do $(MAKE) --no-print-directory test-$$c || st=1; done; exit $$st
+	@st=0; for c in $(CHAPTER_DIRS); do $(MAKE) --no-print-directory test-$$c || st=1; done; exit $$st
 
 check:
 	@tools/check

@@ -15,12 +15,12 @@ BENCH_SPLIT := $(BLD)/bin/solutions/bench_splitting
 $(OBJ)/bench/bench_sim.o: EXTRA_CFLAGS += $(ODE_CFLAGS)
 
 $(BENCH_SIM): $(OBJ)/bench/bench_sim.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(ODE_LIBS)
 
 $(BENCH_SPLIT): $(OBJ)/bench/bench_splitting.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 

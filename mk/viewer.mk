@@ -24,7 +24,7 @@ $(VIEWER_OBJ) $(DEMO_OBJ) $(VIEWER_TEST_OBJ): EXTRA_CFLAGS += $(SDL_CFLAGS) -Ivi
 # cfview with every chapter from IMPL (what `make all` and `make demo` build)
 CFVIEW := $(BLD)/bin/$(IMPL)/cfview
 $(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBCF)
-	@$(call require_impls,$(IMPL),$(CHAPTERS))
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
 
@@ -37,7 +37,7 @@ define viewer_rules
 # $1 = chNN
 $$(VIEWER_BIN_DIR)/cfview-$1: $$(VIEWER_OBJ) $$(DEMO_OBJ) $$(call link_objs,$1) $$(LIBCF)
 	@$$(call require_impls,$$(IMPL),$1)
-	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTERS),$$(if $$(call is_before,$$c,$1),$$c)))
+	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTER_DIRS),$$(if $$(call is_before,$$c,$1),$$c)))
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(CFLAGS) $$^ -o $$@ $$(LDLIBS) $$(SDL_LIBS)
 
@@ -46,7 +46,7 @@ demo-$1 demo-$(patsubst ch0%,ch%,$1): $$(VIEWER_BIN_DIR)/cfview-$1
 	@echo "== demos of $1: chapter $1 from $$(IMPL), earlier chapters from $$(PRIOR)"
 	$$< --chapter $(patsubst 0%,%,$(patsubst ch%,%,$1)) $$(if $$(DEMO),--demo $$(DEMO)) --shots $$(BLD)/demos/$$(IMPL)-$$(PRIOR)
 endef
-$(foreach c,$(CHAPTERS),$(eval $(call viewer_rules,$c)))
+$(foreach c,$(CHAPTER_DIRS),$(eval $(call viewer_rules,$c)))
 
 # `make demo`: the Makefile's demo target runs $(DEMO_TARGET); the viewer replaces the
 # command-line run. Best available: the scene file when the scene loader is in the tree, else
@@ -71,7 +71,7 @@ demos-check:
 # rendering tests (Check) and the command line (exit statuses, messages)
 VIEWER_TEST := $(VIEWER_BIN_DIR)/test_viewer
 $(VIEWER_TEST): $(VIEWER_TEST_OBJ) $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(CFT_OBJ) $(LIBCF)
-	@$(call require_impls,$(IMPL),$(CHAPTERS))
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS) $(CHECK_LIBS)
 
