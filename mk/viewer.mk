@@ -5,7 +5,8 @@
 #   make demo-ch1 [DEMO=name] chapter 1's demos (chapter 1 from IMPL, earlier chapters from PRIOR)
 #   make demos-check          every demo headless, each checking its prediction (reference solutions)
 #   make viewer-test          headless rendering tests and the command-line checks
-#   make bench-viewer         frames per second at 1280x720 for 200, 1000 and 5000 boxes
+#   make bench-viewer         frames per second at 1280x720 for 200, 1000 and 5000 boxes, headless
+#                             and in a window with SDL's software renderer (under Xvfb without a display)
 
 SDL_CFLAGS = $(call lazy,SDL_CFLAGS,pkg-config --cflags sdl2 stb 2>/dev/null)
 SDL_LIBS = $(call lazy,SDL_LIBS,pkg-config --libs sdl2 stb 2>/dev/null)
@@ -80,7 +81,8 @@ viewer-test: $(VIEWER_TEST) $(CFVIEW)
 	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $(VIEWER_TEST)
 	@viewer/test/cli.sh $(CFVIEW) $(BLD)/viewer-test $(CFVIEW_STUBS)
 
-# prints CSV (boxes, fps, ...) and keeps it in build/<variant>/bench/viewer.csv
+# prints CSV (boxes, fps, ...) and keeps it in build/<variant>/bench/viewer.csv and viewer-window.csv
 bench-viewer: $(CFVIEW)
 	@mkdir -p $(BLD)/bench
 	$(CFVIEW) --bench --size 1280x720 | tee $(BLD)/bench/viewer.csv
+	tools/with-display $(CFVIEW) --bench --window --software --size 1280x720 | tee $(BLD)/bench/viewer-window.csv
