@@ -500,9 +500,12 @@ static int count_colour(const Shot *s, SDL_Color c, int x0, int x1, int y0, int 
 START_TEST(residual_plot_draws_the_last_solve)
 {
     /* the plot column (hud_build in app.c): panels of height min(170, 0.24 H), 8 pixels apart,
-       energy, angular momentum (rigid bodies), then the residual per iteration (a solver set) */
+       energy, angular momentum (rigid bodies), then the residual per iteration (a solver set);
+       the first two show once some sample is not zero */
     cfWorld *w = new_world(cfu_zero3());
     add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    ck_assert(cfv_series_push(&app.run.slot[0].energy, 0.0, 1.0));
+    ck_assert(cfv_series_push(&app.run.slot[0].momentum, 0.0, 1.0));
     plain_view();
     app.plots = true;
     cfv_app_layout(&app);
@@ -523,9 +526,10 @@ START_TEST(residual_plot_draws_the_last_solve)
     int n = count_colour(b, c, x0, x1, y0, y1, &yl, &yr);
     ck_assert_msg(n > 20, "%d pixels of the slot's colour in the residual panel", n);
     ck_assert_msg(yr > yl + 5, "the curve falls: left end at y = %d, right end at y = %d", yl, yr);
-    /* the energy panel above is untouched */
+    /* the energy panel above is untouched (its one sample drawn as before) */
     int e0 = 0, e1 = 0;
-    ck_assert_int_eq(count_colour(b, c, x0, x1, 9, (int)(8 + ph) - 1, &e0, &e1), 0);
+    ck_assert_int_eq(count_colour(b, c, x0, x1, 9, (int)(8 + ph) - 1, &e0, &e1),
+                     count_colour(a, c, x0, x1, 9, (int)(8 + ph) - 1, &e0, &e1));
     const char *dir = getenv("CFV_TEST_PNG_DIR");
     if (dir) {
         char path[512];
@@ -535,6 +539,36 @@ START_TEST(residual_plot_draws_the_last_solve)
     }
     free(a);
     free(b);
+}
+END_TEST
+
+START_TEST(plots_only_with_information)
+{
+    /* a world with no dynamics (energy and momentum 0 throughout) gets no plot panel and the 3D
+       view keeps the whole width; a sample that is not zero brings its panel, and the view makes
+       room for it */
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    for (int k = 0; k < 3; ++k) {
+        ck_assert(cfv_series_push(&app.run.slot[0].energy, 0.1 * k, 0.0));
+        ck_assert(cfv_series_push(&app.run.slot[0].momentum, 0.1 * k, 0.0));
+    }
+    plain_view();
+    app.plots = true;
+    cfv_app_layout(&app);
+    float pw = fminf(420.0f, 0.32f * W), ph = fminf(170.0f, 0.24f * H);
+    int xm = (int)(W - 8 - 0.5f * pw), y_energy = (int)(8 + 0.5f * ph), y_momentum = (int)(8 + 1.5f * ph + 8);
+    Shot *a = malloc(sizeof *a);
+    render(a);
+    ck_assert(same(pixel(a, xm, y_energy), cfv_background));
+    ck_assert(same(pixel(a, xm, y_momentum), cfv_background));
+    ck_assert(app.area.w == (float)W);
+    ck_assert(cfv_series_push(&app.run.slot[0].energy, 0.3, -2.0)); /* the energy changes */
+    render(a);
+    ck_assert(!same(pixel(a, xm, y_energy), cfv_background));
+    ck_assert(same(pixel(a, xm, y_momentum), cfv_background));
+    ck_assert_msg(app.area.w < W - pw, "3D area %g wide beside a %g wide panel", app.area.w, pw);
+    free(a);
 }
 END_TEST
 
@@ -647,6 +681,7 @@ static void build(Suite *s)
     CFT_TEST(tc, hud_draws_text_over_the_view, "the HUD draws its panel");
     CFT_TEST(tc, every_shape_is_drawn, "boxes, spheres, capsules, fixed bodies and the ground are drawn");
     CFT_TEST(tc, residual_plot_draws_the_last_solve, "the residual panel draws the last solve's history, falling");
+    CFT_TEST(tc, plots_only_with_information, "energy and momentum panels only when some sample is not zero");
     TCase *tu = cft_tcase_unit(s, "parts");
     CFT_TEST(tu, series_keep_the_whole_history, "plot series keep the whole run at reduced resolution");
     CFT_TEST(tu, residual_series_follow_the_stats, "residual series: one sample per iteration of the last solve");
