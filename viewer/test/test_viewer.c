@@ -423,7 +423,7 @@ START_TEST(every_shape_is_drawn)
     for (int k = 0; k < 3; ++k) {
         float sx, sy;
         /* a point a little below the centre (the id label sits at the centre) */
-        ck_assert(cfv_view_project(&v, w->bodies[ids[k]].x, &sx, &sy));
+        cft_assert_at(cfv_view_project(&v, w->bodies[ids[k]].x, &sx, &sy), "k = %d", k);
         SDL_Color c = pixel(s, (int)sx, (int)sy);
         ck_assert_msg(shade_of(c, cfv_object_color(0, k)), "body %d: (%d,%d,%d)", ids[k], c.r, c.g, c.b);
     }
@@ -455,7 +455,8 @@ START_TEST(residual_series_follow_the_stats)
 {
     static cfvRun run; /* zeroed; freed below */
     cfError err;
-    for (int i = 0; i < 2; ++i) ck_assert_int_eq(cfv_run_add_world(&run, NULL, "", cfu_zero3(), &err), i);
+    for (int i = 0; i < 2; ++i)
+        cft_assert_int_at(cfv_run_add_world(&run, NULL, "", cfu_zero3(), &err), ==, i, "i = %d", i);
     ck_assert(!cfv_run_has_solver(&run));
     fake_history(&run, 0, CF_SOLVER_PGS_BOXED, 12);
     fake_history(&run, 1, CF_SOLVER_NNCG, 400); /* more than the stats keep */
@@ -468,8 +469,8 @@ START_TEST(residual_series_follow_the_stats)
     ck_assert_int_eq(se[1].n, CF_STATS_HISTORY);
     for (int i = 0; i < 2; ++i)
         for (int k = 0; k < se[i].n; ++k) {
-            ck_assert(se[i].t[k] == k + 1);
-            ck_assert(se[i].y[k] == run.slot[i].w.stats.solver_history[k]);
+            cft_assert_at(se[i].t[k] == k + 1, "i = %d, k = %d", i, k);
+            cft_assert_at(se[i].y[k] == run.slot[i].w.stats.solver_history[k], "i = %d, k = %d", i, k);
         }
     /* the matrix-free PGS records another measure: the title says so */
     fake_history(&run, 1, CF_SOLVER_PGS, 20);
@@ -550,8 +551,8 @@ START_TEST(plots_only_with_information)
     cfWorld *w = new_world(cfu_zero3());
     add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
     for (int k = 0; k < 3; ++k) {
-        ck_assert(cfv_series_push(&app.run.slot[0].energy, 0.1 * k, 0.0));
-        ck_assert(cfv_series_push(&app.run.slot[0].momentum, 0.1 * k, 0.0));
+        cft_assert_at(cfv_series_push(&app.run.slot[0].energy, 0.1 * k, 0.0), "k = %d", k);
+        cft_assert_at(cfv_series_push(&app.run.slot[0].momentum, 0.1 * k, 0.0), "k = %d", k);
     }
     plain_view();
     app.plots = true;
@@ -576,11 +577,11 @@ START_TEST(series_keep_the_whole_history)
 {
     cfvSeries s;
     memset(&s, 0, sizeof s);
-    for (int i = 0; i < 10000; ++i) ck_assert(cfv_series_push(&s, i * 0.01, (double)i));
+    for (int i = 0; i < 10000; ++i) cft_assert_at(cfv_series_push(&s, i * 0.01, (double)i), "i = %d", i);
     ck_assert_int_le(s.n, s.cap);
     ck_assert(s.t[0] == 0.0);
     ck_assert(s.t[s.n - 1] > 99.0 - 0.01 * s.stride);
-    for (int i = 1; i < s.n; ++i) ck_assert(s.t[i] > s.t[i - 1]);
+    for (int i = 1; i < s.n; ++i) cft_assert_at(s.t[i] > s.t[i - 1], "i = %d", i);
     cfv_series_free(&s);
 }
 END_TEST
