@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: MIT
-# Gate on the text of the tree (sourced by tools/check, which defines gate): no source, text or
+# Gates on the text of the tree (sourced by tools/check, which defines gate): no source, text or
 # data file holds a control character other than tab and newline (a stray carriage return from
-# `\r` in a script, a CRLF line end, an escape sequence). Binary files (PNG) are skipped.
+# `\r` in a script, a CRLF line end, an escape sequence; binary files such as PNG are skipped), and
+# no test assertion inside a loop names an index without its value.
 
 text_check_controls() {
   local hits
@@ -15,3 +16,6 @@ text_check_controls() {
   echo "ok: no control characters besides tab and newline"
 }
 gate "text: no stray control characters" text_check_controls
+
+# an assertion inside a loop prints the loop's index values, not their names (tools/loop-asserts)
+gate "tests: assertions in loops say where they failed" tools/loop-asserts
