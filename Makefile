@@ -26,13 +26,14 @@ include mk/chapters.mk
 -include $(sort $(wildcard mk/ch[0-9][0-9].mk))
 
 .SECONDARY:
-.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check demo demo-cli exercises exercises-check clean
+.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check demo demo-cli exercises \
+        exercises-check stubs-werror clean
 
 all: libs libtests simtests tests apps
 
 help:
 	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "other targets: test, test-lib, test-sim, exercises, exercises-check, install-deps, clean"
+	@echo "other targets: test, test-lib, test-sim, exercises, exercises-check, stubs-werror, install-deps, clean"
 	@echo "               $(EXTRA_HELP)"
 
 # ---- dependencies: installed on demand from Debian's packages ------------------------------
@@ -52,6 +53,13 @@ $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 
 # exercise stubs leave parameters and helpers unused until the student fills them in
 $(OBJ)/exercises/%.o: EXTRA_CFLAGS += $(EXERCISE_CFLAGS)
+
+# the generated stubs compile without a warning: the same flags plus -Werror, objects apart
+STUBS_WERROR_OBJ := $(patsubst %.c,$(BLD)/stubs-werror/%.o,$(wildcard exercises/ch[0-9][0-9]/*.c))
+$(BLD)/stubs-werror/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(EXERCISE_CFLAGS) -Werror -c $< -o $@
+stubs-werror: $(STUBS_WERROR_OBJ)
 
 # ---- the library: depends on nothing above it (tools/layers checks it) ------------------
 LIB_SRC := $(wildcard lib/src/*.c)
@@ -84,7 +92,7 @@ $(BLD)/bin/lib/%: $(OBJ)/lib/test/%.o $(CFT_OBJ) $(LIBCF)
 SIMTEST_SRC := $(wildcard sim/test/test_*.c)
 SIMTEST_BINS := $(SIMTEST_SRC:sim/test/%.c=$(BLD)/bin/$(IMPL)/sim/%)
 $(BLD)/bin/$(IMPL)/sim/%: $(OBJ)/sim/test/%.o $(CFT_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
-	@$(call require_impls,$(IMPL),$(CHAPTERS))
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(CHECK_LIBS)
 
@@ -104,7 +112,7 @@ test-sim: $(SIMTEST_BINS)
 APP_BIN := $(BLD)/bin/$(IMPL)
 CFLAB := $(APP_BIN)/cflab
 $(CFLAB): $(OBJ)/tools/cflab/cflab.o $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
-	@$(call require_impls,$(IMPL),$(CHAPTERS))
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
@@ -122,7 +130,7 @@ demo-cli:
 
 # ---- tests ---------------------------------------------------------------------------------
 test: $(ALL_TEST_BINS)
-	@st=0; for c in $(CHAPTERS); do $(MAKE) --no-print-directory test-$$c || st=1; done; exit $$st
+	@st=0; for c in $(CHAPTER_DIRS); do $(MAKE) --no-print-directory test-$$c || st=1; done; exit $$st
 
 check:
 	@tools/check

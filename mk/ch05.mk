@@ -15,19 +15,19 @@ BENCH_SPLIT := $(BLD)/bin/solutions/bench_splitting
 $(OBJ)/bench/bench_sim.o: EXTRA_CFLAGS += $(ODE_CFLAGS)
 
 $(BENCH_SIM): $(OBJ)/bench/bench_sim.o $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(ODE_LIBS)
 
 $(BENCH_SPLIT): $(OBJ)/bench/bench_splitting.o $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # the fast path's own tests (solutions/ch05/fast/test_fast.c): the reference solutions only
 TEST_FAST := $(BLD)/bin/solutions/test_fast
 $(TEST_FAST): $(OBJ)/solutions/ch05/fast/test_fast.o $(call all_impl_objs,solutions) $(CFT_OBJ) $(LIBSIM) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(CHECK_LIBS)
 

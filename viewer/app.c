@@ -3,6 +3,7 @@
 #include "cfview.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -130,7 +131,7 @@ typedef struct Hud {
     char detail[600];                        /* stage timings, solver: at scale 1 */
     char story[2400];                        /* prediction, what to look at, keys: at s */
     SDL_FRect top, bottom, plots;            /* panel rectangles (w == 0: not shown) */
-    bool momentum_plot;
+    bool energy_plot, momentum_plot;         /* only when some sample is not zero */
     bool residual_plot;                      /* the solver's residual per iteration (last step) */
 } Hud;
 
@@ -142,6 +143,20 @@ static bool has_rigid(const cfvRun *run)
     return false;
 }
 
+/* a panel carries information when some world has a sample that is not zero (a demo that only
+   places bodies, with no dynamics, has energy and momentum 0 throughout: no panel) */
+static bool informative(const cfvRun *run, size_t series_offset)
+{
+    for (int i = 0; i < run->n_slots; ++i) {
+        const cfvSeries *se = (const cfvSeries *)((const char *)&run->slot[i] + series_offset);
+        for (int k = 0; k < se->n; ++k)
+            if (se->y[k] != 0.0) return true; /* NaN too: it says something went wrong */
+    }
+    return false;
+}
+
+static int plot_panels(const Hud *H) { return H->energy_plot + H->momentum_plot + H->residual_plot; }
+
 static void hud_build(const cfvApp *app, Hud *H)
 {
     const cfvRun *run = &app->run;
@@ -150,14 +165,15 @@ static void hud_build(const cfvApp *app, Hud *H)
     float pw = fminf(420.0f, 0.32f * app->w), ph = fminf(170.0f, 0.24f * app->h);
     bool rigid = has_rigid(run), soft = false;
     for (int i = 0; i < run->n_slots; ++i) soft = soft || run->slot[i].w.n_soft > 0;
-    H->momentum_plot = rigid;
+    H->energy_plot = informative(run, offsetof(cfvSlot, energy));
+    H->momentum_plot = rigid && informative(run, offsetof(cfvSlot, momentum));
     H->residual_plot = cfv_run_has_solver(run);
-    int panels = 1 + H->momentum_plot + H->residual_plot;
-    if (app->plots && run->n_slots)
+    int panels = plot_panels(H);
+    if (app->plots && panels > 0)
         H->plots = (SDL_FRect){app->w - pw - 8, 8, pw, panels * ph + 8 * (panels - 1)};
     if (!app->hud) return;
 
-    float maxw = (app->plots ? H->plots.x : (float)app->w) - 20;
+    float maxw = (H->plots.w > 0 ? H->plots.x : (float)app->w) - 20;
     char buf[1200];
     int chars = (int)(maxw / (6.0f * 1.33f * s));
     snprintf(buf, sizeof buf, "%s  %s", run->name, run->title);
@@ -279,6 +295,7 @@ void cfv_app_layout(cfvApp *app)
 {
     Hud H;
     hud_build(app, &H);
+    app->plot_panels = plot_panels(&H);
     float top = H.top.w > 0 ? H.top.y + H.top.h + 4 : 0;
     float bottom = H.bottom.w > 0 ? H.bottom.y - 4 : (float)app->h;
     float right = H.plots.w > 0 ? H.plots.x - 4 : (float)app->w;
@@ -331,10 +348,12 @@ static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
         col[i] = cfv_slot_color(i);
     }
     float x = H->plots.x, y = H->plots.y, pw = H->plots.w;
-    int panels = 1 + H->momentum_plot + H->residual_plot;
+    int panels = plot_panels(H);
     float ph = (H->plots.h - 8 * (panels - 1)) / panels;
-    cfv_plot(r, x, y, pw, ph, "energy (J) against time", se, col, run->n_slots, false, "s");
-    y += ph + 8;
+    if (H->energy_plot) {
+        cfv_plot(r, x, y, pw, ph, "energy (J) against time", se, col, run->n_slots, false, "s");
+        y += ph + 8;
+    }
     if (H->momentum_plot) {
         cfv_plot(r, x, y, pw, ph, "angular momentum (kg m^2/s) against time", sm, col, run->n_slots, false, "s");
         y += ph + 8;
@@ -390,6 +409,11 @@ void cfv_app_draw(cfvApp *app, SDL_Renderer *r)
     Uint64 t0 = SDL_GetPerformanceCounter();
     Hud H;
     hud_build(app, &H);
+    if (plot_panels(&H) != app->plot_panels) {
+        /* a panel began to carry information (or a reset emptied it): make room for it */
+        cfv_app_layout(app);
+        hud_build(app, &H);
+    }
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
     SDL_SetRenderDrawColor(r, cfv_background.r, cfv_background.g, cfv_background.b, 255);
     SDL_RenderClear(r);

@@ -196,6 +196,7 @@ typedef struct cfvApp {
     double frame_ms;         /**< last frame's drawing time */
     double fps;              /**< smoothed frames per second (windowed) */
     SDL_FRect area;          /**< the part of the image the panels leave free for the 3D view */
+    int plot_panels;         /**< plot panels the area was laid out for */
     bool camera_fixed;       /**< the user chose the camera (--camera): never refit */
     char shot_path[512];     /**< F12 / headless screenshot path ("" : automatic) */
     char record_dir[512];    /**< --record folder ("" : off) */

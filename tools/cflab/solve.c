@@ -79,7 +79,7 @@ static void json_string(FILE *f, const char *s)
 /* a finite number, or null in JSON */
 static void json_number(FILE *f, double v)
 {
-    if (isfinite(v)) fprintf(f, "%.6e", v);
+    if (isfinite(v)) fprintf(f, "%.17g", v); /* round-trip precision: anyone can check x */
     else fputs("null", f);
 }
 

@@ -189,7 +189,7 @@ static void world_fc(cfWorld *w, cfFrictionProblem *fc)
         cft_assert_ok(cf_contact_frame(c->n, &c->t, &c->b));
     }
     for (int i = 0; i < w->n_bodies; ++i)
-        cft_assert_ok(cf_rigid_integrate_velocity(&w->bodies[i], w->def.gravity, w->def.dt, false));
+        cft_assert_ok_at(cf_rigid_integrate_velocity(&w->bodies[i], w->def.gravity, w->def.dt, false), "i = %d", i);
     cft_assert_ok(cf_friction_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, w->contacts.count, fc));
 }
 
@@ -271,14 +271,14 @@ START_TEST(ch05_1_oscillates_where_theory_allows)
     cf_report_init(&rep, g_hist, HIST);
     cft_assert_status(cf_lcp_jacobi(&p, &o, x, &rep), CF_MAX_ITER);
     ck_assert(rep.reason == CF_STOP_MAX_ITER);
-    for (int i = 0; i < 3; ++i) cft_assert_near(x[i], 1.0, 1e-15, 0); /* odd sweep count: (1,1,1) */
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(x[i], 1.0, 1e-15, 0, "i = %d", i); /* odd sweep count: (1,1,1) */
     cft_assert_near(rep.residual, sqrt(3.0), 1e-12, 0);
     /* damped Jacobi (omega = 0.5) converges on the same problem */
     memset(x, 0, sizeof x);
     o.omega = 0.5;
     o.max_iter = 2000;
     cft_assert_ok(cf_lcp_jacobi(&p, &o, x, &rep));
-    for (int i = 0; i < 3; ++i) cft_assert_near(x[i], 1 / 2.2, 1e-9, 0);
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(x[i], 1 / 2.2, 1e-9, 0, "i = %d", i);
     cf_lcp_free(&p);
 }
 END_TEST
@@ -355,7 +355,7 @@ START_TEST(ch05_2_worked_example)
     lcp_dense(&q, 3, A3, b3);
     o.max_iter = 200;
     cft_assert_ok(cf_lcp_pgs(&q, &o, x3, &rep));
-    for (int i = 0; i < 3; ++i) cft_assert_near(x3[i], 1 / 2.2, 1e-9, 0);
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(x3[i], 1 / 2.2, 1e-9, 0, "i = %d", i);
     cf_lcp_free(&p);
     cf_lcp_free(&q);
 }
@@ -396,7 +396,7 @@ START_TEST(ch05_2_monotone_descent)
         double e2 = lcp_energy(&p, x);
         ck_assert_msg(e2 <= e + 1e-13, "energy rose at sweep %d: %.17g -> %.17g", k, e, e2);
         e = e2;
-        for (int i = 0; i < 30; ++i) ck_assert(x[i] >= 0.0);
+        for (int i = 0; i < 30; ++i) cft_assert_at(x[i] >= 0.0, "i = %d", i);
     }
     cf_lcp_free(&p);
 }
@@ -552,7 +552,7 @@ START_TEST(ch05_4_box_stack_certificates)
     for (int i = 0; i < p.n; ++i) {
         double lo, hi;
         cf_blcp_bounds(&p, x, i, &lo, &hi);
-        ck_assert(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15);
+        cft_assert_at(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15, "i = %d", i);
     }
     /* aggregates (digest 3.2.3: corner impulses are not unique): ground carries both boxes */
     double sum = 0;
@@ -688,7 +688,7 @@ START_TEST(ch05_6_prepare_worked)
     /* W_aa equals the diagonal block of the assembled Delassus operator (ch02.5) */
     cfBsr W;
     cft_assert_ok(cf_delassus_rigid(b, 2, &c, 1, &W));
-    for (int i = 0; i < 9; ++i) cft_assert_near(ws.rows[0].W[i], W.val[i], 1e-12, 0);
+    for (int i = 0; i < 9; ++i) cft_assert_near_at(ws.rows[0].W[i], W.val[i], 1e-12, 0, "i = %d", i);
     cf_bsr_free(&W);
     c.body_b = 0;
     cft_assert_status(cf_rigid_pgs_prepare(b, 2, &c, 1, &o, &ws), CF_BAD_INPUT);
@@ -706,7 +706,7 @@ START_TEST(ch05_6_matrix_free_equals_assembled)
     cfFrictionProblem fc;
     world_fc(&w, &fc); /* velocities are now u*, contacts have frames */
     int nc = fc.nc;
-    for (int a = 0; a < nc; ++a) ck_assert(w.contacts.items[a].phi == 0.0);
+    for (int a = 0; a < nc; ++a) cft_assert_at(w.contacts.items[a].phi == 0.0, "a = %d", a);
     double *r = calloc((size_t)3 * nc, sizeof *r);
     cfSplitOptions so = cf_split_options_default();
     so.max_iter = 6;
@@ -727,12 +727,13 @@ START_TEST(ch05_6_matrix_free_equals_assembled)
     ck_assert_int_eq(rep.iterations, 6);
     ck_assert_int_eq(rep.history_len, 6);
     for (int a = 0; a < nc; ++a)
-        for (int i = 0; i < 3; ++i) cft_assert_near(w.contacts.items[a].lambda[i], r[3 * a + i], 1e-12, 0);
+        for (int i = 0; i < 3; ++i) cft_assert_near_at(w.contacts.items[a].lambda[i], r[3 * a + i], 1e-12, 0,
+                                                       "a = %d, i = %d", a, i);
     /* and the velocities are u* + M^-1 J^T lambda */
     cft_assert_ok(cf_rigid_apply_impulses(before, 3, w.contacts.items, nc, r));
     for (int i = 1; i < 3; ++i) {
-        cft_assert_vec3_near(w.bodies[i].v, before[i].v, 1e-12);
-        cft_assert_vec3_near(w.bodies[i].w, before[i].w, 1e-12);
+        cft_assert_vec3_near_at(w.bodies[i].v, before[i].v, 1e-12, "i = %d", i);
+        cft_assert_vec3_near_at(w.bodies[i].w, before[i].w, 1e-12, "i = %d", i);
     }
     cf_rigid_pgs_free(&ws);
     free(r);
@@ -1077,7 +1078,7 @@ START_TEST(ch05_8_friction_and_cycle_example)
     for (int i = 0; i < p.n; ++i) {
         double lo, hi;
         cf_blcp_bounds(&p, y, i, &lo, &hi);
-        ck_assert(y[i] >= lo - 1e-15 && y[i] <= hi + 1e-15);
+        cft_assert_at(y[i] >= lo - 1e-15 && y[i] <= hi + 1e-15, "i = %d", i);
     }
     free(y);
     cf_blcp_free(&p);
@@ -1126,7 +1127,7 @@ START_TEST(ch05_9_friction_restarts_and_bounds)
     for (int i = 0; i < p.n; ++i) {
         double lo, hi;
         cf_blcp_bounds(&p, x, i, &lo, &hi);
-        ck_assert(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15);
+        cft_assert_at(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15, "i = %d", i);
     }
     cft_assert_near(cf_blcp_residual(&p, x), 0.0, 1e-9, 0);
     free(x);
@@ -1280,7 +1281,8 @@ START_TEST(lib_written_problem_solved_consistently)
     world_fc(&w, &P);
     ck_assert_int_eq(P.nc, 8);
     /* the first four contacts are ground-box (body pair (0, 1)) */
-    for (int a = 0; a < 4; ++a) ck_assert_int_eq(w.contacts.items[a].body_a + w.contacts.items[a].body_b, 1);
+    for (int a = 0; a < 4; ++a) cft_assert_int_at(w.contacts.items[a].body_a + w.contacts.items[a].body_b, ==, 1,
+                                                  "a = %d", a);
     char path[] = "/tmp/cflab-ch05-fc-XXXXXX";
     int fd = mkstemp(path);
     ck_assert(fd >= 0);

@@ -23,7 +23,7 @@ typedef enum cfStatus {
     CF_MAX_ITER,        /**< iterative solver stopped at its iteration limit */
     CF_STAGNATED,       /**< iterates stopped changing before the tolerance was met */
     CF_DIVERGED,        /**< residual grew without bound or became non-finite */
-    CF_INFEASIBLE,      /**< the problem has no solution (e.g. Lemke ray termination) */
+    CF_INFEASIBLE,      /**< the problem has no solution (e.g.\ Lemke ray termination) */
     CF_SINGULAR,        /**< a matrix that had to be factorized or inverted is singular */
     CF_BAD_INPUT,       /**< an argument violates the function's contract (NaN, h < 0, mu < 0, ...) */
     CF_IO_ERROR,        /**< a file could not be read or written */
@@ -32,7 +32,7 @@ typedef enum cfStatus {
     CF_STATUS_COUNT     /**< number of statuses */
 } cfStatus;
 
-/** Short lowercase name of a status, e.g. "converged", "max-iterations". Never NULL. */
+/** Short lowercase name of a status, e.g.\ "converged", "max-iterations". Never NULL. */
 const char *cf_status_name(cfStatus st);
 
 /** Capacity of ::cfError::msg in bytes. */

@@ -111,7 +111,7 @@ void cf_disk_project(double lt[2], double radius);
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.1-ch05.3 Projected Jacobi, Gauss-Seidel and SOR on an LCP (25 points)
- *  All three use the component form of notes Eq. 138-147 with r_i = (A x + b)_i:
+ *  All three use the component form of notes Eq.\ 138-147 with r_i = (A x + b)_i:
  *  x_i <- max(0, x_i - omega r_i / A_ii). Residual: cf_lcp_residual() (natural map
  *  |min(x, A x + b)|_2, absolute). Each checks its input with cf_lcp_split_check() (provided,
  *  before the exercise region) and returns CF_BAD_INPUT with rep->status set on failure.
@@ -154,7 +154,7 @@ cfStatus cf_lcp_psor(const cfLcp *p, const cfSplitOptions *o, double *x, cfRepor
  *  @{ */
 
 /**
- * @brief ch05.4: projected Gauss-Seidel on a boxed LCP (notes Eq. 153-159).
+ * @brief ch05.4: projected Gauss-Seidel on a boxed LCP (notes Eq.\ 153-159).
  * Sequential sweeps; for each i: r_i = (A x + b)_i, then with the effective bounds of index i
  * for the CURRENT x (cf_blcp_bounds(): when findex[i] >= 0 they are ±mu_i max(x_findex, 0),
  * so they move as the normal impulse changes within the sweep),

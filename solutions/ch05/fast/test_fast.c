@@ -112,12 +112,12 @@ static void fast_world_vs_reference(const char *scene, int steps)
     cfWorld w[2];
     cfError err;
     for (int e = 0; e < 2; ++e) {
-        cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w[e], NULL, &err));
+        cft_assert_ok_at(cf_scene_load(cft_scene_path(scene), &w[e], NULL, &err), "e = %d", e);
         w[e].def.solver = cf_solver_find(e == 0 ? "pgs" : "pgs-fast");
     }
     double dx = 0.0, deepest = 0.0;
     for (int s = 0; s < steps; ++s) {
-        for (int e = 0; e < 2; ++e) cft_assert_ok(cf_world_step(&w[e]));
+        for (int e = 0; e < 2; ++e) cft_assert_ok_at(cf_world_step(&w[e]), "e = %d", e);
         for (int a = 0; a < w[1].contacts.count; ++a) deepest = fmin(deepest, w[1].contacts.items[a].phi);
         for (int i = 0; i < w[0].n_bodies; ++i) dx = fmax(dx, cfu_norm(cfu_sub(w[0].bodies[i].x, w[1].bodies[i].x)));
     }
