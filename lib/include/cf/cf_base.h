@@ -46,7 +46,9 @@ typedef struct cfError {
     char msg[CF_ERROR_MSG_CAP]; /**< "file:line:col: what: why", NUL-terminated */
 } cfError;
 
-/** printf-style: write a message into @p err (no-op when @p err is NULL). Returns @p st. */
+/** printf-style: write a message into @p err (no-op when @p err is NULL). Returns @p st. Control
+ *  characters in the result (bytes below 0x20 and 0x7f) are written as `\xNN`, so that a message
+ *  quoting a file's bytes stays one harmless line on a terminal. */
 cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -113,6 +113,7 @@ typedef struct cfWorldDef {
     double contact_damping;             /**< N s/m (>= 0), with contact_stiffness */
     double slop;                        /**< split impulse: penetration (m, >= 0) left uncorrected, so that solver noise does not rock stacks (default 0.001) */
     unsigned long seed;                 /**< seed of the random ordering (default 1) */
+    double max_matrix_mb;               /**< largest assembled contact problem (MB) a step may build before it refuses with a message (default 1024): a typo or a pile of a thousand boxes must not eat the machine */
 } cfWorldDef;
 
 /** Defaults described in ::cfWorldDef. */
