@@ -686,6 +686,14 @@ static cfStatus stage_solve(cfWorld *w)
     return CF_OK;
 }
 
+cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err)
+{
+    if (!w->work || w->work->fc.nc == 0)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: no assembled contact problem to write (the last step's solver, if "
+                            "any, works on rigid rows or there were no contacts)", path);
+    return cf_fc_write_siconos(path, &w->work->fc, err);
+}
+
 /* ---- CF_STAGE_POSITIONS ---------------------------------------------------------------------- */
 
 static cfStatus stage_positions(cfWorld *w)

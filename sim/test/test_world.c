@@ -154,6 +154,37 @@ START_TEST(registry_common_residual_is_comparable)
 }
 END_TEST
 
+/* Lemke on a degenerate contact problem: the stack of ten's step 69 (written by `cflab run
+   scenes/ch05_stack_10.json --solver lemke --dump-problem`): four contacts per face carry one load,
+   and Lemke meets a ray while z0 is zero but for rounding (2e-13 against tol_w 1.6e-13). The basis
+   is complementary: ch04.3 reads it off and accepts it by its certificate instead of reporting no
+   solution. */
+START_TEST(registry_lemke_degenerate_stack)
+{
+    cfFrictionProblem fc;
+    cfError err;
+    const char *path = "sim/test/data/stack10_step69_fc3d.dat";
+    cfStatus st = cf_fc_read_siconos(path, &fc, &err);
+    ck_assert_msg(st == CF_OK, "%s (run the tests from the repository root)", err.msg);
+    const cfSolver *s = cf_solver_find("lemke");
+    cfSolverParams par = cf_solver_params_default();
+    par.warm_start = false;
+    cfFormWork fw = {0};
+    cfContactProblem p;
+    cft_assert_ok(cf_form_build(&fw, s, &fc, &par, &p, &err));
+    double *r = calloc((size_t)3 * fc.nc, sizeof *r);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_form_solve(&fw, s, &p, &par, r, &rep));
+    ck_assert_msg(cf_lcp_residual(p.lcp, fw.x) <= 1e-10, "LCP residual %g", cf_lcp_residual(p.lcp, fw.x));
+    ck_assert_msg(cf_fc_residual(&fc, r) <= 1e-10, "Coulomb residual %g (k = 8 directions at rest: no model error)",
+                  cf_fc_residual(&fc, r));
+    free(r);
+    cf_form_work_free(&fw);
+    cf_fc_free(&fc);
+}
+END_TEST
+
 START_TEST(registry_lcp_only_rows_refused_by_world)
 {
     cfWorld w;
@@ -605,6 +636,7 @@ static void build(Suite *s)
     TCase *r = cft_tcase_scene(s, "registry");
     CFT_TEST(r, registry_rows_are_complete, "every row complete, found by name; the world solvers are there");
     CFT_TEST(r, registry_every_world_solver_steps_the_stack, "every world solver steps the stack of ten from the scene key");
+    CFT_TEST(r, registry_lemke_degenerate_stack, "Lemke on a degenerate stack problem: a ray at z0 = 0 is a solution");
     CFT_TEST(r, registry_lcp_only_rows_refused_by_world, "an LCP-only row is refused by a world, with the alternatives");
     CFT_TEST(r, registry_dense_size_limit, "a dense form too large is refused with a clear line");
     TCase *rl = cft_tcase_long(s, "registry-long");
