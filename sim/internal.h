@@ -13,11 +13,12 @@ void cf_step_work_free(struct cfStepWork *k);
    to @p out (detect.c); @p o as for cf_detect_world() */
 cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *o, cfContactList *out, cfDetectStats *stats);
 
-/* warm starting by proximity for contacts that found no previous contact with their feature id:
-   the impulse of the closest previous contact of the same two sides within CF_WARM_RADIUS whose
-   normal agrees (persist.c) */
+/* Warm starting (persist.c): impulses of the previous step's contacts carried to this step's by
+   feature id (cf_contacts_carry_impulses()), then, with @p proximity, for contacts still without
+   one, the impulse of the closest previous contact of the same two sides within CF_WARM_RADIUS
+   whose normal agrees. The lists' order is checked once. -1 when out of memory. */
 #define CF_WARM_RADIUS 0.05
-void cf_contacts_carry_by_proximity(cfContactList *now, const cfContactList *prev);
+int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proximity);
 
 /* a contact side as one integer, for ordering and matching: rigid i -> i, static -> -1,
    soft body s -> -2 - s */

@@ -18,12 +18,16 @@ int cf_contact_side_id(const cfContact *c, int side)
     return -1;
 }
 
+/* the same, inlined in the hot comparisons (every contact of a step is compared a few times) */
+static inline int side_a(const cfContact *c) { return c->body_a >= 0 ? c->body_a : c->soft_a.n > 0 ? -2 - c->soft_a.body : -1; }
+static inline int side_b(const cfContact *c) { return c->body_b >= 0 ? c->body_b : c->soft_b.n > 0 ? -2 - c->soft_b.body : -1; }
+
 /* order of the two sides: negative when p's pair comes before q's */
-static int pair_cmp(const cfContact *p, const cfContact *q)
+static inline int pair_cmp(const cfContact *p, const cfContact *q)
 {
-    int pa = cf_contact_side_id(p, 0), qa = cf_contact_side_id(q, 0);
+    int pa = side_a(p), qa = side_a(q);
     if (pa != qa) return pa < qa ? -1 : 1;
-    int pb = cf_contact_side_id(p, 1), qb = cf_contact_side_id(q, 1);
+    int pb = side_b(p), qb = side_b(q);
     return (pb > qb) - (pb < qb);
 }
 
@@ -52,13 +56,13 @@ static int key_cmp(const void *x, const void *y)
 
 static Key key_of(const cfContact *c, int index)
 {
-    return (Key){cf_contact_side_id(c, 0), cf_contact_side_id(c, 1), c->feature, index};
+    return (Key){side_a(c), side_b(c), c->feature, index};
 }
 
-int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev)
+static int carry_features(cfContactList *now, const cfContactList *prev, bool ordered)
 {
     if (prev->count == 0 || now->count == 0) return 0;
-    if (pair_ordered(prev) && pair_ordered(now)) {
+    if (ordered) {
         /* both in pair order (every step of a rigid world): one merge walk, features matched within a pair */
         int matched = 0, j = 0;
         for (int k = 0; k < now->count; ++k) {
@@ -110,9 +114,8 @@ static void carry_one(cfContact *c, const cfContact *first, const cfContact *end
         for (int r = 0; r < 3; ++r) c->lambda[r] = pick->lambda[r];
 }
 
-void cf_contacts_carry_by_proximity(cfContactList *now, const cfContactList *prev)
+static void carry_proximity(cfContactList *now, const cfContactList *prev, bool ordered)
 {
-    bool ordered = pair_ordered(prev) && pair_ordered(now);
     int j = 0;
     for (int i = 0; i < now->count; ++i) {
         cfContact *c = &now->items[i];
@@ -127,4 +130,17 @@ void cf_contacts_carry_by_proximity(cfContactList *now, const cfContactList *pre
             carry_one(c, &prev->items[k], prev->items + prev->count);
         }
     }
+}
+
+int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev)
+{
+    return carry_features(now, prev, pair_ordered(prev) && pair_ordered(now));
+}
+
+int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proximity)
+{
+    bool ordered = pair_ordered(prev) && pair_ordered(now);
+    int matched = carry_features(now, prev, ordered);
+    if (matched >= 0 && proximity) carry_proximity(now, prev, ordered);
+    return matched;
 }

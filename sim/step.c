@@ -168,8 +168,8 @@ static cfStatus stage_detect(cfWorld *w)
     memset(&w->contacts, 0, sizeof w->contacts);
     cfStatus st = cf_detect_world(w, &opt, &w->contacts, NULL);
     if (st == CF_OK && w->n_soft > 0) st = cf_detect_soft(w, &opt, &w->contacts, NULL);
-    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(&w->contacts, &prev) < 0) st = CF_NO_MEMORY;
-    if (st == CF_OK && prev.count > 0 && w->def.solver) cf_contacts_carry_by_proximity(&w->contacts, &prev);
+    if (st == CF_OK && prev.count > 0 && cf_contacts_carry(&w->contacts, &prev, w->def.solver != NULL) < 0)
+        st = CF_NO_MEMORY;
     if (st == CF_OK) {
         cf_contacts_free(&prev);
     } else {

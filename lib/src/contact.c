@@ -48,11 +48,4 @@ const char *cf_friction_law_name(cfFrictionLaw law)
     return "unknown";
 }
 
-cfSideKind cf_contact_side_kind(const cfContact *c, int side)
-{
-    int body = side == 0 ? c->body_a : c->body_b;
-    const cfSoftSide *s = side == 0 ? &c->soft_a : &c->soft_b;
-    return body >= 0 ? CF_SIDE_RIGID : s->n > 0 ? CF_SIDE_SOFT : CF_SIDE_STATIC;
-}
-
 bool cf_contact_isotropic(const cfContact *c) { return c->friction.law == CF_LAW_ISOTROPIC; }

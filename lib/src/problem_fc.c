@@ -65,7 +65,7 @@ double cf_contact_residual2(const double r[3], const double u[3], double mu, cfF
         return en * en + et * et + eb * eb;
     }
     /* De Saxce's modified velocity u_hat = u + (mu |u_T|, 0, 0), then e = r - P_K(r - u_hat) */
-    double z[3] = {r[0] - (u[0] + mu * hypot(u[1], u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
+    double z[3] = {r[0] - (u[0] + mu * sqrt(u[1] * u[1] + u[2] * u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
     cf_cone_project(z, mu, pz);
     return (r[0] - pz[0]) * (r[0] - pz[0]) + (r[1] - pz[1]) * (r[1] - pz[1]) + (r[2] - pz[2]) * (r[2] - pz[2]);
 }

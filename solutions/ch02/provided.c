@@ -68,14 +68,17 @@ cfStatus cf_rigid_apply_impulses(cfRigidBody *bodies, int n_bodies, const cfCont
        failure leaves the bodies unchanged */
     double *imp = calloc(n_bodies > 0 ? (size_t)(6 * n_bodies) : 1, sizeof *imp);
     if (!imp) return CF_NO_MEMORY;
-    for (int a = 0; a < nc && st == CF_OK; ++a) {
-        double J[2][3][6];
-        st = jacobian_blocks(bodies, &contacts[a], J[0], J[1]);
-        for (int s = 0; s < 2 && st == CF_OK; ++s) {
-            int k = dynamic_body(bodies, &contacts[a], s);
+    for (int a = 0; a < nc; ++a) {
+        /* J^T lambda without forming J: the world impulse P = C lambda acts on B at p, -P on A */
+        const cfContact *c = &contacts[a];
+        const double *l = &lambda[3 * a];
+        cfVec3 P = cfu_add(cfu_scale(l[0], c->n), cfu_add(cfu_scale(l[1], c->t), cfu_scale(l[2], c->b)));
+        for (int s = 0; s < 2; ++s) {
+            int k = dynamic_body(bodies, c, s);
             if (k < 0) continue;
-            for (int r = 0; r < 3; ++r)
-                for (int m = 0; m < 6; ++m) imp[6 * k + m] += J[s][r][m] * lambda[3 * a + r];
+            cfVec3 Ps = s == 0 ? cfu_neg(P) : P, L = cfu_cross(cfu_sub(c->p, bodies[k].x), Ps);
+            double *i6 = &imp[6 * k];
+            i6[0] += Ps.x, i6[1] += Ps.y, i6[2] += Ps.z, i6[3] += L.x, i6[4] += L.y, i6[5] += L.z;
         }
     }
     for (int k = 0; k < n_bodies && st == CF_OK; ++k) {

@@ -439,7 +439,9 @@ cfStatus cf_rigid_jacobian_bsr(const cfRigidBody *bodies, int n_bodies, const cf
 /**
  * Apply contact impulses: for every dynamic body, v += m^-1 sum_a J_{a,v}^T lambda_a and
  * w += I_w^-1 sum_a J_{a,w}^T lambda_a (u+ = u + M^-1 J^T lambda). @p lambda has 3 nc entries
- * ordered (n, t, b) per contact. CF_BAD_INPUT for a non-finite lambda (bodies unchanged).
+ * ordered (n, t, b) per contact. J^T lambda is not formed from the blocks of ch02.3: the contact's
+ * world impulse P = C lambda acts on B at p and -P on A, which is the same product (the world's one
+ * apply, every step). CF_BAD_INPUT for a non-finite lambda or bad indices (bodies unchanged).
  */
 cfStatus cf_rigid_apply_impulses(cfRigidBody *bodies, int n_bodies, const cfContact *contacts, int nc,
                                  const double *lambda);

@@ -91,7 +91,12 @@ typedef struct cfContact {
 } cfContact;
 
 /** Kind of side @p side (0 = A, 1 = B) of @p c. */
-cfSideKind cf_contact_side_kind(const cfContact *c, int side);
+static inline cfSideKind cf_contact_side_kind(const cfContact *c, int side)
+{
+    int body = side == 0 ? c->body_a : c->body_b;
+    int soft = side == 0 ? c->soft_a.n : c->soft_b.n;
+    return body >= 0 ? CF_SIDE_RIGID : soft > 0 ? CF_SIDE_SOFT : CF_SIDE_STATIC;
+}
 /** True when the contact's friction law is isotropic (cfContact::mu says it all). */
 bool cf_contact_isotropic(const cfContact *c);
 
