@@ -73,7 +73,7 @@ extern "C" {
 #define CFV_INFO_LINES 6
 
 /** What a demo draws itself: an arrow, a line or a point, in world coordinates of its slot. */
-typedef enum cfvMarkKind { CFV_MARK_ARROW = 0, CFV_MARK_LINE, CFV_MARK_POINT } cfvMarkKind;
+typedef enum cfvMarkKind { CFV_MARK_ARROW = 0, CFV_MARK_LINE, CFV_MARK_POINT, CFV_MARK_KIND_COUNT } cfvMarkKind;
 
 /** One mark (cfv_run_mark()); cleared before every step like the extra contacts. */
 typedef struct cfvMark {

@@ -201,7 +201,8 @@ typedef enum cfCcdStatus {
     CF_CCD_HIT,          /**< contact at time toi */
     CF_CCD_DEGENERATE,   /**< the method cannot decide (coplanar motion, parallel edges, degenerate triangle):
                               toi is a lower bound (0 when nothing better is known); use ch03.5 */
-    CF_CCD_BUDGET        /**< inclusion CCD ran out of boxes: toi is a valid lower bound, treat as a hit */
+    CF_CCD_BUDGET,       /**< inclusion CCD ran out of boxes: toi is a valid lower bound, treat as a hit */
+    CF_CCD_STATUS_COUNT  /**< number of statuses */
 } cfCcdStatus;
 
 /** Result of a CCD query. */
@@ -296,7 +297,8 @@ cfCcdResult cf_ccd_edge_edge(const cfVec3 x[4], const cfVec3 u[4], double h);
 /** Which feature pair a CCD query is about. */
 typedef enum cfCcdKind {
     CF_CCD_VF = 0, /**< vertex x[3] against triangle x[0..2] */
-    CF_CCD_EE      /**< edge x[0]-x[1] against edge x[2]-x[3] */
+    CF_CCD_EE,     /**< edge x[0]-x[1] against edge x[2]-x[3] */
+    CF_CCD_KIND_COUNT /**< number of kinds */
 } cfCcdKind;
 
 /** A box in the parameter domain (t, u, v) (vertex-face) or (t, a, b) (edge-edge). */

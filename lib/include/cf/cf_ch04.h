@@ -53,7 +53,8 @@ typedef enum cfPivotLabel {
     CF_PIV_UNSEEN = 0, /**< not processed yet */
     CF_PIV_FREE,       /**< w_i = 0 maintained, x_i varies (Baraff: clamped, C) */
     CF_PIV_LOWER,      /**< x_i = 0 maintained, w_i >= 0 (Baraff: not clamped, NC) */
-    CF_PIV_UPPER       /**< friction at its bound +-mu f_N (Baraff: NC+/NC-, NCF) */
+    CF_PIV_UPPER,      /**< friction at its bound +-mu f_N (Baraff: NC+/NC-, NCF) */
+    CF_PIV_LABEL_COUNT /**< number of labels */
 } cfPivotLabel;
 
 /** What a trace callback sees after each pivot. Pointers are valid only during the call. */
