@@ -392,10 +392,10 @@ static cfStatus get_solver(const Parser *p, const cJSON *obj, const char *at, co
         return CF_OK;
     }
     const cfSolver *s = cf_solver_find(item->valuestring);
-    if (!s || !s->contacts)
+    if (!s)
         return fail(p, path, "unknown solver '%s' (expected none or one of: %s)", item->valuestring,
                     cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
-    *out = s;
+    *out = s; /* one that takes no contact problems is refused by cf_world_def_check(), with the reason */
     return CF_OK;
 }
 
