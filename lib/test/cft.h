@@ -20,7 +20,8 @@
  * Environment: CK_FORK, CK_VERBOSITY, CK_TAP_LOG_FILE_NAME, CK_TIMEOUT_MULTIPLIER as in
  * Check; CFT_CASE=prefix runs only the tests whose exercise id or name starts with prefix.
  * `prog --rubric` prints one line per graded test: name, exercise id, points, title
- * (tab-separated) and exits.
+ * (tab-separated) and exits. CFT_GRADE_FD=n is set by tools/grade only: the graded tests then
+ * run one at a time and each reports its end over the socket n (see docs/grading.md).
  */
 #ifndef CFT_H
 #define CFT_H
