@@ -261,7 +261,7 @@ def check_object(data, src, expected, allowed, sanitizer=False):
         elif s["shndx"] == SHN_UNDEF:
             if name and name not in allowed and not (sanitizer and name.startswith(SANITIZER_PREFIXES)):
                 problems.append(f"{src}: uses `{name}`, which exercises may not call or use "
-                                "(see docs/grading.md: what an exercise may call)")
+                                "(see docs/grading.md: What an exercise may use)")
         elif s["bind"] in (STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE) or s["shndx"] == SHN_COMMON:
             if name in expected and s["type"] == STT_FUNC:
                 defined.add(name)
