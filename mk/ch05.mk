@@ -14,17 +14,27 @@ BENCH_SPLIT := $(BLD)/bin/solutions/bench_splitting
 
 $(OBJ)/bench/bench_sim.o: EXTRA_CFLAGS += $(ODE_CFLAGS)
 
-$(BENCH_SIM): $(OBJ)/bench/bench_sim.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+$(BENCH_SIM): $(OBJ)/bench/bench_sim.o $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(ODE_LIBS)
 
-$(BENCH_SPLIT): $(OBJ)/bench/bench_splitting.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+$(BENCH_SPLIT): $(OBJ)/bench/bench_splitting.o $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-.PHONY: bench-sim bench-splitting bench-ch5
+# the fast path's own tests (solutions/ch05/fast/test_fast.c): the reference solutions only
+TEST_FAST := $(BLD)/bin/solutions/test_fast
+$(TEST_FAST): $(OBJ)/solutions/ch05/fast/test_fast.o $(call all_impl_objs,solutions) $(CFT_OBJ) $(LIBSIM) $(BLD)/libcf.a
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(CHECK_LIBS)
+
+.PHONY: bench-sim bench-splitting bench-ch5 test-fast
+test-fast: $(TEST_FAST)
+	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $<
+
 bench-sim: $(BENCH_SIM)
 	@$(BENCH_SIM) | tee $(BLD)/bench_sim.csv
 bench-splitting: $(BENCH_SPLIT)

@@ -9,8 +9,8 @@
 
 EXTRA_HELP += grade grade-all handout grade-tests
 
-# Only what the user typed is passed on: CHAPTERS and PRIOR also have defaults in the
-# Makefile (every chapter; PRIOR=IMPL) that mean something else here.
+# Only what the user typed is passed on: PRIOR also has a default in the Makefile (PRIOR=IMPL)
+# that means something else here, and CHAPTERS from the environment is not a request.
 typed = $(filter command line,$(origin $1))
 GRADE_ARGS = $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") \
              $(if $(HIDDEN),--hidden "$(HIDDEN)") \

@@ -23,6 +23,8 @@ extern const cfvDemo cfv_demo_ch05_pyramid;
 extern const cfvDemo cfv_demo_ch05_pgs_nncg;
 extern const cfvDemo cfv_demo_ch05_mass_ratio;
 extern const cfvDemo cfv_demo_ch05_exact_vs_pgs;
+extern const cfvDemo cfv_demo_ch05_soft_block;
+extern const cfvDemo cfv_demo_ch05_box_on_slab;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -39,6 +41,8 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch05_pgs_nncg,
     &cfv_demo_ch05_mass_ratio,
     &cfv_demo_ch05_exact_vs_pgs,
+    &cfv_demo_ch05_soft_block,
+    &cfv_demo_ch05_box_on_slab,
     NULL,
 };
 

@@ -4,6 +4,7 @@
 #include "cft.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,22 @@ static bool starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* the group (test case) names, as Check prints them in failure lines (`ch01.3-long`), so that
+   CFT_CASE also selects by group */
+#define MAX_GROUPS 128
+static struct {
+    const TCase *tc;
+    const char *name;
+} groups[MAX_GROUPS];
+static int n_groups;
+
+static const char *tcase_group(const TCase *tc)
+{
+    for (int i = 0; i < n_groups; ++i)
+        if (groups[i].tc == tc) return groups[i].name;
+    return NULL;
+}
+
 void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int points,
               const char *title)
 {
@@ -50,7 +67,8 @@ void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int 
         exit(2);
     }
     const char *f = case_filter();
-    if (f && !starts_with(id, f) && !starts_with(name, f)) return;
+    const char *group = tcase_group(tc);
+    if (f && !starts_with(id, f) && !starts_with(name, f) && !(group && starts_with(group, f))) return;
     entries[n_entries++] = (Entry){name, id, title, points, ordinal};
     if (!rubric_only) tcase_add_test(tc, fn);
 }
@@ -82,6 +100,12 @@ static void exit_guard(void)
 static TCase *make_tcase(Suite *s, const char *name, double timeout)
 {
     TCase *tc = tcase_create(name);
+    if (n_groups >= MAX_GROUPS) {
+        fprintf(stderr, "cft: more than %d test cases created\n", MAX_GROUPS);
+        exit(2);
+    }
+    groups[n_groups].tc = tc;
+    groups[n_groups++].name = name;
     tcase_add_checked_fixture(tc, enter_test, leave_test);
     tcase_set_timeout(tc, timeout);
     suite_add_tcase(s, tc);
@@ -178,7 +202,7 @@ static double now_seconds(void)
 
 static Suite *make_suite(const char *suite_name, void (*build)(Suite *s))
 {
-    n_registered = 0;
+    n_registered = n_groups = 0; /* a suite built again registers its test cases again */
     Suite *s = suite_create(suite_name);
     build(s);
     if (cft_hidden_build) cft_hidden_build(s); /* instructor tests compiled in with HIDDEN=dir */
@@ -248,7 +272,7 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
                     "usage: %s [--rubric | --list]\n"
                     "  --rubric  print graded tests: name, exercise, points, title\n"
                     "  --list    print every test: name, exercise, points, title\n"
-                    "environment: CFT_CASE=prefix selects tests by exercise id or name;\n"
+                    "environment: CFT_CASE=prefix selects tests by exercise id, name or group;\n"
                     "  CK_FORK, CK_VERBOSITY, CK_TAP_LOG_FILE_NAME, CK_TIMEOUT_MULTIPLIER as in Check\n",
                     argv[0]);
             return 2;
@@ -288,26 +312,46 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
 
 /* ---- tolerance asserts ---- */
 
+const char *cft_where_(const char *fmt, ...)
+{
+    static char buf[256];
+    int n = snprintf(buf, sizeof buf, " (at ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    strcat(buf, ")");
+    return buf;
+}
+
 void cft_near_(double got, double want, double abs_tol, double rel_tol, const char *expr,
-               const char *file, int line)
+               const char *file, int line, const char *where)
 {
     double tol = abs_tol + rel_tol * fabs(want);
     double diff = fabs(got - want);
     if (!(diff <= tol)) /* also catches NaN */
-        _ck_assert_failed(file, line, "Failed", "%s = %.17g, expected %.17g (|diff| = %.3g > tol %.3g)",
-                          expr, got, want, diff, tol);
+        _ck_assert_failed(file, line, "Failed", "%s = %.17g, expected %.17g (|diff| = %.3g > tol %.3g)%s",
+                          expr, got, want, diff, tol, where);
 }
 
 void cft_vec3_near_(cfVec3 got, cfVec3 want, double abs_tol, const char *expr, const char *file,
-                    int line)
+                    int line, const char *where)
 {
     cfVec3 d = cfu_sub(got, want);
     double diff = fmax(fabs(d.x), fmax(fabs(d.y), fabs(d.z)));
     if (!(diff <= abs_tol))
         _ck_assert_failed(file, line, "Failed",
                           "%s = (%.12g, %.12g, %.12g), expected (%.12g, %.12g, %.12g) "
-                          "(max |diff| = %.3g > tol %.3g)",
-                          expr, got.x, got.y, got.z, want.x, want.y, want.z, diff, abs_tol);
+                          "(max |diff| = %.3g > tol %.3g)%s",
+                          expr, got.x, got.y, got.z, want.x, want.y, want.z, diff, abs_tol, where);
+}
+
+void cft_int_(long long x, const char *op, long long y, const char *expr, const char *file, int line,
+              const char *where)
+{
+    bool holds = !strcmp(op, "==") ? x == y : !strcmp(op, "!=") ? x != y : !strcmp(op, "<") ? x < y :
+                 !strcmp(op, "<=") ? x <= y : !strcmp(op, ">") ? x > y : !strcmp(op, ">=") ? x >= y : false;
+    if (!holds) _ck_assert_failed(file, line, "Failed", "%s failed: %lld %s %lld%s", expr, x, op, y, where);
 }
 
 void cft_finite_(double x, const char *expr, const char *file, int line)
@@ -315,17 +359,17 @@ void cft_finite_(double x, const char *expr, const char *file, int line)
     if (!isfinite(x)) _ck_assert_failed(file, line, "Failed", "%s = %g is not finite", expr, x);
 }
 
-void cft_ok_(cfStatus st, const char *expr, const char *file, int line)
+void cft_ok_(cfStatus st, const char *expr, const char *file, int line, const char *where)
 {
     if (st != CF_OK)
-        _ck_assert_failed(file, line, "Failed", "%s returned %s, expected ok", expr, cf_status_name(st));
+        _ck_assert_failed(file, line, "Failed", "%s returned %s, expected ok%s", expr, cf_status_name(st), where);
 }
 
-void cft_status_(cfStatus st, cfStatus want, const char *expr, const char *file, int line)
+void cft_status_(cfStatus st, cfStatus want, const char *expr, const char *file, int line, const char *where)
 {
     if (st != want)
-        _ck_assert_failed(file, line, "Failed", "%s returned %s, expected %s", expr, cf_status_name(st),
-                          cf_status_name(want));
+        _ck_assert_failed(file, line, "Failed", "%s returned %s, expected %s%s", expr, cf_status_name(st),
+                          cf_status_name(want), where);
 }
 
 /* ---- data locations ---- */

@@ -387,7 +387,7 @@ void cf_project_simplex3(double w[3]);
 
 /**
  * @brief ch03.6: minimise s over the triangle (x1, x2, x3) by projected gradient descent on
- *        the barycentric weights (notes Eq. 109-110, corrected update order).
+ *        the barycentric weights (notes Eq.\ 109-110, corrected update order).
  *
  * Start at the centroid w = (1/3, 1/3, 1/3); repeat @p iters times:
  * x = w0 x1 + w1 x2 + w2 x3, d_i = grad s(x) . x_i, w <- Proj_simplex(w - alpha d)
@@ -452,7 +452,7 @@ cfStatus cf_broadphase_sap(const cfAabb *boxes, int n, cfPairList *pairs, long *
 /** @} */
 
 /* ==================================================================================== */
-/** @name Provided with the chapter (lib/src/ch03_detect.c)
+/** @name Provided with the chapter (provided.c, not an exercise)
  *  @{ */
 
 /** cfSdf view of a grid (evaluated with cf_sdf_grid_eval()); @p g must outlive the result. */

@@ -5,14 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf/cf_ch02.h"
 #include "cf/cf_ch03.h"
 #include "cf/cf_world.h"
+#include "internal.h"
 
 const char *cf_broadphase_name(cfBroadphaseKind k)
 {
     switch (k) {
     case CF_BROADPHASE_SAP: return "sap";
     case CF_BROADPHASE_ALL_PAIRS: return "all-pairs";
+    case CF_BROADPHASE_COUNT: break;
     }
     return "unknown";
 }
@@ -28,16 +31,6 @@ static bool options_ok(const cfDetectOptions *o)
     return isfinite(o->margin) && o->margin >= 0.0 && o->max_contacts >= 1 &&
            o->max_contacts <= CF_BOX_MAX_CONTACTS &&
            (o->broadphase == CF_BROADPHASE_SAP || o->broadphase == CF_BROADPHASE_ALL_PAIRS);
-}
-
-/* ---- grid SDF as a cfSdf -------------------------------------------------------------- */
-
-static double eval_grid(const void *data, cfVec3 x, cfVec3 *grad) { return cf_sdf_grid_eval(data, x, grad); }
-
-cfSdf cf_sdf_of_grid(const cfSdfGrid *g)
-{
-    cfSdf s = {eval_grid, g};
-    return s;
 }
 
 /* ---- one pair ------------------------------------------------------------------------- */
@@ -240,6 +233,10 @@ int cf_detect_pair(const cfRigidBody *a, int ia, const cfRigidBody *b, int ib, c
         out[k].body_a = ia;
         out[k].body_b = ib;
         out[k].mu = mu;
+        /* rigid sides only, isotropic until the contacts stage applies the world's friction pairs */
+        memset(&out[k].soft_a, 0, sizeof out[k].soft_a);
+        memset(&out[k].soft_b, 0, sizeof out[k].soft_b);
+        memset(&out[k].friction, 0, sizeof out[k].friction);
     }
     return n;
 }
@@ -323,72 +320,223 @@ cfStatus cf_detect_world(const cfWorld *w, const cfDetectOptions *opt, cfContact
     return s;
 }
 
-/* ---- warm starting -------------------------------------------------------------------- */
+/* ---- soft bodies ---------------------------------------------------------------------------- */
 
-typedef struct Key {
-    int a, b;
-    uint32_t f;
-    int index;
-} Key;
-
-static int key_cmp(const Key *p, const Key *q)
+/* the nodes of a soft body that can touch anything: those of its surface triangles, or every
+   node of a body without triangles (a chain); marks[k] != 0 for them */
+static unsigned char *surface_nodes(const cfSoftBody *s)
 {
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    if (p->b != q->b) return p->b < q->b ? -1 : 1;
-    if (p->f != q->f) return p->f < q->f ? -1 : 1;
-    return 0;
+    unsigned char *mark = calloc((size_t)(s->n_nodes > 0 ? s->n_nodes : 1), 1);
+    if (!mark) return NULL;
+    if (s->n_tris == 0) memset(mark, 1, (size_t)s->n_nodes);
+    for (int t = 0; t < s->n_tris; ++t)
+        for (int k = 0; k < 3; ++k) mark[s->tris[t][k]] = 1;
+    return mark;
 }
 
-static int key_sort(const void *x, const void *y) { return key_cmp(x, y); }
-
-/* the contacts of a list come pair by pair in (body_a, body_b) order (as cf_detect_world() emits them) */
-static bool pair_ordered(const cfContactList *l)
+static cfAabb soft_aabb(const cfSoftBody *s)
 {
-    for (int i = 1; i < l->count; ++i) {
-        const cfContact *p = &l->items[i - 1], *q = &l->items[i];
-        if (p->body_a > q->body_a || (p->body_a == q->body_a && p->body_b > q->body_b)) return false;
+    cfAabb b = cf_aabb_empty();
+    for (int k = 0; k < s->n_nodes; ++k) b = cf_aabb_add_point(b, s->x[k]);
+    return b;
+}
+
+static bool aabb_has(cfAabb b, cfVec3 p)
+{
+    return p.x >= b.lo.x && p.x <= b.hi.x && p.y >= b.lo.y && p.y <= b.hi.y && p.z >= b.lo.z && p.z <= b.hi.z;
+}
+
+/* distance from the point x to the sphere (c, r) and the unit normal from the sphere to the point
+   ((0, 0, 1) at the centre, as ch02.1 picks) */
+static void point_sphere(cfVec3 c, double r, cfVec3 x, double *phi, cfVec3 *n)
+{
+    cfVec3 d = cfu_sub(x, c);
+    double len = cfu_norm(d);
+    *phi = len - r;
+    *n = len > 1e-12 * r ? cfu_scale(1.0 / len, d) : cfu_vec3(0.0, 0.0, 1.0);
+}
+
+/* Signed distance from the point x to a rigid shape and the unit normal from the shape to the
+   point: planes and spheres directly, boxes by ch02.1's cf_gap_point_box(), capsules through the
+   closest point of their core segment. False when ch02.1 refuses the input. */
+static bool point_gap(const cfRigidBody *r, cfVec3 x, double *phi, cfVec3 *n)
+{
+    const cfShape *sh = &r->shape;
+    switch (sh->type) {
+    case CF_SHAPE_PLANE:
+        *phi = cfu_dot(sh->normal, x) - sh->offset;
+        *n = sh->normal;
+        return true;
+    case CF_SHAPE_SPHERE: point_sphere(r->x, sh->radius, x, phi, n); return true;
+    case CF_SHAPE_BOX: return cf_gap_point_box(x, r->x, r->q, sh->half_extents, phi, n) == CF_OK;
+    case CF_SHAPE_CAPSULE: {
+        cfVec3 p0, p1;
+        double t;
+        capsule_segment(r, &p0, &p1);
+        cf_segment_closest(x, x, p0, p1, NULL, &t);
+        point_sphere(cfu_mul_add(p0, t, cfu_sub(p1, p0)), sh->radius, x, phi, n);
+        return true;
     }
+    case CF_SHAPE_COUNT: break;
+    }
+    return false;
+}
+
+static cfSoftSide soft_point(int body, int n, const int *node, const double *w)
+{
+    cfSoftSide s;
+    memset(&s, 0, sizeof s);
+    s.n = n;
+    s.body = body;
+    for (int k = 0; k < n; ++k) {
+        s.node[k] = node[k];
+        s.w[k] = w[k];
+    }
+    return s;
+}
+
+static uint32_t face_feature(int tri, int point)
+{
+    return cf_feature(CF_FEAT_SOFT_FACE, (uint32_t)tri * 2654435761u ^ (uint32_t)point * 40503u);
+}
+
+/* The point @p x against triangle @p t of soft body @p s (index @p si): a contact when its
+   projection falls inside the triangle and it lies within [-depth, margin] of the triangle's
+   plane, depth a quarter of the triangle's shortest edge: a point deeper than that is taken to be
+   near another face of the body (a thin slab's far side, a side face), not this one. Side A is the
+   triangle, the normal its outward normal. Returns true and fills @p c. */
+static bool point_triangle(const cfSoftBody *s, int si, int t, cfVec3 x, double margin, cfContact *c)
+{
+    const int *v = s->tris[t];
+    cfVec3 a = s->x[v[0]], b = s->x[v[1]], d = s->x[v[2]];
+    cfVec3 m = cfu_cross(cfu_sub(b, a), cfu_sub(d, a));
+    double area2 = cfu_norm(m);
+    if (!(area2 > 0.0)) return false;
+    m = cfu_scale(1.0 / area2, m);
+    double phi = cfu_dot(m, cfu_sub(x, a));
+    double depth = 0.25 * fmin(cfu_norm(cfu_sub(b, a)), fmin(cfu_norm(cfu_sub(d, b)), cfu_norm(cfu_sub(a, d))));
+    if (phi > margin || phi < -depth) return false;
+    double w[3];
+    if (cf_barycentric_triangle(x, a, b, d, w) != CF_OK || w[0] < 0.0 || w[1] < 0.0 || w[2] < 0.0) return false;
+    memset(c, 0, sizeof *c);
+    c->body_a = c->body_b = -1;
+    c->soft_a = soft_point(si, 3, v, w);
+    c->n = m;
+    c->p = cfu_sub(x, cfu_scale(phi, m)); /* the material point of the triangle */
+    c->phi = phi;
+    c->mu = fmax(s->mu, 0.0);
     return true;
 }
 
-static int pair_before(const cfContact *p, const cfContact *q)
+static cfStatus push(cfContactList *out, const cfContact *c, cfDetectStats *st)
 {
-    return p->body_a < q->body_a || (p->body_a == q->body_a && p->body_b < q->body_b);
+    st->contacts++;
+    return cf_contacts_push(out, c);
 }
 
-int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev)
+/* soft body si against rigid body ri: its surface nodes against the shape, and for a box, the
+   box's corners against the soft surface */
+static cfStatus soft_rigid(const cfWorld *w, int si, const unsigned char *surf, cfAabb sbox, int ri,
+                           const cfDetectOptions *o, cfContactList *out, cfDetectStats *st)
 {
-    if (prev->count == 0 || now->count == 0) return 0;
-    if (pair_ordered(prev) && pair_ordered(now)) {
-        /* both in pair order (every step of a world): one merge walk, features matched within a pair */
-        int matched = 0, j = 0;
-        for (int k = 0; k < now->count; ++k) {
-            cfContact *c = &now->items[k];
-            while (j < prev->count && pair_before(&prev->items[j], c)) ++j;
-            for (int i = j; i < prev->count && !pair_before(c, &prev->items[i]); ++i)
-                if (prev->items[i].feature == c->feature) {
-                    memcpy(c->lambda, prev->items[i].lambda, sizeof c->lambda);
-                    ++matched;
-                    break;
-                }
-        }
-        return matched;
+    const cfSoftBody *s = &w->soft[si];
+    const cfRigidBody *r = &w->bodies[ri];
+    if (r->shape.type != CF_SHAPE_PLANE && !cf_aabb_overlap(sbox, cf_aabb_inflate(cf_aabb_of_body(r), o->margin)))
+        return CF_OK;
+    st->candidate_pairs++;
+    double mu = sqrt(fmax(s->mu, 0.0) * fmax(r->mu, 0.0));
+    cfStatus res = CF_OK;
+    for (int k = 0; k < s->n_nodes && res == CF_OK; ++k) {
+        double phi;
+        cfVec3 n;
+        if (!surf[k] || s->fixed[k] || !point_gap(r, s->x[k], &phi, &n) || phi > o->margin) continue;
+        cfContact c;
+        memset(&c, 0, sizeof c);
+        c.body_a = ri;
+        c.body_b = -1;
+        const double one = 1.0;
+        c.soft_b = soft_point(si, 1, &k, &one);
+        c.n = n;
+        c.p = cfu_sub(s->x[k], cfu_scale(phi, n)); /* on the rigid surface */
+        c.phi = phi;
+        c.mu = mu;
+        c.feature = cf_feature(CF_FEAT_SOFT_NODE, (uint32_t)k);
+        res = push(out, &c, st);
     }
-    Key *keys = malloc((size_t)prev->count * sizeof *keys);
-    if (!keys) return -1;
-    for (int i = 0; i < prev->count; ++i)
-        keys[i] = (Key){prev->items[i].body_a, prev->items[i].body_b, prev->items[i].feature, i};
-    qsort(keys, (size_t)prev->count, sizeof *keys, key_sort);
-    int matched = 0;
-    for (int k = 0; k < now->count; ++k) {
-        cfContact *c = &now->items[k];
-        Key want = {c->body_a, c->body_b, c->feature, 0};
-        const Key *hit = bsearch(&want, keys, (size_t)prev->count, sizeof *keys, key_sort);
-        if (hit) {
-            memcpy(c->lambda, prev->items[hit->index].lambda, sizeof c->lambda);
-            ++matched;
+    if (r->shape.type != CF_SHAPE_BOX || s->n_tris == 0) return res;
+    cfObb box = cf_obb_of_body(r);
+    for (int v = 0; v < 8 && res == CF_OK; ++v) {
+        cfVec3 x = cf_obb_vertex(&box, v);
+        if (!aabb_has(sbox, x)) continue;
+        for (int t = 0; t < s->n_tris && res == CF_OK; ++t) {
+            cfContact c;
+            if (!point_triangle(s, si, t, x, o->margin, &c)) continue;
+            c.body_b = ri;
+            c.p = x; /* the rigid side's point: the box corner */
+            c.mu = mu;
+            c.feature = face_feature(t, v);
+            res = push(out, &c, st);
         }
     }
-    free(keys);
-    return matched;
+    return res;
+}
+
+/* the surface nodes of soft body sb against the surface triangles of soft body sa */
+static cfStatus soft_soft(const cfWorld *w, int sa, int sb, const unsigned char *surf_b, double margin,
+                          cfContactList *out, cfDetectStats *st)
+{
+    const cfSoftBody *A = &w->soft[sa], *B = &w->soft[sb];
+    double mu = sqrt(fmax(A->mu, 0.0) * fmax(B->mu, 0.0));
+    cfStatus res = CF_OK;
+    for (int t = 0; t < A->n_tris && res == CF_OK; ++t) {
+        cfAabb tb = cf_aabb_empty();
+        for (int k = 0; k < 3; ++k) tb = cf_aabb_add_point(tb, A->x[A->tris[t][k]]);
+        tb = cf_aabb_inflate(tb, margin + 0.5 * cfu_norm(cfu_sub(tb.hi, tb.lo)));
+        for (int k = 0; k < B->n_nodes && res == CF_OK; ++k) {
+            cfContact c;
+            if (!surf_b[k] || !aabb_has(tb, B->x[k]) || !point_triangle(A, sa, t, B->x[k], margin, &c)) continue;
+            const double one = 1.0;
+            c.soft_b = soft_point(sb, 1, &k, &one);
+            c.mu = mu;
+            c.feature = face_feature(t, k);
+            res = push(out, &c, st);
+        }
+    }
+    return res;
+}
+
+cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *opt, cfContactList *out, cfDetectStats *stats)
+{
+    cfDetectOptions o = opt ? *opt : cf_detect_options_default();
+    if (!options_ok(&o)) return CF_BAD_INPUT;
+    cfDetectStats st;
+    memset(&st, 0, sizeof st);
+    cfStatus res = CF_OK;
+    unsigned char **surf = calloc((size_t)(w->n_soft > 0 ? w->n_soft : 1), sizeof *surf);
+    cfAabb *box = malloc((size_t)(w->n_soft > 0 ? w->n_soft : 1) * sizeof *box);
+    if (!surf || !box) res = CF_NO_MEMORY;
+    for (int i = 0; i < w->n_soft && res == CF_OK; ++i) {
+        for (int k = 0; k < w->soft[i].n_nodes; ++k)
+            if (!cfu_vec3_finite(w->soft[i].x[k])) res = CF_BAD_INPUT;
+        surf[i] = surface_nodes(&w->soft[i]);
+        if (!surf[i]) res = CF_NO_MEMORY;
+        box[i] = cf_aabb_inflate(soft_aabb(&w->soft[i]), o.margin);
+    }
+    for (int i = 0; i < w->n_soft && res == CF_OK; ++i) {
+        for (int r = 0; r < w->n_bodies && res == CF_OK; ++r) res = soft_rigid(w, i, surf[i], box[i], r, &o, out, &st);
+        for (int j = i + 1; j < w->n_soft && res == CF_OK; ++j) {
+            if (!cf_aabb_overlap(box[i], box[j])) continue;
+            st.candidate_pairs++;
+            res = soft_soft(w, i, j, surf[j], o.margin, out, &st);
+            if (res == CF_OK) res = soft_soft(w, j, i, surf[i], o.margin, out, &st);
+        }
+    }
+    for (int i = 0; surf && i < w->n_soft; ++i) free(surf[i]);
+    free(surf);
+    free(box);
+    if (stats) {
+        stats->candidate_pairs += st.candidate_pairs;
+        stats->contacts += st.contacts;
+    }
+    return res;
 }

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file cf_rigid_fast.h
- * @brief The fast matrix-free blocked PGS (world solver kind CF_SOLVER_PGS_FAST): the same method
- *        as ch05.6 (cf_rigid_pgs_solve()), arranged for speed.
+ * @brief The fast matrix-free blocked PGS (registry row "pgs-fast", ::cf_solver_pgs_fast): the same
+ *        method as ch05.6 (cf_rigid_pgs_solve()), arranged for speed.
+ *
+ * It implements an exercise (ch05.6), so it lives with the reference solutions
+ * (solutions/ch05/fast/): `make handout` removes it with its chapter, and a build without it
+ * (a student's) simply has no row "pgs-fast".
  *
  * Same iteration as the reference (chapter 5, ch05.6): per contact, one read of the two bodies'
  * velocities, the three contact velocities, the local solve of ch05.5 on the 3x3 block, one write
@@ -29,6 +33,7 @@
 #include "cf/cf_body.h"
 #include "cf/cf_ch05.h"
 #include "cf/cf_contact.h"
+#include "cf/cf_solver.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,6 +103,9 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
  */
 cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                          double slop, int sweeps);
+
+/** The registry row "pgs-fast" (sim/solvers.c finds it by this name when it is linked). */
+extern const cfSolver cf_solver_pgs_fast;
 
 #ifdef __cplusplus
 }

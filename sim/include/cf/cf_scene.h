@@ -34,13 +34,15 @@
  *
  * | where | keys |
  * |---|---|
- * | top level | name, chapter (>= 0), description, expect, world, bodies, soft_bodies (at least one body) |
- * | world | gravity, dt (> 0), steps (> 0), rigid_integrator, gyroscopic, soft_integrator, detector ("none", "primitives", "all-pairs"), contact_margin (m, >= 0), solver_iterations (>= 0), solver_tolerance (> 0), solver ("none", "pgs", "pgs-blocked", "pgs-boxed", "pgs-sm", "nncg", "pgs-fast"), friction_model ("cone", "box"), warm_start, ordering ("sequential", "symmetric", "random"), relaxation (in (0, 2)), stabilization ("split", "baumgarte"), erp (in [0, 1]), cfm (>= 0), slop (m, >= 0) |
+ * | top level | name, chapter (>= 0), description, expect, world, bodies, soft_bodies (at least one body), friction |
+ * | world | gravity, dt (> 0), steps (> 0), rigid_integrator, gyroscopic, soft_integrator, detector ("none", "primitives", "all-pairs"), contact_margin (m, >= 0), solver_iterations (>= 0), solver_tolerance (>= 0; 0 spends the whole budget), solver ("none" or a world solver of the registry: `cflab solvers` lists them), friction_model ("cone", "box"), friction_directions (3..64, LCP-form solvers), warm_start, ordering ("sequential", "symmetric", "random"), relaxation (in (0, 2)), stabilization ("split", "baumgarte"), erp (in [0, 1]), cfm (>= 0), contact_stiffness (N/m, >= 0) and contact_damping (N s/m, >= 0): when the stiffness is > 0, ERP and CFM come from this spring (ch02.7), slop (m, >= 0), seed (>= 0) |
  * | bodies[i] | shape (required), fixed, mass (required unless fixed; > 0), inertia (principal moments, each > 0), position, orientation, velocity, angular_velocity, force, torque, mu (>= 0), restitution (in [0, 1]), name (default "body<i>") |
  * | shape | type (required): sphere {radius}, box {half_extents}, plane {normal, offset}, capsule {radius, half_height} |
  * | soft_bodies[i] | type (required): tet_box {origin, size, cells, density, young, poisson, fix_min_x} or chain {from, to, nodes, stiffness, node_mass, fix_first}; both: damping [alpha, beta] (>= 0), mu (>= 0), velocity (initial, free nodes), name (default "soft<i>") |
+ * | friction[i] | a material pair: bodies (two body names, rigid or soft, required), mu (>= 0; the pair's coefficient instead of sqrt(mu_a mu_b)); law "orthotropic" with mu [mu_1, mu_2] and direction, or "tensor" with tensor [4 numbers, row-major] and direction (chapter 10) |
  *
- * A fixed body takes no mass, inertia, velocity, angular_velocity, force or torque; a plane
+ * The ranges of the world keys are checked by cf_world_def_check(), the same validator the world
+ * uses. A fixed body takes no mass, inertia, velocity, angular_velocity, force or torque; a plane
  * must be fixed and takes no position or orientation. Numbers must be finite (1e999 is refused)
  * and integers integral. Strings longer than their field in ::cfSceneInfo or the body's name are
  * refused, not cut.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Chapter 5 support (provided, not exercises): options, stopping rule, input checks, orderings,
-   the box-model residual and the rigid solver's work space. */
+/* Chapter 5, provided (not exercises; copied unchanged into exercises/ch05/ and not handed in):
+   options, stopping rule, input checks, orderings and the rigid solver's work space. */
 #include "cf/cf_ch05.h"
 
 #include <math.h>
@@ -44,7 +44,8 @@ cfStatus cf_split_finish(cfReport *rep, cfStopReason reason, int k, double r)
     case CF_STOP_STAGNATION: st = CF_STAGNATED; break;
     case CF_STOP_DIVERGENCE: st = CF_DIVERGED; break;
     case CF_STOP_MAX_ITER:
-    case CF_STOP_NONE: st = CF_MAX_ITER; break;
+    case CF_STOP_NONE:
+    case CF_STOP_REASON_COUNT: st = CF_MAX_ITER; break;
     }
     if (rep) {
         rep->reason = reason == CF_STOP_NONE ? CF_STOP_MAX_ITER : reason;
@@ -164,29 +165,6 @@ void cf_ordering_permutation(cfOrdering o, int n, int sweep, cfRng *rng, int *pe
         }
 }
 
-double cf_fc_box_residual(const cfFrictionProblem *p, const double *r)
-{
-    const int n = 3 * p->nc;
-    if (n == 0) return 0.0;
-    if (!cf_vec_finite(n, r)) return INFINITY;
-    double *u = malloc((size_t)n * sizeof *u);
-    if (!u) return INFINITY;
-    cf_fc_velocity(p, r, u);
-    double sum = 0.0;
-    for (int a = 0; a < p->nc; ++a) {
-        const double *ra = &r[3 * a], *ua = &u[3 * a];
-        double en = ra[0] - fmax(0.0, ra[0] - ua[0]);
-        double hi = p->mu[a] * fmax(ra[0], 0.0);
-        sum += en * en;
-        for (int k = 1; k < 3; ++k) {
-            double e = ra[k] - fmax(-hi, fmin(ra[k] - ua[k], hi));
-            sum += e * e;
-        }
-    }
-    free(u);
-    return isfinite(sum) ? sqrt(sum) : INFINITY;
-}
-
 void cf_disk_project(double lt[2], double radius)
 {
     double m2 = lt[0] * lt[0] + lt[1] * lt[1];
@@ -212,6 +190,22 @@ cfRigidPgsOptions cf_rigid_pgs_options_default(void)
     o.friction = CF_FRICTION_CONE;
     o.ordering = CF_ORDER_SEQUENTIAL;
     o.seed = 1;
+    return o;
+}
+
+cfRigidPgsOptions cf_rigid_pgs_options_of(const cfContactProblem *p, const cfSolverParams *par)
+{
+    cfRigidPgsOptions o = cf_rigid_pgs_options_default();
+    o.h = p->h;
+    o.erp = p->erp;
+    o.cfm = p->cfm;
+    o.max_iter = par->max_iter;
+    o.tol = par->tol;
+    o.omega = par->omega;
+    o.warm_start = par->warm_start;
+    o.friction = par->friction;
+    o.ordering = par->ordering;
+    o.seed = par->seed;
     return o;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Chapter 2 support code (not exercises): global contact Jacobians of rigid and soft bodies,
-   applying contact impulses to rigid bodies, and freeing the soft dual form. */
+/* Chapter 2, provided (not exercises; copied unchanged into exercises/ch02/ and not handed in):
+   global contact Jacobians of rigid and soft bodies, applying contact impulses to rigid bodies,
+   and freeing the soft dual form. */
 #include "cf/cf_ch02.h"
 
 #include <stdlib.h>

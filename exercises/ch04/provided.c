@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Provided parts of chapter 4 (cf_ch04.h): options, tolerances, input checks, the updatable
+/* Chapter 4, provided (not exercises; copied unchanged into exercises/ch04/ and not handed in): options, tolerances, input checks, the updatable
    Cholesky container and the Baraff problem container with its violation measure. */
 #include "cf/cf_ch04.h"
 

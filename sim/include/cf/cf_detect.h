@@ -31,7 +31,8 @@ struct cfWorld;
 /** Which broad phase cf_detect_world() uses. */
 typedef enum cfBroadphaseKind {
     CF_BROADPHASE_SAP = 0,   /**< sweep and prune, cf_broadphase_sap() (ch03.7) */
-    CF_BROADPHASE_ALL_PAIRS  /**< every pair, cf_broadphase_all_pairs() (reference) */
+    CF_BROADPHASE_ALL_PAIRS, /**< every pair, cf_broadphase_all_pairs() (reference) */
+    CF_BROADPHASE_COUNT      /**< number of broad phases */
 } cfBroadphaseKind;
 
 /** Name of a broad phase ("sap", "all-pairs"). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The fast matrix-free blocked PGS (CF_SOLVER_PGS_FAST): ch05.6's method with compact rows, an inlined local solve and box pairs solved side by side. */
-#include "cf/cf_rigid_fast.h"
+/* The fast matrix-free blocked PGS (registry row "pgs-fast"): ch05.6's method with compact rows, an inlined local solve and box pairs solved side by side. */
+#include "cf_rigid_fast.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -658,15 +658,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
         const double *r = row->lam;
         contact_velocity(row, &vel[6 * row->a], &vel[6 * row->b], u);
         u[0] += row->bias + cfm * r[0];
-        if (box) {
-            double hi = row->mu * max2(r[0], 0.0), en = r[0] - max2(0.0, r[0] - u[0]);
-            double et = r[1] - max2(-hi, min2(r[1] - u[1], hi)), eb = r[2] - max2(-hi, min2(r[2] - u[2], hi));
-            sum += en * en + et * et + eb * eb;
-        } else {
-            double z[3] = {r[0] - (u[0] + row->mu * sqrt(u[1] * u[1] + u[2] * u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
-            cf_cone_project(z, row->mu, pz);
-            for (int i = 0; i < 3; ++i) sum += (r[i] - pz[i]) * (r[i] - pz[i]);
-        }
+        sum += cf_contact_residual2(r, u, row->mu, box ? CF_FRICTION_BOX : CF_FRICTION_CONE);
         memcpy(contacts[row->contact].lambda, r, 3 * sizeof *r);
     }
     for (int i = 0; i < nb; ++i)
@@ -748,3 +740,53 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
         }
     return CF_OK;
 }
+
+/* ---- the registry row "pgs-fast" (sim/solvers.c lists it when this file is linked) ---------- */
+
+static cfStatus fast_prepare(void **work, const cfContactProblem *p, const cfSolverParams *par)
+{
+    if (!*work && !(*work = calloc(1, sizeof(cfRigidFast)))) return CF_NO_MEMORY;
+    cfRigidPgsOptions o = cf_rigid_pgs_options_of(p, par);
+    return cf_rigid_fast_prepare(p->bodies, p->nb, p->contacts, p->nc, &o, *work);
+}
+
+static cfStatus fast_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x, cfReport *rep)
+{
+    cfRigidPgsOptions o = cf_rigid_pgs_options_of(p, par);
+    cfStatus st = cf_rigid_fast_solve(p->bodies, p->nb, p->contacts, p->nc, *work, &o, rep);
+    for (int a = 0; a < p->nc; ++a) memcpy(&x[3 * a], p->contacts[a].lambda, 3 * sizeof *x);
+    return st;
+}
+
+/* the pseudo-velocities start from the bodies' velocities after the world applied the impulses
+   (the same numbers the reference stage reads) */
+static cfStatus fast_split(void *work, const cfContactProblem *p, double erp, double slop, int sweeps, double *pv)
+{
+    cfRigidFast *ws = work;
+    for (int i = 0; i < p->nb; ++i) {
+        put3(&ws->vel[6 * i], p->bodies[i].v);
+        put3(&ws->vel[6 * i + 3], p->bodies[i].w);
+    }
+    cfStatus st = cf_rigid_fast_pseudo_velocities(p->contacts, ws, p->h, erp, slop, sweeps);
+    if (st == CF_OK) memcpy(pv, ws->pv, (size_t)6 * p->nb * sizeof *pv);
+    return st;
+}
+
+static void fast_release(void *work)
+{
+    cf_rigid_fast_free(work);
+    free(work);
+}
+
+const cfSolver cf_solver_pgs_fast = {
+    .name = "pgs-fast",
+    .chapter = 5,
+    .form = CF_FORM_ROWS,
+    .contacts = true,
+    .measure = CF_MEASURE_IMPULSE_CHANGE,
+    .summary = "the same sweeps as pgs, arranged for speed (reference solutions only: solutions/ch05/fast/)",
+    .prepare = fast_prepare,
+    .solve = fast_solve,
+    .split = fast_split,
+    .release = fast_release,
+};

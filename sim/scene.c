@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf/cf_solvers.h"
+
 /* scene files are small; anything larger is almost certainly the wrong file */
 #define SCENE_MAX_BYTES ((size_t)64 * 1024 * 1024)
 /* default of cfSceneInfo::steps */
@@ -359,15 +361,38 @@ static cfStatus get_enum(const Parser *p, const cJSON *obj, const char *parent, 
 
 static const char *rigid_integrator_name(int i) { return cf_rigid_integrator_name((cfRigidIntegrator)i); }
 static const char *soft_integrator_name(int i) { return cf_soft_integrator_name((cfSoftIntegrator)i); }
-/* number of values of each integrator enum (the last enumerator + 1) */
-#define N_RIGID_INTEGRATORS ((int)CF_RIGID_EXPLICIT + 1)
-#define N_SOFT_INTEGRATORS ((int)CF_SOFT_EXPLICIT + 1)
 static const char *detector_name(int i) { return cf_detector_name((cfDetector)i); }
-#define N_DETECTORS ((int)CF_DETECT_ALL_PAIRS + 1)
-static const char *solver_name(int i) { return cf_solver_name((cfSolverKind)i); }
 static const char *friction_model_name(int i) { return cf_friction_model_name((cfFrictionModel)i); }
 static const char *ordering_name(int i) { return cf_ordering_name((cfOrdering)i); }
 static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
+
+/* the string member @p key as a value of an enum with @p count names (a no-op once st failed) */
+#define GET_ENUM(key, what, names, count, field)                                                     \
+    do {                                                                                           \
+        int v_ = (int)(field);                                                                     \
+        if (st == CF_OK) st = get_enum(p, obj, at, key, what, names, (int)(count), &v_);           \
+        (field) = v_;                                                                              \
+    } while (0)
+
+/* "solver": a row of the registry that a world can use (cf_solvers.h), or "none" */
+static cfStatus get_solver(const Parser *p, const cJSON *obj, const char *at, const cfSolver **out)
+{
+    const cJSON *item = member(obj, "solver");
+    if (!item) return CF_OK;
+    char path[PATH_CAP], names[512];
+    field_path(path, at, "solver");
+    if (!cJSON_IsString(item)) return fail(p, path, "must be a string (got %s)", json_type_name(item));
+    if (strcmp(item->valuestring, "none") == 0) {
+        *out = NULL;
+        return CF_OK;
+    }
+    const cfSolver *s = cf_solver_find(item->valuestring);
+    if (!s || !s->contacts)
+        return fail(p, path, "unknown solver '%s' (expected none or one of: %s)", item->valuestring,
+                    cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
+    *out = s;
+    return CF_OK;
+}
 
 /* ---- the "world" object -------------------------------------------------------------------- */
 
@@ -376,69 +401,43 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     static const char *const keys[] = {"gravity", "dt", "steps", "rigid_integrator", "gyroscopic",
                                        "soft_integrator", "solver_iterations", "solver_tolerance",
                                        "detector", "contact_margin", "solver", "friction_model",
-                                       "warm_start", "ordering", "relaxation", "erp", "cfm", "stabilization", "slop", NULL};
+                                       "friction_directions", "warm_start", "ordering", "relaxation", "erp",
+                                       "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
+                                       "seed", NULL};
     const char *at = "world";
     cfStatus st = check_object(p, obj, at, keys);
     if (st == CF_OK) st = get_vec3(p, obj, at, "gravity", &def->gravity);
     if (st == CF_OK) st = get_number(p, obj, at, "dt", &def->dt);
     if (st == CF_OK) st = get_int(p, obj, at, "steps", &info->steps);
     if (st == CF_OK && info->steps <= 0) st = fail(p, "world.steps", "must be > 0 (got %d)", info->steps);
-    if (st == CF_OK) {
-        int v = (int)def->rigid_integrator;
-        st = get_enum(p, obj, at, "rigid_integrator", "integrator", rigid_integrator_name, N_RIGID_INTEGRATORS, &v);
-        def->rigid_integrator = (cfRigidIntegrator)v;
-    }
+    GET_ENUM("rigid_integrator", "integrator", rigid_integrator_name, CF_RIGID_INTEGRATOR_COUNT, def->rigid_integrator);
     if (st == CF_OK) st = get_bool(p, obj, at, "gyroscopic", &def->gyroscopic);
-    if (st == CF_OK) {
-        int v = (int)def->soft_integrator;
-        st = get_enum(p, obj, at, "soft_integrator", "integrator", soft_integrator_name, N_SOFT_INTEGRATORS, &v);
-        def->soft_integrator = (cfSoftIntegrator)v;
-    }
-    if (st == CF_OK) {
-        int v = (int)def->detector;
-        st = get_enum(p, obj, at, "detector", "detector", detector_name, N_DETECTORS, &v);
-        def->detector = (cfDetector)v;
-    }
+    GET_ENUM("soft_integrator", "integrator", soft_integrator_name, CF_SOFT_INTEGRATOR_COUNT, def->soft_integrator);
+    GET_ENUM("detector", "detector", detector_name, CF_DETECTOR_COUNT, def->detector);
     if (st == CF_OK) st = get_number(p, obj, at, "contact_margin", &def->contact_margin);
-    if (st == CF_OK && !(def->contact_margin >= 0.0))
-        st = fail(p, "world.contact_margin", "must be >= 0 (got %g)", def->contact_margin);
     if (st == CF_OK) st = get_int(p, obj, at, "solver_iterations", &def->solver_iterations);
-    if (st == CF_OK && def->solver_iterations < 0)
-        st = fail(p, "world.solver_iterations", "must be >= 0 (got %d)", def->solver_iterations);
     if (st == CF_OK) st = get_number(p, obj, at, "solver_tolerance", &def->solver_tolerance);
-    if (st == CF_OK && !(def->solver_tolerance > 0.0))
-        st = fail(p, "world.solver_tolerance", "must be > 0 (got %g)", def->solver_tolerance);
-    if (st == CF_OK) {
-        int v = (int)def->solver;
-        st = get_enum(p, obj, at, "solver", "solver", solver_name, (int)CF_SOLVER_COUNT, &v);
-        def->solver = (cfSolverKind)v;
-    }
-    if (st == CF_OK) {
-        int v = (int)def->friction_model;
-        st = get_enum(p, obj, at, "friction_model", "friction model", friction_model_name, (int)CF_FRICTION_BOX + 1, &v);
-        def->friction_model = (cfFrictionModel)v;
-    }
-    if (st == CF_OK) {
-        int v = (int)def->ordering;
-        st = get_enum(p, obj, at, "ordering", "ordering", ordering_name, (int)CF_ORDER_RANDOM + 1, &v);
-        def->ordering = (cfOrdering)v;
-    }
-    if (st == CF_OK) {
-        int v = (int)def->stabilization;
-        st = get_enum(p, obj, at, "stabilization", "stabilization", stabilization_name, (int)CF_STAB_BAUMGARTE + 1, &v);
-        def->stabilization = (cfStabilization)v;
-    }
+    if (st == CF_OK) st = get_solver(p, obj, at, &def->solver);
+    GET_ENUM("friction_model", "friction model", friction_model_name, CF_FRICTION_MODEL_COUNT, def->friction_model);
+    if (st == CF_OK) st = get_int(p, obj, at, "friction_directions", &def->friction_directions);
+    GET_ENUM("ordering", "ordering", ordering_name, CF_ORDER_COUNT, def->ordering);
+    GET_ENUM("stabilization", "stabilization", stabilization_name, CF_STABILIZATION_COUNT, def->stabilization);
     if (st == CF_OK) st = get_bool(p, obj, at, "warm_start", &def->warm_start);
     if (st == CF_OK) st = get_number(p, obj, at, "relaxation", &def->relaxation);
-    if (st == CF_OK && !(def->relaxation > 0.0 && def->relaxation < 2.0))
-        st = fail(p, "world.relaxation", "must be in (0, 2) (got %g)", def->relaxation);
     if (st == CF_OK) st = get_number(p, obj, at, "erp", &def->erp);
-    if (st == CF_OK && !(def->erp >= 0.0 && def->erp <= 1.0))
-        st = fail(p, "world.erp", "must be in [0, 1] (got %g)", def->erp);
     if (st == CF_OK) st = get_number(p, obj, at, "cfm", &def->cfm);
-    if (st == CF_OK && !(def->cfm >= 0.0)) st = fail(p, "world.cfm", "must be >= 0 (got %g)", def->cfm);
+    if (st == CF_OK) st = get_number(p, obj, at, "contact_stiffness", &def->contact_stiffness);
+    if (st == CF_OK) st = get_number(p, obj, at, "contact_damping", &def->contact_damping);
     if (st == CF_OK) st = get_number(p, obj, at, "slop", &def->slop);
-    if (st == CF_OK && !(def->slop >= 0.0)) st = fail(p, "world.slop", "must be >= 0 (got %g)", def->slop);
+    if (st == CF_OK) {
+        int seed = (int)def->seed;
+        st = get_int(p, obj, at, "seed", &seed);
+        if (st == CF_OK && seed < 0) st = fail(p, "world.seed", "must be >= 0 (got %d)", seed);
+        def->seed = (unsigned long)seed;
+    }
+    /* the ranges: the world's own validator, so that a scene and the world never disagree */
+    cfError inner = {{0}};
+    if (st == CF_OK && cf_world_def_check(def, &inner) != CF_OK) st = fail_from(p, at, CF_BAD_INPUT, &inner);
     return st;
 }
 
@@ -668,6 +667,89 @@ static cfStatus parse_soft(const Parser *p, const cJSON *obj, int index, cfWorld
 /* ---- the whole scene ----------------------------------------------------------------------- */
 
 /* An optional array member; @p out is NULL when absent. */
+/* ---- friction pairs ------------------------------------------------------------------------ */
+
+/* the body named @p name: a rigid or a soft body; exactly one must carry the name */
+static cfStatus find_body(const Parser *p, const cfWorld *w, const char *path, const char *name, cfSideKind *kind,
+                          int *index)
+{
+    int hits = 0;
+    for (int i = 0; i < w->n_bodies; ++i)
+        if (strcmp(w->bodies[i].name, name) == 0) hits++, *kind = CF_SIDE_RIGID, *index = i;
+    for (int i = 0; i < w->n_soft; ++i)
+        if (strcmp(w->soft[i].name, name) == 0) hits++, *kind = CF_SIDE_SOFT, *index = i;
+    if (hits == 0) return fail(p, path, "no body is named '%s'", name);
+    if (hits > 1) return fail(p, path, "%d bodies are named '%s': give them different names", hits, name);
+    return CF_OK;
+}
+
+/* friction[i]: {"bodies": [name, name], "mu": m} (isotropic), or with "law": "orthotropic",
+   "mu": [mu_1, mu_2], "direction": d, or "law": "tensor", "tensor": [4 values], "direction": d,
+   "mu": bound */
+static cfStatus parse_friction_pair(const Parser *p, const cJSON *obj, int index, cfWorld *w)
+{
+    static const char *const keys[] = {"bodies", "mu", "law", "direction", "tensor", NULL};
+    char at[PATH_CAP], path[PATH_CAP];
+    make_path(at, "friction[%d]", index);
+    cfStatus st = check_object(p, obj, at, keys);
+    if (st != CF_OK) return st;
+    cfFrictionPair fp;
+    memset(&fp, 0, sizeof fp);
+    const cJSON *bodies = member(obj, "bodies");
+    field_path(path, at, "bodies");
+    if (!cJSON_IsArray(bodies) || cJSON_GetArraySize(bodies) != 2)
+        return fail(p, path, "must be an array of two body names");
+    for (int s = 0; s < 2; ++s) {
+        const cJSON *name = cJSON_GetArrayItem(bodies, s);
+        char bp[PATH_CAP];
+        make_path(bp, "%s[%d]", path, s);
+        if (!cJSON_IsString(name)) return fail(p, bp, "must be a string (got %s)", json_type_name(name));
+        if ((st = find_body(p, w, bp, name->valuestring, &fp.kind[s], &fp.index[s])) != CF_OK) return st;
+    }
+    static const char *const laws[] = {"isotropic", "orthotropic", "tensor"};
+    const cJSON *law = member(obj, "law");
+    field_path(path, at, "law");
+    if (law) {
+        if (!cJSON_IsString(law)) return fail(p, path, "must be a string (got %s)", json_type_name(law));
+        int k = 0;
+        while (k < 3 && strcmp(law->valuestring, laws[k]) != 0) ++k;
+        if (k == 3) return fail(p, path, "unknown law '%s' (expected isotropic, orthotropic or tensor)", law->valuestring);
+        fp.law.law = (cfFrictionLaw)k;
+    }
+    const cJSON *mu = member(obj, "mu");
+    field_path(path, at, "mu");
+    if (fp.law.law == CF_LAW_ORTHOTROPIC) {
+        if (!cJSON_IsArray(mu) || cJSON_GetArraySize(mu) != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(mu, 0)) ||
+            !cJSON_IsNumber(cJSON_GetArrayItem(mu, 1)))
+            return fail(p, path, "an orthotropic law needs two coefficients [mu_1, mu_2]");
+        fp.law.coef[0] = cJSON_GetArrayItem(mu, 0)->valuedouble;
+        fp.law.coef[1] = cJSON_GetArrayItem(mu, 1)->valuedouble;
+        fp.mu = fmax(fp.law.coef[0], fp.law.coef[1]);
+    } else if ((st = need_number(p, obj, at, "mu", &fp.mu)) != CF_OK) {
+        return st;
+    }
+    if (fp.law.law == CF_LAW_TENSOR) {
+        const cJSON *t = member(obj, "tensor");
+        field_path(path, at, "tensor");
+        if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) != 4) return fail(p, path, "needs 4 numbers (2x2, row-major)");
+        for (int k = 0; k < 4; ++k) {
+            const cJSON *v = cJSON_GetArrayItem(t, k);
+            if (!cJSON_IsNumber(v)) return fail(p, path, "needs 4 numbers (2x2, row-major)");
+            fp.law.coef[k] = v->valuedouble;
+        }
+    } else if (member(obj, "tensor")) {
+        return fail(p, at, "\"tensor\" belongs to the tensor law only");
+    }
+    if (fp.law.law != CF_LAW_ISOTROPIC) {
+        if ((st = need_vec3(p, obj, at, "direction", &fp.law.dir)) != CF_OK) return st;
+    } else if (member(obj, "direction")) {
+        return fail(p, at, "\"direction\" belongs to the orthotropic and tensor laws only");
+    }
+    cfError inner = {{0}};
+    st = cf_world_add_friction_pair(w, &fp, &inner);
+    return st == CF_OK ? CF_OK : fail_from(p, at, st, &inner);
+}
+
 static cfStatus get_array(const Parser *p, const cJSON *obj, const char *key, const cJSON **out)
 {
     *out = member(obj, key);
@@ -678,7 +760,7 @@ static cfStatus get_array(const Parser *p, const cJSON *obj, const char *key, co
 static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSceneInfo *info)
 {
     static const char *const keys[] = {"name", "chapter", "description", "expect", "world", "bodies",
-                                       "soft_bodies", NULL};
+                                       "soft_bodies", "friction", NULL};
     if (!cJSON_IsObject(root)) return fail(p, NULL, "a scene must be a JSON object (got %s)", json_type_name(root));
     cfStatus st = check_object(p, root, "", keys);
     if (st == CF_OK) st = get_string(p, root, "", "name", info->name, sizeof info->name);
@@ -691,10 +773,8 @@ static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSc
     cfWorldDef def = cf_world_def_default();
     const cJSON *world = member(root, "world");
     if (world && (st = parse_world_def(p, world, &def, info)) != CF_OK) return st;
-    /* cf_world_init() takes no message: name its one documented reason (dt <= 0) ourselves */
-    st = cf_world_init(w, &def);
-    if (st != CF_OK && !(def.dt > 0.0)) return fail(p, "world.dt", "must be > 0 (got %g)", def.dt);
-    if (st != CF_OK) return cf_error_set(p->err, st, "%s: world: settings rejected (%s)", p->label, cf_status_name(st));
+    st = cf_world_init(w, &def); /* the same validator as parse_world_def() */
+    if (st != CF_OK) return fail_from(p, "world", st, &w->error);
 
     const cJSON *bodies = NULL, *soft = NULL;
     if ((st = get_array(p, root, "bodies", &bodies)) != CF_OK) return st;
@@ -713,6 +793,11 @@ static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSc
     i = 0;
     for (const cJSON *c = soft ? soft->child : NULL; c; c = c->next, ++i)
         if ((st = parse_soft(p, c, i, w)) != CF_OK) return st;
+    const cJSON *friction = NULL;
+    if ((st = get_array(p, root, "friction", &friction)) != CF_OK) return st;
+    i = 0;
+    for (const cJSON *c = friction ? friction->child : NULL; c; c = c->next, ++i)
+        if ((st = parse_friction_pair(p, c, i, w)) != CF_OK) return st;
     return CF_OK;
 }
 

@@ -45,7 +45,7 @@ START_TEST(scene_every_file_loads)
         ck_assert_int_gt(info.steps, 0);
         ck_assert_int_gt(w.n_bodies + w.n_soft, 0);
         for (int b = 0; b < w.n_bodies; ++b) ck_assert_msg(cf_rigid_state_ok(&w.bodies[b]), "%s: body %d", path, b);
-        for (int s = 0; s < w.n_soft; ++s) ck_assert_int_gt(w.soft[s].n_nodes, 0);
+        for (int s = 0; s < w.n_soft; ++s) cft_assert_int_at(w.soft[s].n_nodes, >, 0, "s = %d", s);
         cft_assert_finite(cf_world_energy(&w));
         cf_world_free(&w);
     }
@@ -393,7 +393,8 @@ START_TEST(scene_round_trip)
        the loaded orientation (a quarter turn about z swaps the x and y moments) */
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
-            cft_assert_near(b->inertia_body.m[i][j], i == j ? (double)(i + 1) : 0.0, 1e-15, 0);
+            cft_assert_near_at(b->inertia_body.m[i][j], i == j ? (double)(i + 1) : 0.0, 1e-15, 0,
+                               "i = %d, j = %d", i, j);
     cft_assert_near(b->inv_inertia_world.m[0][0], 1.0 / 2.0, 1e-14, 0);
     cft_assert_near(b->inv_inertia_world.m[1][1], 1.0 / 1.0, 1e-14, 0);
     cft_assert_near(b->inv_inertia_world.m[2][2], 1.0 / 3.0, 1e-14, 0);
@@ -429,8 +430,8 @@ START_TEST(scene_round_trip)
     for (int i = 0; i < box->n_nodes; ++i) {
         m += box->mass[i];
         bool at_min_x = box->x[i].x == 0.0;
-        ck_assert(box->fixed[i] == at_min_x);
-        cft_assert_vec3_near(box->v[i], at_min_x ? cfu_zero3() : cfu_vec3(0, 0, -1), 0);
+        cft_assert_at(box->fixed[i] == at_min_x, "i = %d", i);
+        cft_assert_vec3_near_at(box->v[i], at_min_x ? cfu_zero3() : cfu_vec3(0, 0, -1), 0, "i = %d", i);
     }
     cft_assert_near(m, 100.0 * 2.0, 1e-12, 1e-12); /* density x volume */
     cf_world_free(&w);
