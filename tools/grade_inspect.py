@@ -6,8 +6,8 @@ compiled alone (in the sandbox) into its object, preprocessed source (.i), assem
 compiler's include tree (gcc -H); the sanitizer build is compiled from the same preprocessed source,
 so both builds come from one token stream. Then, outside the sandbox:
 
-- defined global symbols: exactly the exercise functions of that file (what the course's stub of
-  the same file defines); anything else (a variable, libc's _exit, libcheck's srunner_run_all)
+- defined global symbols: only the chapter's exercise functions (declared in its cf_chNN.h, not
+  defined by the library); anything else (a variable, libc's _exit, libcheck's srunner_run_all)
   must be static;
 - undefined symbols: from an allow-list (`Allowed`): the globals of the library archive libcf.a,
   the functions declared in the chapter headers cf_chKK.h for K <= N, the math library, and a
@@ -180,7 +180,7 @@ def library_globals(archive_path):
     names = set()
     for _name, body in archive_members(Path(archive_path).read_bytes()):
         names |= defined_functions(body)
-    return names - LIBCF_DENIED
+    return names
 
 
 def declared_functions(cc, header, include_dir):
@@ -235,8 +235,9 @@ def system_include_dirs(cc):
 # ------------------------------------------------------------------------------------------
 # the checks (on what the sandbox wrote: untrusted)
 
-def check_object(data, src, expected, allowed, sanitizer=False):
-    """Problems of one compiled translation unit (a list of one-line strings)."""
+def check_object(data, src, own, allowed, sanitizer=False):
+    """Problems of one compiled translation unit (a list of one-line strings): it may define
+    only functions of own (its chapter's exercise functions) and use only names in allowed."""
     try:
         elf = Elf(data, want_type=1)
     except (BadObject, struct.error, UnicodeDecodeError, ValueError) as e:
@@ -253,7 +254,6 @@ def check_object(data, src, expected, allowed, sanitizer=False):
         elif not SECTION_RE.match(name):
             problems.append(f"{src}: has a section {name!r} (a C file compiled alone has none "
                             "like it)")
-    defined = set()
     for s in elf.symbols[1:]:
         name = s["name"]
         if s["type"] == STT_GNU_IFUNC:
@@ -263,14 +263,9 @@ def check_object(data, src, expected, allowed, sanitizer=False):
                 problems.append(f"{src}: uses `{name}`, which exercises may not call or use "
                                 "(see docs/grading.md: What an exercise may use)")
         elif s["bind"] in (STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE) or s["shndx"] == SHN_COMMON:
-            if name in expected and s["type"] == STT_FUNC:
-                defined.add(name)
-            else:
-                problems.append(f"{src}: defines `{name}`: only this file's exercise functions "
-                                f"({', '.join(sorted(expected)) or 'none'}) may be global; make "
-                                "helpers static")
-    for name in sorted(set(expected) - defined):
-        problems.append(f"{src}: does not define the exercise function `{name}`")
+            if name not in own or s["type"] != STT_FUNC:
+                problems.append(f"{src}: defines `{name}`: only the chapter's exercise functions "
+                                "(declared in its cf_chNN.h) may be global; make helpers static")
     return problems
 
 
