@@ -25,7 +25,12 @@
 typedef struct Parser {
     const char *label;
     cfError *err;
+    double *elements_left; /* soft-body nodes and elements the scene may still build (max_elements) */
 } Parser;
+
+/* default of the top-level "max_elements": soft-body nodes plus tetrahedra plus springs, about
+   0.5 GB of state, so that a typo (200 cells per axis for 20) is refused instead of eating memory */
+#define SCENE_DEFAULT_MAX_ELEMENTS 1e6
 
 /* ---- messages ----------------------------------------------------------------------------- */
 
@@ -403,7 +408,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
                                        "detector", "contact_margin", "solver", "friction_model",
                                        "friction_directions", "warm_start", "ordering", "relaxation", "erp",
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
-                                       "seed", NULL};
+                                       "seed", "max_matrix_mb", NULL};
     const char *at = "world";
     cfStatus st = check_object(p, obj, at, keys);
     if (st == CF_OK) st = get_vec3(p, obj, at, "gravity", &def->gravity);
@@ -429,6 +434,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     if (st == CF_OK) st = get_number(p, obj, at, "contact_stiffness", &def->contact_stiffness);
     if (st == CF_OK) st = get_number(p, obj, at, "contact_damping", &def->contact_damping);
     if (st == CF_OK) st = get_number(p, obj, at, "slop", &def->slop);
+    if (st == CF_OK) st = get_number(p, obj, at, "max_matrix_mb", &def->max_matrix_mb);
     if (st == CF_OK) {
         int seed = (int)def->seed;
         st = get_int(p, obj, at, "seed", &seed);
@@ -576,6 +582,20 @@ static cfStatus parse_rigid(const Parser *p, const cJSON *obj, int index, cfRigi
 /* ---- soft bodies --------------------------------------------------------------------------- */
 
 /* Build the soft body of @p obj into @p s (zeroed by the caller; freed by the caller on error). */
+/* take @p need nodes and elements from the scene's budget, or refuse naming the field */
+static cfStatus spend_elements(const Parser *p, const char *at, const char *key, double need)
+{
+    if (need <= *p->elements_left) {
+        *p->elements_left -= need;
+        return CF_OK;
+    }
+    char path[PATH_CAP];
+    field_path(path, at, key);
+    return fail(p, path, "%.3g nodes and elements exceed what the scene has left of its budget (%.3g; top-level "
+                "\"max_elements\", default %g): a typo? give \"max_elements\" to build more", need, *p->elements_left,
+                SCENE_DEFAULT_MAX_ELEMENTS);
+}
+
 static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cfSoftBody *s)
 {
     static const char *const any_keys[] = {"name", "type", "origin", "size", "cells", "density", "young",
@@ -608,6 +628,9 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
         if (st == CF_OK) st = need_number(p, obj, at, "poisson", &poisson);
         if (st == CF_OK) st = get_bool(p, obj, at, "fix_min_x", &fix);
         if (st != CF_OK) return st;
+        if (n[0] > 0 && n[1] > 0 && n[2] > 0 &&
+            (st = spend_elements(p, at, "cells", 5.0 * n[0] * n[1] * n[2] + (n[0] + 1.0) * (n[1] + 1.0) * (n[2] + 1.0))) != CF_OK)
+            return st;
         st = cf_soft_make_tet_box(s, origin, size, n[0], n[1], n[2], density, young, poisson, fix, &inner);
         if (st != CF_OK) return fail_from(p, at, st, &inner);
     } else if (strcmp(type->valuestring, "chain") == 0) {
@@ -623,6 +646,7 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
         if (st == CF_OK) st = need_number(p, obj, at, "node_mass", &node_mass);
         if (st == CF_OK) st = get_bool(p, obj, at, "fix_first", &fix);
         if (st != CF_OK) return st;
+        if (nodes > 0 && (st = spend_elements(p, at, "nodes", 2.0 * nodes)) != CF_OK) return st;
         st = cf_soft_make_chain(s, from, to, nodes, k, node_mass, fix, &inner);
         if (st != CF_OK) return fail_from(p, at, st, &inner);
     } else {
@@ -760,7 +784,7 @@ static cfStatus get_array(const Parser *p, const cJSON *obj, const char *key, co
 static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSceneInfo *info)
 {
     static const char *const keys[] = {"name", "chapter", "description", "expect", "world", "bodies",
-                                       "soft_bodies", "friction", NULL};
+                                       "soft_bodies", "friction", "max_elements", NULL};
     if (!cJSON_IsObject(root)) return fail(p, NULL, "a scene must be a JSON object (got %s)", json_type_name(root));
     cfStatus st = check_object(p, root, "", keys);
     if (st == CF_OK) st = get_string(p, root, "", "name", info->name, sizeof info->name);
@@ -770,6 +794,12 @@ static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSc
     if (st == CF_OK && info->chapter < 0) st = fail(p, "chapter", "must be >= 0 (got %d)", info->chapter);
     if (st != CF_OK) return st;
 
+    if (member(root, "max_elements")) {
+        st = get_number(p, root, "", "max_elements", p->elements_left);
+        if (st == CF_OK && !(*p->elements_left >= 0.0))
+            st = fail(p, "max_elements", "must be >= 0 (got %g)", *p->elements_left);
+        if (st != CF_OK) return st;
+    }
     cfWorldDef def = cf_world_def_default();
     const cJSON *world = member(root, "world");
     if (world && (st = parse_world_def(p, world, &def, info)) != CF_OK) return st;
@@ -841,7 +871,8 @@ static cfStatus syntax_error(const Parser *p, const char *json, const char *wher
 
 cfStatus cf_scene_parse(const char *json, const char *label, cfWorld *w, cfSceneInfo *info, cfError *err)
 {
-    Parser p = {label && *label ? label : "<scene>", err};
+    double budget = SCENE_DEFAULT_MAX_ELEMENTS;
+    Parser p = {label && *label ? label : "<scene>", err, &budget};
     if (w) memset(w, 0, sizeof *w);
     if (info) memset(info, 0, sizeof *info);
     if (!w) return fail(&p, NULL, "no world to load into (w is NULL)");

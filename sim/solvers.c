@@ -218,7 +218,7 @@ static const cfSolver ROWS[] = {
     {.name = "psor", .chapter = 5, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP, .solve = psor_solve,
      .summary = "projected SOR with relaxation omega (ch05.3; LCP files)"},
     {.name = "pgs", .chapter = 5, .form = CF_FORM_ROWS, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
-     .prepare = pgs_prepare, .solve = pgs_solve, .split = pgs_split, .release = pgs_release,
+     .ordered = true, .prepare = pgs_prepare, .solve = pgs_solve, .split = pgs_split, .release = pgs_release,
      .summary = "matrix-free blocked PGS on the rigid rows, the default engine (ch05.6)"},
     {.name = "pgs-blocked", .chapter = 5, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = blocked_solve, .summary = "blocked Gauss-Seidel per contact on the assembled W, cone or box (ch05.5)"},

@@ -129,10 +129,12 @@ static cfStatus fail(cfWorld *w, cfStatus st, const char *fmt, ...)
 static cfStatus fail(cfWorld *w, cfStatus st, const char *fmt, ...)
 {
     if (w->error.msg[0] == '\0') {
+        char msg[CF_ERROR_MSG_CAP];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(w->error.msg, sizeof w->error.msg, fmt, ap);
+        vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
+        cf_error_set(&w->error, st, "%s", msg); /* control characters of body names escaped */
     }
     return st;
 }
@@ -509,11 +511,44 @@ static cfStatus merge_soft(cfWorld *w)
    static there), soft sides by their dual forms (ch02.8), merged; then the bias and CFM by
    ch02.7 with the world's rule (an open gap may close within the step: bias phi/h; a penetration
    is removed by the fraction erp: bias erp phi/h). */
+/* What the assembled problem will take: W couples every two contacts that share a body (a block of
+   9 doubles, and about as much again for the boxed LCP's copy and the Jacobian), a soft body's dual
+   form a dense (3 m)^2 matrix for its m contacts. Refused beyond def.max_matrix_mb. */
+static cfStatus check_size(cfWorld *w)
+{
+    int nc = w->contacts.count;
+    int *per = calloc((size_t)(w->n_bodies + w->n_soft + 1), sizeof *per);
+    if (!per) return CF_NO_MEMORY;
+    for (int a = 0; a < nc; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        for (int s = 0; s < 2; ++s) {
+            int b = s == 0 ? c->body_a : c->body_b;
+            const cfSoftSide *ss = s == 0 ? &c->soft_a : &c->soft_b;
+            if (b >= 0 && !w->bodies[b].fixed) per[b]++;
+            if (ss->n > 0) per[w->n_bodies + ss->body]++;
+        }
+    }
+    double blocks = nc, dense = 0.0;
+    for (int i = 0; i < w->n_bodies + w->n_soft; ++i) blocks += (double)per[i] * per[i];
+    for (int i = 0; i < w->n_soft; ++i) dense += 9.0 * per[w->n_bodies + i] * per[w->n_bodies + i] * sizeof(double);
+    free(per);
+    double mb = (blocks * 200.0 + dense) / (1024.0 * 1024.0);
+    if (mb > w->def.max_matrix_mb)
+        return fail(w, CF_BAD_INPUT,
+                    "assemble: solver '%s' needs the assembled problem of %d contacts, about %.0f MB (every two contacts "
+                    "that share a body are coupled), more than max_matrix_mb = %g: use a matrix-free solver (pgs) or "
+                    "raise world.max_matrix_mb",
+                    w->def.solver->name, nc, mb, w->def.max_matrix_mb);
+    return CF_OK;
+}
+
 static cfStatus assemble_fc3d(cfWorld *w, double erp)
 {
     struct cfStepWork *k = w->work;
     int nc = w->contacts.count;
     cf_fc_free(&k->fc);
+    cfStatus size = check_size(w);
+    if (size != CF_OK) return size;
     cfStatus st = cf_friction_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, nc, &k->fc);
     if (st != CF_OK) return fail(w, st, "assemble: the rigid contact problem failed (ch02.5: %s)", cf_status_name(st));
     bool soft = false;
@@ -624,6 +659,21 @@ static cfStatus stage_solve(cfWorld *w)
     record_solve(&w->stats, &rep, s->measure, st);
     /* an iterative solver's used-up budget or stagnation still gives usable impulses; a pivoting
        method that did not finish gives none */
+    if (st == CF_DIVERGED) {
+        /* name the body that is most likely the cause: the fastest before the solve (or the first that
+           was not finite) */
+        int worst = -1;
+        double top = -1.0;
+        for (int i = 0; i < w->n_bodies; ++i) {
+            const double *u = &k->ustar[6 * i];
+            double sp = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) + sqrt(u[3] * u[3] + u[4] * u[4] + u[5] * u[5]);
+            if (!isfinite(sp)) sp = INFINITY;
+            if (sp > top) top = sp, worst = i;
+        }
+        if (worst >= 0)
+            return fail(w, st, "solve: solver '%s' diverged on %d contacts; the fastest body is rigid body %d '%s' "
+                        "(|v| + |w| = %g before the solve): check its mass and inertia", s->name, nc, worst, w->bodies[worst].name, top);
+    }
     if (st != CF_OK && (s->dense || (st != CF_MAX_ITER && st != CF_STAGNATED)))
         return fail(w, st, "solve: solver '%s' failed on %d contacts: %s", s->name, nc, cf_status_name(st));
     if (!cf_vec_finite(3 * nc, x)) return fail(w, CF_DIVERGED, "solve: solver '%s' returned impulses that are not finite", s->name);
@@ -634,6 +684,14 @@ static cfStatus stage_solve(cfWorld *w)
     else if (k->par.friction == CF_FRICTION_CONE) w->stats.common_residual = rep.residual;
     else w->stats.common_residual = rows_common_residual(w, x);
     return CF_OK;
+}
+
+cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err)
+{
+    if (!w->work || w->work->fc.nc == 0)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: no assembled contact problem to write (the last step's solver, if "
+                            "any, works on rigid rows or there were no contacts)", path);
+    return cf_fc_write_siconos(path, &w->work->fc, err);
 }
 
 /* ---- CF_STAGE_POSITIONS ---------------------------------------------------------------------- */

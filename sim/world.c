@@ -3,6 +3,7 @@
    energy and momentum. The step is in step.c. */
 #include "cf/cf_world.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,7 @@ cfWorldDef cf_world_def_default(void)
     d.contact_damping = 0.0;
     d.slop = 0.001;
     d.seed = 1;
+    d.max_matrix_mb = 1024.0;
     return d;
 }
 
@@ -118,6 +120,14 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "friction_directions: must be in [3, 64] (got %d)", d->friction_directions);
     if (!(d->ordering >= 0 && d->ordering < CF_ORDER_COUNT))
         return REFUSE(err, "ordering: unknown value %d", (int)d->ordering);
+    if (d->solver && d->ordering != CF_ORDER_SEQUENTIAL && !d->solver->ordered) {
+        char names[256] = "";
+        for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i)
+            if (cf_solver_at(i)->ordered && cf_solver_at(i)->contacts)
+                n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", cf_solver_at(i)->name);
+        return REFUSE(err, "ordering: solver '%s' sweeps in one order only; '%s' applies to: %s", d->solver->name,
+                      cf_ordering_name(d->ordering), names);
+    }
     if (!(d->relaxation > 0.0 && d->relaxation < 2.0))
         return REFUSE(err, "relaxation: must be in (0, 2) (got %g)", d->relaxation);
     if (!(d->stabilization >= 0 && d->stabilization < CF_STABILIZATION_COUNT))
@@ -131,6 +141,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
     if (d->contact_damping > 0.0 && d->contact_stiffness == 0.0)
         return REFUSE(err, "contact_damping: needs contact_stiffness > 0 (a damper alone does not remove penetration)");
     if (!(isfinite(d->slop) && d->slop >= 0.0)) return REFUSE(err, "slop: must be >= 0 (got %g)", d->slop);
+    if (!(isfinite(d->max_matrix_mb) && d->max_matrix_mb > 0.0))
+        return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
     return CF_OK;
 }
 

@@ -71,12 +71,24 @@ const char *cf_measure_describe(cfMeasure m)
 
 cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
 {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
+    if (!err) return st;
+    char raw[CF_ERROR_MSG_CAP];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    /* one line, safe for a terminal: control characters (from a file's bytes quoted in the message,
+       an escape sequence in a JSON key) are written as \xNN */
+    size_t o = 0;
+    for (const unsigned char *c = (const unsigned char *)raw; *c && o + 1 < sizeof err->msg; ++c) {
+        if (*c < 0x20 || *c == 0x7f) {
+            if (o + 5 > sizeof err->msg) break;
+            o += (size_t)snprintf(err->msg + o, sizeof err->msg - o, "\\x%02x", *c);
+        } else {
+            err->msg[o++] = (char)*c;
+        }
     }
+    err->msg[o] = '\0';
     return st;
 }
 

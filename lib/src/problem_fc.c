@@ -179,8 +179,11 @@ static const char *tokens_next(Tokens *t, const char *what)
     return t->tok[t->next++];
 }
 
+/* an integer in [lo, hi] (hi cut to INT_MAX: every count ends up in an int, and one that does not
+   fit is refused, never wrapped) */
 static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, long *out)
 {
+    if (hi > INT_MAX) hi = INT_MAX;
     const char *s = tokens_next(t, what);
     if (!s) return CF_BAD_INPUT;
     char *end;

@@ -214,6 +214,10 @@ START_TEST(lcp_read_errors_name_the_token)
         {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n0\n7\n", 15, "block number"},
         {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n4\n", 14, "block column index"},
         {"2\n1\n2\n2\n1\n1\n1\n3\n", 8, "cumulative block row size"},
+        /* a count beyond an int is refused, never wrapped (2^32 + 1 was read as 1) */
+        {"65537\n1\n65537\n65537\n4294967297\n", 5, "must be in [0, 2147483647]"},
+        /* a control character of the file is escaped in the message: \x1b, not an escape sequence */
+        {"2\n\x1b[31m\n", 2, "\\x1b[31m"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         char name[32];

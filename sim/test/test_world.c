@@ -108,8 +108,9 @@ START_TEST(registry_every_world_solver_steps_the_stack)
         free(json);
         ck_assert_msg(st == CF_OK, "%s: %s", s->name, err.msg);
         ck_assert_msg(w.def.solver == s, "the scene key selects %s", s->name);
-        double d = drift(&w, 30);
-        ck_assert_msg(d < 0.05, "%s: the stack moved %g m in 0.5 s", s->name, d);
+        /* the pivoting methods factor a dense matrix at every pivot: fewer steps keep the test short */
+        double d = drift(&w, s->dense ? 10 : 30);
+        ck_assert_msg(d < 0.05, "%s: the stack moved %g m", s->name, d);
         ck_assert_int_eq(w.stats.n_contacts, 40);
         ck_assert_msg(w.stats.solver_measure == s->measure, "%s: measure %d", s->name, w.stats.solver_measure);
         ck_assert_msg(isfinite(w.stats.common_residual) && w.stats.common_residual >= 0.0, "%s: common %g", s->name,
@@ -142,7 +143,7 @@ START_TEST(registry_common_residual_is_comparable)
         w.def.solver_iterations = 400;
         w.def.solver_tolerance = 0.0;
         w.def.cfm = 0.0;
-        step_ok(&w, 10);
+        step_ok(&w, w.def.solver->dense ? 3 : 10);
         ck_assert_msg(w.stats.common_residual < 1e-6, "%s: common residual %g after a converged solve", names[i],
                       w.stats.common_residual);
         if (strcmp(names[i], "pgs") == 0 || strcmp(names[i], "pgs-blocked") == 0)
@@ -150,6 +151,37 @@ START_TEST(registry_common_residual_is_comparable)
                           "%s: the cone solver's own residual is the common one", names[i]);
         cf_world_free(&w);
     }
+}
+END_TEST
+
+/* Lemke on a degenerate contact problem: the stack of ten's step 69 (written by `cflab run
+   scenes/ch05_stack_10.json --solver lemke --dump-problem`): four contacts per face carry one load,
+   and Lemke meets a ray while z0 is zero but for rounding (2e-13 against tol_w 1.6e-13). The basis
+   is complementary: ch04.3 reads it off and accepts it by its certificate instead of reporting no
+   solution. */
+START_TEST(registry_lemke_degenerate_stack)
+{
+    cfFrictionProblem fc;
+    cfError err;
+    const char *path = "sim/test/data/stack10_step69_fc3d.dat";
+    cfStatus st = cf_fc_read_siconos(path, &fc, &err);
+    ck_assert_msg(st == CF_OK, "%s (run the tests from the repository root)", err.msg);
+    const cfSolver *s = cf_solver_find("lemke");
+    cfSolverParams par = cf_solver_params_default();
+    par.warm_start = false;
+    cfFormWork fw = {0};
+    cfContactProblem p;
+    cft_assert_ok(cf_form_build(&fw, s, &fc, &par, &p, &err));
+    double *r = calloc((size_t)3 * fc.nc, sizeof *r);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_form_solve(&fw, s, &p, &par, r, &rep));
+    ck_assert_msg(cf_lcp_residual(p.lcp, fw.x) <= 1e-10, "LCP residual %g", cf_lcp_residual(p.lcp, fw.x));
+    ck_assert_msg(cf_fc_residual(&fc, r) <= 1e-10, "Coulomb residual %g (k = 8 directions at rest: no model error)",
+                  cf_fc_residual(&fc, r));
+    free(r);
+    cf_form_work_free(&fw);
+    cf_fc_free(&fc);
 }
 END_TEST
 
@@ -296,7 +328,7 @@ START_TEST(soft_contacts_need_an_assembled_solver)
         v.def.solver = s;
         v.def.solver_iterations = 100;
         if (s->dense) {
-            for (int k = 0; k < 60; ++k) {
+            for (int k = 0; k < 3; ++k) {
                 cfWorld before;
                 cft_assert_ok(cf_world_copy(&before, &v));
                 cfStatus st = cf_world_step(&v);
@@ -311,7 +343,7 @@ START_TEST(soft_contacts_need_an_assembled_solver)
                 ck_assert_msg(v.stats.common_residual < 1e-3, "%s: common residual %g", s->name, v.stats.common_residual);
             }
         } else {
-            ck_assert_msg(drift(&v, 60) < 0.01, "%s", s->name);
+            ck_assert_msg(drift(&v, 30) < 0.01, "%s", s->name);
             ck_assert_msg(v.stats.common_residual < 1e-3, "%s: common residual %g", s->name, v.stats.common_residual);
         }
         cf_world_free(&v);
@@ -494,25 +526,138 @@ START_TEST(settings_contact_spring_is_erp_and_cfm)
 }
 END_TEST
 
+/* ---- bad physical and oversized input ---------------------------------------------------------- */
+
+/* mass and inertia the solvers cannot work with are refused at the door, with the field named */
+START_TEST(input_mass_and_inertia_refused)
+{
+    static const char *const cases[][2] = {
+        {"\"mass\": 1e-300", "bodies[0].mass: 1e-300 kg is outside [1e-06, 1e+09] kg"},
+        {"\"mass\": 1, \"inertia\": [1e-12, 1, 1]", "bodies[0].inertia: the principal moments (1e-12, 1, 1) differ by a factor"},
+        {"\"mass\": 1, \"inertia\": [1e-300, 1e-300, 1e-300]", ""},
+        {"\"mass\": 1, \"inertia\": [1, 1, 3]", "bodies[0].inertia: no body has these principal moments (1, 1, 3)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char json[512];
+        snprintf(json, sizeof json, "{\"bodies\": [{\"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}, %s}]}",
+                 cases[i][0]);
+        cfWorld w;
+        cfError err;
+        cfStatus st = cf_scene_parse(json, "s.json", &w, NULL, &err);
+        if (!cases[i][1][0]) { /* tiny but proportionate: a physical body (1 mg of dust) is accepted */
+            ck_assert_msg(st == CF_OK, "case %zu: %s", i, err.msg);
+            cf_world_free(&w);
+            continue;
+        }
+        cft_assert_status(st, CF_BAD_INPUT);
+        ck_assert_msg(strstr(err.msg, cases[i][1]) != NULL, "case %zu: want '%s' in '%s'", i, cases[i][1], err.msg);
+    }
+}
+END_TEST
+
+/* a state that stops being finite fails the step, names the body, and leaves the world as it was */
+START_TEST(input_non_finite_state_fails_the_step)
+{
+    cfWorld w;
+    load("ch05_stack_10.json", &w);
+    step_ok(&w, 2);
+    cfWorld before;
+    cft_assert_ok(cf_world_copy(&before, &w));
+    w.bodies[3].inv_inertia_body.m[0][0] = 1e300; /* bypassing cf_rigid_set_inertia: what the C API allows */
+    w.bodies[3].w = cfu_vec3(1e300, 0, 0);
+    cfStatus st = cf_world_step(&w);
+    cft_assert_status(st, CF_DIVERGED);
+    ck_assert_msg(strstr(w.error.msg, "rigid body 3 ") && strstr(w.error.msg, w.bodies[3].name), "%s", w.error.msg);
+    ck_assert_int_eq(w.step, before.step);
+    ck_assert(cfu_norm(cfu_sub(w.bodies[5].x, before.bodies[5].x)) == 0.0);
+    cf_world_free(&before);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* an assembled solver on a pile of boxes dropped into one spot refuses at once instead of
+   building a matrix of gigabytes; the matrix-free PGS still steps it */
+START_TEST(input_oversized_assembly_refused)
+{
+    cfWorld w;
+    cfWorldDef d = cf_world_def_default();
+    d.detector = CF_DETECT_PRIMITIVES;
+    d.contact_margin = 0.02;
+    d.solver = cf_solver_find("pgs-blocked");
+    cft_assert_ok(cf_world_init(&w, &d));
+    for (int i = 0; i < 120; ++i) {
+        cfRigidBody b;
+        cft_assert_ok(cf_rigid_init(&b, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, NULL));
+        b.x = cfu_vec3(0.01 * (i % 7), 0.01 * (i % 5), 0.5 + 0.01 * i);
+        ck_assert_int_ge(cf_world_add_body(&w, &b), 0);
+    }
+    double t0 = cf_seconds();
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "max_matrix_mb = 1024") && strstr(w.error.msg, "pgs-blocked"), "%s", w.error.msg);
+    ck_assert_msg(cf_seconds() - t0 < 5.0, "refusing took %g s", cf_seconds() - t0);
+    w.def.solver = cf_solver_find("pgs");
+    step_ok(&w, 1);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* a typo in a soft body's size is refused before any memory is taken */
+START_TEST(input_element_budget)
+{
+    const char *json = "{\"soft_bodies\": [{\"type\": \"tet_box\", \"size\": [1, 1, 1], \"cells\": [200, 200, 200],"
+                       " \"density\": 1000, \"young\": 1e5, \"poisson\": 0.3}]}";
+    cfWorld w;
+    cfError err;
+    cft_assert_status(cf_scene_parse(json, "s.json", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "s.json: soft_bodies[0].cells: 4.81e+07 nodes and elements exceed") && strstr(err.msg, "max_elements"),
+                  "%s", err.msg);
+    /* the scene may raise its budget; and a chain counts too */
+    const char *chain = "{\"max_elements\": 10, \"soft_bodies\": [{\"type\": \"chain\", \"from\": [0, 0, 0], \"to\": [1, 0, 0],"
+                        " \"nodes\": 6, \"stiffness\": 10, \"node_mass\": 0.1}]}";
+    cft_assert_status(cf_scene_parse(chain, "c.json", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "c.json: soft_bodies[0].nodes: 12 nodes and elements exceed"), "%s", err.msg);
+}
+END_TEST
+
+/* control characters of a scene (an escape sequence in a key) reach no terminal raw */
+START_TEST(input_control_characters_escaped)
+{
+    const char *json = "{\"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1, \"\\u001b[31mred\": 1}]}";
+    cfWorld w;
+    cfError err;
+    cft_assert_status(cf_scene_parse(json, "s.json", &w, NULL, &err), CF_BAD_INPUT);
+    for (const char *c = err.msg; *c; ++c) ck_assert_msg((unsigned char)*c >= 0x20, "a control character in: %s", err.msg);
+    ck_assert_msg(strstr(err.msg, "\\x1b[31mred"), "%s", err.msg);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *r = cft_tcase_scene(s, "registry");
     CFT_TEST(r, registry_rows_are_complete, "every row complete, found by name; the world solvers are there");
     CFT_TEST(r, registry_every_world_solver_steps_the_stack, "every world solver steps the stack of ten from the scene key");
+    CFT_TEST(r, registry_lemke_degenerate_stack, "Lemke on a degenerate stack problem: a ray at z0 = 0 is a solution");
     CFT_TEST(r, registry_lcp_only_rows_refused_by_world, "an LCP-only row is refused by a world, with the alternatives");
     CFT_TEST(r, registry_dense_size_limit, "a dense form too large is refused with a clear line");
     TCase *rl = cft_tcase_long(s, "registry-long");
     CFT_TEST(rl, registry_common_residual_is_comparable, "the common residual: one measure for every solver");
+    CFT_TEST(rl, soft_contacts_need_an_assembled_solver, "soft contacts: rows solvers refuse, assembled ones solve");
     TCase *t = cft_tcase_scene(s, "soft");
     CFT_TEST(t, soft_step_matches_implicit_euler, "soft bodies without contacts: the world steps as ch01.4, bit for bit");
     CFT_TEST(t, soft_step_matches_bdf2, "soft bodies without contacts: the world steps as ch01.5, bit for bit");
     CFT_TEST(t, soft_block_stands_on_the_ground, "a soft block stands on the ground 10 s (dual form)");
     CFT_TEST(t, box_stands_on_a_soft_slab, "a rigid box stands on a soft slab 10 s (mixed contacts)");
-    CFT_TEST(t, soft_contacts_need_an_assembled_solver, "soft contacts: rows solvers refuse, assembled ones solve");
+
     CFT_TEST(t, soft_on_soft, "a soft cube rests on a soft block (soft-soft contacts)");
     TCase *f = cft_tcase_scene(s, "friction");
     CFT_TEST(f, friction_pair_sets_mu, "a friction pair sets the contacts' mu: stopping distance v^2/(2 mu g)");
     CFT_TEST(f, friction_anisotropic_law_needs_a_solver_for_it, "an anisotropic law is kept, refused by isotropic solvers");
+    TCase *in = cft_tcase_scene(s, "input");
+    CFT_TEST(in, input_mass_and_inertia_refused, "mass and inertia out of the solvers' range refused, field named");
+    CFT_TEST(in, input_non_finite_state_fails_the_step, "a state that is no longer finite fails the step, body named");
+    CFT_TEST(in, input_oversized_assembly_refused, "an assembled problem of gigabytes is refused at once");
+    CFT_TEST(in, input_element_budget, "a soft body too large for the scene's budget is refused before allocation");
+    CFT_TEST(in, input_control_characters_escaped, "control characters of a scene are escaped in messages");
     TCase *d = cft_tcase_unit(s, "settings");
     CFT_TEST(d, settings_one_validator, "one validator for scenes and worlds; field-named messages");
     CFT_TEST(d, settings_contact_spring_is_erp_and_cfm, "contact stiffness and damping: ERP and CFM by ch02.7");

@@ -150,6 +150,8 @@ static void run_help(FILE *f)
           "                at most the first 256). The measure is the solver's own (`cflab\n"
           "                solvers` names it): pgs gives the largest impulse change of each\n"
           "                sweep (N s), the assembled solvers their natural-map residual\n"
+          "  --dump-problem FILE  when a step fails (or at the end), write its assembled contact problem\n"
+          "                in the Siconos FC3D format, for `cflab solve FILE` (assembled solvers only)\n"
           "  --quiet       print nothing but errors (and what --summary, --history or --csv - ask for)\n"
           "  -h, --help    this text\n"
           "\n"
@@ -162,6 +164,7 @@ typedef struct RunOptions {
     long steps;      /* -1: from the scene */
     double dt;       /* 0: from the scene */
     const char *csv; /* NULL: no trajectory */
+    const char *dump; /* NULL: no problem written */
     long every;
     int summary, quiet;
     int history;     /* 1: print the last step's residual per iteration */
@@ -188,6 +191,7 @@ static int run_parse(int argc, char **argv, RunOptions *o)
     o->steps = -1;
     o->dt = 0.0;
     o->csv = NULL;
+    o->dump = NULL;
     o->every = 1;
     o->summary = o->quiet = o->history = 0;
     o->solver = NULL;
@@ -247,6 +251,8 @@ static int run_parse(int argc, char **argv, RunOptions *o)
             o->iters = (int)v;
         } else if ((val = option_value(argc, argv, &i, "--csv", &missing))) {
             o->csv = val;
+        } else if ((val = option_value(argc, argv, &i, "--dump-problem", &missing))) {
+            o->dump = val;
         } else if (missing) {
             fprintf(stderr, "cflab run: %s needs a value (see cflab run --help)\n", a);
             return EXIT_BAD_INPUT;
@@ -400,6 +406,16 @@ static int cmd_run(int argc, char **argv)
         fputc('\n', out);
     }
     if (o.history) print_history(out, &w.stats);
+    if (o.dump) {
+        cfError derr;
+        if (cf_world_write_problem(&w, o.dump, &derr) != CF_OK) {
+            fprintf(stderr, "cflab run: --dump-problem: %s\n", derr.msg);
+            if (status == EXIT_OK) status = EXIT_RUNTIME;
+        } else if (!o.quiet) {
+            fprintf(out, "contact problem of step %ld written to %s (cflab solve %s)\n",
+                    r.steps_done + (status == EXIT_OK ? 0 : 1), o.dump, o.dump);
+        }
+    }
     cf_world_free(&w);
     return status;
 }

@@ -1167,19 +1167,24 @@ END_TEST
 
 START_TEST(lib_scene_keys)
 {
-    const char *json = "{\"world\": {\"solver\": \"nncg\", \"friction_model\": \"box\", \"ordering\": \"random\","
+    const char *json = "{\"world\": {\"solver\": \"nncg\", \"friction_model\": \"box\", \"ordering\": \"sequential\","
                        " \"warm_start\": false, \"relaxation\": 1.2, \"erp\": 0.3, \"cfm\": 1e-6},"
                        " \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
     cfWorld w;
     cfError err;
     cft_assert_ok(cf_scene_parse(json, "test", &w, NULL, &err));
     ck_assert(w.def.solver == cf_solver_find("nncg") && w.def.friction_model == CF_FRICTION_BOX);
-    ck_assert(w.def.ordering == CF_ORDER_RANDOM && !w.def.warm_start);
+    ck_assert(w.def.ordering == CF_ORDER_SEQUENTIAL && !w.def.warm_start);
     cft_assert_near(w.def.relaxation + w.def.erp + w.def.cfm, 1.5 + 1e-6, 1e-12, 0);
     cf_world_free(&w);
     const char *bad = "{\"world\": {\"solver\": \"pgx\"}, \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
     cft_assert_status(cf_scene_parse(bad, "test", &w, NULL, &err), CF_BAD_INPUT);
     ck_assert_msg(strstr(err.msg, "solver") != NULL, "%s", err.msg);
+    /* an ordering only the matrix-free PGS takes: refused for the others, with the ones that take it */
+    const char *order = "{\"world\": {\"solver\": \"pgs-blocked\", \"ordering\": \"random\"}, \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
+    cft_assert_status(cf_scene_parse(order, "test", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "world.ordering: solver 'pgs-blocked' sweeps in one order only") && strstr(err.msg, "pgs"),
+                  "%s", err.msg);
 }
 END_TEST
 

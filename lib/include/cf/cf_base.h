@@ -46,7 +46,9 @@ typedef struct cfError {
     char msg[CF_ERROR_MSG_CAP]; /**< "file:line:col: what: why", NUL-terminated */
 } cfError;
 
-/** printf-style: write a message into @p err (no-op when @p err is NULL). Returns @p st. */
+/** printf-style: write a message into @p err (no-op when @p err is NULL). Returns @p st. Control
+ *  characters in the result (bytes below 0x20 and 0x7f) are written as `\xNN`, so that a message
+ *  quoting a file's bytes stays one harmless line on a terminal. */
 cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -106,7 +108,7 @@ const char *cf_stop_reason_name(cfStopReason r);
  * solve (cfStepStats::common_residual: the natural map of the Coulomb problem).
  */
 typedef enum cfMeasure {
-    CF_MEASURE_NONE = 0,        /**< nothing per iteration (e.g. a direct method) */
+    CF_MEASURE_NONE = 0,        /**< nothing per iteration (a direct method, for one) */
     CF_MEASURE_NATURAL_MAP,     /**< natural-map residual |x - P(x - w)| of the problem solved (LCP, boxed LCP, FC3D) */
     CF_MEASURE_IMPULSE_CHANGE,  /**< largest change of an impulse in a sweep (N s), the matrix-free PGS's stopping measure */
     CF_MEASURE_FISCHER,         /**< Fischer-Burmeister merit |phi_FB(x, w)| */
@@ -115,9 +117,9 @@ typedef enum cfMeasure {
     CF_MEASURE_COUNT            /**< number of measures */
 } cfMeasure;
 
-/** Short lowercase name of a measure, e.g. "natural-map". Never NULL. */
+/** Short lowercase name of a measure, such as "natural-map". Never NULL. */
 const char *cf_measure_name(cfMeasure m);
-/** A few words for plot titles and help texts, e.g. "largest impulse change per sweep (N s)". Never NULL. */
+/** A few words for plot titles and help texts, such as "largest impulse change per sweep (N s)". Never NULL. */
 const char *cf_measure_describe(cfMeasure m);
 
 /** Result of a solver call. Initialize with cf_report_init(). */

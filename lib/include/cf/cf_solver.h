@@ -112,6 +112,7 @@ typedef struct cfSolver {
     bool dense;              /**< a pivoting method on a dense matrix of all its unknowns (the caller limits the size;
                                   it runs to an answer or fails: a used-up pivot budget is a failure) */
     bool anisotropic;        /**< reads cfContact::friction (chapter 10); false: isotropic contacts only */
+    bool ordered;            /**< reads cfSolverParams::ordering; false: it sweeps in one order only (sequential) */
     cfMeasure measure;       /**< what the report's residual and history hold */
     const char *summary;     /**< one line for help texts */
     /** CF_FORM_ROWS: precompute the rows (the world's assemble stage); NULL for assembled forms. */

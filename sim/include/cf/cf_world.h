@@ -113,6 +113,7 @@ typedef struct cfWorldDef {
     double contact_damping;             /**< N s/m (>= 0), with contact_stiffness */
     double slop;                        /**< split impulse: penetration (m, >= 0) left uncorrected, so that solver noise does not rock stacks (default 0.001) */
     unsigned long seed;                 /**< seed of the random ordering (default 1) */
+    double max_matrix_mb;               /**< largest assembled contact problem (MB) a step may build before it refuses with a message (default 1024): a typo or a pile of a thousand boxes must not eat the machine */
 } cfWorldDef;
 
 /** Defaults described in ::cfWorldDef. */
@@ -223,6 +224,13 @@ cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError
  * not a failure (cfStepStats::solver_status says so).
  */
 cfStatus cf_world_step(cfWorld *w);
+/**
+ * Write the last assembled contact problem (the FC3D form of the last step that assembled one,
+ * bias and CFM included: exactly what its solver got, also when the step failed) in the Siconos
+ * format, so that `cflab solve` reproduces the solve. CF_BAD_INPUT when no problem was assembled
+ * (a rows-form solver, no contacts); errors of cf_fc_write_siconos() are passed on.
+ */
+cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err);
 /** Total energy: kinetic + gravitational potential (relative to the origin) + elastic (J). */
 double cf_world_energy(const cfWorld *w);
 /** Total linear momentum of all bodies (kg m/s). */

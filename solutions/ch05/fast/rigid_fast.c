@@ -784,6 +784,7 @@ const cfSolver cf_solver_pgs_fast = {
     .form = CF_FORM_ROWS,
     .contacts = true,
     .measure = CF_MEASURE_IMPULSE_CHANGE,
+    .ordered = true,
     .summary = "the same sweeps as pgs, arranged for speed (reference solutions only: solutions/ch05/fast/)",
     .prepare = fast_prepare,
     .solve = fast_solve,
