@@ -21,7 +21,8 @@
  * Check; CFT_CASE=prefix runs only the tests whose exercise id, name or group (the test case
  * name printed in failure lines, e.g. `ch01.3-long`) starts with prefix.
  * `prog --rubric` prints one line per graded test: name, exercise id, points, title
- * (tab-separated) and exits.
+ * (tab-separated) and exits. CFT_GRADE_FD=n is set by tools/grade only: the graded tests then
+ * run one at a time and each reports its end over the socket n (see docs/grading.md).
  */
 #ifndef CFT_H
 #define CFT_H
