@@ -36,9 +36,9 @@ int cf_prox_ellipsoid(const double abc[3], const double z[3], double tol, double
         if (a[i] > 0.0) f += (zs[i] / a[i]) * (zs[i] / a[i]);
         else outside |= zs[i] != 0.0; /* 1. an axis of length 0 pins its coordinate to 0 */
     }
-    /* 3. inside: z is its own projection */
-    if (!outside && f <= 0.0) {
-        for (int i = 0; i < 3; ++i) x[i] = z[i];
+    /* 3. inside: z is its own projection (with the coordinates of zero axes set to 0) */
+    if (f <= 0.0) {
+        for (int i = 0; i < 3; ++i) x[i] = outside && a[i] == 0.0 ? 0.0 : z[i];
         return 0;
     }
     if (a[0] == 0.0 && a[1] == 0.0 && a[2] == 0.0) {

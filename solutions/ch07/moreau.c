@@ -119,8 +119,9 @@ cfStatus cf_moreau_step(cfRigidBody *bodies, int nb, cfMoreauDetect detect, void
         cf_csr_mul_vec(&p.J, u, p.b);
         for (int a = 0; a < nc; ++a) {
             const cfContact *c = &contacts->items[a];
-            if (vminus[a] < 0.0) p.b[d * a] += o->restitution * vminus[a]; /* Newton's impact law */
-            if (c->phi > 0.0) p.b[d * a] += 2.0 * c->phi / h;               /* the gap may close in h/2 */
+            double gap = c->phi > 0.0 ? 2.0 * c->phi / h : 0.0; /* an open gap may close in the h/2 left */
+            bool impact = o->restitution > 0.0 && vminus[a] < 0.0 && p.b[d * a] + gap < 0.0;
+            p.b[d * a] += impact ? o->restitution * vminus[a] : gap; /* Newton's impact law */
             for (int k = 0; k < 3; ++k) lam[d * a + k] = c->lambda[k];      /* warm start; torsion from 0 */
         }
         /* 4. the impulses and u^{t+1} = u* + M^-1 J^T lambda */

@@ -232,8 +232,8 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
  * Returns the bisection steps taken (0 when z is inside).
  * 1. An axis of length 0 forces its coordinate to 0 (x_i = 0); when every axis is 0, x = 0.
  * 2. Scale: s = 1/max(1, a, b, c, |z_1|, |z_2|, |z_3|); z <- s z, (a, b, c) <- s (a, b, c).
- * 3. Inside: f(z) = sum z_i^2/a_i^2 - 1 <= 0 (over the axes > 0; a z_i != 0 on an axis of length
- *    0 is outside) -> x = z (unscaled).
+ * 3. Inside: f(z) = sum z_i^2/a_i^2 - 1 <= 0 over the axes > 0 -> x = z (unscaled), with the
+ *    coordinates of the axes of length 0 set to 0.
  * 4. Otherwise x(t) = (t K + I)^-1 z, x_i = a_i^2 z_i/(a_i^2 + t), K = diag(a_i^-2), at the root
  *    t* > 0 of g(t) = sum a_i^2 z_i^2/(a_i^2 + t)^2 - 1, which decreases strictly on t > 0.
  *    Bracket [0, t_1] with t_1 = max(a, b, c) |z| (|z|, not the listing's |c|; g(t_1) < 0 always,
@@ -467,9 +467,11 @@ typedef struct cfMoreauStats {
  * 1. q^{t+1/2} = q^t + (h/2) H u^t (cf_rigid_integrate_position() with h/2, ch01.3);
  * 2. contacts at q^{t+1/2}: @p detect, then cf_prox_frame() on each;
  * 3. v^- = J u^t (pre-impact); u* = u^t + h M^-1 f (cf_rigid_integrate_velocity(), ch01.1);
- *    the problem of cf_prox_problem_rigid() at u* (b = J u*) plus, per contact, the Newton impact
- *    law on the normal row: b_n += restitution v^-_n when v^-_n < 0 (approaching), and an open gap
- *    phi > 0 may close by the end of the step: b_n += 2 phi / h (the half step left);
+ *    the problem of cf_prox_problem_rigid() at u* (b = J u*) plus, per contact, on the normal row:
+ *    an open gap phi > 0 may close by the end of the step, g = 2 phi / h (the half step left;
+ *    0 for phi <= 0); an impact (restitution > 0, approaching v^-_n < 0 and closing within the
+ *    step, b_n + g < 0) takes Newton's law b_n += restitution v^-_n (the ball leaves at
+ *    restitution |v^-_n|), otherwise b_n += g;
  * 4. lambda by PROX-GS (ch07.4) or PROX-Jacobi (ch07.3), warm started from the contacts' lambda
  *    (the torsional impulse from 0); u^{t+1} = u* + w with w = M^-1 J^T lambda (cf_prox_w());
  *    the contacts' lambda get the answer (n, t, b);
