@@ -195,18 +195,24 @@ static void pgs_release(void *work)
 
 /* ---- chapter 7: proximal operators -------------------------------------------------------- */
 
+/* the work space keeps the adaptive scale of the last solve: the r-factors are warm started too */
+static cfStatus prox_row(cfProxSweep sweep, void **work, const cfContactProblem *p, const cfSolverParams *par,
+                         double *x, cfReport *rep)
+{
+    if (!*work && !(*work = calloc(1, sizeof(double)))) return CF_NO_MEMORY;
+    return cf_prox_solve_fc(p->fc, sweep, par, *work, x, rep);
+}
+
 static cfStatus prox_gs_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x,
                               cfReport *rep)
 {
-    (void)work;
-    return cf_prox_solve_fc(p->fc, cf_prox_gs_sweep, par, x, rep);
+    return prox_row(cf_prox_gs_sweep, work, p, par, x, rep);
 }
 
 static cfStatus prox_jacobi_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x,
                                   cfReport *rep)
 {
-    (void)work;
-    return cf_prox_solve_fc(p->fc, cf_prox_jacobi_sweep, par, x, rep);
+    return prox_row(cf_prox_jacobi_sweep, work, p, par, x, rep);
 }
 
 /* ---- the table ---------------------------------------------------------------------------- */
@@ -251,9 +257,9 @@ static const cfSolver ROWS[] = {
     {.name = "nncg", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = nncg_solve, .summary = "non-smooth nonlinear conjugate gradient on the boxed LCP (ch05.9)"},
     {.name = "prox-gs", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
-     .solve = prox_gs_solve, .summary = "PROX Gauss-Seidel with adaptive r-factors, blocked per contact (ch07.4)"},
+     .solve = prox_gs_solve, .release = free, .summary = "PROX Gauss-Seidel with adaptive r-factors, blocked per contact (ch07.4)"},
     {.name = "prox-jacobi", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
-     .solve = prox_jacobi_solve, .summary = "PROX Jacobi with adaptive r-factors (ch07.3)"},
+     .solve = prox_jacobi_solve, .release = free, .summary = "PROX Jacobi with adaptive r-factors (ch07.3)"},
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 

@@ -84,6 +84,7 @@ cfStatus cf_prox_solve(const cfProxProblem *p, const cfProxOptions *o, cfProxSwe
     double e_old = INFINITY, tol = o->tol_abs;
     cfProxAdapt ad;
     cf_prox_adapt_init(&ad);
+    ad.scale = o->scale0;
     int k = 0;
     cfStopReason why = o->max_iter == 0 ? CF_STOP_MAX_ITER : CF_STOP_NONE;
     while (why == CF_STOP_NONE) {

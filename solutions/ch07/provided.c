@@ -250,6 +250,7 @@ cfProxOptions cf_prox_options_default(void)
     o.box = false;
     o.bound_tol = false;
     o.ellipsoid_tol = 1e-15;
+    o.scale0 = 1.0;
     return o;
 }
 
@@ -289,6 +290,7 @@ cfStatus cf_prox_check(const cfProxProblem *p, const double *lambda, const cfPro
         return cf_error_set(err, CF_BAD_INPUT, "r_global: must be >= 0 (got %g)", o->r_global);
     if (!(o->strategy >= 0 && o->strategy < CF_RFACTOR_COUNT))
         return cf_error_set(err, CF_BAD_INPUT, "strategy: unknown value %d", (int)o->strategy);
+    if (!(o->scale0 > 0.0 && o->scale0 <= 1.0)) return cf_error_set(err, CF_BAD_INPUT, "scale0: must be in (0, 1] (got %g)", o->scale0);
     if (!(o->ellipsoid_tol >= 0.0 && o->ellipsoid_tol < 1.0))
         return cf_error_set(err, CF_BAD_INPUT, "ellipsoid_tol: must be in [0, 1) (got %g)", o->ellipsoid_tol);
     if (p->dim != 3 && p->dim != 4) return cf_error_set(err, CF_BAD_INPUT, "dim: must be 3 or 4 (got %d)", p->dim);
@@ -376,8 +378,8 @@ cfProxOptions cf_prox_options_of(const cfSolverParams *par)
     return o;
 }
 
-cfStatus cf_prox_solve_fc(const cfFrictionProblem *fc, cfProxSweep sweep, const cfSolverParams *par, double *r,
-                          cfReport *rep)
+cfStatus cf_prox_solve_fc(const cfFrictionProblem *fc, cfProxSweep sweep, const cfSolverParams *par, double *scale,
+                          double *r, cfReport *rep)
 {
     cfProxProblem pp;
     cfStatus st = cf_prox_problem_from_fc(fc, &pp);
@@ -386,7 +388,11 @@ cfStatus cf_prox_solve_fc(const cfFrictionProblem *fc, cfProxSweep sweep, const 
         return st;
     }
     cfProxOptions o = cf_prox_options_of(par);
-    st = cf_prox_solve(&pp, &o, sweep, r, rep, NULL);
+    if (scale && *scale > 0.0 && *scale <= 1.0) o.scale0 = *scale;
+    cfProxStats stats;
+    st = cf_prox_solve(&pp, &o, sweep, r, rep, &stats);
+    /* carry the scale to the next solve, but let it recover: at most half-way back towards 1 */
+    if (scale && st != CF_BAD_INPUT && st != CF_NO_MEMORY && stats.r_scale > 0.0) *scale = fmin(1.0, 2.0 * stats.r_scale);
     cf_prox_problem_free(&pp);
     return st;
 }

@@ -52,7 +52,7 @@ extern "C" {
  *  @{ */
 
 /**
- * A contact problem in factored form, A = J M^-1 J^T never assembled (notes Eq. 230-231):
+ * A contact problem in factored form, A = J M^-1 J^T never assembled (notes Eq.\ 230-231):
  * m = dim nc rows (dim per contact, contact a owns rows dim a .. dim a + dim - 1, ordered
  * n, t, b[, tau]) over nv velocity unknowns.
  * - J (m x nv): the contact velocity of row r is v_r = J_r u + b_r;
@@ -88,7 +88,7 @@ cfStatus cf_prox_problem_transpose(cfProxProblem *p);
 cfStatus cf_prox_problem_from_fc(const cfFrictionProblem *fc, cfProxProblem *p);
 
 /**
- * The rows of rigid contacts (notes Eq. 217-218; paper 001 appendix A). Contact a between bodies
+ * The rows of rigid contacts (notes Eq.\ 217-218; paper 001 appendix A). Contact a between bodies
  * A = body_a and B = body_b (-1, or a fixed body: no columns) at point p with frame (n, t, b) read
  * from the contact: the velocity of row d_k in {n, t, b} is d_k.(v_B + w_B x r_B - v_A - w_A x r_A)
  * with r = p - x, and for dim 4 the spin row n.(w_B - w_A). G holds the same rows times M^-1
@@ -142,6 +142,8 @@ typedef struct cfProxOptions {
     bool box;            /**< friction set: the box |lambda_k| <= mu_k lambda_n per row instead of the disk/ellipsoid (PGS's model) */
     bool bound_tol;      /**< raise tol_abs to the accuracy bound 10 r eps |A|_2 |lambda| (ch07.5; costs a power iteration) */
     double ellipsoid_tol;/**< relative accuracy of the ellipsoid bisection (ch07.2; default 1e-15) */
+    double scale0;       /**< the adaptive scale to start from, in (0, 1] (default 1; a world row passes the last solve's, so that a
+                              Jacobi that needed r/4 last step does not spend this step's sweeps finding it again) */
 } cfProxOptions;
 
 /** max_iter 1000, tol_abs 1e-6, tol_rel 0, local, r_global 0, omega 1, nu 0, theta 1, grow 1, grow_after 10, disk/ellipsoid, no bound, ellipsoid_tol 1e-15. */
@@ -289,7 +291,7 @@ typedef double (*cfProxSweep)(const cfProxProblem *p, const double *R, double sc
                               const double *lambda, double *trial, double *w, double *v);
 
 /**
- * @brief ch07.3: one PROX-Jacobi sweep (notes Eq. 227-228, Algorithm 11 lines 3-6).
+ * @brief ch07.3: one PROX-Jacobi sweep (notes Eq.\ 227-228, Algorithm 11 lines 3-6).
  * w = cf_prox_w(lambda), v = J w + b (cf_prox_contact_velocity(); @p w and @p v are nv and m
  * values of scratch); then for every contact a, with its rows I: z = lambda_I - scale R_a v_I,
  * trial_n = cf_prox_normal(z_n) and trial_F = cf_prox_friction(z_F) sized by the OLD normal impulse
@@ -303,9 +305,10 @@ double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scal
  * @brief ch07.3: the adaptive PROX loop (notes Algorithm 11; the same for every sweep).
  * @p lambda (m values) in: the start, out: the answer; @p rep and @p stats may be NULL. After the
  * provided check (cf_prox_check(); CF_BAD_INPUT with rep->status set) and the r-factors of the
- * strategy (cf_prox_r_init(), ch07.5), with e_old = INFINITY, scale = 1, each sweep k = 1, 2, ...:
+ * strategy (cf_prox_r_init(), ch07.5), with e_old = INFINITY, the rule's state from cf_prox_adapt_init()
+ * and its scale = o->scale0, each sweep k = 1, 2, ...:
  * 1. e = @p sweep (lambda -> trial);
- * 2. cf_prox_accept(o, e, e_old, ...) (ch07.5): accepted -> lambda = trial, e_old = e; rejected ->
+ * 2. cf_prox_accept(o, &state, e) (ch07.5): accepted -> lambda = trial, e_old = e; rejected ->
  *    lambda stays (roll back) and the rule shrank scale by nu;
  * 3. push e_old (the accepted merit; e while none is accepted) to the report's history;
  * 4. stop after an accepted sweep when e <= tol (ABSOLUTE), tol = scale tol_abs (the merit per
@@ -339,10 +342,12 @@ cfProxOptions cf_prox_options_of(const cfSolverParams *par);
 /**
  * Solve the FC3D problem @p fc with the PROX loop and @p sweep, options from @p par
  * (cf_prox_options_of()); @p r (3 nc) in: the warm start, out: the impulses (provided; the rows'
- * solve). Status as cf_prox_solve(); the errors of cf_prox_problem_from_fc().
+ * solve). @p scale (may be NULL) carries the adaptive scale from solve to solve: used as scale0
+ * when in (0, 1], and set to min(1, 2 x the scale the solve ended with). Status as cf_prox_solve();
+ * the errors of cf_prox_problem_from_fc().
  */
-cfStatus cf_prox_solve_fc(const cfFrictionProblem *fc, cfProxSweep sweep, const cfSolverParams *par, double *r,
-                          cfReport *rep);
+cfStatus cf_prox_solve_fc(const cfFrictionProblem *fc, cfProxSweep sweep, const cfSolverParams *par, double *scale,
+                          double *r, cfReport *rep);
 
 /** PROX-Jacobi: cf_prox_solve() with cf_prox_jacobi_sweep() (provided). */
 cfStatus cf_prox_jacobi(const cfProxProblem *p, const cfProxOptions *o, double *lambda, cfReport *rep,
@@ -359,11 +364,11 @@ cfStatus cf_prox_finish(cfReport *rep, cfProxStats *stats, cfStopReason why, int
  *  @{ */
 
 /**
- * @brief ch07.4: one PROX-Gauss-Seidel sweep (notes Algorithm 12 with Eq. 231 fixed). trial = lambda;
+ * @brief ch07.4: one PROX-Gauss-Seidel sweep (notes Algorithm 12 with Eq.\ 231 fixed). trial = lambda;
  * w = cf_prox_w(lambda) once; then for each contact a in order 0..nc-1, with its rows I:
  * v_I = J_I w + b_I, z = trial_I - scale R_a v_I computed once for the whole block,
  * new_n = cf_prox_normal(z_n), new_F = cf_prox_friction(z_F) sized by the NEW normal impulse new_n,
- * then the incremental update w <- w + G_I^T (new_I - trial_I) (the listing's Eq. 231 drops the
+ * then the incremental update w <- w + G_I^T (new_I - trial_I) (the listing's Eq.\ 231 drops the
  * "w +"; its Algorithm 12 line 9 has it) and trial_I = new_I. On return w = G^T trial up to
  * rounding (the tests compare with cf_prox_w(trial) to 1e-12). Returns |trial - lambda|_inf.
  * With the box set (o->box), local r-factors and scale 1 on a single particle (A_aa diagonal) a
@@ -392,7 +397,7 @@ double cf_prox_norm_estimate(const cfProxProblem *p, int max_iter, double tol);
 
 /**
  * @brief ch07.5: the r-factors of @p o->strategy as one dim x dim block per contact into @p R
- * (nc dim^2 values, row-major blocks; notes Eq. 244-245, paper 001 section 4.2):
+ * (nc dim^2 values, row-major blocks; notes Eq.\ 244-245, paper 001 section 4.2):
  * - GLOBAL: R_a = r I, r = o->r_global, or when 0 the estimate 1/|A|_2 (cf_prox_norm_estimate(),
  *   100 steps, tol 1e-6: Foerg's 1/(|lambda_min| + |lambda_max|) with lambda_min ~ 0);
  * - LOCAL: R_a = omega diag(1/A_rr) over the contact's rows (PGS's step; PSOR's with omega);
@@ -431,7 +436,7 @@ double cf_prox_tol_bound(double r_max, double norm_A, double norm_lambda);
 
 /**
  * Contacts of the bodies at their current positions, for cf_moreau_step() (the caller's
- * detection, e.g. the world's): fill @p out (cleared first) with contacts whose lambda holds the
+ * detection, e.g.\ the world's): fill @p out (cleared first) with contacts whose lambda holds the
  * warm start (zero without one). Frames are set by the stepper.
  */
 typedef cfStatus (*cfMoreauDetect)(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out);
@@ -462,7 +467,7 @@ typedef struct cfMoreauStats {
 } cfMoreauStats;
 
 /**
- * @brief ch07.6: one Moreau midpoint step with PROX (notes 3.4.5, Eq. 246-247 with the H the
+ * @brief ch07.6: one Moreau midpoint step with PROX (notes 3.4.5, Eq.\ 246-247 with the H the
  * listing drops; paper 001 section 4.3). For the dynamic bodies:
  * 1. q^{t+1/2} = q^t + (h/2) H u^t (cf_rigid_integrate_position() with h/2, ch01.3);
  * 2. contacts at q^{t+1/2}: @p detect, then cf_prox_frame() on each;
@@ -486,7 +491,7 @@ cfStatus cf_moreau_step(cfRigidBody *bodies, int nb, cfMoreauDetect detect, void
                         cfContactList *contacts, cfMoreauStats *stats, cfReport *rep);
 
 /**
- * @brief ch07.6: the post-step projection (notes 3.4.6, Eq. 248-256): @p passes times, detect the
+ * @brief ch07.6: the post-step projection (notes 3.4.6, Eq.\ 248-256): @p passes times, detect the
  * contacts at the current positions, then solve 0 <= J M^-1 J^T d + phi  _|_  d >= 0 for the
  * contact displacements d as a PROX problem (cf_prox_problem_rigid() with dim 3, mu = 0 and
  * b = phi: the friction rows stay 0) by PROX-GS with tol_abs 1e-12 and 1000 sweeps, and move

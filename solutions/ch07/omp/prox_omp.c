@@ -70,13 +70,17 @@ cfStatus cf_prox_jacobi_omp(const cfProxProblem *p, const cfProxOptions *o, doub
 static cfStatus omp_solve(void **work, const cfContactProblem *cp, const cfSolverParams *par, double *x,
                           cfReport *rep)
 {
-    (void)work;
+    if (!*work && !(*work = calloc(1, sizeof(double)))) return CF_NO_MEMORY;
+    double *scale = *work;
     cfProxProblem p;
     cfStatus st = cf_prox_problem_from_fc(cp->fc, &p);
     if (st == CF_OK) st = cf_prox_problem_transpose(&p);
     if (st == CF_OK) {
         cfProxOptions o = cf_prox_options_of(par);
-        st = cf_prox_jacobi_omp(&p, &o, x, rep, NULL);
+        if (*scale > 0.0) o.scale0 = *scale; /* as the serial row: the last solve's scale, halfway back to 1 */
+        cfProxStats stats;
+        st = cf_prox_jacobi_omp(&p, &o, x, rep, &stats);
+        if (st != CF_BAD_INPUT && st != CF_NO_MEMORY && stats.r_scale > 0.0) *scale = fmin(1.0, 2.0 * stats.r_scale);
     } else if (rep) {
         rep->status = st;
     }
@@ -86,5 +90,5 @@ static cfStatus omp_solve(void **work, const cfContactProblem *cp, const cfSolve
 
 const cfSolver cf_solver_prox_jacobi_omp = {
     .name = "prox-jacobi-omp", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true,
-    .measure = CF_MEASURE_IMPULSE_CHANGE, .solve = omp_solve,
+    .measure = CF_MEASURE_IMPULSE_CHANGE, .solve = omp_solve, .release = free,
     .summary = "PROX Jacobi with its contacts on OpenMP threads, bit for bit the serial one (reference only)"};

@@ -83,14 +83,15 @@ START_TEST(omp_bit_for_bit_world)
         def.contact_margin = 0.02;
         def.solver = cf_solver_find(k == 0 ? "prox-jacobi" : "prox-jacobi-omp");
         def.solver_iterations = 50;
-        cft_assert_ok(cf_world_init(&w[k], &def));
+        cft_assert_ok_at(cf_world_init(&w[k], &def), "k = %d", k);
         cfRigidBody g;
         cft_assert_ok(cf_rigid_init_fixed(&g, cf_shape_plane(cfu_vec3(0, 0, 1), 0), NULL));
         g.mu = 0.6;
         cf_world_add_body(&w[k], &g);
         for (int i = 0; i < 12; ++i) {
             cfRigidBody b;
-            cft_assert_ok(cf_rigid_init(&b, i % 2 ? cf_shape_sphere(0.3) : cf_shape_box(cfu_vec3(0.3, 0.25, 0.2)), 1.0, NULL));
+            cft_assert_ok_at(cf_rigid_init(&b, i % 2 ? cf_shape_sphere(0.3) : cf_shape_box(cfu_vec3(0.3, 0.25, 0.2)), 1.0, NULL),
+                             "i = %d", i);
             b.mu = 0.6;
             b.x = cfu_vec3(0.35 * (i % 3), 0.3 * (i % 2), 0.3 + 0.55 * i);
             b.w = cfu_vec3(0.2 * i, -0.1, 0.3);
