@@ -62,10 +62,10 @@ typedef struct cfNewtonOptions {
     int dense_max;          /**< auto: dense LU up to this many unknowns (default 2000) */
     int gmres_restart;      /**< GMRES(m): m (default 50) */
     int gmres_max_iter;     /**< GMRES steps per Newton iteration (default 500) */
-    double gmres_tol;       /**< GMRES relative tolerance (default 1e-12) */
+    double gmres_tol;       /**< GMRES stops at the relative residual min(gmres_tol, |H|): inexact Newton (default 1e-2) */
 } cfNewtonOptions;
 
-/** max_iter 50, tol 1e-10, sigma 1e-4, 30 back-tracks, penalty 1, scale, eps 1e-10, auto (LU to 2000), GMRES(50) 500 steps 1e-12. */
+/** max_iter 50, tol 1e-10, sigma 1e-4, 30 back-tracks, penalty 1, scale, eps 1e-10, auto (LU to 2000), GMRES(50) 500 steps 1e-2. */
 cfNewtonOptions cf_newton_options_default(void);
 
 /** Name of an NCP kind ("min-map", "fischer-burmeister"); "unknown" for other values. */
@@ -98,7 +98,8 @@ typedef struct cfNewtonStats {
 /**
  * Solve J d = rhs for the Newton direction (provided: the linear algebra is not the lesson).
  * LU or GMRES as o->linear says (GMRES: right block-Jacobi preconditioner of block size
- * @p block, warm start d = 0). A singular J (LU's condition estimate below DBL_EPSILON, or a
+ * @p block, warm start d = 0, relative tolerance min(o->gmres_tol, |rhs|): an inexact Newton
+ * step whose error shrinks with |H| keeps the quadratic rate). A singular J (LU's condition estimate below DBL_EPSILON, or a
  * singular diagonal block) is regularized once: J + delta I with delta = 1e-10 max(1, max|J_ij|);
  * *regularized is set then. Returns CF_OK, or CF_SINGULAR when even that fails, CF_MAX_ITER /
  * CF_STAGNATED when GMRES does not reach its tolerance (d then holds its best iterate, which
