@@ -19,6 +19,8 @@
 #include <time.h>
 
 #include "cf/cf_ch02.h"
+#include "cf/cf_ch04.h"
+#include "cf/cf_ch05.h"
 #include "cf/cf_ch06.h"
 #include "cf/cf_problem.h"
 
@@ -346,20 +348,138 @@ static void bench_fc_dir(const char *dir, Pair *pa, Pair *pf, int *box_solved, i
     }
 }
 
+/* ---- Newton vs PGS vs Lemke on the same problems ------------------------------------------ */
+
+static void compare_row(const char *problem, const char *solver, int iters, double secs, double acc, const char *what)
+{
+    printf("  %-34s %-12s %8d %10.3f  %9.2e  %s\n", problem, solver, iters, 1e3 * secs, acc, what);
+}
+
+/* the 1D stack of chapter 5 (10 unit masses, the top one ratio): Newton, PGS and Lemke to 1e-10 |b| */
+static void compare_stack(double ratio)
+{
+    int n = 10;
+    cfDense A;
+    cf_dense_init(&A, n, n);
+    double b[10] = {0};
+    for (int i = 0; i < n; ++i) {
+        double mi = i == n - 1 ? ratio : 1.0, mp = i > 0 ? (i - 1 == n - 1 ? ratio : 1.0) : 1.0;
+        *cf_dense_at(&A, i, i) = 1.0 / mi + (i > 0 ? 1.0 / mp : 0.0);
+        if (i > 0) *cf_dense_at(&A, i, i - 1) = *cf_dense_at(&A, i - 1, i) = -1.0 / mp;
+    }
+    b[0] = -0.01 * 9.81;
+    cfLcp p;
+    cf_lcp_from_dense(&p, &A, b);
+    cf_dense_free(&A);
+    char name[64];
+    snprintf(name, sizeof name, "1D stack n=10, ratio %g", ratio);
+    double x[10], tol = 1e-10 * cf_vec_norm(n, b);
+    cfReport rep;
+    memset(x, 0, sizeof x);
+    cfNewtonOptions o = cf_newton_options_default();
+    o.tol = tol;
+    cf_report_init(&rep, NULL, 0);
+    cf_lcp_newton_minmap(&p, &o, x, &rep);
+    compare_row(name, "newton-mm", rep.iterations, rep.seconds, cf_lcp_residual(&p, x) / cf_vec_norm(n, b), "iterations");
+    memset(x, 0, sizeof x);
+    cfSplitOptions so = cf_split_options_default();
+    so.max_iter = 1000000;
+    so.tol_abs = tol;
+    cf_report_init(&rep, NULL, 0);
+    cf_lcp_pgs(&p, &so, x, &rep);
+    compare_row(name, "pgs", rep.iterations, rep.seconds, cf_lcp_residual(&p, x) / cf_vec_norm(n, b), "sweeps");
+    memset(x, 0, sizeof x);
+    cfPivotOptions po = cf_pivot_options_default();
+    cf_report_init(&rep, NULL, 0);
+    cf_lcp_lemke(&p, &po, x, &rep);
+    compare_row(name, "lemke", rep.iterations, rep.seconds, cf_lcp_residual(&p, x) / cf_vec_norm(n, b), "pivots");
+    cf_lcp_free(&p);
+}
+
+/* an FC3D file: Alart-Curnier Newton and blocked PGS to err/|q| <= 1e-8 (or their budgets), and
+   Lemke on the 8-direction polyhedral LCP (another model: its cone residual says how far) */
+static void compare_fc(const char *dir, const char *file)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    cfFrictionProblem p;
+    cfError err;
+    if (cf_fc_read_siconos(path, &p, &err) != CF_OK) {
+        printf("  %s: %s\n", file, err.msg);
+        return;
+    }
+    int n = 3 * p.nc;
+    double nq = cf_fc_norm_q(&p), *r = calloc((size_t)n, sizeof *r);
+    cfReport rep;
+    cfNewtonOptions o = cf_newton_options_default();
+    o.max_iter = g_max_iter;
+    o.tol = 1e-8 * nq;
+    cf_report_init(&rep, NULL, 0);
+    cf_fc_newton_ac(&p, &o, r, &rep);
+    compare_row(file, "newton-ac", rep.iterations, rep.seconds, cf_fc_residual(&p, r) / nq, "iterations");
+    memset(r, 0, (size_t)n * sizeof *r);
+    cfSplitOptions so = cf_split_options_default();
+    so.max_iter = 100000;
+    so.tol_abs = 1e-8 * nq;
+    cf_report_init(&rep, NULL, 0);
+    cf_fc_bgs(&p, &so, r, &rep);
+    compare_row(file, "pgs-blocked", rep.iterations, rep.seconds, cf_fc_residual(&p, r) / nq, "sweeps (budget 100000)");
+    cfLcp L;
+    if (n <= 300 && cf_friction_polyhedral_lcp(&p, 8, &L) == CF_OK) {
+        double *z = calloc((size_t)L.n, sizeof *z);
+        cfPivotOptions po = cf_pivot_options_default();
+        cf_report_init(&rep, NULL, 0);
+        cfStatus st = cf_lcp_lemke(&L, &po, z, &rep);
+        for (int a = 0; a < p.nc; ++a) { /* impulses from the polyhedral unknowns */
+            double lt = 0, lb = 0;
+            for (int i = 0; i < 8; ++i) {
+                lt += z[p.nc + 8 * a + i] * cos(2 * CF_PI * i / 8);
+                lb += z[p.nc + 8 * a + i] * sin(2 * CF_PI * i / 8);
+            }
+            r[3 * a] = z[a];
+            r[3 * a + 1] = lt;
+            r[3 * a + 2] = lb;
+        }
+        char what[96];
+        snprintf(what, sizeof what, "pivots (%s; the 8-sided pyramid's own error %.1e)", cf_status_name(st),
+                 cf_lcp_residual(&L, z) / nq);
+        compare_row(file, "lemke", rep.iterations, rep.seconds, cf_fc_residual(&p, r) / nq, what);
+        free(z);
+        cf_lcp_free(&L);
+    }
+    free(r);
+    cf_fc_free(&p);
+}
+
+static void compare(const char *data)
+{
+    printf("\nNewton vs PGS vs Lemke on the same problems (one run each, from zero; accuracy: LCP natural map / |b|, "
+           "FC3D Coulomb natural map / |q|)\n");
+    printf("  %-34s %-12s %8s %10s  %9s\n", "problem", "solver", "count", "time[ms]", "accuracy");
+    compare_stack(1.0);
+    compare_stack(1e3);
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/siconos-fc3d", data);
+    compare_fc(dir, "NESpheres_10_1.dat");
+    compare_fc(dir, "BoxesStack1-i100000-32.hdf5.dat");
+    compare_fc(dir, "Capsules-i101-404.dat");
+}
+
 int main(int argc, char **argv)
 {
     const char *env = getenv("CF_DATA_DIR");
     char data[1024];
     snprintf(data, sizeof data, "%s", env && *env ? env : "../shared/data");
-    bool lcp = true, fc = true;
+    bool lcp = true, fc = true, cmp = true;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--data") && i + 1 < argc) snprintf(data, sizeof data, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--budget") && i + 1 < argc) g_budget = atof(argv[++i]);
         else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) g_max_iter = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--lcp-only")) fc = false;
-        else if (!strcmp(argv[i], "--fc-only")) lcp = false;
+        else if (!strcmp(argv[i], "--lcp-only")) fc = cmp = false;
+        else if (!strcmp(argv[i], "--fc-only")) lcp = cmp = false;
+        else if (!strcmp(argv[i], "--compare-only")) lcp = fc = false;
         else {
-            fprintf(stderr, "usage: bench_newton [--data DIR] [--budget S] [--max-iter N] [--lcp-only | --fc-only]\n");
+            fprintf(stderr, "usage: bench_newton [--data DIR] [--budget S] [--max-iter N] [--lcp-only | --fc-only | --compare-only]\n");
             return 2;
         }
     }
@@ -409,6 +529,7 @@ int main(int argc, char **argv)
         snprintf(dir, sizeof dir, "%s/fclib/converted", data);
         bench_fc_dir(dir, &pa, &pfb, &box_solved, &count);
     }
+    if (cmp) compare(data);
     printf("\nSummary (solved counts; time ratio ours / Siconos, geometric mean over the problems both solved; "
            "times under 1 us floored)\n");
     if (lcp) {

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Chapter 6 extras: the Newton benchmark (bench/bench_newton.c).
 #
-#   make bench-ch6 [BENCH6_ARGS="--lcp-only"]   all Siconos LCP and FC3D/FCLIB problems with the
+#   make bench-ch6 [BENCH6_ARGS="--lcp-only"]  (or --fc-only, --compare-only)   all Siconos LCP and FC3D/FCLIB problems with the
 #                                                chapter-6 solvers; with Debian's
 #                                                libsiconos-numerics-dev installed, Siconos'
 #                                                Newton solvers in the same run

@@ -72,11 +72,11 @@ cfNewtonOptions cf_newton_options_default(void);
 const char *cf_ncp_kind_name(cfNcpKind k);
 
 /**
- * A root problem H(x) = 0 for cf_newton_solve(). @ref eval writes H(x) (n values) and, when
- * its @p J is not NULL, appends one element of the generalized Jacobian to @p J (an n x n
+ * A root problem H(x) = 0 for cf_newton_solve(). cfNewtonSystem::eval writes H(x) (n values)
+ * and, when its J is not NULL, appends one element of the generalized Jacobian to J (an n x n
  * triplet list, cleared by the caller; duplicates add up). It returns CF_OK, or an error status
- * that stops the solve. @ref residual is the stopping measure at x (the natural-map residual of
- * the problem, absolute); it may differ from |H|.
+ * that stops the solve. cfNewtonSystem::residual is the stopping measure at x (the natural-map
+ * residual of the problem, absolute); it may differ from |H|.
  */
 typedef struct cfNewtonSystem {
     int n;                                                                /**< unknowns */
@@ -120,17 +120,17 @@ cfStatus cf_lcp_newton_check(const cfLcp *p, const double *x, cfError *err);
  *  @{ */
 
 /**
- * @brief ch06.1: the minimum map psi(a, b) = min(a, b) (notes Eq. 179) and one element of its
+ * @brief ch06.1: the minimum map psi(a, b) = min(a, b) (notes Eq.\ 179) and one element of its
  * generalized gradient: (da, db) = (1, 0) when a <= b (the constraint is active: a TIE IS
- * ACTIVE, notes Eq. 182), (0, 1) otherwise. @p da and @p db may be NULL.
+ * ACTIVE, notes Eq.\ 182), (0, 1) otherwise. @p da and @p db may be NULL.
  * Worked example: min(-1, 2) = -1 with (1, 0); min(3, 3) = 3 with (1, 0); min(2, -1) = -1 with (0, 1).
  */
 double cf_ncp_minmap(double a, double b, double *da, double *db);
 
 /**
- * @brief ch06.1: Fischer-Burmeister psi(a, b) = a + b - sqrt(a^2 + b^2) (notes Eq. 184) and
- * its partials alpha = 1 - a / sqrt(a^2 + b^2), beta = 1 - b / sqrt(a^2 + b^2) (Eq. 185-186);
- * at (0, 0), where psi is not differentiable, alpha = 0 and beta = 1 (Eq. 187-188).
+ * @brief ch06.1: Fischer-Burmeister psi(a, b) = a + b - sqrt(a^2 + b^2) (notes Eq.\ 184) and
+ * its partials alpha = 1 - a / sqrt(a^2 + b^2), beta = 1 - b / sqrt(a^2 + b^2) (Eq.\ 185-186);
+ * at (0, 0), where psi is not differentiable, alpha = 0 and beta = 1 (Eq.\ 187-188).
  * Computed without overflow for |a|, |b| up to DBL_MAX / 2 (use hypot()).
  * Worked example: psi(1, 1) = 2 - sqrt(2); psi(0, 5) = psi(3, 0) = 0; psi(-1, 2) = 1 - sqrt(5).
  * Facts: alpha, beta in [0, 2], alpha + beta >= 2 - sqrt(2).
@@ -180,7 +180,7 @@ cfStatus cf_newton_solve(const cfNewtonSystem *sys, const cfNewtonOptions *o, do
 /**
  * @brief ch06.2: H and J of the min-map reformulation of the LCP (A, b):
  * H_i = min(w_i, r_i x_i) with w = A x + b (cf_ncp_eval(CF_NCP_MINMAP, ...)); generalized
- * Jacobian row i: da A_i + db r_i e_i^T, i.e. the row of A when the tie-active rule picks w_i,
+ * Jacobian row i: da A_i + db r_i e_i^T, i.e.\ the row of A when the tie-active rule picks w_i,
  * r_i e_i^T otherwise. @p r (n values > 0) may be NULL for r = 1. @p J may be NULL.
  */
 cfStatus cf_lcp_minmap_eval(const cfLcp *p, const double *r, const double *x, double *H, cfTriplets *J);
@@ -243,11 +243,11 @@ cfStatus cf_blcp_newton(const cfBlcp *p, const cfNewtonOptions *o, double *x, cf
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
-/** @name ch06.5 The full contact system with friction (notes Eq. 198-199) (15 points)
+/** @name ch06.5 The full contact system with friction (notes Eq.\ 198-199) (15 points)
  *  @{ */
 
 /**
- * The rigid contact system of notes Eq. 198 for @ref nb dynamic bodies and @ref nc contacts.
+ * The rigid contact system of notes Eq.\ 198 for nb dynamic bodies and nc contacts.
  * Unknowns x = (u [6 nb], then per contact a: lambda_n, lambda_t, lambda_b, gamma): body
  * velocities (v, w) after the step, contact impulses (n, t, b) and the friction slack gamma (the
  * notes print it as beta). Contact a's four unknowns are at 6 nb + 4 a + (0, 1, 2, 3).
@@ -277,17 +277,17 @@ void cf_contact_system_free(cfContactSystem *s);
 int cf_contact_system_size(const cfContactSystem *s);
 
 /**
- * @brief ch06.5: the residual F(x) of notes Eq. 198 and its Jacobian (Eq. 199). With v = J u
+ * @brief ch06.5: the residual F(x) of notes Eq.\ 198 and its Jacobian (Eq.\ 199). With v = J u
  * (contact velocities), and per contact a, n_eps = sqrt(|lambda_t|^2 + eps^2):
  * - rows 0 .. 6nb-1: M u - p - J^T lambda (Newton-Euler with the impulses);
  * - normal row of a: psi(v_n + bias_a, r lambda_n) (the notes' psi_n with velocities, Eq. 198);
  * - two tangent rows of a: s = v_t + gamma lambda_t / n_eps (the KKT stationarity of maximal
  *   dissipation, Eq. 194, with the eps guard: finite at lambda_t = 0);
- * - slack row of a: psi(mu lambda_n - |lambda_t|, r gamma) (Eq. 197; the plain norm, so a free
+ * - slack row of a: psi(mu lambda_n - |lambda_t|, r gamma) (Eq.\ 197; the plain norm, so a free
  *   contact can satisfy it exactly).
  * The rows are stacked like the unknowns: the 6 nb momentum rows, then per contact (normal, t,
  * b, slack), so row 6 nb + 4 a + k belongs to contact a.
- * Jacobian blocks (Eq. 199): d/du of the momentum rows M, d/dlambda -J^T; normal row
+ * Jacobian blocks (Eq.\ 199): d/du of the momentum rows M, d/dlambda -J^T; normal row
  * da J_n (u) and db r (lambda_n); tangent rows J_t (u), gamma (I - l l^T / n_eps^2) / n_eps
  * (lambda_t) and lambda_t / n_eps (gamma); slack row da mu (lambda_n), -da lambda_t / |lambda_t|
  * (lambda_t; 0 at lambda_t = 0), db r (gamma). Non-symmetric.
@@ -348,7 +348,7 @@ cfStatus cf_fc_newton_ac(const cfFrictionProblem *p, const cfNewtonOptions *o, d
  * @brief ch06.7: the r-scaling of an LCP's NCP functions psi(w_i, r_i x_i): r_i = A_ii when
  * A_ii > 0, else 1 (a zero or negative diagonal gives no scale). With it the two branches of the
  * min map have the same slope along x_i: on a diagonal A, min(A_ii x_i + b_i, A_ii x_i) has no
- * kink in x_i's direction and Newton converges in one step from any start (notes Fig. 23:
+ * kink in x_i's direction and Newton converges in one step from any start (notes Fig.\ 23:
  * c(lambda) = lambda / 4 - 1/8, r = 1/4).
  */
 void cf_lcp_r_scaling(const cfLcp *p, double *r);
@@ -356,7 +356,7 @@ void cf_lcp_r_scaling(const cfLcp *p, double *r);
 /**
  * @brief ch06.7: the per-contact scaling rho_a of the Alart-Curnier function: rho_a = 1 / W_aa,nn
  * when the diagonal entry W_aa,nn is > 0, else 1 (rho u_n then has the units of an impulse and
- * is of the size of r_n: the same parallel-branches argument, notes Fig. 23). Needs the diagonal
+ * is of the size of r_n: the same parallel-branches argument, notes Fig.\ 23). Needs the diagonal
  * blocks of W stored.
  */
 void cf_fc_rho_scaling(const cfFrictionProblem *p, double *rho);
