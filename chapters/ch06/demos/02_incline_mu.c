@@ -58,7 +58,7 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (cf_world_add_body(w, &ground) < 0 || cf_world_add_body(w, &box) < 0)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
     set_mu(run, scheduled_mu(0));
-    cfv_run_set_camera(run, cfu_vec3(-3, 0, -1.5), -90, 10, 0);
+    cfv_run_set_camera(run, cfu_vec3(-1.3, 0, -0.8), -90, 8, 7); /* the whole path, seen from the side */
     return CF_OK;
 }
 
