@@ -161,6 +161,50 @@ static cfStatus block_jacobi_init(const cfCsr *J, int k, BlockJacobi *P)
 
 static void csr_apply(void *ctx, const double *x, double *y) { cf_csr_mul_vec(ctx, x, y); }
 
+/* Solve D x = b in place by LU with partial pivoting (D is overwritten, b becomes x). A pivot
+   below 1e-13 max|D| means singular to working precision: returns false. Written out rather than
+   LAPACK's dgesv: Newton factors one small matrix after another, and a threaded BLAS on a loaded
+   2-core machine spent 15 times the CPU time in wall time waiting for its workers (a world test of
+   3 s took 90 s); this loop runs at the same speed for the sizes of the chapter's tests. */
+static bool lu_solve(cfDense *D, double *b)
+{
+    int n = D->rows;
+    double scale = 0.0;
+    for (long i = 0; i < (long)n * n; ++i) scale = fmax(scale, fabs(D->a[i]));
+    for (int k = 0; k < n; ++k) {
+        int p = k;
+        for (int i = k + 1; i < n; ++i)
+            if (fabs(*cf_dense_at(D, i, k)) > fabs(*cf_dense_at(D, p, k))) p = i;
+        double piv = *cf_dense_at(D, p, k);
+        if (!(fabs(piv) > 1e-13 * scale)) return false;
+        if (p != k) {
+            double *rk = cf_dense_at(D, k, 0), *rp = cf_dense_at(D, p, 0);
+            for (int j = 0; j < n; ++j) {
+                double t = rk[j];
+                rk[j] = rp[j];
+                rp[j] = t;
+            }
+            double t = b[k];
+            b[k] = b[p];
+            b[p] = t;
+        }
+        const double *rk = cf_dense_at(D, k, 0);
+        for (int i = k + 1; i < n; ++i) {
+            double *ri = cf_dense_at(D, i, 0), f = ri[k] / piv;
+            if (f == 0.0) continue;
+            for (int j = k + 1; j < n; ++j) ri[j] -= f * rk[j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (int i = n - 1; i >= 0; --i) {
+        const double *ri = cf_dense_at(D, i, 0);
+        double v = b[i];
+        for (int j = i + 1; j < n; ++j) v -= ri[j] * b[j];
+        b[i] = v / ri[i];
+    }
+    return cf_vec_finite(n, b);
+}
+
 /* J + delta I with delta = |H| clamped to [1e-10, 1e-2] max(1, max |J_ij|), as a dense matrix */
 static void regularize(cfDense *D, double hnorm)
 {
@@ -178,15 +222,23 @@ cfStatus cf_newton_direction(const cfCsr *J, const double *rhs, const cfNewtonOp
     if (gmres_iters) *gmres_iters = 0;
     bool lu = o->linear == CF_NEWTON_LINEAR_LU || (o->linear == CF_NEWTON_LINEAR_AUTO && n <= o->dense_max);
     if (lu) {
-        cfDense D = {0};
+        cfDense D = {0}, C = {0};
         if (cf_csr_to_dense(J, &D) != CF_OK) return CF_NO_MEMORY;
-        cfStatus st = cf_dense_solve(&D, rhs, d);
-        if (st == CF_SINGULAR) {
+        if (cf_dense_init(&C, n, n) != CF_OK) {
+            cf_dense_free(&D);
+            return CF_NO_MEMORY;
+        }
+        memcpy(C.a, D.a, (size_t)n * n * sizeof *C.a);
+        memcpy(d, rhs, (size_t)n * sizeof *d);
+        cfStatus st = CF_OK;
+        if (!lu_solve(&C, d)) { /* singular: J + delta I, once */
             regularize(&D, cf_vec_norm(n, rhs));
             if (regularized) *regularized = true;
-            st = cf_dense_solve(&D, rhs, d);
+            memcpy(d, rhs, (size_t)n * sizeof *d);
+            st = lu_solve(&D, d) ? CF_OK : CF_SINGULAR;
         }
         cf_dense_free(&D);
+        cf_dense_free(&C);
         return st;
     }
     BlockJacobi P;

@@ -45,7 +45,7 @@ typedef enum cfNcpKind {
 /** How the Newton system J d = -H is solved. */
 typedef enum cfNewtonLinear {
     CF_NEWTON_LINEAR_AUTO = 0, /**< dense LU up to cfNewtonOptions::dense_max unknowns, GMRES above */
-    CF_NEWTON_LINEAR_LU,       /**< dense LU with partial pivoting (cf_dense_solve()) */
+    CF_NEWTON_LINEAR_LU,       /**< dense LU with partial pivoting (written out: no BLAS threads) */
     CF_NEWTON_LINEAR_GMRES     /**< GMRES(m) with a block-Jacobi right preconditioner (cf_gmres()) */
 } cfNewtonLinear;
 
@@ -100,8 +100,8 @@ typedef struct cfNewtonStats {
  * LU or GMRES as o->linear says (GMRES: right block-Jacobi preconditioner of block size
  * @p block, warm start d = 0, relative tolerance min(o->gmres_tol, |rhs|): an inexact Newton
  * step whose error shrinks with |H| keeps the quadratic rate). A singular J (LU's condition estimate below DBL_EPSILON, or a
- * singular diagonal block) is regularized once: J + delta I with delta = 1e-10 max(1, max|J_ij|);
- * *regularized is set then. Returns CF_OK, or CF_SINGULAR when even that fails, CF_MAX_ITER /
+ * pivot below 1e-13 max|J_ij|, or a singular diagonal block) is regularized once: J + delta I
+ * with delta = |rhs| clamped to [1e-10, 1e-2] max(1, max|J_ij|); *regularized is set then. Returns CF_OK, or CF_SINGULAR when even that fails, CF_MAX_ITER /
  * CF_STAGNATED when GMRES does not reach its tolerance (d then holds its best iterate, which
  * the line search may still accept), CF_NO_MEMORY. @p gmres_iters (may be NULL) gets GMRES's step count.
  */
