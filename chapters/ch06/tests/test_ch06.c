@@ -529,6 +529,16 @@ static void siconos_lcp(const char *name, cfLcp *p)
 
 START_TEST(ch06_3_siconos_outcomes)
 {
+    /* first the solver on a problem in memory (Siconos' deudeu: z = (4/3, 7/3)), so that a stub
+       says "not implemented" before any file is opened */
+    double M[4] = {2, 1, 1, 2}, q[2] = {-5, -6}, z[2] = {0, 0};
+    cfLcp d;
+    lcp_dense(&d, 2, M, q);
+    cfNewtonOptions od = opts(50, 1e-12, true);
+    cft_assert_ok(cf_lcp_newton_fb(&d, &od, z, NULL));
+    cft_assert_near(z[0], 4.0 / 3.0, 1e-11, 0);
+    cft_assert_near(z[1], 7.0 / 3.0, 1e-11, 0);
+    cf_lcp_free(&d);
     /* solvable ones (unique, degenerate, non-unique, CPS_3 where Lemke ends on a ray): FB
        reaches Siconos' err <= 1e-10, as Siconos' NEWTON_FB does at 1e-6 */
     const char *solved[] = {"lcp_deudeu.dat", "lcp_trivial.dat", "lcp_ortiz.dat", "lcp_exp_murty2.dat",
@@ -1047,6 +1057,14 @@ static int fc_reference_files(char names[][128], int cap)
 
 START_TEST(ch06_6_siconos_reference_problems)
 {
+    /* first a problem in memory (W = I, one sliding contact), so that a stub says "not
+       implemented" before any file is opened */
+    double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, q[3] = {-1, 2, 0}, mu = 0.5, r0[3] = {0, 0, 0};
+    cfFrictionProblem one;
+    fc_dense(&one, 1, W, q, &mu);
+    cfNewtonOptions o1 = opts(30, 1e-14, true);
+    cft_assert_ok(cf_fc_newton_ac(&one, &o1, r0, NULL));
+    cf_fc_free(&one);
     /* every FC3D problem with a reference (n <= 15): Siconos' err / |q| <= 1e-8 from r = 0 */
     char names[64][128];
     int nf = fc_reference_files(names, 64);
