@@ -21,7 +21,7 @@ const char *const cfv_key_help[][2] = {
     {"g", "gyroscopic term on / off (every world)"},
     {"i  I", "next rigid / soft integrator (every world)"},
     {"o  O", "solver iterations / 2, x 2"},
-    {"x  X", "next / previous contact solver of the registry (every world with one; --compare: the chosen world)"},
+    {"x  X", "next / previous contact solver of the registry (every world; --compare: the chosen one)"},
     {"1-4", "--compare: choose the world whose solver x changes"},
     {"m  M", "friction coefficient mu - 0.1, + 0.1 (every body)"},
     {"-  =", "fewer / more steps per frame"},

@@ -409,7 +409,9 @@ static int write_plots(const char *dir, const char *scene_name, const Run *runs,
     /* residual per iteration of the chosen step, each in its own measure */
     for (int i = 0; i < n; ++i) {
         const Run *r = &runs[i];
-        if (r->history_len >= 0)
+        if (r->history_len == 0) /* solved by its warm start */
+            snprintf(labels[i], sizeof labels[i], "%s (0 iterations)", r->solver->name);
+        else if (r->history_len > 0)
             snprintf(labels[i], sizeof labels[i], "%s (%s)", r->solver->name, cf_measure_name(r->measure));
         else if (r->failed_step && r->failed_step <= history_step)
             snprintf(labels[i], sizeof labels[i], "%s (failed at step %ld)", r->solver->name, r->failed_step);

@@ -129,7 +129,7 @@ static double text_width(const char *s, double scale)
    from bottom to top) with its top-left corner at (x, y) of the turned text when @p up */
 static void text(Canvas *c, double x, double y, double scale, Rgb col, const char *s, bool up)
 {
-    static EfVertex quads[TEXT_CAP * 70 * 4]; /* stb_easy_font needs at most ~270 bytes a character */
+    static EfVertex quads[TEXT_CAP * 300 / sizeof(EfVertex)]; /* stb_easy_font needs ~270 bytes a character */
     char buf[TEXT_CAP];
     snprintf(buf, sizeof buf, "%s", s);
     int nq = stb_easy_font_print(0, 0, buf, NULL, quads, (int)sizeof quads);
