@@ -111,10 +111,15 @@ test-sim: $(SIMTEST_BINS)
 # ---- applications --------------------------------------------------------------------------
 APP_BIN := $(BLD)/bin/$(IMPL)
 CFLAB := $(APP_BIN)/cflab
-$(CFLAB): $(OBJ)/tools/cflab/cflab.o $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
+# cflab's own parts; `cflab compare` writes its PNG plots with stb (tools/cflab/plot.c)
+CFLAB_OBJ := $(patsubst %.c,$(OBJ)/%.o,tools/cflab/cflab.c tools/cflab/args.c tools/cflab/compare.c tools/cflab/plot.c)
+STB_CFLAGS = $(call lazy,STB_CFLAGS,pkg-config --cflags stb 2>/dev/null)
+STB_LIBS = $(call lazy,STB_LIBS,pkg-config --libs stb 2>/dev/null)
+$(OBJ)/tools/cflab/plot.o: EXTRA_CFLAGS += $(STB_CFLAGS)
+$(CFLAB): $(CFLAB_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
 	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(STB_LIBS)
 
 apps: $(CFLAB) $(EXTRA_APPS)
 

@@ -21,7 +21,8 @@ const char *const cfv_key_help[][2] = {
     {"g", "gyroscopic term on / off (every world)"},
     {"i  I", "next rigid / soft integrator (every world)"},
     {"o  O", "solver iterations / 2, x 2"},
-    {"x  X", "next / previous contact solver of the registry (every world with one)"},
+    {"x  X", "next / previous contact solver of the registry (every world; --compare: the chosen one)"},
+    {"1-4", "--compare: choose the world whose solver x changes"},
     {"m  M", "friction coefficient mu - 0.1, + 0.1 (every body)"},
     {"-  =", "fewer / more steps per frame"},
     {"tab", "next demo (shift+tab: previous)"},
@@ -196,7 +197,13 @@ static void hud_build(const cfvApp *app, Hud *H)
         if (soft)
             snprintf(integ + strlen(integ), sizeof integ - strlen(integ), "soft %s",
                      cf_soft_integrator_name(d->soft_integrator));
-        int m = snprintf(H->worlds[i], sizeof H->worlds[i], "%s%s[%s]  E = %.5g J", sl->label, sl->label[0] ? "  " : "",
+        int m;
+        if (i < run->n_compare) /* a compared scene: what each solver did in the last step */
+            m = snprintf(H->worlds[i], sizeof H->worlds[i], "%d%s %s  %d it, common %.2e  E = %.5g J", i + 1,
+                         i == app->slot ? "*" : " ", sl->label, sl->w.stats.solver_iterations, sl->w.stats.common_residual,
+                         sl->energy.n ? sl->energy.y[sl->energy.n - 1] : 0.0);
+        else
+            m = snprintf(H->worlds[i], sizeof H->worlds[i], "%s%s[%s]  E = %.5g J", sl->label, sl->label[0] ? "  " : "",
                          integ, sl->energy.n ? sl->energy.y[sl->energy.n - 1] : 0.0);
         if (rigid && m > 0 && (size_t)m < sizeof H->worlds[i])
             m += snprintf(H->worlds[i] + m, sizeof H->worlds[i] - (size_t)m, "  L = %.4g",
@@ -232,7 +239,11 @@ static void hud_build(const cfvApp *app, Hud *H)
     n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, "step (ms):");
     for (int k = 0; k < CF_STAGE_COUNT && n < sizeof H->detail; ++k)
         n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, " %s %.3f", cf_stage_name((cfStage)k), stage[k] * 1e3);
-    if (run->n_slots && n < sizeof H->detail) {
+    if (run->n_compare > 0 && n < sizeof H->detail) {
+        /* each world's line names its solver: the sums of all worlds only */
+        snprintf(H->detail + n, sizeof H->detail - n, "\ncontacts %d in %d worlds (1-4: choose a world, x: its solver)", contacts,
+                 run->n_slots);
+    } else if (run->n_slots && n < sizeof H->detail) {
         const cfWorldDef *d = &run->slot[0].w.def;
         if (!d->solver && soft)
             snprintf(H->detail + n, sizeof H->detail - n,
@@ -545,6 +556,13 @@ bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
         }
         break;
     case SDLK_x:
+        if (run->n_compare > 0) {
+            cfv_run_cycle_slot_solver(run, app->slot, shift ? -1 : 1);
+            snprintf(buf, sizeof buf, "world %d: contact solver %s (%s); r restarts every world", app->slot + 1,
+                     run->compare[app->slot]->name, run->compare[app->slot]->summary);
+            flash(app, buf);
+            break;
+        }
         cfv_run_cycle_solver(run, shift ? -1 : 1);
         for (int i = 0; i < run->n_slots; ++i)
             if (run->slot[i].w.def.solver) {
@@ -643,6 +661,17 @@ bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
         flash(app, buf);
         break;
     }
+    case SDLK_1:
+    case SDLK_2:
+    case SDLK_3:
+    case SDLK_4:
+        if (run->n_compare > (int)(key - SDLK_1)) {
+            app->slot = (int)(key - SDLK_1);
+            snprintf(buf, sizeof buf, "world %d (%s): x changes its solver", app->slot + 1, run->compare[app->slot]->name);
+            flash(app, buf);
+            break;
+        }
+        /* fall through - without a comparison, digits belong to the demo */
     default:
         /* keys the viewer leaves free go to the demo */
         if (key > 0 && key < 128 && cfv_run_key(run, (int)key)) {

@@ -155,6 +155,14 @@ bool cfv_run_has_solver(const cfvRun *run);
 cfStatus cfv_run_start_demo(cfvRun *run, const cfvDemo *demo, cfError *err);
 /** Start a scene file. CF_IO_ERROR / CF_BAD_INPUT with the loader's message in err. */
 cfStatus cfv_run_start_scene(cfvRun *run, const char *path, cfError *err);
+/**
+ * Start the scene file @p path once per solver of @p solvers (1..CFV_MAX_WORLDS world solvers of
+ * the registry, cfSolver::contacts): slot i steps the scene with solvers[i], every other setting
+ * the scene's, is labelled with the solver's name and drawn beside the previous one along x (the
+ * scene's width plus a gap). A reset reloads every slot with its current solver. CF_BAD_INPUT for
+ * a count out of range or a solver that cannot step a world; the loader's errors otherwise.
+ */
+cfStatus cfv_run_start_compare(cfvRun *run, const char *path, const cfSolver *const *solvers, int n, cfError *err);
 /** Reset to the initial state (setup again). */
 cfStatus cfv_run_reset(cfvRun *run, cfError *err);
 /** One step: the demo's step function or cfv_run_step_worlds(); samples the plots. */
@@ -169,6 +177,8 @@ void cfv_run_toggle_gyroscopic(cfvRun *run);
 void cfv_run_cycle_rigid_integrator(cfvRun *run);
 /** Every world with a contact solver takes the next (@p dir = 1) or previous (-1) world solver of the registry (cf_solvers.h). */
 void cfv_run_cycle_solver(cfvRun *run, int dir);
+/** The same for slot @p slot alone; in a compared scene its label and its solver of run->compare follow. */
+void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir);
 void cfv_run_cycle_soft_integrator(cfvRun *run);
 /** Message of the stub that was reached ("" when none). */
 const char *cfv_run_todo_message(const cfvRun *run, char *buf, size_t cap);
@@ -207,6 +217,7 @@ typedef struct cfvApp {
     double flash_until;
     const cfvDemo *const *playlist; /**< demos Tab cycles through (NULL: none) */
     int n_playlist, playlist_at;
+    int slot;                /**< a compared scene: the world whose solver x cycles (keys 1-4 choose) */
 } cfvApp;
 
 /** Set up the app defaults for a w x h image (run not started). */

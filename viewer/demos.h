@@ -127,6 +127,8 @@ typedef struct cfvRun {
     cfVec3 cam_target;
     double cam_yaw, cam_pitch, cam_dist; /**< degrees, degrees, metres (0: fit) */
     char info[CFV_INFO_LINES][160]; /**< the demo's own HUD lines (cfv_run_info()); "" not shown */
+    int n_compare;               /**< a scene compared across solvers (cfv_run_start_compare()): one slot each; 0 otherwise */
+    const cfSolver *compare[CFV_MAX_WORLDS]; /**< the solver of each compared slot (kept over resets) */
 } cfvRun;
 
 /**

@@ -15,6 +15,8 @@ static const char usage[] =
     "  --list                 list the demos\n"
     "  --demo ID              run demo ID (e.g. ch01/tennis_racket)\n"
     "  --chapter N            the demos of chapter N (Tab switches; with --check: check them all)\n"
+    "  --compare A,B,...      with SCENE.json: one world per solver (at most 4), side by side;\n"
+    "                         keys 1-4 choose a world, x changes its solver, r restarts them all\n"
     "  --check                run headless and check each demo's prediction (exit 1 if one fails)\n"
     "  --all                  with --check: every demo\n"
     "  --headless             no window: draw into a software surface\n"
@@ -35,7 +37,7 @@ static const char usage[] =
 
 typedef struct Opts {
     bool list, check, all, headless, bench, window, no_hud, no_plots, software, has_camera, help;
-    const char *demo, *scene, *screenshot, *shots, *record;
+    const char *demo, *scene, *screenshot, *shots, *record, *compare;
     int chapter;
     long steps;  /* -1: default */
     long frames; /* window: frames before it closes (0: until the user closes it) */
@@ -79,6 +81,7 @@ static int parse(int argc, char **argv, Opts *o)
         else if (!strcmp(a, "--software")) o->software = true;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) o->help = true;
         else if (!strcmp(a, "--demo")) { NEED(); o->demo = v; }
+        else if (!strcmp(a, "--compare")) { NEED(); o->compare = v; }
         else if (!strcmp(a, "--screenshot")) { NEED(); o->screenshot = v; }
         else if (!strcmp(a, "--shots")) { NEED(); o->shots = v; }
         else if (!strcmp(a, "--record")) { NEED(); o->record = v; }
@@ -133,6 +136,7 @@ static int parse(int argc, char **argv, Opts *o)
 #undef NEED
     }
     if (o->scene && o->demo) return bad("give a scene file or --demo, not both%s", "");
+    if (o->compare && !o->scene) return bad("--compare %s needs a scene file (cfview --compare A,B SCENE.json)", o->compare);
     if (o->window && !o->bench) return bad("--window goes with --bench (a run opens a window by itself)%s", "");
     return -1;
 }
@@ -563,6 +567,32 @@ static int bench(const Opts *o)
 
 /* ---- main --------------------------------------------------------------------------------------- */
 
+/* --compare LIST: the world solvers of the registry it names; their number, or -1 after a message */
+static int compare_solvers(const char *list, const cfSolver **out)
+{
+    char names[512], msg[800];
+    cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names);
+    int n = 0;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+        const cfSolver *s = len < sizeof name ? cf_solver_find(name) : NULL;
+        if (len == 0) snprintf(msg, sizeof msg, "--compare '%s': empty solver name (world solvers: %s)", list, names);
+        else if (!s) snprintf(msg, sizeof msg, "--compare: unknown solver '%.*s' (world solvers: %s)", (int)len, p, names);
+        else if (!s->contacts) snprintf(msg, sizeof msg, "--compare: solver '%s' cannot step a world (world solvers: %s)", s->name, names);
+        else if (n == CFV_MAX_WORLDS) snprintf(msg, sizeof msg, "--compare: at most %d solvers side by side", CFV_MAX_WORLDS);
+        else msg[0] = 0;
+        if (msg[0]) {
+            bad("%s", msg);
+            return -1;
+        }
+        out[n++] = s;
+        if (!p[len]) return n;
+        p += len + 1;
+    }
+}
+
 static int run_main(const Opts *o)
 {
     if (o->list) {
@@ -624,7 +654,13 @@ static int run_main(const Opts *o)
             return CFV_EXIT_USAGE;
         }
         fclose(f);
-        st = cfv_run_start_scene(&app.run, o->scene, &err);
+        const cfSolver *solvers[CFV_MAX_WORLDS];
+        int n = o->compare ? compare_solvers(o->compare, solvers) : 0;
+        if (n < 0) {
+            cfv_app_free(&app);
+            return CFV_EXIT_USAGE;
+        }
+        st = n > 0 ? cfv_run_start_compare(&app.run, o->scene, solvers, n, &err) : cfv_run_start_scene(&app.run, o->scene, &err);
     }
     if (st != CF_OK && st != CF_NOT_IMPLEMENTED) {
         fprintf(stderr, "cfview: %s\n", err.msg);

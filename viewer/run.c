@@ -267,6 +267,28 @@ cfStatus cfv_run_start_demo(cfvRun *run, const cfvDemo *demo, cfError *err)
     return setup_demo(run, err);
 }
 
+/* the slots of a compared scene: slot 0 is loaded; the others are copies of it, each with its
+   solver, side by side along x */
+static cfStatus compare_slots(cfvRun *run, cfError *err)
+{
+    cfVec3 lo, hi;
+    cfv_run_box(run, &lo, &hi);
+    double width = hi.x - lo.x, gap = fmax(0.5, 0.25 * width);
+    for (int i = 0; i < run->n_compare; ++i) {
+        cfvSlot *s = &run->slot[i];
+        if (i > 0) {
+            memset(s, 0, sizeof *s);
+            if (cf_world_copy(&s->w, &run->slot[0].w) != CF_OK)
+                return cf_error_set(err, CF_NO_MEMORY, "out of memory for world %d of the comparison", i + 1);
+            run->n_slots = i + 1;
+        }
+        s->w.def.solver = run->compare[i];
+        s->offset = cfu_vec3(i * (width + gap), 0, 0);
+        snprintf(s->label, sizeof s->label, "%s", run->compare[i]->name);
+    }
+    return CF_OK;
+}
+
 static cfStatus load_scene(cfvRun *run, cfError *err)
 {
     cfSceneInfo info;
@@ -277,6 +299,7 @@ static cfStatus load_scene(cfvRun *run, cfError *err)
     if (st != CF_OK) return st;
     run->n_slots = 1;
     snprintf(s->label, sizeof s->label, "%s", info.name);
+    if (run->n_compare > 0 && (st = compare_slots(run, err)) != CF_OK) return st;
     cfv_copy(run->name, sizeof run->name, info.name[0] ? info.name : run->scene_path);
     cfv_copy(run->title, sizeof run->title, run->scene_path);
     snprintf(run->prediction, sizeof run->prediction, "%s", info.expect);
@@ -291,6 +314,24 @@ static cfStatus load_scene(cfvRun *run, cfError *err)
 cfStatus cfv_run_start_scene(cfvRun *run, const char *path, cfError *err)
 {
     memset(run, 0, sizeof *run);
+    if (strlen(path) >= sizeof run->scene_path)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: path too long", path);
+    snprintf(run->scene_path, sizeof run->scene_path, "%s", path);
+    return load_scene(run, err);
+}
+
+cfStatus cfv_run_start_compare(cfvRun *run, const char *path, const cfSolver *const *solvers, int n, cfError *err)
+{
+    memset(run, 0, sizeof *run);
+    if (n < 1 || n > CFV_MAX_WORLDS)
+        return cf_error_set(err, CF_BAD_INPUT, "%d solvers to compare: 1 to %d", n, CFV_MAX_WORLDS);
+    for (int i = 0; i < n; ++i) {
+        if (!solvers[i] || !solvers[i]->contacts)
+            return cf_error_set(err, CF_BAD_INPUT, "solver '%s' cannot step a world",
+                                solvers[i] ? solvers[i]->name : "(none)");
+        run->compare[i] = solvers[i];
+    }
+    run->n_compare = n;
     if (strlen(path) >= sizeof run->scene_path)
         return cf_error_set(err, CF_BAD_INPUT, "%s: path too long", path);
     snprintf(run->scene_path, sizeof run->scene_path, "%s", path);
@@ -348,23 +389,31 @@ void cfv_run_cycle_rigid_integrator(cfvRun *run)
     }
 }
 
-void cfv_run_cycle_solver(cfvRun *run, int dir)
+void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir)
 {
-    int n = cf_solver_count();
-    for (int i = 0; i < run->n_slots; ++i) {
-        cfWorldDef *d = &run->slot[i].w.def;
-        if (!d->solver) continue; /* a world without contacts stays without */
-        int k = 0;
-        while (k < n && cf_solver_at(k) != d->solver) ++k;
-        /* the next row of the table that a world can use */
-        for (int step = 1; step <= n; ++step) {
-            const cfSolver *s = cf_solver_at(((k + dir * step) % n + n) % n);
-            if (s->contacts) {
-                d->solver = s;
-                break;
-            }
+    if (slot < 0 || slot >= run->n_slots) return;
+    cfvSlot *sl = &run->slot[slot];
+    cfWorldDef *d = &sl->w.def;
+    if (!d->solver) return; /* a world without contacts stays without */
+    int n = cf_solver_count(), k = 0;
+    while (k < n && cf_solver_at(k) != d->solver) ++k;
+    /* the next row of the table that a world can use */
+    for (int step = 1; step <= n; ++step) {
+        const cfSolver *s = cf_solver_at(((k + dir * step) % n + n) % n);
+        if (s->contacts) {
+            d->solver = s;
+            break;
         }
     }
+    if (slot < run->n_compare) {
+        run->compare[slot] = d->solver;
+        snprintf(sl->label, sizeof sl->label, "%s", d->solver->name);
+    }
+}
+
+void cfv_run_cycle_solver(cfvRun *run, int dir)
+{
+    for (int i = 0; i < run->n_slots; ++i) cfv_run_cycle_slot_solver(run, i, dir);
 }
 
 void cfv_run_cycle_soft_integrator(cfvRun *run)

@@ -438,6 +438,7 @@ typedef struct Command {
 } Command;
 
 int cflab_solve_main(int argc, char **argv); /* tools/cflab/solve.c */
+int cflab_compare_main(int argc, char **argv); /* tools/cflab/compare.c */
 
 /* `cflab solvers`: the registry, one row per solver */
 static int cmd_solvers(int argc, char **argv)
@@ -467,6 +468,7 @@ static int cmd_solvers(int argc, char **argv)
 
 static const Command COMMANDS[] = {
     {"run", cmd_run, "run a scene headless; trajectory CSV and summary"},
+    {"compare", cflab_compare_main, "run a scene with several solvers: table, CSV and PNG plots"},
     {"solve", cflab_solve_main, "solve a Siconos LCP or FC3D file with any solver that takes it"},
     {"solvers", cmd_solvers, "list the contact solvers of this build"},
 };

@@ -10,6 +10,8 @@
 #include "cf/cf_problem.h"
 #include "cf/cf_solvers.h"
 
+#include "args.h"
+
 int cflab_solve_main(int argc, char **argv);
 
 static void solve_help(FILE *f)
@@ -48,21 +50,6 @@ static void solve_help(FILE *f)
           "exit status: 0 solved, 1 not solved (infeasible, iteration limit, singular, ...), 2 bad\n"
           "arguments, a solver that does not take the file's problem, or an unreadable file\n",
           f);
-}
-
-/* "--name=value" or "--name value" */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, n) != 0) return NULL;
-    if (arg[n] == '=') return arg + n + 1;
-    if (arg[n] != '\0') return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
 }
 
 static void json_string(FILE *f, const char *s)
@@ -127,9 +114,9 @@ static int parse_args(int argc, char **argv, Args *a)
             a->json = 1;
         } else if (strcmp(argv[i], "--print-x") == 0) {
             a->print_x = 1;
-        } else if ((v = opt_value(argc, argv, &i, "--solver", &missing)) != NULL) {
+        } else if ((v = cflab_option_value(argc, argv, &i, "--solver", &missing)) != NULL) {
             a->solver = v;
-        } else if ((v = opt_value(argc, argv, &i, "--tol", &missing)) != NULL) {
+        } else if ((v = cflab_option_value(argc, argv, &i, "--tol", &missing)) != NULL) {
             errno = 0;
             a->par.tol = strtod(v, &end);
             if (errno || end == v || *end || !isfinite(a->par.tol) || a->par.tol < 0.0) {
@@ -137,7 +124,7 @@ static int parse_args(int argc, char **argv, Args *a)
                 return 2;
             }
             a->tol_set = true;
-        } else if ((v = opt_value(argc, argv, &i, "--max-iter", &missing)) != NULL) {
+        } else if ((v = cflab_option_value(argc, argv, &i, "--max-iter", &missing)) != NULL) {
             errno = 0;
             long m = strtol(v, &end, 10);
             if (errno || end == v || *end || m < 1 || m > 100000000L) {
@@ -146,21 +133,21 @@ static int parse_args(int argc, char **argv, Args *a)
             }
             a->par.max_iter = a->par.max_pivots = (int)m;
             a->iter_set = true;
-        } else if ((v = opt_value(argc, argv, &i, "--omega", &missing)) != NULL) {
+        } else if ((v = cflab_option_value(argc, argv, &i, "--omega", &missing)) != NULL) {
             errno = 0;
             a->par.omega = strtod(v, &end);
             if (errno || end == v || *end || !(a->par.omega > 0.0 && a->par.omega < 2.0)) {
                 fprintf(stderr, "cflab solve: --omega: '%s' is not a number in (0, 2)\n", v);
                 return 2;
             }
-        } else if ((v = opt_value(argc, argv, &i, "--friction", &missing)) != NULL) {
+        } else if ((v = cflab_option_value(argc, argv, &i, "--friction", &missing)) != NULL) {
             if (strcmp(v, "cone") == 0) a->par.friction = CF_FRICTION_CONE;
             else if (strcmp(v, "box") == 0) a->par.friction = CF_FRICTION_BOX;
             else {
                 fprintf(stderr, "cflab solve: --friction: expected cone or box (got '%s')\n", v);
                 return 2;
             }
-        } else if ((v = opt_value(argc, argv, &i, "--r-factor", &missing)) != NULL) {
+        } else if ((v = cflab_option_value(argc, argv, &i, "--r-factor", &missing)) != NULL) {
             int k = 0;
             while (k < CF_RFACTOR_COUNT && strcmp(v, cf_rfactor_name((cfRFactor)k)) != 0) ++k;
             if (k == CF_RFACTOR_COUNT) {
@@ -168,7 +155,7 @@ static int parse_args(int argc, char **argv, Args *a)
                 return 2;
             }
             a->par.r_factor = (cfRFactor)k;
-        } else if ((v = opt_value(argc, argv, &i, "--directions", &missing)) != NULL) {
+        } else if ((v = cflab_option_value(argc, argv, &i, "--directions", &missing)) != NULL) {
             errno = 0;
             long k = strtol(v, &end, 10);
             if (errno || end == v || *end || k < 3 || k > 64) {

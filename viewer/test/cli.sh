@@ -47,6 +47,11 @@ expect_bad "unknown option" "unknown option '--frobnicate'" --frobnicate
 expect_bad "unknown overlay" "--overlay" --overlay ids,bogus --headless
 expect_bad "bad step count" "--steps" --steps many --headless
 expect_bad "two scenes" "more than one scene" a.json b.json
+expect_bad "compare: unknown solver" "--compare: unknown solver 'frobnitz'" --compare pgs,frobnitz scenes/ch05_stack_10.json --headless
+expect_bad "compare: LCP-only solver" "solver 'dantzig' cannot step a world" --compare dantzig scenes/ch05_stack_10.json --headless
+expect_bad "compare: empty name" "empty solver name" --compare pgs, scenes/ch05_stack_10.json --headless
+expect_bad "compare: five solvers" "at most 4 solvers" --compare pgs,nncg,prox-gs,newton-ac,pgs-blocked scenes/ch05_stack_10.json --headless
+expect_bad "compare: no scene" "--compare pgs needs a scene file" --compare pgs --headless
 
 # --list: every demo, one per line
 list=$("$CFVIEW" --list)
@@ -56,6 +61,17 @@ if [ $? -eq 0 ] && grep -q '^ch01/tennis_racket ' <<<"$list" && grep -q '^ch01/e
 # headless screenshot of the expected size
 "$CFVIEW" --demo ch01/tennis_racket --headless --steps 20 --size 400x300 --screenshot "$OUT/t.png" >/dev/null 2>&1
 if [ "$(png_size "$OUT/t.png")" = "400 300" ]; then ok "headless screenshot 400x300"; else no "headless screenshot"; fi
+
+# --compare: one world per solver, named in the summary; a screenshot of the expected size
+out=$("$CFVIEW" --compare pgs,prox-gs scenes/ch05_stack_10.json --headless --steps 20 --size 400x300 \
+  --screenshot "$OUT/compare.png" 2>&1)
+st=$?
+if [ $st -eq 0 ] && grep -q 'world 1 "pgs"' <<<"$out" && grep -q 'world 2 "prox-gs"' <<<"$out" &&
+   [ "$(png_size "$OUT/compare.png")" = "400 300" ]; then
+  ok "--compare pgs,prox-gs: two worlds, screenshot 400x300"
+else
+  no "--compare pgs,prox-gs (status $st)" "$out"
+fi
 
 # a sequence: the initial frame and one per step
 "$CFVIEW" --demo ch01/energy_drift --headless --steps 5 --size 160x120 --record "$OUT/rec" >/dev/null 2>&1

@@ -648,6 +648,58 @@ START_TEST(pyramid_demo_keys_change_the_solver)
 }
 END_TEST
 
+START_TEST(compared_worlds_step_as_their_solvers)
+{
+    /* cfview --compare: one world per solver, side by side; each steps exactly as the scene does
+       with that solver alone; one slot's solver changes, the other's not; a reset keeps them */
+    static cfvRun run; /* zeroed; freed below */
+    const char *path = "scenes/ch05_stack_10.json";
+    const cfSolver *pgs = cf_solver_find("pgs"), *prox = cf_solver_find("prox-gs");
+    const cfSolver *two[] = {prox, pgs}; /* slot 0 not the scene's own solver (pgs) */
+    cfError err;
+    ck_assert_msg(cfv_run_start_compare(&run, path, two, 2, &err) == CF_OK, "%s", err.msg);
+    ck_assert_int_eq(run.n_slots, 2);
+    ck_assert(run.slot[0].w.def.solver == prox && run.slot[1].w.def.solver == pgs);
+    ck_assert_str_eq(run.slot[0].label, "prox-gs");
+    ck_assert_str_eq(run.slot[1].label, "pgs");
+    ck_assert_double_eq(run.slot[0].offset.x, 0.0);
+    ck_assert_double_ge(run.slot[1].offset.x, 1.25); /* the stack is 1 m wide: no overlap, a gap */
+    for (int k = 0; k < 30; ++k) cfv_run_step(&run);
+    for (int s = 0; s < 2; ++s) {
+        cfWorld ref;
+        ck_assert_msg(cf_scene_load(path, &ref, NULL, &err) == CF_OK, "%s", err.msg);
+        ref.def.solver = two[s];
+        for (int k = 0; k < 30; ++k) ck_assert_int_eq(cf_world_step(&ref), CF_OK);
+        const cfWorld *w = cfv_run_world(&run, s);
+        ck_assert_int_eq(w->step, 30);
+        for (int b = 0; b < ref.n_bodies; ++b)
+            ck_assert_msg(cfu_norm(cfu_sub(w->bodies[b].x, ref.bodies[b].x)) == 0.0, "slot %d body %d differs from %s alone",
+                          s, b, two[s]->name);
+        cf_world_free(&ref);
+    }
+    /* the two solvers give different stacks (else the comparison shows nothing) */
+    ck_assert(cfu_norm(cfu_sub(run.slot[0].w.bodies[10].x, run.slot[1].w.bodies[10].x)) > 0.0);
+
+    cfv_run_cycle_slot_solver(&run, 0, 1);
+    const cfSolver *next = run.slot[0].w.def.solver;
+    ck_assert(next != prox && next->contacts);
+    ck_assert(run.compare[0] == next && run.slot[1].w.def.solver == pgs);
+    ck_assert_str_eq(run.slot[0].label, next->name);
+    ck_assert_int_eq(cfv_run_reset(&run, &err), CF_OK);
+    ck_assert_int_eq(run.n_slots, 2);
+    ck_assert(run.slot[0].w.def.solver == next && run.slot[1].w.def.solver == pgs);
+    ck_assert_int_eq(run.slot[0].w.step, 0);
+    cfv_run_free(&run);
+
+    const cfSolver *lcp_only[] = {cf_solver_find("dantzig")};
+    ck_assert_int_eq(cfv_run_start_compare(&run, path, lcp_only, 1, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "'dantzig' cannot step a world") != NULL, "%s", err.msg);
+    const cfSolver *five[] = {pgs, prox, pgs, prox, pgs};
+    ck_assert_int_eq(cfv_run_start_compare(&run, path, five, 5, &err), CF_BAD_INPUT);
+    cfv_run_free(&run);
+}
+END_TEST
+
 START_TEST(overlay_names)
 {
     unsigned m = 0;
@@ -693,6 +745,7 @@ static void build(Suite *s)
     CFT_TEST(tu, residual_series_follow_the_stats, "residual series: one sample per iteration of the last solve");
     CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
     CFT_TEST(tu, pyramid_demo_keys_change_the_solver, "the pyramid demo's keys change iterations, order, warm start, omega, friction, solver");
+    CFT_TEST(tu, compared_worlds_step_as_their_solvers, "--compare: one world per solver, each as that solver alone; x changes one");
     CFT_TEST(tu, overlay_names, "overlay names parse");
     CFT_TEST(tu, unwritable_paths_are_refused, "unwritable screenshot paths are refused");
 }
