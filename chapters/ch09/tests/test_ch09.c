@@ -505,7 +505,7 @@ START_TEST(ch09_3_pair_barrier_derivatives)
     double g[12];
     cf_dist2_point_triangle(far, &st);
     ck_assert(cf_ipc_pair_barrier(far, &st, 1.0, g, NULL) == 0.0);
-    for (int p = 0; p < 12; ++p) ck_assert(g[p] == 0.0);
+    for (int p = 0; p < 12; ++p) cft_assert_at(g[p] == 0.0, "p = %d", p);
     far[3].z = 0.0;
     cf_dist2_point_triangle(far, &st);
     ck_assert(isinf(cf_ipc_pair_barrier(far, &st, 1.0, NULL, NULL)));
@@ -599,7 +599,7 @@ START_TEST(ch09_4_resting_particle_table)
     const double kappa[] = {1e3, 1e4, 1e5, 1e6}, dstar[] = {1.2444e-4, 5.3589e-4, 8.3006e-4, 9.4391e-4};
     for (int k = 0; k < 4; ++k) {
         cfIpcSystem s;
-        cft_assert_ok(cf_ipc_init(&s, 0.01, 1e-3, kappa[k]));
+        cft_assert_ok_at(cf_ipc_init(&s, 0.01, 1e-3, kappa[k]), "k = %d", k);
         s.gravity = cfu_vec3(0, 0, -G_EARTH);
         int p = ground_and_particle(&s, 1.5e-3, 1.0);
         cfIpcStats st;
@@ -824,7 +824,7 @@ START_TEST(ch09_5_tunnelling_penalty_and_ipc)
     int halvings;
     ck_assert(cf_ipc_line_search(&s, s.q, g, f0, &o, qn, &halvings, NULL) == 0.0);
     ck_assert_int_eq(halvings, 7);
-    for (int k = 0; k < 27; ++k) ck_assert(qn[k] == s.q[k]);
+    for (int k = 0; k < 27; ++k) cft_assert_at(qn[k] == s.q[k], "k = %d", k);
     cf_ipc_free(&s);
 }
 END_TEST
@@ -927,7 +927,7 @@ START_TEST(ch09_6_pair_friction_derivatives)
     c.p.t1 = cfu_vec3(1, 0, 0), c.p.t2 = cfu_vec3(0, 1, 0);
     double dx[12] = {0}, g[12], H[144];
     cft_assert_near(cf_ipc_pair_friction(&c.p, dx, c.mu, c.a, g, H), 0.5 * 2.0 * 1e-3 / 3.0, 0, 1e-12);
-    for (int p = 0; p < 12; ++p) ck_assert(g[p] == 0.0);
+    for (int p = 0; p < 12; ++p) cft_assert_at(g[p] == 0.0, "p = %d", p);
     cft_assert_near(H[9 * 12 + 9], 2.0 * 0.5 * 2.0 / 1e-3, 0, 1e-12);
     cft_assert_near(H[11 * 12 + 11], 0.0, 1e-12, 0);
 }

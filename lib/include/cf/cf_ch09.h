@@ -43,12 +43,12 @@ extern "C" {
  *  @{ */
 
 /**
- * @brief ch09.1: normal penalty force magnitude (notes Eq. 270, 273 with Eq. 279).
+ * @brief ch09.1: normal penalty force magnitude (notes Eq.\ 270, 273 with Eq.\ 279).
  *
  * A spring-damper acts only while penetrating (gap phi < 0):
  *   lambda = k_eff (-phi) - b vn,   k_eff = k when approaching (vn <= 0), eps k when receding (vn > 0),
  * clamped at 0 (a contact never pulls). phi >= 0: 0. vn = d phi/dt is the normal velocity of B
- * relative to A (the digest's fix of Eq. 271-272: negative when approaching). eps in [0, 1] is
+ * relative to A (the digest's fix of Eq.\ 271-272: negative when approaching). eps in [0, 1] is
  * Moore and Wilhelms' elasticity: with b = 0 it returns the fraction eps of the stored energy, so
  * the rebound speed ratio is sqrt(eps) (the digest's [ext] derivation), not eps.
  *
@@ -57,7 +57,7 @@ extern "C" {
 double cf_penalty_normal(double k, double b, double eps, double phi, double vn);
 
 /**
- * @brief ch09.1: regularized Coulomb friction from a dissipative potential (notes Eq. 287-288):
+ * @brief ch09.1: regularized Coulomb friction from a dissipative potential (notes Eq.\ 287-288):
  *   f = -min(kf, mu fn / |vt|) vt      (f = 0 at vt = 0),
  * linear (viscous, slope kf) for |vt| < mu fn / kf and of magnitude mu fn beyond. fn >= 0 is the
  * normal force magnitude, vt the tangential velocity.
@@ -65,7 +65,7 @@ double cf_penalty_normal(double k, double b, double eps, double phi, double vn);
 cfVec3 cf_penalty_friction(cfVec3 vt, double kf, double mu, double fn);
 
 /**
- * @brief ch09.1: anchor-spring friction (notes Eq. 276-277). The friction force is
+ * @brief ch09.1: anchor-spring friction (notes Eq.\ 276-277). The friction force is
  * f = kf (anchor - p). If |f| <= mu fn the contact sticks: *f_out = f, returns 0. Otherwise it
  * slips: the anchor is dragged toward p until the bound holds with equality,
  * anchor <- p + (mu fn / kf) (anchor - p)/|anchor - p| (the digest's exact update),
@@ -79,7 +79,7 @@ int cf_penalty_anchor(cfVec3 *anchor, cfVec3 p, double kf, double mu, double fn,
  *  @{ */
 
 /**
- * @brief ch09.2: the clamped log barrier of IPC (notes Eq. 292) and its first two derivatives.
+ * @brief ch09.2: the clamped log barrier of IPC (notes Eq.\ 292) and its first two derivatives.
  *
  *   b(d) = -(d - dhat)^2 ln(d/dhat)                           for 0 < d < dhat,
  *   b'(d) = (dhat - d)(2 ln(d/dhat) - dhat/d + 1),
@@ -126,7 +126,7 @@ typedef struct cfDistStencil {
 
 /**
  * @brief ch09.3: squared distance from the point x[3] to the triangle x[0], x[1], x[2] (notes
- * Eq. 293) and the stencil of its region (7 regions: the face, 3 edges, 3 vertices).
+ * Eq.\ 293) and the stencil of its region (7 regions: the face, 3 edges, 3 vertices).
  *
  * Project x[3] onto the plane: if the barycentric coordinates (1 - u - v, u, v) are all >= 0 the
  * region is the face, c = (-(1-u-v), -u, -v, 1), D = columns d/du = (1, -1, 0, 0),
@@ -142,7 +142,7 @@ typedef struct cfDistStencil {
 double cf_dist2_point_triangle(const cfVec3 x[4], cfDistStencil *st);
 
 /**
- * @brief ch09.3: squared distance between the segments x[0]-x[1] and x[2]-x[3] (notes Eq. 294),
+ * @brief ch09.3: squared distance between the segments x[0]-x[1] and x[2]-x[3] (notes Eq.\ 294),
  * and the stencil, r = (x[2] + b (x[3] - x[2])) - (x[0] + a (x[1] - x[0])):
  * c = (-(1 - a), -a, 1 - b, b). Minimize over a, b in [0, 1]: both interior gives the interior
  * region (D columns d/da = (1, -1, 0, 0), d/db = (0, 0, -1, 1)); one clamped the edge region (one
@@ -193,13 +193,14 @@ typedef enum cfIpcDirection {
 typedef struct cfIpcFrictionPair {
     int node[4];         /**< the pair's nodes (as its stencil's x[0..3]) */
     double c[4];         /**< the stencil coefficients at the lag: the relative displacement is sum c_i dx_i */
-    cfVec3 t1, t2;       /**< orthonormal basis of the plane orthogonal to the closest-point direction */
+    cfVec3 t1;           /**< first tangent: t1, t2 are an orthonormal basis of the plane orthogonal to r */
+    cfVec3 t2;           /**< second tangent */
     double N;            /**< lagged normal force magnitude kappa (-b'(d)) (N) */
 } cfIpcFrictionPair;
 
 /**
  * A deformable or fixed point set with IPC contact: nodes (3 coordinates each) with lumped masses,
- * surface triangles and edges, optional springs, gravity. Fixed nodes (pinned, e.g. obstacles)
+ * surface triangles and edges, optional springs, gravity. Fixed nodes (pinned, as obstacles)
  * never move. Fill with cf_ipc_init() and the cf_ipc_add_*() functions; free with cf_ipc_free().
  */
 typedef struct cfIpcSystem {
@@ -208,12 +209,18 @@ typedef struct cfIpcSystem {
     double *u;             /**< 3n: velocities */
     double *mass;          /**< n: lumped masses (> 0 for free nodes) */
     bool *fixed;           /**< n: pinned nodes */
-    int n_tri, n_edge, n_spring;
+    int n_tri;             /**< surface triangles */
+    int n_edge;            /**< surface edges */
+    int n_spring;          /**< springs */
     int (*tri)[3];         /**< surface triangles (node indices) */
     int (*edge)[2];        /**< surface edges */
     int (*spring)[2];      /**< springs */
-    double *rest, *stiff;  /**< per spring: rest length (m), stiffness (N/m) */
-    int cap_n, cap_tri, cap_edge, cap_spring;
+    double *rest;          /**< per spring: rest length (m) */
+    double *stiff;         /**< per spring: stiffness (N/m) */
+    int cap_n;             /**< allocated nodes */
+    int cap_tri;           /**< allocated triangles */
+    int cap_edge;          /**< allocated edges */
+    int cap_spring;        /**< allocated springs */
     cfVec3 gravity;        /**< m/s^2 */
     double h;              /**< time step (s), > 0 */
     double dhat;           /**< barrier activation distance (m), > 0 */
@@ -223,7 +230,8 @@ typedef struct cfIpcSystem {
     /* step data (set by cf_ipc_step(); the tests set them directly) */
     double *q_start;       /**< 3n: q^t of the step (friction's reference) */
     double *q_tilde;       /**< 3n: the inertial target q^t + h u^t + h^2 g */
-    int n_fric, cap_fric;
+    int n_fric;            /**< lagged friction pairs */
+    int cap_fric;          /**< allocated friction pairs */
     cfIpcFrictionPair *fric; /**< lagged friction pairs (empty: no friction term) */
 } cfIpcSystem;
 
@@ -368,7 +376,7 @@ double cf_ipc_line_search(const cfIpcSystem *s, const double *q, const double *d
  *  @{ */
 
 /**
- * @brief ch09.6: IPC's friction mollifier f1 (notes Eq. 296) and its potential f0 (M, [ext]),
+ * @brief ch09.6: IPC's friction mollifier f1 (notes Eq.\ 296) and its potential f0 (M, [ext]),
  * for s >= 0 and a = h eps_v > 0:
  *   f1(s) = -s^2/a^2 + 2 s/a,   f1'(s) = -2 s/a^2 + 2/a,   f0(s) = -s^3/(3 a^2) + s^2/a + a/3   (s < a),
  *   f1 = 1, f1' = 0, f0 = s                                                                      (s >= a).
@@ -378,7 +386,7 @@ double cf_friction_f1(double s, double a, double *df1, double *f0);
 
 /**
  * @brief ch09.6: the lagged friction potential of one pair and its derivatives in the 12
- * displacements dx = x - x^t of its nodes (notes Eq. 298):
+ * displacements dx = x - x^t of its nodes (notes Eq.\ 298):
  *   u = (t1 . w, t2 . w) with w = sum_i c_i dx_i,   s = |u|,   D = mu N f0(s),
  *   grad D (node i) = mu N c_i f1(s)/s (t1 u_1 + t2 u_2),
  *   Hess D (i, j) = mu N c_i c_j T K T^T,  T = [t1 t2],  K = (f1/s) I + ((f1/s)'/s) u u^T
