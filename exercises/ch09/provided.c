@@ -29,7 +29,7 @@ cfStatus cf_ipc_init(cfIpcSystem *s, double h, double dhat, double kappa)
 void cf_ipc_free(cfIpcSystem *s)
 {
     if (!s) return;
-    free(s->q), free(s->u), free(s->mass), free(s->fixed), free(s->q_start), free(s->q_tilde);
+    free(s->q), free(s->q_rest), free(s->u), free(s->mass), free(s->fixed), free(s->q_start), free(s->q_tilde);
     free(s->tri), free(s->edge), free(s->spring), free(s->rest), free(s->stiff), free(s->fric);
     memset(s, 0, sizeof *s);
 }
@@ -58,6 +58,8 @@ int cf_ipc_add_node(cfIpcSystem *s, cfVec3 x, double m, bool fixed)
         if (q) s->q = q;
         double *u = realloc(s->u, (size_t)c * 3 * sizeof *u);
         if (u) s->u = u;
+        double *qr = realloc(s->q_rest, (size_t)c * 3 * sizeof *qr);
+        if (qr) s->q_rest = qr;
         double *qs = realloc(s->q_start, (size_t)c * 3 * sizeof *qs);
         if (qs) s->q_start = qs;
         double *qt = realloc(s->q_tilde, (size_t)c * 3 * sizeof *qt);
@@ -66,13 +68,13 @@ int cf_ipc_add_node(cfIpcSystem *s, cfVec3 x, double m, bool fixed)
         if (m2) s->mass = m2;
         bool *f = realloc(s->fixed, (size_t)c * sizeof *f);
         if (f) s->fixed = f;
-        if (!(q && u && qs && qt && m2 && f)) return -1;
+        if (!(q && u && qr && qs && qt && m2 && f)) return -1;
         s->cap_n = c;
     }
     int i = s->n;
     double xv[3] = {x.x, x.y, x.z};
     for (int a = 0; a < 3; ++a) {
-        s->q[3 * i + a] = s->q_start[3 * i + a] = s->q_tilde[3 * i + a] = xv[a];
+        s->q[3 * i + a] = s->q_rest[3 * i + a] = s->q_start[3 * i + a] = s->q_tilde[3 * i + a] = xv[a];
         s->u[3 * i + a] = 0.0;
     }
     s->mass[i] = fixed ? 0.0 : m;
@@ -190,6 +192,14 @@ static bool pair_far(const cfVec3 x[4], bool ee, double r)
     return false;
 }
 
+/* IPC's mollifier threshold of an edge-edge pair: 1e-3 |e1|^2 |e2|^2 at rest */
+static double ee_eps_x(const cfIpcSystem *s, const int node[4])
+{
+    cfVec3 r[4];
+    cf_ipc_pair_points(s->q_rest, node, r);
+    return 1e-3 * cfu_norm2(cfu_sub(r[1], r[0])) * cfu_norm2(cfu_sub(r[3], r[2]));
+}
+
 typedef struct MinDist {
     const cfIpcSystem *s;
     const double *q;
@@ -252,8 +262,19 @@ static int barrier_pair(void *ctx, const int node[4], bool ee)
     if (d2 >= s->dhat * s->dhat) return 0;
     if (!(d2 > 0.0)) return 1; /* contact: f = +inf */
     double lg[12], lH[144];
-    double b = cf_ipc_pair_barrier(x, &st, s->dhat, A->g ? lg : NULL, A->H ? lH : NULL);
+    double b = cf_ipc_pair_barrier(x, &st, s->dhat, A->g || A->H ? lg : NULL, A->H ? lH : NULL);
     if (!isfinite(b)) return 1;
+    if (ee) { /* kappa m b: the product rule with the mollifier */
+        double mg[12], mH[144];
+        double m = cf_ee_mollifier(x, ee_eps_x(s, node), mg, mH);
+        if (A->H)
+            for (int p = 0; p < 12; ++p)
+                for (int q = 0; q < 12; ++q)
+                    lH[p * 12 + q] = m * lH[p * 12 + q] + b * mH[p * 12 + q] + mg[p] * lg[q] + lg[p] * mg[q];
+        if (A->g)
+            for (int p = 0; p < 12; ++p) lg[p] = m * lg[p] + b * mg[p];
+        b *= m;
+    }
     A->f += s->h * s->h * s->kappa * b;
     scatter(A, 4, node, lg, lH, s->h * s->h * s->kappa);
     return 0;
@@ -350,7 +371,7 @@ static int lag_pair(void *ctx, const int node[4], bool ee)
     }
     double d = sqrt(d2), db;
     cf_ipc_barrier(d, s->dhat, &db, NULL);
-    p->N = s->kappa * -db;
+    p->N = s->kappa * -db * (ee ? cf_ee_mollifier(x, ee_eps_x(s, node), NULL, NULL) : 1.0);
     cfVec3 n = cfu_scale(1.0 / d, r);
     cfVec3 a = fabs(n.x) < 0.6 ? cfu_vec3(1, 0, 0) : cfu_vec3(0, 1, 0);
     p->t1 = cfu_normalize(cfu_sub(a, cfu_scale(cfu_dot(a, n), n)));

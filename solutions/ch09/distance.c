@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Chapter 9, exercise ch09.3: unsigned point-triangle and edge-edge distances as affine stencils
-   per region, the gradient and Hessian of d^2 by the envelope theorem, and the barrier of a pair.
+   per region, the gradient and Hessian of d^2 by the envelope theorem, the edge-edge mollifier and
+   the barrier of a pair.
    Specification: lib/include/cf/cf_ch09.h; text: chapters/ch09/README.md. */
 #include <math.h>
 #include <string.h>
@@ -178,6 +179,60 @@ double cf_dist2_derivatives(const cfVec3 x[4], const cfDistStencil *st, double g
     // END SOLUTION
     // STUB ch09.3: return CF_TODO_F("ch09.3");
     //< ch09:dist-derivatives
+}
+
+double cf_ee_mollifier(const cfVec3 x[4], double eps_x, double g[12], double H[144])
+{
+    //> ch09:ee-mollifier
+    // BEGIN SOLUTION ch09.3
+    cfVec3 a = cfu_sub(x[1], x[0]), b = cfu_sub(x[3], x[2]);
+    double c = cfu_norm2(cfu_cross(a, b));
+    if (g) memset(g, 0, 12 * sizeof *g);
+    if (H) memset(H, 0, 144 * sizeof *H);
+    if (c >= eps_x) return 1.0;
+    double y = c / eps_x, m = (2.0 - y) * y, dm = (2.0 - 2.0 * y) / eps_x, d2m = -2.0 / (eps_x * eps_x);
+    double aa = cfu_dot(a, a), bb = cfu_dot(b, b), ab = cfu_dot(a, b);
+    /* c as a function of (a, b): gradient and Hessian (6 and 6x6) */
+    double gc[6], Hc[6][6];
+    for (int i = 0; i < 3; ++i) {
+        double ai = cfu_vec3_at(a, i), bi = cfu_vec3_at(b, i);
+        gc[i] = 2.0 * (bb * ai - ab * bi);
+        gc[3 + i] = 2.0 * (aa * bi - ab * ai);
+        for (int j = 0; j < 3; ++j) {
+            double aj = cfu_vec3_at(a, j), bj = cfu_vec3_at(b, j), I = i == j;
+            Hc[i][j] = 2.0 * (bb * I - bi * bj);
+            Hc[3 + i][3 + j] = 2.0 * (aa * I - ai * aj);
+            Hc[i][3 + j] = 2.0 * (2.0 * ai * bj - bi * aj - ab * I);
+            Hc[3 + j][i] = Hc[i][3 + j];
+        }
+    }
+    /* (a, b) from the 12 coordinates: a = x1 - x0, b = x3 - x2 */
+    static const int node[2][2] = {{1, 0}, {3, 2}}; /* + node, - node of a and of b */
+    double G[12] = {0};
+    for (int v = 0; v < 2; ++v)
+        for (int i = 0; i < 3; ++i) {
+            G[3 * node[v][0] + i] += gc[3 * v + i];
+            G[3 * node[v][1] + i] -= gc[3 * v + i];
+        }
+    if (g)
+        for (int p = 0; p < 12; ++p) g[p] = dm * G[p];
+    if (H)
+        for (int v = 0; v < 2; ++v)
+            for (int w = 0; w < 2; ++w)
+                for (int sv = 0; sv < 2; ++sv)
+                    for (int sw = 0; sw < 2; ++sw)
+                        for (int i = 0; i < 3; ++i)
+                            for (int j = 0; j < 3; ++j) {
+                                double sign = (sv ? -1.0 : 1.0) * (sw ? -1.0 : 1.0);
+                                H[(3 * node[v][sv] + i) * 12 + 3 * node[w][sw] + j] += sign * dm * Hc[3 * v + i][3 * w + j];
+                            }
+    if (H)
+        for (int p = 0; p < 12; ++p)
+            for (int q = 0; q < 12; ++q) H[p * 12 + q] += d2m * G[p] * G[q];
+    return m;
+    // END SOLUTION
+    // STUB ch09.3: return CF_TODO_F("ch09.3");
+    //< ch09:ee-mollifier
 }
 
 double cf_ipc_pair_barrier(const cfVec3 x[4], const cfDistStencil *st, double dhat, double g[12], double H[144])

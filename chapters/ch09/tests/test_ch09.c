@@ -462,6 +462,52 @@ START_TEST(ch09_3_distance_derivatives)
 }
 END_TEST
 
+static void fd_moll(void *ctx, const double *v, double *y)
+{
+    cfVec3 x[4];
+    to_points(v, x);
+    y[0] = cf_ee_mollifier(x, *(double *)ctx, NULL, NULL);
+}
+
+static void fd_moll_grad(void *ctx, const double *v, double *y)
+{
+    cfVec3 x[4];
+    to_points(v, x);
+    cf_ee_mollifier(x, *(double *)ctx, y, NULL);
+}
+
+START_TEST(ch09_3_ee_mollifier)
+{
+    /* perpendicular edges: outside the mollified zone, m = 1 and flat */
+    cfVec3 x[4] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 1}, {0, 1, 1}};
+    double g[12], H[144];
+    ck_assert(cf_ee_mollifier(x, 1e-3 * 4 * 4, g, H) == 1.0);
+    for (int p = 0; p < 12; ++p) cft_assert_near_at(g[p], 0.0, 0, 0, "p = %d", p);
+    /* parallel edges: c = 0, m = 0 (the barrier of a parallel pair is switched off) */
+    cfVec3 par[4] = {{0, 0, 0}, {1, 0, 0}, {0.5, 1, 0}, {1.5, 1, 0}};
+    cft_assert_near(cf_ee_mollifier(par, 1e-3, NULL, NULL), 0.0, 1e-15, 0);
+    /* m(c) = (2 - c/eps) c/eps: half way, 0.75; C1 at eps: m -> 1 with zero slope */
+    cfVec3 y[4] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 0.1, 1}}; /* |e1 x e2|^2 = 0.01 */
+    cft_assert_near(cf_ee_mollifier(y, 0.02, NULL, NULL), 0.75, 1e-14, 0);
+    cft_assert_near(cf_ee_mollifier(y, 0.01 * (1 + 1e-9), NULL, NULL), 1.0, 1e-12, 0);
+    /* gradient and Hessian by differences inside the zone (eps_x chosen above c) */
+    cfRng rng;
+    cf_rng_seed(&rng, 99);
+    for (int it = 0; it < 200; ++it) {
+        double v[12];
+        random_pair(&rng, v);
+        to_points(v, x);
+        double c = cfu_norm2(cfu_cross(cfu_sub(x[1], x[0]), cfu_sub(x[3], x[2])));
+        double eps = c * cf_rng_range(&rng, 1.2, 4.0);
+        double m = cf_ee_mollifier(x, eps, g, H);
+        cft_assert_near_at(m, (2 - c / eps) * c / eps, 1e-14, 1e-12, "it %d", it);
+        double eg = fd_rel_error(1, 12, fd_moll, &eps, v, g, 1e-6);
+        double eh = fd_rel_error(12, 12, fd_moll_grad, &eps, v, H, 1e-6);
+        cft_assert_at(eg < 1e-6 && eh < 1e-6, "it %d: gradient error %g, Hessian error %g", it, eg, eh);
+    }
+}
+END_TEST
+
 START_TEST(ch09_3_pair_barrier_derivatives)
 {
     /* the chain rule through d = sqrt(d^2): configurations of size 1 scaled so that d lies in
@@ -975,6 +1021,53 @@ END_TEST
 /* ------------------------------------------------------------------------------------------ */
 /* library: the provided system                                                                */
 
+static void fd_energy(void *ctx, const double *q, double *y)
+{
+    y[0] = cf_ipc_energy(ctx, q, NULL, NULL, false);
+}
+
+static void fd_energy_grad(void *ctx, const double *q, double *y)
+{
+    cf_ipc_energy(ctx, q, y, NULL, false);
+}
+
+START_TEST(lib_ipc_energy_derivatives)
+{
+    /* the assembled incremental potential: inertia, a spring, a point-triangle barrier, a mollified
+       edge-edge barrier (nearly parallel edges) and lagged friction, against central differences */
+    cfIpcSystem s;
+    cft_assert_ok(cf_ipc_init(&s, 1.0, 0.01, 1.0));
+    s.mu = 0.5;
+    int a = cf_ipc_add_node(&s, cfu_vec3(0, 0, 0), 1, false), b = cf_ipc_add_node(&s, cfu_vec3(1, 0, 0), 1, false);
+    int c = cf_ipc_add_node(&s, cfu_vec3(0, 1, 0), 1, false), p = cf_ipc_add_node(&s, cfu_vec3(0.2, 0.2, 0.004), 1, false);
+    ck_assert(cf_ipc_add_triangle(&s, a, b, c) >= 0 && cf_ipc_add_spring(&s, a, p, 10.0) >= 0);
+    int e0 = cf_ipc_add_node(&s, cfu_vec3(4, 0.5, 0.01), 1, false), e1 = cf_ipc_add_node(&s, cfu_vec3(6, 0.5, 0.01), 1, false);
+    int f0 = cf_ipc_add_node(&s, cfu_vec3(4, 0.53, 0.015), 1, false), f1 = cf_ipc_add_node(&s, cfu_vec3(6, 0.49, 0.015), 1, false);
+    ck_assert(cf_ipc_add_edge(&s, e0, e1) >= 0 && cf_ipc_add_edge(&s, f0, f1) >= 0);
+    int N = 3 * s.n;
+    cfRng rng;
+    cf_rng_seed(&rng, 100);
+    for (int k = 0; k < N; ++k) {
+        s.q_start[k] = s.q[k];
+        s.q_tilde[k] = s.q[k] + cf_rng_range(&rng, -0.01, 0.01);
+        s.q[k] += cf_rng_range(&rng, -2e-4, 2e-4);
+    }
+    cft_assert_ok(cf_ipc_lag_friction(&s, s.q_start));
+    ck_assert_int_eq(s.n_fric, 2);
+    cfVec3 x[4] = {cf_ipc_node(s.q, e0), cf_ipc_node(s.q, e1), cf_ipc_node(s.q, f0),
+                   cf_ipc_node(s.q, f1)};
+    ck_assert(cf_ee_mollifier(x, 0.016, NULL, NULL) < 0.9); /* the mollifier acts */
+    double *g = malloc((size_t)N * sizeof *g), *H = malloc((size_t)N * N * sizeof *H);
+    double f = cf_ipc_energy(&s, s.q, g, H, false);
+    cft_assert_finite(f);
+    double eg = fd_rel_error(1, N, fd_energy, &s, s.q, g, 1e-7);
+    double eh = fd_rel_error(N, N, fd_energy_grad, &s, s.q, H, 1e-7);
+    cft_assert_at(eg < 1e-6 && eh < 1e-6, "gradient error %g, Hessian error %g", eg, eh);
+    free(g), free(H);
+    cf_ipc_free(&s);
+}
+END_TEST
+
 START_TEST(lib_ipc_system_checks)
 {
     cfIpcSystem s;
@@ -1008,9 +1101,10 @@ static void build(Suite *s)
     CFT_GRADED(t2, ch09_2_scaling_and_resting_table, "ch09.2", 5, "barrier: scaling laws; resting distance table");
 
     TCase *t3 = cft_tcase_unit(s, "ch09.3");
-    CFT_GRADED(t3, ch09_3_point_triangle_regions, "ch09.3", 5, "point-triangle: 7 regions, optimality certificate");
-    CFT_GRADED(t3, ch09_3_edge_edge_cases, "ch09.3", 5, "edge-edge: interior, parallel, symmetry, optimality");
-    CFT_GRADED(t3, ch09_3_distance_derivatives, "ch09.3", 6, "d^2 gradient and Hessian by differences, every region");
+    CFT_GRADED(t3, ch09_3_point_triangle_regions, "ch09.3", 4, "point-triangle: 7 regions, optimality certificate");
+    CFT_GRADED(t3, ch09_3_edge_edge_cases, "ch09.3", 4, "edge-edge: interior, parallel, symmetry, optimality");
+    CFT_GRADED(t3, ch09_3_distance_derivatives, "ch09.3", 5, "d^2 gradient and Hessian by differences, every region");
+    CFT_GRADED(t3, ch09_3_ee_mollifier, "ch09.3", 3, "edge-edge mollifier: values, C1 join, derivatives by differences");
     CFT_GRADED(t3, ch09_3_pair_barrier_derivatives, "ch09.3", 4, "pair barrier gradient and Hessian by differences");
 
     TCase *t4 = cft_tcase_unit(s, "ch09.4");
@@ -1034,6 +1128,7 @@ static void build(Suite *s)
 
     TCase *tl = cft_tcase_unit(s, "ch09-library");
     CFT_TEST(tl, lib_ipc_system_checks, "the IPC system's builders reject bad input");
+    CFT_TEST(tl, lib_ipc_energy_derivatives, "the assembled energy's gradient and Hessian by differences");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch09", build); }

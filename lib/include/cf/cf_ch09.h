@@ -95,7 +95,7 @@ double cf_ipc_barrier(double d, double dhat, double *db, double *d2b);
 /** @} */
 
 /* ==================================================================================== */
-/** @name ch09.3 Unsigned distances and their derivatives (20 points)
+/** @name ch09.3 Unsigned distances, their derivatives, the edge-edge mollifier (20 points)
  *  @{ */
 
 /** Which pair of features the closest points of a pair lie on. */
@@ -169,6 +169,18 @@ double cf_dist2_edge_edge(const cfVec3 x[4], cfDistStencil *st);
 double cf_dist2_derivatives(const cfVec3 x[4], const cfDistStencil *st, double g[12], double H[144]);
 
 /**
+ * @brief ch09.3: IPC's edge-edge mollifier, which switches the barrier of nearly parallel edges off
+ * smoothly (the distance is not smooth there). With e1 = x[1] - x[0], e2 = x[3] - x[2] and
+ * c = |e1 x e2|^2:
+ *   m = (2 - c/eps_x) c/eps_x  for c < eps_x,   m = 1 otherwise
+ * (C1 at eps_x). IPC takes eps_x = 1e-3 |e1_rest|^2 |e2_rest|^2. Returns m; @p g (12) and @p H (144) get
+ * its gradient and Hessian (zero where m = 1), either may be NULL. With
+ * grad c = 2 ((e2.e2) e1 - (e1.e2) e2) along e1 and 2 ((e1.e1) e2 - (e1.e2) e1) along e2, and the
+ * chain rule through e1 = x1 - x0, e2 = x3 - x2: grad m = m'(c) grad c, Hess m = m'' grad c grad c^T + m' Hess c.
+ */
+double cf_ee_mollifier(const cfVec3 x[4], double eps_x, double g[12], double H[144]);
+
+/**
  * @brief ch09.3: the barrier of one pair and its 12-gradient and 12x12 Hessian (not projected):
  * with s = d^2 (from the stencil), d = sqrt(s), b(d) from ch09.2:
  *   grad b = b'(d) grad s / (2 d),
@@ -207,6 +219,7 @@ typedef struct cfIpcSystem {
     int n;                 /**< nodes */
     double *q;             /**< 3n: current positions (q^t between steps) */
     double *u;             /**< 3n: velocities */
+    double *q_rest;        /**< 3n: positions when added (the edge-edge mollifier's rest lengths) */
     double *mass;          /**< n: lumped masses (> 0 for free nodes) */
     bool *fixed;           /**< n: pinned nodes */
     int n_tri;             /**< surface triangles */
@@ -295,7 +308,8 @@ double cf_ipc_min_distance(const cfIpcSystem *s, const double *q, int *active);
 
 /**
  * The incremental potential f(q) of the model (file comment) with s->q_tilde, s->q_start and
- * s->fric, its gradient @p g (3n, may be NULL) and, when @p H is not NULL, its Hessian (3n x 3n
+ * s->fric (an edge-edge pair's barrier is kappa m b with the mollifier m of ch09.3, eps_x from
+ * q_rest), its gradient @p g (3n, may be NULL) and, when @p H is not NULL, its Hessian (3n x 3n
  * row-major, dense, allocated by the caller) with every local block (spring 6x6, pair 12x12)
  * projected to PSD by ch09.4 when @p project. Rows and columns of fixed nodes
  * are the identity, their gradient 0. Returns +INFINITY (g and H untouched) when a pair has d <= 0.
@@ -305,7 +319,8 @@ double cf_ipc_energy(const cfIpcSystem *s, const double *q, double *g, double *H
 
 /**
  * Freeze the friction of the pairs closer than dhat at @p q (ch09.6's lag): stencil coefficients,
- * tangent basis orthogonal to r, N = kappa (-b'(d)). No pairs when mu = 0. CF_NO_MEMORY.
+ * tangent basis orthogonal to r, N = kappa (-b'(d)) (times the mollifier for edge-edge pairs). No pairs
+ * when mu = 0. CF_NO_MEMORY.
  */
 cfStatus cf_ipc_lag_friction(cfIpcSystem *s, const double *q);
 
