@@ -137,6 +137,31 @@ static void table_incline(void)
     printf("\n");
 }
 
+static void table_stopping(void)
+{
+    const double v0 = 1.0, mu = 0.5, want = v0 * v0 / (2 * mu * 9.81);
+    printf("## Stopping on flat ground, v0 = 1 m/s, mu = 0.5 (lagged IPC friction, eps_v = 1e-3): v0^2/(2 mu g) = %.5f m\n\n", want);
+    printf("| h (s) | distance (m) | error (m) | h v0 (m) |\n|---|---|---|---|\n");
+    const double hs[] = {0.02, 0.01, 0.005, 0.0025};
+    for (int k = 0; k < 4; ++k) {
+        cfIpcSystem s;
+        if (cf_ipc_init(&s, hs[k], 1e-3, 1e4) != CF_OK) return;
+        s.gravity = cfu_vec3(0, 0, -9.81);
+        s.mu = mu;
+        int a = cf_ipc_add_node(&s, cfu_vec3(-50, -50, 0), 0, true), b = cf_ipc_add_node(&s, cfu_vec3(150, -50, 0), 0, true);
+        int c = cf_ipc_add_node(&s, cfu_vec3(-50, 150, 0), 0, true);
+        cf_ipc_add_triangle(&s, a, b, c);
+        int p = cf_ipc_add_node(&s, cfu_vec3(0, 0, 5.3e-4), 1.0, false);
+        s.u[3 * p] = v0;
+        int n = (int)lround(2.0 * v0 / (mu * 9.81) / hs[k]);
+        for (int i = 0; i < n; ++i) cf_ipc_step(&s, NULL, NULL);
+        double d = s.q[3 * p];
+        printf("| %.4f | %.5f | %+.5f | %.4f |\n", hs[k], d, d - want, hs[k] * v0);
+        cf_ipc_free(&s);
+    }
+    printf("\n");
+}
+
 static void table_tunnelling(void)
 {
     printf("## 100 m/s against a 1 mm plate, h = 0.01 (10 steps, no gravity)\n\n");
@@ -182,6 +207,7 @@ int main(void)
     table_dhat_kappa();
     table_newton_vs_descent();
     table_incline();
+    table_stopping();
     table_tunnelling();
     return 0;
 }

@@ -1001,6 +1001,44 @@ static double incline_speed(double theta, double mu, double eps_v, int steps, do
     return v;
 }
 
+/* a particle sliding on the ground at v0 with friction mu: where it stops (lagged IPC friction) */
+static double stopping_distance(double v0, double mu, double h, double eps_v, double *t_stop)
+{
+    cfIpcSystem s;
+    cft_assert_ok(cf_ipc_init(&s, h, 1e-3, 1e4));
+    s.gravity = cfu_vec3(0, 0, -G_EARTH);
+    s.mu = mu;
+    s.eps_v = eps_v;
+    int p = ground_and_particle(&s, 5.3e-4, 1.0);
+    s.u[3 * p] = v0;
+    double x0 = s.q[3 * p];
+    int n = (int)lround(2.0 * v0 / (mu * G_EARTH) / h); /* twice the stopping time */
+    *t_stop = -1.0;
+    for (int i = 0; i < n; ++i) {
+        cft_assert_ok_at(cf_ipc_step(&s, NULL, NULL), "h %g, step %d", h, i);
+        if (*t_stop < 0 && s.u[3 * p] < eps_v) *t_stop = (i + 1) * h;
+    }
+    cft_assert_at(fabs(s.u[3 * p]) < 1e-3 * eps_v, "h %g: still moving at %g m/s", h, s.u[3 * p]);
+    double d = s.q[3 * p] - x0;
+    cf_ipc_free(&s);
+    return d;
+}
+
+START_TEST(ch09_6_stopping_distance)
+{
+    /* v0 = 1 m/s, mu = 0.5: v0^2 / (2 mu g) = 0.10194 m, within O(h v0) + O(eps_v t); two steps agree */
+    const double v0 = 1.0, mu = 0.5, eps_v = 1e-3, want = v0 * v0 / (2 * mu * G_EARTH);
+    const double hs[] = {0.01, 0.005};
+    double d[2], t;
+    for (int k = 0; k < 2; ++k) {
+        d[k] = stopping_distance(v0, mu, hs[k], eps_v, &t);
+        cft_assert_near_at(d[k], want, hs[k] * v0 + eps_v * t, 0, "h = %g", hs[k]);
+        cft_assert_near_at(t, v0 / (mu * G_EARTH), 2 * hs[k], 0, "h = %g: stopping time", hs[k]);
+    }
+    cft_assert_near(d[1], d[0], 0.01 * v0, 0);
+}
+END_TEST
+
 START_TEST(ch09_6_incline_slide_and_creep)
 {
     /* tan 30 deg > 0.5: slides with a = g (sin - mu cos) = 0.6571 m/s^2 */
@@ -1124,7 +1162,8 @@ static void build(Suite *s)
     CFT_GRADED(t6, ch09_6_mollifier, "ch09.6", 4, "mollifier f1 and potential f0: values, C1 join, derivatives");
     CFT_GRADED(t6, ch09_6_pair_friction_derivatives, "ch09.6", 5, "pair friction: force, gradient, Hessian, PSD");
     TCase *t6s = cft_tcase_scene(s, "ch09.6-scene");
-    CFT_GRADED(t6s, ch09_6_incline_slide_and_creep, "ch09.6", 6, "incline: a = g(sin - mu cos); creep speed within 5 %");
+    CFT_GRADED(t6s, ch09_6_stopping_distance, "ch09.6", 2, "stopping distance v0^2/(2 mu g) within h v0 + eps_v t");
+    CFT_GRADED(t6s, ch09_6_incline_slide_and_creep, "ch09.6", 4, "incline: a = g(sin - mu cos); creep speed within 5 %");
 
     TCase *tl = cft_tcase_unit(s, "ch09-library");
     CFT_TEST(tl, lib_ipc_system_checks, "the IPC system's builders reject bad input");
