@@ -35,6 +35,7 @@ extern const cfvDemo cfv_demo_ch07_funnel;
 /* chapters/ch09/demos/ */
 extern const cfvDemo cfv_demo_ch09_tunnel;
 extern const cfvDemo cfv_demo_ch09_soft_stack;
+extern const cfvDemo cfv_demo_ch09_incline_creep;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -60,6 +61,7 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch07_funnel,
     &cfv_demo_ch09_tunnel,
     &cfv_demo_ch09_soft_stack,
+    &cfv_demo_ch09_incline_creep,
     NULL,
 };
 
