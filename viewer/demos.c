@@ -32,6 +32,10 @@ extern const cfvDemo cfv_demo_ch06_incline_mu;
 extern const cfvDemo cfv_demo_ch07_wall;
 extern const cfvDemo cfv_demo_ch07_spinning_top;
 extern const cfvDemo cfv_demo_ch07_funnel;
+/* chapters/ch09/demos/ */
+extern const cfvDemo cfv_demo_ch09_tunnel;
+extern const cfvDemo cfv_demo_ch09_soft_stack;
+extern const cfvDemo cfv_demo_ch09_incline_creep;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -55,6 +59,9 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch07_wall,
     &cfv_demo_ch07_spinning_top,
     &cfv_demo_ch07_funnel,
+    &cfv_demo_ch09_tunnel,
+    &cfv_demo_ch09_soft_stack,
+    &cfv_demo_ch09_incline_creep,
     NULL,
 };
 

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/* Chapter 9 benchmark: IPC's projected Newton against dhat and kappa on two soft boxes dropped on a
+   slab (Newton iterations, line-search halvings, CCD clamps and time per step, smallest distance),
+   Newton against gradient descent on one step, the incline's creep speed against eps_v and its
+   sliding acceleration against h (lagged friction), and penalty against IPC on the 100 m/s
+   particle. The reference solutions, one thread (the dense Cholesky is LAPACK's: make bench-ch9
+   sets OPENBLAS_NUM_THREADS=1). The committed result is bench/results/ch09_ipc.txt. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "cf/cf_ch09.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* the demo ch09/soft_stack's scene with the given barrier */
+static cfStatus soft_stack(cfIpcSystem *s, double dhat, double kappa)
+{
+    cfStatus st = cf_ipc_init(s, 0.01, dhat, kappa);
+    if (st != CF_OK) return st;
+    s->gravity = cfu_vec3(0, 0, -9.81);
+    s->mu = 0.5;
+    s->eps_v = 1e-2;
+    if (cf_ipc_add_box(s, cfu_vec3(-1.5, -1.2, -0.2), cfu_vec3(1.3, 1.4, 0), 1, 0, true) < 0 ||
+        cf_ipc_add_box(s, cfu_vec3(0.2, -0.2, 0.03), cfu_vec3(0.6, 0.2, 0.43), 1.0, 2e3, false) < 0 ||
+        cf_ipc_add_box(s, cfu_vec3(0.27, -0.13, 0.5), cfu_vec3(0.57, 0.17, 0.8), 1.0, 2e3, false) < 0)
+        return CF_NO_MEMORY;
+    return CF_OK;
+}
+
+static void table_dhat_kappa(void)
+{
+    printf("## Projected Newton on two soft boxes dropped on a slab (150 steps, h = 0.01, mu = 0.5)\n\n");
+    printf("| dhat (m) | kappa (N/m) | Newton it/step (mean, max) | halvings/step | CCD clamps | ms/step | smallest d (m) | "
+           "failed steps |\n|---|---|---|---|---|---|---|---|\n");
+    const double dhat[] = {1e-2, 3e-3, 1e-3}, kappa[] = {1e2, 1e3, 1e4};
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            cfIpcSystem s;
+            if (soft_stack(&s, dhat[i], kappa[j]) != CF_OK) continue;
+            long it = 0, halv = 0, clamps = 0;
+            int max_it = 0, failed = 0;
+            double dmin = INFINITY, t0 = now();
+            const int steps = 150;
+            for (int k = 0; k < steps; ++k) {
+                cfIpcStats st;
+                cfStatus r = cf_ipc_step(&s, NULL, &st);
+                failed += r != CF_OK && r != CF_STAGNATED;
+                it += st.iterations, halv += st.halvings, clamps += st.ccd_clamps;
+                if (st.iterations > max_it) max_it = st.iterations;
+                dmin = fmin(dmin, st.min_dist);
+            }
+            double ms = 1e3 * (now() - t0) / steps;
+            printf("| %.0e | %.0e | %.2f, %d | %.2f | %ld | %.2f | %.3e | %d |\n", dhat[i], kappa[j], (double)it / steps, max_it,
+                   (double)halv / steps, clamps, ms, dmin, failed);
+            cf_ipc_free(&s);
+        }
+    printf("\n");
+}
+
+static void table_newton_vs_descent(void)
+{
+    printf("## One step of a soft box landing at 0.5 m/s from 0.8 mm (dhat = 1e-3, kappa = 1e3, no friction; the test's "
+           "case): Newton against gradient descent\n\n");
+    printf("| method | status | iterations | halvings | force imbalance (N) | ms |\n|---|---|---|---|---|---|\n");
+    for (int m = 0; m < 2; ++m) {
+        cfIpcSystem s;
+        if (cf_ipc_init(&s, 0.01, 1e-3, 1e3) != CF_OK) return;
+        s.gravity = cfu_vec3(0, 0, -9.81);
+        cf_ipc_add_box(&s, cfu_vec3(-1, -1, -0.2), cfu_vec3(1, 1, 0), 1, 0, true);
+        cf_ipc_add_box(&s, cfu_vec3(-0.1, -0.12, 0.0008), cfu_vec3(0.1, 0.08, 0.2008), 1.0, 2e3, false);
+        for (int i = 8; i < 16; ++i) s.u[3 * i + 2] = -0.5;
+        cfIpcOptions o = cf_ipc_options_default();
+        o.direction = m ? CF_IPC_GRADIENT : CF_IPC_NEWTON;
+        o.max_iter = m ? 20000 : 100;
+        cfIpcStats st;
+        double t0 = now();
+        cfStatus r = cf_ipc_step(&s, &o, &st);
+        printf("| %s | %s | %d | %d | %.2e | %.1f |\n", m ? "gradient descent (mass metric)" : "projected Newton",
+               cf_status_name(r), st.iterations, st.halvings, st.grad_norm, 1e3 * (now() - t0));
+        cf_ipc_free(&s);
+    }
+    printf("\n");
+}
+
+/* a particle on a ground triangle under gravity tilted by theta: speed along the slope */
+static double incline(double theta, double mu, double eps_v, double h, double T, double *accel)
+{
+    cfIpcSystem s;
+    if (cf_ipc_init(&s, h, 1e-3, 1e4) != CF_OK) return NAN;
+    s.gravity = cfu_vec3(9.81 * sin(theta), 0, -9.81 * cos(theta));
+    s.mu = mu;
+    s.eps_v = eps_v;
+    int a = cf_ipc_add_node(&s, cfu_vec3(-50, -50, 0), 0, true), b = cf_ipc_add_node(&s, cfu_vec3(150, -50, 0), 0, true);
+    int c = cf_ipc_add_node(&s, cfu_vec3(-50, 150, 0), 0, true);
+    cf_ipc_add_triangle(&s, a, b, c);
+    int p = cf_ipc_add_node(&s, cfu_vec3(0, 0, 5.3e-4), 1.0, false);
+    int n = (int)lround(T / h);
+    double v_half = 0.0;
+    for (int k = 0; k < n; ++k) {
+        cf_ipc_step(&s, NULL, NULL);
+        if (k == n / 2 - 1) v_half = s.u[3 * p];
+    }
+    double v = s.u[3 * p];
+    if (accel) *accel = (v - v_half) / (h * (n - n / 2));
+    cf_ipc_free(&s);
+    return v;
+}
+
+static void table_incline(void)
+{
+    const double th = 30.0 * CF_PI / 180.0;
+    printf("## Incline at 30 degrees with lagged IPC friction (dhat = 1e-3, kappa = 1e4)\n\n");
+    printf("mu = 0.8 > tan 30: creep instead of stick, v = eps_v (1 - sqrt(1 - tan/mu)) = 0.4724 eps_v (h = 0.01, 2 s)\n\n");
+    printf("| eps_v (m/s) | measured v (m/s) | predicted (m/s) | ratio |\n|---|---|---|---|\n");
+    const double eps[] = {1e-2, 1e-3, 1e-4, 1e-5};
+    for (int k = 0; k < 4; ++k) {
+        double v = incline(th, 0.8, eps[k], 0.01, 2.0, NULL), pred = eps[k] * (1 - sqrt(1 - tan(th) / 0.8));
+        printf("| %.0e | %.4e | %.4e | %.4f |\n", eps[k], v, pred, v / pred);
+    }
+    printf("\nmu = 0.5 < tan 30: slides with a = g (sin - mu cos) = 0.6571 m/s^2 (eps_v = 1e-3, 2 s)\n\n");
+    printf("| h (s) | measured a (m/s^2) |\n|---|---|\n");
+    const double hs[] = {0.02, 0.01, 0.005};
+    for (int k = 0; k < 3; ++k) {
+        double a;
+        incline(th, 0.5, 1e-3, hs[k], 2.0, &a);
+        printf("| %.3f | %.5f |\n", hs[k], a);
+    }
+    printf("\n");
+}
+
+static void table_stopping(void)
+{
+    const double v0 = 1.0, mu = 0.5, want = v0 * v0 / (2 * mu * 9.81);
+    printf("## Stopping on flat ground, v0 = 1 m/s, mu = 0.5 (lagged IPC friction, eps_v = 1e-3): v0^2/(2 mu g) = %.5f m\n\n", want);
+    printf("| h (s) | distance (m) | error (m) | h v0 (m) |\n|---|---|---|---|\n");
+    const double hs[] = {0.02, 0.01, 0.005, 0.0025};
+    for (int k = 0; k < 4; ++k) {
+        cfIpcSystem s;
+        if (cf_ipc_init(&s, hs[k], 1e-3, 1e4) != CF_OK) return;
+        s.gravity = cfu_vec3(0, 0, -9.81);
+        s.mu = mu;
+        int a = cf_ipc_add_node(&s, cfu_vec3(-50, -50, 0), 0, true), b = cf_ipc_add_node(&s, cfu_vec3(150, -50, 0), 0, true);
+        int c = cf_ipc_add_node(&s, cfu_vec3(-50, 150, 0), 0, true);
+        cf_ipc_add_triangle(&s, a, b, c);
+        int p = cf_ipc_add_node(&s, cfu_vec3(0, 0, 5.3e-4), 1.0, false);
+        s.u[3 * p] = v0;
+        int n = (int)lround(2.0 * v0 / (mu * 9.81) / hs[k]);
+        for (int i = 0; i < n; ++i) cf_ipc_step(&s, NULL, NULL);
+        double d = s.q[3 * p];
+        printf("| %.4f | %.5f | %+.5f | %.4f |\n", hs[k], d, d - want, hs[k] * v0);
+        cf_ipc_free(&s);
+    }
+    printf("\n");
+}
+
+static void table_tunnelling(void)
+{
+    printf("## 100 m/s against a 1 mm plate, h = 0.01 (10 steps, no gravity)\n\n");
+    printf("| method | final z (m) | through the plate |\n|---|---|---|\n");
+    const double ks[] = {1e4, 1e6, 1e8};
+    for (int i = 0; i < 3; ++i) {
+        double z = 0.5, v = -100.0, h = 0.01;
+        for (int k = 0; k < 10; ++k) {
+            double depth = fmin(5e-4 - z, z + 5e-4);
+            double f = depth > 0 ? (z >= 0 ? 1.0 : -1.0) * cf_penalty_normal(ks[i], 0, 1, -depth, z >= 0 ? v : -v) : 0.0;
+            v += h * f;
+            z += h * v;
+        }
+        printf("| penalty k = %.0e | %.4f | %s |\n", ks[i], z, z < -5e-4 ? "yes" : "no");
+    }
+    cfIpcSystem s;
+    if (cf_ipc_init(&s, 0.01, 1e-3, 1e6) != CF_OK) return;
+    for (int f = 0; f < 2; ++f) {
+        double zf = f ? -5e-4 : 5e-4;
+        int a = cf_ipc_add_node(&s, cfu_vec3(-1, -1, zf), 0, true), b = cf_ipc_add_node(&s, cfu_vec3(1, -1, zf), 0, true);
+        int c = cf_ipc_add_node(&s, cfu_vec3(1, 1, zf), 0, true), d = cf_ipc_add_node(&s, cfu_vec3(-1, 1, zf), 0, true);
+        cf_ipc_add_triangle(&s, a, b, c);
+        cf_ipc_add_triangle(&s, a, c, d);
+    }
+    int p = cf_ipc_add_node(&s, cfu_vec3(0.1, 0.3, 0.5), 1.0, false);
+    s.u[3 * p + 2] = -100.0;
+    double dmin = INFINITY;
+    for (int k = 0; k < 10; ++k) {
+        cfIpcStats st;
+        cf_ipc_step(&s, NULL, &st);
+        dmin = fmin(dmin, st.min_dist);
+    }
+    printf("| IPC dhat = 1e-3, kappa = 1e6 | %.4f (smallest distance %.2e) | %s |\n\n", s.q[3 * p + 2], dmin,
+           s.q[3 * p + 2] < 5e-4 ? "yes" : "no");
+    cf_ipc_free(&s);
+}
+
+int main(void)
+{
+    struct utsname u;
+    uname(&u);
+    printf("# bench-ch9: IPC (chapter 9 reference), %s %s, one thread\n\n", u.sysname, u.machine);
+    table_dhat_kappa();
+    table_newton_vs_descent();
+    table_incline();
+    table_stopping();
+    table_tunnelling();
+    return 0;
+}

@@ -1,0 +1,1173 @@
+/* SPDX-License-Identifier: MIT */
+/* Chapter 9 tests: penalty forces against analytic physics (resting depth mg/k, rebound sqrt(eps),
+   Coulomb's bound), the barrier against the digest's spot values, scaling laws, finite
+   differences and the resting-particle table, distances against their optimality conditions
+   and every derivative against finite differences, PSD projection against its eigenvalues,
+   Newton against gradient descent, the CCD line search over 10^4 random trajectories (no
+   crossing ever), the 100 m/s particle against a 1 mm plate (penalty tunnels, IPC does not),
+   and lagged friction on an incline (sliding acceleration, creep speed).
+   Run with `make test-ch9` (your code) or `make test-ch9 IMPL=solutions`. */
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cft.h"
+#include "cf/cf_ch09.h"
+#include "cf/cf_fdcheck.h"
+#include "cf/cf_linalg.h"
+#include "cf/cf_rng.h"
+
+#define G_EARTH 9.81
+
+/* ------------------------------------------------------------------------------------------ */
+/* helpers                                                                                     */
+
+/* largest |J - D| over the largest |D| (floor 1e-30) with D the central differences of f at x */
+static double fd_rel_error(int m, int n, cfVecFn f, void *ctx, const double *x, const double *J, double step)
+{
+    cfDense D = {0};
+    if (cf_fd_jacobian(m, n, f, ctx, x, step, &D) != CF_OK) return INFINITY;
+    double err = 0.0, big = 1e-30;
+    for (int k = 0; k < m * n; ++k) {
+        err = fmax(err, fabs(J[k] - D.a[k]));
+        big = fmax(big, fabs(D.a[k]));
+    }
+    cf_dense_free(&D);
+    return err / big;
+}
+
+static void to_points(const double *v, cfVec3 x[4])
+{
+    for (int i = 0; i < 4; ++i) x[i] = cfu_vec3(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+}
+
+/* d^2 of a pair (ctx: 1 for edge-edge) with its region recomputed at x */
+static void fd_dist2(void *ctx, const double *v, double *y)
+{
+    cfVec3 x[4];
+    to_points(v, x);
+    y[0] = *(int *)ctx ? cf_dist2_edge_edge(x, NULL) : cf_dist2_point_triangle(x, NULL);
+}
+
+/* the gradient of d^2 in the region of x (ctx as above) */
+static void fd_dist2_grad(void *ctx, const double *v, double *y)
+{
+    cfVec3 x[4];
+    cfDistStencil st;
+    to_points(v, x);
+    if (*(int *)ctx) cf_dist2_edge_edge(x, &st);
+    else cf_dist2_point_triangle(x, &st);
+    cf_dist2_derivatives(x, &st, y, NULL);
+}
+
+typedef struct PairCtx {
+    int ee;
+    double dhat;
+} PairCtx;
+
+static void fd_pair_barrier(void *ctx, const double *v, double *y)
+{
+    PairCtx *c = ctx;
+    cfVec3 x[4];
+    cfDistStencil st;
+    to_points(v, x);
+    if (c->ee) cf_dist2_edge_edge(x, &st);
+    else cf_dist2_point_triangle(x, &st);
+    y[0] = cf_ipc_pair_barrier(x, &st, c->dhat, NULL, NULL);
+}
+
+static void fd_pair_barrier_grad(void *ctx, const double *v, double *y)
+{
+    PairCtx *c = ctx;
+    cfVec3 x[4];
+    cfDistStencil st;
+    to_points(v, x);
+    if (c->ee) cf_dist2_edge_edge(x, &st);
+    else cf_dist2_point_triangle(x, &st);
+    cf_ipc_pair_barrier(x, &st, c->dhat, y, NULL);
+}
+
+/* a random pair configuration of size ~1 (12 values) */
+static void random_pair(cfRng *rng, double *v)
+{
+    for (int k = 0; k < 12; ++k) v[k] = cf_rng_range(rng, -1.0, 1.0);
+}
+
+/* the pair's region at v, and whether it stays the same under every perturbation of size eps
+   along the coordinate axes (so that finite differences of the Hessian stay in one region) */
+static bool region_stable(const double *v, int ee, double eps, cfDistRegion *region)
+{
+    cfVec3 x[4];
+    cfDistStencil st;
+    to_points(v, x);
+    if (ee) cf_dist2_edge_edge(x, &st);
+    else cf_dist2_point_triangle(x, &st);
+    *region = st.region;
+    double w[12];
+    for (int k = 0; k < 12; ++k)
+        for (int sgn = -1; sgn <= 1; sgn += 2) {
+            memcpy(w, v, sizeof w);
+            w[k] += sgn * eps;
+            to_points(w, x);
+            cfDistStencil s2;
+            if (ee) cf_dist2_edge_edge(x, &s2);
+            else cf_dist2_point_triangle(x, &s2);
+            if (s2.region != st.region || fabs(s2.c[0] - st.c[0]) > 1e3 * eps) return false;
+        }
+    return true;
+}
+
+/* a particle of mass m at height z0 over one large fixed ground triangle (covers |x|, |y| < 50) */
+static int ground_and_particle(cfIpcSystem *s, double z0, double m)
+{
+    int a = cf_ipc_add_node(s, cfu_vec3(-50, -50, 0), 0, true);
+    int b = cf_ipc_add_node(s, cfu_vec3(150, -50, 0), 0, true);
+    int c = cf_ipc_add_node(s, cfu_vec3(-50, 150, 0), 0, true);
+    ck_assert_int_ge(cf_ipc_add_triangle(s, a, b, c), 0);
+    int p = cf_ipc_add_node(s, cfu_vec3(0, 0, z0), m, false);
+    ck_assert_int_ge(p, 0);
+    return p;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch09.1 penalty                                                                              */
+
+START_TEST(ch09_1_normal_force_cases)
+{
+    /* the worked example: 1 kg at its resting depth mg/k */
+    cft_assert_near(cf_penalty_normal(1e4, 0, 1, -9.81e-4, 0), 9.81, 1e-12, 1e-12);
+    /* separated or touching: nothing, whatever the velocity */
+    cft_assert_near(cf_penalty_normal(1e4, 50, 1, 1e-3, -2.0), 0.0, 0, 0);
+    cft_assert_near(cf_penalty_normal(1e4, 50, 1, 0.0, -2.0), 0.0, 0, 0);
+    /* approaching: spring plus damper, -b vn > 0 */
+    cft_assert_near(cf_penalty_normal(100, 10, 0.5, -0.01, -1.0), 11.0, 1e-12, 1e-12);
+    /* receding: the softer spring eps k, the damper now pulls back */
+    cft_assert_near(cf_penalty_normal(100, 1, 0.25, -0.01, 0.1), 0.25 - 0.1, 1e-12, 1e-12);
+    /* a damper that would pull is clamped: a contact never pulls */
+    cft_assert_near(cf_penalty_normal(100, 10, 0.25, -0.01, 0.5), 0.0, 0, 0);
+    /* eps only acts while receding */
+    cft_assert_near(cf_penalty_normal(100, 0, 0.25, -0.01, -0.1), 1.0, 1e-12, 1e-12);
+}
+END_TEST
+
+/* a particle of mass 1 under gravity, starting at the surface of a penalty floor with velocity v0
+   (symplectic Euler); returns its final velocity and position */
+static double drop(double k, double b, double v0, double h, int steps, double *zend)
+{
+    double z = 0.0, v = v0;
+    for (int i = 0; i < steps; ++i) {
+        v += h * (cf_penalty_normal(k, b, 1.0, z, v) - G_EARTH);
+        z += h * v;
+    }
+    *zend = z;
+    return v;
+}
+
+START_TEST(ch09_1_resting_depth_and_rebound)
+{
+    /* critical damping b = 2 sqrt(k m): settles at phi* = -m g / k */
+    double zend;
+    double v = drop(1e4, 200, -1.0, 1e-4, 20000, &zend);
+    cft_assert_near(zend, -G_EARTH / 1e4, 1e-9, 1e-6);
+    cft_assert_near(v, 0.0, 1e-6, 0);
+    /* restitution: eps scales the receding spring; the stored energy comes back times eps, so the
+       speed ratio is sqrt(eps) (digest [ext]); no gravity inside so short a contact matters little */
+    const double eps[] = {1.0, 0.25, 0.64};
+    for (int e = 0; e < 3; ++e) {
+        double z = 0.0, vz = -1.0, h = 1e-6, k = 1e6;
+        int n = 0;
+        do { /* contact phase only, no gravity: the law itself */
+            vz += h * cf_penalty_normal(k, 0, eps[e], z, vz);
+            z += h * vz;
+            ++n;
+        } while (z < 0.0 && n < 1000000);
+        cft_assert_near_at(vz, sqrt(eps[e]), 0, 0.02, "eps = %g", eps[e]);
+    }
+}
+END_TEST
+
+START_TEST(ch09_1_friction_laws)
+{
+    /* regularized Coulomb: viscous below mu fn / kf, Coulomb's magnitude above, continuous */
+    double kf = 100, mu = 0.5, fn = 10; /* threshold speed 0.05 */
+    cft_assert_vec3_near(cf_penalty_friction(cfu_zero3(), kf, mu, fn), cfu_zero3(), 0);
+    cft_assert_vec3_near(cf_penalty_friction(cfu_vec3(0.01, -0.02, 0), kf, mu, fn), cfu_vec3(-1.0, 2.0, 0), 1e-12);
+    cfVec3 f = cf_penalty_friction(cfu_vec3(3, 4, 0), kf, mu, fn);
+    cft_assert_vec3_near(f, cfu_vec3(-3, -4, 0), 1e-12);
+    for (int i = 1; i <= 200; ++i) {
+        cfVec3 vt = cfu_vec3(0.001 * i * 0.6, 0.001 * i * 0.8, 0);
+        cfVec3 fi = cf_penalty_friction(vt, kf, mu, fn);
+        cft_assert_at(cfu_norm(fi) <= mu * fn * (1 + 1e-12), "i = %d", i);
+        cft_assert_at(cfu_dot(fi, vt) < 0.0, "i = %d: dissipates", i);
+        cft_assert_near_at(cfu_norm(fi), fmin(kf * cfu_norm(vt), mu * fn), 1e-12, 1e-12, "i = %d", i);
+    }
+    /* anchor spring: stick while kf |a - p| <= mu fn */
+    cfVec3 anchor = cfu_zero3(), out;
+    ck_assert_int_eq(cf_penalty_anchor(&anchor, cfu_vec3(0.03, 0.04, 0), kf, mu, fn, &out), 0);
+    cft_assert_vec3_near(anchor, cfu_zero3(), 0);
+    cft_assert_vec3_near(out, cfu_vec3(-3, -4, 0), 1e-12);
+    /* slip: the anchor is dragged to mu fn / kf = 0.05 behind p, the force is exactly mu fn */
+    ck_assert_int_eq(cf_penalty_anchor(&anchor, cfu_vec3(0.6, 0.8, 0), kf, mu, fn, &out), 1);
+    cft_assert_vec3_near(anchor, cfu_vec3(0.57, 0.76, 0), 1e-12);
+    cft_assert_vec3_near(out, cfu_vec3(-3, -4, 0), 1e-12);
+    /* a block pulled by F through its anchor: held when F < mu m g, dragged at mu m g otherwise */
+    for (int c = 0; c < 2; ++c) {
+        double F = c == 0 ? 2.0 : 7.0, x = 0.0, v = 0.0, h = 1e-4, m = 1.0, fn1 = 10.0, ff = 0.0, v1 = 0.0;
+        cfVec3 a = cfu_zero3();
+        int slips = 0;
+        for (int i = 0; i < 20000; ++i) {
+            cfVec3 fr;
+            slips += cf_penalty_anchor(&a, cfu_vec3(x, 0, 0), 1e4, mu, fn1, &fr);
+            ff = fr.x;
+            v += h * (F + fr.x - 20.0 * v * (c == 0)) / m; /* some damping for the stick case */
+            x += h * v;
+            if (i == 9999) v1 = v;
+        }
+        if (c == 0) {
+            ck_assert_int_eq(slips, 0);
+            cft_assert_near(x, F / 1e4, 1e-7, 1e-3);
+        } else {
+            ck_assert_int_gt(slips, 1000);
+            cft_assert_near(ff, -mu * fn1, 1e-9, 1e-9);
+            cft_assert_near(v - v1, (F - mu * fn1) / m, 0, 1e-3); /* a = 2 m/s^2 in the second second */
+        }
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch09.2 barrier                                                                              */
+
+START_TEST(ch09_2_spot_values_and_limits)
+{
+    double b1, b2;
+    double b = cf_ipc_barrier(5e-4, 1e-3, &b1, &b2);
+    cft_assert_near(b, 1.732868e-7, 0, 1e-6);
+    cft_assert_near(b1, -1.193147e-3, 0, 1e-6);
+    cft_assert_near(b2, 6.386294, 0, 1e-6);
+    /* clamped: zero at and beyond dhat */
+    const double far[] = {1e-3, 2e-3, 1.0};
+    for (int k = 0; k < 3; ++k) {
+        b = cf_ipc_barrier(far[k], 1e-3, &b1, &b2);
+        ck_assert(b == 0.0 && b1 == 0.0 && b2 == 0.0);
+    }
+    /* contact and penetration: infinite, never NaN */
+    const double bad[] = {0.0, -1e-9, -1.0};
+    for (int k = 0; k < 3; ++k) {
+        b = cf_ipc_barrier(bad[k], 1e-3, &b1, &b2);
+        cft_assert_at(isinf(b) && b > 0 && isinf(b1) && b1 < 0 && isinf(b2) && b2 > 0, "d = %g", bad[k]);
+    }
+    /* NULL derivatives are allowed */
+    cft_assert_near(cf_ipc_barrier(5e-4, 1e-3, NULL, NULL), 1.732868e-7, 0, 1e-6);
+    /* growth is only logarithmic, the force like 1/d: d b'(d) -> -dhat^2 */
+    cft_assert_near(cf_ipc_barrier(1e-12, 1e-3, &b1, NULL), 2.0723e-5, 0, 1e-4);
+    cft_assert_near(1e-15 * (cf_ipc_barrier(1e-15, 1e-3, &b1, NULL), b1), -1e-6, 0, 1e-9);
+}
+END_TEST
+
+static void fd_barrier(void *ctx, const double *x, double *y)
+{
+    double dhat = *(double *)ctx, b1;
+    y[0] = cf_ipc_barrier(x[0], dhat, &b1, NULL);
+    y[1] = b1;
+}
+
+START_TEST(ch09_2_derivatives_and_shape)
+{
+    /* b' and b'' against central differences, relative 1e-6, over (0, dhat) on three scales */
+    const double dhats[] = {1e-3, 1.0, 0.05};
+    for (int k = 0; k < 3; ++k) {
+        double dhat = dhats[k];
+        for (int i = 1; i < 40; ++i) {
+            double d = dhat * i / 40.0, b1, b2, x[1] = {d};
+            cf_ipc_barrier(d, dhat, &b1, &b2);
+            cft_assert_at(cf_ipc_barrier(d, dhat, NULL, NULL) > 0 && b1 < 0 && b2 > 0, "dhat %g, d %g: signs", dhat, d);
+            cfDense D = {0};
+            cft_assert_ok(cf_fd_jacobian(2, 1, fd_barrier, &dhat, x, 1e-5 * d / fmax(1.0, d), &D));
+            cft_assert_near_at(b1, D.a[0], 1e-9 * dhat, 1e-6, "dhat %g, d %g: b'", dhat, d);
+            cft_assert_near_at(b2, D.a[1], 1e-8, 1e-6, "dhat %g, d %g: b''", dhat, d);
+            cf_dense_free(&D);
+            if (i > 1) { /* monotone: b decreases as d grows */
+                double prev = cf_ipc_barrier(dhat * (i - 1) / 40.0, dhat, NULL, NULL);
+                cft_assert_at(cf_ipc_barrier(d, dhat, NULL, NULL) < prev, "dhat %g, d %g: monotone", dhat, d);
+            }
+        }
+        /* C2 at dhat: b, b', b'' go to 0 from inside like (dhat - d)^3, ^2, ^1 */
+        double e = 1e-6 * dhat, b1, b2, b = cf_ipc_barrier(dhat - e, dhat, &b1, &b2);
+        cft_assert_at(fabs(b) < 1e-17 * dhat * dhat && fabs(b1) < 1e-11 * dhat && fabs(b2) < 1e-5,
+                      "dhat %g: b %g b' %g b'' %g just inside", dhat, b, b1, b2);
+    }
+}
+END_TEST
+
+/* the distance where kappa (-b'(d)) = m g, by bisection on the barrier */
+static double resting_distance(double kappa, double mg, double dhat)
+{
+    double lo = 1e-12 * dhat, hi = dhat;
+    for (int i = 0; i < 200; ++i) {
+        double mid = 0.5 * (lo + hi), b1;
+        cf_ipc_barrier(mid, dhat, &b1, NULL);
+        if (kappa * -b1 > mg) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+START_TEST(ch09_2_scaling_and_resting_table)
+{
+    /* b(s d, s dhat) = s^2 b(d, dhat), b'(s d, s dhat) = s b'(d, dhat), b'' unchanged */
+    const double s[] = {1e-3, 0.5, 7.0, 1e3};
+    for (int k = 0; k < 4; ++k)
+        for (int i = 1; i < 10; ++i) {
+            double d = 0.1 * i, b1, b2, c1, c2;
+            double b = cf_ipc_barrier(d, 1.0, &b1, &b2), c = cf_ipc_barrier(s[k] * d, s[k], &c1, &c2);
+            cft_assert_near_at(c, s[k] * s[k] * b, 0, 1e-12, "s %g, d %g", s[k], d);
+            cft_assert_near_at(c1, s[k] * b1, 0, 1e-12, "s %g, d %g", s[k], d);
+            cft_assert_near_at(c2, b2, 0, 1e-10, "s %g, d %g", s[k], d);
+        }
+    /* the digest's resting particle: m = 1, g = 9.81, dhat = 1e-3 */
+    const double kappa[] = {1e3, 1e4, 1e5, 1e6}, dstar[] = {1.2444e-4, 5.3589e-4, 8.3006e-4, 9.4391e-4};
+    for (int k = 0; k < 4; ++k)
+        cft_assert_near_at(resting_distance(kappa[k], G_EARTH, 1e-3), dstar[k], 0, 1e-4, "kappa %g", kappa[k]);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch09.3 distances                                                                            */
+
+START_TEST(ch09_3_point_triangle_regions)
+{
+    /* the 7 regions of the triangle (0,0,0), (1,0,0), (0,1,0) */
+    const struct {
+        cfVec3 p;
+        double d2;
+        cfDistRegion region;
+        double c[4];
+    } cases[] = {
+        {{0.2, 0.2, 0.5}, 0.25, CF_DIST_PT_FACE, {-0.6, -0.2, -0.2, 1}},
+        {{0.5, -1, 1}, 2.0, CF_DIST_PT_EDGE, {-0.5, -0.5, 0, 1}},
+        {{1, 1, 0}, 0.5, CF_DIST_PT_EDGE, {0, -0.5, -0.5, 1}},
+        {{-1, 0.25, 2}, 5.0, CF_DIST_PT_EDGE, {-0.75, 0, -0.25, 1}},
+        {{-1, -1, 0}, 2.0, CF_DIST_PT_VERTEX, {-1, 0, 0, 1}},
+        {{2, -1, 0}, 2.0, CF_DIST_PT_VERTEX, {0, -1, 0, 1}},
+        {{-1, 2, -1}, 3.0, CF_DIST_PT_VERTEX, {0, 0, -1, 1}},
+    };
+    for (int k = 0; k < 7; ++k) {
+        cfVec3 x[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, cases[k].p};
+        cfDistStencil st;
+        cft_assert_near_at(cf_dist2_point_triangle(x, &st), cases[k].d2, 1e-14, 0, "case %d", k);
+        cft_assert_int_at(st.region, ==, cases[k].region, "case %d", k);
+        for (int i = 0; i < 4; ++i) cft_assert_near_at(st.c[i], cases[k].c[i], 1e-14, 0, "case %d, c[%d]", k, i);
+        cft_assert_near_at(cf_dist2_point_triangle(x, NULL), cases[k].d2, 1e-14, 0, "case %d, NULL stencil", k);
+    }
+    /* random pairs: the closest point is in the triangle and optimal over it (the variational
+       inequality r . (x_i - p) <= 0 at each vertex certifies the minimum over the convex hull) */
+    cfRng rng;
+    cf_rng_seed(&rng, 91);
+    int seen[CF_DIST_REGION_COUNT] = {0};
+    for (int it = 0; it < 3000; ++it) {
+        double v[12];
+        cfVec3 x[4];
+        random_pair(&rng, v);
+        to_points(v, x);
+        cfDistStencil st;
+        double d2 = cf_dist2_point_triangle(x, &st);
+        seen[st.region]++;
+        double w[3] = {-st.c[0], -st.c[1], -st.c[2]};
+        cft_assert_near_at(st.c[3], 1.0, 0, 0, "it %d", it);
+        cft_assert_near_at(w[0] + w[1] + w[2], 1.0, 1e-12, 0, "it %d: weights sum", it);
+        cft_assert_at(w[0] >= -1e-12 && w[1] >= -1e-12 && w[2] >= -1e-12, "it %d: weights %g %g %g", it, w[0], w[1], w[2]);
+        cfVec3 p = cfu_add(cfu_add(cfu_scale(w[0], x[0]), cfu_scale(w[1], x[1])), cfu_scale(w[2], x[2]));
+        cfVec3 r = cfu_sub(x[3], p);
+        cft_assert_near_at(d2, cfu_norm2(r), 1e-12, 1e-12, "it %d", it);
+        for (int i = 0; i < 3; ++i) cft_assert_at(cfu_dot(r, cfu_sub(x[i], p)) <= 1e-10, "it %d, vertex %d", it, i);
+    }
+    for (int r = CF_DIST_PT_FACE; r <= CF_DIST_PT_VERTEX; ++r) cft_assert_int_at(seen[r], >, 100, "region %d", r);
+}
+END_TEST
+
+START_TEST(ch09_3_edge_edge_cases)
+{
+    cfDistStencil st;
+    cfVec3 x[4] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 1}, {0, 1, 1}};
+    cft_assert_near(cf_dist2_edge_edge(x, &st), 1.0, 1e-14, 0);
+    ck_assert_int_eq(st.region, CF_DIST_EE_INTERIOR);
+    const double c[4] = {-0.5, -0.5, 0.5, 0.5};
+    for (int i = 0; i < 4; ++i) cft_assert_near_at(st.c[i], c[i], 1e-14, 0, "c[%d]", i);
+    /* parallel: finite, the true distance, the same for nearly parallel edges (continuous) */
+    cfVec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {0.5, 1, 0}, {1.5, 1, 0}};
+    cft_assert_near(cf_dist2_edge_edge(p, &st), 1.0, 1e-14, 0);
+    ck_assert(st.region == CF_DIST_EE_EDGE || st.region == CF_DIST_EE_VERTEX);
+    cfVec3 pn[4] = {{0, 0, 0}, {1, 0, 0}, {0.5, 1, 0}, {1.5, 1, 1e-9}};
+    cft_assert_near(cf_dist2_edge_edge(pn, NULL), 1.0, 1e-8, 0);
+    cfVec3 pf[4] = {{0, 0, 0}, {1, 0, 0}, {2, 1, 0}, {3, 1, 0}}; /* parallel, no overlap: endpoints */
+    cft_assert_near(cf_dist2_edge_edge(pf, &st), 2.0, 1e-14, 0);
+    ck_assert_int_eq(st.region, CF_DIST_EE_VERTEX);
+    /* random pairs: symmetric, closest points on the segments and optimal */
+    cfRng rng;
+    cf_rng_seed(&rng, 92);
+    int seen[CF_DIST_REGION_COUNT] = {0};
+    for (int it = 0; it < 3000; ++it) {
+        double v[12];
+        random_pair(&rng, v);
+        to_points(v, x);
+        double d2 = cf_dist2_edge_edge(x, &st);
+        seen[st.region]++;
+        cfVec3 y[4] = {x[2], x[3], x[0], x[1]};
+        cft_assert_near_at(cf_dist2_edge_edge(y, NULL), d2, 1e-13, 1e-12, "it %d: symmetry", it);
+        double a = -st.c[1], b = st.c[3];
+        cft_assert_near_at(st.c[0], -(1 - a), 1e-14, 0, "it %d", it);
+        cft_assert_near_at(st.c[2], 1 - b, 1e-14, 0, "it %d", it);
+        cft_assert_at(a >= 0 && a <= 1 && b >= 0 && b <= 1, "it %d: a %g b %g", it, a, b);
+        cfVec3 pa = cfu_mul_add(x[0], a, cfu_sub(x[1], x[0])), pb = cfu_mul_add(x[2], b, cfu_sub(x[3], x[2]));
+        cfVec3 r = cfu_sub(pb, pa);
+        cft_assert_near_at(d2, cfu_norm2(r), 1e-12, 1e-12, "it %d", it);
+        for (int i = 0; i < 2; ++i) {
+            cft_assert_at(cfu_dot(r, cfu_sub(x[i], pa)) <= 1e-10, "it %d, endpoint %d of A", it, i);
+            cft_assert_at(cfu_dot(r, cfu_sub(x[2 + i], pb)) >= -1e-10, "it %d, endpoint %d of B", it, i);
+        }
+    }
+    for (int r = CF_DIST_EE_INTERIOR; r <= CF_DIST_EE_VERTEX; ++r) cft_assert_int_at(seen[r], >, 100, "region %d", r);
+}
+END_TEST
+
+START_TEST(ch09_3_distance_derivatives)
+{
+    /* gradient (everywhere: d^2 is C1) and Hessian (inside a region) of d^2 against central
+       differences, relative 1e-6, for every region of both kinds */
+    cfRng rng;
+    cf_rng_seed(&rng, 93);
+    int tested[CF_DIST_REGION_COUNT] = {0};
+    for (int ee = 0; ee < 2; ++ee)
+        for (int it = 0; it < 600; ++it) {
+            double v[12], g[12], H[144];
+            cfVec3 x[4];
+            cfDistStencil st;
+            random_pair(&rng, v);
+            cfDistRegion region;
+            if (!region_stable(v, ee, 1e-4, &region)) continue;
+            to_points(v, x);
+            double d2 = ee ? cf_dist2_edge_edge(x, &st) : cf_dist2_point_triangle(x, &st);
+            cft_assert_near_at(cf_dist2_derivatives(x, &st, g, H), d2, 1e-14, 1e-12, "ee %d it %d", ee, it);
+            double eg = fd_rel_error(1, 12, fd_dist2, &ee, v, g, 1e-6);
+            double eh = fd_rel_error(12, 12, fd_dist2_grad, &ee, v, H, 1e-6);
+            cft_assert_at(eg < 1e-6, "ee %d it %d region %d: gradient error %g", ee, it, region, eg);
+            cft_assert_at(eh < 1e-6, "ee %d it %d region %d: Hessian error %g", ee, it, region, eh);
+            for (int p = 0; p < 12; ++p)
+                for (int q = 0; q < p; ++q) cft_assert_near_at(H[p * 12 + q], H[q * 12 + p], 1e-12, 0, "symmetric (%d, %d)", p, q);
+            tested[region]++;
+        }
+    for (int r = 0; r < CF_DIST_REGION_COUNT; ++r) cft_assert_int_at(tested[r], >, 20, "region %d", r);
+}
+END_TEST
+
+static void fd_moll(void *ctx, const double *v, double *y)
+{
+    cfVec3 x[4];
+    to_points(v, x);
+    y[0] = cf_ee_mollifier(x, *(double *)ctx, NULL, NULL);
+}
+
+static void fd_moll_grad(void *ctx, const double *v, double *y)
+{
+    cfVec3 x[4];
+    to_points(v, x);
+    cf_ee_mollifier(x, *(double *)ctx, y, NULL);
+}
+
+START_TEST(ch09_3_ee_mollifier)
+{
+    /* perpendicular edges: outside the mollified zone, m = 1 and flat */
+    cfVec3 x[4] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 1}, {0, 1, 1}};
+    double g[12], H[144];
+    ck_assert(cf_ee_mollifier(x, 1e-3 * 4 * 4, g, H) == 1.0);
+    for (int p = 0; p < 12; ++p) cft_assert_near_at(g[p], 0.0, 0, 0, "p = %d", p);
+    /* parallel edges: c = 0, m = 0 (the barrier of a parallel pair is switched off) */
+    cfVec3 par[4] = {{0, 0, 0}, {1, 0, 0}, {0.5, 1, 0}, {1.5, 1, 0}};
+    cft_assert_near(cf_ee_mollifier(par, 1e-3, NULL, NULL), 0.0, 1e-15, 0);
+    /* m(c) = (2 - c/eps) c/eps: half way, 0.75; C1 at eps: m -> 1 with zero slope */
+    cfVec3 y[4] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 0.1, 1}}; /* |e1 x e2|^2 = 0.01 */
+    cft_assert_near(cf_ee_mollifier(y, 0.02, NULL, NULL), 0.75, 1e-14, 0);
+    cft_assert_near(cf_ee_mollifier(y, 0.01 * (1 + 1e-9), NULL, NULL), 1.0, 1e-12, 0);
+    /* gradient and Hessian by differences inside the zone (eps_x chosen above c) */
+    cfRng rng;
+    cf_rng_seed(&rng, 99);
+    for (int it = 0; it < 200; ++it) {
+        double v[12];
+        random_pair(&rng, v);
+        to_points(v, x);
+        double c = cfu_norm2(cfu_cross(cfu_sub(x[1], x[0]), cfu_sub(x[3], x[2])));
+        double eps = c * cf_rng_range(&rng, 1.2, 4.0);
+        double m = cf_ee_mollifier(x, eps, g, H);
+        cft_assert_near_at(m, (2 - c / eps) * c / eps, 1e-14, 1e-12, "it %d", it);
+        double eg = fd_rel_error(1, 12, fd_moll, &eps, v, g, 1e-6);
+        double eh = fd_rel_error(12, 12, fd_moll_grad, &eps, v, H, 1e-6);
+        cft_assert_at(eg < 1e-6 && eh < 1e-6, "it %d: gradient error %g, Hessian error %g", it, eg, eh);
+    }
+}
+END_TEST
+
+START_TEST(ch09_3_pair_barrier_derivatives)
+{
+    /* the chain rule through d = sqrt(d^2): configurations of size 1 scaled so that d lies in
+       (0.2, 0.9) dhat (dhat = 1: the scaling law makes it the general case) */
+    cfRng rng;
+    cf_rng_seed(&rng, 94);
+    int tested = 0;
+    for (int ee = 0; ee < 2; ++ee)
+        for (int it = 0; it < 400 && tested < 2 * 80; ++it) {
+            double v[12], g[12], H[144];
+            cfVec3 x[4];
+            cfDistStencil st;
+            random_pair(&rng, v);
+            to_points(v, x);
+            double d = sqrt(ee ? cf_dist2_edge_edge(x, &st) : cf_dist2_point_triangle(x, &st));
+            if (!(d > 0.05)) continue;
+            /* move feature B toward A along r so that d becomes target */
+            double target = cf_rng_range(&rng, 0.2, 0.9), shift = d - target;
+            cfVec3 r = cfu_zero3();
+            for (int i = 0; i < 4; ++i) r = cfu_mul_add(r, st.c[i], x[i]);
+            cfVec3 dir = cfu_scale(-shift / d, r);
+            for (int i = ee ? 2 : 3; i < 4; ++i)
+                for (int a = 0; a < 3; ++a) v[3 * i + a] += cfu_vec3_at(dir, a);
+            cfDistRegion region;
+            if (!region_stable(v, ee, 1e-4, &region)) continue;
+            to_points(v, x);
+            d = sqrt(ee ? cf_dist2_edge_edge(x, &st) : cf_dist2_point_triangle(x, &st));
+            PairCtx c = {ee, 1.0};
+            double b = cf_ipc_pair_barrier(x, &st, 1.0, g, H);
+            cft_assert_near_at(b, cf_ipc_barrier(d, 1.0, NULL, NULL), 1e-14, 1e-12, "ee %d it %d", ee, it);
+            double eg = fd_rel_error(1, 12, fd_pair_barrier, &c, v, g, 1e-6);
+            double eh = fd_rel_error(12, 12, fd_pair_barrier_grad, &c, v, H, 1e-6);
+            cft_assert_at(eg < 1e-6, "ee %d it %d region %d d %g: gradient error %g", ee, it, region, d, eg);
+            cft_assert_at(eh < 1e-6, "ee %d it %d region %d d %g: Hessian error %g", ee, it, region, d, eh);
+            tested++;
+        }
+    ck_assert_int_gt(tested, 100);
+    /* outside dhat: zero; at contact: infinite */
+    cfVec3 far[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.2, 0.2, 2}};
+    cfDistStencil st;
+    double g[12];
+    cf_dist2_point_triangle(far, &st);
+    ck_assert(cf_ipc_pair_barrier(far, &st, 1.0, g, NULL) == 0.0);
+    for (int p = 0; p < 12; ++p) cft_assert_at(g[p] == 0.0, "p = %d", p);
+    far[3].z = 0.0;
+    cf_dist2_point_triangle(far, &st);
+    ck_assert(isinf(cf_ipc_pair_barrier(far, &st, 1.0, NULL, NULL)));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch09.4 PSD projection, Newton                                                               */
+
+START_TEST(ch09_4_psd_projection)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 95);
+    for (int it = 0; it < 40; ++it) {
+        int n = 2 + (int)cf_rng_below(&rng, 11);
+        cfDense A = {0}, P = {0};
+        cft_assert_ok(cf_dense_init(&A, n, n));
+        cft_assert_ok(cf_dense_init(&P, n, n));
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j <= i; ++j) *cf_dense_at(&A, i, j) = *cf_dense_at(&A, j, i) = cf_rng_range(&rng, -1, 1);
+        memcpy(P.a, A.a, (size_t)n * n * sizeof *P.a);
+        cft_assert_ok(cf_psd_project(n, P.a));
+        double lA[13], lP[13];
+        cft_assert_ok(cf_dense_sym_eig(&A, lA, NULL));
+        cft_assert_ok(cf_dense_sym_eig(&P, lP, NULL));
+        /* eigenvalues: the negative ones become 0, the others stay */
+        double lc[13], neg2 = 0.0;
+        for (int i = 0; i < n; ++i) lc[i] = fmax(lA[i], 0.0), neg2 += lA[i] < 0 ? lA[i] * lA[i] : 0.0;
+        for (int i = 0; i < n; ++i) cft_assert_near_at(lP[i], lc[i], 1e-12, 0, "it %d, eigenvalue %d", it, i);
+        ck_assert(cf_dense_asymmetry(&P) < 1e-13);
+        /* nearest: |A - P|_F^2 is the sum of the squared negative eigenvalues */
+        double dist2 = 0.0;
+        for (int k = 0; k < n * n; ++k) dist2 += (A.a[k] - P.a[k]) * (A.a[k] - P.a[k]);
+        cft_assert_near_at(dist2, neg2, 1e-12, 1e-10, "it %d", it);
+        /* a PSD matrix comes back unchanged (idempotent) */
+        memcpy(A.a, P.a, (size_t)n * n * sizeof *A.a);
+        cft_assert_ok(cf_psd_project(n, P.a));
+        for (int k = 0; k < n * n; ++k) cft_assert_near_at(P.a[k], A.a[k], 1e-12, 0, "it %d, entry %d", it, k);
+        cf_dense_free(&A);
+        cf_dense_free(&P);
+    }
+    double bad[4] = {1, NAN, NAN, 1};
+    cft_assert_status(cf_psd_project(2, bad), CF_BAD_INPUT);
+}
+END_TEST
+
+/* a soft box (8 nodes, springs) just above a fixed ground box, falling */
+static void soft_box_on_ground(cfIpcSystem *s, double kappa)
+{
+    cft_assert_ok(cf_ipc_init(s, 0.01, 1e-3, kappa));
+    s->gravity = cfu_vec3(0, 0, -G_EARTH);
+    ck_assert_int_ge(cf_ipc_add_box(s, cfu_vec3(-1, -1, -0.2), cfu_vec3(1, 1, 0), 1, 0, true), 0);
+    ck_assert_int_ge(cf_ipc_add_box(s, cfu_vec3(-0.1, -0.12, 0.0008), cfu_vec3(0.1, 0.08, 0.2008), 1.0, 2e3, false), 0);
+}
+
+START_TEST(ch09_4_newton_beats_gradient_descent)
+{
+    /* one step of the soft box landing: Newton converges in a handful of iterations, gradient
+       descent (Algorithm 17) does not within 10 times as many */
+    int iters[2];
+    double q_newton[48];
+    for (int m = 0; m < 2; ++m) {
+        cfIpcSystem s;
+        soft_box_on_ground(&s, 1e3);
+        for (int i = 8; i < 16; ++i) s.u[3 * i + 2] = -0.5;
+        cfIpcOptions o = cf_ipc_options_default();
+        o.direction = m == 0 ? CF_IPC_NEWTON : CF_IPC_GRADIENT;
+        o.max_iter = m == 0 ? 50 : 500;
+        cfIpcStats st;
+        cfStatus status = cf_ipc_step(&s, &o, &st);
+        iters[m] = st.iterations;
+        if (m == 0) {
+            cft_assert_ok(status);
+            cft_assert_at(st.grad_norm <= 1e-4, "Newton: force imbalance %g N", st.grad_norm);
+            cft_assert_at(st.min_dist > 0.0 && st.active > 0, "Newton: min distance %g, active %d", st.min_dist, st.active);
+            memcpy(q_newton, s.q, sizeof q_newton);
+        } else {
+            cft_assert_at(status == CF_MAX_ITER || st.iterations > 10 * iters[0], "gradient descent: %d iterations",
+                          st.iterations);
+            cft_assert_at(st.min_dist > 0.0, "gradient descent: min distance %g", st.min_dist);
+        }
+        cf_ipc_free(&s);
+    }
+    cft_assert_at(iters[0] <= 30 && iters[0] * 10 < iters[1], "Newton %d iterations, gradient descent %d", iters[0], iters[1]);
+}
+END_TEST
+
+START_TEST(ch09_4_resting_particle_table)
+{
+    /* the digest's resting particle, simulated: it settles where kappa (-b'(d*)) = m g */
+    const double kappa[] = {1e3, 1e4, 1e5, 1e6}, dstar[] = {1.2444e-4, 5.3589e-4, 8.3006e-4, 9.4391e-4};
+    for (int k = 0; k < 4; ++k) {
+        cfIpcSystem s;
+        cft_assert_ok_at(cf_ipc_init(&s, 0.01, 1e-3, kappa[k]), "k = %d", k);
+        s.gravity = cfu_vec3(0, 0, -G_EARTH);
+        int p = ground_and_particle(&s, 1.5e-3, 1.0);
+        cfIpcStats st;
+        for (int i = 0; i < 150; ++i) {
+            cft_assert_ok_at(cf_ipc_step(&s, NULL, &st), "kappa %g, step %d", kappa[k], i);
+            cft_assert_at(st.min_dist > 0.0, "kappa %g, step %d: distance %g", kappa[k], i, st.min_dist);
+        }
+        cft_assert_near_at(s.q[3 * p + 2], dstar[k], 0, 2e-4, "kappa %g", kappa[k]);
+        cft_assert_near_at(s.u[3 * p + 2], 0.0, 1e-6, 0, "kappa %g", kappa[k]);
+        cf_ipc_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(ch09_4_projected_newton_descends)
+{
+    /* a pair whose barrier Hessian is indefinite: with projection the Newton direction descends */
+    cfRng rng;
+    cf_rng_seed(&rng, 96);
+    int indefinite = 0;
+    for (int it = 0; it < 200; ++it) {
+        double v[12], H[144], g[12], l[12];
+        cfVec3 x[4];
+        cfDistStencil st;
+        random_pair(&rng, v);
+        to_points(v, x);
+        int ee = it & 1;
+        double d = sqrt(ee ? cf_dist2_edge_edge(x, &st) : cf_dist2_point_triangle(x, &st));
+        double dhat = 1.5 * d;
+        cf_ipc_pair_barrier(x, &st, dhat, g, H);
+        cfDense M = {12, 12, H};
+        cft_assert_ok(cf_dense_sym_eig(&M, l, NULL));
+        indefinite += l[0] < -1e-9 * fabs(l[11]);
+        cft_assert_ok(cf_psd_project(12, H));
+        for (int p = 0; p < 12; ++p) H[p * 13] += 1.0; /* plus a mass: PD */
+        cfDense L = {0};
+        cft_assert_ok(cf_dense_cholesky(&M, &L));
+        double dq[12];
+        cf_dense_cholesky_solve(&L, g, dq);
+        cf_dense_free(&L);
+        cft_assert_at(cf_vec_dot(12, dq, g) > 0.0, "it %d: -H^-1 g is a descent direction", it);
+    }
+    ck_assert_int_gt(indefinite, 50);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch09.5 CCD line search                                                                      */
+
+START_TEST(ch09_5_ccd_step_cases)
+{
+    cfIpcSystem s;
+    cft_assert_ok(cf_ipc_init(&s, 0.01, 1e-3, 1.0));
+    int a = cf_ipc_add_node(&s, cfu_vec3(0, 0, 0), 1, false), b = cf_ipc_add_node(&s, cfu_vec3(1, 0, 0), 1, false);
+    int c = cf_ipc_add_node(&s, cfu_vec3(0, 1, 0), 1, false), p = cf_ipc_add_node(&s, cfu_vec3(0.2, 0.2, 1), 1, false);
+    ck_assert_int_ge(cf_ipc_add_triangle(&s, a, b, c), 0);
+    double q[12], dq[12] = {0};
+    memcpy(q, s.q, sizeof q);
+    dq[3 * p + 2] = -2.0; /* hits at t = 0.5 */
+    cft_assert_near(cf_ipc_ccd_step(&s, q, dq, 0.8), 0.4, 1e-12, 0);
+    cft_assert_near(cf_ipc_ccd_step(&s, q, dq, 0.5), 0.25, 1e-12, 0);
+    dq[3 * p + 2] = 2.0; /* moving away */
+    ck_assert(cf_ipc_ccd_step(&s, q, dq, 0.8) == 1.0);
+    dq[3 * p + 2] = -0.5; /* stops short */
+    ck_assert(cf_ipc_ccd_step(&s, q, dq, 0.8) == 1.0);
+    dq[3 * p + 2] = -2.0;
+    dq[3 * p] = 5.0; /* passes beside the triangle: its plane is crossed outside it */
+    ck_assert(cf_ipc_ccd_step(&s, q, dq, 0.8) == 1.0);
+    /* the triangle comes up to meet the point: relative motion counts */
+    memset(dq, 0, sizeof dq);
+    dq[3 * a + 2] = dq[3 * b + 2] = dq[3 * c + 2] = 4.0;
+    cft_assert_near(cf_ipc_ccd_step(&s, q, dq, 0.8), 0.2, 1e-12, 0);
+    cf_ipc_free(&s);
+    /* edge-edge: (-1,0,0)-(1,0,0) and (0,-1,1)-(0,1,1) moving (0,0,-2): toi 0.5 */
+    cft_assert_ok(cf_ipc_init(&s, 0.01, 1e-3, 1.0));
+    int e0 = cf_ipc_add_node(&s, cfu_vec3(-1, 0, 0), 1, false), e1 = cf_ipc_add_node(&s, cfu_vec3(1, 0, 0), 1, false);
+    int f0 = cf_ipc_add_node(&s, cfu_vec3(0, -1, 1), 1, false), f1 = cf_ipc_add_node(&s, cfu_vec3(0, 1, 1), 1, false);
+    ck_assert_int_ge(cf_ipc_add_edge(&s, e0, e1), 0);
+    ck_assert_int_ge(cf_ipc_add_edge(&s, f0, f1), 0);
+    memcpy(q, s.q, sizeof q);
+    memset(dq, 0, sizeof dq);
+    dq[3 * f0 + 2] = dq[3 * f1 + 2] = -2.0;
+    cft_assert_near(cf_ipc_ccd_step(&s, q, dq, 0.8), 0.4, 1e-12, 0);
+    cf_ipc_free(&s);
+}
+END_TEST
+
+/* the signed volume of a pair: zero exactly when its four points are coplanar */
+static double signed_volume(const double *q)
+{
+    cfVec3 x[4];
+    to_points(q, x);
+    return cfu_dot(cfu_cross(cfu_sub(x[1], x[0]), cfu_sub(x[2], x[0])), cfu_sub(x[3], x[0]));
+}
+
+/* when the four points are coplanar: do the features intersect? (independent of ch09.3) */
+static bool features_touch(const double *q, int ee)
+{
+    cfVec3 x[4];
+    to_points(q, x);
+    if (!ee) { /* barycentric coordinates of x3 in the triangle's plane */
+        cfVec3 e0 = cfu_sub(x[1], x[0]), e1 = cfu_sub(x[2], x[0]), w = cfu_sub(x[3], x[0]);
+        double a = cfu_dot(e0, e0), b = cfu_dot(e0, e1), c = cfu_dot(e1, e1), d = cfu_dot(e0, w), e = cfu_dot(e1, w);
+        double det = a * c - b * b, u = (c * d - b * e) / det, v = (a * e - b * d) / det;
+        return u >= -1e-9 && v >= -1e-9 && u + v <= 1 + 1e-9;
+    }
+    cfVec3 e1 = cfu_sub(x[1], x[0]), e2 = cfu_sub(x[3], x[2]), w = cfu_sub(x[2], x[0]); /* x0 + a e1 = x2 + b e2 */
+    double a11 = cfu_dot(e1, e1), a12 = -cfu_dot(e1, e2), a22 = cfu_dot(e2, e2);
+    double r1 = cfu_dot(e1, w), r2 = -cfu_dot(e2, w), det = a11 * a22 - a12 * a12;
+    double a = (r1 * a22 - a12 * r2) / det, b = (a11 * r2 - a12 * r1) / det;
+    return a >= -1e-9 && a <= 1 + 1e-9 && b >= -1e-9 && b <= 1 + 1e-9;
+}
+
+START_TEST(ch09_5_never_penetrates)
+{
+    /* 10^4 random point-triangle and edge-edge trajectories, each a line search of the pair's
+       incremental potential whose target q~ = q + dq lies across the other feature as often as
+       not; along q + s alpha dq, s in [0, 1], the pair never becomes coplanar while touching */
+    cfRng rng;
+    cf_rng_seed(&rng, 97);
+    cfIpcOptions o = cf_ipc_options_default();
+    int crossings_wanted = 0, clamps = 0;
+    for (int it = 0; it < 10000; ++it) {
+        int ee = it & 1;
+        cfIpcSystem s;
+        cft_assert_ok(cf_ipc_init(&s, 0.1, 0.05, 1.0));
+        for (int i = 0; i < 4; ++i) ck_assert_int_ge(cf_ipc_add_node(&s, cf_rng_vec3(&rng, -1, 1), 1.0, false), 0);
+        if (ee) {
+            ck_assert_int_ge(cf_ipc_add_edge(&s, 0, 1), 0);
+            ck_assert_int_ge(cf_ipc_add_edge(&s, 2, 3), 0);
+        } else {
+            ck_assert_int_ge(cf_ipc_add_triangle(&s, 0, 1, 2), 0);
+        }
+        if (!(cf_ipc_min_distance(&s, s.q, NULL) > 1e-3)) {
+            cf_ipc_free(&s);
+            continue;
+        }
+        double dq[12], qn[12], q[12];
+        memcpy(q, s.q, sizeof q);
+        for (int p = 0; p < 12; ++p) dq[p] = cf_rng_range(&rng, -2, 2);
+        for (int p = 0; p < 12; ++p) s.q_tilde[p] = q[p] + dq[p];
+        double vol0 = signed_volume(q), qe[12];
+        for (int p = 0; p < 12; ++p) qe[p] = q[p] + dq[p];
+        crossings_wanted += signed_volume(qe) * vol0 < 0.0;
+        double f0 = cf_ipc_energy(&s, q, NULL, NULL, false);
+        bool clamped = false;
+        int halvings = 0;
+        double alpha = cf_ipc_line_search(&s, q, dq, f0, &o, qn, &halvings, &clamped);
+        clamps += clamped;
+        cft_assert_at(alpha >= 0.0 && alpha <= 1.0 && halvings <= o.max_halvings, "it %d: alpha %g", it, alpha);
+        for (int p = 0; p < 12; ++p) cft_assert_near_at(qn[p], q[p] + alpha * dq[p], 1e-15, 1e-15, "it %d", it);
+        double f1 = cf_ipc_energy(&s, qn, NULL, NULL, false);
+        cft_assert_at(alpha == 0.0 || f1 < f0, "it %d: f %g -> %g", it, f0, f1);
+        /* no crossing along the accepted segment: sign changes of the volume, bisected */
+        double prev = vol0, t_prev = 0.0;
+        for (int k = 1; k <= 256; ++k) {
+            double t = alpha * k / 256.0, qt[12];
+            for (int p = 0; p < 12; ++p) qt[p] = q[p] + t * dq[p];
+            double vol = signed_volume(qt);
+            if (vol * prev <= 0.0) {
+                double lo = t_prev, hi = t;
+                for (int b = 0; b < 60; ++b) {
+                    double mid = 0.5 * (lo + hi), qm[12];
+                    for (int p = 0; p < 12; ++p) qm[p] = q[p] + mid * dq[p];
+                    if (signed_volume(qm) * prev > 0.0) lo = mid;
+                    else hi = mid;
+                }
+                for (int p = 0; p < 12; ++p) qt[p] = q[p] + hi * dq[p];
+                cft_assert_at(!features_touch(qt, ee), "it %d (%s): the features meet at t = %.17g (alpha %g)", it,
+                              ee ? "edge-edge" : "point-triangle", hi, alpha);
+            }
+            prev = vol, t_prev = t;
+        }
+        cf_ipc_free(&s);
+    }
+    cft_assert_at(crossings_wanted > 1000 && clamps > 500, "crossings asked for %d, CCD clamps %d", crossings_wanted, clamps);
+}
+END_TEST
+
+START_TEST(ch09_5_tunnelling_penalty_and_ipc)
+{
+    /* a particle at 100 m/s toward a 1 mm plate (faces z = +-0.5 mm), h = 0.01: one step is 1 m */
+    const double h = 0.01, v0 = -100.0, z0 = 0.5;
+    /* penalty (k = 1e6, symplectic Euler): it never sees a penetration and goes through */
+    double z = z0, v = v0;
+    for (int i = 0; i < 10; ++i) {
+        double depth = fmin(5e-4 - z, z + 5e-4); /* > 0 inside the slab; pushed out of the nearer face */
+        double f = depth > 0.0 ? (z >= 0.0 ? 1.0 : -1.0) * cf_penalty_normal(1e6, 0, 1, -depth, z >= 0.0 ? v : -v) : 0.0;
+        v += h * (f - G_EARTH);
+        z += h * v;
+    }
+    cft_assert_at(z < -1.0, "penalty: the particle ends at z = %g (tunnelled)", z);
+    /* IPC: the CCD line search stops it on the plate */
+    cfIpcSystem s;
+    cft_assert_ok(cf_ipc_init(&s, h, 1e-3, 1e6));
+    s.gravity = cfu_vec3(0, 0, -G_EARTH);
+    for (int f = 0; f < 2; ++f) {
+        double zf = f ? -5e-4 : 5e-4;
+        int a = cf_ipc_add_node(&s, cfu_vec3(-1, -1, zf), 0, true), b = cf_ipc_add_node(&s, cfu_vec3(1, -1, zf), 0, true);
+        int c = cf_ipc_add_node(&s, cfu_vec3(1, 1, zf), 0, true), d = cf_ipc_add_node(&s, cfu_vec3(-1, 1, zf), 0, true);
+        ck_assert(cf_ipc_add_triangle(&s, a, b, c) >= 0 && cf_ipc_add_triangle(&s, a, c, d) >= 0);
+    }
+    int p = cf_ipc_add_node(&s, cfu_vec3(0.1, 0.3, z0), 1.0, false);
+    s.u[3 * p + 2] = v0;
+    cfIpcStats st;
+    int clamps = 0;
+    for (int i = 0; i < 10; ++i) {
+        cfStatus status = cf_ipc_step(&s, NULL, &st);
+        /* stagnated: the line search met the rounding floor of f, the state is the minimizer */
+        cft_assert_at(status == CF_OK || status == CF_STAGNATED, "IPC step %d: %s", i, cf_status_name(status));
+        clamps += st.ccd_clamps;
+        cft_assert_at(s.q[3 * p + 2] > 5e-4 && st.min_dist > 0.0, "IPC step %d: z = %g, distance %g", i, s.q[3 * p + 2],
+                      st.min_dist);
+    }
+    ck_assert_int_gt(clamps, 0);
+    /* at the minimizer every direction climbs: the line search gives up after max_halvings, alpha 0 */
+    double g[27] = {0}, qn[27];
+    g[3 * p + 2] = 1.0;
+    double f0 = cf_ipc_energy(&s, s.q, NULL, NULL, false);
+    cfIpcOptions o = cf_ipc_options_default();
+    o.max_halvings = 7;
+    int halvings;
+    ck_assert(cf_ipc_line_search(&s, s.q, g, f0, &o, qn, &halvings, NULL) == 0.0);
+    ck_assert_int_eq(halvings, 7);
+    for (int k = 0; k < 27; ++k) cft_assert_at(qn[k] == s.q[k], "k = %d", k);
+    cf_ipc_free(&s);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch09.6 friction                                                                             */
+
+static void fd_f0(void *ctx, const double *x, double *y)
+{
+    double a = *(double *)ctx, f0, df1;
+    y[1] = cf_friction_f1(x[0], a, &df1, &f0);
+    y[0] = f0;
+}
+
+START_TEST(ch09_6_mollifier)
+{
+    double a = 1e-5, df1, f0; /* eps_v = 1e-3, h = 0.01 */
+    ck_assert(cf_friction_f1(0.0, a, &df1, &f0) == 0.0);
+    cft_assert_near(df1, 2.0 / a, 0, 1e-14);
+    cft_assert_near(f0, a / 3.0, 0, 1e-14);
+    cft_assert_near(cf_friction_f1(0.5e-5, a, NULL, NULL), 0.75, 0, 1e-14);
+    cft_assert_near(cf_friction_f1(a, a, &df1, &f0), 1.0, 0, 1e-14);
+    cft_assert_near(df1, 0.0, 1e-9, 0);
+    cft_assert_near(f0, a, 0, 1e-14);
+    ck_assert(cf_friction_f1(3 * a, a, &df1, &f0) == 1.0 && df1 == 0.0);
+    cft_assert_near(f0, 3 * a, 0, 1e-14);
+    /* f1(s)/s -> 2/a; C1 join of f0 at a; f0' = f1 and f1' by differences */
+    cft_assert_near(cf_friction_f1(1e-12, a, NULL, NULL) / 1e-12, 2.0 / a, 0, 1e-6);
+    double below, above;
+    cf_friction_f1(a * (1 - 1e-9), a, NULL, &below);
+    cf_friction_f1(a * (1 + 1e-9), a, NULL, &above);
+    cft_assert_near(above - below, 2e-9 * a, 1e-20, 1e-5);
+    for (int i = 1; i < 30; ++i) {
+        double s = a * i / 15.0, x[1] = {s}, f1 = cf_friction_f1(s, a, &df1, NULL);
+        if (i == 15) continue;
+        cfDense D = {0};
+        cft_assert_ok(cf_fd_jacobian(2, 1, fd_f0, &a, x, 1e-4 * a, &D));
+        cft_assert_near_at(D.a[0], f1, 1e-9, 1e-7, "s = %g: f0' = f1", s);
+        cft_assert_near_at(D.a[1], df1, 1e-9 / a, 1e-7, "s = %g: f1'", s);
+        cf_dense_free(&D);
+        cft_assert_at(f1 >= 0 && f1 <= 1 && df1 >= 0, "s = %g", s);
+    }
+}
+END_TEST
+
+typedef struct FricCtx {
+    cfIpcFrictionPair p;
+    double mu, a;
+} FricCtx;
+
+static void fd_fric(void *ctx, const double *dx, double *y)
+{
+    FricCtx *c = ctx;
+    y[0] = cf_ipc_pair_friction(&c->p, dx, c->mu, c->a, NULL, NULL);
+}
+
+static void fd_fric_grad(void *ctx, const double *dx, double *y)
+{
+    FricCtx *c = ctx;
+    cf_ipc_pair_friction(&c->p, dx, c->mu, c->a, y, NULL);
+}
+
+START_TEST(ch09_6_pair_friction_derivatives)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 98);
+    for (int it = 0; it < 200; ++it) {
+        FricCtx c = {.mu = cf_rng_range(&rng, 0.1, 1.0), .a = 1e-2};
+        c.p.N = cf_rng_range(&rng, 0.5, 20);
+        double u = cf_rng_uniform(&rng), v = cf_rng_uniform(&rng) * (1 - u);
+        c.p.c[0] = -(1 - u - v), c.p.c[1] = -u, c.p.c[2] = -v, c.p.c[3] = 1;
+        cfVec3 n = cf_rng_unit_vec3(&rng), t = cfu_normalize(cfu_cross(n, cf_rng_unit_vec3(&rng)));
+        c.p.t1 = t;
+        c.p.t2 = cfu_cross(n, t);
+        double dx[12], g[12], H[144], l[12];
+        double scale = it % 2 ? 0.3 * c.a : 5 * c.a; /* inside the static zone or sliding */
+        for (int p = 0; p < 12; ++p) dx[p] = cf_rng_range(&rng, -scale, scale);
+        double D = cf_ipc_pair_friction(&c.p, dx, c.mu, c.a, g, H);
+        cfVec3 w = cfu_zero3();
+        for (int i = 0; i < 4; ++i) w = cfu_mul_add(w, c.p.c[i], cfu_vec3(dx[3 * i], dx[3 * i + 1], dx[3 * i + 2]));
+        double s = hypot(cfu_dot(w, c.p.t1), cfu_dot(w, c.p.t2)), f0;
+        double f1 = cf_friction_f1(s, c.a, NULL, &f0);
+        cft_assert_near_at(D, c.mu * c.p.N * f0, 1e-15, 1e-12, "it %d", it);
+        /* the force on the point (node 3): magnitude mu N f1(s), tangential, against the slip */
+        cfVec3 f3 = cfu_vec3(-g[9], -g[10], -g[11]);
+        cft_assert_near_at(cfu_norm(f3), c.mu * c.p.N * f1, 1e-12, 1e-9, "it %d", it);
+        cft_assert_near_at(cfu_dot(f3, n), 0.0, 1e-10, 0, "it %d: tangential", it);
+        cft_assert_at(cfu_dot(f3, w) <= 0.0, "it %d: against the slip", it);
+        double eg = fd_rel_error(1, 12, fd_fric, &c, dx, g, 1e-9);
+        double eh = fd_rel_error(12, 12, fd_fric_grad, &c, dx, H, 1e-9);
+        cft_assert_at(eg < 1e-5 && eh < 1e-5, "it %d (s/a = %g): gradient error %g, Hessian error %g", it, s / c.a, eg, eh);
+        cfDense M = {12, 12, H};
+        cft_assert_ok(cf_dense_sym_eig(&M, l, NULL));
+        cft_assert_at(l[0] >= -1e-9 * fabs(l[11]), "it %d: PSD, smallest eigenvalue %g", it, l[0]);
+    }
+    /* at zero slip: no force, the stiffness 2 mu N / a across the tangent plane */
+    FricCtx c = {.mu = 0.5, .a = 1e-3};
+    c.p.N = 2.0;
+    c.p.c[3] = 1.0;
+    c.p.t1 = cfu_vec3(1, 0, 0), c.p.t2 = cfu_vec3(0, 1, 0);
+    double dx[12] = {0}, g[12], H[144];
+    cft_assert_near(cf_ipc_pair_friction(&c.p, dx, c.mu, c.a, g, H), 0.5 * 2.0 * 1e-3 / 3.0, 0, 1e-12);
+    for (int p = 0; p < 12; ++p) cft_assert_at(g[p] == 0.0, "p = %d", p);
+    cft_assert_near(H[9 * 12 + 9], 2.0 * 0.5 * 2.0 / 1e-3, 0, 1e-12);
+    cft_assert_near(H[11 * 12 + 11], 0.0, 1e-12, 0);
+}
+END_TEST
+
+/* a particle on the ground under gravity tilted by theta (the incline's frame): its speed along
+   the slope after @p steps with lagged friction */
+static double incline_speed(double theta, double mu, double eps_v, int steps, double *v_half)
+{
+    cfIpcSystem s;
+    cft_assert_ok(cf_ipc_init(&s, 0.01, 1e-3, 1e4));
+    s.gravity = cfu_vec3(G_EARTH * sin(theta), 0, -G_EARTH * cos(theta));
+    s.mu = mu;
+    s.eps_v = eps_v;
+    int p = ground_and_particle(&s, 5.3e-4, 1.0);
+    cfIpcStats st;
+    for (int i = 0; i < steps; ++i) {
+        cfStatus status = cf_ipc_step(&s, NULL, &st);
+        cft_assert_at(status == CF_OK, "step %d: %s", i, cf_status_name(status));
+        cft_assert_at(st.min_dist > 0.0, "step %d: distance %g", i, st.min_dist);
+        if (i == steps / 2 - 1) *v_half = s.u[3 * p];
+    }
+    double v = s.u[3 * p];
+    cf_ipc_free(&s);
+    return v;
+}
+
+/* a particle sliding on the ground at v0 with friction mu: where it stops (lagged IPC friction) */
+static double stopping_distance(double v0, double mu, double h, double eps_v, double *t_stop)
+{
+    cfIpcSystem s;
+    cft_assert_ok(cf_ipc_init(&s, h, 1e-3, 1e4));
+    s.gravity = cfu_vec3(0, 0, -G_EARTH);
+    s.mu = mu;
+    s.eps_v = eps_v;
+    int p = ground_and_particle(&s, 5.3e-4, 1.0);
+    s.u[3 * p] = v0;
+    double x0 = s.q[3 * p];
+    int n = (int)lround(2.0 * v0 / (mu * G_EARTH) / h); /* twice the stopping time */
+    *t_stop = -1.0;
+    for (int i = 0; i < n; ++i) {
+        cft_assert_ok_at(cf_ipc_step(&s, NULL, NULL), "h %g, step %d", h, i);
+        if (*t_stop < 0 && s.u[3 * p] < eps_v) *t_stop = (i + 1) * h;
+    }
+    cft_assert_at(fabs(s.u[3 * p]) < 1e-3 * eps_v, "h %g: still moving at %g m/s", h, s.u[3 * p]);
+    double d = s.q[3 * p] - x0;
+    cf_ipc_free(&s);
+    return d;
+}
+
+START_TEST(ch09_6_stopping_distance)
+{
+    /* v0 = 1 m/s, mu = 0.5: v0^2 / (2 mu g) = 0.10194 m, within O(h v0) + O(eps_v t); two steps agree */
+    const double v0 = 1.0, mu = 0.5, eps_v = 1e-3, want = v0 * v0 / (2 * mu * G_EARTH);
+    const double hs[] = {0.01, 0.005};
+    double d[2], t;
+    for (int k = 0; k < 2; ++k) {
+        d[k] = stopping_distance(v0, mu, hs[k], eps_v, &t);
+        cft_assert_near_at(d[k], want, hs[k] * v0 + eps_v * t, 0, "h = %g", hs[k]);
+        cft_assert_near_at(t, v0 / (mu * G_EARTH), 2 * hs[k], 0, "h = %g: stopping time", hs[k]);
+    }
+    cft_assert_near(d[1], d[0], 0.01 * v0, 0);
+}
+END_TEST
+
+START_TEST(ch09_6_incline_slide_and_creep)
+{
+    /* tan 30 deg > 0.5: slides with a = g (sin - mu cos) = 0.6571 m/s^2 */
+    double th = 30.0 * CF_PI / 180.0, vh;
+    double v = incline_speed(th, 0.5, 1e-3, 200, &vh);
+    cft_assert_near((v - vh) / 1.0, G_EARTH * (sin(th) - 0.5 * cos(th)), 0, 0.01);
+    cft_assert_near(G_EARTH * (sin(th) - 0.5 * cos(th)), 0.6571, 1e-4, 0);
+    /* tan 30 deg < 0.8: lagged IPC friction creeps at eps_v (1 - sqrt(1 - tan/mu)) = 0.4724 eps_v */
+    const double eps[] = {1e-3, 1e-4};
+    for (int k = 0; k < 2; ++k) {
+        double creep = incline_speed(th, 0.8, eps[k], 200, &vh);
+        cft_assert_near_at(creep, eps[k] * (1.0 - sqrt(1.0 - tan(th) / 0.8)), 0, 0.05, "eps_v = %g", eps[k]);
+        cft_assert_near_at(creep, vh, 0, 0.01, "eps_v = %g: steady", eps[k]);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* library: the provided system                                                                */
+
+static void fd_energy(void *ctx, const double *q, double *y)
+{
+    y[0] = cf_ipc_energy(ctx, q, NULL, NULL, false);
+}
+
+static void fd_energy_grad(void *ctx, const double *q, double *y)
+{
+    cf_ipc_energy(ctx, q, y, NULL, false);
+}
+
+START_TEST(lib_ipc_energy_derivatives)
+{
+    /* the assembled incremental potential: inertia, a spring, a point-triangle barrier, a mollified
+       edge-edge barrier (nearly parallel edges) and lagged friction, against central differences */
+    cfIpcSystem s;
+    cft_assert_ok(cf_ipc_init(&s, 1.0, 0.01, 1.0));
+    s.mu = 0.5;
+    int a = cf_ipc_add_node(&s, cfu_vec3(0, 0, 0), 1, false), b = cf_ipc_add_node(&s, cfu_vec3(1, 0, 0), 1, false);
+    int c = cf_ipc_add_node(&s, cfu_vec3(0, 1, 0), 1, false), p = cf_ipc_add_node(&s, cfu_vec3(0.2, 0.2, 0.004), 1, false);
+    ck_assert(cf_ipc_add_triangle(&s, a, b, c) >= 0 && cf_ipc_add_spring(&s, a, p, 10.0) >= 0);
+    int e0 = cf_ipc_add_node(&s, cfu_vec3(4, 0.5, 0.01), 1, false), e1 = cf_ipc_add_node(&s, cfu_vec3(6, 0.5, 0.01), 1, false);
+    int f0 = cf_ipc_add_node(&s, cfu_vec3(4, 0.53, 0.015), 1, false), f1 = cf_ipc_add_node(&s, cfu_vec3(6, 0.49, 0.015), 1, false);
+    ck_assert(cf_ipc_add_edge(&s, e0, e1) >= 0 && cf_ipc_add_edge(&s, f0, f1) >= 0);
+    int N = 3 * s.n;
+    cfRng rng;
+    cf_rng_seed(&rng, 100);
+    for (int k = 0; k < N; ++k) {
+        s.q_start[k] = s.q[k];
+        s.q_tilde[k] = s.q[k] + cf_rng_range(&rng, -0.01, 0.01);
+        s.q[k] += cf_rng_range(&rng, -2e-4, 2e-4);
+    }
+    cft_assert_ok(cf_ipc_lag_friction(&s, s.q_start));
+    ck_assert_int_eq(s.n_fric, 2);
+    cfVec3 x[4] = {cf_ipc_node(s.q, e0), cf_ipc_node(s.q, e1), cf_ipc_node(s.q, f0),
+                   cf_ipc_node(s.q, f1)};
+    ck_assert(cf_ee_mollifier(x, 0.016, NULL, NULL) < 0.9); /* the mollifier acts */
+    double *g = malloc((size_t)N * sizeof *g), *H = malloc((size_t)N * N * sizeof *H);
+    double f = cf_ipc_energy(&s, s.q, g, H, false);
+    cft_assert_finite(f);
+    double eg = fd_rel_error(1, N, fd_energy, &s, s.q, g, 1e-7);
+    double eh = fd_rel_error(N, N, fd_energy_grad, &s, s.q, H, 1e-7);
+    cft_assert_at(eg < 1e-6 && eh < 1e-6, "gradient error %g, Hessian error %g", eg, eh);
+    free(g), free(H);
+    cf_ipc_free(&s);
+}
+END_TEST
+
+START_TEST(lib_ipc_system_checks)
+{
+    cfIpcSystem s;
+    cft_assert_status(cf_ipc_init(&s, 0.0, 1e-3, 1.0), CF_BAD_INPUT);
+    cft_assert_status(cf_ipc_init(&s, 0.01, -1.0, 1.0), CF_BAD_INPUT);
+    cft_assert_ok(cf_ipc_init(&s, 0.01, 1e-3, 1.0));
+    ck_assert_int_eq(cf_ipc_add_node(&s, cfu_vec3(0, 0, 0), 0.0, false), -1);
+    ck_assert_int_eq(cf_ipc_add_node(&s, cfu_vec3(NAN, 0, 0), 1.0, false), -1);
+    ck_assert_int_eq(cf_ipc_add_box(&s, cfu_vec3(0, 0, 0), cfu_vec3(1, 1, 1), 8.0, 100.0, false), 0);
+    ck_assert_int_eq(s.n, 8);
+    ck_assert_int_eq(s.n_tri, 12);
+    ck_assert_int_eq(s.n_edge, 18);
+    ck_assert_int_eq(s.n_spring, 28);
+    ck_assert_int_eq(cf_ipc_add_triangle(&s, 0, 0, 1), -1);
+    ck_assert_int_eq(cf_ipc_add_edge(&s, 0, 9), -1);
+    cf_ipc_free(&s);
+    cf_ipc_free(&s);
+}
+END_TEST
+
+static void build(Suite *s)
+{
+    TCase *t1 = cft_tcase_unit(s, "ch09.1");
+    CFT_GRADED(t1, ch09_1_normal_force_cases, "ch09.1", 5, "penalty force: spring, damper, eps k receding, no pull");
+    CFT_GRADED(t1, ch09_1_resting_depth_and_rebound, "ch09.1", 5, "resting depth mg/k; rebound speed sqrt(eps)");
+    CFT_GRADED(t1, ch09_1_friction_laws, "ch09.1", 5, "regularized Coulomb and anchor friction: stick, slip, drag");
+
+    TCase *t2 = cft_tcase_unit(s, "ch09.2");
+    CFT_GRADED(t2, ch09_2_spot_values_and_limits, "ch09.2", 5, "barrier: spot values, clamp, +inf at contact, d b' -> -dhat^2");
+    CFT_GRADED(t2, ch09_2_derivatives_and_shape, "ch09.2", 5, "barrier: b', b'' by differences, signs, C2 at dhat");
+    CFT_GRADED(t2, ch09_2_scaling_and_resting_table, "ch09.2", 5, "barrier: scaling laws; resting distance table");
+
+    TCase *t3 = cft_tcase_unit(s, "ch09.3");
+    CFT_GRADED(t3, ch09_3_point_triangle_regions, "ch09.3", 4, "point-triangle: 7 regions, optimality certificate");
+    CFT_GRADED(t3, ch09_3_edge_edge_cases, "ch09.3", 4, "edge-edge: interior, parallel, symmetry, optimality");
+    CFT_GRADED(t3, ch09_3_distance_derivatives, "ch09.3", 5, "d^2 gradient and Hessian by differences, every region");
+    CFT_GRADED(t3, ch09_3_ee_mollifier, "ch09.3", 3, "edge-edge mollifier: values, C1 join, derivatives by differences");
+    CFT_GRADED(t3, ch09_3_pair_barrier_derivatives, "ch09.3", 4, "pair barrier gradient and Hessian by differences");
+
+    TCase *t4 = cft_tcase_unit(s, "ch09.4");
+    CFT_GRADED(t4, ch09_4_psd_projection, "ch09.4", 6, "PSD projection: eigenvalues, nearest, idempotent");
+    CFT_GRADED(t4, ch09_4_projected_newton_descends, "ch09.4", 4, "projected barrier Hessian gives a descent direction");
+    TCase *t4s = cft_tcase_scene(s, "ch09.4-scene");
+    CFT_GRADED(t4s, ch09_4_newton_beats_gradient_descent, "ch09.4", 4, "Newton converges; gradient descent needs 10x more");
+    CFT_GRADED(t4s, ch09_4_resting_particle_table, "ch09.4", 6, "simulated resting particle: kappa 1e3..1e6 -> d*");
+
+    TCase *t5 = cft_tcase_unit(s, "ch09.5");
+    CFT_GRADED(t5, ch09_5_ccd_step_cases, "ch09.5", 4, "CCD step: time of impact times the fraction, misses");
+    TCase *t5s = cft_tcase_scene(s, "ch09.5-scene");
+    CFT_GRADED(t5s, ch09_5_never_penetrates, "ch09.5", 7, "10^4 random trajectories: never a crossing, f decreases");
+    CFT_GRADED(t5s, ch09_5_tunnelling_penalty_and_ipc, "ch09.5", 4, "100 m/s against 1 mm: penalty tunnels, IPC stops");
+
+    TCase *t6 = cft_tcase_unit(s, "ch09.6");
+    CFT_GRADED(t6, ch09_6_mollifier, "ch09.6", 4, "mollifier f1 and potential f0: values, C1 join, derivatives");
+    CFT_GRADED(t6, ch09_6_pair_friction_derivatives, "ch09.6", 5, "pair friction: force, gradient, Hessian, PSD");
+    TCase *t6s = cft_tcase_scene(s, "ch09.6-scene");
+    CFT_GRADED(t6s, ch09_6_stopping_distance, "ch09.6", 2, "stopping distance v0^2/(2 mu g) within h v0 + eps_v t");
+    CFT_GRADED(t6s, ch09_6_incline_slide_and_creep, "ch09.6", 4, "incline: a = g(sin - mu cos); creep speed within 5 %");
+
+    TCase *tl = cft_tcase_unit(s, "ch09-library");
+    CFT_TEST(tl, lib_ipc_system_checks, "the IPC system's builders reject bad input");
+    CFT_TEST(tl, lib_ipc_energy_derivatives, "the assembled energy's gradient and Hessian by differences");
+}
+
+int main(int argc, char **argv) { return cft_main(argc, argv, "ch09", build); }

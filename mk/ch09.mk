@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# Chapter 9 extras: the IPC benchmark (bench/bench_ch09.c).
+#
+#   make bench-ch9    projected Newton against dhat and kappa (iterations, halvings, CCD clamps, time
+#                     per step), Newton against gradient descent, the incline's creep and sliding,
+#                     penalty against IPC on the 100 m/s particle
+# It measures the reference solutions (one BLAS thread) and writes build/<variant>/bench_ch9.txt;
+# the committed result is bench/results/ch09_ipc.txt.
+
+BENCH9 := $(BLD)/bin/solutions/bench_ch09
+$(BENCH9): $(OBJ)/bench/bench_ch09.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+.PHONY: bench-ch9
+bench-ch9: $(BENCH9)
+	@OPENBLAS_NUM_THREADS=1 $(BENCH9) | tee $(BLD)/bench_ch9.txt
+
+EXTRA_HELP += bench-ch9 (chapter 9 IPC benchmark)

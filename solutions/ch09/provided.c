@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: MIT */
+/* Chapter 9, provided (not exercises; copied unchanged into exercises/ch09/ and not handed in):
+   the IPC system (nodes, triangles, edges, springs), its contact pairs, the assembled incremental
+   potential with its gradient and PSD-projected Hessian, the friction lag and the time step. */
+#include "cf/cf_ch09.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+cfIpcOptions cf_ipc_options_default(void)
+{
+    cfIpcOptions o = {.direction = CF_IPC_NEWTON, .max_iter = 100, .tol = 1e-8, .ccd_fraction = 0.8,
+                      .max_halvings = 60, .lag_iters = 1};
+    return o;
+}
+
+cfStatus cf_ipc_init(cfIpcSystem *s, double h, double dhat, double kappa)
+{
+    memset(s, 0, sizeof *s);
+    if (!(h > 0.0 && dhat > 0.0 && kappa > 0.0 && isfinite(h) && isfinite(dhat) && isfinite(kappa))) return CF_BAD_INPUT;
+    s->h = h;
+    s->dhat = dhat;
+    s->kappa = kappa;
+    s->eps_v = 1e-3;
+    return CF_OK;
+}
+
+void cf_ipc_free(cfIpcSystem *s)
+{
+    if (!s) return;
+    free(s->q), free(s->q_rest), free(s->u), free(s->mass), free(s->fixed), free(s->q_start), free(s->q_tilde);
+    free(s->tri), free(s->edge), free(s->spring), free(s->rest), free(s->stiff), free(s->fric);
+    memset(s, 0, sizeof *s);
+}
+
+/* make room for @p need items of @p size bytes in *p (capacity *cap); false when out of memory */
+static bool grow(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap) return true;
+    int c = *cap > 0 ? 2 * *cap : 8;
+    while (c < need) c *= 2;
+    void *n = realloc(*p, (size_t)c * size);
+    if (!n) return false;
+    *p = n;
+    *cap = c;
+    return true;
+}
+
+int cf_ipc_add_node(cfIpcSystem *s, cfVec3 x, double m, bool fixed)
+{
+    if (!fixed && !(m > 0.0 && isfinite(m))) return -1;
+    if (!cfu_vec3_finite(x)) return -1;
+    int n = s->n + 1, cap = s->cap_n;
+    if (n > cap) {
+        int c = cap > 0 ? 2 * cap : 16;
+        double *q = realloc(s->q, (size_t)c * 3 * sizeof *q);
+        if (q) s->q = q;
+        double *u = realloc(s->u, (size_t)c * 3 * sizeof *u);
+        if (u) s->u = u;
+        double *qr = realloc(s->q_rest, (size_t)c * 3 * sizeof *qr);
+        if (qr) s->q_rest = qr;
+        double *qs = realloc(s->q_start, (size_t)c * 3 * sizeof *qs);
+        if (qs) s->q_start = qs;
+        double *qt = realloc(s->q_tilde, (size_t)c * 3 * sizeof *qt);
+        if (qt) s->q_tilde = qt;
+        double *m2 = realloc(s->mass, (size_t)c * sizeof *m2);
+        if (m2) s->mass = m2;
+        bool *f = realloc(s->fixed, (size_t)c * sizeof *f);
+        if (f) s->fixed = f;
+        if (!(q && u && qr && qs && qt && m2 && f)) return -1;
+        s->cap_n = c;
+    }
+    int i = s->n;
+    double xv[3] = {x.x, x.y, x.z};
+    for (int a = 0; a < 3; ++a) {
+        s->q[3 * i + a] = s->q_rest[3 * i + a] = s->q_start[3 * i + a] = s->q_tilde[3 * i + a] = xv[a];
+        s->u[3 * i + a] = 0.0;
+    }
+    s->mass[i] = fixed ? 0.0 : m;
+    s->fixed[i] = fixed;
+    s->n = n;
+    return i;
+}
+
+int cf_ipc_add_edge(cfIpcSystem *s, int a, int b)
+{
+    if (a < 0 || b < 0 || a >= s->n || b >= s->n || a == b) return -1;
+    for (int e = 0; e < s->n_edge; ++e)
+        if ((s->edge[e][0] == a && s->edge[e][1] == b) || (s->edge[e][0] == b && s->edge[e][1] == a)) return e;
+    if (!grow((void **)&s->edge, &s->cap_edge, s->n_edge + 1, sizeof *s->edge)) return -1;
+    s->edge[s->n_edge][0] = a;
+    s->edge[s->n_edge][1] = b;
+    return s->n_edge++;
+}
+
+int cf_ipc_add_triangle(cfIpcSystem *s, int a, int b, int c)
+{
+    if (a < 0 || b < 0 || c < 0 || a >= s->n || b >= s->n || c >= s->n || a == b || b == c || a == c) return -1;
+    if (!grow((void **)&s->tri, &s->cap_tri, s->n_tri + 1, sizeof *s->tri)) return -1;
+    if (cf_ipc_add_edge(s, a, b) < 0 || cf_ipc_add_edge(s, b, c) < 0 || cf_ipc_add_edge(s, c, a) < 0) return -1;
+    s->tri[s->n_tri][0] = a;
+    s->tri[s->n_tri][1] = b;
+    s->tri[s->n_tri][2] = c;
+    return s->n_tri++;
+}
+
+int cf_ipc_add_spring(cfIpcSystem *s, int a, int b, double k)
+{
+    if (a < 0 || b < 0 || a >= s->n || b >= s->n || a == b || !(k > 0.0)) return -1;
+    int n = s->n_spring + 1, cap = s->cap_spring;
+    if (!grow((void **)&s->spring, &cap, n, sizeof *s->spring)) return -1;
+    cap = s->cap_spring;
+    if (!grow((void **)&s->rest, &cap, n, sizeof *s->rest)) return -1;
+    cap = s->cap_spring;
+    if (!grow((void **)&s->stiff, &cap, n, sizeof *s->stiff)) return -1;
+    s->cap_spring = cap;
+    int i = s->n_spring;
+    s->spring[i][0] = a;
+    s->spring[i][1] = b;
+    s->rest[i] = cfu_norm(cfu_sub(cf_ipc_node(s->q, a), cf_ipc_node(s->q, b)));
+    s->stiff[i] = k;
+    s->n_spring = n;
+    return i;
+}
+
+int cf_ipc_add_box(cfIpcSystem *s, cfVec3 lo, cfVec3 hi, double m, double k, bool fixed)
+{
+    int first = s->n;
+    for (int i = 0; i < 8; ++i) {
+        cfVec3 x = cfu_vec3(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
+        if (cf_ipc_add_node(s, x, m / 8.0, fixed) < 0) return -1;
+    }
+    static const int F[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                                 {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+    for (int f = 0; f < 12; ++f)
+        if (cf_ipc_add_triangle(s, first + F[f][0], first + F[f][1], first + F[f][2]) < 0) return -1;
+    if (k > 0.0 && !fixed)
+        for (int i = 0; i < 8; ++i)
+            for (int j = i + 1; j < 8; ++j)
+                if (cf_ipc_add_spring(s, first + i, first + j, k) < 0) return -1;
+    return first;
+}
+
+int cf_ipc_for_pairs(const cfIpcSystem *s, int (*fn)(void *ctx, const int node[4], bool ee), void *ctx)
+{
+    for (int t = 0; t < s->n_tri; ++t) {
+        const int *tr = s->tri[t];
+        bool tri_fixed = s->fixed[tr[0]] && s->fixed[tr[1]] && s->fixed[tr[2]];
+        for (int v = 0; v < s->n; ++v) {
+            if (v == tr[0] || v == tr[1] || v == tr[2] || (tri_fixed && s->fixed[v])) continue;
+            int node[4] = {tr[0], tr[1], tr[2], v};
+            int r = fn(ctx, node, false);
+            if (r) return r;
+        }
+    }
+    for (int e = 0; e < s->n_edge; ++e)
+        for (int f = e + 1; f < s->n_edge; ++f) {
+            const int *A = s->edge[e], *B = s->edge[f];
+            if (A[0] == B[0] || A[0] == B[1] || A[1] == B[0] || A[1] == B[1]) continue;
+            if (s->fixed[A[0]] && s->fixed[A[1]] && s->fixed[B[0]] && s->fixed[B[1]]) continue;
+            int node[4] = {A[0], A[1], B[0], B[1]};
+            int r = fn(ctx, node, true);
+            if (r) return r;
+        }
+    return 0;
+}
+
+void cf_ipc_pair_points(const double *q, const int node[4], cfVec3 x[4])
+{
+    for (int i = 0; i < 4; ++i) x[i] = cf_ipc_node(q, node[i]);
+}
+
+double cf_ipc_pair_dist2(const cfVec3 x[4], bool ee, cfDistStencil *st)
+{
+    return ee ? cf_dist2_edge_edge(x, st) : cf_dist2_point_triangle(x, st);
+}
+
+/* true when the pair cannot be closer than r: the boxes of its two features, grown by r, are apart */
+static bool pair_far(const cfVec3 x[4], bool ee, double r)
+{
+    int na = ee ? 2 : 3; /* feature A: x[0..na-1], feature B: the rest */
+    for (int a = 0; a < 3; ++a) {
+        double lo_a = INFINITY, hi_a = -INFINITY, lo_b = INFINITY, hi_b = -INFINITY;
+        for (int i = 0; i < 4; ++i) {
+            double v = cfu_vec3_at(x[i], a);
+            if (i < na) lo_a = fmin(lo_a, v), hi_a = fmax(hi_a, v);
+            else lo_b = fmin(lo_b, v), hi_b = fmax(hi_b, v);
+        }
+        if (lo_b > hi_a + r || lo_a > hi_b + r) return true;
+    }
+    return false;
+}
+
+/* IPC's mollifier threshold of an edge-edge pair: 1e-3 |e1|^2 |e2|^2 at rest */
+static double ee_eps_x(const cfIpcSystem *s, const int node[4])
+{
+    cfVec3 r[4];
+    cf_ipc_pair_points(s->q_rest, node, r);
+    return 1e-3 * cfu_norm2(cfu_sub(r[1], r[0])) * cfu_norm2(cfu_sub(r[3], r[2]));
+}
+
+typedef struct MinDist {
+    const cfIpcSystem *s;
+    const double *q;
+    double d2;
+    int active;
+} MinDist;
+
+static int min_dist_pair(void *ctx, const int node[4], bool ee)
+{
+    MinDist *m = ctx;
+    cfVec3 x[4];
+    cf_ipc_pair_points(m->q, node, x);
+    double d2 = cf_ipc_pair_dist2(x, ee, NULL);
+    if (d2 < m->d2) m->d2 = d2;
+    m->active += d2 < m->s->dhat * m->s->dhat;
+    return 0;
+}
+
+double cf_ipc_min_distance(const cfIpcSystem *s, const double *q, int *active)
+{
+    MinDist m = {s, q, INFINITY, 0};
+    cf_ipc_for_pairs(s, min_dist_pair, &m);
+    if (active) *active = m.active;
+    return sqrt(m.d2);
+}
+
+/* the assembly: f, gradient, Hessian (dense, row-major) */
+typedef struct Assembly {
+    const cfIpcSystem *s;
+    const double *q;
+    double f, *g, *H;
+    bool project;
+    cfStatus st;
+} Assembly;
+
+/* add the local gradient and Hessian of the nodes @p node (k of them) times @p w */
+static void scatter(Assembly *A, int k, const int *node, const double *lg, double *lH, double w)
+{
+    int N = 3 * A->s->n;
+    if (A->H && A->project && cf_psd_project(3 * k, lH) != CF_OK) A->st = CF_BAD_INPUT;
+    for (int i = 0; i < k; ++i)
+        for (int a = 0; a < 3; ++a) {
+            int p = 3 * node[i] + a;
+            if (A->g) A->g[p] += w * lg[3 * i + a];
+            if (A->H)
+                for (int j = 0; j < k; ++j)
+                    for (int b = 0; b < 3; ++b) A->H[(long)p * N + 3 * node[j] + b] += w * lH[(3 * i + a) * 3 * k + 3 * j + b];
+        }
+}
+
+static int barrier_pair(void *ctx, const int node[4], bool ee)
+{
+    Assembly *A = ctx;
+    const cfIpcSystem *s = A->s;
+    cfVec3 x[4];
+    cf_ipc_pair_points(A->q, node, x);
+    if (pair_far(x, ee, s->dhat)) return 0;
+    cfDistStencil st;
+    double d2 = cf_ipc_pair_dist2(x, ee, &st);
+    if (d2 >= s->dhat * s->dhat) return 0;
+    if (!(d2 > 0.0)) return 1; /* contact: f = +inf */
+    double lg[12], lH[144];
+    double b = cf_ipc_pair_barrier(x, &st, s->dhat, A->g || A->H ? lg : NULL, A->H ? lH : NULL);
+    if (!isfinite(b)) return 1;
+    if (ee) { /* kappa m b: the product rule with the mollifier */
+        double mg[12], mH[144];
+        double m = cf_ee_mollifier(x, ee_eps_x(s, node), mg, mH);
+        if (A->H)
+            for (int p = 0; p < 12; ++p)
+                for (int q = 0; q < 12; ++q)
+                    lH[p * 12 + q] = m * lH[p * 12 + q] + b * mH[p * 12 + q] + mg[p] * lg[q] + lg[p] * mg[q];
+        if (A->g)
+            for (int p = 0; p < 12; ++p) lg[p] = m * lg[p] + b * mg[p];
+        b *= m;
+    }
+    A->f += s->h * s->h * s->kappa * b;
+    scatter(A, 4, node, lg, lH, s->h * s->h * s->kappa);
+    return 0;
+}
+
+double cf_ipc_energy(const cfIpcSystem *s, const double *q, double *g, double *H, bool project)
+{
+    int N = 3 * s->n;
+    double h2 = s->h * s->h;
+    Assembly A = {s, q, 0.0, g, H, project, CF_OK};
+    if (g) memset(g, 0, (size_t)N * sizeof *g);
+    if (H) memset(H, 0, (size_t)N * N * sizeof *H);
+    for (int i = 0; i < s->n; ++i) { /* inertia: 1/2 |q - qt|^2_M */
+        if (s->fixed[i]) continue;
+        for (int a = 0; a < 3; ++a) {
+            int p = 3 * i + a;
+            double e = q[p] - s->q_tilde[p];
+            A.f += 0.5 * s->mass[i] * e * e;
+            if (g) g[p] += s->mass[i] * e;
+            if (H) H[(long)p * N + p] += s->mass[i];
+        }
+    }
+    for (int k = 0; k < s->n_spring; ++k) { /* springs: 1/2 k (l - L)^2 */
+        int node[2] = {s->spring[k][0], s->spring[k][1]};
+        cfVec3 x = cfu_sub(cf_ipc_node(q, node[0]), cf_ipc_node(q, node[1]));
+        double l = cfu_norm(x), e = l - s->rest[k], ks = s->stiff[k];
+        A.f += h2 * 0.5 * ks * e * e;
+        if (!(l > 0.0)) continue;
+        cfVec3 n = cfu_scale(1.0 / l, x);
+        double lg[6], lH[36];
+        for (int a = 0; a < 3; ++a) {
+            lg[a] = ks * e * cfu_vec3_at(n, a);
+            lg[3 + a] = -lg[a];
+            for (int b = 0; b < 3; ++b) {
+                double K = ks * (cfu_vec3_at(n, a) * cfu_vec3_at(n, b) + (e / l) * ((a == b) - cfu_vec3_at(n, a) * cfu_vec3_at(n, b)));
+                lH[a * 6 + b] = lH[(3 + a) * 6 + 3 + b] = K;
+                lH[a * 6 + 3 + b] = lH[(3 + a) * 6 + b] = -K;
+            }
+        }
+        scatter(&A, 2, node, lg, lH, h2);
+    }
+    if (cf_ipc_for_pairs(s, barrier_pair, &A)) return INFINITY;
+    for (int k = 0; k < s->n_fric; ++k) { /* lagged friction */
+        const cfIpcFrictionPair *p = &s->fric[k];
+        double dx[12], lg[12], lH[144];
+        for (int i = 0; i < 4; ++i)
+            for (int a = 0; a < 3; ++a) dx[3 * i + a] = q[3 * p->node[i] + a] - s->q_start[3 * p->node[i] + a];
+        A.f += h2 * cf_ipc_pair_friction(p, dx, s->mu, s->h * s->eps_v, g ? lg : NULL, H ? lH : NULL);
+        bool keep = A.project;
+        A.project = false; /* PSD by construction (cf_ipc_pair_friction()) */
+        scatter(&A, 4, p->node, lg, lH, h2);
+        A.project = keep;
+    }
+    for (int i = 0; i < s->n; ++i) { /* fixed nodes: no gradient, identity rows and columns */
+        if (!s->fixed[i]) continue;
+        for (int a = 0; a < 3; ++a) {
+            int p = 3 * i + a;
+            if (g) g[p] = 0.0;
+            if (H) {
+                for (int c = 0; c < N; ++c) H[(long)p * N + c] = H[(long)c * N + p] = 0.0;
+                H[(long)p * N + p] = 1.0;
+            }
+        }
+    }
+    return A.st == CF_OK ? A.f : NAN;
+}
+
+typedef struct Lag {
+    cfIpcSystem *s;
+    const double *q;
+    cfStatus st;
+} Lag;
+
+static int lag_pair(void *ctx, const int node[4], bool ee)
+{
+    Lag *L = ctx;
+    cfIpcSystem *s = L->s;
+    cfVec3 x[4];
+    cf_ipc_pair_points(L->q, node, x);
+    if (pair_far(x, ee, s->dhat)) return 0;
+    cfDistStencil st;
+    double d2 = cf_ipc_pair_dist2(x, ee, &st);
+    if (!(d2 < s->dhat * s->dhat && d2 > 0.0)) return 0;
+    if (!grow((void **)&s->fric, &s->cap_fric, s->n_fric + 1, sizeof *s->fric)) {
+        L->st = CF_NO_MEMORY;
+        return 1;
+    }
+    cfIpcFrictionPair *p = &s->fric[s->n_fric++];
+    cfVec3 r = cfu_zero3();
+    for (int i = 0; i < 4; ++i) {
+        p->node[i] = node[i];
+        p->c[i] = st.c[i];
+        r = cfu_mul_add(r, st.c[i], x[i]);
+    }
+    double d = sqrt(d2), db;
+    cf_ipc_barrier(d, s->dhat, &db, NULL);
+    p->N = s->kappa * -db * (ee ? cf_ee_mollifier(x, ee_eps_x(s, node), NULL, NULL) : 1.0);
+    cfVec3 n = cfu_scale(1.0 / d, r);
+    cfVec3 a = fabs(n.x) < 0.6 ? cfu_vec3(1, 0, 0) : cfu_vec3(0, 1, 0);
+    p->t1 = cfu_normalize(cfu_sub(a, cfu_scale(cfu_dot(a, n), n)));
+    p->t2 = cfu_cross(n, p->t1);
+    return 0;
+}
+
+cfStatus cf_ipc_lag_friction(cfIpcSystem *s, const double *q)
+{
+    s->n_fric = 0;
+    if (!(s->mu > 0.0)) return CF_OK;
+    Lag L = {s, q, CF_OK};
+    cf_ipc_for_pairs(s, lag_pair, &L);
+    return L.st;
+}
+
+cfStatus cf_ipc_step(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats)
+{
+    cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
+    int N = 3 * s->n;
+    double h = s->h;
+    cfVec3 gv = s->gravity;
+    for (int i = 0; i < s->n; ++i)
+        for (int a = 0; a < 3; ++a) {
+            int p = 3 * i + a;
+            s->q_start[p] = s->q[p];
+            s->q_tilde[p] = s->fixed[i] ? s->q[p] : s->q[p] + h * s->u[p] + h * h * cfu_vec3_at(gv, a);
+        }
+    cfIpcStats sum = {0}, one;
+    cfStatus result = CF_OK;
+    for (int l = 0; l < (o.lag_iters > 0 ? o.lag_iters : 1); ++l) {
+        cfStatus st = cf_ipc_lag_friction(s, s->q);
+        if (st == CF_OK) st = cf_ipc_newton(s, s->q, &o, &one);
+        if (st == CF_NOT_IMPLEMENTED || st == CF_NO_MEMORY || st == CF_BAD_INPUT) return st;
+        if (st != CF_OK) result = st;
+        sum.iterations += one.iterations;
+        sum.halvings += one.halvings;
+        sum.ccd_clamps += one.ccd_clamps;
+        sum.grad_norm = one.grad_norm;
+        sum.energy = one.energy;
+    }
+    for (int p = 0; p < N; ++p) s->u[p] = (s->q[p] - s->q_start[p]) / h;
+    sum.min_dist = cf_ipc_min_distance(s, s->q, &sum.active);
+    if (stats) *stats = sum;
+    return result;
+}
