@@ -14,6 +14,9 @@
 #ifdef CF_HAVE_ODE
 #include <ode/ode.h>
 #endif
+#include "peer.h"
+
+#define BULLET_ITERS 10
 
 #define ITERS 20
 #define STEPS 600
@@ -156,6 +159,34 @@ static int run_ode(const char *path, double *ms_step, double *ms_solve, double *
 }
 #endif
 
+#ifdef CF_HAVE_BULLET
+/* ---- the same scene in Bullet 3 (bench/peer_bullet.cc): boxes on the ground plane ---- */
+static int run_bullet(const char *path, BenchRun *out)
+{
+    cfWorld w;
+    cfError err;
+    if (cf_scene_load(path, &w, NULL, &err) != CF_OK) return 1;
+    BenchBox *boxes = calloc((size_t)w.n_bodies, sizeof *boxes);
+    int n = 0;
+    double mu = 0.5;
+    for (int i = 0; i < w.n_bodies; ++i) {
+        const cfRigidBody *b = &w.bodies[i];
+        if (b->shape.type == CF_SHAPE_PLANE) {
+            mu = b->mu;
+            continue;
+        }
+        BenchBox *x = &boxes[n++];
+        x->x[0] = b->x.x, x->x[1] = b->x.y, x->x[2] = b->x.z;
+        x->half[0] = b->shape.half_extents.x, x->half[1] = b->shape.half_extents.y, x->half[2] = b->shape.half_extents.z;
+        x->mass = b->fixed ? 0.0 : b->mass;
+    }
+    int st = bench_bullet(boxes, n, -w.def.gravity.z, mu, w.def.dt, STEPS, BULLET_ITERS, out);
+    free(boxes);
+    cf_world_free(&w);
+    return st;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     const char *scenes[3] = {"scenes/ch05_pyramid_10.json", "scenes/ch05_pyramid_20.json",
@@ -176,6 +207,12 @@ int main(int argc, char **argv)
 #else
     printf("# ODE not built in (install libode-dev and rebuild to compare)\n");
 #endif
+#ifdef CF_HAVE_BULLET
+    printf("# Bullet %s btDiscreteDynamicsWorld, sequential impulse %d iterations (split impulse, its defaults), "
+           "dbvt broadphase, mu 0.5 per pair, no sleeping\n", bench_bullet_version(), BULLET_ITERS);
+#else
+    printf("# Bullet not built in (install libbullet-dev and rebuild to compare)\n");
+#endif
     printf("engine,scene,contacts,ms_step,ms_detect,ms_assemble,ms_solve,ms_stabilize,ns_per_contact_iter,drift_m,stands\n");
     for (int i = 0; i < n; ++i) {
         Row r[2], t;
@@ -184,12 +221,18 @@ int main(int argc, char **argv)
 #ifdef CF_HAVE_ODE
         double ms = INFINITY, ms_solve = 0.0, nc = 0.0, d = 0.0;
 #endif
+#ifdef CF_HAVE_BULLET
+        BenchRun bt = {INFINITY, 0, 0}, bt1;
+#endif
         /* rounds of every engine in turn, so that each sees the same machine load; the fastest round counts */
         for (int round = 0; round < repeats; ++round) {
             for (int e = 0; e < 2; ++e) {
                 if (run_cflab(list[i], kinds[e], &t)) return 1;
                 if (round == 0 || t.ms_step < r[e].ms_step) r[e] = t;
             }
+#ifdef CF_HAVE_BULLET
+            if (run_bullet(list[i], &bt1) == 0 && bt1.ms_step < bt.ms_step) bt = bt1;
+#endif
 #ifdef CF_HAVE_ODE
             double ms1, solve1, nc1, d1;
             if (run_ode(list[i], &ms1, &solve1, &nc1, &d1) == 0 && ms1 < ms) {
@@ -215,6 +258,14 @@ int main(int argc, char **argv)
             for (int e = 0; e < 2; ++e)
                 printf("# ratio %s/ODE: step %.2f, solve (solve+stabilize vs QuickStep) %.2f\n", engine[e],
                        r[e].ms_step / ms, (r[e].ms_stage[CF_STAGE_SOLVE] + r[e].ms_stage[CF_STAGE_STABILIZE]) / ms_solve);
+        }
+#endif
+#ifdef CF_HAVE_BULLET
+        if (isfinite(bt.ms_step)) {
+            printf("bullet,%s,%.0f,%.3f,,,,,,%.5f,%s\n", list[i], bt.contacts, bt.ms_step, bt.drift,
+                   bt.drift < 0.01 ? "yes" : "no");
+            for (int e = 0; e < 2; ++e)
+                printf("# ratio %s/Bullet: step %.2f\n", engine[e], r[e].ms_step / bt.ms_step);
         }
 #endif
         fflush(stdout);

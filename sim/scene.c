@@ -369,6 +369,7 @@ static const char *soft_integrator_name(int i) { return cf_soft_integrator_name(
 static const char *detector_name(int i) { return cf_detector_name((cfDetector)i); }
 static const char *friction_model_name(int i) { return cf_friction_model_name((cfFrictionModel)i); }
 static const char *ordering_name(int i) { return cf_ordering_name((cfOrdering)i); }
+static const char *rfactor_name(int i) { return cf_rfactor_name((cfRFactor)i); }
 static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
 
 /* the string member @p key as a value of an enum with @p count names (a no-op once st failed) */
@@ -406,7 +407,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     static const char *const keys[] = {"gravity", "dt", "steps", "rigid_integrator", "gyroscopic",
                                        "soft_integrator", "solver_iterations", "solver_tolerance",
                                        "detector", "contact_margin", "solver", "friction_model",
-                                       "friction_directions", "warm_start", "ordering", "relaxation", "erp",
+                                       "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
                                        "seed", "max_matrix_mb", NULL};
     const char *at = "world";
@@ -426,6 +427,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     GET_ENUM("friction_model", "friction model", friction_model_name, CF_FRICTION_MODEL_COUNT, def->friction_model);
     if (st == CF_OK) st = get_int(p, obj, at, "friction_directions", &def->friction_directions);
     GET_ENUM("ordering", "ordering", ordering_name, CF_ORDER_COUNT, def->ordering);
+    GET_ENUM("r_factor", "r-factor strategy", rfactor_name, CF_RFACTOR_COUNT, def->r_factor);
     GET_ENUM("stabilization", "stabilization", stabilization_name, CF_STABILIZATION_COUNT, def->stabilization);
     if (st == CF_OK) st = get_bool(p, obj, at, "warm_start", &def->warm_start);
     if (st == CF_OK) st = get_number(p, obj, at, "relaxation", &def->relaxation);

@@ -12,6 +12,8 @@
 #include "cf/cf_ch02.h"
 #include "cf/cf_ch04.h"
 #include "cf/cf_ch05.h"
+#include "cf/cf_ch06.h"
+#include "cf/cf_ch07.h"
 
 /* ---- chapter 4: pivoting ------------------------------------------------------------------ */
 
@@ -192,11 +194,61 @@ static void pgs_release(void *work)
     free(work);
 }
 
+/* ---- chapter 6: non-smooth Newton ------------------------------------------------------- */
+
+/* the common parameters as Newton options: a fixed iteration budget, the world's tolerance
+   (0 spends the budget; the line search then stops the loop when nothing decreases) */
+static cfNewtonOptions newton_options(const cfSolverParams *par)
+{
+    cfNewtonOptions o = cf_newton_options_default();
+    o.max_iter = par->max_iter;
+    o.tol = par->tol;
+    return o;
+}
+
+#define NEWTON_ROW(fname, call)                                                                                 \
+    static cfStatus fname(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x,        \
+                          cfReport *rep)                                                                       \
+    {                                                                                                          \
+        (void)work;                                                                                            \
+        cfNewtonOptions o = newton_options(par);                                                               \
+        return call;                                                                                           \
+    }
+
+NEWTON_ROW(newton_mm_solve, cf_lcp_newton_minmap(p->lcp, &o, x, rep))
+NEWTON_ROW(newton_fb_solve, cf_lcp_newton_fb(p->lcp, &o, x, rep))
+NEWTON_ROW(newton_mid_solve, cf_blcp_newton(p->blcp, &o, x, rep))
+NEWTON_ROW(newton_ac_solve, cf_fc_newton_ac(p->fc, &o, x, rep))
+
+/* ---- chapter 7: proximal operators -------------------------------------------------------- */
+
+/* the work space keeps the adaptive scale of the last solve: the r-factors are warm started too */
+static cfStatus prox_row(cfProxSweep sweep, void **work, const cfContactProblem *p, const cfSolverParams *par,
+                         double *x, cfReport *rep)
+{
+    if (!*work && !(*work = calloc(1, sizeof(double)))) return CF_NO_MEMORY;
+    return cf_prox_solve_fc(p->fc, sweep, par, *work, x, rep);
+}
+
+static cfStatus prox_gs_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x,
+                              cfReport *rep)
+{
+    return prox_row(cf_prox_gs_sweep, work, p, par, x, rep);
+}
+
+static cfStatus prox_jacobi_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x,
+                                  cfReport *rep)
+{
+    return prox_row(cf_prox_jacobi_sweep, work, p, par, x, rep);
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 /* The fast PGS ships with the reference solutions only (solutions/ch05/fast/): in a build
    without it (a handout) this weak reference stays null and the row is not in the table. */
 extern const cfSolver cf_solver_pgs_fast __attribute__((weak));
+/* The OpenMP PROX-Jacobi (solutions/ch07/omp/), likewise. */
+extern const cfSolver cf_solver_prox_jacobi_omp __attribute__((weak));
 
 static const cfSolver ROWS[] = {
     {.name = "baraff", .chapter = 4, .form = CF_FORM_FC3D, .contacts = true, .dense = true,
@@ -231,13 +283,25 @@ static const cfSolver ROWS[] = {
      .solve = sm_solve, .summary = "PGS with subspace minimization on the boxed LCP, 5 PGS sweeps per phase (ch05.8)"},
     {.name = "nncg", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = nncg_solve, .summary = "non-smooth nonlinear conjugate gradient on the boxed LCP (ch05.9)"},
+    {.name = "newton-mm", .chapter = 6, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP,
+     .solve = newton_mm_solve, .summary = "min-map Newton with Armijo line search (ch06.2; LCP files)"},
+    {.name = "newton-fb", .chapter = 6, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP,
+     .solve = newton_fb_solve, .summary = "Fischer-Burmeister Newton with Armijo line search (ch06.3; LCP files)"},
+    {.name = "newton-mid", .chapter = 6, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+     .solve = newton_mid_solve, .summary = "mid-map Newton on the boxed LCP of the friction pyramid (ch06.4)"},
+    {.name = "newton-ac", .chapter = 6, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+     .solve = newton_ac_solve, .summary = "Alart-Curnier Newton on the Coulomb cone, as Siconos NSN-AC (ch06.6)"},
+    {.name = "prox-gs", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
+     .solve = prox_gs_solve, .release = free, .summary = "PROX Gauss-Seidel with adaptive r-factors, blocked per contact (ch07.4)"},
+    {.name = "prox-jacobi", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
+     .solve = prox_jacobi_solve, .release = free, .summary = "PROX Jacobi with adaptive r-factors (ch07.3)"},
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
 /* the optional rows, appended in chapter order after the table */
 static const cfSolver *extra(int k)
 {
-    const cfSolver *const extras[] = {&cf_solver_pgs_fast};
+    const cfSolver *const extras[] = {&cf_solver_pgs_fast, &cf_solver_prox_jacobi_omp};
     int n = 0;
     for (int i = 0; i < (int)(sizeof extras / sizeof extras[0]); ++i)
         if (extras[i] && n++ == k) return extras[i];

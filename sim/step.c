@@ -362,6 +362,7 @@ static cfSolverParams solver_params(const cfWorldDef *d)
     p.tol = d->solver_tolerance;
     p.omega = d->relaxation;
     p.ordering = d->ordering;
+    p.r_factor = d->r_factor;
     p.seed = d->seed;
     p.friction = d->friction_model;
     p.directions = d->friction_directions;

@@ -78,6 +78,7 @@ cfWorldDef cf_world_def_default(void)
     d.warm_start = true;
     d.ordering = CF_ORDER_SEQUENTIAL;
     d.relaxation = 1.0;
+    d.r_factor = CF_RFACTOR_LOCAL;
     d.stabilization = CF_STAB_SPLIT;
     d.erp = 0.2;
     d.cfm = 0.0;
@@ -128,6 +129,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "ordering: solver '%s' sweeps in one order only; '%s' applies to: %s", d->solver->name,
                       cf_ordering_name(d->ordering), names);
     }
+    if (!(d->r_factor >= 0 && d->r_factor < CF_RFACTOR_COUNT))
+        return REFUSE(err, "r_factor: unknown value %d", (int)d->r_factor);
     if (!(d->relaxation > 0.0 && d->relaxation < 2.0))
         return REFUSE(err, "relaxation: must be in (0, 2) (got %g)", d->relaxation);
     if (!(d->stabilization >= 0 && d->stabilization < CF_STABILIZATION_COUNT))

@@ -31,8 +31,8 @@ void cf_cone_project(const double x[3], double mu, double out[3])
 {
     if (!(mu > 0.0)) mu = 0.0; /* the cone of mu = 0 is the ray x_T = 0, x_N >= 0 */
     double xn = x[0], xt = hypot(x[1], x[2]);
-    if (xt <= mu * xn) {
-        /* inside K: unchanged */
+    if (xt <= mu * xn && xn >= 0.0) {
+        /* inside K: unchanged (xn >= 0 matters for mu = 0 only: (-1, 0, 0) is not on the ray) */
         out[0] = x[0], out[1] = x[1], out[2] = x[2];
     } else if (mu * xt <= -xn) {
         /* inside the polar cone -K*: the closest point of K is its apex */

@@ -15,6 +15,17 @@ const char *cf_ordering_name(cfOrdering o)
     return "unknown";
 }
 
+const char *cf_rfactor_name(cfRFactor r)
+{
+    switch (r) {
+    case CF_RFACTOR_LOCAL: return "local";
+    case CF_RFACTOR_GLOBAL: return "global";
+    case CF_RFACTOR_BLOCKED: return "blocked";
+    case CF_RFACTOR_COUNT: break;
+    }
+    return "unknown";
+}
+
 const char *cf_form_name(cfProblemForm f)
 {
     switch (f) {
@@ -52,6 +63,7 @@ cfSolverParams cf_solver_params_default(void)
     p.seed = 1;
     p.friction = CF_FRICTION_CONE;
     p.directions = 8;
+    p.r_factor = CF_RFACTOR_LOCAL;
     p.warm_start = true;
     p.preconditioner = CF_PRECOND_EXACT;
     return p;

@@ -40,6 +40,7 @@ static void solve_help(FILE *f)
           "  --omega W       relaxation of the splitting solvers, in (0, 2) (default 1)\n"
           "  --friction M    FC3D with pgs-blocked: cone (default) or box\n"
           "  --directions K  FC3D with an LCP solver: friction directions of the polyhedral cone (default 8)\n"
+          "  --r-factor R    FC3D with a PROX solver: local (default), global or blocked r-factors\n"
           "  --json          one JSON object instead of text\n"
           "  --print-x       also print the solution (z, or r per contact)\n"
           "  -h, --help      this text\n"
@@ -159,6 +160,14 @@ static int parse_args(int argc, char **argv, Args *a)
                 fprintf(stderr, "cflab solve: --friction: expected cone or box (got '%s')\n", v);
                 return 2;
             }
+        } else if ((v = opt_value(argc, argv, &i, "--r-factor", &missing)) != NULL) {
+            int k = 0;
+            while (k < CF_RFACTOR_COUNT && strcmp(v, cf_rfactor_name((cfRFactor)k)) != 0) ++k;
+            if (k == CF_RFACTOR_COUNT) {
+                fprintf(stderr, "cflab solve: --r-factor: expected local, global or blocked (got '%s')\n", v);
+                return 2;
+            }
+            a->par.r_factor = (cfRFactor)k;
         } else if ((v = opt_value(argc, argv, &i, "--directions", &missing)) != NULL) {
             errno = 0;
             long k = strtol(v, &end, 10);

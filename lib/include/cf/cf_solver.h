@@ -45,6 +45,17 @@ typedef enum cfOrdering {
 /** Name of an ordering ("sequential", "symmetric", "random"); "unknown" for other values. */
 const char *cf_ordering_name(cfOrdering o);
 
+/** How the PROX solvers of chapter 7 choose their r-factors (the step of each fixed-point map). */
+typedef enum cfRFactor {
+    CF_RFACTOR_LOCAL = 0, /**< r_i = 1/A_ii per row: PGS's step (the default) */
+    CF_RFACTOR_GLOBAL,    /**< one r for every row (1/|A|_2 unless given) */
+    CF_RFACTOR_BLOCKED,   /**< per contact 1/A_nn and the inverse of the friction block */
+    CF_RFACTOR_COUNT      /**< number of strategies */
+} cfRFactor;
+
+/** Name of an r-factor strategy ("local", "global", "blocked"); "unknown" for other values. */
+const char *cf_rfactor_name(cfRFactor r);
+
 /** The form of a contact problem a solver consumes. */
 typedef enum cfProblemForm {
     /** Matrix-free rows: the rigid bodies and their contacts themselves (cfContactProblem::bodies,
@@ -98,11 +109,12 @@ typedef struct cfSolverParams {
     uint64_t seed;            /**< seed of the random ordering */
     cfFrictionModel friction; /**< cone or box, for the solvers that offer both */
     int directions;           /**< friction directions of the polyhedral cone (CF_FORM_LCP; 3..64) */
+    cfRFactor r_factor;       /**< r-factor strategy of the PROX solvers (chapter 7) */
     bool warm_start;          /**< x holds a previous answer (false: x is zero on entry) */
     cfPreconditioner preconditioner; /**< CF_FORM_DUAL: how A^-1 is anticipated */
 } cfSolverParams;
 
-/** max_iter 20, max_pivots 0, tol 0, omega 1, sequential, seed 1, cone, 8 directions, warm start, exact. */
+/** max_iter 20, max_pivots 0, tol 0, omega 1, sequential, seed 1, cone, 8 directions, local r-factors, warm start, exact. */
 cfSolverParams cf_solver_params_default(void);
 
 /**

@@ -106,6 +106,7 @@ typedef struct cfWorldDef {
     bool warm_start;                    /**< start from the previous step's impulses (default true) */
     cfOrdering ordering;                /**< sweep order of the Gauss-Seidel solvers (default sequential) */
     double relaxation;                  /**< relaxation omega of the splitting solvers, in (0, 2) (default 1) */
+    cfRFactor r_factor;                 /**< r-factor strategy of the PROX solvers (chapter 7; default local) */
     cfStabilization stabilization;      /**< split impulse or Baumgarte (default split) */
     double erp;                         /**< ERP in [0, 1]: fraction of penetration removed per step (default 0.2) */
     double cfm;                         /**< CFM >= 0 added to the normal diagonal (default 0) */
