@@ -11,6 +11,7 @@ void cf_dual_free(cfDualSystem *s)
     cf_csr_free(&s->A);
     cf_csr_free(&s->J);
     free(s->b);
+    free(s->vfree);
     free(s->bias);
     free(s->mu);
     memset(s, 0, sizeof *s);
@@ -25,6 +26,7 @@ cfStatus cf_dual_check(const cfDualSystem *s, cfError *err)
     if (s->J.rows != 3 * s->nc || s->J.cols != s->n || !cf_vec_finite(s->J.nnz, s->J.val))
         return cf_error_set(err, CF_BAD_INPUT, "dual system: J must be a finite %d x %d matrix", 3 * s->nc, s->n);
     if (!s->b || !cf_vec_finite(s->n, s->b)) return cf_error_set(err, CF_BAD_INPUT, "dual system: b must be finite");
+    if (s->vfree && !cf_vec_finite(s->n, s->vfree)) return cf_error_set(err, CF_BAD_INPUT, "dual system: vfree must be finite");
     if (s->nc > 0 && (!s->bias || !s->mu || !cf_vec_finite(s->nc, s->bias)))
         return cf_error_set(err, CF_BAD_INPUT, "dual system: bias must be finite");
     for (int a = 0; a < s->nc; ++a)

@@ -97,40 +97,42 @@ cfStatus cf_ic0_factor(const cfCsr *A, cfIc0 *F)
     memset(F, 0, sizeof *F);
     if (!A || A->rows != A->cols || !cf_vec_finite(A->nnz, A->val)) return CF_BAD_INPUT;
     int n = A->rows;
-    cfTriplets T;
-    cfStatus st = cf_triplets_init(&T, n, n);
+    /* tril(A), row by row (columns ascend, so each row's diagonal is its last entry) */
+    cfCsr *L = &F->L;
+    L->rows = L->cols = n;
+    L->rowptr = malloc((size_t)(n + 1) * sizeof *L->rowptr);
+    L->colidx = malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof *L->colidx);
+    L->val = malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof *L->val);
+    double *a = malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof *a); /* tril(A)'s values, kept for the retries */
+    if (!L->rowptr || !L->colidx || !L->val || !a) {
+        free(a);
+        cf_ic0_free(F);
+        return CF_NO_MEMORY;
+    }
+    int e = 0;
+    cfStatus st = CF_OK;
     for (int i = 0; i < n && st == CF_OK; ++i) {
-        double diag = cf_csr_get(A, i, i);
-        if (!(diag > 0.0)) st = CF_BAD_INPUT;
-        for (int e = A->rowptr[i]; e < A->rowptr[i + 1] && st == CF_OK; ++e)
-            if (A->colidx[e] <= i) st = cf_triplets_add(&T, i, A->colidx[e], A->val[e]);
+        L->rowptr[i] = e;
+        for (int q = A->rowptr[i]; q < A->rowptr[i + 1] && A->colidx[q] <= i; ++q) {
+            L->colidx[e] = A->colidx[q];
+            a[e++] = A->val[q];
+        }
+        if (e == L->rowptr[i] || L->colidx[e - 1] != i || !(a[e - 1] > 0.0)) st = CF_BAD_INPUT; /* a diagonal <= 0 */
     }
-    cfCsr base = {0};
-    if (st == CF_OK) st = cf_csr_from_triplets(&T, &base);
-    cf_triplets_free(&T);
-    if (st != CF_OK) return st;
-    /* columns ascend within a row, so the diagonal (the largest column <= i) is each row's last */
+    L->rowptr[n] = e;
+    L->nnz = e;
     static const double shifts[] = {0.0, 1e-3, 1e-2, 1e-1, 1.0};
-    st = CF_SINGULAR;
-    for (size_t t = 0; t < sizeof shifts / sizeof *shifts && st == CF_SINGULAR; ++t) {
-        cf_csr_free(&F->L);
-        cfTriplets C;
-        cfStatus s2 = cf_triplets_init(&C, n, n);
-        for (int i = 0; i < n && s2 == CF_OK; ++i)
-            for (int e = base.rowptr[i]; e < base.rowptr[i + 1] && s2 == CF_OK; ++e)
-                s2 = cf_triplets_add(&C, i, base.colidx[e], base.val[e] * (base.colidx[e] == i ? 1.0 + shifts[t] : 1.0));
-        if (s2 == CF_OK) s2 = cf_csr_from_triplets(&C, &F->L);
-        cf_triplets_free(&C);
-        if (s2 != CF_OK) {
-            st = s2;
-            break;
-        }
-        if (ic0_numeric(&F->L)) {
+    bool done = false;
+    for (size_t t = 0; t < sizeof shifts / sizeof *shifts && st == CF_OK && !done; ++t) {
+        memcpy(L->val, a, (size_t)e * sizeof *a);
+        for (int i = 0; i < n; ++i) L->val[L->rowptr[i + 1] - 1] *= 1.0 + shifts[t];
+        if (ic0_numeric(L)) {
             F->shift = shifts[t];
-            st = CF_OK;
+            done = true;
         }
     }
-    cf_csr_free(&base);
+    free(a);
+    if (st == CF_OK && !done) st = CF_SINGULAR;
     if (st != CF_OK) cf_ic0_free(F);
     return st;
 }

@@ -106,7 +106,7 @@ cfStatus cf_dual_delassus_factored(const cfLinSolver *S, const cfCsr *J, cfDense
     if (st != CF_OK) return st;
     cfStatus failed = CF_OK;
     /* every column k: x = A^-1 (row k of J)^T, column k of W = J x; each thread its own vectors */
-#pragma omp parallel if (cf_linsolver_reentrant(S) && m > 1)
+#pragma omp parallel if (cf_linsolver_reentrant(S) && (double)m * n >= 2e5)
     {
         double *rhs = malloc((size_t)(n > 0 ? n : 1) * sizeof *rhs), *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
         double *Jx = malloc((size_t)(m > 0 ? m : 1) * sizeof *Jx);

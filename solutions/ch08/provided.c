@@ -141,6 +141,7 @@ static cfStatus solve_ca(const cfDualSystem *s, const cfDualOptions *o, double *
     double *vstar = calloc((size_t)(n > 0 ? n : 1), sizeof *vstar), *rhs = malloc((size_t)(n > 0 ? n : 1) * sizeof *rhs);
     double *q = malloc((size_t)(nc > 0 ? 3 * nc : 1) * sizeof *q);
     if (r == CF_OK && (!vstar || !rhs || !q)) r = CF_NO_MEMORY;
+    if (r == CF_OK && s->vfree) cf_vec_copy(n, s->vfree, vstar); /* exact for Cholesky; PCG's start */
     if (r == CF_OK) r = inner_solve(S, s->b, vstar, st);
     if (r == CF_OK) cf_dual_contact_velocity(s, vstar, NULL, q);
     cfCsr Jn = {0};
@@ -241,8 +242,10 @@ cfStatus cf_dual_solve(const cfDualSystem *s, const cfDualOptions *o, double *la
         cfLinSolver *S = NULL;
         double *vstar = calloc((size_t)(s->n > 0 ? s->n : 1), sizeof *vstar);
         double *dv = calloc((size_t)(s->n > 0 ? s->n : 1), sizeof *dv);
-        r = vstar && dv ? cf_linsolver_setup(&s->A, CF_LINSOLVE_PCG_IC0, 1e-10, &S) : CF_NO_MEMORY;
-        if (r == CF_OK) r = inner_solve(S, s->b, vstar, st);
+        r = vstar && dv ? CF_OK : CF_NO_MEMORY;
+        if (r == CF_OK && s->vfree) cf_vec_copy(s->n, s->vfree, vstar);
+        else if (r == CF_OK) r = cf_linsolver_setup(&s->A, CF_LINSOLVE_PCG_IC0, 1e-10, &S);
+        if (r == CF_OK && !s->vfree) r = inner_solve(S, s->b, vstar, st);
         cfIcaOptions io = o->ica;
         io.max_outer = o->max_iter > 0 ? o->max_iter : 1;
         io.tol = o->tol;

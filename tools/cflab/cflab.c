@@ -456,6 +456,7 @@ static int cmd_solvers(int argc, char **argv)
     for (int i = 0; i < cf_solver_count(); ++i) {
         const cfSolver *s = cf_solver_at(i);
         const char *use = cf_solver_matches(s, CF_SOLVERS_ASSEMBLED) ? "world, fc3d"
+                          : cf_solver_matches(s, CF_SOLVERS_SOFT)    ? "world"
                           : cf_solver_matches(s, CF_SOLVERS_WORLD)   ? "world (rigid)"
                                                                      : "lcp";
         if (s->contacts && s->form == CF_FORM_LCP) use = "world, fc3d, lcp";

@@ -1450,6 +1450,159 @@ START_TEST(ch08_6_halving)
 END_TEST
 
 /* ------------------------------------------------------------------------------------------ */
+/* the world: the 'dual' row with every preconditioner (ungraded: they run ch08.1-ch08.6 together) */
+
+static void load_scene(const char *name, cfWorld *w, cfSceneInfo *info)
+{
+    cfError err = {{0}};
+    cfStatus st = cf_scene_load(cft_scene_path(name), w, info, &err);
+    ck_assert_msg(st == CF_OK, "%s: %s", name, err.msg);
+}
+
+static double lowest_node(const cfSoftBody *b)
+{
+    double z = INFINITY;
+    for (int k = 0; k < b->n_nodes; ++k) z = fmin(z, b->x[k].z);
+    return z;
+}
+
+static double fastest_node(const cfSoftBody *b)
+{
+    double v = 0.0;
+    for (int k = 0; k < b->n_nodes; ++k) v = fmax(v, cfu_norm(b->v[k]));
+    return v;
+}
+
+/* the jelly cube of scenes/ch08_jelly_cube.json dropped with each preconditioner (the lumped one at
+   h = 1 ms, inside its stability limit of 1.1 ms): it comes to rest above the ground, and the
+   contacts carry the weight, m g h per step, to 1e-3 with W_A and W_M. ICA is left out of that
+   check: its 5 % rules stop the outer loop on a plateau of the impulses (the two-node example's
+   2, 2, 1.5) and it carries about 1.4 m g h at rest, which the chapter text shows */
+START_TEST(lib_dual_jelly_rests_every_preconditioner)
+{
+    static const struct {
+        cfPreconditioner p;
+        double dt, seconds, carried_tol;
+    } runs[] = {{CF_PRECOND_EXACT, 1.0 / 60.0, 2.0, 1e-3},      {CF_PRECOND_BLOCK_DIAGONAL, 1.0 / 60.0, 2.0, NAN},
+                {CF_PRECOND_PCG_JACOBI, 1.0 / 60.0, 2.0, 1e-3}, {CF_PRECOND_PCG_IC, 1.0 / 60.0, 2.0, 1e-3},
+                {CF_PRECOND_LUMPED, 1e-3, 1.5, 1e-3}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; ++r) {
+        cfWorld w;
+        cfSceneInfo info;
+        load_scene("ch08_jelly_cube.json", &w, &info);
+        w.def.preconditioner = runs[r].p;
+        w.def.dt = runs[r].dt;
+        const char *name = cf_preconditioner_name(runs[r].p);
+        double low = INFINITY;
+        int steps = (int)lround(runs[r].seconds / runs[r].dt);
+        for (int k = 0; k < steps; ++k) {
+            cfStatus st = cf_world_step(&w);
+            ck_assert_msg(st == CF_OK, "%s, step %d: %s", name, k, w.error.msg);
+            low = fmin(low, lowest_node(&w.soft[0]));
+        }
+        const cfSoftBody *b = &w.soft[0];
+        double m = 0.0, lam = 0.0;
+        for (int k = 0; k < b->n_nodes; ++k) m += b->mass[k];
+        for (int a = 0; a < w.contacts.count; ++a) lam += w.contacts.items[a].lambda[0];
+        double carried = lam / (m * 9.81 * w.def.dt);
+        ck_assert_msg(low > -1e-3, "%s: a node went %.3g m below the ground", name, low);
+        ck_assert_msg(fastest_node(b) < 1e-2, "%s: still moving at %.3g m/s after %g s", name, fastest_node(b),
+                      runs[r].seconds);
+        ck_assert_msg(isnan(runs[r].carried_tol) || fabs(carried - 1.0) < runs[r].carried_tol, "%s: the contacts carry %.5f m g h (want 1 within %g)",
+                      name, carried, runs[r].carried_tol);
+        cf_world_free(&w);
+    }
+}
+END_TEST
+
+/* the lumped preconditioner steps the elastic forces explicitly: at the scene's h = 1/60 s (15 times
+   its limit) the cube blows up, and the step says so with the limit, never with NaN positions */
+START_TEST(lib_dual_lumped_blowup_reported)
+{
+    cfWorld w;
+    cfSceneInfo info;
+    load_scene("ch08_jelly_cube.json", &w, &info);
+    w.def.preconditioner = CF_PRECOND_LUMPED;
+    cfStatus st = CF_OK;
+    int k = 0;
+    for (; k < 600 && st == CF_OK; ++k) st = cf_world_step(&w);
+    cft_assert_status(st, CF_DIVERGED);
+    ck_assert_msg(strstr(w.error.msg, "lumped") && strstr(w.error.msg, "stable only for h <"), "message: %s", w.error.msg);
+    /* the bound it names is the one the h = 1 ms run of the previous test keeps */
+    const char *at = strstr(w.error.msg, "h < ");
+    ck_assert_ptr_nonnull(at);
+    double hmax = strtod(at + 4, NULL);
+    ck_assert_msg(hmax > 1e-3 && hmax < 1.0 / 60.0, "h_max %g (message: %s)", hmax, w.error.msg);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* the exact preconditioner solves the same W_A = J A^-1 J^T problem as chapter 2's soft dual form
+   (ch02.8) under blocked PGS: on the chapter 5 jelly (lumped mass, linear tetrahedra: the same A
+   and b) both keep the nodes where the other does, to the solvers' tolerance */
+START_TEST(lib_dual_exact_equals_ch02_dual_form)
+{
+    cfWorld a, b;
+    cfSceneInfo info;
+    load_scene("ch05_soft_block_on_ground.json", &a, &info);
+    load_scene("ch05_soft_block_on_ground.json", &b, &info);
+    b.def.solver = cf_solver_find("dual");
+    ck_assert_ptr_nonnull(b.def.solver);
+    a.def.solver_iterations = b.def.solver_iterations = 200;
+    a.def.solver_tolerance = b.def.solver_tolerance = 1e-12;
+    double diff = 0.0;
+    for (int k = 0; k < 60; ++k) {
+        cfStatus sa = cf_world_step(&a), sb = cf_world_step(&b);
+        ck_assert_msg(sa == CF_OK && sb == CF_OK, "step %d: %s / %s", k, a.error.msg, b.error.msg);
+        for (int n = 0; n < a.soft[0].n_nodes; ++n) diff = fmax(diff, cfu_norm(cfu_sub(a.soft[0].x[n], b.soft[0].x[n])));
+    }
+    ck_assert_msg(a.contacts.count == b.contacts.count && a.contacts.count > 0, "contacts %d / %d", a.contacts.count,
+                  b.contacts.count);
+    ck_assert_msg(diff < 1e-7, "nodes differ by %.3g m", diff);
+    cf_world_free(&a);
+    cf_world_free(&b);
+}
+END_TEST
+
+/* depth of a point inside the box of half extents h at c (axis-aligned); <= 0 outside */
+static double box_depth(cfVec3 p, cfVec3 c, cfVec3 h)
+{
+    cfVec3 d = cfu_sub(p, c);
+    return fmin(h.x - fabs(d.x), fmin(h.y - fabs(d.y), h.z - fabs(d.z)));
+}
+
+/* the cloth of scenes/ch08_cloth_on_box.json under CMR with CCD: no node ever inside the box or below
+   the ground (1 mm), the sheet comes to lie on the box's top, and some step needed a second round */
+START_TEST(lib_dual_cloth_never_passes_through_box)
+{
+    cfWorld w;
+    cfSceneInfo info;
+    load_scene("ch08_cloth_on_box.json", &w, &info);
+    const cfRigidBody *box = &w.bodies[1];
+    ck_assert(box->shape.type == CF_SHAPE_BOX);
+    cfVec3 half = box->shape.half_extents;
+    double deepest = -INFINITY, low = INFINITY;
+    int most_rounds = 0;
+    for (int k = 0; k < 150; ++k) {
+        cfStatus st = cf_world_step(&w);
+        ck_assert_msg(st == CF_OK, "step %d: %s", k, w.error.msg);
+        const cfSoftBody *c = &w.soft[0];
+        for (int n = 0; n < c->n_nodes; ++n) deepest = fmax(deepest, box_depth(c->x[n], box->x, half));
+        low = fmin(low, lowest_node(c));
+        most_rounds = w.stats.cmr_rounds_max > most_rounds ? w.stats.cmr_rounds_max : most_rounds;
+    }
+    ck_assert_msg(deepest < 1e-3, "a cloth node went %.3g m into the box", deepest);
+    ck_assert_msg(low > -1e-3, "a cloth node went %.3g m below the ground", low);
+    /* the middle of the sheet rests on the top face (z = 0.4 plus half the thickness) */
+    const cfSoftBody *c = &w.soft[0];
+    cfVec3 mid = c->x[c->n_nodes / 2];
+    cft_assert_near(mid.z, 0.4 + 0.5 * c->thickness, 3e-3, 0);
+    ck_assert_int_ge(most_rounds, 2);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
 
 static void build(Suite *s)
 {
@@ -1486,6 +1639,12 @@ static void build(Suite *s)
     TCase *t6 = cft_tcase_unit(s, "ch08.6");
     CFT_GRADED(t6, ch08_6_rounds_on_planes, "ch08.6", 8, "CMR rounds: 1 by proximity, 2 by CCD, 2 in a V corner");
     CFT_GRADED(t6, ch08_6_halving, "ch08.6", 7, "halving once, twice, round budget, failures");
+
+    TCase *tw = cft_tcase_scene(s, "ch08-world");
+    CFT_TEST(tw, lib_dual_jelly_rests_every_preconditioner, "a jelly cube comes to rest with every preconditioner");
+    CFT_TEST(tw, lib_dual_lumped_blowup_reported, "the lumped method's blow-up at a large step is reported");
+    CFT_TEST(tw, lib_dual_exact_equals_ch02_dual_form, "exact W_A equals chapter 2's dual form under PGS");
+    CFT_TEST(tw, lib_dual_cloth_never_passes_through_box, "cloth over a box: CCD and CMR, nothing passes through");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch08", build); }

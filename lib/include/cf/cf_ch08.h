@@ -136,8 +136,8 @@ cfStatus cf_dual_delassus_block(const cfDualSystem *s, const double *P, cfFricti
  * approximate). For each row k of @p J (m rows): j = (row k of J)^T, solve A x = j
  * (cf_linsolver_solve(), starting from x = 0), then column k of W is J x. The columns are
  * independent: compute them in parallel (`#pragma omp parallel for`, each thread with its own
- * work space and vectors) when cf_linsolver_reentrant(S), serially otherwise; the result must not
- * depend on the number of threads. Finally replace W by (W + W^T) / 2 (the solves' round-off
+ * work space and vectors) when cf_linsolver_reentrant(S) and the work pays for the threads
+ * (m n >= 2e5), serially otherwise; the result must not depend on the number of threads. Finally replace W by (W + W^T) / 2 (the solves' round-off
  * asymmetry). @p W is allocated m x m (cf_dense_init()).
  *
  * Returns CF_OK, or the first failing solve's status (PCG's CF_MAX_ITER or CF_DIVERGED; W is
@@ -367,8 +367,9 @@ typedef struct cfDualStats {
  *   Algorithm 15 (ch08.3) on a Cholesky factor or PCG, q = J A^-1 b + bias, then blocked PGS
  *   (ch05.5) with opts' friction model; when every mu is 0 only the normal rows are built (the
  *   frictionless CA of paper 004, Fig. 6) and solved by PGS (ch05.2); u = A^-1 (b + J^T lambda);
- * - CF_PRECOND_BLOCK_DIAGONAL: v* = A^-1 b by PCG (IC(0), relative tolerance 1e-10), then ICA
- *   (ch08.5) from dv = 0; u = v* + dv.
+ * - CF_PRECOND_BLOCK_DIAGONAL: v* = s->vfree when given, else A^-1 b by PCG (IC(0), relative
+ *   tolerance 1e-10), then ICA (ch08.5) from dv = 0; u = v* + dv.
+ * CA starts its solve for A^-1 b from s->vfree when given (exact with Cholesky; a warm start for PCG).
  * The report is the inner solver's (history, iterations, residual in its measure). Errors of the
  * steps are passed on; CF_BAD_INPUT for a system that fails cf_dual_check().
  */

@@ -32,6 +32,8 @@ typedef struct cfDualSystem {
     int nc;         /**< contacts */
     cfCsr A;        /**< n x n, symmetric positive definite (pinned unknowns: identity rows and columns) */
     double *b;      /**< n: right-hand side; the velocities without contact are A^-1 b */
+    double *vfree;  /**< n or NULL: A^-1 b when the caller has it already (to an iterative solver's accuracy), so that a
+                         solver need not solve for it again; NULL: unknown */
     cfCsr J;        /**< 3 nc x n contact Jacobian, rows (n, t, b) per contact */
     double *bias;   /**< nc: normal velocity bias, phi / h (or erp phi / h when penetrating) */
     double *mu;     /**< nc: friction coefficients (>= 0) */
