@@ -1168,9 +1168,9 @@ START_TEST(ic0_certificates)
     cfTriplets t;
     cft_assert_ok(cf_triplets_init(&t, n, n));
     for (int i = 0; i < n; ++i) {
-        cft_assert_ok(cf_triplets_add(&t, i, i, 2.5));
-        if (i > 0) cft_assert_ok(cf_triplets_add(&t, i, i - 1, -1.0));
-        if (i + 1 < n) cft_assert_ok(cf_triplets_add(&t, i, i + 1, -1.0));
+        cft_assert_ok_at(cf_triplets_add(&t, i, i, 2.5), "i = %d", i);
+        if (i > 0) cft_assert_ok_at(cf_triplets_add(&t, i, i - 1, -1.0), "i = %d", i);
+        if (i + 1 < n) cft_assert_ok_at(cf_triplets_add(&t, i, i + 1, -1.0), "i = %d", i);
     }
     cfCsr A;
     cft_assert_ok(cf_csr_from_triplets(&t, &A));
@@ -1219,10 +1219,12 @@ START_TEST(linsolver_kinds_agree)
     for (int i = 0; i < nn; ++i)
         for (int e = L.rowptr[i]; e < L.rowptr[i + 1]; ++e)
             for (int a = 0; a < 3; ++a) {
-                cft_assert_ok(cf_triplets_add(&t, 3 * i + a, 3 * L.colidx[e] + a, L.val[e]));
+                cft_assert_ok_at(cf_triplets_add(&t, 3 * i + a, 3 * L.colidx[e] + a, L.val[e]),
+                                 "i = %d, e = %d, a = %d", i, e, a);
                 if (L.colidx[e] == i) /* a symmetric coupling inside each node's block */
-                    cft_assert_ok(cf_triplets_add(&t, 3 * i + a, 3 * i + (a + 1) % 3, 0.5));
-                if (L.colidx[e] == i) cft_assert_ok(cf_triplets_add(&t, 3 * i + (a + 1) % 3, 3 * i + a, 0.5));
+                    cft_assert_ok_at(cf_triplets_add(&t, 3 * i + a, 3 * i + (a + 1) % 3, 0.5), "i = %d, a = %d", i, a);
+                if (L.colidx[e] == i) cft_assert_ok_at(cf_triplets_add(&t, 3 * i + (a + 1) % 3, 3 * i + a, 0.5),
+                                                       "i = %d, a = %d", i, a);
             }
     cfCsr A;
     cft_assert_ok(cf_csr_from_triplets(&t, &A));
@@ -1236,7 +1238,7 @@ START_TEST(linsolver_kinds_agree)
     for (int kind = 0; kind < CF_LINSOLVE_KIND_COUNT; ++kind) {
         cfLinSolver *S;
         cft_assert_ok_at(cf_linsolver_setup(&A, (cfLinSolverKind)kind, 1e-12, &S), "kind %s", cf_linsolver_kind_name(kind));
-        ck_assert(cf_linsolver_reentrant(S) || kind == CF_LINSOLVE_CHOLESKY);
+        cft_assert_at(cf_linsolver_reentrant(S) || kind == CF_LINSOLVE_CHOLESKY, "kind = %d", kind);
         work = realloc(work, (size_t)cf_linsolver_work_size(S) * sizeof *work);
         cf_vec_zero(n, x);
         cft_assert_ok_at(cf_linsolver_solve(S, b, x, work, &iters[kind]), "kind %s", cf_linsolver_kind_name(kind));

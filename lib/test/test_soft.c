@@ -67,7 +67,7 @@ START_TEST(polar_rotation_certificates)
     cfMat3 Q = rotation(1, 2, 3, 0.7);
     cfMat3 R = cf_soft_polar_rotation(cfu_mat3_mul(Q, cfu_mat3_diag(cfu_vec3(1.2, 0.9, 1.05))));
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) cft_assert_near(R.m[i][j], Q.m[i][j], 1e-12, 0);
+        for (int j = 0; j < 3; ++j) cft_assert_near_at(R.m[i][j], Q.m[i][j], 1e-12, 0, "i = %d, j = %d", i, j);
 }
 END_TEST
 
@@ -170,7 +170,7 @@ START_TEST(consistent_mass_certificates)
     cft_assert_ok(cf_csr_from_triplets(&T, &M));
     cf_triplets_free(&T);
     ck_assert_int_eq(M.nnz, N);
-    for (int i = 0; i < N; ++i) ck_assert(cf_csr_get(&M, i, i) == s.mass[i / 3]);
+    for (int i = 0; i < N; ++i) cft_assert_at(cf_csr_get(&M, i, i) == s.mass[i / 3], "i = %d", i);
     cf_csr_free(&M);
     cf_soft_free(&s);
 }
