@@ -169,6 +169,9 @@ void cfv_run_toggle_gyroscopic(cfvRun *run);
 void cfv_run_cycle_rigid_integrator(cfvRun *run);
 /** Every world with a contact solver takes the next (@p dir = 1) or previous (-1) world solver of the registry (cf_solvers.h). */
 void cfv_run_cycle_solver(cfvRun *run, int dir);
+/** Next preconditioner (cfWorldDef::preconditioner) of slot @p i when its solver takes one (the dual form,
+ *  chapter 8); false for a slot whose solver does not. */
+bool cfv_run_cycle_preconditioner(cfvRun *run, int i);
 void cfv_run_cycle_soft_integrator(cfvRun *run);
 /** Message of the stub that was reached ("" when none). */
 const char *cfv_run_todo_message(const cfvRun *run, char *buf, size_t cap);

@@ -364,7 +364,16 @@ void cfv_run_cycle_solver(cfvRun *run, int dir)
                 break;
             }
         }
+        if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT; /* the others take no other */
     }
+}
+
+bool cfv_run_cycle_preconditioner(cfvRun *run, int i)
+{
+    cfWorldDef *d = &run->slot[i].w.def;
+    if (!d->solver || d->solver->form != CF_FORM_DUAL) return false;
+    d->preconditioner = (cfPreconditioner)((d->preconditioner + 1) % CF_PRECONDITIONER_COUNT);
+    return true;
 }
 
 void cfv_run_cycle_soft_integrator(cfvRun *run)
