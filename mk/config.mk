@@ -33,10 +33,12 @@ PKG_LIBS = $(call lazy,PKG_LIBS,pkg-config --libs libcjson lapacke openblas 2>/d
 CHECK_LIBS = $(call lazy,CHECK_LIBS,pkg-config --libs check 2>/dev/null)
 
 CC ?= cc
+# OpenMP (GCC's libgomp): chapter 8 builds W_A column by column in parallel (Algorithm 15)
+OPENMP ?= -fopenmp
 CPPFLAGS += -Ilib/include -Isim/include -Ilib/test -MMD -MP
 CFLAGS ?=
-CFLAGS += -std=c17 -Wall -Wextra -Werror $(OPTFLAGS) $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -lm
+CFLAGS += -std=c17 -Wall -Wextra -Werror $(OPTFLAGS) $(OPENMP) $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS) $(OPENMP) -lm
 # A student's exercise file shows its warnings but never fails the build on one (a compiler's
 # false positive, such as GCC 12's -Wmaybe-uninitialized, must not cost a chapter); the library
 # and the reference keep -Werror, and `make stubs-werror` holds the generated stubs to it.

@@ -400,12 +400,19 @@ static uint32_t face_feature(int tri, int point)
     return cf_feature(CF_FEAT_SOFT_FACE, (uint32_t)tri * 2654435761u ^ (uint32_t)point * 40503u);
 }
 
+/* half the thickness of a soft body: the distance its surface keeps from others */
+static double offset_of(const cfSoftBody *s) { return 0.5 * s->thickness; }
+/* a sheet (cloth): triangles without tetrahedra, two-sided */
+static bool sheet(const cfSoftBody *s) { return s->n_tets == 0 && s->n_tris > 0; }
+
 /* The point @p x against triangle @p t of soft body @p s (index @p si): a contact when its
    projection falls inside the triangle and it lies within [-depth, margin] of the triangle's
    plane, depth a quarter of the triangle's shortest edge: a point deeper than that is taken to be
    near another face of the body (a thin slab's far side, a side face), not this one. Side A is the
-   triangle, the normal its outward normal. Returns true and fills @p c. */
-static bool point_triangle(const cfSoftBody *s, int si, int t, cfVec3 x, double margin, cfContact *c)
+   triangle, the normal its outward normal; a sheet's triangle is two-sided: the normal turns to
+   the point's side. The gap is less the offsets (half thicknesses) of the two sides, @p extra
+   the point's. Returns true and fills @p c. */
+static bool point_triangle(const cfSoftBody *s, int si, int t, cfVec3 x, double margin, double extra, cfContact *c)
 {
     const int *v = s->tris[t];
     cfVec3 a = s->x[v[0]], b = s->x[v[1]], d = s->x[v[2]];
@@ -413,16 +420,21 @@ static bool point_triangle(const cfSoftBody *s, int si, int t, cfVec3 x, double 
     double area2 = cfu_norm(m);
     if (!(area2 > 0.0)) return false;
     m = cfu_scale(1.0 / area2, m);
-    double phi = cfu_dot(m, cfu_sub(x, a));
+    double dist = cfu_dot(m, cfu_sub(x, a));
+    if (sheet(s) && dist < 0.0) {
+        m = cfu_neg(m);
+        dist = -dist;
+    }
+    double phi = dist - offset_of(s) - extra;
     double depth = 0.25 * fmin(cfu_norm(cfu_sub(b, a)), fmin(cfu_norm(cfu_sub(d, b)), cfu_norm(cfu_sub(a, d))));
-    if (phi > margin || phi < -depth) return false;
+    if (phi > margin || dist < -depth) return false;
     double w[3];
     if (cf_barycentric_triangle(x, a, b, d, w) != CF_OK || w[0] < 0.0 || w[1] < 0.0 || w[2] < 0.0) return false;
     memset(c, 0, sizeof *c);
     c->body_a = c->body_b = -1;
     c->soft_a = soft_point(si, 3, v, w);
     c->n = m;
-    c->p = cfu_sub(x, cfu_scale(phi, m)); /* the material point of the triangle */
+    c->p = cfu_sub(x, cfu_scale(dist, m)); /* the material point of the triangle */
     c->phi = phi;
     c->mu = fmax(s->mu, 0.0);
     return true;
@@ -449,7 +461,9 @@ static cfStatus soft_rigid(const cfWorld *w, int si, const unsigned char *surf, 
     for (int k = 0; k < s->n_nodes && res == CF_OK; ++k) {
         double phi;
         cfVec3 n;
-        if (!surf[k] || s->fixed[k] || !point_gap(r, s->x[k], &phi, &n) || phi > o->margin) continue;
+        if (!surf[k] || s->fixed[k] || !point_gap(r, s->x[k], &phi, &n)) continue;
+        phi -= offset_of(s);
+        if (phi > o->margin) continue;
         cfContact c;
         memset(&c, 0, sizeof c);
         c.body_a = ri;
@@ -457,7 +471,7 @@ static cfStatus soft_rigid(const cfWorld *w, int si, const unsigned char *surf, 
         const double one = 1.0;
         c.soft_b = soft_point(si, 1, &k, &one);
         c.n = n;
-        c.p = cfu_sub(s->x[k], cfu_scale(phi, n)); /* on the rigid surface */
+        c.p = cfu_sub(s->x[k], cfu_scale(phi + offset_of(s), n)); /* on the rigid surface */
         c.phi = phi;
         c.mu = mu;
         c.feature = cf_feature(CF_FEAT_SOFT_NODE, (uint32_t)k);
@@ -470,7 +484,7 @@ static cfStatus soft_rigid(const cfWorld *w, int si, const unsigned char *surf, 
         if (!aabb_has(sbox, x)) continue;
         for (int t = 0; t < s->n_tris && res == CF_OK; ++t) {
             cfContact c;
-            if (!point_triangle(s, si, t, x, o->margin, &c)) continue;
+            if (!point_triangle(s, si, t, x, o->margin, 0.0, &c)) continue;
             c.body_b = ri;
             c.p = x; /* the rigid side's point: the box corner */
             c.mu = mu;
@@ -494,7 +508,7 @@ static cfStatus soft_soft(const cfWorld *w, int sa, int sb, const unsigned char 
         tb = cf_aabb_inflate(tb, margin + 0.5 * cfu_norm(cfu_sub(tb.hi, tb.lo)));
         for (int k = 0; k < B->n_nodes && res == CF_OK; ++k) {
             cfContact c;
-            if (!surf_b[k] || !aabb_has(tb, B->x[k]) || !point_triangle(A, sa, t, B->x[k], margin, &c)) continue;
+            if (!surf_b[k] || !aabb_has(tb, B->x[k]) || !point_triangle(A, sa, t, B->x[k], margin, offset_of(B), &c)) continue;
             const double one = 1.0;
             c.soft_b = soft_point(sb, 1, &k, &one);
             c.mu = mu;
@@ -504,6 +518,8 @@ static cfStatus soft_soft(const cfWorld *w, int sa, int sb, const unsigned char 
     }
     return res;
 }
+
+static cfStatus soft_surfaces(const cfWorld *w, double margin, cfContactList *out, cfDetectStats *st);
 
 cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *opt, cfContactList *out, cfDetectStats *stats)
 {
@@ -520,17 +536,19 @@ cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *opt, cfContactL
             if (!cfu_vec3_finite(w->soft[i].x[k])) res = CF_BAD_INPUT;
         surf[i] = surface_nodes(&w->soft[i]);
         if (!surf[i]) res = CF_NO_MEMORY;
-        box[i] = cf_aabb_inflate(soft_aabb(&w->soft[i]), o.margin);
+        box[i] = cf_aabb_inflate(soft_aabb(&w->soft[i]), o.margin + offset_of(&w->soft[i]));
     }
+    bool full = w->def.detector == CF_DETECT_SURFACES;
     for (int i = 0; i < w->n_soft && res == CF_OK; ++i) {
         for (int r = 0; r < w->n_bodies && res == CF_OK; ++r) res = soft_rigid(w, i, surf[i], box[i], r, &o, out, &st);
-        for (int j = i + 1; j < w->n_soft && res == CF_OK; ++j) {
+        for (int j = i + 1; j < w->n_soft && res == CF_OK && !full; ++j) {
             if (!cf_aabb_overlap(box[i], box[j])) continue;
             st.candidate_pairs++;
             res = soft_soft(w, i, j, surf[j], o.margin, out, &st);
             if (res == CF_OK) res = soft_soft(w, j, i, surf[i], o.margin, out, &st);
         }
     }
+    if (res == CF_OK && full) res = soft_surfaces(w, o.margin, out, &st);
     for (int i = 0; surf && i < w->n_soft; ++i) free(surf[i]);
     free(surf);
     free(box);
@@ -538,5 +556,509 @@ cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *opt, cfContactL
         stats->candidate_pairs += st.candidate_pairs;
         stats->contacts += st.contacts;
     }
+    return res;
+}
+
+/* ---- continuous collision detection on the linear motion (constraint manifold refinement) ---- */
+
+/* a contact's sides and feature, for "is this pair constrained already?" */
+typedef struct Key {
+    int ba, bb, sa, sb;
+    uint32_t feature;
+    int index; /* the contact's index in its list (not compared) */
+} Key;
+
+static Key key_of(const cfContact *c, int index)
+{
+    Key k = {c->body_a, c->body_b, c->soft_a.n > 0 ? c->soft_a.body : -1, c->soft_b.n > 0 ? c->soft_b.body : -1, c->feature,
+             index};
+    return k;
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+    const Key *p = x, *q = y;
+    if (p->ba != q->ba) return p->ba < q->ba ? -1 : 1;
+    if (p->bb != q->bb) return p->bb < q->bb ? -1 : 1;
+    if (p->sa != q->sa) return p->sa < q->sa ? -1 : 1;
+    if (p->sb != q->sb) return p->sb < q->sb ? -1 : 1;
+    return (p->feature > q->feature) - (p->feature < q->feature);
+}
+
+/* where a body point p (world, at the start pose of b0) is at the pose of b1 */
+static cfVec3 moved_point(const cfRigidBody *b0, const cfRigidBody *b1, cfVec3 p)
+{
+    cfVec3 local = cfu_quat_rotate(cfu_quat_conj(b0->q), cfu_sub(p, b0->x));
+    return cfu_add(b1->x, cfu_quat_rotate(b1->q, local));
+}
+
+/* the material point of side @p side of @p c at the positions x1 (soft) and poses b1 (rigid) */
+static cfVec3 side_point(const cfWorld *w, const cfContact *c, int side, cfVec3 *const *x1, const cfRigidBody *b1)
+{
+    const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
+    int body = side == 0 ? c->body_a : c->body_b;
+    if (ss->n > 0) {
+        cfVec3 p = cfu_zero3();
+        for (int k = 0; k < ss->n; ++k) p = cfu_mul_add(p, ss->w[k], x1[ss->body][ss->node[k]]);
+        return p;
+    }
+    if (body >= 0) return moved_point(&w->bodies[body], &b1[body], c->p);
+    return c->p;
+}
+
+static double side_offset(const cfWorld *w, const cfContact *c)
+{
+    return (c->soft_a.n > 0 ? offset_of(&w->soft[c->soft_a.body]) : 0.0) +
+           (c->soft_b.n > 0 ? offset_of(&w->soft[c->soft_b.body]) : 0.0);
+}
+
+/* A contact for a CCD hit of point (side B: a soft vertex, or rigid body rb's point q) against
+   triangle t of soft body A, at the start positions: the normal at the time of impact, the
+   triangle's weights at that time, the gap along the normal now. */
+static cfContact ccd_face_contact(const cfWorld *w, int A, int t, const cfCcdResult *r, int B, int vert, int rb, int corner,
+                                  cfVec3 q)
+{
+    const cfSoftBody *sa = &w->soft[A];
+    const int *v = sa->tris[t];
+    double wt[3] = {1.0 - r->a - r->b, r->a, r->b};
+    cfContact c;
+    memset(&c, 0, sizeof c);
+    c.body_a = -1;
+    c.body_b = rb;
+    c.soft_a = soft_point(A, 3, v, wt);
+    cfVec3 pa = cfu_zero3();
+    for (int k = 0; k < 3; ++k) pa = cfu_mul_add(pa, wt[k], sa->x[v[k]]);
+    cfVec3 pb = q;
+    double mu = sa->mu;
+    if (rb < 0) {
+        const double one = 1.0;
+        c.soft_b = soft_point(B, 1, &vert, &one);
+        pb = w->soft[B].x[vert];
+        mu = sqrt(fmax(sa->mu, 0.0) * fmax(w->soft[B].mu, 0.0));
+        c.feature = face_feature(t, vert);
+    } else {
+        mu = sqrt(fmax(sa->mu, 0.0) * fmax(w->bodies[rb].mu, 0.0));
+        c.feature = face_feature(t, corner);
+    }
+    c.n = r->n;
+    c.p = rb < 0 ? pa : q;
+    c.phi = cfu_dot(c.n, cfu_sub(pb, pa)) - side_offset(w, &c);
+    c.mu = mu;
+    return c;
+}
+
+static uint32_t edge_feature(const int e1[2], const int e2[2])
+{
+    uint32_t h = (uint32_t)e1[0] * 2654435761u ^ (uint32_t)e1[1] * 40503u;
+    h ^= ((uint32_t)e2[0] * 97u + (uint32_t)e2[1]) * 2246822519u;
+    return cf_feature(CF_FEAT_SOFT_EDGE, h);
+}
+
+/* edge-edge contact of edge (A, ea) and (B, eb) with parameters s, t along them, normal n from A
+   to B, at the start positions */
+static cfContact edge_contact(const cfWorld *w, int A, const int ea[2], int B, const int eb[2], double sp, double tp,
+                              cfVec3 n)
+{
+    const cfSoftBody *a = &w->soft[A], *b = &w->soft[B];
+    double wa[2] = {1.0 - sp, sp}, wb[2] = {1.0 - tp, tp};
+    cfContact c;
+    memset(&c, 0, sizeof c);
+    c.body_a = c.body_b = -1;
+    c.soft_a = soft_point(A, 2, ea, wa);
+    c.soft_b = soft_point(B, 2, eb, wb);
+    cfVec3 pa = cfu_mul_add(cfu_scale(wa[0], a->x[ea[0]]), wa[1], a->x[ea[1]]);
+    cfVec3 pb = cfu_mul_add(cfu_scale(wb[0], b->x[eb[0]]), wb[1], b->x[eb[1]]);
+    c.n = n;
+    c.p = pa;
+    c.phi = cfu_dot(n, cfu_sub(pb, pa)) - offset_of(a) - offset_of(b);
+    c.mu = sqrt(fmax(a->mu, 0.0) * fmax(b->mu, 0.0));
+    c.feature = edge_feature(ea, eb);
+    return c;
+}
+
+
+/* ---- the surfaces of every soft body as features -------------------------------------------- */
+
+/* every surface triangle, edge and vertex of the world's soft bodies (global lists) */
+typedef struct Surfaces {
+    int nt, ne, nv;
+    int *tri_body, *tri;      /* triangle t: body, index in the body */
+    int *edge_body, (*edge)[2]; /* edge e: body, nodes (lo < hi) */
+    cfVec3 *edge_normal;      /* sum of the outward normals of the edge's triangles */
+    int *vert_body, *vert;    /* vertex v: body, node */
+    double cell;              /* hash cell: about the longest surface edge */
+} Surfaces;
+
+static void surfaces_free(Surfaces *S)
+{
+    free(S->tri_body), free(S->tri), free(S->edge_body), free(S->edge), free(S->edge_normal);
+    free(S->vert_body), free(S->vert);
+    memset(S, 0, sizeof *S);
+}
+
+typedef struct EdgeRec {
+    int lo, hi, tri;
+} EdgeRec;
+
+static int edge_rec_cmp(const void *x, const void *y)
+{
+    const EdgeRec *p = x, *q = y;
+    if (p->lo != q->lo) return p->lo < q->lo ? -1 : 1;
+    if (p->hi != q->hi) return p->hi < q->hi ? -1 : 1;
+    return (p->tri > q->tri) - (p->tri < q->tri);
+}
+
+static cfStatus surfaces_build(const cfWorld *w, Surfaces *S)
+{
+    memset(S, 0, sizeof *S);
+    int nt = 0, nv = 0, ne_max = 0;
+    for (int i = 0; i < w->n_soft; ++i) {
+        nt += w->soft[i].n_tris;
+        ne_max += 3 * w->soft[i].n_tris;
+        nv += w->soft[i].n_nodes;
+    }
+    size_t one = 1;
+    S->tri_body = malloc((nt ? (size_t)nt : one) * sizeof *S->tri_body);
+    S->tri = malloc((nt ? (size_t)nt : one) * sizeof *S->tri);
+    S->edge_body = malloc((ne_max ? (size_t)ne_max : one) * sizeof *S->edge_body);
+    S->edge = malloc((ne_max ? (size_t)ne_max : one) * sizeof *S->edge);
+    S->edge_normal = malloc((ne_max ? (size_t)ne_max : one) * sizeof *S->edge_normal);
+    S->vert_body = malloc((nv ? (size_t)nv : one) * sizeof *S->vert_body);
+    S->vert = malloc((nv ? (size_t)nv : one) * sizeof *S->vert);
+    EdgeRec *rec = malloc((ne_max ? (size_t)ne_max : one) * sizeof *rec);
+    if (!S->tri_body || !S->tri || !S->edge_body || !S->edge || !S->edge_normal || !S->vert_body || !S->vert || !rec) {
+        free(rec);
+        surfaces_free(S);
+        return CF_NO_MEMORY;
+    }
+    double longest = 0.0;
+    for (int i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *b = &w->soft[i];
+        unsigned char *mark = surface_nodes(b);
+        if (!mark) {
+            free(rec);
+            surfaces_free(S);
+            return CF_NO_MEMORY;
+        }
+        for (int k = 0; k < b->n_nodes; ++k)
+            if (mark[k]) S->vert_body[S->nv] = i, S->vert[S->nv++] = k;
+        free(mark);
+        int nr = 0;
+        for (int t = 0; t < b->n_tris; ++t) {
+            S->tri_body[S->nt] = i, S->tri[S->nt++] = t;
+            for (int k = 0; k < 3; ++k) {
+                int p = b->tris[t][k], q = b->tris[t][(k + 1) % 3];
+                rec[nr++] = (EdgeRec){p < q ? p : q, p < q ? q : p, t};
+                longest = fmax(longest, cfu_norm(cfu_sub(b->x[p], b->x[q])));
+            }
+        }
+        qsort(rec, (size_t)nr, sizeof *rec, edge_rec_cmp);
+        for (int r = 0; r < nr;) {
+            int e = S->ne++;
+            S->edge_body[e] = i;
+            S->edge[e][0] = rec[r].lo;
+            S->edge[e][1] = rec[r].hi;
+            S->edge_normal[e] = cfu_zero3();
+            int q = r;
+            for (; q < nr && rec[q].lo == rec[r].lo && rec[q].hi == rec[r].hi; ++q) {
+                const int *v = b->tris[rec[q].tri];
+                cfVec3 m = cfu_cross(cfu_sub(b->x[v[1]], b->x[v[0]]), cfu_sub(b->x[v[2]], b->x[v[0]]));
+                double len = cfu_norm(m);
+                if (len > 0.0) S->edge_normal[e] = cfu_add(S->edge_normal[e], cfu_scale(1.0 / len, m));
+            }
+            r = q;
+        }
+    }
+    free(rec);
+    S->cell = longest > 0.0 ? longest : 1.0;
+    return CF_OK;
+}
+
+static bool in_tri(const int *v, int node) { return v[0] == node || v[1] == node || v[2] == node; }
+
+static bool share_node(const int a[2], const int b[2])
+{
+    return a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1];
+}
+
+/* the features of two soft bodies may touch: different bodies, or a sheet with itself */
+static bool may_touch(const cfWorld *w, int A, int B) { return A != B || sheet(&w->soft[A]); }
+
+/* the box of triangle t of body b at positions x0 and (when x1) x1 */
+static cfAabb tri_box(const cfWorld *w, int b, int t, cfVec3 *const *x1)
+{
+    cfAabb box = cf_aabb_empty();
+    for (int k = 0; k < 3; ++k) {
+        int n = w->soft[b].tris[t][k];
+        box = cf_aabb_add_point(box, w->soft[b].x[n]);
+        if (x1) box = cf_aabb_add_point(box, x1[b][n]);
+    }
+    return box;
+}
+
+static cfAabb edge_box(const cfWorld *w, int b, const int e[2], cfVec3 *const *x1)
+{
+    cfAabb box = cf_aabb_empty();
+    for (int k = 0; k < 2; ++k) {
+        box = cf_aabb_add_point(box, w->soft[b].x[e[k]]);
+        if (x1) box = cf_aabb_add_point(box, x1[b][e[k]]);
+    }
+    return box;
+}
+
+static double max_offset(const cfWorld *w)
+{
+    double m = 0.0;
+    for (int i = 0; i < w->n_soft; ++i) m = fmax(m, offset_of(&w->soft[i]));
+    return m;
+}
+
+/* Proximity between soft surfaces (detector "surfaces"): every surface vertex against every
+   triangle near it (point_triangle()), and every pair of surface edges whose closest points are
+   interior to both (5 % from the ends) and within the margin of each other, the gap negative
+   when a volumetric side's outward normals say the other edge is inside;
+   a sheet also against itself, features that share a node excepted. Candidates by a spatial
+   hash; contacts in vertex order, then edge order. */
+static cfStatus soft_surfaces(const cfWorld *w, double margin, cfContactList *out, cfDetectStats *st)
+{
+    Surfaces S;
+    cfStatus res = surfaces_build(w, &S);
+    if (res != CF_OK) return res;
+    double reach = margin + 2.0 * max_offset(w);
+    cfAabb *box = malloc((size_t)(S.nt > S.ne ? (S.nt > 0 ? S.nt : 1) : S.ne) * sizeof *box);
+    cfSpatialHash h;
+    memset(&h, 0, sizeof h);
+    if (!box) res = CF_NO_MEMORY;
+    /* vertices against triangles */
+    for (int t = 0; t < S.nt && res == CF_OK; ++t) box[t] = cf_aabb_inflate(tri_box(w, S.tri_body[t], S.tri[t], NULL), reach);
+    if (res == CF_OK) res = cf_hash_build(&h, box, S.nt, S.cell);
+    for (int v = 0; v < S.nv && res == CF_OK; ++v) {
+        int B = S.vert_body[v], node = S.vert[v];
+        cfVec3 x = w->soft[B].x[node];
+        const int *items;
+        int m = cf_hash_query(&h, cf_aabb_add_point(cf_aabb_empty(), x), &items);
+        if (m < 0) res = CF_NO_MEMORY;
+        for (int q = 0; q < m && res == CF_OK; ++q) {
+            int A = S.tri_body[items[q]], t = S.tri[items[q]];
+            if (!may_touch(w, A, B) || (A == B && in_tri(w->soft[A].tris[t], node))) continue;
+            st->candidate_pairs++;
+            cfContact c;
+            if (!point_triangle(&w->soft[A], A, t, x, margin, offset_of(&w->soft[B]), &c)) continue;
+            const double one = 1.0;
+            c.soft_b = soft_point(B, 1, &node, &one);
+            c.mu = sqrt(fmax(w->soft[A].mu, 0.0) * fmax(w->soft[B].mu, 0.0));
+            c.feature = face_feature(t, node);
+            res = push(out, &c, st);
+        }
+    }
+    cf_hash_free(&h);
+    /* edges against edges */
+    for (int e = 0; e < S.ne && res == CF_OK; ++e) box[e] = cf_aabb_inflate(edge_box(w, S.edge_body[e], S.edge[e], NULL), 0.5 * reach);
+    if (res == CF_OK) res = cf_hash_build(&h, box, S.ne, S.cell);
+    for (int e = 0; e < S.ne && res == CF_OK; ++e) {
+        const int *items;
+        int m = cf_hash_query(&h, box[e], &items);
+        if (m < 0) res = CF_NO_MEMORY;
+        int A = S.edge_body[e];
+        const cfVec3 *xa = w->soft[A].x;
+        for (int q = 0; q < m && res == CF_OK; ++q) {
+            int f = items[q], B = S.edge_body[f];
+            if (f <= e || !may_touch(w, A, B) || (A == B && share_node(S.edge[e], S.edge[f]))) continue;
+            st->candidate_pairs++;
+            const cfVec3 *xb = w->soft[B].x;
+            double sp, tp;
+            double d2 = cf_segment_closest(xa[S.edge[e][0]], xa[S.edge[e][1]], xb[S.edge[f][0]], xb[S.edge[f][1]], &sp, &tp);
+            /* closest points near an end are vertex cases, left to vertex-face */
+            if (sp <= 0.05 || sp >= 0.95 || tp <= 0.05 || tp >= 0.95) continue;
+            double dist = sqrt(d2);
+            if (!(dist > 1e-12) || dist - offset_of(&w->soft[A]) - offset_of(&w->soft[B]) > margin) continue;
+            cfVec3 pa = cfu_mul_add(xa[S.edge[e][0]], sp, cfu_sub(xa[S.edge[e][1]], xa[S.edge[e][0]]));
+            cfVec3 pb = cfu_mul_add(xb[S.edge[f][0]], tp, cfu_sub(xb[S.edge[f][1]], xb[S.edge[f][0]]));
+            cfVec3 n = cfu_scale(1.0 / dist, cfu_sub(pb, pa));
+            /* a volumetric side says which side is outside: pointing into A (or out of B's outside
+               toward A) means the edges have crossed: the normal turns, the gap is negative */
+            bool crossed = (!sheet(&w->soft[A]) && cfu_dot(n, S.edge_normal[e]) < 0.0) ||
+                           (sheet(&w->soft[A]) && !sheet(&w->soft[B]) && cfu_dot(n, S.edge_normal[f]) > 0.0);
+            if (crossed) n = cfu_neg(n);
+            cfContact c = edge_contact(w, A, S.edge[e], B, S.edge[f], sp, tp, n);
+            res = push(out, &c, st);
+        }
+    }
+    cf_hash_free(&h);
+    free(box);
+    surfaces_free(&S);
+    return res;
+}
+
+/* ---- CCD ---------------------------------------------------------------------------------- */
+
+/* one CCD hit: a contact at the start positions, unless the pair is constrained already (then
+   it counts as colliding when its end gap is below -tol) */
+typedef struct Hits {
+    const cfWorld *w;
+    cfVec3 *const *x1;
+    const cfRigidBody *b1;
+    const Key *known;
+    int n_known;
+    double tol;
+    cfContactList found;
+    int colliding;
+} Hits;
+
+static cfStatus hit(Hits *H, const cfContact *c)
+{
+    Key k = key_of(c, -1);
+    const Key *found = H->n_known ? bsearch(&k, H->known, (size_t)H->n_known, sizeof k, key_cmp) : NULL;
+    if (found) { /* constrained: does the pair still cross at the end beyond the tolerance? */
+        const cfWorld *w = H->w;
+        const cfContact *o = &w->contacts.items[found->index];
+        double gap = cfu_dot(o->n, cfu_sub(side_point(w, o, 1, H->x1, H->b1), side_point(w, o, 0, H->x1, H->b1))) -
+                     side_offset(w, o);
+        if (gap < -H->tol) H->colliding++;
+        return CF_OK;
+    }
+    return cf_contacts_push(&H->found, c);
+}
+
+/* the contacts of the linear motion from the current state to x1 (soft) and b1 (rigid) that
+   cross: new pairs in @p out, pairs already in w->contacts counted in *colliding */
+cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b1, double margin, cfContactList *out,
+                       int *colliding)
+{
+    *colliding = 0;
+    Hits H = {.w = w, .x1 = x1, .b1 = b1, .tol = fmax(0.5 * margin, 1e-9)};
+    Key *known = malloc((size_t)(w->contacts.count > 0 ? w->contacts.count : 1) * sizeof *known);
+    if (!known) return CF_NO_MEMORY;
+    for (int a = 0; a < w->contacts.count; ++a) known[a] = key_of(&w->contacts.items[a], a);
+    qsort(known, (size_t)w->contacts.count, sizeof *known, key_cmp);
+    H.known = known;
+    H.n_known = w->contacts.count;
+    Surfaces S;
+    cfStatus res = surfaces_build(w, &S);
+    cfSpatialHash h;
+    memset(&h, 0, sizeof h);
+    int nbox = S.nt > S.ne ? S.nt : S.ne;
+    cfAabb *box = res == CF_OK ? malloc((size_t)(nbox > 0 ? nbox : 1) * sizeof *box) : NULL;
+    if (res == CF_OK && !box) res = CF_NO_MEMORY;
+    /* surface vertices against rigid shapes: the end position inside the shape's end pose */
+    for (int v = 0; v < S.nv && res == CF_OK; ++v) {
+        int B = S.vert_body[v], node = S.vert[v];
+        const cfSoftBody *sb = &w->soft[B];
+        if (sb->fixed[node]) continue;
+        cfAabb sw = cf_aabb_add_point(cf_aabb_add_point(cf_aabb_empty(), sb->x[node]), x1[B][node]);
+        for (int r = 0; r < w->n_bodies && res == CF_OK; ++r) {
+            const cfRigidBody *r0 = &w->bodies[r], *r1 = &b1[r];
+            if (r0->shape.type != CF_SHAPE_PLANE &&
+                !cf_aabb_overlap(sw, cf_aabb_union(cf_aabb_of_body(r0), cf_aabb_of_body(r1))))
+                continue;
+            double phi1, phi0;
+            cfVec3 n1, n0;
+            if (!point_gap(r1, x1[B][node], &phi1, &n1) || phi1 - offset_of(sb) >= 0.0) continue;
+            if (!point_gap(r0, sb->x[node], &phi0, &n0)) continue;
+            cfContact c;
+            memset(&c, 0, sizeof c);
+            c.body_a = r;
+            c.body_b = -1;
+            const double one = 1.0;
+            c.soft_b = soft_point(B, 1, &node, &one);
+            c.n = n0;
+            c.p = cfu_sub(sb->x[node], cfu_scale(phi0, n0));
+            c.phi = phi0 - offset_of(sb);
+            c.mu = sqrt(fmax(sb->mu, 0.0) * fmax(r0->mu, 0.0));
+            c.feature = cf_feature(CF_FEAT_SOFT_NODE, (uint32_t)node);
+            res = hit(&H, &c);
+        }
+    }
+    /* vertices (soft surface vertices, rigid box corners) against triangles */
+    for (int t = 0; t < S.nt && res == CF_OK; ++t) box[t] = tri_box(w, S.tri_body[t], S.tri[t], x1);
+    if (res == CF_OK) res = cf_hash_build(&h, box, S.nt, S.cell);
+    for (int v = 0; v < S.nv && res == CF_OK; ++v) {
+        int B = S.vert_body[v], node = S.vert[v];
+        cfVec3 p0 = w->soft[B].x[node], p1 = x1[B][node];
+        const int *items;
+        int m = cf_hash_query(&h, cf_aabb_add_point(cf_aabb_add_point(cf_aabb_empty(), p0), p1), &items);
+        if (m < 0) res = CF_NO_MEMORY;
+        for (int q = 0; q < m && res == CF_OK; ++q) {
+            int A = S.tri_body[items[q]], t = S.tri[items[q]];
+            const int *tv = w->soft[A].tris[t];
+            if (!may_touch(w, A, B) || (A == B && in_tri(tv, node))) continue;
+            cfVec3 x[4] = {w->soft[A].x[tv[0]], w->soft[A].x[tv[1]], w->soft[A].x[tv[2]], p0};
+            cfVec3 u[4] = {cfu_sub(x1[A][tv[0]], x[0]), cfu_sub(x1[A][tv[1]], x[1]), cfu_sub(x1[A][tv[2]], x[2]), cfu_sub(p1, p0)};
+            cfCcdResult r = cf_ccd_vertex_face(x, u, 1.0);
+            if (r.status != CF_CCD_HIT) continue;
+            cfContact c = ccd_face_contact(w, A, t, &r, B, node, -1, 0, p0);
+            res = hit(&H, &c);
+        }
+    }
+    for (int rb = 0; rb < w->n_bodies && res == CF_OK; ++rb) {
+        if (w->bodies[rb].shape.type != CF_SHAPE_BOX) continue;
+        cfObb o0 = cf_obb_of_body(&w->bodies[rb]), o1 = cf_obb_of_body(&b1[rb]);
+        for (int k = 0; k < 8 && res == CF_OK; ++k) {
+            cfVec3 p0 = cf_obb_vertex(&o0, k), p1 = cf_obb_vertex(&o1, k);
+            const int *items;
+            int m = cf_hash_query(&h, cf_aabb_add_point(cf_aabb_add_point(cf_aabb_empty(), p0), p1), &items);
+            if (m < 0) res = CF_NO_MEMORY;
+            for (int q = 0; q < m && res == CF_OK; ++q) {
+                int A = S.tri_body[items[q]], t = S.tri[items[q]];
+                const int *tv = w->soft[A].tris[t];
+                cfVec3 x[4] = {w->soft[A].x[tv[0]], w->soft[A].x[tv[1]], w->soft[A].x[tv[2]], p0};
+                cfVec3 u[4] = {cfu_sub(x1[A][tv[0]], x[0]), cfu_sub(x1[A][tv[1]], x[1]), cfu_sub(x1[A][tv[2]], x[2]), cfu_sub(p1, p0)};
+                cfCcdResult r = cf_ccd_vertex_face(x, u, 1.0);
+                if (r.status != CF_CCD_HIT) continue;
+                cfContact c = ccd_face_contact(w, A, t, &r, -1, 0, rb, k, p0);
+                res = hit(&H, &c);
+            }
+        }
+    }
+    cf_hash_free(&h);
+    /* edges against edges */
+    for (int e = 0; e < S.ne && res == CF_OK; ++e) box[e] = edge_box(w, S.edge_body[e], S.edge[e], x1);
+    if (res == CF_OK) res = cf_hash_build(&h, box, S.ne, S.cell);
+    for (int e = 0; e < S.ne && res == CF_OK; ++e) {
+        const int *items;
+        int m = cf_hash_query(&h, box[e], &items);
+        if (m < 0) res = CF_NO_MEMORY;
+        int A = S.edge_body[e];
+        for (int q = 0; q < m && res == CF_OK; ++q) {
+            int f = items[q], B = S.edge_body[f];
+            if (f <= e || !may_touch(w, A, B) || (A == B && share_node(S.edge[e], S.edge[f]))) continue;
+            const int *ea = S.edge[e], *eb = S.edge[f];
+            cfVec3 x[4] = {w->soft[A].x[ea[0]], w->soft[A].x[ea[1]], w->soft[B].x[eb[0]], w->soft[B].x[eb[1]]};
+            cfVec3 u[4] = {cfu_sub(x1[A][ea[0]], x[0]), cfu_sub(x1[A][ea[1]], x[1]), cfu_sub(x1[B][eb[0]], x[2]),
+                           cfu_sub(x1[B][eb[1]], x[3])};
+            cfCcdResult r = cf_ccd_edge_edge(x, u, 1.0);
+            if (r.status != CF_CCD_HIT || r.a <= 0.0 || r.a >= 1.0 || r.b <= 0.0 || r.b >= 1.0) continue;
+            cfContact c = edge_contact(w, A, ea, B, eb, r.a, r.b, r.n);
+            res = hit(&H, &c);
+        }
+    }
+    cf_hash_free(&h);
+    free(box);
+    surfaces_free(&S);
+    free(known);
+    /* new pairs once each (a pair can be hit from both of its features) */
+    int nf = H.found.count;
+    if (res == CF_OK && nf > 0) {
+        Key *keys = malloc((size_t)nf * sizeof *keys);
+        if (!keys) res = CF_NO_MEMORY;
+        for (int a = 0; a < nf && res == CF_OK; ++a) keys[a] = key_of(&H.found.items[a], a);
+        if (res == CF_OK) {
+            /* sort by pair, keep the first hit of each, then restore the order of discovery */
+            qsort(keys, (size_t)nf, sizeof *keys, key_cmp);
+            int nu = 0;
+            for (int a = 0; a < nf; ++a)
+                if (a == 0 || key_cmp(&keys[a], &keys[nu - 1]) != 0) keys[nu++] = keys[a];
+                else if (keys[a].index < keys[nu - 1].index) keys[nu - 1].index = keys[a].index;
+            bool *keep = calloc((size_t)nf, sizeof *keep);
+            if (!keep) res = CF_NO_MEMORY;
+            for (int a = 0; keep && a < nu; ++a) keep[keys[a].index] = true;
+            for (int a = 0; keep && a < nf && res == CF_OK; ++a)
+                if (keep[a]) res = cf_contacts_push(out, &H.found.items[a]);
+            free(keep);
+        }
+        free(keys);
+    }
+    cf_contacts_free(&H.found);
+    *colliding = H.colliding;
     return res;
 }

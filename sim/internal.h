@@ -13,6 +13,16 @@ void cf_step_work_free(struct cfStepWork *k);
    to @p out (detect.c); @p o as for cf_detect_world() */
 cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *o, cfContactList *out, cfDetectStats *stats);
 
+/* Continuous collision detection on the linear motion from the world's state to the soft
+   positions @p x1 (one array per soft body) and rigid poses @p b1 (detect.c; chapter 3's cubic
+   CCD): soft surface vertices against rigid shapes (end position inside) and soft triangles,
+   rigid box corners against soft triangles, soft edges against soft edges (a sheet against
+   itself too). Each crossing pair not yet in w->contacts is appended to @p out once, as a contact
+   at the start positions with the normal at the time of impact; pairs already constrained that
+   still end below -max(margin/2, 1e-9) are counted in *colliding. */
+cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b1, double margin, cfContactList *out,
+                       int *colliding);
+
 /* Warm starting (persist.c): impulses of the previous step's contacts carried to this step's by
    feature id (cf_contacts_carry_impulses()), then, with @p proximity, for contacts still without
    one, the impulse of the closest previous contact of the same two sides within CF_WARM_RADIUS

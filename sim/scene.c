@@ -371,6 +371,7 @@ static const char *friction_model_name(int i) { return cf_friction_model_name((c
 static const char *ordering_name(int i) { return cf_ordering_name((cfOrdering)i); }
 static const char *rfactor_name(int i) { return cf_rfactor_name((cfRFactor)i); }
 static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
+static const char *preconditioner_name(int i) { return cf_preconditioner_name((cfPreconditioner)i); }
 
 /* the string member @p key as a value of an enum with @p count names (a no-op once st failed) */
 #define GET_ENUM(key, what, names, count, field)                                                     \
@@ -409,7 +410,8 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
                                        "detector", "contact_margin", "solver", "friction_model",
                                        "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
-                                       "seed", "max_matrix_mb", NULL};
+                                       "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
+                                       NULL};
     const char *at = "world";
     cfStatus st = check_object(p, obj, at, keys);
     if (st == CF_OK) st = get_vec3(p, obj, at, "gravity", &def->gravity);
@@ -437,6 +439,9 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     if (st == CF_OK) st = get_number(p, obj, at, "contact_damping", &def->contact_damping);
     if (st == CF_OK) st = get_number(p, obj, at, "slop", &def->slop);
     if (st == CF_OK) st = get_number(p, obj, at, "max_matrix_mb", &def->max_matrix_mb);
+    GET_ENUM("preconditioner", "preconditioner", preconditioner_name, CF_PRECONDITIONER_COUNT, def->preconditioner);
+    if (st == CF_OK) st = get_int(p, obj, at, "cmr_rounds", &def->cmr_rounds);
+    if (st == CF_OK) st = get_int(p, obj, at, "cmr_halvings", &def->cmr_halvings);
     if (st == CF_OK) {
         int seed = (int)def->seed;
         st = get_int(p, obj, at, "seed", &seed);
@@ -598,21 +603,40 @@ static cfStatus spend_elements(const Parser *p, const char *at, const char *key,
                 SCENE_DEFAULT_MAX_ELEMENTS);
 }
 
+/* a file named in a scene: relative to the scene file's folder */
+static void scene_relative(const Parser *p, const char *name, char *out, size_t cap)
+{
+    const char *slash = strrchr(p->label, '/');
+    if (name[0] == '/' || !slash) snprintf(out, cap, "%s", name);
+    else snprintf(out, cap, "%.*s/%s", (int)(slash - p->label), p->label, name);
+}
+
 static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cfSoftBody *s)
 {
-    static const char *const any_keys[] = {"name", "type", "origin", "size", "cells", "density", "young",
-                                           "poisson", "fix_min_x", "from", "to", "nodes", "stiffness",
-                                           "node_mass", "fix_first", "damping", "mu", "velocity", NULL};
-    static const char *const box_keys[] = {"name", "type", "origin", "size", "cells", "density", "young",
-                                           "poisson", "fix_min_x", "damping", "mu", "velocity", NULL};
+    static const char *const any_keys[] = {"name", "type", "origin", "size", "cells", "density", "young", "poisson",
+                                           "fix_min_x", "from", "to", "nodes", "stiffness", "node_mass", "fix_first",
+                                           "damping", "mu", "velocity", "center", "radius", "du", "dv", "mass",
+                                           "stretch", "shear", "bend", "thickness", "node", "ele", "scale", "offset",
+                                           "corotational", "consistent_mass", NULL};
+    static const char *const box_keys[] = {"name", "type", "origin", "size", "cells", "density", "young", "poisson",
+                                           "fix_min_x", "damping", "mu", "velocity", "corotational", "consistent_mass",
+                                           "thickness", NULL};
     static const char *const chain_keys[] = {"name", "type", "from", "to", "nodes", "stiffness", "node_mass",
-                                             "fix_first", "damping", "mu", "velocity", NULL};
+                                             "fix_first", "damping", "mu", "velocity", "thickness", NULL};
+    static const char *const ball_keys[] = {"name", "type", "center", "radius", "cells", "density", "young", "poisson",
+                                            "damping", "mu", "velocity", "corotational", "consistent_mass", "thickness",
+                                            NULL};
+    static const char *const cloth_keys[] = {"name", "type", "origin", "du", "dv", "cells", "mass", "stretch", "shear",
+                                             "bend", "thickness", "damping", "mu", "velocity", NULL};
+    static const char *const tetgen_keys[] = {"name", "type", "node", "ele", "scale", "offset", "density", "young",
+                                              "poisson", "damping", "mu", "velocity", "corotational", "consistent_mass",
+                                              "thickness", NULL};
     char path[PATH_CAP];
     cfStatus st = check_object(p, obj, at, any_keys);
     if (st != CF_OK) return st;
     field_path(path, at, "type");
     const cJSON *type = member(obj, "type");
-    if (!type) return fail(p, path, "missing (one of: tet_box, chain)");
+    if (!type) return fail(p, path, "missing (one of: tet_box, tet_ball, tetgen, cloth, chain)");
     if (!cJSON_IsString(type)) return fail(p, path, "must be a string (got %s)", json_type_name(type));
 
     cfError inner = {{0}};
@@ -635,6 +659,72 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
             return st;
         st = cf_soft_make_tet_box(s, origin, size, n[0], n[1], n[2], density, young, poisson, fix, &inner);
         if (st != CF_OK) return fail_from(p, at, st, &inner);
+    } else if (strcmp(type->valuestring, "tet_ball") == 0) {
+        cfVec3 center = cfu_zero3();
+        double radius = 0.0, density = 0.0, young = 0.0, poisson = 0.0;
+        int cells = 0;
+        st = check_object(p, obj, at, ball_keys);
+        if (st == CF_OK) st = get_vec3(p, obj, at, "center", &center);
+        if (st == CF_OK) st = need_number(p, obj, at, "radius", &radius);
+        if (st == CF_OK) st = need_int(p, obj, at, "cells", &cells);
+        if (st == CF_OK) st = need_number(p, obj, at, "density", &density);
+        if (st == CF_OK) st = need_number(p, obj, at, "young", &young);
+        if (st == CF_OK) st = need_number(p, obj, at, "poisson", &poisson);
+        if (st != CF_OK) return st;
+        if (cells > 0 && (st = spend_elements(p, at, "cells", 6.0 * cells * cells * cells)) != CF_OK) return st;
+        st = cf_soft_make_tet_ball(s, center, radius, cells, density, young, poisson, &inner);
+        if (st != CF_OK) return fail_from(p, at, st, &inner);
+    } else if (strcmp(type->valuestring, "cloth") == 0) {
+        cfVec3 origin = cfu_zero3(), du = cfu_zero3(), dv = cfu_zero3();
+        double mass = 0.0, ks = 0.0, kh = 0.0, kb = 0.0, th = 0.0;
+        int n[2] = {0, 0};
+        st = check_object(p, obj, at, cloth_keys);
+        if (st == CF_OK) st = get_vec3(p, obj, at, "origin", &origin);
+        if (st == CF_OK) st = need_vec3(p, obj, at, "du", &du);
+        if (st == CF_OK) st = need_vec3(p, obj, at, "dv", &dv);
+        if (st == CF_OK) {
+            field_path(path, at, "cells");
+            const cJSON *c = member(obj, "cells");
+            double v[2];
+            if (!c) st = fail(p, path, "missing (two cell counts [nu, nv])");
+            else if ((st = numbers_value(p, c, path, 2, v)) == CF_OK) {
+                if (v[0] != floor(v[0]) || v[1] != floor(v[1]) || v[0] < 1 || v[1] < 1 || v[0] > 1000 || v[1] > 1000)
+                    st = fail(p, path, "two integers in [1, 1000] (got [%g, %g])", v[0], v[1]);
+                n[0] = (int)v[0], n[1] = (int)v[1];
+            }
+        }
+        if (st == CF_OK) st = need_number(p, obj, at, "mass", &mass);
+        if (st == CF_OK) st = need_number(p, obj, at, "stretch", &ks);
+        if (st == CF_OK) st = get_number(p, obj, at, "shear", &kh);
+        if (st == CF_OK) st = get_number(p, obj, at, "bend", &kb);
+        if (st == CF_OK) st = get_number(p, obj, at, "thickness", &th);
+        if (st != CF_OK) return st;
+        if ((st = spend_elements(p, at, "cells", 8.0 * (n[0] + 1.0) * (n[1] + 1.0))) != CF_OK) return st;
+        st = cf_soft_make_cloth(s, origin, du, dv, n[0], n[1], mass, ks, kh, kb, th, &inner);
+        if (st != CF_OK) return fail_from(p, at, st, &inner);
+    } else if (strcmp(type->valuestring, "tetgen") == 0) {
+        char node[256] = "", ele[256] = "", npath[PATH_CAP + 256], epath[PATH_CAP + 256];
+        cfVec3 offset = cfu_zero3();
+        double scale = 1.0, density = 0.0, young = 0.0, poisson = 0.0;
+        st = check_object(p, obj, at, tetgen_keys);
+        if (st == CF_OK) st = get_string(p, obj, at, "node", node, sizeof node);
+        if (st == CF_OK) st = get_string(p, obj, at, "ele", ele, sizeof ele);
+        if (st == CF_OK && (!node[0] || !ele[0]))
+            st = fail(p, at, "a tetgen body needs \"node\" and \"ele\" (file names, relative to the scene file)");
+        if (st == CF_OK) st = get_number(p, obj, at, "scale", &scale);
+        if (st == CF_OK) st = get_vec3(p, obj, at, "offset", &offset);
+        if (st == CF_OK) st = need_number(p, obj, at, "density", &density);
+        if (st == CF_OK) st = need_number(p, obj, at, "young", &young);
+        if (st == CF_OK) st = need_number(p, obj, at, "poisson", &poisson);
+        if (st != CF_OK) return st;
+        scene_relative(p, node, npath, sizeof npath);
+        scene_relative(p, ele, epath, sizeof epath);
+        st = cf_soft_read_tetgen(s, npath, epath, scale, offset, density, young, poisson, &inner);
+        if (st == CF_OK) st = spend_elements(p, at, "node", (double)s->n_nodes + s->n_tets);
+        if (st != CF_OK) {
+            cf_soft_free(s);
+            return inner.msg[0] ? fail_from(p, at, st, &inner) : st;
+        }
     } else if (strcmp(type->valuestring, "chain") == 0) {
         cfVec3 from = cfu_zero3(), to = cfu_zero3();
         int nodes = 0;
@@ -652,9 +742,15 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
         st = cf_soft_make_chain(s, from, to, nodes, k, node_mass, fix, &inner);
         if (st != CF_OK) return fail_from(p, at, st, &inner);
     } else {
-        return fail(p, path, "unknown soft body type '%s' (expected one of: tet_box, chain)", type->valuestring);
+        return fail(p, path, "unknown soft body type '%s' (expected one of: tet_box, tet_ball, tetgen, cloth, chain)",
+                    type->valuestring);
     }
 
+    /* models of the tetrahedra (chapter 8) and the contact thickness */
+    if ((st = get_bool(p, obj, at, "corotational", &s->corotational)) != CF_OK) return st;
+    if ((st = get_bool(p, obj, at, "consistent_mass", &s->consistent_mass)) != CF_OK) return st;
+    if ((st = get_number(p, obj, at, "thickness", &s->thickness)) != CF_OK) return st;
+    if ((st = check_nonnegative(p, at, "thickness", s->thickness)) != CF_OK) return st;
     /* settings common to both kinds, applied to the constructed body */
     if ((st = get_string(p, obj, at, "name", s->name, sizeof s->name)) != CF_OK) return st;
     if ((st = get_number(p, obj, at, "mu", &s->mu)) != CF_OK) return st;

@@ -14,6 +14,7 @@
 #include "cf/cf_ch05.h"
 #include "cf/cf_ch06.h"
 #include "cf/cf_ch07.h"
+#include "cf/cf_ch08.h"
 
 /* ---- chapter 4: pivoting ------------------------------------------------------------------ */
 
@@ -242,6 +243,17 @@ static cfStatus prox_jacobi_solve(void **work, const cfContactProblem *p, const 
     return prox_row(cf_prox_jacobi_sweep, work, p, par, x, rep);
 }
 
+/* ---- chapter 8: the dual form with a preconditioner ------------------------------------------ */
+
+static cfStatus dual_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x, cfReport *rep)
+{
+    (void)work;
+    cfDualOptions o = {.preconditioner = par->preconditioner, .max_iter = par->max_iter, .tol = par->tol,
+                       .omega = par->omega, .friction = par->friction, .ica = cf_ica_options_default()};
+    if (!par->warm_start) cf_vec_zero(3 * p->nc, x);
+    return cf_dual_solve(p->dual, &o, x, p->u, rep, NULL);
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 /* The fast PGS ships with the reference solutions only (solutions/ch05/fast/): in a build
@@ -295,6 +307,10 @@ static const cfSolver ROWS[] = {
      .solve = prox_gs_solve, .release = free, .summary = "PROX Gauss-Seidel with adaptive r-factors, blocked per contact (ch07.4)"},
     {.name = "prox-jacobi", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
      .solve = prox_jacobi_solve, .release = free, .summary = "PROX Jacobi with adaptive r-factors (ch07.3)"},
+    {.name = "dual", .chapter = 8, .form = CF_FORM_DUAL, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+     .solve = dual_solve,
+     .summary = "soft and rigid contacts in the dual form with a preconditioner: exact W_A (Algorithm 15, ch08.3), "
+                "lumped W_M (ch08.4), block-diagonal ICA (ch08.5), PCG inner solves"},
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
@@ -341,8 +357,10 @@ bool cf_solver_matches(const cfSolver *s, cfSolverFilter filter)
     switch (filter) {
     case CF_SOLVERS_ALL: return true;
     case CF_SOLVERS_WORLD: return s->contacts;
-    case CF_SOLVERS_ASSEMBLED: return s->contacts && s->form != CF_FORM_ROWS;
+    case CF_SOLVERS_ASSEMBLED:
+        return s->contacts && (s->form == CF_FORM_FC3D || s->form == CF_FORM_BLCP || s->form == CF_FORM_LCP);
     case CF_SOLVERS_LCP: return s->form == CF_FORM_LCP;
+    case CF_SOLVERS_SOFT: return s->contacts && s->form != CF_FORM_ROWS;
     case CF_SOLVERS_FILTER_COUNT: break;
     }
     return false;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The world's step: the stages of cf_world.h in execution order, each a function, and the one
    apply that maps every solver's impulses to velocities. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "cf/cf_ch01.h"
 #include "cf/cf_ch02.h"
+#include "cf/cf_ch08.h"
 #include "cf/cf_solvers.h"
 #include "internal.h"
 
@@ -26,6 +28,9 @@ typedef struct SoftWork {
     double *u_flat;       /* u+ as 3N doubles */
     cfSoftDual dual;      /* A, b, J, the factor (ch02.8) */
     cfFrictionProblem fc; /* W_s = J A^-1 J^T, q_s = J A^-1 b */
+    cfCsr A;              /* the dual form's system of this step (ch08.1) and b; kept over the rounds of CMR */
+    double *b;
+    double *vfree;        /* its unconstrained velocity A^-1 b (3 N) */
     int cap_nodes;        /* nodes allocated in the arrays above */
     int cap_nc;           /* contacts allocated */
 } SoftWork;
@@ -44,6 +49,11 @@ struct cfStepWork {
     int cap_bodies;
     SoftWork *soft;         /* per soft body */
     int cap_soft;
+    /* the dual form (CF_FORM_DUAL): the system, the velocities the solver returns, the offsets of
+       every rigid body's and soft body's unknowns in it (-1: not in the system) */
+    cfDualSystem dual;
+    double *u_dual;
+    int *rigid_off, *soft_off;
 };
 
 static void soft_work_release(SoftWork *sw)
@@ -71,8 +81,15 @@ void cf_step_work_free(struct cfStepWork *k)
         free(sw->sc);
         free(sw->lam);
         free(sw->u_flat);
+        cf_csr_free(&sw->A);
+        free(sw->b);
+        free(sw->vfree);
     }
     free(k->soft);
+    cf_dual_free(&k->dual);
+    free(k->u_dual);
+    free(k->rigid_off);
+    free(k->soft_off);
     free(k);
 }
 
@@ -114,7 +131,11 @@ static cfStatus work_reserve(cfWorld *w)
         if (un) sw->u_new = un;
         double *uf = realloc(sw->u_flat, (size_t)3 * n * sizeof *uf);
         if (uf) sw->u_flat = uf;
-        if (!xs || !us || !un || !uf) return CF_NO_MEMORY;
+        double *b = realloc(sw->b, (size_t)3 * n * sizeof *b);
+        if (b) sw->b = b;
+        double *vf = realloc(sw->vfree, (size_t)3 * n * sizeof *vf);
+        if (vf) sw->vfree = vf;
+        if (!xs || !us || !un || !uf || !b || !vf) return CF_NO_MEMORY;
         sw->cap_nodes = n;
     }
     return CF_OK;
@@ -233,7 +254,7 @@ static cfStatus stage_contacts(cfWorld *w)
                         "solver '%s' works on rigid rows and cannot take the soft contact between '%s' and '%s'; "
                         "solvers of assembled problems can: %s",
                         s->name, side_name(w, c, 0), side_name(w, c, 1),
-                        cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
+                        cf_solver_names(CF_SOLVERS_SOFT, names, sizeof names));
         }
         if (!cf_contact_isotropic(c) && !s->anisotropic)
             return fail(w, CF_BAD_INPUT, "solver '%s' handles isotropic friction only; the contact between '%s' and "
@@ -245,6 +266,9 @@ static cfStatus stage_contacts(cfWorld *w)
                 return fail(w, CF_BAD_INPUT, "soft body '%s' is touched, but the soft integrator '%s' takes no contact "
                             "impulses (use implicit or bdf2)",
                             w->soft[ss->body].name, cf_soft_integrator_name(w->def.soft_integrator));
+            if (ss->n > 0 && w->soft[ss->body].consistent_mass && s->form != CF_FORM_DUAL)
+                return fail(w, CF_BAD_INPUT, "soft body '%s' has consistent mass: its contacts need a dual-form solver "
+                            "(chapter 8's 'dual'), solver '%s' builds a lumped-mass dual form", w->soft[ss->body].name, s->name);
         }
         cfStatus st = cf_contact_frame(c->n, &c->t, &c->b);
         if (st != CF_OK) return fail(w, st, "contacts: no frame for a normal of contact %d (ch02.2: %s)", a, cf_status_name(st));
@@ -291,6 +315,119 @@ static bool soft_touched(const cfWorld *w, int i)
     return false;
 }
 
+static bool dual_form(const cfWorld *w) { return w->def.solver && w->def.solver->form == CF_FORM_DUAL; }
+
+/* A soft body's linear system at (x*, u*) with step beta: chapter 1's implicit system (ch01.4,
+   lumped mass), or chapter 8's (ch08.1) for a dual-form solver, whose preconditioner decides
+   implicit or explicit (lumped), and for a body with consistent mass */
+static cfStatus soft_system(const cfWorld *w, int i, cfCsr *A, double *b)
+{
+    const cfSoftBody *s = &w->soft[i];
+    const SoftWork *sw = &w->work->soft[i];
+    if (dual_form(w) || s->consistent_mass)
+        return cf_soft_system(s, w->def.gravity, sw->beta, sw->xs, sw->us,
+                              !dual_form(w) || w->def.preconditioner != CF_PRECOND_LUMPED, A, b);
+    return cf_soft_assemble_implicit(s, w->def.gravity, sw->beta, sw->xs, sw->us, A, b);
+}
+
+/* The largest omega^2 of the stiffness of soft body i against its lumped masses (power iteration
+   on M^-1 K+, 50 steps; 0 when it has no stiffness): an explicit step is stable for
+   h < 2 / omega. */
+static double soft_omega2(const cfSoftBody *s)
+{
+    int n = 3 * s->n_nodes;
+    cfTriplets T;
+    cfCsr K = {0};
+    double lam = 0.0, *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    if (x && y && cf_triplets_init(&T, n, n) == CF_OK) {
+        if (cf_soft_stiffness(s, s->x_rest, &T) == CF_OK && cf_csr_from_triplets(&T, &K) == CF_OK) {
+            for (int i = 0; i < n; ++i) x[i] = 1.0 + 0.37 * (i % 7) - 0.11 * (i % 3);
+            for (int it = 0; it < 50; ++it) {
+                double nx = cf_vec_norm(n, x);
+                if (!(nx > 0.0)) break;
+                for (int i = 0; i < n; ++i) x[i] /= nx;
+                cf_csr_mul_vec(&K, x, y);
+                for (int i = 0; i < n; ++i) y[i] = s->fixed[i / 3] ? 0.0 : y[i] / s->mass[i / 3];
+                lam = cf_vec_norm(n, y);
+                memcpy(x, y, (size_t)n * sizeof *x);
+            }
+        }
+        cf_triplets_free(&T);
+    }
+    cf_csr_free(&K);
+    free(x);
+    free(y);
+    return lam;
+}
+
+/* a soft body's system is not finite: the explicit (lumped) step blew up, or the state did */
+static cfStatus soft_blew_up(cfWorld *w, int i)
+{
+    const cfSoftBody *s = &w->soft[i];
+    if (dual_form(w) && w->def.preconditioner == CF_PRECOND_LUMPED) {
+        /* symplectic Euler with Rayleigh damping on the mode omega: stable for
+           h < (2 / omega) (sqrt(1 + zeta^2) - zeta), zeta = (alpha / omega + beta omega) / 2 */
+        double om = sqrt(soft_omega2(s));
+        double zeta = om > 0.0 ? 0.5 * (s->damping_alpha / om + s->damping_beta * om) : 0.0;
+        double hmax = om > 0.0 ? 2.0 / om * (sqrt(1.0 + zeta * zeta) - zeta) : INFINITY;
+        return fail(w, CF_DIVERGED, "soft body '%s' blew up at t = %g: the lumped preconditioner steps its forces "
+                    "explicitly, stable only for h < %.3g s (its stiffest mode, omega_max = %.3g rad/s, damping ratio "
+                    "%.3g), and h = %g: use a smaller step or the exact or block-diagonal preconditioner",
+                    s->name, w->time, hmax, om, zeta, w->def.dt);
+    }
+    return fail(w, CF_DIVERGED, "soft body '%s': its system is not finite at t = %g", s->name, w->time);
+}
+
+/* An explicit step cannot make more kinetic energy than the body had (kinetic and elastic) plus
+   the work of gravity, |sum m_i (h g.u*_i + h^2 |g|^2 / 2)|, up to the method's O(h) error: the
+   free velocity's kinetic energy above twice that bound is an unstable mode growing (it grows by
+   a factor each step), caught while the state is still small enough to draw */
+static bool explicit_energy_grew(const cfWorld *w, int i)
+{
+    const cfSoftBody *s = &w->soft[i];
+    const SoftWork *sw = &w->work->soft[i];
+    double ke0 = 0.0, ke1 = 0.0, work = 0.0, h = w->def.dt, g2 = cfu_dot(w->def.gravity, w->def.gravity);
+    for (int k = 0; k < s->n_nodes; ++k) {
+        if (s->fixed[k]) continue;
+        cfVec3 v1 = cfu_vec3(sw->vfree[3 * k], sw->vfree[3 * k + 1], sw->vfree[3 * k + 2]);
+        ke0 += 0.5 * s->mass[k] * cfu_dot(sw->us[k], sw->us[k]);
+        ke1 += 0.5 * s->mass[k] * cfu_dot(v1, v1);
+        work += s->mass[k] * (h * cfu_dot(w->def.gravity, sw->us[k]) + 0.5 * h * h * g2);
+    }
+    return ke1 > 2.0 * (ke0 + cf_soft_elastic_energy(s, sw->xs) + fabs(work)) + 1e-12;
+}
+
+/* For a dual-form solver: the body's system (ch08.1) kept for the step (the rounds of CMR reuse
+   it) and its unconstrained velocity A^-1 b by PCG with IC(0) (relative 1e-8, from u*), which is
+   the new velocity when nothing touches the body and ICA's v* when something does */
+static cfStatus soft_velocity_dual(cfWorld *w, int i)
+{
+    const cfSoftBody *s = &w->soft[i];
+    SoftWork *sw = &w->work->soft[i];
+    int n = 3 * s->n_nodes;
+    cf_csr_free(&sw->A);
+    cfStatus st = soft_system(w, i, &sw->A, sw->b);
+    if (st == CF_OK && !cf_vec_finite(n, sw->b)) return soft_blew_up(w, i);
+    cfLinSolver *S = NULL;
+    double *work = NULL;
+    if (st == CF_OK) st = cf_linsolver_setup(&sw->A, CF_LINSOLVE_PCG_IC0, 1e-8, &S);
+    if (st == CF_OK && !(work = malloc((size_t)cf_linsolver_work_size(S) * sizeof *work))) st = CF_NO_MEMORY;
+    if (st == CF_OK) {
+        memcpy(sw->vfree, sw->us, (size_t)n * sizeof *sw->vfree);
+        st = cf_linsolver_solve(S, sw->b, sw->vfree, work, NULL);
+    }
+    cf_linsolver_free(S);
+    free(work);
+    /* A = M is solved exactly; a failure means the explicit state has grown without bound */
+    bool lumped = w->def.preconditioner == CF_PRECOND_LUMPED;
+    if ((st == CF_DIVERGED || (st == CF_OK && !cf_vec_finite(n, sw->vfree))) && lumped) return soft_blew_up(w, i);
+    if (st == CF_OK && lumped && explicit_energy_grew(w, i)) return soft_blew_up(w, i);
+    if (st != CF_OK)
+        return fail(w, st, "velocities: the system of soft body '%s' could not be solved (%s)", s->name, cf_status_name(st));
+    for (int k = 0; k < s->n_nodes; ++k) sw->u_new[k] = cfu_vec3(sw->vfree[3 * k], sw->vfree[3 * k + 1], sw->vfree[3 * k + 2]);
+    return CF_OK;
+}
+
 /* The implicit integrators of chapter 1 as one linear system A u+ = b assembled at (x*, u*) with
    step beta (ch01.4; BDF2 is implicit Euler with beta = 2h/3 about its extrapolations, ch01.5).
    Without contacts u+ is solved here by conjugate gradients (as ch01.4's step does); with
@@ -311,10 +448,16 @@ static cfStatus soft_velocity(cfWorld *w, int i, bool touched)
         sw->us[k] = bdf2 ? cfu_sub(cfu_scale(4.0 / 3.0, s->v[k]), cfu_scale(1.0 / 3.0, s->v_prev[k])) : s->v[k];
     }
     sw->moved = true;
+    if (dual_form(w)) return soft_velocity_dual(w, i);
     if (touched) return CF_OK;
     cfCsr A = {0};
     double *b = malloc((size_t)3 * n * sizeof *b);
-    cfStatus st = b ? cf_soft_assemble_implicit(s, w->def.gravity, sw->beta, sw->xs, sw->us, &A, b) : CF_NO_MEMORY;
+    cfStatus st = b ? soft_system(w, i, &A, b) : CF_NO_MEMORY;
+    if (st == CF_OK && !cf_vec_finite(3 * n, b)) {
+        cf_csr_free(&A);
+        free(b);
+        return soft_blew_up(w, i);
+    }
     double *sol = sw->u_flat;
     if (st == CF_OK) {
         for (int k = 0; k < n; ++k) memcpy(&sol[3 * k], &sw->us[k], 3 * sizeof *sol); /* warm start from u* */
@@ -367,6 +510,7 @@ static cfSolverParams solver_params(const cfWorldDef *d)
     p.friction = d->friction_model;
     p.directions = d->friction_directions;
     p.warm_start = d->warm_start;
+    p.preconditioner = d->preconditioner;
     return p;
 }
 
@@ -570,6 +714,176 @@ static cfStatus assemble_fc3d(cfWorld *w, double erp)
     return CF_OK;
 }
 
+/* ---- the dual form (chapter 8) ---- */
+
+/* What the dual form will take: the preconditioners that build W_A hold it dense, (3 nc)^2 doubles
+   (nc^2 without friction); the others a few blocks per contact */
+static cfStatus check_size_dual(cfWorld *w)
+{
+    int nc = w->contacts.count;
+    bool frictionless = true;
+    for (int a = 0; a < nc; ++a) frictionless = frictionless && w->contacts.items[a].mu == 0.0;
+    cfPreconditioner p = w->def.preconditioner;
+    double rows = frictionless ? nc : 3.0 * nc;
+    double bytes = (p == CF_PRECOND_LUMPED || p == CF_PRECOND_BLOCK_DIAGONAL) ? 400.0 * nc : 2.0 * rows * rows * sizeof(double);
+    double mb = bytes / (1024.0 * 1024.0);
+    if (mb > w->def.max_matrix_mb)
+        return fail(w, CF_BAD_INPUT,
+                    "assemble: solver '%s' with preconditioner '%s' needs the dense W_A of %d contacts, about %.0f MB, "
+                    "more than max_matrix_mb = %g: use the block-diagonal (ICA) or lumped preconditioner, or raise "
+                    "world.max_matrix_mb", w->def.solver->name, cf_preconditioner_name(p), nc, mb, w->def.max_matrix_mb);
+    return CF_OK;
+}
+
+/* add the 3x3 block m (row-major) at unknowns (r, c) with factor f */
+static cfStatus add_block3(cfTriplets *T, int r, int c, const double *m, double f)
+{
+    cfStatus st = CF_OK;
+    for (int i = 0; i < 3 && st == CF_OK; ++i)
+        for (int j = 0; j < 3 && st == CF_OK; ++j)
+            if (m[3 * i + j] != 0.0) st = cf_triplets_add(T, r + i, c + j, f * m[3 * i + j]);
+    return st;
+}
+
+/* The system of the dual form: the unknowns of every dynamic rigid body (v, w: A = M, b = M u*,
+   the free velocity of the velocities stage) and of every soft body in contact (its ch08.1
+   system at (x*, u*)); the contact rows from ch02.3 (rigid sides) and ch02.4 (soft sides, fixed
+   nodes left out); the bias phi/h or erp phi/h; CFM; delta the contact margin. */
+static cfStatus assemble_dual(cfWorld *w, double erp)
+{
+    struct cfStepWork *k = w->work;
+    int nc = w->contacts.count;
+    cf_dual_free(&k->dual);
+    cfStatus st = check_size_dual(w);
+    if (st != CF_OK) return st;
+    int *ro = realloc(k->rigid_off, (size_t)(w->n_bodies + 1) * sizeof *ro);
+    if (ro) k->rigid_off = ro;
+    int *so = realloc(k->soft_off, (size_t)(w->n_soft + 1) * sizeof *so);
+    if (so) k->soft_off = so;
+    if (!ro || !so) return CF_NO_MEMORY;
+    int n = 0;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        ro[i] = w->bodies[i].fixed ? -1 : n;
+        n += w->bodies[i].fixed ? 0 : 6;
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        so[i] = soft_touched(w, i) ? n : -1;
+        n += so[i] >= 0 ? 3 * w->soft[i].n_nodes : 0;
+    }
+    cfDualSystem *d = &k->dual;
+    d->n = n;
+    d->nc = nc;
+    d->b = calloc((size_t)(n > 0 ? n : 1), sizeof *d->b);
+    d->vfree = malloc((size_t)(n > 0 ? n : 1) * sizeof *d->vfree);
+    d->bias = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *d->bias);
+    d->mu = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *d->mu);
+    double *u = realloc(k->u_dual, (size_t)(n > 0 ? n : 1) * sizeof *u);
+    if (u) k->u_dual = u;
+    cfTriplets J = {0};
+    if (!d->b || !d->vfree || !d->bias || !d->mu || !u) st = CF_NO_MEMORY;
+    /* A block by block, straight into CSR: rigid bodies diag(m I, I_w) (b = M u*, v* = u*), then
+       the soft bodies' systems of the velocities stage */
+    long nnz = 0;
+    for (int i = 0; i < w->n_bodies; ++i) nnz += ro[i] >= 0 ? 12 : 0;
+    for (int i = 0; i < w->n_soft; ++i) nnz += so[i] >= 0 ? k->soft[i].A.nnz : 0;
+    if (st == CF_OK && nnz > INT_MAX) st = CF_NO_MEMORY;
+    d->A.rows = d->A.cols = n;
+    if (st == CF_OK) {
+        d->A.rowptr = malloc((size_t)(n + 1) * sizeof *d->A.rowptr);
+        d->A.colidx = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *d->A.colidx);
+        d->A.val = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *d->A.val);
+        if (!d->A.rowptr || !d->A.colidx || !d->A.val) st = CF_NO_MEMORY;
+    }
+    int e = 0, row = 0;
+    for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
+        const cfRigidBody *r = &w->bodies[i];
+        if (ro[i] < 0) continue;
+        cfMat3 Iw = cf_rigid_inertia_world(r);
+        for (int a = 0; a < 3; ++a, ++row) { /* m I */
+            d->A.rowptr[row] = e;
+            d->A.colidx[e] = ro[i] + a;
+            d->A.val[e++] = r->mass;
+        }
+        for (int a = 0; a < 3; ++a, ++row) { /* I_w */
+            d->A.rowptr[row] = e;
+            for (int c = 0; c < 3; ++c) {
+                d->A.colidx[e] = ro[i] + 3 + c;
+                d->A.val[e++] = Iw.m[a][c];
+            }
+        }
+        cfVec3 Lw = cfu_mat3_mul_vec(Iw, r->w);
+        double bi[6] = {r->mass * r->v.x, r->mass * r->v.y, r->mass * r->v.z, Lw.x, Lw.y, Lw.z};
+        double vi[6] = {r->v.x, r->v.y, r->v.z, r->w.x, r->w.y, r->w.z};
+        memcpy(&d->b[ro[i]], bi, sizeof bi);
+        memcpy(&d->vfree[ro[i]], vi, sizeof vi);
+    }
+    for (int i = 0; i < w->n_soft && st == CF_OK; ++i) {
+        if (so[i] < 0) continue;
+        const SoftWork *sw = &k->soft[i];
+        for (int r = 0; r < sw->A.rows; ++r, ++row) {
+            d->A.rowptr[row] = e;
+            for (int q = sw->A.rowptr[r]; q < sw->A.rowptr[r + 1]; ++q) {
+                d->A.colidx[e] = so[i] + sw->A.colidx[q];
+                d->A.val[e++] = sw->A.val[q];
+            }
+        }
+        memcpy(&d->b[so[i]], sw->b, (size_t)sw->A.rows * sizeof *d->b);
+        memcpy(&d->vfree[so[i]], sw->vfree, (size_t)sw->A.rows * sizeof *d->vfree);
+    }
+    if (st == CF_OK) {
+        d->A.rowptr[n] = e;
+        d->A.nnz = e;
+    }
+    if (st == CF_OK) st = cf_triplets_init(&J, 3 * nc, n);
+    /* the contact rows */
+    for (int a = 0; a < nc && st == CF_OK; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        double Ja[3][6], Jb[3][6];
+        const cfRigidBody *ra = c->body_a >= 0 ? &w->bodies[c->body_a] : NULL, *rb = c->body_b >= 0 ? &w->bodies[c->body_b] : NULL;
+        st = cf_contact_jacobian_rigid(c, ra, rb, Ja, Jb);
+        for (int side = 0; side < 2 && st == CF_OK; ++side) {
+            int body = side == 0 ? c->body_a : c->body_b;
+            if (body < 0 || ro[body] < 0) continue;
+            double(*Jr)[6] = side == 0 ? Ja : Jb;
+            for (int r = 0; r < 3 && st == CF_OK; ++r)
+                for (int col = 0; col < 6 && st == CF_OK; ++col)
+                    if (Jr[r][col] != 0.0) st = cf_triplets_add(&J, 3 * a + r, ro[body] + col, Jr[r][col]);
+        }
+        if (st == CF_OK && (c->soft_a.n > 0 || c->soft_b.n > 0)) {
+            cfSoftContact sc;
+            memset(&sc, 0, sizeof sc);
+            sc.na = c->soft_a.n, sc.nb = c->soft_b.n;
+            memcpy(sc.node_a, c->soft_a.node, sizeof sc.node_a);
+            memcpy(sc.node_b, c->soft_b.node, sizeof sc.node_b);
+            memcpy(sc.w_a, c->soft_a.w, sizeof sc.w_a);
+            memcpy(sc.w_b, c->soft_b.w, sizeof sc.w_b);
+            sc.p = c->p, sc.n = c->n, sc.t = c->t, sc.b = c->b, sc.phi = c->phi, sc.mu = c->mu;
+            double Sa[CF_SOFT_CONTACT_NODES][9], Sb[CF_SOFT_CONTACT_NODES][9];
+            st = cf_soft_contact_jacobian(&sc, Sa, Sb);
+            for (int side = 0; side < 2 && st == CF_OK; ++side) {
+                const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
+                for (int q = 0; q < ss->n && st == CF_OK; ++q) {
+                    if (w->soft[ss->body].fixed[ss->node[q]]) continue;
+                    st = add_block3(&J, 3 * a, so[ss->body] + 3 * ss->node[q], side == 0 ? Sa[q] : Sb[q], 1.0);
+                }
+            }
+        }
+        if (st != CF_OK) st = fail(w, st, "assemble: the Jacobian of contact %d (ch02.3/ch02.4: %s)", a, cf_status_name(st));
+        d->bias[a] = (c->phi >= 0.0 ? c->phi : erp * c->phi) / w->def.dt;
+        d->mu[a] = c->mu;
+    }
+    if (st == CF_OK) st = cf_csr_from_triplets(&J, &d->J);
+    cf_triplets_free(&J);
+    d->cfm = k->cfm;
+    d->h = w->def.dt;
+    d->delta = w->def.contact_margin;
+    if (st != CF_OK) return fail(w, st, "assemble: the dual system (%s)", cf_status_name(st));
+    memset(&k->prob, 0, sizeof k->prob);
+    k->prob = (cfContactProblem){.form = CF_FORM_DUAL, .nc = nc, .dual = d, .u = k->u_dual};
+    cf_form_work_use(&k->form, w->def.solver);
+    return CF_OK;
+}
+
 /* the problem in the form the solver consumes: matrix-free rows (prepared by the row) or the
    assembled problem and the form built from it */
 static cfStatus stage_assemble(cfWorld *w)
@@ -592,6 +906,7 @@ static cfStatus stage_assemble(cfWorld *w)
         if (st != CF_OK) return fail(w, st, "assemble: solver '%s' could not prepare its rows (%s)", s->name, cf_status_name(st));
         return CF_OK;
     }
+    if (s->form == CF_FORM_DUAL) return assemble_dual(w, erp);
     st = assemble_fc3d(w, erp);
     if (st == CF_OK) st = cf_form_build(&k->form, s, &k->fc, &k->par, &k->prob, &w->error);
     return st;
@@ -640,6 +955,25 @@ static cfStatus apply(cfWorld *w, const double *lambda)
     return st;
 }
 
+/* the dual form's apply: the velocities the solver returned, to the bodies it moves */
+static void apply_dual(cfWorld *w)
+{
+    const struct cfStepWork *k = w->work;
+    const double *u = k->u_dual;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        int o = k->rigid_off[i];
+        if (o < 0) continue;
+        w->bodies[i].v = cfu_vec3(u[o], u[o + 1], u[o + 2]);
+        w->bodies[i].w = cfu_vec3(u[o + 3], u[o + 4], u[o + 5]);
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        int o = k->soft_off[i];
+        if (o < 0) continue;
+        SoftWork *sw = &k->soft[i];
+        for (int n = 0; n < w->soft[i].n_nodes; ++n) sw->u_new[n] = cfu_vec3(u[o + 3 * n], u[o + 3 * n + 1], u[o + 3 * n + 2]);
+    }
+}
+
 static cfStatus stage_solve(cfWorld *w)
 {
     if (!solving(w)) return CF_OK;
@@ -655,8 +989,9 @@ static cfStatus stage_solve(cfWorld *w)
     for (int a = 0; a < nc; ++a) memcpy(&x[3 * a], w->contacts.items[a].lambda, 3 * sizeof *x);
     cfReport rep;
     cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
-    cfStatus st = s->form == CF_FORM_ROWS ? s->solve(&k->form.work, &k->prob, &k->par, x, &rep)
-                                          : cf_form_solve(&k->form, s, &k->prob, &k->par, x, &rep);
+    rep.inner = w->stats.solver_inner;
+    cfStatus st = s->form == CF_FORM_ROWS || s->form == CF_FORM_DUAL ? s->solve(&k->form.work, &k->prob, &k->par, x, &rep)
+                                                                     : cf_form_solve(&k->form, s, &k->prob, &k->par, x, &rep);
     record_solve(&w->stats, &rep, s->measure, st);
     /* an iterative solver's used-up budget or stagnation still gives usable impulses; a pivoting
        method that did not finish gives none */
@@ -678,6 +1013,15 @@ static cfStatus stage_solve(cfWorld *w)
     if (st != CF_OK && (s->dense || (st != CF_MAX_ITER && st != CF_STAGNATED)))
         return fail(w, st, "solve: solver '%s' failed on %d contacts: %s", s->name, nc, cf_status_name(st));
     if (!cf_vec_finite(3 * nc, x)) return fail(w, CF_DIVERGED, "solve: solver '%s' returned impulses that are not finite", s->name);
+    if (s->form == CF_FORM_DUAL) {
+        if (!cf_vec_finite(k->dual.n, k->u_dual))
+            return fail(w, CF_DIVERGED, "solve: solver '%s' (%s) returned velocities that are not finite", s->name,
+                        cf_preconditioner_name(k->par.preconditioner));
+        apply_dual(w);
+        for (int a = 0; a < nc; ++a) memcpy(w->contacts.items[a].lambda, &x[3 * a], 3 * sizeof *x);
+        w->stats.common_residual = cf_dual_residual(&k->dual, x, k->u_dual, CF_FRICTION_CONE);
+        return CF_OK;
+    }
     st = apply(w, x);
     if (st != CF_OK) return fail(w, st, "solve: applying the impulses failed (%s)", cf_status_name(st));
     for (int a = 0; a < nc; ++a) memcpy(w->contacts.items[a].lambda, &x[3 * a], 3 * sizeof *x);
@@ -846,6 +1190,151 @@ static cfStatus run_stage(cfWorld *w, cfStage s)
     return CF_BAD_INPUT;
 }
 
+/* run one stage and add its time to the step's stats */
+static cfStatus timed_stage(cfWorld *w, cfStage s)
+{
+    double t0 = cf_seconds();
+    cfStatus st = run_stage(w, s);
+    if (s == CF_STAGE_DETECT && st == CF_OK) st = work_reserve(w); /* sized by this step's contacts */
+    w->stats.stage_seconds[s] += cf_seconds() - t0;
+    return st;
+}
+
+/* ---- constraint manifold refinement (ch08.6): the world's side of the callbacks --------------- */
+
+typedef struct CmrCtx {
+    cfWorld *w;
+    Saved sv;                /* the state at the last begin */
+    bool saved;
+    cfRigidBody *free_rigid; /* rigid bodies after the velocities stage: free velocities */
+    cfRigidBody *tent_rigid; /* tentative rigid poses */
+    cfVec3 **tent_soft;      /* tentative soft positions */
+} CmrCtx;
+
+static void cmr_ctx_free(CmrCtx *c)
+{
+    if (c->saved) saved_free(&c->sv, c->w->n_soft);
+    free(c->free_rigid);
+    free(c->tent_rigid);
+    for (int i = 0; c->tent_soft && i < c->w->n_soft; ++i) free(c->tent_soft[i]);
+    free(c->tent_soft);
+}
+
+static cfStatus cmr_begin(void *ctx, double dt)
+{
+    CmrCtx *c = ctx;
+    cfWorld *w = c->w;
+    w->def.dt = dt;
+    if (c->saved) saved_free(&c->sv, w->n_soft);
+    c->saved = true;
+    cfStatus st = save(w, &c->sv);
+    if (st != CF_OK) return st;
+    for (int s = CF_STAGE_DETECT; s <= CF_STAGE_VELOCITIES && st == CF_OK; ++s) st = timed_stage(w, (cfStage)s);
+    if (st == CF_OK && w->n_bodies) memcpy(c->free_rigid, w->bodies, (size_t)w->n_bodies * sizeof *w->bodies);
+    return st;
+}
+
+static cfStatus cmr_respond(void *ctx)
+{
+    CmrCtx *c = ctx;
+    cfWorld *w = c->w;
+    /* every round starts from the free velocities */
+    for (int i = 0; i < w->n_bodies; ++i) {
+        w->bodies[i].v = c->free_rigid[i].v;
+        w->bodies[i].w = c->free_rigid[i].w;
+    }
+    cfStatus st = timed_stage(w, CF_STAGE_ASSEMBLE);
+    return st == CF_OK ? timed_stage(w, CF_STAGE_SOLVE) : st;
+}
+
+static cfStatus cmr_advance(void *ctx)
+{
+    CmrCtx *c = ctx;
+    cfWorld *w = c->w;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        c->tent_rigid[i] = w->bodies[i];
+        cfStatus st = cf_rigid_integrate_position(&c->tent_rigid[i], w->def.dt);
+        if (st != CF_OK) return fail(w, st, "cmr: tentative position of body '%s' (%s)", w->bodies[i].name, cf_status_name(st));
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *s = &w->soft[i];
+        const SoftWork *sw = &w->work->soft[i];
+        for (int n = 0; n < s->n_nodes; ++n)
+            c->tent_soft[i][n] = sw->moved && !s->fixed[n] ? cfu_mul_add(sw->xs[n], sw->beta, sw->u_new[n]) : s->x[n];
+    }
+    return CF_OK;
+}
+
+static cfStatus cmr_collide(void *ctx, int *added, int *colliding)
+{
+    CmrCtx *c = ctx;
+    cfWorld *w = c->w;
+    cfContactList found = {0};
+    double t0 = cf_seconds();
+    cfStatus st = cf_detect_ccd(w, c->tent_soft, c->tent_rigid, w->def.contact_margin, &found, colliding);
+    *added = found.count;
+    for (int a = 0; a < found.count && st == CF_OK; ++a) {
+        cfContact *n = &found.items[a];
+        const cfFrictionPair *p = pair_of(w, n);
+        if (p) {
+            n->mu = p->mu;
+            n->friction = p->law;
+        }
+        st = cf_contact_frame(n->n, &n->t, &n->b);
+        if (st == CF_OK) st = cf_contacts_push(&w->contacts, n);
+    }
+    cf_contacts_free(&found);
+    w->stats.stage_seconds[CF_STAGE_DETECT] += cf_seconds() - t0;
+    w->stats.n_contacts = w->contacts.count;
+    if (st == CF_OK) st = work_reserve(w);
+    return st == CF_OK ? CF_OK : fail(w, st, "cmr: continuous collision detection (%s)", cf_status_name(st));
+}
+
+static cfStatus cmr_commit(void *ctx)
+{
+    CmrCtx *c = ctx;
+    cfStatus st = timed_stage(c->w, CF_STAGE_POSITIONS);
+    return st == CF_OK ? timed_stage(c->w, CF_STAGE_STABILIZE) : st;
+}
+
+static cfStatus cmr_restore(void *ctx)
+{
+    CmrCtx *c = ctx;
+    restore(c->w, &c->sv);
+    return CF_OK;
+}
+
+/* A step by constraint manifold refinement (ch08.6) over the world's stages */
+static cfStatus step_cmr(cfWorld *w)
+{
+    double dt = w->def.dt;
+    CmrCtx c = {.w = w};
+    c.free_rigid = malloc((size_t)(w->n_bodies > 0 ? w->n_bodies : 1) * sizeof *c.free_rigid);
+    c.tent_rigid = malloc((size_t)(w->n_bodies > 0 ? w->n_bodies : 1) * sizeof *c.tent_rigid);
+    c.tent_soft = calloc((size_t)(w->n_soft > 0 ? w->n_soft : 1), sizeof *c.tent_soft);
+    cfStatus st = c.free_rigid && c.tent_rigid && c.tent_soft ? CF_OK : CF_NO_MEMORY;
+    for (int i = 0; i < w->n_soft && st == CF_OK; ++i)
+        if (!(c.tent_soft[i] = malloc((size_t)w->soft[i].n_nodes * sizeof **c.tent_soft))) st = CF_NO_MEMORY;
+    cfCmrStats cs;
+    memset(&cs, 0, sizeof cs);
+    if (st == CF_OK) {
+        cfCmrOps ops = {.ctx = &c, .begin = cmr_begin, .respond = cmr_respond, .advance = cmr_advance,
+                        .collide = cmr_collide, .commit = cmr_commit, .restore = cmr_restore};
+        cfCmrOptions o = {.max_rounds = w->def.cmr_rounds, .max_halvings = w->def.cmr_halvings};
+        st = cf_cmr_step(&ops, &o, dt, &cs);
+        if (st == CF_NOT_IMPLEMENTED) st = fail(w, st, "cmr: constraint manifold refinement (ch08.6) is not implemented");
+    }
+    w->def.dt = dt;
+    w->stats.cmr_rounds = cs.rounds_total;
+    for (int r = 0; r <= CF_CMR_MAX_ROUNDS; ++r)
+        if (cs.rounds[r]) w->stats.cmr_rounds_max = r;
+    w->stats.cmr_substeps = cs.substeps;
+    w->stats.cmr_halvings = cs.halvings;
+    w->stats.cmr_unresolved = cs.unresolved;
+    cmr_ctx_free(&c);
+    return st;
+}
+
 cfStatus cf_world_step(cfWorld *w)
 {
     w->error.msg[0] = '\0';
@@ -859,12 +1348,9 @@ cfStatus cf_world_step(cfWorld *w)
     }
     st = work_reserve(w);
     memset(&w->stats, 0, sizeof w->stats);
-    for (int s = 0; s < CF_STAGE_COUNT && st == CF_OK; ++s) {
-        double t0 = cf_seconds();
-        st = run_stage(w, (cfStage)s);
-        if (s == CF_STAGE_DETECT && st == CF_OK) st = work_reserve(w); /* sized by this step's contacts */
-        w->stats.stage_seconds[s] = cf_seconds() - t0;
-    }
+    if (st == CF_OK && w->def.cmr_rounds > 0) st = step_cmr(w);
+    else
+        for (int s = 0; s < CF_STAGE_COUNT && st == CF_OK; ++s) st = timed_stage(w, (cfStage)s);
     if (st == CF_OK) st = check_finite(w);
     if (st == CF_OK) {
         w->time += w->def.dt;

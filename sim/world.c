@@ -45,6 +45,7 @@ const char *cf_detector_name(cfDetector d)
     case CF_DETECT_NONE: return "none";
     case CF_DETECT_PRIMITIVES: return "primitives";
     case CF_DETECT_ALL_PAIRS: return "all-pairs";
+    case CF_DETECT_SURFACES: return "surfaces";
     case CF_DETECTOR_COUNT: break;
     }
     return "unknown";
@@ -87,6 +88,9 @@ cfWorldDef cf_world_def_default(void)
     d.slop = 0.001;
     d.seed = 1;
     d.max_matrix_mb = 1024.0;
+    d.preconditioner = CF_PRECOND_EXACT;
+    d.cmr_rounds = 0;
+    d.cmr_halvings = 2;
     return d;
 }
 
@@ -146,6 +150,24 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
     if (!(isfinite(d->slop) && d->slop >= 0.0)) return REFUSE(err, "slop: must be >= 0 (got %g)", d->slop);
     if (!(isfinite(d->max_matrix_mb) && d->max_matrix_mb > 0.0))
         return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
+    if (!(d->preconditioner >= 0 && d->preconditioner < CF_PRECONDITIONER_COUNT))
+        return REFUSE(err, "preconditioner: unknown value %d", (int)d->preconditioner);
+    if (d->preconditioner != CF_PRECOND_EXACT && (!d->solver || d->solver->form != CF_FORM_DUAL)) {
+        char names[256] = "";
+        for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i)
+            if (cf_solver_at(i)->form == CF_FORM_DUAL)
+                n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", cf_solver_at(i)->name);
+        return REFUSE(err, "preconditioner: '%s' is a choice of the dual-form solvers (%s); solver '%s' builds the exact "
+                      "W = J A^-1 J^T itself", cf_preconditioner_name(d->preconditioner), names,
+                      d->solver ? d->solver->name : "none");
+    }
+    if (d->cmr_rounds < 0 || d->cmr_rounds > 16) return REFUSE(err, "cmr_rounds: must be in [0, 16] (got %d)", d->cmr_rounds);
+    if (d->cmr_halvings < 0 || d->cmr_halvings > 8)
+        return REFUSE(err, "cmr_halvings: must be in [0, 8] (got %d)", d->cmr_halvings);
+    if (d->cmr_rounds > 0 && (!d->solver || d->solver->form == CF_FORM_ROWS || d->detector == CF_DETECT_NONE))
+        return REFUSE(err, "cmr_rounds: constraint manifold refinement needs a detector and a solver of assembled or "
+                      "dual-form problems (got detector '%s', solver '%s')", cf_detector_name(d->detector),
+                      d->solver ? d->solver->name : "none");
     return CF_OK;
 }
 

@@ -31,6 +31,7 @@ const char *const cfv_key_help[][2] = {
     {"c  n  t", "contact points, normals, tangent frames"},
     {"j  k  d", "impulses, friction cones, penetration depth"},
     {"p  u", "plots, HUD"},
+    {"P", "next preconditioner of the dual-form solver (chapter 8; every world with one)"},
     {"f  home", "fit the camera / default view"},
     {"mouse", "left drag: orbit, right drag: pan, wheel: zoom"},
     {"arrows", "orbit (shift: pan); page up / down: zoom"},
@@ -627,6 +628,14 @@ bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
     case SDLK_k: toggle(app, CFV_OV_CONES, "friction cones"); break;
     case SDLK_d: toggle(app, CFV_OV_DEPTH, "penetration depth"); break;
     case SDLK_p:
+        if (shift) {
+            for (int i = 0; i < run->n_slots; ++i)
+                if (cfv_run_cycle_preconditioner(run, i)) {
+                    snprintf(buf, sizeof buf, "preconditioner: %s", cf_preconditioner_name(run->slot[i].w.def.preconditioner));
+                    flash(app, buf);
+                }
+            break;
+        }
         app->plots = !app->plots;
         cfv_app_layout(app);
         break;

@@ -179,6 +179,9 @@ void cfv_run_cycle_rigid_integrator(cfvRun *run);
 void cfv_run_cycle_solver(cfvRun *run, int dir);
 /** The same for slot @p slot alone; in a compared scene its label and its solver of run->compare follow. */
 void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir);
+/** Next preconditioner (cfWorldDef::preconditioner) of slot @p i when its solver takes one (the dual form,
+ *  chapter 8); false for a slot whose solver does not. */
+bool cfv_run_cycle_preconditioner(cfvRun *run, int i);
 void cfv_run_cycle_soft_integrator(cfvRun *run);
 /** Message of the stub that was reached ("" when none). */
 const char *cfv_run_todo_message(const cfvRun *run, char *buf, size_t cap);

@@ -32,6 +32,9 @@ extern const cfvDemo cfv_demo_ch06_incline_mu;
 extern const cfvDemo cfv_demo_ch07_wall;
 extern const cfvDemo cfv_demo_ch07_spinning_top;
 extern const cfvDemo cfv_demo_ch07_funnel;
+/* chapters/ch08/demos/ */
+extern const cfvDemo cfv_demo_ch08_jelly_preconditioners;
+extern const cfvDemo cfv_demo_ch08_cloth_on_box;
 /* chapters/ch09/demos/ */
 extern const cfvDemo cfv_demo_ch09_tunnel;
 extern const cfvDemo cfv_demo_ch09_soft_stack;
@@ -59,6 +62,8 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch07_wall,
     &cfv_demo_ch07_spinning_top,
     &cfv_demo_ch07_funnel,
+    &cfv_demo_ch08_jelly_preconditioners,
+    &cfv_demo_ch08_cloth_on_box,
     &cfv_demo_ch09_tunnel,
     &cfv_demo_ch09_soft_stack,
     &cfv_demo_ch09_incline_creep,

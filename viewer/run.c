@@ -404,6 +404,7 @@ void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir)
             d->solver = s;
             break;
         }
+        if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT; /* the others take no other */
     }
     if (slot < run->n_compare) {
         run->compare[slot] = d->solver;
@@ -414,6 +415,14 @@ void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir)
 void cfv_run_cycle_solver(cfvRun *run, int dir)
 {
     for (int i = 0; i < run->n_slots; ++i) cfv_run_cycle_slot_solver(run, i, dir);
+}
+
+bool cfv_run_cycle_preconditioner(cfvRun *run, int i)
+{
+    cfWorldDef *d = &run->slot[i].w.def;
+    if (!d->solver || d->solver->form != CF_FORM_DUAL) return false;
+    d->preconditioner = (cfPreconditioner)((d->preconditioner + 1) % CF_PRECONDITIONER_COUNT);
+    return true;
 }
 
 void cfv_run_cycle_soft_integrator(cfvRun *run)

@@ -130,6 +130,12 @@ void cf_report_push(cfReport *r, double residual)
         r->history[r->history_len++] = residual;
 }
 
+void cf_report_push_inner(cfReport *r, double residual, int inner)
+{
+    if (r->history && r->history_len < r->history_cap && r->inner) r->inner[r->history_len] = inner;
+    cf_report_push(r, residual);
+}
+
 double cf_seconds(void)
 {
     struct timespec ts;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Conjugate gradients with optional Jacobi preconditioning, matrix-free through cfMatVec. */
+/* Conjugate gradients, matrix-free through cfMatVec, with a preconditioner given as an operator
+   (Jacobi for cf_cg(); any for cf_pcg()). */
 #include "cf/cf_linalg.h"
 
 #include <limits.h>
@@ -15,10 +16,16 @@ cfCgOptions cf_cg_options_default(int n)
     return o;
 }
 
-/* z <- M^{-1} r for the Jacobi preconditioner M = diag(d) (d <= 0 counts as 1) */
-static void apply_jacobi(int n, const double *d, const double *r, double *z)
+/* z <- M^{-1} r for the Jacobi preconditioner M = diag(d) (d <= 0 counts as 1); ctx = (n, d) */
+typedef struct Jacobi {
+    int n;
+    const double *d;
+} Jacobi;
+
+static void apply_jacobi(void *ctx, const double *r, double *z)
 {
-    for (int i = 0; i < n; ++i) z[i] = d[i] > 0.0 ? r[i] / d[i] : r[i];
+    const Jacobi *J = ctx;
+    for (int i = 0; i < J->n; ++i) z[i] = J->d[i] > 0.0 ? r[i] / J->d[i] : r[i];
 }
 
 /* r <- b - A x; returns ||r|| */
@@ -46,12 +53,22 @@ static cfStatus finish(cfReport *rep, cfStatus st, cfStopReason why, int iterati
 cfStatus cf_cg(int n, cfMatVec A, void *ctx, const double *b, double *x, const double *precond_diag,
                const cfCgOptions *opt, cfReport *rep)
 {
+    if (precond_diag && n > 0 && !cf_vec_finite(n, precond_diag)) {
+        if (rep) cf_report_init(rep, rep->history, rep->history_cap);
+        return finish(rep, CF_BAD_INPUT, CF_STOP_NONE, 0, NAN, cf_seconds());
+    }
+    Jacobi jac = {n, precond_diag};
+    return cf_pcg(n, A, ctx, precond_diag ? apply_jacobi : NULL, &jac, b, x, opt, rep);
+}
+
+cfStatus cf_pcg(int n, cfMatVec A, void *ctx, cfMatVec precond, void *pctx, const double *b, double *x,
+                const cfCgOptions *opt, cfReport *rep)
+{
     double t0 = cf_seconds();
     if (rep) cf_report_init(rep, rep->history, rep->history_cap);
     cfCgOptions o = opt ? *opt : cf_cg_options_default(n);
     if (n < 0 || !A || (n > 0 && (!b || !x)) || !cf_vec_finite(n, b) || !cf_vec_finite(n, x) ||
-        (precond_diag && !cf_vec_finite(n, precond_diag)) || !(o.tol_rel >= 0.0) || !(o.tol_abs >= 0.0) ||
-        isinf(o.tol_rel) || isinf(o.tol_abs))
+        !(o.tol_rel >= 0.0) || !(o.tol_abs >= 0.0) || isinf(o.tol_rel) || isinf(o.tol_abs))
         return finish(rep, CF_BAD_INPUT, CF_STOP_NONE, 0, NAN, t0);
 
     /* the stopping threshold: ||r|| <= max(tol_rel ||b||, tol_abs) */
@@ -62,7 +79,7 @@ cfStatus cf_cg(int n, cfMatVec A, void *ctx, const double *b, double *x, const d
     double *work = malloc((size_t)(n > 0 ? 4 * (size_t)n : 1) * sizeof *work);
     if (!work) return finish(rep, CF_NO_MEMORY, CF_STOP_NONE, 0, NAN, t0);
     double *r = work, *p = work + n, *q = work + 2 * (size_t)n;
-    double *z = precond_diag ? work + 3 * (size_t)n : r; /* without a preconditioner z is r */
+    double *z = precond ? work + 3 * (size_t)n : r; /* without a preconditioner z is r */
 
     cfStatus st;
     cfStopReason why;
@@ -93,7 +110,7 @@ cfStatus cf_cg(int n, cfMatVec A, void *ctx, const double *b, double *x, const d
             why = CF_STOP_MAX_ITER;
             break;
         }
-        if (precond_diag) apply_jacobi(n, precond_diag, r, z);
+        if (precond) precond(pctx, r, z);
         double rz_new = cf_vec_dot(n, r, z);
         if (restart) {
             cf_vec_copy(n, z, p);

@@ -379,11 +379,14 @@ done:
     return CF_OK;
 }
 
-void cf_sparse_chol_solve(const cfSparseChol *F, const double *b, double *x)
+void cf_sparse_chol_solve(const cfSparseChol *F, const double *b, double *x) { cf_sparse_chol_solve_with(F, b, x, F->work); }
+
+bool cf_sparse_chol_reentrant(void) { return true; }
+
+void cf_sparse_chol_solve_with(const cfSparseChol *F, const double *b, double *x, double *w)
 {
     int n = F->n;
     const long *cp = F->colptr;
-    double *w = F->work;
     for (int k = 0; k < n; ++k) w[k] = b[F->perm[k]];
     /* L y = P b: column j fixes y_j, then removes it from the rows below */
     for (int j = 0; j < n; ++j) {

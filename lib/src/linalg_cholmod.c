@@ -146,6 +146,15 @@ done:
     return CF_OK;
 }
 
+/* CHOLMOD's workspace lives in the factor's cholmod_common: one solve at a time */
+bool cf_sparse_chol_reentrant(void) { return false; }
+
+void cf_sparse_chol_solve_with(const cfSparseChol *F, const double *b, double *x, double *work)
+{
+    (void)work;
+    cf_sparse_chol_solve(F, b, x);
+}
+
 void cf_sparse_chol_solve(const cfSparseChol *F, const double *b, double *x)
 {
     int n = F->n;

@@ -225,9 +225,98 @@ static double tet_energy(const cfTet *t, double lambda, double mu, const cfVec3 
     return t->rest_volume * (mu * ee + 0.5 * lambda * tr * tr);
 }
 
-static void tet_displacements(const cfSoftBody *s, const cfTet *t, const cfVec3 *x, cfVec3 d[4])
+/* ---- the rotation of a deformation gradient ---- */
+
+/* eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations: A = V diag(w) V^T */
+static void sym_eig3(double A[3][3], double w[3], double V[3][3])
 {
-    for (int a = 0; a < 4; ++a) d[a] = cfu_sub(x[t->n[a]], s->x_rest[t->n[a]]);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) V[i][j] = i == j;
+    for (int sweep = 0; sweep < 50; ++sweep) {
+        double off = fabs(A[0][1]) + fabs(A[0][2]) + fabs(A[1][2]);
+        double scale = fabs(A[0][0]) + fabs(A[1][1]) + fabs(A[2][2]);
+        if (off <= 1e-15 * scale || off == 0.0) break;
+        for (int p = 0; p < 2; ++p)
+            for (int q = p + 1; q < 3; ++q) {
+                if (A[p][q] == 0.0) continue;
+                double theta = (A[q][q] - A[p][p]) / (2.0 * A[p][q]);
+                double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                double c = 1.0 / sqrt(t * t + 1.0), sn = t * c;
+                for (int k = 0; k < 3; ++k) { /* A <- A J */
+                    double akp = A[k][p], akq = A[k][q];
+                    A[k][p] = c * akp - sn * akq;
+                    A[k][q] = sn * akp + c * akq;
+                }
+                for (int k = 0; k < 3; ++k) { /* A <- J^T A */
+                    double apk = A[p][k], aqk = A[q][k];
+                    A[p][k] = c * apk - sn * aqk;
+                    A[q][k] = sn * apk + c * aqk;
+                }
+                for (int k = 0; k < 3; ++k) {
+                    double vkp = V[k][p], vkq = V[k][q];
+                    V[k][p] = c * vkp - sn * vkq;
+                    V[k][q] = sn * vkp + c * vkq;
+                }
+            }
+    }
+    for (int i = 0; i < 3; ++i) w[i] = A[i][i];
+}
+
+/* a unit vector orthogonal to the unit vector a */
+static cfVec3 any_orthogonal(cfVec3 a)
+{
+    cfVec3 e = fabs(a.x) < 0.6 ? cfu_vec3(1, 0, 0) : cfu_vec3(0, 1, 0);
+    return cfu_normalize(cfu_sub(e, cfu_scale(cfu_dot(e, a), a)));
+}
+
+cfMat3 cf_soft_polar_rotation(cfMat3 F)
+{
+    /* F^T F = V diag(s^2) V^T; u_k = F v_k / s_k for the two largest singular values, the third
+       completes a right-handed frame, so R = U V^T is a rotation even for an inverted F */
+    cfMat3 C = cfu_mat3_mul(cfu_mat3_transpose(F), F);
+    double A[3][3], w[3], V[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) A[i][j] = C.m[i][j];
+    sym_eig3(A, w, V);
+    int order[3] = {0, 1, 2};
+    for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j)
+            if (w[order[j]] > w[order[i]]) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    cfVec3 v[3], u[3];
+    for (int k = 0; k < 3; ++k) v[k] = cfu_vec3(V[0][order[k]], V[1][order[k]], V[2][order[k]]);
+    if (cfu_dot(cfu_cross(v[0], v[1]), v[2]) < 0.0) v[2] = cfu_neg(v[2]); /* V proper */
+    double s0 = sqrt(fmax(w[order[0]], 0.0));
+    if (!(s0 > 1e-300) || !isfinite(s0)) return cfu_mat3_identity();
+    u[0] = cfu_normalize(cfu_mat3_mul_vec(F, v[0]));
+    cfVec3 f1 = cfu_mat3_mul_vec(F, v[1]);
+    f1 = cfu_sub(f1, cfu_scale(cfu_dot(f1, u[0]), u[0]));
+    u[1] = cfu_norm(f1) > 1e-12 * s0 ? cfu_normalize(f1) : any_orthogonal(u[0]);
+    u[2] = cfu_cross(u[0], u[1]);
+    cfMat3 R;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            R.m[i][j] = cfu_vec3_at(u[0], i) * cfu_vec3_at(v[0], j) + cfu_vec3_at(u[1], i) * cfu_vec3_at(v[1], j) +
+                        cfu_vec3_at(u[2], i) * cfu_vec3_at(v[2], j);
+    return R;
+}
+
+cfMat3 cf_soft_tet_rotation(const cfSoftBody *s, int e, const cfVec3 *x)
+{
+    if (!s->corotational) return cfu_mat3_identity();
+    const cfTet *t = &s->tets[e];
+    cfMat3 Ds = edge_matrix(x[t->n[0]], x[t->n[1]], x[t->n[2]], x[t->n[3]]);
+    return cf_soft_polar_rotation(cfu_mat3_mul(Ds, t->Dm_inv));
+}
+
+/* the displacements the linear element sees: d_a = R^T x_a - X_a (R = I: the small-strain model) */
+static void tet_displacements(const cfSoftBody *s, const cfTet *t, cfMat3 R, const cfVec3 *x, cfVec3 d[4])
+{
+    for (int a = 0; a < 4; ++a)
+        d[a] = cfu_sub(s->corotational ? cfu_mat3_tmul_vec(R, x[t->n[a]]) : x[t->n[a]], s->x_rest[t->n[a]]);
 }
 
 static void add3(double *f, int i, cfVec3 v)
@@ -237,7 +326,7 @@ static void add3(double *f, int i, cfVec3 v)
     f[3 * i + 2] += v.z;
 }
 
-void cf_soft_forces(const cfSoftBody *s, const cfVec3 *x, cfVec3 gravity, double *f)
+void cf_soft_forces_rotated(const cfSoftBody *s, const cfVec3 *x, const cfMat3 *R, cfVec3 gravity, double *f)
 {
     for (int i = 0; i < s->n_nodes; ++i) {
         cfVec3 g = cfu_scale(s->mass[i], gravity);
@@ -258,10 +347,16 @@ void cf_soft_forces(const cfSoftBody *s, const cfVec3 *x, cfVec3 gravity, double
     cf_lame(s->young, s->poisson, &lambda, &mu);
     for (int e = 0; e < s->n_tets; ++e) {
         cfVec3 d[4], fe[4];
-        tet_displacements(s, &s->tets[e], x, d);
+        cfMat3 Re = R ? R[e] : cf_soft_tet_rotation(s, e, x);
+        tet_displacements(s, &s->tets[e], Re, x, d);
         tet_force(&s->tets[e], lambda, mu, d, fe);
-        for (int a = 0; a < 4; ++a) add3(f, s->tets[e].n[a], fe[a]);
+        for (int a = 0; a < 4; ++a) add3(f, s->tets[e].n[a], s->corotational ? cfu_mat3_mul_vec(Re, fe[a]) : fe[a]);
     }
+}
+
+void cf_soft_forces(const cfSoftBody *s, const cfVec3 *x, cfVec3 gravity, double *f)
+{
+    cf_soft_forces_rotated(s, x, NULL, gravity, f);
 }
 
 double cf_soft_elastic_energy(const cfSoftBody *s, const cfVec3 *x)
@@ -276,7 +371,7 @@ double cf_soft_elastic_energy(const cfSoftBody *s, const cfVec3 *x)
     cf_lame(s->young, s->poisson, &lambda, &mu);
     for (int e = 0; e < s->n_tets; ++e) {
         cfVec3 d[4];
-        tet_displacements(s, &s->tets[e], x, d);
+        tet_displacements(s, &s->tets[e], cf_soft_tet_rotation(s, e, x), x, d);
         E += tet_energy(&s->tets[e], lambda, mu, d);
     }
     return E;
@@ -311,11 +406,13 @@ cfStatus cf_soft_stiffness(const cfSoftBody *s, const cfVec3 *x, cfTriplets *K)
         if (st == CF_OK) st = add_block(K, sp->j, sp->i, Kb, -1.0);
     }
     /* tet: the force is linear in the displacements, so column (b, c) of the 12x12 element
-       stiffness is minus the force produced by a unit displacement of node b along axis c */
+       stiffness is minus the force produced by a unit displacement of node b along axis c;
+       co-rotated, the blocks are R K_ab R^T with R held at its value at x */
     double lambda, mu;
     cf_lame(s->young, s->poisson, &lambda, &mu);
     for (int e = 0; e < s->n_tets && st == CF_OK; ++e) {
         const cfTet *t = &s->tets[e];
+        cfMat3 R = cf_soft_tet_rotation(s, e, x);
         cfMat3 blk[4][4];
         for (int b = 0; b < 4; ++b)
             for (int c = 0; c < 3; ++c) {
@@ -331,9 +428,11 @@ cfStatus cf_soft_stiffness(const cfSoftBody *s, const cfVec3 *x, cfTriplets *K)
                 }
             }
         for (int a = 0; a < 4 && st == CF_OK; ++a)
-            for (int b = 0; b < 4 && st == CF_OK; ++b) st = add_block(K, t->n[a], t->n[b], blk[a][b], 1.0);
+            for (int b = 0; b < 4 && st == CF_OK; ++b) {
+                cfMat3 k = s->corotational ? cfu_mat3_mul(R, cfu_mat3_mul(blk[a][b], cfu_mat3_transpose(R))) : blk[a][b];
+                st = add_block(K, t->n[a], t->n[b], k, 1.0);
+            }
     }
-    (void)x;
     return st;
 }
 
@@ -467,6 +566,206 @@ cfStatus cf_soft_make_chain(cfSoftBody *s, cfVec3 a, cfVec3 b, int n_nodes, doub
     s->fixed[0] = fix_first;
     for (int i = 0; i + 1 < n_nodes && st == CF_OK; ++i) st = cf_soft_add_spring(s, i, i + 1, k, -1.0, err);
     if (st == CF_OK) st = cf_soft_finalize(s, err);
+    if (st != CF_OK) cf_soft_free(s);
+    return st;
+}
+
+cfStatus cf_soft_mass_matrix(const cfSoftBody *s, cfTriplets *M)
+{
+    cfStatus st = CF_OK;
+    bool *in_tet = NULL;
+    if (s->consistent_mass && s->n_tets > 0) {
+        in_tet = calloc((size_t)s->n_nodes, sizeof *in_tet);
+        if (!in_tet) return CF_NO_MEMORY;
+        for (int e = 0; e < s->n_tets && st == CF_OK; ++e) {
+            const cfTet *t = &s->tets[e];
+            double m = s->density * t->rest_volume / 20.0;
+            for (int a = 0; a < 4; ++a) in_tet[t->n[a]] = true;
+            for (int a = 0; a < 4 && st == CF_OK; ++a)
+                for (int b = 0; b < 4 && st == CF_OK; ++b)
+                    for (int c = 0; c < 3 && st == CF_OK; ++c)
+                        st = cf_triplets_add(M, 3 * t->n[a] + c, 3 * t->n[b] + c, a == b ? 2.0 * m : m);
+        }
+    }
+    for (int i = 0; i < s->n_nodes && st == CF_OK; ++i)
+        if (!in_tet || !in_tet[i])
+            for (int c = 0; c < 3 && st == CF_OK; ++c) st = cf_triplets_add(M, 3 * i + c, 3 * i + c, s->mass[i]);
+    free(in_tet);
+    return st;
+}
+
+/* ---- surfaces ---- */
+
+typedef struct Face {
+    int key[3]; /* sorted node indices */
+    int tri[3]; /* the face, counter-clockwise seen from outside its tet */
+} Face;
+
+static int face_cmp(const void *a, const void *b)
+{
+    const Face *p = a, *q = b;
+    for (int k = 0; k < 3; ++k)
+        if (p->key[k] != q->key[k]) return (p->key[k] > q->key[k]) - (p->key[k] < q->key[k]);
+    return 0;
+}
+
+cfStatus cf_soft_build_surface(cfSoftBody *s, cfError *err)
+{
+    if (s->n_tets < 1) return cf_error_set(err, CF_BAD_INPUT, "surface: the body has no tetrahedra");
+    /* the outward faces of a positively oriented tet (0, 1, 2, 3) */
+    static const int faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+    int nf = 4 * s->n_tets;
+    Face *f = malloc((size_t)nf * sizeof *f);
+    if (!f) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    for (int e = 0; e < s->n_tets; ++e)
+        for (int k = 0; k < 4; ++k) {
+            Face *g = &f[4 * e + k];
+            for (int c = 0; c < 3; ++c) g->tri[c] = g->key[c] = s->tets[e].n[faces[k][c]];
+            for (int i = 0; i < 3; ++i)
+                for (int j = i + 1; j < 3; ++j)
+                    if (g->key[j] < g->key[i]) {
+                        int t = g->key[i];
+                        g->key[i] = g->key[j];
+                        g->key[j] = t;
+                    }
+        }
+    qsort(f, (size_t)nf, sizeof *f, face_cmp);
+    s->n_tris = 0;
+    cfStatus st = CF_OK;
+    for (int i = 0; i < nf && st == CF_OK;) {
+        int j = i + 1;
+        while (j < nf && face_cmp(&f[i], &f[j]) == 0) ++j;
+        if (j - i > 2)
+            st = cf_error_set(err, CF_BAD_INPUT, "surface: face (%d, %d, %d) is shared by %d tetrahedra (a non-manifold mesh)",
+                              f[i].key[0], f[i].key[1], f[i].key[2], j - i);
+        else if (j - i == 1)
+            st = cf_soft_add_tri(s, f[i].tri[0], f[i].tri[1], f[i].tri[2], err);
+        i = j;
+    }
+    free(f);
+    return st;
+}
+
+/* ---- more generators ---- */
+
+cfStatus cf_soft_make_cloth(cfSoftBody *s, cfVec3 origin, cfVec3 du, cfVec3 dv, int nu, int nv, double mass,
+                            double k_stretch, double k_shear, double k_bend, double thickness, cfError *err)
+{
+    memset(s, 0, sizeof *s);
+    if (nu < 1 || nv < 1 || nu > 1000 || nv > 1000)
+        return cf_error_set(err, CF_BAD_INPUT, "cells: each count must be in [1, 1000] (got %d, %d)", nu, nv);
+    if (!cfu_vec3_finite(origin) || !cfu_vec3_finite(du) || !cfu_vec3_finite(dv) ||
+        !(cfu_norm(cfu_cross(du, dv)) > 1e-12 * cfu_norm(du) * cfu_norm(dv)) || !(cfu_norm(du) > 0.0))
+        return cf_error_set(err, CF_BAD_INPUT, "origin, du, dv: must be finite, du and dv not parallel or zero");
+    if (!(isfinite(mass) && mass > 0.0)) return cf_error_set(err, CF_BAD_INPUT, "mass: must be finite and > 0 (got %g)", mass);
+    if (!(k_stretch >= 0.0 && k_shear >= 0.0 && k_bend >= 0.0 && isfinite(k_stretch + k_shear + k_bend)))
+        return cf_error_set(err, CF_BAD_INPUT, "stiffness: must be finite and >= 0");
+    if (!(isfinite(thickness) && thickness >= 0.0))
+        return cf_error_set(err, CF_BAD_INPUT, "thickness: must be finite and >= 0 (got %g)", thickness);
+    int NU = nu + 1, NV = nv + 1;
+    cfStatus st = cf_soft_init(s, NU * NV);
+    if (st != CF_OK) return cf_error_set(err, st, "out of memory");
+#define NODE(i, j) ((i) + NU * (j))
+    for (int j = 0; j < NV; ++j)
+        for (int i = 0; i < NU; ++i) {
+            s->x[NODE(i, j)] = cfu_add(origin, cfu_add(cfu_scale((double)i / nu, du), cfu_scale((double)j / nv, dv)));
+            s->mass[NODE(i, j)] = mass / (NU * NV);
+        }
+    for (int j = 0; j < NV && st == CF_OK; ++j)
+        for (int i = 0; i < NU && st == CF_OK; ++i) {
+            if (i + 1 < NU) st = cf_soft_add_spring(s, NODE(i, j), NODE(i + 1, j), k_stretch, -1.0, err);
+            if (st == CF_OK && j + 1 < NV) st = cf_soft_add_spring(s, NODE(i, j), NODE(i, j + 1), k_stretch, -1.0, err);
+            if (st == CF_OK && i + 1 < NU && j + 1 < NV && k_shear > 0.0) {
+                st = cf_soft_add_spring(s, NODE(i, j), NODE(i + 1, j + 1), k_shear, -1.0, err);
+                if (st == CF_OK) st = cf_soft_add_spring(s, NODE(i + 1, j), NODE(i, j + 1), k_shear, -1.0, err);
+            }
+            if (st == CF_OK && i + 2 < NU && k_bend > 0.0) st = cf_soft_add_spring(s, NODE(i, j), NODE(i + 2, j), k_bend, -1.0, err);
+            if (st == CF_OK && j + 2 < NV && k_bend > 0.0) st = cf_soft_add_spring(s, NODE(i, j), NODE(i, j + 2), k_bend, -1.0, err);
+        }
+    for (int j = 0; j < nv && st == CF_OK; ++j)
+        for (int i = 0; i < nu && st == CF_OK; ++i) {
+            /* alternate the diagonal so that the sheet has no preferred fold direction */
+            if ((i + j) % 2 == 0) {
+                st = cf_soft_add_tri(s, NODE(i, j), NODE(i + 1, j), NODE(i + 1, j + 1), err);
+                if (st == CF_OK) st = cf_soft_add_tri(s, NODE(i, j), NODE(i + 1, j + 1), NODE(i, j + 1), err);
+            } else {
+                st = cf_soft_add_tri(s, NODE(i, j), NODE(i + 1, j), NODE(i, j + 1), err);
+                if (st == CF_OK) st = cf_soft_add_tri(s, NODE(i + 1, j), NODE(i + 1, j + 1), NODE(i, j + 1), err);
+            }
+        }
+#undef NODE
+    s->thickness = thickness;
+    if (st == CF_OK) st = cf_soft_finalize(s, err);
+    if (st != CF_OK) cf_soft_free(s);
+    return st;
+}
+
+cfStatus cf_soft_make_tet_ball(cfSoftBody *s, cfVec3 center, double radius, int cells, double density, double young,
+                               double poisson, cfError *err)
+{
+    memset(s, 0, sizeof *s);
+    if (cells < 2 || cells > 60) return cf_error_set(err, CF_BAD_INPUT, "cells: must be in [2, 60] (got %d)", cells);
+    if (!(isfinite(radius) && radius > 0.0)) return cf_error_set(err, CF_BAD_INPUT, "radius: must be finite and > 0 (got %g)", radius);
+    if (!cfu_vec3_finite(center)) return cf_error_set(err, CF_BAD_INPUT, "center: must be finite");
+    if (!(isfinite(density) && density > 0.0))
+        return cf_error_set(err, CF_BAD_INPUT, "density: must be finite and > 0 (got %g)", density);
+    int N = cells + 1;
+    double hcell = 2.0 * radius / cells;
+    int *id = malloc((size_t)N * N * N * sizeof *id);
+    bool *keep = calloc((size_t)cells * cells * cells, sizeof *keep);
+    if (!id || !keep) {
+        free(id);
+        free(keep);
+        return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    }
+    for (int k = 0; k < N * N * N; ++k) id[k] = -1;
+    int nodes = 0;
+#define GRID(i, j, k) ((i) + N * ((j) + N * (k)))
+    for (int k = 0; k < cells; ++k)
+        for (int j = 0; j < cells; ++j)
+            for (int i = 0; i < cells; ++i) {
+                cfVec3 c = cfu_vec3((i + 0.5) * hcell - radius, (j + 0.5) * hcell - radius, (k + 0.5) * hcell - radius);
+                if (cfu_norm(c) > radius) continue;
+                keep[i + cells * (j + cells * k)] = true;
+                for (int b = 0; b < 8; ++b) {
+                    int g = GRID(i + (b & 1), j + ((b >> 1) & 1), k + ((b >> 2) & 1));
+                    if (id[g] < 0) id[g] = nodes++;
+                }
+            }
+    cfStatus st = nodes > 0 ? cf_soft_init(s, nodes) : CF_BAD_INPUT;
+    if (st == CF_OK) {
+        for (int k = 0; k < N; ++k)
+            for (int j = 0; j < N; ++j)
+                for (int i = 0; i < N; ++i)
+                    if (id[GRID(i, j, k)] >= 0)
+                        s->x[id[GRID(i, j, k)]] = cfu_add(center, cfu_vec3(i * hcell - radius, j * hcell - radius, k * hcell - radius));
+        static const int even[5][4] = {{0, 1, 2, 4}, {3, 1, 2, 7}, {5, 1, 4, 7}, {6, 2, 4, 7}, {1, 2, 4, 7}};
+        static const int odd[5][4] = {{1, 0, 3, 5}, {2, 0, 3, 6}, {4, 0, 5, 6}, {7, 3, 5, 6}, {0, 3, 5, 6}};
+        for (int k = 0; k < cells && st == CF_OK; ++k)
+            for (int j = 0; j < cells && st == CF_OK; ++j)
+                for (int i = 0; i < cells && st == CF_OK; ++i) {
+                    if (!keep[i + cells * (j + cells * k)]) continue;
+                    int c[8];
+                    for (int b = 0; b < 8; ++b) c[b] = id[GRID(i + (b & 1), j + ((b >> 1) & 1), k + ((b >> 2) & 1))];
+                    const int(*split)[4] = ((i + j + k) % 2 == 0) ? even : odd;
+                    for (int t = 0; t < 5 && st == CF_OK; ++t) {
+                        int n[4] = {c[split[t][0]], c[split[t][1]], c[split[t][2]], c[split[t][3]]};
+                        st = cf_soft_add_tet(s, n, err);
+                    }
+                }
+    } else {
+        cf_error_set(err, st, st == CF_BAD_INPUT ? "cells: no cell of the grid lies inside the ball" : "out of memory");
+    }
+#undef GRID
+    free(id);
+    free(keep);
+    if (st == CF_OK) st = cf_soft_build_surface(s, err);
+    if (st == CF_OK) {
+        s->density = density;
+        s->young = young;
+        s->poisson = poisson;
+        st = cf_soft_finalize(s, err);
+    }
     if (st != CF_OK) cf_soft_free(s);
     return st;
 }

@@ -33,7 +33,21 @@ const char *cf_form_name(cfProblemForm f)
     case CF_FORM_FC3D: return "fc3d";
     case CF_FORM_BLCP: return "blcp";
     case CF_FORM_LCP: return "lcp";
+    case CF_FORM_DUAL: return "dual";
     case CF_FORM_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_preconditioner_name(cfPreconditioner p)
+{
+    switch (p) {
+    case CF_PRECOND_EXACT: return "exact";
+    case CF_PRECOND_LUMPED: return "lumped";
+    case CF_PRECOND_BLOCK_DIAGONAL: return "block-diagonal";
+    case CF_PRECOND_PCG_JACOBI: return "pcg-jacobi";
+    case CF_PRECOND_PCG_IC: return "pcg-ic";
+    case CF_PRECONDITIONER_COUNT: break;
     }
     return "unknown";
 }
@@ -51,5 +65,6 @@ cfSolverParams cf_solver_params_default(void)
     p.directions = 8;
     p.r_factor = CF_RFACTOR_LOCAL;
     p.warm_start = true;
+    p.preconditioner = CF_PRECOND_EXACT;
     return p;
 }

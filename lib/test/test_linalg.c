@@ -1127,6 +1127,136 @@ START_TEST(sparse_chol_large_grid)
 }
 END_TEST
 
+/* ---- inner solvers: block Jacobi, IC(0), the solver interface ------------------------------- */
+
+START_TEST(block_diag_inverse_certificate)
+{
+    /* each 3x3 diagonal block times its inverse is I; off-block entries are ignored */
+    cfRng rng;
+    cf_rng_seed(&rng, 81);
+    cfCsr A;
+    random_sparse_spd(&rng, 30, 6, &A);
+    double inv[90];
+    cft_assert_ok(cf_csr_block_diag_inverse(&A, inv));
+    for (int k = 0; k < 10; ++k)
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                double s = 0.0;
+                for (int m = 0; m < 3; ++m) s += cf_csr_get(&A, 3 * k + i, 3 * k + m) * inv[9 * k + 3 * m + j];
+                cft_assert_near_at(s, i == j ? 1.0 : 0.0, 1e-12, 0, "block %d, (%d, %d)", k, i, j);
+            }
+    cf_csr_free(&A);
+    /* order not a multiple of 3; a singular block */
+    random_sparse_spd(&rng, 10, 4, &A);
+    cft_assert_status(cf_csr_block_diag_inverse(&A, inv), CF_BAD_INPUT);
+    cf_csr_free(&A);
+    cfTriplets t;
+    cft_assert_ok(cf_triplets_init(&t, 3, 3));
+    cft_assert_ok(cf_triplets_add(&t, 0, 0, 1.0));
+    cft_assert_ok(cf_triplets_add(&t, 1, 1, 1.0));
+    cft_assert_ok(cf_csr_from_triplets(&t, &A));
+    cf_triplets_free(&t);
+    cft_assert_status(cf_csr_block_diag_inverse(&A, inv), CF_SINGULAR);
+    cf_csr_free(&A);
+}
+END_TEST
+
+START_TEST(ic0_certificates)
+{
+    /* a tridiagonal matrix has no fill: IC(0) is the complete factor, (L L^T)^-1 r solves exactly */
+    const int n = 40;
+    cfTriplets t;
+    cft_assert_ok(cf_triplets_init(&t, n, n));
+    for (int i = 0; i < n; ++i) {
+        cft_assert_ok_at(cf_triplets_add(&t, i, i, 2.5), "i = %d", i);
+        if (i > 0) cft_assert_ok_at(cf_triplets_add(&t, i, i - 1, -1.0), "i = %d", i);
+        if (i + 1 < n) cft_assert_ok_at(cf_triplets_add(&t, i, i + 1, -1.0), "i = %d", i);
+    }
+    cfCsr A;
+    cft_assert_ok(cf_csr_from_triplets(&t, &A));
+    cf_triplets_free(&t);
+    cfIc0 F;
+    cft_assert_ok(cf_ic0_factor(&A, &F));
+    ck_assert(F.shift == 0.0);
+    cfRng rng;
+    cf_rng_seed(&rng, 82);
+    double *r = new_vec(n), *z = new_vec(n);
+    random_vec(&rng, n, -1, 1, r);
+    cf_ic0_apply(&F, r, z);
+    ck_assert_msg(csr_residual(&A, z, r) <= 1e-13 * cf_vec_norm(n, r), "residual %g", csr_residual(&A, z, r));
+    cf_ic0_free(&F);
+    cf_csr_free(&A);
+    free(r), free(z);
+
+    /* a grid Laplacian: (L L^T)_ij = a_ij on the pattern of A (the defining property), L = 0 off it */
+    grid_laplacian(5, 5, 5, 0.5, NULL, &A);
+    cft_assert_ok(cf_ic0_factor(&A, &F));
+    ck_assert(F.shift == 0.0); /* an M-matrix: no breakdown */
+    for (int i = 0; i < A.rows; ++i)
+        for (int e = A.rowptr[i]; e < A.rowptr[i + 1]; ++e) {
+            int j = A.colidx[e];
+            double s = 0.0;
+            for (int p = F.L.rowptr[i]; p < F.L.rowptr[i + 1]; ++p) s += F.L.val[p] * cf_csr_get(&F.L, j, F.L.colidx[p]);
+            cft_assert_near_at(s, A.val[e], 1e-12, 0, "i = %d, j = %d", i, j);
+        }
+    for (int i = 0; i < F.L.rows; ++i)
+        for (int p = F.L.rowptr[i]; p < F.L.rowptr[i + 1]; ++p)
+            cft_assert_at(cf_csr_get(&A, i, F.L.colidx[p]) != 0.0, "i = %d, j = %d", i, F.L.colidx[p]);
+    cf_ic0_free(&F);
+    cf_csr_free(&A);
+}
+END_TEST
+
+START_TEST(linsolver_kinds_agree)
+{
+    /* a 3-dof-per-node system (a grid Laplacian per axis, coupled): every kind solves it, the PCG
+       ones to their tolerance; IC(0) needs fewer iterations than block Jacobi */
+    const int k = 8, nn = k * k * k, n = 3 * nn;
+    cfCsr L;
+    grid_laplacian(k, k, k, 0.2, NULL, &L);
+    cfTriplets t;
+    cft_assert_ok(cf_triplets_init(&t, n, n));
+    for (int i = 0; i < nn; ++i)
+        for (int e = L.rowptr[i]; e < L.rowptr[i + 1]; ++e)
+            for (int a = 0; a < 3; ++a) {
+                cft_assert_ok_at(cf_triplets_add(&t, 3 * i + a, 3 * L.colidx[e] + a, L.val[e]),
+                                 "i = %d, e = %d, a = %d", i, e, a);
+                if (L.colidx[e] == i) /* a symmetric coupling inside each node's block */
+                    cft_assert_ok_at(cf_triplets_add(&t, 3 * i + a, 3 * i + (a + 1) % 3, 0.5), "i = %d, a = %d", i, a);
+                if (L.colidx[e] == i) cft_assert_ok_at(cf_triplets_add(&t, 3 * i + (a + 1) % 3, 3 * i + a, 0.5),
+                                                       "i = %d, a = %d", i, a);
+            }
+    cfCsr A;
+    cft_assert_ok(cf_csr_from_triplets(&t, &A));
+    cf_triplets_free(&t);
+    cf_csr_free(&L);
+    cfRng rng;
+    cf_rng_seed(&rng, 83);
+    double *b = new_vec(n), *x = new_vec(n), *work = NULL;
+    random_vec(&rng, n, -1, 1, b);
+    int iters[CF_LINSOLVE_KIND_COUNT];
+    for (int kind = 0; kind < CF_LINSOLVE_KIND_COUNT; ++kind) {
+        cfLinSolver *S;
+        cft_assert_ok_at(cf_linsolver_setup(&A, (cfLinSolverKind)kind, 1e-12, &S), "kind %s", cf_linsolver_kind_name(kind));
+        cft_assert_at(cf_linsolver_reentrant(S) || kind == CF_LINSOLVE_CHOLESKY, "kind = %d", kind);
+        work = realloc(work, (size_t)cf_linsolver_work_size(S) * sizeof *work);
+        cf_vec_zero(n, x);
+        cft_assert_ok_at(cf_linsolver_solve(S, b, x, work, &iters[kind]), "kind %s", cf_linsolver_kind_name(kind));
+        double res = csr_residual(&A, x, b);
+        ck_assert_msg(res <= 1.01e-12 * cf_vec_norm(n, b), "%s: residual %g", cf_linsolver_kind_name(kind), res);
+        cf_linsolver_free(S);
+    }
+    ck_assert_int_eq(iters[CF_LINSOLVE_CHOLESKY], 0);
+    ck_assert_msg(iters[CF_LINSOLVE_PCG_IC0] < iters[CF_LINSOLVE_PCG_JACOBI], "IC(0) %d, block Jacobi %d iterations",
+                  iters[CF_LINSOLVE_PCG_IC0], iters[CF_LINSOLVE_PCG_JACOBI]);
+    cfLinSolver *S;
+    cft_assert_status(cf_linsolver_setup(&A, CF_LINSOLVE_PCG_JACOBI, 0.0, &S), CF_BAD_INPUT);
+    ck_assert_ptr_null(S);
+    cf_csr_free(&A);
+    free(b), free(x), free(work);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *td = cft_tcase_unit(s, "dense");
@@ -1151,6 +1281,10 @@ static void build(Suite *s)
     CFT_TEST(tk, sparse_chol_symbolic_count, "symbolic nnz(L) equals the dense factor's count");
     CFT_TEST(tk, sparse_chol_refuses_bad_matrices, "sparse Cholesky refuses indefinite and bad input");
     CFT_TEST(tk, rcm_ordering_reduces_fill, "RCM bandwidth and fill bounds");
+    TCase *ti = cft_tcase_unit(s, "inner-solvers");
+    CFT_TEST(ti, block_diag_inverse_certificate, "3x3 block-diagonal inverses");
+    CFT_TEST(ti, ic0_certificates, "IC(0): exact without fill, L L^T = A on the pattern");
+    CFT_TEST(ti, linsolver_kinds_agree, "Cholesky, block-Jacobi PCG and IC(0) PCG solve one system");
     TCase *tl = cft_tcase_scene(s, "chol-large");
     CFT_TEST(tl, sparse_chol_large_grid, "15^3 grid Laplacian: Cholesky against CG");
 }

@@ -144,6 +144,8 @@ static void run_help(FILE *f)
           "  --iters N     solver iterations (sweeps) per step\n"
           "  --friction M  friction model: cone or box\n"
           "  --r-factor R  r-factors of the PROX solvers: local, global or blocked\n"
+          "  --preconditioner P  how the dual-form solver (dual) anticipates A^-1: exact,\n"
+          "                lumped, block-diagonal, pcg-jacobi or pcg-ic (chapter 8)\n"
           "  --no-warm-start  start every solve from zero impulses\n"
           "  --summary     print scene, expectation, energy drift, angular momentum change, timing\n"
           "  --history     print the last step's solver residual after each iteration as CSV:\n"
@@ -174,6 +176,7 @@ typedef struct RunOptions {
     int iters;       /* -1: from the scene */
     int friction;    /* -1: from the scene */
     int r_factor;    /* -1: from the scene */
+    int precond;     /* -1: from the scene */
     int cold;        /* 1: no warm start */
 } RunOptions;
 
@@ -186,6 +189,7 @@ static int enum_index(const char *name, const char *(*name_of)(int), int n)
 }
 static const char *friction_name_i(int i) { return cf_friction_model_name((cfFrictionModel)i); }
 static const char *rfactor_name_i(int i) { return cf_rfactor_name((cfRFactor)i); }
+static const char *precond_name_i(int i) { return cf_preconditioner_name((cfPreconditioner)i); }
 
 /* Parse the options of `cflab run`; returns -1 to go on, or an exit status. */
 static int run_parse(int argc, char **argv, RunOptions *o)
@@ -199,7 +203,7 @@ static int run_parse(int argc, char **argv, RunOptions *o)
     o->summary = o->quiet = o->history = 0;
     o->solver = NULL;
     o->solver_set = 0;
-    o->iters = o->friction = o->r_factor = -1;
+    o->iters = o->friction = o->r_factor = o->precond = -1;
     o->cold = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *val;
@@ -247,6 +251,12 @@ static int run_parse(int argc, char **argv, RunOptions *o)
         } else if ((val = option_value(argc, argv, &i, "--r-factor", &missing))) {
             if ((o->r_factor = enum_index(val, rfactor_name_i, (int)CF_RFACTOR_COUNT)) < 0) {
                 fprintf(stderr, "cflab run: --r-factor: expected local, global or blocked (got '%s')\n", val);
+                return EXIT_BAD_INPUT;
+            }
+        } else if ((val = option_value(argc, argv, &i, "--preconditioner", &missing))) {
+            if ((o->precond = enum_index(val, precond_name_i, (int)CF_PRECONDITIONER_COUNT)) < 0) {
+                fprintf(stderr, "cflab run: --preconditioner: expected exact, lumped, block-diagonal, pcg-jacobi or "
+                        "pcg-ic (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
         } else if ((val = option_value(argc, argv, &i, "--iters", &missing))) {
@@ -356,6 +366,7 @@ static int cmd_run(int argc, char **argv)
     if (o.iters >= 0) w.def.solver_iterations = o.iters;
     if (o.friction >= 0) w.def.friction_model = (cfFrictionModel)o.friction;
     if (o.r_factor >= 0) w.def.r_factor = (cfRFactor)o.r_factor;
+    if (o.precond >= 0) w.def.preconditioner = (cfPreconditioner)o.precond;
     if (o.cold) w.def.warm_start = false;
     long steps = o.steps >= 0 ? o.steps : info.steps;
 
@@ -457,6 +468,7 @@ static int cmd_solvers(int argc, char **argv)
     for (int i = 0; i < cf_solver_count(); ++i) {
         const cfSolver *s = cf_solver_at(i);
         const char *use = cf_solver_matches(s, CF_SOLVERS_ASSEMBLED) ? "world, fc3d"
+                          : cf_solver_matches(s, CF_SOLVERS_SOFT)    ? "world"
                           : cf_solver_matches(s, CF_SOLVERS_WORLD)   ? "world (rigid)"
                                                                      : "lcp";
         if (s->contacts && s->form == CF_FORM_LCP) use = "world, fc3d, lcp";

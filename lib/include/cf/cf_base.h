@@ -133,6 +133,8 @@ typedef struct cfReport {
     double *history;       /**< caller-owned buffer: residual after each iteration (may be NULL) */
     int history_cap;       /**< capacity of @ref history */
     int history_len;       /**< entries written to @ref history */
+    int *inner;            /**< caller-owned, @ref history_cap entries (may be NULL): inner iterations of outer
+                                iteration k of a nested solver (chapter 8's ICA), beside history[k] */
 } cfReport;
 
 /** Reset @p r; @p history (may be NULL) of @p cap doubles receives per-iteration residuals. */
@@ -140,6 +142,9 @@ void cf_report_init(cfReport *r, double *history, int cap);
 
 /** Append @p residual to the history (dropped silently when the buffer is full). */
 void cf_report_push(cfReport *r, double residual);
+/** As cf_report_push() for an outer iteration of a nested solver, which also took @p inner inner
+ *  iterations (recorded in cfReport::inner when the caller gave one). */
+void cf_report_push_inner(cfReport *r, double residual, int inner);
 
 /** Monotonic wall clock in seconds (for timings; never used for results). */
 double cf_seconds(void);

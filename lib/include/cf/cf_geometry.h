@@ -146,6 +146,45 @@ cfStatus cf_broadphase_all_pairs(const cfAabb *boxes, int n, cfPairList *pairs, 
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
+/** @name Spatial hash (broad phase of many small boxes: soft surfaces, self-collision)
+ *  A uniform grid of cubic cells of side cfSpatialHash::cell, hashed into buckets: a box is
+ *  entered in every cell it overlaps, a query visits the cells of its box. Boxes that cover more
+ *  than 4096 cells (a huge or unbounded box) are kept in a list every query checks. Not for
+ *  concurrent use (a query writes the hash's scratch).
+ *  @{ */
+
+/** A spatial hash over n boxes (build with cf_hash_build(), free with cf_hash_free()). */
+typedef struct cfSpatialHash {
+    double cell;     /**< cell side (m) */
+    int n_items;     /**< boxes entered */
+    int n_buckets;   /**< buckets (a power of two) */
+    int *start;      /**< n_buckets + 1: the entries of bucket k are entry[start[k] .. start[k + 1]) */
+    int *entry;      /**< box indices, one per (box, cell) */
+    int *big;        /**< boxes covering too many cells, checked by every query */
+    int n_big;       /**< their number */
+    cfAabb *boxes;   /**< a copy of the boxes */
+    int *mark;       /**< per box: the query that saw it last (scratch) */
+    int stamp;       /**< the current query */
+    int *found;      /**< the last query's result (scratch) */
+    int cap_found;   /**< its capacity */
+} cfSpatialHash;
+
+/**
+ * Enter @p n boxes (finite or with infinite components) into a hash with cells of side @p cell
+ * (> 0; about the size of a typical box). Allocates @p h. CF_BAD_INPUT for a bad cell or NaN
+ * components, CF_NO_MEMORY.
+ */
+cfStatus cf_hash_build(cfSpatialHash *h, const cfAabb *boxes, int n, double cell);
+/**
+ * The boxes that overlap @p box (cf_aabb_overlap()), each once, in ascending index order: returns
+ * their number and points @p items at them (valid until the next query); -1 when out of memory.
+ */
+int cf_hash_query(cfSpatialHash *h, cfAabb box, const int **items);
+/** Free and zero (safe on a zeroed struct). */
+void cf_hash_free(cfSpatialHash *h);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
 /** @name Segments
  *  @{ */
 
@@ -181,6 +220,7 @@ typedef enum cfFeatureType {
     CF_FEAT_CAPSULE = 9,    /**< capsule contacts of cf_detect_pair(): 0, 1 end points, 2 closest point, 4, 5 end points of B */
     CF_FEAT_SOFT_NODE = 10, /**< a soft body's node against a rigid shape: node index */
     CF_FEAT_SOFT_FACE = 11, /**< a point (rigid box corner or soft node) against a soft surface triangle: a hash of triangle and point (a collision only mixes up one warm start) */
+    CF_FEAT_SOFT_EDGE = 12, /**< an edge of a soft surface against another: a hash of the two edges' nodes */
     CF_FEAT_TYPE_COUNT      /**< number of feature types */
 } cfFeatureType;
 

@@ -248,6 +248,22 @@ cfStatus cf_cg(int n, cfMatVec A, void *ctx, const double *b, double *x, const d
  * has a non-finite entry.
  */
 cfStatus cf_csr_cg(const cfCsr *A, const double *b, double *x, const cfCgOptions *opt, cfReport *rep);
+/**
+ * Preconditioned conjugate gradients with any symmetric positive definite preconditioner: as
+ * cf_cg(), with @p precond (may be NULL: none) computing z = P^-1 r from r (ctx @p pctx).
+ * cf_cg() is this function with the Jacobi preconditioner. Allocates its own work space, so
+ * calls on different vectors may run in parallel when the callbacks allow it.
+ */
+cfStatus cf_pcg(int n, cfMatVec A, void *ctx, cfMatVec precond, void *pctx, const double *b, double *x,
+                const cfCgOptions *opt, cfReport *rep);
+/**
+ * Inverses of the 3x3 diagonal blocks of a square CSR matrix whose order is a multiple of 3:
+ * @p inv gets 9 values (row-major) per block, block k covering rows and columns 3k..3k+2 (the
+ * block-Jacobi preconditioner; for a lumped mass matrix, M^-1). CF_BAD_INPUT when A is not
+ * square or its order is not a multiple of 3, CF_SINGULAR when a block is not invertible
+ * (|det| <= 1e-300 or a non-finite inverse).
+ */
+cfStatus cf_csr_block_diag_inverse(const cfCsr *A, double *inv);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
@@ -296,10 +312,80 @@ cfStatus cf_sparse_chol_factor_ordered(const cfCsr *A, cfCholOrdering ordering, 
  * one factorization must not be used by two threads at the same time.
  */
 void cf_sparse_chol_solve(const cfSparseChol *F, const double *b, double *x);
+/**
+ * As cf_sparse_chol_solve() with the caller's work vector @p work (n doubles): calls with distinct
+ * work vectors may run in parallel on one factorization when cf_sparse_chol_reentrant() is true
+ * (the hand-written factor; CHOLMOD keeps its workspace in the factor and ignores @p work).
+ */
+void cf_sparse_chol_solve_with(const cfSparseChol *F, const double *b, double *x, double *work);
+/** True when cf_sparse_chol_solve_with() may run in parallel on one factorization (false with CHOLMOD). */
+bool cf_sparse_chol_reentrant(void);
 /** Number of nonzeros in L, diagonal included (fill-in diagnostics). */
 long cf_sparse_chol_nnz(const cfSparseChol *F);
 /** Free (NULL allowed). */
 void cf_sparse_chol_free(cfSparseChol *F);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Linear solvers behind one interface (the inner solves of chapter 8)
+ *  A symmetric positive definite system A x = b solved by a sparse Cholesky factor (exact) or by
+ *  preconditioned conjugate gradients: block-Jacobi (the inverses of A's 3x3 diagonal blocks) or
+ *  incomplete Cholesky IC(0) (the factor restricted to the pattern of A's lower triangle).
+ *  @{ */
+
+/** How cf_linsolver_solve() solves. */
+typedef enum cfLinSolverKind {
+    CF_LINSOLVE_CHOLESKY = 0, /**< sparse Cholesky (cf_sparse_chol_factor()): exact to round-off */
+    CF_LINSOLVE_PCG_JACOBI,   /**< PCG with the 3x3 block-Jacobi preconditioner (cf_csr_block_diag_inverse()) */
+    CF_LINSOLVE_PCG_IC0,      /**< PCG with incomplete Cholesky IC(0) (cf_ic0_factor()) */
+    CF_LINSOLVE_KIND_COUNT    /**< number of kinds */
+} cfLinSolverKind;
+
+/** Name of a kind ("cholesky", "pcg-jacobi", "pcg-ic0"); "unknown" for other values. */
+const char *cf_linsolver_kind_name(cfLinSolverKind k);
+
+/** An incomplete Cholesky factor L (lower triangle in CSR, diagonal last in each row). */
+typedef struct cfIc0 {
+    cfCsr L;      /**< n x n lower triangle with the pattern of tril(A) */
+    double shift; /**< alpha: the factor is of A + alpha diag(A) (0 unless the plain factorization broke down) */
+} cfIc0;
+
+/**
+ * IC(0) of a symmetric positive definite CSR matrix (both triangles stored): L L^T = A on the
+ * pattern of tril(A), L zero elsewhere. When a pivot is not positive (IC(0) exists for M-matrices,
+ * not for every SPD matrix), the factorization is repeated for A + alpha diag(A) with alpha = 1e-3,
+ * 1e-2, ..., 1 (Manteuffel's shift), recorded in cfIc0::shift. CF_BAD_INPUT for a matrix that is not
+ * square or has a diagonal entry <= 0, CF_SINGULAR when even alpha = 1 breaks down. Allocates @p F
+ * (free with cf_ic0_free()).
+ */
+cfStatus cf_ic0_factor(const cfCsr *A, cfIc0 *F);
+/** z = (L L^T)^-1 r (z and r must not alias; thread-safe). */
+void cf_ic0_apply(const cfIc0 *F, const double *r, double *z);
+/** Free and zero. */
+void cf_ic0_free(cfIc0 *F);
+
+/** A prepared solver for one matrix (opaque). */
+typedef struct cfLinSolver cfLinSolver;
+
+/**
+ * Prepare to solve with @p A (square, symmetric positive definite, order a multiple of 3 for the
+ * block-Jacobi kind; @p A must outlive the solver, which keeps a pointer to it): factor it, or
+ * build the preconditioner. @p tol_rel is the PCG kinds' relative tolerance (> 0; ignored by
+ * Cholesky). Errors of the factorizations are passed on. Allocates @p *out (NULL on failure).
+ */
+cfStatus cf_linsolver_setup(const cfCsr *A, cfLinSolverKind kind, double tol_rel, cfLinSolver **out);
+/** Doubles of work space one cf_linsolver_solve() needs. */
+int cf_linsolver_work_size(const cfLinSolver *S);
+/** True when solves with distinct work spaces may run in parallel (false for CHOLMOD's factor). */
+bool cf_linsolver_reentrant(const cfLinSolver *S);
+/**
+ * Solve A x = b. @p x is the PCG kinds' initial guess (ignored by Cholesky); @p work has
+ * cf_linsolver_work_size() doubles; @p iterations (may be NULL) receives the PCG iterations (0 for
+ * Cholesky). CF_OK, or PCG's CF_MAX_ITER / CF_DIVERGED (x then holds its last iterate).
+ */
+cfStatus cf_linsolver_solve(const cfLinSolver *S, const double *b, double *x, double *work, int *iterations);
+/** Free (NULL allowed). */
+void cf_linsolver_free(cfLinSolver *S);
 /** @} */
 
 #ifdef __cplusplus

@@ -10,8 +10,17 @@
  * Elastic models (f_el = -dE/dq, K = -d f_el/dq):
  * - spring (i, j): E = k/2 (l - L)^2 with l = |x_j - x_i|, rest length L;
  * - linear tetrahedron (small strain): E = V (mu eps:eps + lambda/2 tr(eps)^2) with the strain
- *   eps = sym(F) - I of the deformation gradient F = D_s D_m^-1; its K is constant.
- * Damping is Rayleigh: B = alpha M + beta K.
+ *   eps = sym(F) - I of the deformation gradient F = D_s D_m^-1; its K is constant;
+ * - co-rotational tetrahedron (cfSoftBody::corotational; Mueller and Gross 2004): the linear
+ *   element seen in the frame of the rotation R of F's polar decomposition F = R S: node forces
+ *   f = -R K_e (R^T x - X), stiffness R K_e R^T with R held at its value (the "warped stiffness":
+ *   the derivative of R is neglected, as in paper 004). A rigid motion of the rest shape gives no
+ *   force, so a tumbling body has no ghost forces, which the small-strain model has.
+ * Damping is Rayleigh: B = alpha M + beta K. Mass is lumped (cfSoftBody::mass) or consistent
+ * (cfSoftBody::consistent_mass, cf_soft_mass_matrix()).
+ *
+ * A soft body without tetrahedra but with triangles is a sheet (cloth): its triangles are
+ * two-sided for contact and cfSoftBody::thickness keeps other surfaces away from it.
  */
 #ifndef CF_SOFT_H
 #define CF_SOFT_H
@@ -60,6 +69,9 @@ typedef struct cfSoftBody {
     double damping_alpha;   /**< Rayleigh mass coefficient alpha (1/s) */
     double damping_beta;    /**< Rayleigh stiffness coefficient beta (s) */
     double mu;              /**< friction coefficient against other bodies */
+    bool corotational;      /**< tetrahedra use the co-rotational formulation (default false: small strain) */
+    bool consistent_mass;   /**< cf_soft_mass_matrix() is the consistent mass of the tetrahedra (default false: lumped) */
+    double thickness;       /**< m (>= 0): contacts with this body keep this distance (half of it from each side of a sheet) */
     int n_tris;             /**< surface triangles in use */
     int cap_tris;           /**< surface triangles allocated */
     int (*tris)[3];         /**< surface triangles for drawing and contact (outward CCW) */
@@ -102,6 +114,29 @@ void cf_lame(double young, double poisson, double *lambda, double *mu);
  * Damping is not included (it is implicit in the integrators). @p f has 3N entries.
  */
 void cf_soft_forces(const cfSoftBody *s, const cfVec3 *x, cfVec3 gravity, double *f);
+/**
+ * As cf_soft_forces() with the rotations of a co-rotational body's tetrahedra given (@p R: one
+ * per tet, NULL: computed at @p x by cf_soft_tet_rotation(); ignored by other bodies). With R held
+ * fixed the force is linear in x and cf_soft_stiffness() is exactly minus its derivative, which is
+ * what a finite-difference test checks.
+ */
+void cf_soft_forces_rotated(const cfSoftBody *s, const cfVec3 *x, const cfMat3 *R, cfVec3 gravity, double *f);
+/**
+ * The rotation R of the polar decomposition F = R S (R orthogonal with det R = +1, S symmetric),
+ * by the eigen-decomposition of F^T F (cyclic Jacobi). For an inverted F (det F < 0) R is the
+ * rotation closest to F (the smallest singular direction flipped); a zero F gives I.
+ */
+cfMat3 cf_soft_polar_rotation(cfMat3 F);
+/** Rotation of tetrahedron @p e at positions @p x: cf_soft_polar_rotation(D_s D_m^-1) for a co-rotational body, I otherwise. */
+cfMat3 cf_soft_tet_rotation(const cfSoftBody *s, int e, const cfVec3 *x);
+/**
+ * Append the mass matrix M (3N x 3N triplets): the lumped masses on the diagonal, or with
+ * consistent_mass the consistent mass of every tetrahedron, density V / 20 (1 + delta_ab) I_3
+ * between its nodes a and b, plus the lumped mass of nodes in no tetrahedron. Both have the same
+ * row sums (the lumped masses), so gravity m_i g is the same. Fixed nodes are included (the
+ * integrator pins them).
+ */
+cfStatus cf_soft_mass_matrix(const cfSoftBody *s, cfTriplets *M);
 /** Elastic potential energy at positions @p x (J). */
 double cf_soft_elastic_energy(const cfSoftBody *s, const cfVec3 *x);
 /**
@@ -127,6 +162,41 @@ int cf_soft_fixed_dofs(const cfSoftBody *s, int *dofs);
 cfStatus cf_soft_make_tet_box(cfSoftBody *s, cfVec3 origin, cfVec3 size, int nx, int ny, int nz,
                               double density, double young, double poisson, bool fix_min_x,
                               cfError *err);
+/**
+ * Build a sheet of cloth: (nu + 1) x (nv + 1) nodes at origin + i/nu du + j/nv dv, each of mass
+ * @p mass / nodes; springs along the grid lines (stretch, @p k_stretch), along both diagonals of
+ * every cell (shear, @p k_shear) and between nodes two apart on a grid line (bending, @p k_bend; 0
+ * leaves them out); two triangles per cell, counter-clockwise seen from du x dv. A sheet: no
+ * tetrahedra, contacts two-sided, s->thickness = @p thickness. CF_BAD_INPUT for counts outside
+ * [1, 1000], parallel or zero du, dv, non-positive mass, negative stiffness or thickness.
+ */
+cfStatus cf_soft_make_cloth(cfSoftBody *s, cfVec3 origin, cfVec3 du, cfVec3 dv, int nu, int nv, double mass,
+                            double k_stretch, double k_shear, double k_bend, double thickness, cfError *err);
+/**
+ * Build a tetrahedralized ball: the cells of a grid of @p cells^3 cubes over the ball's bounding
+ * cube whose centres lie inside the ball, five tetrahedra each (as cf_soft_make_tet_box()), nodes
+ * shared, the boundary faces as surface triangles (cf_soft_build_surface()). CF_BAD_INPUT for
+ * cells outside [2, 60], a radius <= 0 and the material checks of cf_soft_finalize().
+ */
+cfStatus cf_soft_make_tet_ball(cfSoftBody *s, cfVec3 center, double radius, int cells, double density, double young,
+                               double poisson, cfError *err);
+/**
+ * Replace the surface triangles by the boundary of the tetrahedra: every face that belongs to one
+ * tetrahedron only, ordered counter-clockwise seen from outside. CF_BAD_INPUT when the body has no
+ * tetrahedra or a face is shared by more than two (a non-manifold mesh).
+ */
+cfStatus cf_soft_build_surface(cfSoftBody *s, cfError *err);
+/**
+ * Read a tetrahedral mesh in TetGen's text format: @p node_path ("<points> 3 <attributes>
+ * <markers>", then "<index> <x> <y> <z> [attributes] [marker]" per point) and @p ele_path
+ * ("<tets> 4 <attributes>", then "<index> <n0> <n1> <n2> <n3> [attributes]"); '#' starts a
+ * comment, indices start at 0 or 1 (the first point's index says which). Positions are scaled by
+ * @p scale and moved by @p offset; masses come from @p density, the surface from
+ * cf_soft_build_surface(). Every error names the file and line: `mesh.ele:7: node index 12 out of
+ * range [1, 10]`; CF_IO_ERROR for a file that cannot be read, CF_BAD_INPUT otherwise.
+ */
+cfStatus cf_soft_read_tetgen(cfSoftBody *s, const char *node_path, const char *ele_path, double scale, cfVec3 offset,
+                             double density, double young, double poisson, cfError *err);
 /**
  * Build a chain of @p n_nodes nodes from @p a to @p b joined by springs of stiffness @p k, node
  * mass @p node_mass; the first node is fixed when @p fix_first.

@@ -4,7 +4,7 @@
  * @brief The contact-solver interface: the problem forms a solver consumes, the parameters every
  *        solver takes, and the row (::cfSolver) that describes one solver.
  *
- * Every contact solver of chapters 4-7 is one ::cfSolver: its name, its chapter, the problem form
+ * Every contact solver of chapters 4-8 is one ::cfSolver: its name, its chapter, the problem form
  * it consumes, an optional prepare, a solve and what its history measures. The table of rows is
  * the simulation layer's (`sim/solvers.c`, cf_solvers.h); the world, `cflab run --solver`,
  * `cflab solve --solver`, the scene key "solver", the viewer and every help text read that table.
@@ -27,6 +27,7 @@
 #include "cf/cf_base.h"
 #include "cf/cf_body.h"
 #include "cf/cf_contact.h"
+#include "cf/cf_dual.h"
 #include "cf/cf_problem.h"
 
 #ifdef __cplusplus
@@ -69,11 +70,34 @@ typedef enum cfProblemForm {
     /** An LCP. From a contact problem: the polyhedral cone with cfSolverParams::directions
      *  friction directions (cf_friction_polyhedral_lcp()); x: its nc (k + 2) unknowns. */
     CF_FORM_LCP,
+    /** The dual form with its dynamics (cf_dual.h, chapter 8): the system A u+ = b + J^T lambda of
+     *  every body that moves and the contact rows, so that the solver chooses how it anticipates
+     *  A^-1 (cfSolverParams::preconditioner). x: 3 nc impulses. Such a solver also writes the
+     *  velocities u (cfContactProblem::u, n values) that go with its impulses under its choice
+     *  (lumped: M^-1 (b + J^T x); exact: A^-1 (b + J^T x); ICA: its converged iterate): the
+     *  preconditioner is part of the dynamics, so this form's apply is the solver's. */
+    CF_FORM_DUAL,
     CF_FORM_COUNT /**< number of forms */
 } cfProblemForm;
 
-/** Name of a form ("rows", "fc3d", "blcp", "lcp"); "unknown" for other values. */
+/** Name of a form ("rows", "fc3d", "blcp", "lcp", "dual"); "unknown" for other values. */
 const char *cf_form_name(cfProblemForm f);
+
+/**
+ * How a dual-form solver anticipates A^-1 in W_P = J P J^T (notes 4.3, Table 4; chapter 8).
+ * The world's soft bodies follow the choice: the lumped method is explicit in the forces.
+ */
+typedef enum cfPreconditioner {
+    CF_PRECOND_EXACT = 0,      /**< W_A = J A^-1 J^T by Algorithm 15 on a sparse Cholesky factor (the default) */
+    CF_PRECOND_LUMPED,         /**< W_M = J M^-1 J^T: explicit forces, lumped mass, matrix-free PGS */
+    CF_PRECOND_BLOCK_DIAGONAL, /**< W_D = J D_A^-1 J^T inside ICA's splitting (Otaduy et al. 2009) */
+    CF_PRECOND_PCG_JACOBI,     /**< W_A by Algorithm 15 with each solve by PCG, 3x3 block-Jacobi preconditioned */
+    CF_PRECOND_PCG_IC,         /**< W_A by Algorithm 15 with each solve by PCG, incomplete-Cholesky preconditioned */
+    CF_PRECONDITIONER_COUNT    /**< number of preconditioners */
+} cfPreconditioner;
+
+/** Name of a preconditioner ("exact", "lumped", "block-diagonal", "pcg-jacobi", "pcg-ic"); "unknown" otherwise. */
+const char *cf_preconditioner_name(cfPreconditioner p);
 
 /** The parameters every solver takes; each row maps them to its own options. */
 typedef struct cfSolverParams {
@@ -87,9 +111,10 @@ typedef struct cfSolverParams {
     int directions;           /**< friction directions of the polyhedral cone (CF_FORM_LCP; 3..64) */
     cfRFactor r_factor;       /**< r-factor strategy of the PROX solvers (chapter 7) */
     bool warm_start;          /**< x holds a previous answer (false: x is zero on entry) */
+    cfPreconditioner preconditioner; /**< CF_FORM_DUAL: how A^-1 is anticipated */
 } cfSolverParams;
 
-/** max_iter 20, max_pivots 0, tol 0, omega 1, sequential, seed 1, cone, 8 directions, local r-factors, warm start. */
+/** max_iter 20, max_pivots 0, tol 0, omega 1, sequential, seed 1, cone, 8 directions, local r-factors, warm start, exact. */
 cfSolverParams cf_solver_params_default(void);
 
 /**
@@ -110,6 +135,9 @@ typedef struct cfContactProblem {
     const cfFrictionProblem *fc;   /**< CF_FORM_FC3D (also set with BLCP and LCP when built from one) */
     const cfBlcp *blcp;            /**< CF_FORM_BLCP */
     const cfLcp *lcp;              /**< CF_FORM_LCP */
+    /* CF_FORM_DUAL */
+    const cfDualSystem *dual;      /**< the system (nc = dual->nc) */
+    double *u;                     /**< out: dual->n velocities that go with x (see CF_FORM_DUAL) */
 } cfContactProblem;
 
 /**

@@ -33,8 +33,9 @@ bool cf_solver_registered(const cfSolver *s);
 typedef enum cfSolverFilter {
     CF_SOLVERS_ALL = 0,   /**< every row */
     CF_SOLVERS_WORLD,     /**< rows a world can use (cfSolver::contacts) */
-    CF_SOLVERS_ASSEMBLED, /**< rows that take an assembled contact problem (contacts, form other than rows): FC3D files, soft contacts */
+    CF_SOLVERS_ASSEMBLED, /**< rows that take an assembled contact problem (FC3D, boxed LCP or LCP form): FC3D files */
     CF_SOLVERS_LCP,       /**< rows that take an LCP (LCP files) */
+    CF_SOLVERS_SOFT,      /**< world rows that take soft contacts: the assembled ones and the dual form (chapter 8) */
     CF_SOLVERS_FILTER_COUNT /**< number of filters */
 } cfSolverFilter;
 

@@ -18,6 +18,17 @@
  *
  * Every choice is a setting of ::cfWorldDef; the solver is a row of the registry (cf_solvers.h),
  * so a chapter's tests only ever reach the chapters they build on.
+ *
+ * A dual-form solver (CF_FORM_DUAL, chapter 8) gets, instead of an assembled W, the system
+ * A u+ = b + J^T lambda of every body that moves (rigid bodies as A = M; soft bodies in contact by
+ * ch08.1, implicit, or explicit for the lumped preconditioner) and returns the velocities with
+ * the impulses: that is this form's apply.
+ *
+ * With cfWorldDef::cmr_rounds > 0 a step is constraint manifold refinement (paper 004, ch08.6):
+ * detect (proximity), contacts and velocities once, then rounds of assemble + solve (the
+ * response), tentative positions and continuous collision detection on the linear motion, whose
+ * new pairs join the contacts, until no pair crosses; positions and stabilize then commit. A step
+ * still colliding after cmr_rounds rounds is redone as two halves (at most cmr_halvings deep).
  */
 #ifndef CF_WORLD_H
 #define CF_WORLD_H
@@ -73,10 +84,12 @@ typedef enum cfDetector {
     CF_DETECT_NONE = 0,     /**< no contacts: free motion */
     CF_DETECT_PRIMITIVES,   /**< analytic shapes and soft surfaces, sweep-and-prune broad phase (ch03) */
     CF_DETECT_ALL_PAIRS,    /**< the same, every pair of rigid shapes tested (reference broad phase) */
+    CF_DETECT_SURFACES,     /**< primitives, plus soft surfaces in full (chapter 8): vertex-face and edge-edge
+                                 between soft surfaces and within a sheet (self-collision), by a spatial hash */
     CF_DETECTOR_COUNT       /**< number of detectors */
 } cfDetector;
 
-/** Name of a detector as used in scene files ("none", "primitives", "all-pairs"). */
+/** Name of a detector as used in scene files ("none", "primitives", "all-pairs", "surfaces"). */
 const char *cf_detector_name(cfDetector d);
 
 /** How penetration is removed (chapter 5). */
@@ -115,6 +128,9 @@ typedef struct cfWorldDef {
     double slop;                        /**< split impulse: penetration (m, >= 0) left uncorrected, so that solver noise does not rock stacks (default 0.001) */
     unsigned long seed;                 /**< seed of the random ordering (default 1) */
     double max_matrix_mb;               /**< largest assembled contact problem (MB) a step may build before it refuses with a message (default 1024): a typo or a pile of a thousand boxes must not eat the machine */
+    cfPreconditioner preconditioner;    /**< how a dual-form solver (cfSolver::form CF_FORM_DUAL) anticipates A^-1, chapter 8; soft bodies follow it (lumped: explicit forces). Default exact; other solvers take exact only */
+    int cmr_rounds;                     /**< > 0: constraint manifold refinement (ch08.6) with at most this many response-CCD rounds per step (the paper's 5; at most 16); 0: off (default) */
+    int cmr_halvings;                   /**< CMR: times a step may be halved when still colliding (0..8, default 2) */
 } cfWorldDef;
 
 /** Defaults described in ::cfWorldDef. */
@@ -164,6 +180,14 @@ typedef struct cfStepStats {
      *  (see above); the entries past it mean nothing */
     double solver_history[CF_STATS_HISTORY];
     int solver_history_len;               /**< entries of cfStepStats::solver_history written by the last solve */
+    /** inner iterations of outer iteration k of a nested solver (ICA's inner sweeps), beside
+     *  solver_history[k]; zero for the others */
+    int solver_inner[CF_STATS_HISTORY];
+    int cmr_rounds;                       /**< CMR: rounds of the step, over every (sub)step attempted (0 without CMR) */
+    int cmr_rounds_max;                   /**< CMR: the most rounds a committed (sub)step needed */
+    int cmr_substeps;                     /**< CMR: (sub)steps committed (1 unless the step was halved) */
+    int cmr_halvings;                     /**< CMR: the deepest halving */
+    int cmr_unresolved;                   /**< CMR: substeps committed with collisions left */
 } cfStepStats;
 
 /**
