@@ -14,6 +14,7 @@
 #include "cf/cf_ch05.h"
 #include "cf/cf_ch06.h"
 #include "cf/cf_ch07.h"
+#include "cf/cf_ch10.h"
 
 /* ---- chapter 4: pivoting ------------------------------------------------------------------ */
 
@@ -242,6 +243,31 @@ static cfStatus prox_jacobi_solve(void **work, const cfContactProblem *p, const 
     return prox_row(cf_prox_jacobi_sweep, work, p, par, x, rep);
 }
 
+/* ---- chapter 10: anisotropic friction ---------------------------------------------------- */
+
+SPLIT_ROW(blocked_aniso_solve, cfSplitOptions o = split_options(par, 1); return cf_fc_bgs_aniso(p->fc, &o, x, rep))
+NEWTON_ROW(newton_aniso_solve, cf_fc_newton_aniso(p->fc, &o, x, rep))
+
+/* Algorithm 22 on the factored form of the assembled problem; omega scales the local r-factors */
+static cfStatus prox_aniso_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x,
+                                 cfReport *rep)
+{
+    (void)work;
+    cfProxProblem pp;
+    cfStatus st = cf_aniso_problem_from_fc(p->fc, &pp);
+    if (st != CF_OK) {
+        if (rep) rep->status = st;
+        return st;
+    }
+    cfAnisoProxOptions o = cf_aniso_prox_options_default();
+    o.max_iter = par->max_iter;
+    o.tol = par->tol;
+    o.r = par->omega;
+    st = cf_aniso_prox_gs(&pp, NULL, NULL, &o, x, rep, NULL);
+    cf_prox_problem_free(&pp);
+    return st;
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 /* The fast PGS ships with the reference solutions only (solutions/ch05/fast/): in a build
@@ -254,7 +280,7 @@ static const cfSolver ROWS[] = {
     {.name = "baraff", .chapter = 4, .form = CF_FORM_FC3D, .contacts = true, .dense = true,
      .measure = CF_MEASURE_VIOLATION, .solve = baraff_solve,
      .summary = "Dantzig/Baraff pivoting with static Coulomb friction on the dense W (ch04.2)"},
-    {.name = "lemke", .chapter = 4, .form = CF_FORM_LCP, .contacts = true, .dense = true,
+    {.name = "lemke", .chapter = 4, .form = CF_FORM_LCP, .contacts = true, .anisotropic = true, .dense = true,
      .measure = CF_MEASURE_NATURAL_MAP, .solve = lemke_solve,
      .summary = "Lemke's complementary pivoting on the polyhedral-cone LCP (ch04.3)"},
     {.name = "dantzig", .chapter = 4, .form = CF_FORM_LCP, .dense = true, .measure = CF_MEASURE_NATURAL_MAP,
@@ -274,20 +300,20 @@ static const cfSolver ROWS[] = {
      .summary = "matrix-free blocked PGS on the rigid rows, the default engine (ch05.6)"},
     {.name = "pgs-blocked", .chapter = 5, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = blocked_solve, .summary = "blocked Gauss-Seidel per contact on the assembled W, cone or box (ch05.5)"},
-    {.name = "pgs-boxed", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "pgs-boxed", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = boxed_solve, .summary = "PGS on the boxed LCP, bounds that move with lambda_n (ch05.4)"},
-    {.name = "pgs-staggered", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true,
+    {.name = "pgs-staggered", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true,
      .measure = CF_MEASURE_NATURAL_MAP, .solve = staggered_solve,
      .summary = "staggered PGS: normal and friction halves in turn on the boxed LCP (ch05.7)"},
-    {.name = "pgs-sm", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "pgs-sm", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = sm_solve, .summary = "PGS with subspace minimization on the boxed LCP, 5 PGS sweeps per phase (ch05.8)"},
-    {.name = "nncg", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "nncg", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = nncg_solve, .summary = "non-smooth nonlinear conjugate gradient on the boxed LCP (ch05.9)"},
     {.name = "newton-mm", .chapter = 6, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_mm_solve, .summary = "min-map Newton with Armijo line search (ch06.2; LCP files)"},
     {.name = "newton-fb", .chapter = 6, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_fb_solve, .summary = "Fischer-Burmeister Newton with Armijo line search (ch06.3; LCP files)"},
-    {.name = "newton-mid", .chapter = 6, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "newton-mid", .chapter = 6, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_mid_solve, .summary = "mid-map Newton on the boxed LCP of the friction pyramid (ch06.4)"},
     {.name = "newton-ac", .chapter = 6, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_ac_solve, .summary = "Alart-Curnier Newton on the Coulomb cone, as Siconos NSN-AC (ch06.6)"},
@@ -295,6 +321,15 @@ static const cfSolver ROWS[] = {
      .solve = prox_gs_solve, .release = free, .summary = "PROX Gauss-Seidel with adaptive r-factors, blocked per contact (ch07.4)"},
     {.name = "prox-jacobi", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
      .solve = prox_jacobi_solve, .release = free, .summary = "PROX Jacobi with adaptive r-factors (ch07.3)"},
+    {.name = "pgs-blocked-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
+     .measure = CF_MEASURE_NATURAL_MAP, .solve = blocked_aniso_solve,
+     .summary = "blocked Gauss-Seidel with the friction ellipse in the local solve, cone or box (ch10.3)"},
+    {.name = "prox-gs-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
+     .measure = CF_MEASURE_IMPULSE_CHANGE, .solve = prox_aniso_solve,
+     .summary = "PROX Gauss-Seidel on the friction ellipse with adaptive r, notes Algorithm 22 (ch10.3)"},
+    {.name = "newton-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
+     .measure = CF_MEASURE_NATURAL_MAP, .solve = newton_aniso_solve,
+     .summary = "Fischer-Burmeister Newton on the NCP of the friction ellipse, notes 6.1.5 (ch10.4)"},
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
@@ -370,6 +405,7 @@ void cf_form_work_free(cfFormWork *fw)
     cf_blcp_free(&fw->blcp);
     cf_lcp_free(&fw->lcp);
     free(fw->x);
+    free(fw->scale);
     memset(fw, 0, sizeof *fw);
 }
 
@@ -379,6 +415,21 @@ void cf_form_work_use(cfFormWork *fw, const cfSolver *s)
     if (fw->solver && fw->solver->release && fw->work) fw->solver->release(fw->work);
     fw->work = NULL;
     fw->solver = s;
+}
+
+/* the tangent scales of the LCP of a problem with ellipses (none without) */
+static cfStatus reserve_scale(cfFormWork *fw, const cfFrictionProblem *fc)
+{
+    fw->n_scale = 0;
+    if (!fc->ellipse) return CF_OK;
+    if (2 * fc->nc > fw->cap_scale) {
+        double *sc = realloc(fw->scale, (size_t)2 * fc->nc * sizeof *sc);
+        if (!sc) return CF_NO_MEMORY;
+        fw->scale = sc;
+        fw->cap_scale = 2 * fc->nc;
+    }
+    fw->n_scale = 2 * fc->nc;
+    return CF_OK;
 }
 
 static cfStatus reserve_x(cfFormWork *fw, int n)
@@ -398,6 +449,9 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
     if (!cf_solver_matches(s, CF_SOLVERS_ASSEMBLED))
         return cf_error_set(err, CF_BAD_INPUT, "solver '%s' does not take an assembled contact problem (%s)", s->name,
                             s->contacts ? "it works on the rigid bodies' rows" : "LCP files only");
+    if (fc->ellipse && !s->anisotropic)
+        return cf_error_set(err, CF_BAD_INPUT, "solver '%s' reads one isotropic mu per contact: it cannot take the "
+                            "friction ellipses of this problem (chapter 10)", s->name);
     cf_form_work_use(fw, s);
     cf_blcp_free(&fw->blcp);
     cf_lcp_free(&fw->lcp);
@@ -410,12 +464,19 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
                             "solver '%s' works on a dense matrix of %ld unknowns here (%d contacts), more than %d: "
                             "use an iterative solver (e.g. pgs-blocked)",
                             s->name, unknowns, fc->nc, CF_DENSE_MAX_UNKNOWNS);
-    cfStatus st = CF_OK;
-    if (s->form == CF_FORM_BLCP) {
+    cfStatus st = reserve_scale(fw, fc);
+    if (st == CF_OK && s->form == CF_FORM_BLCP) {
+        /* the pyramid of an ellipse bounds each tangent by its own coefficient */
         st = cf_friction_boxed_lcp(fc, &fw->blcp);
+        for (int a = 0; st == CF_OK && fc->ellipse && a < fc->nc; ++a)
+            for (int k = 0; k < 2; ++k) fw->blcp.mu[3 * a + 1 + k] = fc->ellipse[2 * a + k];
         p->blcp = &fw->blcp;
-    } else if (s->form == CF_FORM_LCP) {
-        st = cf_friction_polyhedral_lcp(fc, par->directions, &fw->lcp);
+    } else if (st == CF_OK && s->form == CF_FORM_LCP) {
+        /* the polyhedral cone of an ellipse: rays on its rim, through the isotropic equivalent (ch10) */
+        cfFrictionProblem iso;
+        st = fc->ellipse ? cf_fc_isotropic_equivalent(fc, &iso, fw->scale) : CF_OK;
+        if (st == CF_OK) st = cf_friction_polyhedral_lcp(fc->ellipse ? &iso : fc, par->directions, &fw->lcp);
+        if (fc->ellipse) cf_fc_free(&iso);
         p->lcp = &fw->lcp;
     }
     if (st != CF_OK)
@@ -450,9 +511,11 @@ cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem
                 lt += li * cos(th);
                 lb += li * sin(th);
             }
+            /* the LCP of an ellipse solved its isotropic equivalent: r_T = S r'_T */
+            bool scaled = s->form == CF_FORM_LCP && fw->n_scale == 2 * nc;
             lambda[3 * a] = x[a];
-            lambda[3 * a + 1] = lt;
-            lambda[3 * a + 2] = lb;
+            lambda[3 * a + 1] = scaled ? fw->scale[2 * a] * lt : lt;
+            lambda[3 * a + 2] = scaled ? fw->scale[2 * a + 1] * lb : lb;
         }
     } else {
         memcpy(lambda, x, (size_t)3 * nc * sizeof *lambda);

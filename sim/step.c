@@ -8,6 +8,7 @@
 
 #include "cf/cf_ch01.h"
 #include "cf/cf_ch02.h"
+#include "cf/cf_ch10.h"
 #include "cf/cf_solvers.h"
 #include "internal.h"
 
@@ -191,15 +192,49 @@ static bool side_is(const cfContact *c, int side, cfSideKind kind, int index)
     return true;
 }
 
-/* the world's friction law for the contact's two sides (NULL: keep the bodies' sqrt(mu_a mu_b)) */
-static const cfFrictionPair *pair_of(const cfWorld *w, const cfContact *c)
+/* the world's friction law for the contact's two sides (NULL: keep the bodies' sqrt(mu_a mu_b));
+   *a_is gets the pair's index (0 or 1) of the body that is the contact's side A */
+static const cfFrictionPair *pair_of(const cfWorld *w, const cfContact *c, int *a_is)
 {
     for (int i = 0; i < w->n_pairs; ++i) {
         const cfFrictionPair *p = &w->pairs[i];
         for (int o = 0; o < 2; ++o)
-            if (side_is(c, 0, p->kind[o], p->index[o]) && side_is(c, 1, p->kind[1 - o], p->index[1 - o])) return p;
+            if (side_is(c, 0, p->kind[o], p->index[o]) && side_is(c, 1, p->kind[1 - o], p->index[1 - o])) {
+                *a_is = o;
+                return p;
+            }
     }
     return NULL;
+}
+
+static const char *side_name(const cfWorld *w, const cfContact *c, int side);
+
+/* the rigid body of side @p side, or NULL */
+static const cfRigidBody *side_body(const cfWorld *w, const cfContact *c, int side)
+{
+    int i = side == 0 ? c->body_a : c->body_b;
+    return i >= 0 ? &w->bodies[i] : NULL;
+}
+
+/* Chapter 10: the law of an anisotropic contact as its ellipse in the contact frame (the frame's t
+   along the ellipse's first axis): Matchstick from the two structure directions at the contact
+   point (ch10.1), orthotropic and tensor laws from their direction (ch10.5 for the tensor's cone) */
+static cfStatus anisotropic_frame(cfWorld *w, cfContact *c, const cfFrictionPair *p, int a_is)
+{
+    cfStatus st;
+    if (p && p->matchstick) {
+        cfVec3 s_a = cf_direction_field_at(&p->structure[a_is], c->p, side_body(w, c, 0));
+        cfVec3 s_b = cf_direction_field_at(&p->structure[1 - a_is], c->p, side_body(w, c, 1));
+        cfMatchstick m = {.mu = p->mu, .mu_t = p->aniso[0], .mu_b = p->aniso[1]};
+        st = cf_contact_matchstick(c, s_a, s_b, &m);
+    } else {
+        st = cf_contact_ellipse_frame(c);
+    }
+    if (st != CF_OK)
+        return fail(w, st, "contacts: no ellipse for the %s law of the contact between '%s' and '%s' (chapter 10: %s)",
+                    p && p->matchstick ? "matchstick" : cf_friction_law_name(c->friction.law), side_name(w, c, 0),
+                    side_name(w, c, 1), cf_status_name(st));
+    return CF_OK;
 }
 
 static const char *side_name(const cfWorld *w, const cfContact *c, int side)
@@ -221,11 +256,15 @@ static cfStatus stage_contacts(cfWorld *w)
     const cfSolver *s = w->def.solver;
     for (int a = 0; a < w->contacts.count; ++a) {
         cfContact *c = &w->contacts.items[a];
-        const cfFrictionPair *p = pair_of(w, c);
+        int a_is = 0;
+        const cfFrictionPair *p = pair_of(w, c, &a_is);
         if (p) {
             c->mu = p->mu;
             c->friction = p->law;
+            if (p->law.law != CF_LAW_ISOTROPIC && p->field.kind != CF_FIELD_WORLD)
+                c->friction.dir = cf_direction_field_at(&p->field, c->p, NULL);
         }
+        bool anisotropic = !cf_contact_isotropic(c) || (p && p->matchstick);
         bool soft = c->soft_a.n > 0 || c->soft_b.n > 0;
         if (soft && s->form == CF_FORM_ROWS) {
             char names[512];
@@ -235,10 +274,20 @@ static cfStatus stage_contacts(cfWorld *w)
                         s->name, side_name(w, c, 0), side_name(w, c, 1),
                         cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
         }
-        if (!cf_contact_isotropic(c) && !s->anisotropic)
+        if (anisotropic && !s->anisotropic) {
+            char names[512];
+            size_t used = 0;
+            names[0] = '\0';
+            for (int i = 0; i < cf_solver_count() && used < sizeof names; ++i)
+                if (cf_solver_at(i)->anisotropic) {
+                    int k = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", cf_solver_at(i)->name);
+                    if (k > 0) used += (size_t)k;
+                }
             return fail(w, CF_BAD_INPUT, "solver '%s' handles isotropic friction only; the contact between '%s' and "
-                        "'%s' has the %s law (chapter 10's solvers take it)",
-                        s->name, side_name(w, c, 0), side_name(w, c, 1), cf_friction_law_name(c->friction.law));
+                        "'%s' has the %s law (chapter 10; solvers that take it: %s)",
+                        s->name, side_name(w, c, 0), side_name(w, c, 1),
+                        p && p->matchstick ? "matchstick" : cf_friction_law_name(c->friction.law), names);
+        }
         for (int side = 0; side < 2 && soft; ++side) {
             const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
             if (ss->n > 0 && w->def.soft_integrator != CF_SOFT_IMPLICIT && w->def.soft_integrator != CF_SOFT_BDF2)
@@ -248,6 +297,7 @@ static cfStatus stage_contacts(cfWorld *w)
         }
         cfStatus st = cf_contact_frame(c->n, &c->t, &c->b);
         if (st != CF_OK) return fail(w, st, "contacts: no frame for a normal of contact %d (ch02.2: %s)", a, cf_status_name(st));
+        if (anisotropic && (st = anisotropic_frame(w, c, p, a_is)) != CF_OK) return st;
         if (!w->def.warm_start) c->lambda[0] = c->lambda[1] = c->lambda[2] = 0.0;
     }
     return CF_OK;
@@ -560,6 +610,18 @@ static cfStatus assemble_fc3d(cfWorld *w, double erp)
         }
     if (st == CF_OK && soft) st = merge_soft(w);
     if (st != CF_OK) return fail(w, st, "assemble: %s", cf_status_name(st));
+    /* the ellipses of the anisotropic contacts (chapter 10), in their frames */
+    bool ellipses = false;
+    for (int a = 0; a < nc; ++a) ellipses |= !cf_contact_isotropic(&w->contacts.items[a]);
+    if (ellipses) {
+        if (!(k->fc.ellipse = malloc((size_t)2 * nc * sizeof *k->fc.ellipse))) return fail(w, CF_NO_MEMORY, "out of memory");
+        for (int a = 0; a < nc; ++a) {
+            const cfContact *c = &w->contacts.items[a];
+            bool iso = cf_contact_isotropic(c);
+            k->fc.ellipse[2 * a] = iso ? c->mu : c->friction.coef[0];
+            k->fc.ellipse[2 * a + 1] = iso ? c->mu : c->friction.coef[1];
+        }
+    }
     double *phi = k->lambda; /* scratch until the solve stage fills it */
     for (int a = 0; a < nc; ++a) {
         double g = w->contacts.items[a].phi;
