@@ -19,6 +19,9 @@
 #include "cf/cf_ch07.h"
 #include "cf/cf_ch10.h"
 #include "cf/cf_rng.h"
+#include "cf/cf_scene.h"
+#include "cf/cf_solvers.h"
+#include "cf/cf_world.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                     */
@@ -941,6 +944,115 @@ START_TEST(ch10_6_directional_box)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------------------------ */
+/* the world: every anisotropic row on the grooved plane                                        */
+
+/* the direction phi of steady acceleration of a body pulled by F on the ellipse mu (weight N):
+   F + f(v) parallel to v, f of maximal dissipation (bisection on the cross product) */
+static double pulled_direction(const double mu[2], double N, const double F[2], double *accel)
+{
+    double lo = 0.0, hi = CF_PI / 4, a[2] = {0, 0};
+    for (int it = 0; it < 200; ++it) {
+        double p = 0.5 * (lo + hi), v[2] = {cos(p), sin(p)}, f[2];
+        cf_ellipse_max_dissipation(mu, N, v, f);
+        a[0] = F[0] + f[0];
+        a[1] = F[1] + f[1];
+        if (a[0] * v[1] - a[1] * v[0] < 0) lo = p;
+        else hi = p;
+    }
+    *accel = hypot(a[0], a[1]);
+    return 0.5 * (lo + hi);
+}
+
+START_TEST(world_grooved_box)
+{
+    /* scenes/ch10_grooved_box.json: the box accelerates at 7.60 degrees from the grooves under a
+       pull at 45 (the ellipse's solvers), or along the grooves (the box solvers' pyramid) */
+    const double mu[2] = {0.2, 0.8}, F[2] = {4, 4}, g = 9.81, h = 0.01;
+    double acc, phi = pulled_direction(mu, g, F, &acc);
+    cft_assert_near(phi * 180 / CF_PI, 7.6047, 1e-3, 0);
+    int tested = 0;
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        if (!s->contacts || !s->anisotropic) continue;
+        cfWorld w;
+        cfError err;
+        cfStatus st = cf_scene_load(cft_scene_path("ch10_grooved_box.json"), &w, NULL, &err);
+        ck_assert_msg(st == CF_OK, "%s", err.msg);
+        w.def.solver = s;
+        w.def.solver_iterations = 100;
+        const int steps = 100;
+        for (int k = 0; k < steps; ++k) cft_assert_ok_at(cf_world_step(&w), "%s, step %d", s->name, k);
+        cfVec3 v = w.bodies[1].v;
+        double a[2] = {v.x / (steps * h), v.y / (steps * h)};
+        if (s->form == CF_FORM_BLCP) { /* the pyramid: stick across, slide along at 4 - 0.2 g */
+            cft_assert_near_at(a[0], F[0] - mu[0] * g, 1e-6, 0, "%s", s->name);
+            cft_assert_near_at(a[1], 0.0, 1e-6, 0, "%s", s->name);
+        } else if (s->form == CF_FORM_LCP) { /* a polygon inscribed in the ellipse: near it */
+            cft_assert_near_at(atan2(a[1], a[0]), phi, 2.0 * CF_PI / 180, 0, "%s", s->name);
+        } else {
+            cft_assert_near_at(atan2(a[1], a[0]), phi, 1e-3, 0, "%s", s->name);
+            cft_assert_near_at(hypot(a[0], a[1]), acc, 5e-3, 0, "%s", s->name);
+        }
+        ++tested;
+        cf_world_free(&w);
+    }
+    ck_assert_int_ge(tested, 3);
+    /* an isotropic solver refuses the law with a message */
+    cfWorld w;
+    cfError err;
+    cft_assert_ok(cf_scene_load(cft_scene_path("ch10_grooved_box.json"), &w, NULL, &err));
+    w.def.solver = cf_solver_find("pgs-blocked");
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(world_matchstick_pair)
+{
+    /* Matchstick in the world: a box pushed along x on a ground whose structure is x; the box's
+       structure along its own x (parallel: mu_t^A = 0.2 along x) decelerates at 0.2 g; turned 90
+       degrees in the body (orthogonal: isotropic mu = 0.5) at 0.5 g */
+    const double g = 9.81, h = 0.01;
+    for (int turned = 0; turned < 2; ++turned) {
+        cfWorldDef def = cf_world_def_default();
+        def.detector = CF_DETECT_PRIMITIVES;
+        def.contact_margin = 0.01;
+        def.dt = h;
+        def.solver = cf_solver_find("pgs-blocked-aniso");
+        def.solver_iterations = 100;
+        cfWorld w;
+        cft_assert_ok(cf_world_init(&w, &def));
+        cfRigidBody ground, box;
+        cft_assert_ok(cf_rigid_init_fixed(&ground, cf_shape_plane(cfu_vec3(0, 0, 1), 0), NULL));
+        cft_assert_ok(cf_rigid_init(&box, cf_shape_box(cfu_vec3(0.5, 0.5, 0.05)), 1.0, NULL));
+        box.x = cfu_vec3(0, 0, 0.05);
+        box.v = cfu_vec3(3, 0, 0);
+        cf_rigid_update_inertia(&box);
+        ck_assert_int_eq(cf_world_add_body(&w, &ground), 0);
+        ck_assert_int_eq(cf_world_add_body(&w, &box), 1);
+        cfFrictionPair p;
+        memset(&p, 0, sizeof p);
+        p.kind[0] = p.kind[1] = CF_SIDE_RIGID;
+        p.index[0] = 0;
+        p.index[1] = 1;
+        p.mu = 0.5;
+        p.matchstick = true;
+        p.aniso[0] = 0.2;
+        p.aniso[1] = 0.8;
+        p.structure[0] = (cfDirectionField){.kind = CF_FIELD_WORLD, .dir = cfu_vec3(1, 0, 0)};
+        p.structure[1] = (cfDirectionField){.kind = CF_FIELD_BODY, .dir = turned ? cfu_vec3(0, 1, 0) : cfu_vec3(1, 0, 0)};
+        cfError err;
+        cft_assert_ok(cf_world_add_friction_pair(&w, &p, &err));
+        for (int k = 0; k < 50; ++k) cft_assert_ok_at(cf_world_step(&w), "turned %d, step %d", turned, k);
+        double want = 3.0 - (turned ? 0.5 : 0.2) * g * 50 * h;
+        cft_assert_near_at(w.bodies[1].v.x, want, 1e-6, 0, "turned %d", turned);
+        cft_assert_near_at(w.bodies[1].v.y, 0.0, 1e-9, 0, "turned %d", turned);
+        cf_world_free(&w);
+    }
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch10.1");
@@ -971,6 +1083,10 @@ static void build(Suite *s)
     CFT_GRADED(t6, ch10_6_plowing, "ch10.6", 4, "plowing: 1/3 at 30 degrees, one-sided, flat");
     CFT_GRADED(t6, ch10_6_patch, "ch10.6", 6, "patch sampling: a ramp texture in closed form, both sides");
     CFT_GRADED(t6, ch10_6_directional_box, "ch10.6", 5, "directional box and its PGS: asymmetric thresholds, residual");
+
+    TCase *tw = cft_tcase_scene(s, "ch10-world");
+    CFT_TEST(tw, world_grooved_box, "grooved plane: every anisotropic row against the analytic direction");
+    CFT_TEST(tw, world_matchstick_pair, "Matchstick pair: parallel 0.2 g, orthogonal 0.5 g");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch10", build); }
