@@ -32,6 +32,8 @@ extern const cfvDemo cfv_demo_ch06_incline_mu;
 extern const cfvDemo cfv_demo_ch07_wall;
 extern const cfvDemo cfv_demo_ch07_spinning_top;
 extern const cfvDemo cfv_demo_ch07_funnel;
+/* chapters/ch10/demos/ */
+extern const cfvDemo cfv_demo_ch10_grooved_box;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -55,6 +57,7 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch07_wall,
     &cfv_demo_ch07_spinning_top,
     &cfv_demo_ch07_funnel,
+    &cfv_demo_ch10_grooved_box,
     NULL,
 };
 
