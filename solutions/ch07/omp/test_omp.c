@@ -117,7 +117,9 @@ END_TEST
 
 static void build(Suite *s)
 {
-    TCase *t = cft_tcase_scene(s, "omp");
+    /* long: OpenMP threads on a busy machine wait for a core (make check also asks them to sleep,
+       not spin, while they wait: OMP_WAIT_POLICY=passive) */
+    TCase *t = cft_tcase_long(s, "omp");
     CFT_TEST(t, omp_is_registered, "prox-jacobi-omp is a row of the registry");
     CFT_TEST(t, omp_bit_for_bit_files, "1, 2, 3 threads: the serial Jacobi's impulses bit for bit, every strategy");
     CFT_TEST(t, omp_bit_for_bit_world, "a world stepped with the parallel row equals the serial one bit for bit");
