@@ -42,7 +42,7 @@ static void make_problem(int nc, const double *W, const double *q, const double 
             double B[9];
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j) B[3 * i + j] = W[(3 * a + i) * n + 3 * c + j];
-            cft_assert_ok(cf_bsr_add_block(&p->W, a, c, B));
+            cft_assert_ok_at(cf_bsr_add_block(&p->W, a, c, B), "a = %d, c = %d", a, c);
         }
     cf_bsr_finalize(&p->W);
     p->q = malloc((size_t)n * sizeof *p->q);

@@ -376,11 +376,13 @@ double cf_friction_tensor_dissipation(const double L[4], const double v[2], doub
  * surface and u x v its outward mean normal.
  */
 typedef struct cfHeightField {
-    int nx, ny;        /**< samples per period (>= 2 each) */
+    int nx;            /**< samples per period along u (>= 2) */
+    int ny;            /**< samples per period along v (>= 2) */
     double cell;       /**< grid spacing (m, > 0) */
     const double *h;   /**< nx ny heights (not owned) */
     cfVec3 origin;     /**< world point of sample (0, 0) */
-    cfVec3 u, v;       /**< orthonormal texture axes (world) */
+    cfVec3 u;          /**< first texture axis (world, unit) */
+    cfVec3 v;          /**< second texture axis (world, unit, orthogonal to u) */
 } cfHeightField;
 
 /**

@@ -172,8 +172,8 @@ typedef struct cfStepStats {
  * by kind and index: a rigid body, a soft body, or CF_SIDE_STATIC (index -1) for every static
  * side. The pair is unordered: structure[k] belongs to the body of kind[k], index[k].
  *
- * Chapter 10: an orthotropic or tensor law takes its direction at each contact from @ref field
- * (CF_FIELD_WORLD: law.dir itself); the Matchstick model (@ref matchstick) makes each contact's
+ * Chapter 10: an orthotropic or tensor law takes its direction at each contact from cfFrictionPair::field
+ * (CF_FIELD_WORLD: law.dir itself); the Matchstick model (cfFrictionPair::matchstick) makes each contact's
  * ellipse from the structure directions of the two bodies at the contact point (ch10.1), with
  * mu the isotropic coefficient. The contacts stage turns every anisotropic law into its ellipse
  * in the contact's frame (cf_contact_ellipse_frame(), cf_contact_matchstick()).
