@@ -34,6 +34,8 @@ extern const cfvDemo cfv_demo_ch07_spinning_top;
 extern const cfvDemo cfv_demo_ch07_funnel;
 /* chapters/ch10/demos/ */
 extern const cfvDemo cfv_demo_ch10_grooved_box;
+extern const cfvDemo cfv_demo_ch10_log_slide;
+extern const cfvDemo cfv_demo_ch10_matchsticks;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -58,6 +60,8 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch07_spinning_top,
     &cfv_demo_ch07_funnel,
     &cfv_demo_ch10_grooved_box,
+    &cfv_demo_ch10_log_slide,
+    &cfv_demo_ch10_matchsticks,
     NULL,
 };
 
