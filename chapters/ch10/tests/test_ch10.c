@@ -482,6 +482,13 @@ START_TEST(ch10_3_prox_gs)
         cf_aniso_prox_gs_sweep(&p, r, gen_log, &log, 1e-15, zero, trial, w);
         ck_assert_int_eq(log.calls, nc);
         for (int a = 0; a < nc; ++a) cft_assert_near_at(log.lambda_n[a], trial[3 * a], 0, 0, "k = %d, a = %d", k, a);
+        /* the fixed ellipse (no generator) is also sized by the new normal impulse: the same sweep
+           (sized by the old one, 0 here, the first sweep would have no friction at all) */
+        double *fixed = malloc((size_t)3 * nc * sizeof *fixed);
+        ck_assert(fixed);
+        cf_aniso_prox_gs_sweep(&p, r, NULL, NULL, 1e-15, zero, fixed, w);
+        for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(fixed[i], trial[i], 0, 0, "k = %d, i = %d", k, i);
+        free(fixed);
         /* and with the generator, the same solution */
         memset(lam, 0, (size_t)3 * nc * sizeof *lam);
         cft_assert_ok_at(cf_aniso_prox_gs(&p, gen_log, &log, &o, lam, NULL, NULL), "k = %d (generator)", k);
