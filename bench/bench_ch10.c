@@ -2,7 +2,7 @@
 /* Chapter 10's Table 5 (notes 6.4), measured: for each friction model of the chapter, its
    parameters, the bytes per contact the solver's problem carries, how far its sliding force is
    from maximal dissipation on its own limit set (the largest angle over 3600 sliding directions),
-   and the world solvers that accept it (from the registry). The polyhedral LCP of an ellipse
+   and the world solvers that solve it (from the registry). The polyhedral LCP of an ellipse
    (notes 6.1.4) is measured too: its matrix grows with the square of the directions.
    `make bench-ch10` prints the table and writes it to build/<variant>/bench_ch10/table5.txt; the
    committed result is bench/results/ch10_table5.txt. */
@@ -78,8 +78,8 @@ static double tensor_gap(const double L[4])
     return worst;
 }
 
-/* the registry's contact solvers that accept anisotropic contacts, of one problem form (or the
-   count of all contact solvers when form < 0) */
+/* the registry's contact solvers of one problem form (or the count of all contact solvers when
+   form < 0): the world hands each form its version of an ellipse */
 static void solver_names(int form, char *out, size_t cap)
 {
     size_t used = 0;
@@ -87,7 +87,7 @@ static void solver_names(int form, char *out, size_t cap)
     out[0] = '\0';
     for (int i = 0; i < cf_solver_count(); ++i) {
         const cfSolver *s = cf_solver_at(i);
-        if (!s->contacts || (form >= 0 && (!s->anisotropic || (int)s->form != form))) continue;
+        if (!s->contacts || (form >= 0 && (int)s->form != form)) continue;
         ++count;
         if (form >= 0 && used < cap) {
             int k = snprintf(out + used, cap - used, "%s%s", used ? ", " : "", s->name);

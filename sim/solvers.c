@@ -280,7 +280,7 @@ static const cfSolver ROWS[] = {
     {.name = "baraff", .chapter = 4, .form = CF_FORM_FC3D, .contacts = true, .dense = true,
      .measure = CF_MEASURE_VIOLATION, .solve = baraff_solve,
      .summary = "Dantzig/Baraff pivoting with static Coulomb friction on the dense W (ch04.2)"},
-    {.name = "lemke", .chapter = 4, .form = CF_FORM_LCP, .contacts = true, .anisotropic = true, .dense = true,
+    {.name = "lemke", .chapter = 4, .form = CF_FORM_LCP, .contacts = true, .dense = true,
      .measure = CF_MEASURE_NATURAL_MAP, .solve = lemke_solve,
      .summary = "Lemke's complementary pivoting on the polyhedral-cone LCP (ch04.3)"},
     {.name = "dantzig", .chapter = 4, .form = CF_FORM_LCP, .dense = true, .measure = CF_MEASURE_NATURAL_MAP,
@@ -300,20 +300,20 @@ static const cfSolver ROWS[] = {
      .summary = "matrix-free blocked PGS on the rigid rows, the default engine (ch05.6)"},
     {.name = "pgs-blocked", .chapter = 5, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = blocked_solve, .summary = "blocked Gauss-Seidel per contact on the assembled W, cone or box (ch05.5)"},
-    {.name = "pgs-boxed", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "pgs-boxed", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = boxed_solve, .summary = "PGS on the boxed LCP, bounds that move with lambda_n (ch05.4)"},
-    {.name = "pgs-staggered", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true,
+    {.name = "pgs-staggered", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true,
      .measure = CF_MEASURE_NATURAL_MAP, .solve = staggered_solve,
      .summary = "staggered PGS: normal and friction halves in turn on the boxed LCP (ch05.7)"},
-    {.name = "pgs-sm", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "pgs-sm", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = sm_solve, .summary = "PGS with subspace minimization on the boxed LCP, 5 PGS sweeps per phase (ch05.8)"},
-    {.name = "nncg", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "nncg", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = nncg_solve, .summary = "non-smooth nonlinear conjugate gradient on the boxed LCP (ch05.9)"},
     {.name = "newton-mm", .chapter = 6, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_mm_solve, .summary = "min-map Newton with Armijo line search (ch06.2; LCP files)"},
     {.name = "newton-fb", .chapter = 6, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_fb_solve, .summary = "Fischer-Burmeister Newton with Armijo line search (ch06.3; LCP files)"},
-    {.name = "newton-mid", .chapter = 6, .form = CF_FORM_BLCP, .contacts = true, .anisotropic = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "newton-mid", .chapter = 6, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_mid_solve, .summary = "mid-map Newton on the boxed LCP of the friction pyramid (ch06.4)"},
     {.name = "newton-ac", .chapter = 6, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_ac_solve, .summary = "Alart-Curnier Newton on the Coulomb cone, as Siconos NSN-AC (ch06.6)"},
@@ -406,6 +406,7 @@ void cf_form_work_free(cfFormWork *fw)
     cf_lcp_free(&fw->lcp);
     free(fw->x);
     free(fw->scale);
+    cf_fc_free(&fw->iso);
     memset(fw, 0, sizeof *fw);
 }
 
@@ -417,19 +418,23 @@ void cf_form_work_use(cfFormWork *fw, const cfSolver *s)
     fw->solver = s;
 }
 
-/* the tangent scales of the LCP of a problem with ellipses (none without) */
-static cfStatus reserve_scale(cfFormWork *fw, const cfFrictionProblem *fc)
+/* A problem with ellipses for a row that reads one mu per contact (CF_FORM_FC3D rows that are not
+   anisotropic, CF_FORM_LCP): its isotropic equivalent in fw->iso (chapter 10's change of variables
+   r_T = S r'_T) and the tangent scales S in fw->scale; nothing otherwise */
+static cfStatus build_equivalent(cfFormWork *fw, const cfSolver *s, const cfFrictionProblem *fc)
 {
+    cf_fc_free(&fw->iso);
     fw->n_scale = 0;
-    if (!fc->ellipse) return CF_OK;
+    if (!fc->ellipse || s->anisotropic || s->form == CF_FORM_BLCP) return CF_OK;
     if (2 * fc->nc > fw->cap_scale) {
         double *sc = realloc(fw->scale, (size_t)2 * fc->nc * sizeof *sc);
         if (!sc) return CF_NO_MEMORY;
         fw->scale = sc;
         fw->cap_scale = 2 * fc->nc;
     }
-    fw->n_scale = 2 * fc->nc;
-    return CF_OK;
+    cfStatus st = cf_fc_isotropic_equivalent(fc, &fw->iso, fw->scale);
+    if (st == CF_OK) fw->n_scale = 2 * fc->nc;
+    return st;
 }
 
 static cfStatus reserve_x(cfFormWork *fw, int n)
@@ -449,9 +454,6 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
     if (!cf_solver_matches(s, CF_SOLVERS_ASSEMBLED))
         return cf_error_set(err, CF_BAD_INPUT, "solver '%s' does not take an assembled contact problem (%s)", s->name,
                             s->contacts ? "it works on the rigid bodies' rows" : "LCP files only");
-    if (fc->ellipse && !s->anisotropic)
-        return cf_error_set(err, CF_BAD_INPUT, "solver '%s' reads one isotropic mu per contact: it cannot take the "
-                            "friction ellipses of this problem (chapter 10)", s->name);
     cf_form_work_use(fw, s);
     cf_blcp_free(&fw->blcp);
     cf_lcp_free(&fw->lcp);
@@ -464,7 +466,8 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
                             "solver '%s' works on a dense matrix of %ld unknowns here (%d contacts), more than %d: "
                             "use an iterative solver (e.g. pgs-blocked)",
                             s->name, unknowns, fc->nc, CF_DENSE_MAX_UNKNOWNS);
-    cfStatus st = reserve_scale(fw, fc);
+    cfStatus st = build_equivalent(fw, s, fc);
+    if (fw->n_scale) p->fc = &fw->iso;
     if (st == CF_OK && s->form == CF_FORM_BLCP) {
         /* the pyramid of an ellipse bounds each tangent by its own coefficient */
         st = cf_friction_boxed_lcp(fc, &fw->blcp);
@@ -473,10 +476,7 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
         p->blcp = &fw->blcp;
     } else if (st == CF_OK && s->form == CF_FORM_LCP) {
         /* the polyhedral cone of an ellipse: rays on its rim, through the isotropic equivalent (ch10) */
-        cfFrictionProblem iso;
-        st = fc->ellipse ? cf_fc_isotropic_equivalent(fc, &iso, fw->scale) : CF_OK;
-        if (st == CF_OK) st = cf_friction_polyhedral_lcp(fc->ellipse ? &iso : fc, par->directions, &fw->lcp);
-        if (fc->ellipse) cf_fc_free(&iso);
+        st = cf_friction_polyhedral_lcp(p->fc, par->directions, &fw->lcp);
         p->lcp = &fw->lcp;
     }
     if (st != CF_OK)
@@ -496,6 +496,9 @@ cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem
         memset(x, 0, (size_t)p->lcp->n * sizeof *x);
     } else {
         for (int i = 0; i < 3 * nc; ++i) x[i] = par->warm_start ? lambda[i] : 0.0;
+        /* the isotropic equivalent's unknowns r'_T = S^-1 r_T (a pinned axis, S = 0, starts at 0) */
+        for (int a = 0; fw->n_scale && a < nc; ++a)
+            for (int j = 0; j < 2; ++j) x[3 * a + 1 + j] = fw->scale[2 * a + j] > 0.0 ? x[3 * a + 1 + j] / fw->scale[2 * a + j] : 0.0;
     }
     cfStatus st = s->solve(&fw->work, p, par, x, rep);
     if (rep) rep->measure = s->measure;
@@ -511,15 +514,16 @@ cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem
                 lt += li * cos(th);
                 lb += li * sin(th);
             }
-            /* the LCP of an ellipse solved its isotropic equivalent: r_T = S r'_T */
-            bool scaled = s->form == CF_FORM_LCP && fw->n_scale == 2 * nc;
             lambda[3 * a] = x[a];
-            lambda[3 * a + 1] = scaled ? fw->scale[2 * a] * lt : lt;
-            lambda[3 * a + 2] = scaled ? fw->scale[2 * a + 1] * lb : lb;
+            lambda[3 * a + 1] = lt;
+            lambda[3 * a + 2] = lb;
         }
     } else {
         memcpy(lambda, x, (size_t)3 * nc * sizeof *lambda);
     }
+    /* the isotropic equivalent of an ellipse: r_T = S r'_T */
+    for (int a = 0; fw->n_scale && a < nc; ++a)
+        for (int j = 0; j < 2; ++j) lambda[3 * a + 1 + j] *= fw->scale[2 * a + j];
     return st;
 }
 

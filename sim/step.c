@@ -274,19 +274,13 @@ static cfStatus stage_contacts(cfWorld *w)
                         s->name, side_name(w, c, 0), side_name(w, c, 1),
                         cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
         }
-        if (anisotropic && !s->anisotropic) {
+        if (anisotropic && s->form == CF_FORM_ROWS) {
             char names[512];
-            size_t used = 0;
-            names[0] = '\0';
-            for (int i = 0; i < cf_solver_count() && used < sizeof names; ++i)
-                if (cf_solver_at(i)->anisotropic) {
-                    int k = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", cf_solver_at(i)->name);
-                    if (k > 0) used += (size_t)k;
-                }
-            return fail(w, CF_BAD_INPUT, "solver '%s' handles isotropic friction only; the contact between '%s' and "
-                        "'%s' has the %s law (chapter 10; solvers that take it: %s)",
+            return fail(w, CF_BAD_INPUT, "solver '%s' works on the rigid rows with isotropic friction only; the contact "
+                        "between '%s' and '%s' has the %s law (chapter 10; every solver of an assembled problem takes it: %s)",
                         s->name, side_name(w, c, 0), side_name(w, c, 1),
-                        p && p->matchstick ? "matchstick" : cf_friction_law_name(c->friction.law), names);
+                        p && p->matchstick ? "matchstick" : cf_friction_law_name(c->friction.law),
+                        cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
         }
         for (int side = 0; side < 2 && soft; ++side) {
             const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
