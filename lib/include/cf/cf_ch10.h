@@ -91,8 +91,9 @@ void cf_fc_ellipse_of(const cfFrictionProblem *p, int a, double mu_tb[2]);
  * mu' = m. A solution r' of (W', q', mu') gives r = S r' of @p p, with the same maximal
  * dissipation (r.u = r'.u'). @p scale (2 nc values) receives the tangent entries of S.
  * A problem without ellipses is copied (scale 1). Allocates @p iso (free with cf_fc_free()).
- * Used by the world for the polyhedral LCP of an ellipse (notes 6.1.4: rays on the limit surface)
- * and by the tests as an independent solution.
+ * The world hands it to every solver that reads one mu per contact (chapters 4-7; for Lemke's
+ * polyhedral LCP the rays then lie on the ellipse's rim, notes 6.1.4); the tests use it as an
+ * independent route to the solution.
  */
 cfStatus cf_fc_isotropic_equivalent(const cfFrictionProblem *p, cfFrictionProblem *iso, double *scale);
 
