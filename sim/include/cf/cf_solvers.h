@@ -61,7 +61,7 @@ typedef struct cfFormWork {
     double *x;               /**< the unknowns of the form */
     int cap_x;               /**< entries allocated in @ref x */
     cfFrictionProblem iso;   /**< a problem with ellipses for a row that reads one mu: its isotropic equivalent (chapter 10) */
-    double *scale;           /**< the tangent scales S of @ref iso: r_T = S r'_T */
+    double *scale;           /**< the tangent scales S of @ref iso (r_T = S r'_T) */
     int n_scale;             /**< entries of @ref scale in use (2 nc; 0: the row solves the problem as it is) */
     int cap_scale;           /**< entries allocated in @ref scale */
 } cfFormWork;
