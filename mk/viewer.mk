@@ -42,8 +42,8 @@ $$(VIEWER_BIN_DIR)/cfview-$1: $$(VIEWER_OBJ) $$(DEMO_OBJ) $$(call link_objs,$1) 
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(CFLAGS) $$^ -o $$@ $$(LDLIBS) $$(SDL_LIBS)
 
-.PHONY: demo-$1 demo-$(patsubst ch0%,ch%,$1)
-demo-$1 demo-$(patsubst ch0%,ch%,$1): $$(VIEWER_BIN_DIR)/cfview-$1
+.PHONY: $(sort demo-$1 demo-$(patsubst ch0%,ch%,$1))
+$(sort demo-$1 demo-$(patsubst ch0%,ch%,$1)): $$(VIEWER_BIN_DIR)/cfview-$1
 	@echo "== demos of $1: chapter $1 from $$(IMPL), earlier chapters from $$(PRIOR)"
 	$$< --chapter $(patsubst 0%,%,$(patsubst ch%,%,$1)) $$(if $$(DEMO),--demo $$(DEMO)) --shots $$(BLD)/demos/$$(IMPL)-$$(PRIOR)
 endef

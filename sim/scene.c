@@ -805,12 +805,49 @@ static cfStatus find_body(const Parser *p, const cfWorld *w, const char *path, c
     return CF_OK;
 }
 
+/* A direction field (chapter 10): [x, y, z] is a constant direction of kind @p plain (world for a
+   law's "direction", the body's frame for a Matchstick "structure"), or an object
+   {"field": "world" | "body", "direction": [x, y, z]} or {"field": "circles", "center": c, "axis": a}. */
+static cfStatus parse_field(const Parser *p, const cJSON *item, const char *path, cfFieldKind plain,
+                            cfDirectionField *f)
+{
+    memset(f, 0, sizeof *f);
+    if (cJSON_IsArray(item)) {
+        f->kind = plain;
+        double v[3];
+        cfStatus st = numbers_value(p, item, path, 3, v);
+        if (st == CF_OK) f->dir = cfu_vec3(v[0], v[1], v[2]);
+        return st;
+    }
+    static const char *const keys[] = {"field", "direction", "center", "axis", NULL};
+    cfStatus st = check_object(p, item, path, keys);
+    if (st != CF_OK) return st;
+    const cJSON *kind = member(item, "field");
+    char fp[PATH_CAP];
+    field_path(fp, path, "field");
+    if (!cJSON_IsString(kind)) return fail(p, fp, "must be \"world\", \"body\" or \"circles\"");
+    int k = 0;
+    while (k < CF_FIELD_KIND_COUNT && strcmp(kind->valuestring, cf_field_kind_name((cfFieldKind)k)) != 0) ++k;
+    if (k == CF_FIELD_KIND_COUNT)
+        return fail(p, fp, "unknown field '%s' (expected world, body or circles)", kind->valuestring);
+    f->kind = (cfFieldKind)k;
+    if (f->kind == CF_FIELD_CIRCLES) {
+        if (member(item, "direction")) return fail(p, path, "\"direction\" belongs to the world and body fields");
+        if ((st = need_vec3(p, item, path, "center", &f->center)) != CF_OK) return st;
+        return need_vec3(p, item, path, "axis", &f->axis);
+    }
+    if (member(item, "center") || member(item, "axis"))
+        return fail(p, path, "\"center\" and \"axis\" belong to the circles field");
+    return need_vec3(p, item, path, "direction", &f->dir);
+}
+
 /* friction[i]: {"bodies": [name, name], "mu": m} (isotropic), or with "law": "orthotropic",
    "mu": [mu_1, mu_2], "direction": d, or "law": "tensor", "tensor": [4 values], "direction": d,
-   "mu": bound */
+   "mu": bound, or "law": "matchstick", "mu": m, "anisotropic": [mu_t, mu_b], "structure": [sA, sB]
+   (d, sA, sB: direction fields, parse_field()) */
 static cfStatus parse_friction_pair(const Parser *p, const cJSON *obj, int index, cfWorld *w)
 {
-    static const char *const keys[] = {"bodies", "mu", "law", "direction", "tensor", NULL};
+    static const char *const keys[] = {"bodies", "mu", "law", "direction", "tensor", "anisotropic", "structure", NULL};
     char at[PATH_CAP], path[PATH_CAP];
     make_path(at, "friction[%d]", index);
     cfStatus st = check_object(p, obj, at, keys);
@@ -828,15 +865,34 @@ static cfStatus parse_friction_pair(const Parser *p, const cJSON *obj, int index
         if (!cJSON_IsString(name)) return fail(p, bp, "must be a string (got %s)", json_type_name(name));
         if ((st = find_body(p, w, bp, name->valuestring, &fp.kind[s], &fp.index[s])) != CF_OK) return st;
     }
-    static const char *const laws[] = {"isotropic", "orthotropic", "tensor"};
+    static const char *const laws[] = {"isotropic", "orthotropic", "tensor", "matchstick"};
     const cJSON *law = member(obj, "law");
     field_path(path, at, "law");
     if (law) {
         if (!cJSON_IsString(law)) return fail(p, path, "must be a string (got %s)", json_type_name(law));
         int k = 0;
-        while (k < 3 && strcmp(law->valuestring, laws[k]) != 0) ++k;
-        if (k == 3) return fail(p, path, "unknown law '%s' (expected isotropic, orthotropic or tensor)", law->valuestring);
-        fp.law.law = (cfFrictionLaw)k;
+        while (k < 4 && strcmp(law->valuestring, laws[k]) != 0) ++k;
+        if (k == 4)
+            return fail(p, path, "unknown law '%s' (expected isotropic, orthotropic, tensor or matchstick)",
+                        law->valuestring);
+        if (k == 3) fp.matchstick = true;
+        else fp.law.law = (cfFrictionLaw)k;
+    }
+    if (fp.matchstick) {
+        const cJSON *an = member(obj, "anisotropic"), *sd = member(obj, "structure");
+        field_path(path, at, "anisotropic");
+        if (!an) return fail(p, path, "missing (the Matchstick model needs [mu_t, mu_b] of parallel structures)");
+        if ((st = numbers_value(p, an, path, 2, fp.aniso)) != CF_OK) return st;
+        field_path(path, at, "structure");
+        if (!cJSON_IsArray(sd) || cJSON_GetArraySize(sd) != 2)
+            return fail(p, path, "must be an array of two structure directions, one per body");
+        for (int s = 0; s < 2; ++s) {
+            char sp[PATH_CAP];
+            make_path(sp, "%s[%d]", path, s);
+            if ((st = parse_field(p, cJSON_GetArrayItem(sd, s), sp, CF_FIELD_BODY, &fp.structure[s])) != CF_OK) return st;
+        }
+    } else if (member(obj, "anisotropic") || member(obj, "structure")) {
+        return fail(p, at, "\"anisotropic\" and \"structure\" belong to the matchstick law only");
     }
     const cJSON *mu = member(obj, "mu");
     field_path(path, at, "mu");
@@ -863,7 +919,15 @@ static cfStatus parse_friction_pair(const Parser *p, const cJSON *obj, int index
         return fail(p, at, "\"tensor\" belongs to the tensor law only");
     }
     if (fp.law.law != CF_LAW_ISOTROPIC) {
-        if ((st = need_vec3(p, obj, at, "direction", &fp.law.dir)) != CF_OK) return st;
+        field_path(path, at, "direction");
+        const cJSON *d = member(obj, "direction");
+        if (!d) return fail(p, path, "missing (an array of 3 numbers or a direction field is required)");
+        if ((st = parse_field(p, d, path, CF_FIELD_WORLD, &fp.field)) != CF_OK) return st;
+        if (fp.field.kind == CF_FIELD_BODY)
+            return fail(p, path, "a law's direction belongs to no one body: use a world or circles field (or the "
+                        "matchstick law's structure)");
+        /* law.dir: the constant direction, or a placeholder the field replaces at every contact */
+        fp.law.dir = fp.field.kind == CF_FIELD_CIRCLES ? fp.field.axis : fp.field.dir;
     } else if (member(obj, "direction")) {
         return fail(p, at, "\"direction\" belongs to the orthotropic and tensor laws only");
     }

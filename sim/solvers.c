@@ -15,6 +15,7 @@
 #include "cf/cf_ch06.h"
 #include "cf/cf_ch07.h"
 #include "cf/cf_ch08.h"
+#include "cf/cf_ch10.h"
 
 /* ---- chapter 4: pivoting ------------------------------------------------------------------ */
 
@@ -254,6 +255,31 @@ static cfStatus dual_solve(void **work, const cfContactProblem *p, const cfSolve
     return cf_dual_solve(p->dual, &o, x, p->u, rep, NULL);
 }
 
+/* ---- chapter 10: anisotropic friction ---------------------------------------------------- */
+
+SPLIT_ROW(blocked_aniso_solve, cfSplitOptions o = split_options(par, 1); return cf_fc_bgs_aniso(p->fc, &o, x, rep))
+NEWTON_ROW(newton_aniso_solve, cf_fc_newton_aniso(p->fc, &o, x, rep))
+
+/* Algorithm 22 on the factored form of the assembled problem; omega scales the local r-factors */
+static cfStatus prox_aniso_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x,
+                                 cfReport *rep)
+{
+    (void)work;
+    cfProxProblem pp;
+    cfStatus st = cf_aniso_problem_from_fc(p->fc, &pp);
+    if (st != CF_OK) {
+        if (rep) rep->status = st;
+        return st;
+    }
+    cfAnisoProxOptions o = cf_aniso_prox_options_default();
+    o.max_iter = par->max_iter;
+    o.tol = par->tol;
+    o.r = par->omega;
+    st = cf_aniso_prox_gs(&pp, NULL, NULL, &o, x, rep, NULL);
+    cf_prox_problem_free(&pp);
+    return st;
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 /* The fast PGS ships with the reference solutions only (solutions/ch05/fast/): in a build
@@ -311,6 +337,15 @@ static const cfSolver ROWS[] = {
      .solve = dual_solve,
      .summary = "soft and rigid contacts in the dual form with a preconditioner: exact W_A (Algorithm 15, ch08.3), "
                 "lumped W_M (ch08.4), block-diagonal ICA (ch08.5), PCG inner solves"},
+    {.name = "pgs-blocked-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
+     .measure = CF_MEASURE_NATURAL_MAP, .solve = blocked_aniso_solve,
+     .summary = "blocked Gauss-Seidel with the friction ellipse in the local solve, cone or box (ch10.3)"},
+    {.name = "prox-gs-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
+     .measure = CF_MEASURE_IMPULSE_CHANGE, .solve = prox_aniso_solve,
+     .summary = "PROX Gauss-Seidel on the friction ellipse with adaptive r, notes Algorithm 22 (ch10.3)"},
+    {.name = "newton-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
+     .measure = CF_MEASURE_NATURAL_MAP, .solve = newton_aniso_solve,
+     .summary = "Fischer-Burmeister Newton on the NCP of the friction ellipse, notes 6.1.5 (ch10.4)"},
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
@@ -388,6 +423,8 @@ void cf_form_work_free(cfFormWork *fw)
     cf_blcp_free(&fw->blcp);
     cf_lcp_free(&fw->lcp);
     free(fw->x);
+    free(fw->scale);
+    cf_fc_free(&fw->iso);
     memset(fw, 0, sizeof *fw);
 }
 
@@ -397,6 +434,25 @@ void cf_form_work_use(cfFormWork *fw, const cfSolver *s)
     if (fw->solver && fw->solver->release && fw->work) fw->solver->release(fw->work);
     fw->work = NULL;
     fw->solver = s;
+}
+
+/* A problem with ellipses for a row that reads one mu per contact (CF_FORM_FC3D rows that are not
+   anisotropic, CF_FORM_LCP): its isotropic equivalent in fw->iso (chapter 10's change of variables
+   r_T = S r'_T) and the tangent scales S in fw->scale; nothing otherwise */
+static cfStatus build_equivalent(cfFormWork *fw, const cfSolver *s, const cfFrictionProblem *fc)
+{
+    cf_fc_free(&fw->iso);
+    fw->n_scale = 0;
+    if (!fc->ellipse || s->anisotropic || s->form == CF_FORM_BLCP) return CF_OK;
+    if (2 * fc->nc > fw->cap_scale) {
+        double *sc = realloc(fw->scale, (size_t)2 * fc->nc * sizeof *sc);
+        if (!sc) return CF_NO_MEMORY;
+        fw->scale = sc;
+        fw->cap_scale = 2 * fc->nc;
+    }
+    cfStatus st = cf_fc_isotropic_equivalent(fc, &fw->iso, fw->scale);
+    if (st == CF_OK) fw->n_scale = 2 * fc->nc;
+    return st;
 }
 
 static cfStatus reserve_x(cfFormWork *fw, int n)
@@ -428,12 +484,17 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
                             "solver '%s' works on a dense matrix of %ld unknowns here (%d contacts), more than %d: "
                             "use an iterative solver (e.g. pgs-blocked)",
                             s->name, unknowns, fc->nc, CF_DENSE_MAX_UNKNOWNS);
-    cfStatus st = CF_OK;
-    if (s->form == CF_FORM_BLCP) {
+    cfStatus st = build_equivalent(fw, s, fc);
+    if (fw->n_scale) p->fc = &fw->iso;
+    if (st == CF_OK && s->form == CF_FORM_BLCP) {
+        /* the pyramid of an ellipse bounds each tangent by its own coefficient */
         st = cf_friction_boxed_lcp(fc, &fw->blcp);
+        for (int a = 0; st == CF_OK && fc->ellipse && a < fc->nc; ++a)
+            for (int k = 0; k < 2; ++k) fw->blcp.mu[3 * a + 1 + k] = fc->ellipse[2 * a + k];
         p->blcp = &fw->blcp;
-    } else if (s->form == CF_FORM_LCP) {
-        st = cf_friction_polyhedral_lcp(fc, par->directions, &fw->lcp);
+    } else if (st == CF_OK && s->form == CF_FORM_LCP) {
+        /* the polyhedral cone of an ellipse: rays on its rim, through the isotropic equivalent (ch10) */
+        st = cf_friction_polyhedral_lcp(p->fc, par->directions, &fw->lcp);
         p->lcp = &fw->lcp;
     }
     if (st != CF_OK)
@@ -453,6 +514,9 @@ cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem
         memset(x, 0, (size_t)p->lcp->n * sizeof *x);
     } else {
         for (int i = 0; i < 3 * nc; ++i) x[i] = par->warm_start ? lambda[i] : 0.0;
+        /* the isotropic equivalent's unknowns r'_T = S^-1 r_T (a pinned axis, S = 0, starts at 0) */
+        for (int a = 0; fw->n_scale && a < nc; ++a)
+            for (int j = 0; j < 2; ++j) x[3 * a + 1 + j] = fw->scale[2 * a + j] > 0.0 ? x[3 * a + 1 + j] / fw->scale[2 * a + j] : 0.0;
     }
     cfStatus st = s->solve(&fw->work, p, par, x, rep);
     if (rep) rep->measure = s->measure;
@@ -475,6 +539,9 @@ cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem
     } else {
         memcpy(lambda, x, (size_t)3 * nc * sizeof *lambda);
     }
+    /* the isotropic equivalent of an ellipse: r_T = S r'_T */
+    for (int a = 0; fw->n_scale && a < nc; ++a)
+        for (int j = 0; j < 2; ++j) lambda[3 * a + 1 + j] *= fw->scale[2 * a + j];
     return st;
 }
 

@@ -10,6 +10,7 @@
 #include "cf/cf_ch01.h"
 #include "cf/cf_ch02.h"
 #include "cf/cf_ch08.h"
+#include "cf/cf_ch10.h"
 #include "cf/cf_solvers.h"
 #include "internal.h"
 
@@ -212,15 +213,63 @@ static bool side_is(const cfContact *c, int side, cfSideKind kind, int index)
     return true;
 }
 
-/* the world's friction law for the contact's two sides (NULL: keep the bodies' sqrt(mu_a mu_b)) */
-static const cfFrictionPair *pair_of(const cfWorld *w, const cfContact *c)
+/* the world's friction law for the contact's two sides (NULL: keep the bodies' sqrt(mu_a mu_b));
+   *a_is gets the pair's index (0 or 1) of the body that is the contact's side A */
+static const cfFrictionPair *pair_of(const cfWorld *w, const cfContact *c, int *a_is)
 {
     for (int i = 0; i < w->n_pairs; ++i) {
         const cfFrictionPair *p = &w->pairs[i];
         for (int o = 0; o < 2; ++o)
-            if (side_is(c, 0, p->kind[o], p->index[o]) && side_is(c, 1, p->kind[1 - o], p->index[1 - o])) return p;
+            if (side_is(c, 0, p->kind[o], p->index[o]) && side_is(c, 1, p->kind[1 - o], p->index[1 - o])) {
+                *a_is = o;
+                return p;
+            }
     }
     return NULL;
+}
+
+/* the friction law of the world's pair (if any) on contact @p c: mu, the law and its direction at
+   the contact point; returns the pair (NULL: the bodies' own mu) */
+static const cfFrictionPair *contact_law(const cfWorld *w, cfContact *c, int *a_is)
+{
+    const cfFrictionPair *p = pair_of(w, c, a_is);
+    if (p) {
+        c->mu = p->mu;
+        c->friction = p->law;
+        if (p->law.law != CF_LAW_ISOTROPIC && p->field.kind != CF_FIELD_WORLD)
+            c->friction.dir = cf_direction_field_at(&p->field, c->p, NULL);
+    }
+    return p;
+}
+
+static const char *side_name(const cfWorld *w, const cfContact *c, int side);
+
+/* the rigid body of side @p side, or NULL */
+static const cfRigidBody *side_body(const cfWorld *w, const cfContact *c, int side)
+{
+    int i = side == 0 ? c->body_a : c->body_b;
+    return i >= 0 ? &w->bodies[i] : NULL;
+}
+
+/* Chapter 10: the law of an anisotropic contact as its ellipse in the contact frame (the frame's t
+   along the ellipse's first axis): Matchstick from the two structure directions at the contact
+   point (ch10.1), orthotropic and tensor laws from their direction (ch10.5 for the tensor's cone) */
+static cfStatus anisotropic_frame(cfWorld *w, cfContact *c, const cfFrictionPair *p, int a_is)
+{
+    cfStatus st;
+    if (p && p->matchstick) {
+        cfVec3 s_a = cf_direction_field_at(&p->structure[a_is], c->p, side_body(w, c, 0));
+        cfVec3 s_b = cf_direction_field_at(&p->structure[1 - a_is], c->p, side_body(w, c, 1));
+        cfMatchstick m = {.mu = p->mu, .mu_t = p->aniso[0], .mu_b = p->aniso[1]};
+        st = cf_contact_matchstick(c, s_a, s_b, &m);
+    } else {
+        st = cf_contact_ellipse_frame(c);
+    }
+    if (st != CF_OK)
+        return fail(w, st, "contacts: no ellipse for the %s law of the contact between '%s' and '%s' (chapter 10: %s)",
+                    p && p->matchstick ? "matchstick" : cf_friction_law_name(c->friction.law), side_name(w, c, 0),
+                    side_name(w, c, 1), cf_status_name(st));
+    return CF_OK;
 }
 
 static const char *side_name(const cfWorld *w, const cfContact *c, int side)
@@ -242,11 +291,9 @@ static cfStatus stage_contacts(cfWorld *w)
     const cfSolver *s = w->def.solver;
     for (int a = 0; a < w->contacts.count; ++a) {
         cfContact *c = &w->contacts.items[a];
-        const cfFrictionPair *p = pair_of(w, c);
-        if (p) {
-            c->mu = p->mu;
-            c->friction = p->law;
-        }
+        int a_is = 0;
+        const cfFrictionPair *p = contact_law(w, c, &a_is);
+        bool anisotropic = !cf_contact_isotropic(c) || (p && p->matchstick);
         bool soft = c->soft_a.n > 0 || c->soft_b.n > 0;
         if (soft && s->form == CF_FORM_ROWS) {
             char names[512];
@@ -256,10 +303,14 @@ static cfStatus stage_contacts(cfWorld *w)
                         s->name, side_name(w, c, 0), side_name(w, c, 1),
                         cf_solver_names(CF_SOLVERS_SOFT, names, sizeof names));
         }
-        if (!cf_contact_isotropic(c) && !s->anisotropic)
-            return fail(w, CF_BAD_INPUT, "solver '%s' handles isotropic friction only; the contact between '%s' and "
-                        "'%s' has the %s law (chapter 10's solvers take it)",
-                        s->name, side_name(w, c, 0), side_name(w, c, 1), cf_friction_law_name(c->friction.law));
+        if (anisotropic && (s->form == CF_FORM_ROWS || s->form == CF_FORM_DUAL)) {
+            char names[512];
+            return fail(w, CF_BAD_INPUT, "solver '%s' takes isotropic friction only; the contact "
+                        "between '%s' and '%s' has the %s law (chapter 10; every solver of an assembled problem takes it: %s)",
+                        s->name, side_name(w, c, 0), side_name(w, c, 1),
+                        p && p->matchstick ? "matchstick" : cf_friction_law_name(c->friction.law),
+                        cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
+        }
         for (int side = 0; side < 2 && soft; ++side) {
             const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
             if (ss->n > 0 && w->def.soft_integrator != CF_SOFT_IMPLICIT && w->def.soft_integrator != CF_SOFT_BDF2)
@@ -272,6 +323,7 @@ static cfStatus stage_contacts(cfWorld *w)
         }
         cfStatus st = cf_contact_frame(c->n, &c->t, &c->b);
         if (st != CF_OK) return fail(w, st, "contacts: no frame for a normal of contact %d (ch02.2: %s)", a, cf_status_name(st));
+        if (anisotropic && (st = anisotropic_frame(w, c, p, a_is)) != CF_OK) return st;
         if (!w->def.warm_start) c->lambda[0] = c->lambda[1] = c->lambda[2] = 0.0;
     }
     return CF_OK;
@@ -704,6 +756,18 @@ static cfStatus assemble_fc3d(cfWorld *w, double erp)
         }
     if (st == CF_OK && soft) st = merge_soft(w);
     if (st != CF_OK) return fail(w, st, "assemble: %s", cf_status_name(st));
+    /* the ellipses of the anisotropic contacts (chapter 10), in their frames */
+    bool ellipses = false;
+    for (int a = 0; a < nc; ++a) ellipses |= !cf_contact_isotropic(&w->contacts.items[a]);
+    if (ellipses) {
+        if (!(k->fc.ellipse = malloc((size_t)2 * nc * sizeof *k->fc.ellipse))) return fail(w, CF_NO_MEMORY, "out of memory");
+        for (int a = 0; a < nc; ++a) {
+            const cfContact *c = &w->contacts.items[a];
+            bool iso = cf_contact_isotropic(c);
+            k->fc.ellipse[2 * a] = iso ? c->mu : c->friction.coef[0];
+            k->fc.ellipse[2 * a + 1] = iso ? c->mu : c->friction.coef[1];
+        }
+    }
     double *phi = k->lambda; /* scratch until the solve stage fills it */
     for (int a = 0; a < nc; ++a) {
         double g = w->contacts.items[a].phi;
@@ -1275,19 +1339,21 @@ static cfStatus cmr_collide(void *ctx, int *added, int *colliding)
     *added = found.count;
     for (int a = 0; a < found.count && st == CF_OK; ++a) {
         cfContact *n = &found.items[a];
-        const cfFrictionPair *p = pair_of(w, n);
-        if (p) {
-            n->mu = p->mu;
-            n->friction = p->law;
-        }
-        st = cf_contact_frame(n->n, &n->t, &n->b);
+        int a_is = 0;
+        const cfFrictionPair *p = contact_law(w, n, &a_is);
+        if (!cf_contact_isotropic(n) || (p && p->matchstick))
+            st = fail(w, CF_BAD_INPUT, "CMR: the contact between '%s' and '%s' has the %s law; the dual form takes "
+                      "isotropic friction only", side_name(w, n, 0), side_name(w, n, 1),
+                      p && p->matchstick ? "matchstick" : cf_friction_law_name(n->friction.law));
+        if (st == CF_OK) st = cf_contact_frame(n->n, &n->t, &n->b);
         if (st == CF_OK) st = cf_contacts_push(&w->contacts, n);
     }
     cf_contacts_free(&found);
     w->stats.stage_seconds[CF_STAGE_DETECT] += cf_seconds() - t0;
     w->stats.n_contacts = w->contacts.count;
     if (st == CF_OK) st = work_reserve(w);
-    return st == CF_OK ? CF_OK : fail(w, st, "cmr: continuous collision detection (%s)", cf_status_name(st));
+    if (st == CF_OK || st == CF_BAD_INPUT) return st; /* a bad input has its message already */
+    return fail(w, st, "cmr: continuous collision detection (%s)", cf_status_name(st));
 }
 
 static cfStatus cmr_commit(void *ctx)

@@ -293,9 +293,25 @@ cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError
     if (!(isfinite(p->mu) && p->mu >= 0.0)) return REFUSE(err, "mu: must be >= 0 (got %g)", p->mu);
     const cfFriction *f = &p->law;
     if (!(f->law >= 0 && f->law < CF_LAW_COUNT)) return REFUSE(err, "law: unknown value %d", (int)f->law);
+    if (p->matchstick) {
+        if (f->law != CF_LAW_ISOTROPIC) return REFUSE(err, "law: the Matchstick model makes its own law");
+        for (int k = 0; k < 2; ++k)
+            if (!(isfinite(p->aniso[k]) && p->aniso[k] >= 0.0))
+                return REFUSE(err, "anisotropic[%d]: must be >= 0 (got %g)", k, p->aniso[k]);
+        for (int s = 0; s < 2; ++s) {
+            char what[32];
+            snprintf(what, sizeof what, "structure[%d]", s);
+            cfStatus st = cf_direction_field_check(&p->structure[s], what, err);
+            if (st != CF_OK) return st;
+        }
+    }
     if (f->law != CF_LAW_ISOTROPIC) {
         if (!(cfu_vec3_finite(f->dir) && cfu_norm(f->dir) > 1e-12))
             return REFUSE(err, "direction: must be a finite vector of non-zero length");
+        if (p->field.kind != CF_FIELD_WORLD) {
+            cfStatus st = cf_direction_field_check(&p->field, "direction", err);
+            if (st != CF_OK) return st;
+        }
         int nk = f->law == CF_LAW_ORTHOTROPIC ? 2 : 4;
         for (int k = 0; k < nk; ++k)
             if (!isfinite(f->coef[k]) || (f->law == CF_LAW_ORTHOTROPIC && f->coef[k] < 0.0))

@@ -17,6 +17,7 @@ void cf_fc_free(cfFrictionProblem *p)
     cf_bsr_free(&p->W);
     free(p->q);
     free(p->mu);
+    free(p->ellipse);
     memset(p, 0, sizeof *p);
 }
 
@@ -70,6 +71,33 @@ double cf_contact_residual2(const double r[3], const double u[3], double mu, cfF
     return (r[0] - pz[0]) * (r[0] - pz[0]) + (r[1] - pz[1]) * (r[1] - pz[1]) + (r[2] - pz[2]) * (r[2] - pz[2]);
 }
 
+double cf_contact_residual2_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
+                                    cfFrictionModel model)
+{
+    if (model == CF_FRICTION_BOX) {
+        double n = fmax(r[0], 0.0), hi[2] = {mu_t * n, mu_b * n}, en = r[0] - fmax(0.0, r[0] - u[0]);
+        double sum = en * en;
+        for (int k = 0; k < 2; ++k) {
+            double e = r[1 + k] - fmax(-hi[k], fmin(r[1 + k] - u[1 + k], hi[k]));
+            sum += e * e;
+        }
+        return sum;
+    }
+    /* the isotropic cone of m in the variables r'_T = S^-1 r_T, u'_T = S u_T, S = diag(mu_t, mu_b) / m */
+    double m = fmax(mu_t, mu_b), mk[2] = {mu_t, mu_b}, rs[3] = {r[0], 0.0, 0.0}, us[3] = {u[0], 0.0, 0.0}, pinned = 0.0;
+    if (!(m > 0.0)) return cf_contact_residual2(r, u, 0.0, CF_FRICTION_CONE);
+    for (int k = 0; k < 2; ++k) {
+        if (mk[k] > 0.0) {
+            double s = mk[k] / m;
+            rs[1 + k] = r[1 + k] / s;
+            us[1 + k] = s * u[1 + k];
+        } else {
+            pinned += r[1 + k] * r[1 + k];
+        }
+    }
+    return cf_contact_residual2(rs, us, m, CF_FRICTION_CONE) + pinned;
+}
+
 static double fc_model_residual(const cfFrictionProblem *p, const double *r, cfFrictionModel model)
 {
     const int n = 3 * p->nc;
@@ -79,7 +107,9 @@ static double fc_model_residual(const cfFrictionProblem *p, const double *r, cfF
     if (!u) return INFINITY;
     cf_fc_velocity(p, r, u);
     double sum = 0.0;
-    for (int a = 0; a < p->nc; ++a) sum += cf_contact_residual2(&r[3 * a], &u[3 * a], p->mu[a], model);
+    for (int a = 0; a < p->nc; ++a)
+        sum += p->ellipse ? cf_contact_residual2_ellipse(&r[3 * a], &u[3 * a], p->ellipse[2 * a], p->ellipse[2 * a + 1], model)
+                          : cf_contact_residual2(&r[3 * a], &u[3 * a], p->mu[a], model);
     free(u);
     return isfinite(sum) ? sqrt(sum) : INFINITY;
 }
@@ -358,6 +388,9 @@ cfStatus cf_fc_write_siconos(const char *path, const cfFrictionProblem *p, cfErr
         !p->W.rowptr)
         return cf_error_set(err, CF_BAD_INPUT,
                             "%s: not a frictional contact problem with nc >= 1 and 3x3 blocks", path);
+    if (p->ellipse)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: the Siconos FC3D format has no elliptic friction cones (chapter 10)",
+                            path);
     const int nblocks = p->W.rowptr[nc];
     if (!cf_vec_finite(9 * nblocks, p->W.val) || !cf_vec_finite(3 * nc, p->q))
         return cf_error_set(err, CF_BAD_INPUT, "%s: W or q has a non-finite entry", path);

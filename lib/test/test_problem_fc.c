@@ -222,6 +222,43 @@ START_TEST(fc_residual_known_solutions)
 }
 END_TEST
 
+/* the elliptic cone of chapter 10: a sliding solution of the ellipse (0.2, 0.8) has the force of
+   maximal dissipation, f = -r_n D^2 v / |D v| with D = diag(mu_t, mu_b), NOT anti-parallel to v */
+START_TEST(fc_residual_ellipse)
+{
+    const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, mt = 0.2, mb = 0.8;
+    double v[2] = {sqrt(0.5), sqrt(0.5)}, dv = hypot(mt * v[0], mb * v[1]);
+    double r[3] = {1.0, -mt * mt * v[0] / dv, -mb * mb * v[1] / dv}, u[3] = {0.0, 0.3 * v[0], 0.3 * v[1]};
+    const double q[3] = {u[0] - r[0], u[1] - r[1], u[2] - r[2]};
+    cfFrictionProblem p = one_contact(I, q, mb);
+    p.ellipse = malloc(2 * sizeof *p.ellipse);
+    ck_assert(p.ellipse);
+    p.ellipse[0] = mt;
+    p.ellipse[1] = mb;
+    cft_assert_near(cf_contact_residual2_ellipse(r, u, mt, mb, CF_FRICTION_CONE), 0.0, 1e-30, 0);
+    cft_assert_near(cf_fc_residual(&p, r), 0.0, 1e-15, 0);
+    /* the force on the rim anti-parallel to v is not the law's */
+    double t = 1.0 / hypot(v[0] / mt, v[1] / mb), ra[3] = {1.0, -t * v[0], -t * v[1]}, ua[3];
+    for (int k = 0; k < 3; ++k) ua[k] = q[k] + ra[k];
+    ck_assert(cf_contact_residual2_ellipse(ra, ua, mt, mb, CF_FRICTION_CONE) > 1e-3);
+    /* equal coefficients: the isotropic term bit for bit */
+    double z[3] = {0.7, -0.4, 0.9}, w[3] = {-0.3, 0.5, 0.2};
+    ck_assert(cf_contact_residual2_ellipse(z, w, 0.6, 0.6, CF_FRICTION_CONE) == cf_contact_residual2(z, w, 0.6, CF_FRICTION_CONE));
+    ck_assert(cf_contact_residual2_ellipse(z, w, 0.6, 0.6, CF_FRICTION_BOX) == cf_contact_residual2(z, w, 0.6, CF_FRICTION_BOX));
+    /* a zero axis pins its impulse; the box bounds each axis by its own coefficient */
+    double pin[3] = {1.0, 0.0, 0.25}, up[3] = {0.0, 0.0, 0.0};
+    cft_assert_near(cf_contact_residual2_ellipse(pin, up, 0.5, 0.0, CF_FRICTION_CONE), 0.0625, 1e-15, 0);
+    double bx[3] = {1.0, 0.2, -0.8}, ub[3] = {0.0, -1.0, 1.0};
+    cft_assert_near(cf_contact_residual2_ellipse(bx, ub, mt, mb, CF_FRICTION_BOX), 0.0, 0.0, 0);
+    ck_assert(cf_contact_residual2(bx, ub, mt, CF_FRICTION_BOX) > 0.1);
+    /* no Siconos file can say it */
+    cfError err;
+    cft_assert_status(cf_fc_write_siconos("/tmp/cflab-never-written-ellipse.dat", &p, &err), CF_BAD_INPUT);
+    ck_assert(access("/tmp/cflab-never-written-ellipse.dat", F_OK) != 0);
+    cf_fc_free(&p);
+}
+END_TEST
+
 static cfCsr csr_from_dense3(const double *a, int n)
 {
     cfTriplets T;
@@ -451,6 +488,7 @@ static void build(Suite *s)
     CFT_TEST(tc, fc_cone_projection_cases, "cone projection: inside, polar, boundary, mu = 0");
     TCase *tr = cft_tcase_unit(s, "residuals");
     CFT_TEST(tr, fc_residual_known_solutions, "FC3D residual: slide, stick, separate");
+    CFT_TEST(tr, fc_residual_ellipse, "FC3D residual of elliptic cones: maximal dissipation, pinned axis, box");
     CFT_TEST(tr, blcp_init_bounds_residual, "BLCP: copy, findex bounds, natural-map residual");
     TCase *tf = cft_tcase_unit(s, "format");
     CFT_TEST(tf, fc_read_small_files, "Siconos format: dense column-major and sparse-block");

@@ -426,18 +426,26 @@ END_TEST
 
 START_TEST(friction_anisotropic_law_needs_a_solver_for_it)
 {
-    const char *json = "{\"world\": {\"detector\": \"primitives\", \"contact_margin\": 0.01, \"solver\": \"pgs\"},"
-                       " \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}},"
-                       " {\"name\": \"sled\", \"mass\": 1, \"position\": [0, 0, 0.25], \"shape\": {\"type\": \"box\", \"half_extents\": [0.25, 0.25, 0.25]}}],"
-                       " \"friction\": [{\"bodies\": [\"sled\", \"ground\"], \"law\": \"orthotropic\", \"mu\": [0.8, 0.2], \"direction\": [1, 0, 0]}]}";
+    /* the matrix-free rows and the dual form (chapter 8) take isotropic friction only: both refuse */
+    static const char *const isotropic_only[] = {"dual", "pgs"};
+    for (int k = 0; k < 2; ++k) {
+        char json[1024];
+        snprintf(json, sizeof json, "{\"world\": {\"detector\": \"primitives\", \"contact_margin\": 0.01, \"solver\": \"%s\"},"
+                           " \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}},"
+                           " {\"name\": \"sled\", \"mass\": 1, \"position\": [0, 0, 0.25], \"shape\": {\"type\": \"box\", \"half_extents\": [0.25, 0.25, 0.25]}}],"
+                           " \"friction\": [{\"bodies\": [\"sled\", \"ground\"], \"law\": \"orthotropic\", \"mu\": [0.8, 0.2], \"direction\": [1, 0, 0]}]}", isotropic_only[k]);
+        cfWorld w;
+        cfError err;
+        cft_assert_ok(cf_scene_parse(json, "sled", &w, NULL, &err));
+        ck_assert_int_eq(w.n_pairs, 1);
+        ck_assert(w.pairs[0].law.law == CF_LAW_ORTHOTROPIC && w.pairs[0].law.coef[0] == 0.8 && w.pairs[0].law.coef[1] == 0.2);
+        cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+        ck_assert_msg(strstr(w.error.msg, "isotropic friction only") && strstr(w.error.msg, "orthotropic") &&
+                      strstr(w.error.msg, isotropic_only[k]), "%s: %s", isotropic_only[k], w.error.msg);
+        cf_world_free(&w);
+    }
     cfWorld w;
     cfError err;
-    cft_assert_ok(cf_scene_parse(json, "sled", &w, NULL, &err));
-    ck_assert_int_eq(w.n_pairs, 1);
-    ck_assert(w.pairs[0].law.law == CF_LAW_ORTHOTROPIC && w.pairs[0].law.coef[0] == 0.8 && w.pairs[0].law.coef[1] == 0.2);
-    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
-    ck_assert_msg(strstr(w.error.msg, "isotropic friction only") && strstr(w.error.msg, "orthotropic"), "%s", w.error.msg);
-    cf_world_free(&w);
     /* bad pairs are refused with the field named */
     static const char *const bad[][2] = {
         {"[{\"bodies\": [\"sled\", \"nobody\"], \"mu\": 0.3}]", "friction[0].bodies[1]: no body is named 'nobody'"},

@@ -98,12 +98,20 @@ typedef enum cfFrictionModel {
 /** Name of a friction model ("cone", "box"); "unknown" for other values. */
 const char *cf_friction_model_name(cfFrictionModel m);
 
-/** Frictional contact problem in local (reduced) form. */
+/**
+ * Frictional contact problem in local (reduced) form. With cfFrictionProblem::ellipse set, the
+ * friction set of contact a is the ellipse of its principal coefficients in its own (t, b) frame
+ * (chapter 10: the world turns every anisotropic law into one, with t along the ellipse's first
+ * axis): K_a = {(r_t / mu_t)^2 + (r_b / mu_b)^2 <= r_n^2}, and mu[a] = max(mu_t, mu_b) bounds it.
+ * The solvers of chapters 4-7 read only mu: the world hands them no problem with ellipses (their
+ * registry rows are not anisotropic, cf_solver.h), and the residuals below read the ellipses.
+ */
 typedef struct cfFrictionProblem {
     int nc;        /**< number of contacts; n = 3 nc unknowns ordered (N, T1, T2) per contact */
     cfBsr W;       /**< Delassus operator, nc x nc blocks of 3x3 */
     double *q;     /**< 3 nc entries (the free relative velocity b) */
     double *mu;    /**< nc friction coefficients */
+    double *ellipse; /**< NULL: every contact is isotropic (mu); otherwise 2 nc values (mu_t, mu_b) >= 0 per contact (owned) */
 } cfFrictionProblem;
 
 /** Free and zero. */
@@ -127,23 +135,38 @@ void cf_cone_project(const double x[3], double mu, double out[3]);
  */
 double cf_contact_residual2(const double r[3], const double u[3], double mu, cfFrictionModel model);
 /**
+ * cf_contact_residual2() for the ellipse of principal coefficients (@p mu_t, @p mu_b) in the
+ * contact's (t, b) frame (chapter 10). The elliptic cone is the image of the isotropic cone of
+ * m = max(mu_t, mu_b) under r_T = S r'_T, S = diag(mu_t, mu_b) / m, and velocities map by the
+ * transpose (u'_T = S u_T, so r.u = r'.u'). The cone term is cf_contact_residual2() of the
+ * mapped (r', u') with m: De Saxce's u_hat = u + (|diag(mu_t, mu_b) u_T|, 0, 0) in the mapped
+ * variables. An axis with coefficient 0 (and m > 0) pins its impulse: it adds r_k^2 and drops
+ * out of the map. The box term bounds each tangent by its own coefficient, |r_k| <= mu_k r_n.
+ * Equal coefficients give exactly cf_contact_residual2() of that mu, bit for bit.
+ */
+double cf_contact_residual2_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
+                                    cfFrictionModel model);
+/**
  * Absolute natural-map error sqrt(sum_a |r_a - P_K(r_a - u_hat_a)|^2) (Siconos
  * fc3d_compute_error with rho = 1); divide by cf_fc_norm_q() or by max(|q|, |r|, |u|) for the
  * two normalizations in use (see ../shared/data/siconos-fc3d/README.md). The per-contact term is
- * cf_contact_residual2() with the cone. +INFINITY when r or u is not finite.
+ * cf_contact_residual2() with the cone (cf_contact_residual2_ellipse() for the contacts of a
+ * problem with ellipses). +INFINITY when r or u is not finite.
  */
 double cf_fc_residual(const cfFrictionProblem *p, const double *r);
 /**
  * Natural-map residual of the friction pyramid (box model) for the same problem: the
- * per-contact term is cf_contact_residual2() with the box. Zero exactly at a solution of the
- * boxed LCP of cf_friction_boxed_lcp(). +INFINITY when r or u is not finite.
+ * per-contact term is cf_contact_residual2() with the box (with ellipses: the box of each axis'
+ * coefficient). Zero exactly at a solution of the boxed LCP of cf_friction_boxed_lcp().
+ * +INFINITY when r or u is not finite.
  */
 double cf_fc_box_residual(const cfFrictionProblem *p, const double *r);
 /** ||q||_2 */
 double cf_fc_norm_q(const cfFrictionProblem *p);
 /** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). */
 cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err);
-/** Write @p p in the Siconos FC3D sparse-block format; cf_fc_read_siconos() reads it back exactly. */
+/** Write @p p in the Siconos FC3D sparse-block format; cf_fc_read_siconos() reads it back exactly.
+ *  The format has no elliptic cones: a problem with cfFrictionProblem::ellipse is CF_BAD_INPUT. */
 cfStatus cf_fc_write_siconos(const char *path, const cfFrictionProblem *p, cfError *err);
 /** @} */
 

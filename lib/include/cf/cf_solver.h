@@ -151,7 +151,7 @@ typedef struct cfSolver {
     bool contacts;           /**< solves frictional contact problems (a world, FC3D files); false: LCP files only */
     bool dense;              /**< a pivoting method on a dense matrix of all its unknowns (the caller limits the size;
                                   it runs to an answer or fails: a used-up pivot budget is a failure) */
-    bool anisotropic;        /**< reads cfContact::friction (chapter 10); false: isotropic contacts only */
+    bool anisotropic;        /**< solves friction ellipses itself (cfFrictionProblem::ellipse, chapter 10); the world gives other assembled rows an equivalent form, and refuses anisotropic contacts to matrix-free rows */
     bool ordered;            /**< reads cfSolverParams::ordering; false: it sweeps in one order only (sequential) */
     cfMeasure measure;       /**< what the report's residual and history hold */
     const char *summary;     /**< one line for help texts */

@@ -39,7 +39,7 @@
  * | bodies[i] | shape (required), fixed, mass (required unless fixed; > 0), inertia (principal moments, each > 0), position, orientation, velocity, angular_velocity, force, torque, mu (>= 0), restitution (in [0, 1]), name (default "body<i>") |
  * | shape | type (required): sphere {radius}, box {half_extents}, plane {normal, offset}, capsule {radius, half_height} |
  * | soft_bodies[i] | type (required): tet_box {origin, size, cells, density, young, poisson, fix_min_x} or chain {from, to, nodes, stiffness, node_mass, fix_first}; both: damping [alpha, beta] (>= 0), mu (>= 0), velocity (initial, free nodes), name (default "soft<i>") |
- * | friction[i] | a material pair: bodies (two body names, rigid or soft, required), mu (>= 0; the pair's coefficient instead of sqrt(mu_a mu_b)); law "orthotropic" with mu [mu_1, mu_2] and direction, or "tensor" with tensor [4 numbers, row-major] and direction (chapter 10) |
+ * | friction[i] | a material pair: bodies (two body names, rigid or soft, required), mu (>= 0; the pair's coefficient instead of sqrt(mu_a mu_b)); law "orthotropic" with mu [mu_1, mu_2] and direction, or "tensor" with tensor [4 numbers, row-major] and direction, or "matchstick" with mu, anisotropic [mu_t, mu_b] and structure [two fields, one per body] (chapter 10). A direction field is [x, y, z] (a direction: world for direction, the body's frame for structure) or {"field": "world" or "body", "direction": [x, y, z]} or {"field": "circles", "center": [x, y, z], "axis": [x, y, z]} (tangent to the circles about the axis) |
  *
  * The ranges of the world keys are checked by cf_world_def_check(), the same validator the world
  * uses. A fixed body takes no mass, inertia, velocity, angular_velocity, force or torque; a plane

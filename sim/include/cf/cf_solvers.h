@@ -61,6 +61,10 @@ typedef struct cfFormWork {
     cfLcp lcp;               /**< the polyhedral LCP (CF_FORM_LCP) */
     double *x;               /**< the unknowns of the form */
     int cap_x;               /**< entries allocated in @ref x */
+    cfFrictionProblem iso;   /**< a problem with ellipses for a row that reads one mu: its isotropic equivalent (chapter 10) */
+    double *scale;           /**< the tangent scales S of @ref iso (r_T = S r'_T) */
+    int n_scale;             /**< entries of @ref scale in use (2 nc; 0: the row solves the problem as it is) */
+    int cap_scale;           /**< entries allocated in @ref scale */
 } cfFormWork;
 
 /** Free and zero (releases the row's scratch with its own release). */
@@ -73,7 +77,11 @@ void cf_form_work_use(cfFormWork *fw, const cfSolver *s);
  * Build the form that @p s consumes from the frictional contact problem @p fc (which must outlive
  * the solve): nothing for CF_FORM_FC3D, the boxed LCP (cf_friction_boxed_lcp(), ch02.6) for
  * CF_FORM_BLCP, the polyhedral LCP with par->directions directions (cf_friction_polyhedral_lcp(),
- * ch02.6) for CF_FORM_LCP. Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
+ * ch02.6) for CF_FORM_LCP. A problem with ellipses (chapter 10) is solved as it is by an
+ * anisotropic row; a CF_FORM_BLCP row gets the box of each tangent's own coefficient (the pyramid);
+ * every other row gets the isotropic equivalent (cf_fc_isotropic_equivalent(): W' = S W S, q' = S q,
+ * for CF_FORM_LCP its polyhedral cone has rays on the ellipse's rim), whose impulses cf_form_solve()
+ * maps back, r_T = S r'_T. Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
  * not take contact problems (or takes matrix-free rows) and for a dense form larger than
  * #CF_DENSE_MAX_UNKNOWNS; errors of the builders are passed on.
  */

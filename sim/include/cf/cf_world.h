@@ -9,7 +9,7 @@
  * | stage               | what it does                                                              | chapter |
  * |---------------------|---------------------------------------------------------------------------|---------|
  * | CF_STAGE_DETECT     | contacts between rigid shapes, soft surfaces and the ground; warm-start impulses carried over (by feature, then by proximity) | 3 |
- * | CF_STAGE_CONTACTS   | contact frames (ch02.2), friction laws of the material pairs               | 2 |
+ * | CF_STAGE_CONTACTS   | contact frames (ch02.2), friction laws of the material pairs; an anisotropic law becomes its ellipse in the contact frame (t along its first axis) | 2, 10 |
  * | CF_STAGE_VELOCITIES | rigid: free velocities u* = u + h M^-1 f (ch01.1). Soft, without contacts: the implicit system A u+ = b of the integrator (ch01.4/5) solved; soft in contact: the state (x*, u*, beta) whose implicit system the next stage turns into the dual form | 1 |
  * | CF_STAGE_ASSEMBLE   | the contact problem in the form the solver consumes: matrix-free rows, or the assembled W, q (rigid: ch02.5; soft: the dual form W = J A^-1 J^T, ch02.8) with the bias and CFM (ch02.7), then the boxed LCP or polyhedral LCP (ch02.6) | 2, 5 |
  * | CF_STAGE_SOLVE      | the solver of the registry finds the impulses; ONE apply maps them to velocities for every solver: rigid u+ = u* + M^-1 J^T lambda, soft u+ = A^-1 (b + J^T lambda) | 4-7 |
@@ -35,6 +35,7 @@
 
 #include "cf/cf_base.h"
 #include "cf/cf_body.h"
+#include "cf/cf_ch10.h"
 #include "cf/cf_contact.h"
 #include "cf/cf_soft.h"
 #include "cf/cf_solver.h"
@@ -193,13 +194,23 @@ typedef struct cfStepStats {
 /**
  * A friction law for the contacts between two bodies (a scene's material pair). Sides are named
  * by kind and index: a rigid body, a soft body, or CF_SIDE_STATIC (index -1) for every static
- * side. The pair is unordered.
+ * side. The pair is unordered: structure[k] belongs to the body of kind[k], index[k].
+ *
+ * Chapter 10: an orthotropic or tensor law takes its direction at each contact from cfFrictionPair::field
+ * (CF_FIELD_WORLD: law.dir itself); the Matchstick model (cfFrictionPair::matchstick) makes each contact's
+ * ellipse from the structure directions of the two bodies at the contact point (ch10.1), with
+ * mu the isotropic coefficient. The contacts stage turns every anisotropic law into its ellipse
+ * in the contact's frame (cf_contact_ellipse_frame(), cf_contact_matchstick()).
  */
 typedef struct cfFrictionPair {
     cfSideKind kind[2];  /**< kinds of the two bodies */
     int index[2];        /**< their indices (rigid or soft; -1 for static) */
     double mu;           /**< the isotropic coefficient (>= 0), replacing sqrt(mu_a mu_b) */
     cfFriction law;      /**< the law (zeroed: isotropic) */
+    cfDirectionField field;        /**< orthotropic and tensor laws: the field of law.dir (zeroed: CF_FIELD_WORLD, law.dir) */
+    bool matchstick;               /**< the Matchstick model (law stays zeroed): mu, @ref aniso and @ref structure */
+    double aniso[2];               /**< Matchstick: (mu_t^A, mu_b^A) of parallel structures (>= 0) */
+    cfDirectionField structure[2]; /**< Matchstick: the structure direction field of each body */
 } cfFrictionPair;
 
 /** Opaque scratch space of the step (sim/step.c). */
@@ -237,7 +248,8 @@ int cf_world_add_soft(cfWorld *w, cfSoftBody *s);
 /**
  * Add a friction law for the contacts between two bodies (cfFrictionPair). CF_BAD_INPUT with a
  * message for an unknown body, mu < 0, or an invalid law (coefficients < 0, a direction of zero
- * length); CF_NO_MEMORY.
+ * length, an invalid direction field, a Matchstick pair with a law or negative coefficients);
+ * CF_NO_MEMORY.
  */
 cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError *err);
 /**
