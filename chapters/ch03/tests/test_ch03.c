@@ -340,6 +340,37 @@ START_TEST(ch03_3_sat_worked)
 }
 END_TEST
 
+START_TEST(ch03_3_sat_touching_faces)
+{
+    /* unit cubes face to face, A at the origin and B at (0, 1, 0), margin 0: A's face axis y, B's
+       face axis y and the cross axis a_z x b_x all give s = 0 exactly. At s = 0 the edge bias
+       CF_SAT_EDGE_BIAS |s| vanishes, so only the tie tolerance CF_SAT_TIE_EPS L keeps the face:
+       a test "s_edge >= s_face + bias |s_face|" or a missing tie term picks the edge axis and
+       returns one edge-edge contact instead of the 4-point face manifold a resting box needs. */
+    cfObb A = unit_cube(V(0, 0, 0), cfu_quat_identity());
+    cfObb B = unit_cube(V(0, 1, 0), cfu_quat_identity());
+    cfSatResult r = cf_sat_box_box(&A, &B, 0.0);
+    ck_assert(!r.separated);
+    ck_assert_int_eq(r.axis, 1);
+    cft_assert_near(r.s, 0.0, 1e-12, 0);
+    cft_assert_vec3_near(r.n, V(0, 1, 0), 1e-12);
+    cfContact c[CF_BOX_MAX_CONTACTS];
+    int n = cf_collide_box_box(&A, &B, 0.0, 4, c);
+    ck_assert_int_eq(n, 4);
+    for (int k = 0; k < n; ++k) {
+        ck_assert_int_eq(cf_feature_type(c[k].feature), CF_FEAT_FACE_A);
+        cft_assert_near(c[k].phi, 0.0, 1e-12, 0);
+        cft_assert_vec3_near(c[k].n, V(0, 1, 0), 1e-12);
+        cft_assert_near(c[k].p.y, 0.5, 1e-12, 0);
+    }
+    /* the same with B's face turned by 30 degrees about y: B's face axis ties with A's, A's wins */
+    B = unit_cube(V(0, 1, 0), axis_angle(0, 1, 0, 30));
+    r = cf_sat_box_box(&A, &B, 0.0);
+    ck_assert_int_eq(r.axis, 1);
+    ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 8, c), 8);
+}
+END_TEST
+
 START_TEST(ch03_3_sat_brute_force)
 {
     /* random box pairs: a separated verdict is certified by the vertex projections on the
@@ -794,6 +825,48 @@ START_TEST(ch03_4_edge_edge_worked)
 }
 END_TEST
 
+START_TEST(ch03_4_normal_at_toi_zero)
+{
+    /* touching at t = 0 itself: there is no "just before toi" inside the step, and the spec's
+       rule is the sign of -f'(0), or of f''(0) when f'(0) = 0. Triangle (0,0,0), (1,0,0),
+       (0,1,0) at rest, vertex (0.2, 0.2, 0) moving (0, 0, +1), h = 1: f(t) = t, HIT at 0 and the
+       vertex came from below, n = (0, 0, -1) (the midpoint rule with prev = toi = 0 evaluates
+       f(0) = 0 and gives no sign) */
+    cfVec3 x[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.2, 0.2, 0)};
+    cfVec3 u[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 0), V(0, 0, 1)};
+    cfCcdResult r = cf_ccd_vertex_face(x, u, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_HIT);
+    cft_assert_near(r.toi, 0.0, 0.0, 0);
+    cft_assert_vec3_near(r.p, V(0.2, 0.2, 0), 1e-12);
+    cft_assert_vec3_near(r.n, V(0, 0, -1), 1e-12);
+    /* grazing at t = 0 (dyadic numbers: the coefficients are exact in any summation order):
+       x1 rises at (0, 0, 1), the vertex (0.25, 0.25, 0) moves (-0.125, 0, 0.25), so that
+       c = (0, 0, 0.125, 0): f(t) = t^2 / 8 >= 0, f'(0) = 0, f''(0) > 0: the vertex stays on the +
+       side, n = (0, 0, 1) */
+    x[3] = V(0.25, 0.25, 0);
+    u[1] = V(0, 0, 1);
+    u[3] = V(-0.125, 0, 0.25);
+    double c[4];
+    cf_ccd_cubic(x, u, c);
+    cft_assert_near(c[1], 0.0, 0.0, 0);
+    cft_assert_near(c[2], 0.125, 0.0, 0);
+    r = cf_ccd_vertex_face(x, u, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_HIT);
+    cft_assert_near(r.toi, 0.0, 0.0, 0);
+    cft_assert_vec3_near(r.n, V(0, 0, 1), 1e-12);
+    /* edge-edge: edge A (-1,0,0)-(1,0,0) at rest, edge B (0,-1,0)-(0,1,0) crossing it at t = 0
+       and moving up (0, 0, 1): f(t) = -4 t, B comes from below: n = (0, 0, -1), a = b = 1/2 */
+    cfVec3 xe[4] = {V(-1, 0, 0), V(1, 0, 0), V(0, -1, 0), V(0, 1, 0)};
+    cfVec3 ue[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 1), V(0, 0, 1)};
+    r = cf_ccd_edge_edge(xe, ue, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_HIT);
+    cft_assert_near(r.toi, 0.0, 0.0, 0);
+    cft_assert_near(r.a, 0.5, 1e-12, 0);
+    cft_assert_near(r.b, 0.5, 1e-12, 0);
+    cft_assert_vec3_near(r.n, V(0, 0, -1), 1e-12);
+}
+END_TEST
+
 /* random trajectory: half of them aimed so that the features meet around mid-step */
 static void random_trajectory(cfRng *rng, bool ee, cfVec3 x[4], cfVec3 u[4])
 {
@@ -1067,13 +1140,26 @@ END_TEST
 
 START_TEST(ch03_5_budget_is_a_lower_bound)
 {
-    /* with a tiny budget the search stops early and reports a time no later than the truth */
+    /* The vertex (0.2, 0.2, 1) falls at 2 m/s onto the triangle (0,0,0), (1,0,0), (0,1,0), h = 1:
+       F = (u - 0.2, v - 0.2, 2t - 1). With delta = 1e-9 no box is accepted within the budget,
+       so the count of popped boxes is fixed by the spec (earliest lo[0] first, first inserted on
+       ties, widest dimension split with t, u, v in that order on ties). By hand: pop 1 splits t,
+       pop 2 (t <= 1/2) splits u, pop 3 splits v, pop 4 (u >= 1/2) is excluded, pop 5 splits t
+       at 1/4, ... until pop 20, the box t in [7/16, 1/2], u, v in [1/8, 1/4], splits u; its
+       lower half is pop 21: more than 20 pops, BUDGET with boxes = 21 and toi = 7/16 = 0.4375,
+       a lower bound of the true 0.5. */
     cfVec3 x[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.2, 0.2, 1)};
     cfVec3 u[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 0), V(0, 0, -2)};
     cfCcdResult r = cf_ccd_inclusion(CF_CCD_VF, x, u, 1.0, 1e-9, 20);
     ck_assert_int_eq(r.status, CF_CCD_BUDGET);
-    ck_assert(r.toi <= 0.5);
-    ck_assert_int_le(r.boxes, 21);
+    ck_assert_int_eq(r.boxes, 21);
+    cft_assert_near(r.toi, 0.4375, 0.0, 0);
+    /* a full queue: with room for 3 boxes, pop 3 (t <= 1/2, u <= 1/2) would push 2 boxes onto
+       the 2 still queued: BUDGET after 3 pops, toi = its lo[0] = 0 */
+    r = cf_ccd_inclusion(CF_CCD_VF, x, u, 1.0, 1e-9, 3);
+    ck_assert_int_eq(r.status, CF_CCD_BUDGET);
+    ck_assert_int_eq(r.boxes, 3);
+    cft_assert_near(r.toi, 0.0, 0.0, 0);
 }
 END_TEST
 
@@ -1168,6 +1254,27 @@ START_TEST(ch03_6_grid_outside)
         ck_assert(s >= truth - 0.01);
         ck_assert(s <= truth + 2 * out + 0.01);
     }
+    cf_sdf_grid_free(&g);
+}
+END_TEST
+
+START_TEST(ch03_6_grid_outside_gradient)
+{
+    /* the field phi = z on the grid over [-1, 1]^3 with dx = 0.5 (linear: interpolation is exact
+       inside). At x = (2, 0, 0.25), outside in x: the clamped point y = (1, 0, 0.25) has
+       s(y) = 0.25 and grad (0, 0, 1); |x - y| = 1 along (1, 0, 0). The spec's value is
+       0.25 + 1 = 1.25 and its gradient normalize((0, 0, 1) + (1, 0, 0)) = (1, 0, 1)/sqrt(2):
+       neither the gradient at y alone nor the outward direction alone. */
+    LinearField lf = {V(0, 0, 1), 0.0};
+    cfSdf lin = {eval_linear, &lf};
+    cfSdfGrid g;
+    ck_assert(cf_sdf_grid_init(&g, V(-1, -1, -1), V(1, 1, 1), 0.0, 0.5) == CF_OK);
+    ck_assert_int_eq(g.n[0], 5);
+    cf_sdf_grid_fill(&g, &lin);
+    cfVec3 gr;
+    /* tolerances as in ch03_6_grid_reproduces_linear_fields: the interpolation sums 8 terms */
+    cft_assert_near(cf_sdf_grid_eval(&g, V(2, 0, 0.25), &gr), 1.25, 1e-13, 0);
+    cft_assert_vec3_near(gr, V(sqrt(0.5), 0, sqrt(0.5)), 1e-12);
     cf_sdf_grid_free(&g);
 }
 END_TEST
@@ -1715,7 +1822,8 @@ static void build(Suite *s)
 
     TCase *t3 = cft_tcase_unit(s, "ch03.3");
     CFT_GRADED(t3, ch03_3_sat_worked, "ch03.3", 2, "SAT: separated, stacked and crossed edges (digest 2.1.3)");
-    CFT_GRADED(t3, ch03_3_sat_brute_force, "ch03.3", 4, "SAT agrees with a brute-force separation search");
+    CFT_GRADED(t3, ch03_3_sat_touching_faces, "ch03.3", 1, "touching faces (s = 0): the face axis and 4 contacts");
+    CFT_GRADED(t3, ch03_3_sat_brute_force, "ch03.3", 3, "SAT agrees with a brute-force separation search");
     CFT_GRADED(t3, ch03_3_face_manifolds_worked, "ch03.3", 3, "4 contacts stacked, 8 turned 45 deg, reduction");
     CFT_GRADED(t3, ch03_3_edge_edge_worked, "ch03.3", 2, "crossed edges: one contact at depth 0.01421");
     CFT_GRADED(t3, ch03_3_manifold_certificates, "ch03.3", 4, "manifold points on both surfaces, depth bounds");
@@ -1728,18 +1836,20 @@ static void build(Suite *s)
     CFT_GRADED(t4, ch03_4_coplanarity_cubic, "ch03.4", 2, "coplanarity cubic equals the signed volume");
     CFT_GRADED(t4, ch03_4_vertex_face_worked, "ch03.4", 3, "vertex-face cases of digest 2.2.2");
     CFT_GRADED(t4, ch03_4_edge_edge_worked, "ch03.4", 2, "edge-edge cases of digest 2.2.3");
-    CFT_GRADED(t4, ch03_4_vertex_face_never_misses, "ch03.4", 3, "vertex-face never misses a sampled hit");
+    CFT_GRADED(t4, ch03_4_normal_at_toi_zero, "ch03.4", 1, "contact at t = 0: the normal from -f'(0) or f''(0)");
+    CFT_GRADED(t4, ch03_4_vertex_face_never_misses, "ch03.4", 2, "vertex-face never misses a sampled hit");
     CFT_GRADED(t4, ch03_4_edge_edge_never_misses, "ch03.4", 2, "edge-edge never misses a sampled hit");
 
     TCase *t5 = cft_tcase_scene(s, "ch03.5");
     CFT_GRADED(t5, ch03_5_inclusion_is_sound, "ch03.5", 4, "inclusion bounds contain F and converge");
     CFT_GRADED(t5, ch03_5_worked_cases, "ch03.5", 3, "in-plane t = 1.2 and the cubic examples");
     CFT_GRADED(t5, ch03_5_no_false_negatives, "ch03.5", 6, "no false negatives; features within O(delta) at toi");
-    CFT_GRADED(t5, ch03_5_budget_is_a_lower_bound, "ch03.5", 2, "a budget stop still gives a lower bound");
+    CFT_GRADED(t5, ch03_5_budget_is_a_lower_bound, "ch03.5", 2, "a budget stop: exact box count, a lower bound");
 
     TCase *t6 = cft_tcase_scene(s, "ch03.6");
     CFT_GRADED(t6, ch03_6_grid_reproduces_linear_fields, "ch03.6", 2, "trilinear: exact at nodes and for linear fields");
-    CFT_GRADED(t6, ch03_6_grid_second_order, "ch03.6", 3, "grid SDF error is O(dx^2)");
+    CFT_GRADED(t6, ch03_6_grid_second_order, "ch03.6", 2, "grid SDF error is O(dx^2)");
+    CFT_GRADED(t6, ch03_6_grid_outside_gradient, "ch03.6", 1, "outside the grid: value s(y) + |x - y|, summed gradient");
     CFT_GRADED(t6, ch03_6_grid_outside, "ch03.6", 1, "queries outside the grid are safe bounds");
     CFT_GRADED(t6, ch03_6_sdf_point, "ch03.6", 2, "SDF-point: depth, normal, projected point");
     CFT_GRADED(t6, ch03_6_simplex_projection, "ch03.6", 2, "simplex projection: feasible, optimal, idempotent");

@@ -327,7 +327,8 @@ void cf_ccd_inclusion_bounds(cfCcdKind kind, const cfVec3 x[4], const cfVec3 u[4
  * Pop the earliest box; drop it if 0 is not in cf_ccd_inclusion_bounds() (for VF also when
  * lo[1] + lo[2] > 1, outside the triangle); accept it if its widths are all <= @p delta
  * (the time width measured as (hi[0] - lo[0]) / h); otherwise split it in half across its
- * widest dimension (same measure) and push both halves. The first accepted box gives
+ * widest dimension (same measure; on equal widths the first of t, u, v) and push both halves
+ * (the lower half first). The first accepted box gives
  * status HIT, toi = its lo[0]: a lower bound of the true time of impact, since every earlier
  * box was either excluded or is still queued behind it. p = the point on A at the box centre
  * (VF: the vertex x3, EE: the point of edge A). n is not computed (zero).
