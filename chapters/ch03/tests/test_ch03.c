@@ -371,6 +371,123 @@ START_TEST(ch03_3_sat_touching_faces)
 }
 END_TEST
 
+START_TEST(ch03_3_sat_ties_and_bias)
+{
+    /* 1. Separated along an edge axis: the crossed edges of ch03_3_sat_worked lifted by 0.02 are
+       separated by s = 1.42 - sqrt(2) along a_z x b_x, axis 6 + 3 * 2 + 0 = 12 (the spec returns
+       the separating axis itself, not only "separated"). */
+    cfObb A = unit_cube(V(0, 0, 0), axis_angle(0, 0, 1, 45));
+    cfObb B = unit_cube(V(0, 1.42, 0), axis_angle(1, 0, 0, 45));
+    cfSatResult r = cf_sat_box_box(&A, &B, 0.0);
+    ck_assert(r.separated);
+    ck_assert_int_eq(r.axis, 12);
+    cft_assert_near(r.s, 1.42 - sqrt(2.0), 1e-12, 0);
+    cft_assert_near(r.s_max, r.s, 0.0, 0);
+    cft_assert_vec3_near(r.n, V(0, 1, 0), 1e-12);
+    /* 2. A face of B better than A's by less than the tie tolerance keeps A's face. A turned by
+       theta = 1e-5 rad (about an axis across the contact axis), B axis-aligned at 0.9 along the
+       contact axis: s_B - s_A = 0.9 (1 - cos theta) = 4.5e-11, far above round-off and below
+       CF_SAT_TIE_EPS L = 5e-10. Along x, y and z: A's face axes 0, 1, 2 against B's 3, 4, 5. */
+    const double th = 1e-5 * 180.0 / CF_PI;
+    const cfVec3 across[3] = {V(0, 0, 1), V(1, 0, 0), V(0, 1, 0)};
+    for (int k = 0; k < 3; ++k) {
+        cfVec3 off = V(k == 0 ? 0.9 : 0, k == 1 ? 0.9 : 0, k == 2 ? 0.9 : 0);
+        A = unit_cube(V(0, 0, 0), axis_angle(across[k].x, across[k].y, across[k].z, th));
+        B = unit_cube(off, cfu_quat_identity());
+        r = cf_sat_box_box(&A, &B, 0.0);
+        ck_assert_msg(r.axis == k, "contact along axis %d: SAT chose axis %d, B's face beats A's by 4.5e-11 only", k,
+                      r.axis);
+        /* the other way round B's face wins clearly: B turned, A axis-aligned */
+        B = unit_cube(off, axis_angle(across[k].x, across[k].y, across[k].z, 1.0));
+        A = unit_cube(V(0, 0, 0), cfu_quat_identity());
+        r = cf_sat_box_box(&B, &A, 0.0);
+        ck_assert_int_eq(r.axis, 3 + k);
+    }
+    /* 3. The face bias: random overlapping pairs whose best edge axis is shallower than the best
+       face axis by 1 % to 4 % of the depth must keep the face (an edge axis needs more than
+       CF_SAT_EDGE_BIAS = 5 %); between 6 % and 20 % the edge axis wins */
+    cfRng rng;
+    cf_rng_seed(&rng, 337);
+    int kept = 0, taken = 0;
+    for (int t = 0; t < 20000 && (kept < 20 || taken < 20); ++t) {
+        A = random_box(&rng, 0.0);
+        B = random_box(&rng, 0.9);
+        cfVec3 d = cfu_sub(B.c, A.c);
+        double sf = -INFINITY, se = -INFINITY;
+        for (int i = 0; i < 3; ++i) {
+            cfVec3 l = cfu_mat3_col(A.R, i);
+            sf = fmax(sf, fabs(cfu_dot(d, l)) - cf_obb_project_radius(&A, l) - cf_obb_project_radius(&B, l));
+            l = cfu_mat3_col(B.R, i);
+            sf = fmax(sf, fabs(cfu_dot(d, l)) - cf_obb_project_radius(&A, l) - cf_obb_project_radius(&B, l));
+            for (int j = 0; j < 3; ++j) {
+                l = cfu_cross(cfu_mat3_col(A.R, i), cfu_mat3_col(B.R, j));
+                if (cfu_norm(l) < 1e-3) continue;
+                l = cfu_normalize(l);
+                se = fmax(se, fabs(cfu_dot(d, l)) - cf_obb_project_radius(&A, l) - cf_obb_project_radius(&B, l));
+            }
+        }
+        if (sf > -1e-3 || se <= sf) continue; /* deep enough that the tie tolerance is negligible */
+        double rel = (se - sf) / fabs(sf);
+        r = cf_sat_box_box(&A, &B, 0.0);
+        if (rel > 0.01 && rel < 0.04) {
+            ++kept;
+            ck_assert_msg(r.axis < 6, "pair %d: edge axis %d chosen, %.1f %% shallower than the face", t, r.axis,
+                          100 * rel);
+        } else if (rel > 0.06 && rel < 0.2) {
+            ++taken;
+            ck_assert_msg(r.axis >= 6, "pair %d: face axis %d kept, the edge is %.1f %% shallower", t, r.axis, 100 * rel);
+        }
+    }
+    ck_assert(kept >= 20 && taken >= 20);
+}
+END_TEST
+
+START_TEST(ch03_3_feature_ids)
+{
+    /* feature ids name the features (cf_geometry.h numbering), so warm starting can match them:
+       - stacked cubes, B at (0, 0.9, 0): reference face 2 (+y of A), incident face 3 (-y of B),
+         and the 4 points are B's face vertices, tags 0..3 (they lie exactly on A's side planes
+         x = +-0.5, z = +-0.5: on the plane counts as inside, no crossing is made);
+       - the crossed edges: eA << 4 | eB with eA the edge of A along a_z highest in y (11: +x +y
+         signs) and eB the edge of B along b_x lowest in y (2): the contact's surface points lie
+         on those edges */
+    cfObb A = unit_cube(V(0, 0, 0), cfu_quat_identity());
+    cfObb B = unit_cube(V(0, 0.9, 0), cfu_quat_identity());
+    cfContact c[CF_BOX_MAX_CONTACTS];
+    ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 4, c), 4);
+    int tags = 0;
+    for (int k = 0; k < 4; ++k) {
+        uint32_t pl = cf_feature_payload(c[k].feature);
+        ck_assert_int_eq(cf_feature_type(c[k].feature), CF_FEAT_FACE_A);
+        ck_assert_int_eq((int)(pl >> 9), 2);
+        ck_assert_int_eq((int)((pl >> 6) & 7), 3);
+        ck_assert_int_lt((int)(pl & 63), 4);
+        tags |= 1 << (pl & 63);
+    }
+    ck_assert_int_eq(tags, 15);
+    /* swapped: the reference face is B's -y face... of the first argument: A is now the upper box */
+    ck_assert_int_eq(cf_collide_box_box(&B, &A, 0.0, 4, c), 4);
+    for (int k = 0; k < 4; ++k) {
+        uint32_t pl = cf_feature_payload(c[k].feature);
+        ck_assert_int_eq(cf_feature_type(c[k].feature), CF_FEAT_FACE_A);
+        ck_assert_int_eq((int)(pl >> 9), 3);
+        ck_assert_int_eq((int)((pl >> 6) & 7), 2);
+    }
+    A = unit_cube(V(0, 0, 0), axis_angle(0, 0, 1, 45));
+    B = unit_cube(V(0, 1.4, 0), axis_angle(1, 0, 0, 45));
+    ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 4, c), 1);
+    uint32_t pl = cf_feature_payload(c[0].feature);
+    int ea = (int)(pl >> 4), eb = (int)(pl & 15);
+    ck_assert_int_eq(ea, 11);
+    ck_assert_int_eq(eb, 2);
+    cfVec3 a0, a1, b0, b1;
+    cf_obb_edge(&A, ea, &a0, &a1);
+    cf_obb_edge(&B, eb, &b0, &b1);
+    cft_assert_near(sqrt(cf_segment_closest(point_a(&c[0]), point_a(&c[0]), a0, a1, NULL, NULL)), 0.0, 1e-12, 0);
+    cft_assert_near(sqrt(cf_segment_closest(point_b(&c[0]), point_b(&c[0]), b0, b1, NULL, NULL)), 0.0, 1e-12, 0);
+}
+END_TEST
+
 START_TEST(ch03_3_sat_brute_force)
 {
     /* random box pairs: a separated verdict is certified by the vertex projections on the
@@ -592,6 +709,10 @@ START_TEST(ch03_3_box_plane)
         cft_assert_vec3_near(c[k].n, V(0, 0, 1), 0.0);
         cft_assert_near(c[k].p.z, -0.025, 1e-12, 0);
     }
+    /* resting exactly on the plane (phi = 0) counts at margin 0 */
+    b = unit_cube(V(0.3, -0.2, 0.5), cfu_quat_identity());
+    ck_assert_int_eq(cf_collide_plane_box(V(0, 0, 1), 0.0, &b, 0.0, 4, c), 4);
+    for (int k = 0; k < 4; ++k) cft_assert_near(c[k].phi, 0.0, 0.0, 0);
     cfRng rng;
     cf_rng_seed(&rng, 335);
     for (int k = 0; k < 1000; ++k) {
@@ -1485,6 +1606,14 @@ START_TEST(ch03_7_edge_cases)
     ck_assert_int_eq(p.count, 0);
     ck_assert(cf_broadphase_sap(b, 5, &p, &t) == CF_OK);
     ck_assert_int_eq(p.count, 10);
+    /* the smallest set with a pair: two boxes, overlapping, then apart */
+    ck_assert(cf_broadphase_sap(b, 2, &p, &t) == CF_OK);
+    ck_assert_int_eq(p.count, 1);
+    ck_assert(p.items[0].a == 0 && p.items[0].b == 1);
+    b[1].lo.x = b[1].hi.x = 3.0;
+    ck_assert(cf_broadphase_sap(b, 2, &p, &t) == CF_OK);
+    ck_assert_int_eq(p.count, 0);
+    b[1].lo.x = b[1].hi.x = 1.0;
     b[2].hi.x = NAN;
     ck_assert(cf_broadphase_sap(b, 5, &p, &t) == CF_BAD_INPUT);
     cf_pairs_free(&p);
@@ -1823,7 +1952,9 @@ static void build(Suite *s)
     TCase *t3 = cft_tcase_unit(s, "ch03.3");
     CFT_GRADED(t3, ch03_3_sat_worked, "ch03.3", 2, "SAT: separated, stacked and crossed edges (digest 2.1.3)");
     CFT_GRADED(t3, ch03_3_sat_touching_faces, "ch03.3", 1, "touching faces (s = 0): the face axis and 4 contacts");
-    CFT_GRADED(t3, ch03_3_sat_brute_force, "ch03.3", 3, "SAT agrees with a brute-force separation search");
+    CFT_GRADED(t3, ch03_3_sat_ties_and_bias, "ch03.3", 1, "SAT: the separating edge axis, ties within 5e-10, the 5 % face bias");
+    CFT_GRADED(t3, ch03_3_feature_ids, "ch03.3", 1, "feature ids: faces, vertex tags and edge numbers");
+    CFT_GRADED(t3, ch03_3_sat_brute_force, "ch03.3", 2, "SAT agrees with a brute-force separation search");
     CFT_GRADED(t3, ch03_3_face_manifolds_worked, "ch03.3", 3, "4 contacts stacked, 8 turned 45 deg, reduction");
     CFT_GRADED(t3, ch03_3_edge_edge_worked, "ch03.3", 2, "crossed edges: one contact at depth 0.01421");
     CFT_GRADED(t3, ch03_3_manifold_certificates, "ch03.3", 4, "manifold points on both surfaces, depth bounds");
