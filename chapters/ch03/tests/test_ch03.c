@@ -853,6 +853,136 @@ START_TEST(ch03_4_cubic_roots)
 }
 END_TEST
 
+START_TEST(ch03_4_cubic_roots_intervals)
+{
+    /* the spec's scale: a polynomial is zero when every |c_k| T^k <= tol with T = max(|t0|, |t1|):
+       on [0, 100], c = (1e-15, 1e-16, 0, 0) is zero at tol 1e-12 (1e-15 and 1e-14), while
+       c = (0, 1e-13, 0, 0) is not (1e-12 < 1e-13 * 100): its root t = 0 is found; on [-2, 1] the
+       scale is 2, not 1 */
+    double roots[3];
+    const double tiny[4] = {1e-15, 1e-16, 0, 0}, lin[4] = {0, 1e-13, 0, 0}, cub[4] = {0, 0, 0, 2e-13};
+    ck_assert_int_eq(cf_cubic_roots(tiny, 0, 100, 1e-12, roots), -1);
+    ck_assert_int_eq(cf_cubic_roots(lin, 0, 100, 1e-12, roots), 1);
+    cft_assert_near(roots[0], 0.0, 0.0, 0);
+    /* 2e-13 * 2^3 > 1e-12: not zero; |f| <= tol at the break points 0 and 1: two roots */
+    ck_assert_int_eq(cf_cubic_roots(cub, -2, 1, 1e-12, roots), 2);
+    ck_assert_int_eq(cf_cubic_roots(cub, -1, 1, 1e-12, roots), -1);
+    /* a single point: [0.5, 0.5] holds the root of 1 - 2t, and nothing else */
+    const double l2[4] = {1, -2, 0, 0};
+    ck_assert_int_eq(cf_cubic_roots(l2, 0.5, 0.5, 1e-14, roots), 1);
+    cft_assert_near(roots[0], 0.5, 0.0, 0);
+    ck_assert_int_eq(cf_cubic_roots(l2, 0.25, 0.25, 1e-14, roots), 0);
+    ck_assert_int_eq(cf_cubic_roots(l2, 1.0, 0.0, 1e-14, roots), 0);
+    /* ascending order when a grazing (double) root, found at a break point, follows a crossing
+       found by bisection: (t - 0.375)^2 (t - 0.125), dyadic so that f(0.375) = 0 exactly */
+    const double dbl[4] = {-0.017578125, 0.234375, -0.875, 1.0};
+    ck_assert_int_eq(cf_cubic_roots(dbl, 0, 1, 1e-14, roots), 2);
+    cft_assert_near(roots[0], 0.125, 1e-15, 0);
+    cft_assert_near(roots[1], 0.375, 1e-9, 0);
+}
+END_TEST
+
+START_TEST(ch03_4_ccd_special_cases)
+{
+    /* the statuses and times the spec gives for the corner cases; the triangle (0,0,0), (1,0,0),
+       (0,1,0) at rest throughout */
+    cfVec3 x[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.2, 0.2, 1)};
+    cfVec3 u[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 0), V(0, 0, -2)};
+    cfCcdResult r;
+    /* bad input: MISS with toi = h (for h < 0: MISS) */
+    const double bad[3] = {-1.0, NAN, INFINITY};
+    for (int k = 0; k < 3; ++k) ck_assert_int_eq(cf_ccd_vertex_face(x, u, bad[k]).status, CF_CCD_MISS);
+    for (int i = 0; i < 4; ++i) {
+        cfVec3 keep = x[i];
+        x[i].y = NAN;
+        ck_assert_int_eq(cf_ccd_vertex_face(x, u, 1.0).status, CF_CCD_MISS);
+        ck_assert_int_eq(cf_ccd_edge_edge(x, u, 1.0).status, CF_CCD_MISS);
+        x[i] = keep;
+        keep = u[i];
+        u[i].z = INFINITY;
+        ck_assert_int_eq(cf_ccd_vertex_face(x, u, 1.0).status, CF_CCD_MISS);
+        ck_assert_int_eq(cf_ccd_edge_edge(x, u, 1.0).status, CF_CCD_MISS);
+        u[i] = keep;
+    }
+    /* no root at all (the vertex flies level above the plane): MISS, toi = h */
+    u[3] = V(1, 0, 0);
+    r = cf_ccd_vertex_face(x, u, 1.5);
+    ck_assert_int_eq(r.status, CF_CCD_MISS);
+    cft_assert_near(r.toi, 1.5, 0.0, 0);
+    /* a step of length 0 is allowed (only h < 0 is bad input): on [0, 0] the scale T is 0, so
+       the cubic "vanishes identically" exactly when f(0) = 0: touching gives DEGENERATE at 0,
+       apart gives MISS */
+    x[3] = V(0.2, 0.2, 0);
+    u[3] = V(0, 0, 1);
+    r = cf_ccd_vertex_face(x, u, 0.0);
+    ck_assert_int_eq(r.status, CF_CCD_DEGENERATE);
+    cft_assert_near(r.toi, 0.0, 0.0, 0);
+    x[3] = V(0.2, 0.2, 0.5);
+    ck_assert_int_eq(cf_ccd_vertex_face(x, u, 0.0).status, CF_CCD_MISS);
+    /* coplanar motion: DEGENERATE with toi = 0 exactly (the lower bound of the spec) */
+    x[3] = V(2, 0.2, 0);
+    u[3] = V(-1, 0, 0);
+    r = cf_ccd_vertex_face(x, u, 2.0);
+    ck_assert_int_eq(r.status, CF_CCD_DEGENERATE);
+    cft_assert_near(r.toi, 0.0, 0.0, 0);
+    /* the triangle collapses at the root: x2 slides onto x0 at t = 1/2 while the vertex
+       arrives, f(t) = (1 - 2t)^2: DEGENERATE with toi = 1/2 */
+    x[3] = V(0.2, 0.2, 1);
+    u[3] = V(0, 0, -2);
+    u[2] = V(0, -2, 0);
+    r = cf_ccd_vertex_face(x, u, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_DEGENERATE);
+    cft_assert_near(r.toi, 0.5, 1e-6, 0);
+    u[2] = V(0, 0, 0);
+    /* a vertex landing exactly on an edge of the triangle is inside (weights >= -eps): on
+       x0-x1 (b = 0), on x0-x2 (a = 0) and on the hypotenuse (1 - a - b = 0) */
+    const cfVec3 on_edge[3] = {V(0.5, 0, 1), V(0, 0.5, 1), V(0.5, 0.5, 1)};
+    for (int k = 0; k < 3; ++k) {
+        x[3] = on_edge[k];
+        r = cf_ccd_vertex_face(x, u, 1.0);
+        ck_assert_msg(r.status == CF_CCD_HIT, "vertex on edge %d: status %d", k, r.status);
+        cft_assert_near(r.toi, 0.5, 1e-12, 0);
+    }
+    /* edge-edge: edge B lands on an end point of edge A (a = 0, then a = 1), and with its own
+       end point on edge A (b = 0, then b = 1) */
+    cfVec3 xe[4] = {V(0, 0, 0), V(1, 0, 0), V(0, -1, 1), V(0, 1, 1)};
+    cfVec3 ue[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, -2), V(0, 0, -2)};
+    for (int k = 0; k < 4; ++k) {
+        xe[2] = k == 0 ? V(0, -1, 1) : k == 1 ? V(1, -1, 1) : k == 2 ? V(0.5, 0, 1) : V(0.5, -1, 1);
+        xe[3] = k == 0 ? V(0, 1, 1) : k == 1 ? V(1, 1, 1) : k == 2 ? V(0.5, 1, 1) : V(0.5, 0, 1);
+        r = cf_ccd_edge_edge(xe, ue, 1.0);
+        ck_assert_msg(r.status == CF_CCD_HIT, "edge-edge case %d: status %d", k, r.status);
+        cft_assert_near(r.toi, 0.5, 1e-12, 0);
+        cft_assert_near(r.a, k == 0 ? 0.0 : k == 1 ? 1.0 : 0.5, 1e-12, 0);
+        cft_assert_near(r.b, k == 2 ? 0.0 : k == 3 ? 1.0 : 0.5, 1e-12, 0);
+    }
+    /* parallel edges (the cubic vanishes): DEGENERATE with toi = 0 */
+    xe[2] = V(0, 0, 1);
+    xe[3] = V(1, 0, 1);
+    r = cf_ccd_edge_edge(xe, ue, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_DEGENERATE);
+    cft_assert_near(r.toi, 0.0, 0.0, 0);
+}
+END_TEST
+
+START_TEST(ch03_4_grazing_at_scale)
+{
+    /* the cubic's tolerance is a volume, 1e-12 L^3: x1 rises at (0, 0, 1) and the vertex
+       (0.3, 0.3, 0.025) moves (-0.1, 0, 0.2), so that f(t) = 0.1 (t - 1/2)^2: the vertex grazes
+       the tilting triangle at t = 1/2, at barycentric (0.25, 0.3), inside. Scaled by S = 1000.3
+       (positions and velocities), f grows by S^3 and its rounding at t = 1/2 (about 1e-8) is far
+       above a fixed 1e-12 but far below 1e-12 L^3 (L = 2 S, about 8e-3): the graze is found. */
+    const double S = 1000.3;
+    cfVec3 x[4] = {V(0, 0, 0), V(S, 0, 0), V(0, S, 0), V(0.3 * S, 0.3 * S, 0.025 * S)};
+    cfVec3 u[4] = {V(0, 0, 0), V(0, 0, S), V(0, 0, 0), V(-0.1 * S, 0, 0.2 * S)};
+    cfCcdResult r = cf_ccd_vertex_face(x, u, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_HIT);
+    cft_assert_near(r.toi, 0.5, 1e-5, 0);
+    cft_assert_near(r.a, 0.25, 1e-5, 0);
+    cft_assert_near(r.b, 0.3, 1e-5, 0);
+}
+END_TEST
+
 /* the signed volume of the 4 points at time t, computed directly */
 static double volume_at(const cfVec3 x[4], const cfVec3 u[4], double t)
 {
@@ -1080,6 +1210,18 @@ static void ccd_never_misses(bool ee, uint64_t seed, int cases)
             }
             ck_assert(r.toi >= 0.0 && r.toi <= 1.0);
             assert_unit(r.n);
+            /* n is turned toward the side B came from: f = N . (x3 - x0) (vertex-face, N the
+               triangle normal) or -(e1 x e2) . w (edge-edge) has, just before toi, the sign of
+               n . N, resp. of -n . (e1 x e2). Checked 1e-6 before toi where f is clearly away
+               from zero (the previous root, if any, is farther back in these cases). */
+            const double dt = 1e-6;
+            double fb = volume_at(x, u, r.toi - dt);
+            if (r.toi > 2 * dt && fabs(fb) > 1e-12) {
+                cfVec3 N = ee ? cfu_cross(cfu_sub(y[1], y[0]), cfu_sub(y[3], y[2]))
+                              : cfu_cross(cfu_sub(y[1], y[0]), cfu_sub(y[2], y[0]));
+                double side = cfu_dot(r.n, N) * (ee ? -fb : fb);
+                ck_assert_msg(side > 0.0, "case %d: n points to the side B goes to, not the side it came from", k);
+            }
         }
     }
     ck_assert(hits > cases / 4);
@@ -1963,10 +2105,13 @@ static void build(Suite *s)
     CFT_GRADED(t3, ch03_3_persistent_ids, "ch03.3", 1, "resting boxes keep their 4 feature ids");
 
     TCase *t4 = cft_tcase_scene(s, "ch03.4");
-    CFT_GRADED(t4, ch03_4_cubic_roots, "ch03.4", 3, "cubic roots: simple, double, at the ends, zero");
+    CFT_GRADED(t4, ch03_4_cubic_roots, "ch03.4", 2, "cubic roots: simple, double, at the ends, zero");
+    CFT_GRADED(t4, ch03_4_cubic_roots_intervals, "ch03.4", 1, "cubic roots: the scale T, one-point intervals, order");
     CFT_GRADED(t4, ch03_4_coplanarity_cubic, "ch03.4", 2, "coplanarity cubic equals the signed volume");
-    CFT_GRADED(t4, ch03_4_vertex_face_worked, "ch03.4", 3, "vertex-face cases of digest 2.2.2");
-    CFT_GRADED(t4, ch03_4_edge_edge_worked, "ch03.4", 2, "edge-edge cases of digest 2.2.3");
+    CFT_GRADED(t4, ch03_4_vertex_face_worked, "ch03.4", 2, "vertex-face cases of digest 2.2.2");
+    CFT_GRADED(t4, ch03_4_ccd_special_cases, "ch03.4", 1, "bad input, no root, h = 0, degenerate, hits on edges and ends");
+    CFT_GRADED(t4, ch03_4_edge_edge_worked, "ch03.4", 1, "edge-edge cases of digest 2.2.3");
+    CFT_GRADED(t4, ch03_4_grazing_at_scale, "ch03.4", 1, "a graze at scale 1000: the tolerance is 1e-12 L^3");
     CFT_GRADED(t4, ch03_4_normal_at_toi_zero, "ch03.4", 1, "contact at t = 0: the normal from -f'(0) or f''(0)");
     CFT_GRADED(t4, ch03_4_vertex_face_never_misses, "ch03.4", 2, "vertex-face never misses a sampled hit");
     CFT_GRADED(t4, ch03_4_edge_edge_never_misses, "ch03.4", 2, "edge-edge never misses a sampled hit");
