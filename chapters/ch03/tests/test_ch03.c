@@ -955,6 +955,7 @@ START_TEST(ch03_4_ccd_special_cases)
         cft_assert_near(r.toi, 0.5, 1e-12, 0);
         cft_assert_near(r.a, k == 0 ? 0.0 : k == 1 ? 1.0 : 0.5, 1e-12, 0);
         cft_assert_near(r.b, k == 2 ? 0.0 : k == 3 ? 1.0 : 0.5, 1e-12, 0);
+        cft_assert_vec3_near(r.p, V(r.a, 0, 0), 1e-12); /* the point on edge A: x0 + a e1 */
     }
     /* parallel edges (the cubic vanishes): DEGENERATE with toi = 0 */
     xe[2] = V(0, 0, 1);
