@@ -1736,6 +1736,34 @@ START_TEST(ch03_7_subquadratic)
 }
 END_TEST
 
+START_TEST(ch03_7_sweep_axis)
+{
+    /* boxes strung along one axis, far from the origin in the other two: 1000 boxes of size 0.2
+       at spacing 0.5 along axis a, all at (1000, -500) across it. Sweeping along a, each box
+       meets only the ones still open: 0 tests. Any other axis sees 1000 identical intervals:
+       n (n - 1)/2 = 499500 tests. The largest variance of the centres must pick a (a mean
+       that is off, or the smallest variance, picks a wrong one). */
+    enum { N = 1000 };
+    cfAabb *b = malloc(N * sizeof *b);
+    cfPairList p = {0, 0, NULL};
+    for (int a = 0; a < 3; ++a) {
+        for (int i = 0; i < N; ++i) {
+            double c[3] = {1000.0, -500.0, 1000.0};
+            c[(a + 2) % 3] = -500.0;
+            c[a] = 0.5 * i;
+            b[i].lo = V(c[0] - 0.1, c[1] - 0.1, c[2] - 0.1);
+            b[i].hi = V(c[0] + 0.1, c[1] + 0.1, c[2] + 0.1);
+        }
+        long t = 0;
+        ck_assert(cf_broadphase_sap(b, N, &p, &t) == CF_OK);
+        ck_assert_int_eq(p.count, 0);
+        ck_assert_msg(t == 0, "strung along axis %d: %ld box tests (the sweep axis is wrong)", a, t);
+    }
+    cf_pairs_free(&p);
+    free(b);
+}
+END_TEST
+
 START_TEST(ch03_7_edge_cases)
 {
     /* no boxes, one box, all boxes at one point, bad input */
@@ -1749,13 +1777,18 @@ START_TEST(ch03_7_edge_cases)
     ck_assert_int_eq(p.count, 0);
     ck_assert(cf_broadphase_sap(b, 5, &p, &t) == CF_OK);
     ck_assert_int_eq(p.count, 10);
-    /* the smallest set with a pair: two boxes, overlapping, then apart */
+    /* the smallest set with a pair: two boxes, overlapping (one test, added to *tests), then
+       apart along the sweep axis (the second starts after the first ends: no test) */
+    t = 5;
     ck_assert(cf_broadphase_sap(b, 2, &p, &t) == CF_OK);
     ck_assert_int_eq(p.count, 1);
     ck_assert(p.items[0].a == 0 && p.items[0].b == 1);
+    ck_assert_int_eq(t, 6);
     b[1].lo.x = b[1].hi.x = 3.0;
     ck_assert(cf_broadphase_sap(b, 2, &p, &t) == CF_OK);
     ck_assert_int_eq(p.count, 0);
+    ck_assert_int_eq(t, 6);
+    ck_assert(cf_broadphase_sap(b, 2, &p, NULL) == CF_OK); /* tests may be NULL */
     b[1].lo.x = b[1].hi.x = 1.0;
     b[2].hi.x = NAN;
     ck_assert(cf_broadphase_sap(b, 5, &p, &t) == CF_BAD_INPUT);
@@ -2135,7 +2168,8 @@ static void build(Suite *s)
 
     TCase *t7 = cft_tcase_scene(s, "ch03.7");
     CFT_GRADED(t7, ch03_7_same_pairs_as_all_pairs, "ch03.7", 4, "sweep and prune finds exactly the overlapping pairs");
-    CFT_GRADED(t7, ch03_7_subquadratic, "ch03.7", 4, "pair tests grow sub-quadratically");
+    CFT_GRADED(t7, ch03_7_subquadratic, "ch03.7", 3, "pair tests grow sub-quadratically");
+    CFT_GRADED(t7, ch03_7_sweep_axis, "ch03.7", 1, "the sweep axis: largest variance of the centres");
     CFT_GRADED(t7, ch03_7_edge_cases, "ch03.7", 2, "empty, single, coincident boxes, bad input");
 
     TCase *tl = cft_tcase_unit(s, "ch03-library");
