@@ -1246,6 +1246,24 @@ END_TEST
 
 START_TEST(ch03_5_inclusion_is_sound)
 {
+    /* the rounding allowance is exactly 8 DBL_EPSILON times the largest coordinate met: x0 and
+       x3 move together from (4, 0, 0) to (1, 0, 0) (u = v = 0: F = x0 - x3 = 0 over the box), the
+       largest magnitude is 4, met at t = 0: the image is [-2^-47, 2^-47] in each component,
+       exactly (8 DBL_EPSILON = 2^-49) */
+    {
+        cfVec3 x[4] = {V(4, 0, 0), V(0, 0, 0), V(0, 0, 0), V(4, 0, 0)};
+        cfVec3 u[4] = {V(-3, 0, 0), V(0, 0, 0), V(0, 0, 0), V(-3, 0, 0)};
+        cfBox3 B = {{0, 0, 0}, {1, 0, 0}};
+        cfAabb img;
+        cf_ccd_inclusion_bounds(CF_CCD_VF, x, u, &B, &img);
+        cft_assert_vec3_near(img.lo, V(-ldexp(1, -47), -ldexp(1, -47), -ldexp(1, -47)), 0.0);
+        cft_assert_vec3_near(img.hi, V(ldexp(1, -47), ldexp(1, -47), ldexp(1, -47)), 0.0);
+        /* coordinates below 1: 0.25 gives 2^-51 (not 2^-49: no floor of 1) */
+        x[0] = x[3] = V(0.25, 0, 0);
+        u[0] = u[3] = V(0, 0, 0);
+        cf_ccd_inclusion_bounds(CF_CCD_VF, x, u, &B, &img);
+        cft_assert_near(img.hi.x, ldexp(1, -51), 0.0, 0);
+    }
     /* for random motions, domain boxes and points inside them, F(point) lies in the bounds;
        the bounds shrink to a point with the box (a convergent inclusion function) */
     cfRng rng;
@@ -1312,8 +1330,9 @@ START_TEST(ch03_5_worked_cases)
     /* clearly separated: certified miss */
     x[3] = V(0.2, 0.2, 1);
     u[3] = V(0, 0, 0.5);
-    r = cf_ccd_inclusion(CF_CCD_VF, x, u, 1.0, delta, 100000);
+    r = cf_ccd_inclusion(CF_CCD_VF, x, u, 1.5, delta, 100000);
     ck_assert_int_eq(r.status, CF_CCD_MISS);
+    cft_assert_near(r.toi, 1.5, 0.0, 0);
 }
 END_TEST
 
@@ -1424,6 +1443,27 @@ START_TEST(ch03_5_budget_is_a_lower_bound)
     ck_assert_int_eq(r.status, CF_CCD_BUDGET);
     ck_assert_int_eq(r.boxes, 3);
     cft_assert_near(r.toi, 0.0, 0.0, 0);
+    /* one box: the first pop cannot be split */
+    r = cf_ccd_inclusion(CF_CCD_VF, x, u, 1.0, 1e-9, 1);
+    ck_assert_int_eq(r.status, CF_CCD_BUDGET);
+    ck_assert_int_eq(r.boxes, 1);
+    /* the same motion over h = 2 at half the speed: time is measured as a fraction of h, so the
+       boxes are the same and the times double: 21 pops, toi = 7/8 */
+    u[3] = V(0, 0, -1);
+    r = cf_ccd_inclusion(CF_CCD_VF, x, u, 2.0, 1e-9, 20);
+    ck_assert_int_eq(r.status, CF_CCD_BUDGET);
+    ck_assert_int_eq(r.boxes, 21);
+    cft_assert_near(r.toi, 0.875, 0.0, 0);
+    /* no search: h <= 0 or not finite, delta <= 0, no box allowed: MISS with toi = h */
+    const double hs[4] = {0.0, -1.0, 1.0, 1.0}, ds[4] = {1e-6, 1e-6, 0.0, 1e-6};
+    const int ms[4] = {100, 100, 100, 0};
+    for (int k = 0; k < 4; ++k) {
+        r = cf_ccd_inclusion(CF_CCD_VF, x, u, hs[k], ds[k], ms[k]);
+        ck_assert_msg(r.status == CF_CCD_MISS, "case %d: status %d", k, r.status);
+        cft_assert_near(r.toi, hs[k], 0.0, 0);
+    }
+    ck_assert_int_eq(cf_ccd_inclusion(CF_CCD_VF, x, u, NAN, 1e-6, 100).status, CF_CCD_MISS);
+    ck_assert_int_eq(cf_ccd_inclusion(CF_CCD_VF, x, u, INFINITY, 1e-6, 100).status, CF_CCD_MISS);
 }
 END_TEST
 
