@@ -1315,18 +1315,37 @@ START_TEST(ch03_5_worked_cases)
     ck_assert_int_eq(r.status, CF_CCD_HIT);
     ck_assert(r.toi <= 1.2 + 1e-12);
     ck_assert(r.toi >= 1.2 - 4 * delta * 2.0);
-    /* the vertex-face example of 2.2.2: t = 0.5 */
+    /* the accepted box (widths <= delta) holds the contact (u, v) = (0.8, 0.2): its centre is
+       within delta of it, and p is the vertex x3 at the box's mid time */
+    cft_assert_near(r.a, 0.8, 4 * delta, 0);
+    cft_assert_near(r.b, 0.2, 4 * delta, 0);
+    cft_assert_vec3_near(r.p, V(0.8, 0.2, 0), 8 * delta);
+    /* the vertex-face example of 2.2.2: t = 0.5 at (u, v) = (0.2, 0.2), p = (0.2, 0.2, 0) */
     x[3] = V(0.2, 0.2, 1);
     u[3] = V(0, 0, -2);
     r = cf_ccd_inclusion(CF_CCD_VF, x, u, 1.0, delta, 100000);
     ck_assert_int_eq(r.status, CF_CCD_HIT);
     ck_assert(r.toi <= 0.5 && r.toi >= 0.5 - 4 * delta);
-    /* edge-edge example of 2.2.3 */
+    cft_assert_near(r.a, 0.2, 4 * delta, 0);
+    cft_assert_near(r.b, 0.2, 4 * delta, 0);
+    cft_assert_vec3_near(r.p, V(0.2, 0.2, 0), 8 * delta);
+    /* edge-edge example of 2.2.3: a = b = 1/2, p on edge A at (0, 0, 0); edge A moves along x
+       here so that its point depends on a and on the time: (-1 + 2a + t, 0, 0) */
     cfVec3 xe[4] = {V(-1, 0, 0), V(1, 0, 0), V(0, -1, 1), V(0, 1, 1)};
     cfVec3 ue[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, -2), V(0, 0, -2)};
     r = cf_ccd_inclusion(CF_CCD_EE, xe, ue, 1.0, delta, 100000);
     ck_assert_int_eq(r.status, CF_CCD_HIT);
     ck_assert(r.toi <= 0.5 && r.toi >= 0.5 - 4 * delta);
+    cft_assert_near(r.a, 0.5, 4 * delta, 0);
+    cft_assert_near(r.b, 0.5, 4 * delta, 0);
+    cft_assert_vec3_near(r.p, V(0, 0, 0), 8 * delta);
+    xe[0] = V(-1.5, 0, 0);
+    xe[1] = V(0.5, 0, 0);
+    ue[0] = ue[1] = V(1, 0, 0);
+    r = cf_ccd_inclusion(CF_CCD_EE, xe, ue, 1.0, delta, 100000);
+    ck_assert_int_eq(r.status, CF_CCD_HIT);
+    cft_assert_near(r.a, 0.5, 4 * delta, 0);
+    cft_assert_vec3_near(r.p, V(0, 0, 0), 8 * delta);
     /* clearly separated: certified miss */
     x[3] = V(0.2, 0.2, 1);
     u[3] = V(0, 0, 0.5);
