@@ -158,6 +158,15 @@ START_TEST(ch03_1_coincident_centres)
     assert_unit(c.n);
     cft_assert_near(c.phi, -0.75, 1e-15, 0);
     ck_assert(cfu_vec3_finite(c.p));
+    ck_assert_uint_eq(c.feature, cf_feature(CF_FEAT_SINGLE, 0));
+    /* the threshold is 1e-12 (ra + rb) = 2e-12 for two unit spheres: 1.5e-12 apart is coincident
+       (n = (0, 0, 1), p = ca, phi = -2), 1e-11 apart is not (n along the centres) */
+    ck_assert_int_eq(cf_collide_sphere_sphere(V(0, 0, 0), 1.0, V(1.5e-12, 0, 0), 1.0, 0.0, &c), 1);
+    cft_assert_vec3_near(c.n, V(0, 0, 1), 0.0);
+    cft_assert_vec3_near(c.p, V(0, 0, 0), 0.0);
+    cft_assert_near(c.phi, -2.0, 0.0, 0);
+    ck_assert_int_eq(cf_collide_sphere_sphere(V(0, 0, 0), 1.0, V(1e-11, 0, 0), 1.0, 0.0, &c), 1);
+    cft_assert_vec3_near(c.n, V(1, 0, 0), 1e-15);
 }
 END_TEST
 
@@ -169,6 +178,10 @@ START_TEST(ch03_1_plane_sphere)
     cft_assert_near(c.phi, -0.1, 1e-15, 0);
     cft_assert_vec3_near(c.p, V(1, 2, -0.05), 1e-15);
     cft_assert_vec3_near(c.n, V(0, 0, 1), 0.0);
+    ck_assert_uint_eq(c.feature, cf_feature(CF_FEAT_SINGLE, 0));
+    /* touching (phi = 0) counts at margin 0 */
+    ck_assert_int_eq(cf_collide_plane_sphere(V(0, 0, 1), 0.0, V(1, 2, 0.5), 0.5, 0.0, &c), 1);
+    cft_assert_near(c.phi, 0.0, 0.0, 0);
     cfRng rng;
     cf_rng_seed(&rng, 302);
     for (int k = 0; k < 1000; ++k) {
@@ -218,7 +231,22 @@ START_TEST(ch03_2_worked_examples)
     /* the corner region gives the diagonal normal */
     ck_assert_int_eq(cf_collide_sphere_box(V(0.6, 0.6, 0.6), 0.25, &box, 0.0, &c), 1);
     cft_assert_vec3_near(c.n, cfu_normalize(V(-1, -1, -1)), 1e-15);
+    ck_assert_uint_eq(c.feature, cf_feature(CF_FEAT_SINGLE, 0));
     ck_assert_int_eq(cf_collide_sphere_box(V(0, 0, 0.8), 0.25, &box, 0.0, &c), 0);
+    /* touching a face (phi = 0) counts at margin 0 */
+    ck_assert_int_eq(cf_collide_sphere_box(V(0, 0, 0.75), 0.25, &box, 0.0, &c), 1);
+    cft_assert_near(c.phi, 0.0, 0.0, 0);
+    /* deep ties: the lowest axis wins, and a zero coordinate counts as + (spec). At (0.3, 0.3, 0)
+       the x and y faces are equally near: x, n = (-1, 0, 0), p_B = (0.5, 0.3, 0). At the centre
+       all three tie and the coordinate is 0: x, +side, n = (-1, 0, 0), p_B = (0.5, 0, 0). */
+    ck_assert_int_eq(cf_collide_sphere_box(V(0.3, 0.3, 0), 0.25, &box, 0.0, &c), 1);
+    cft_assert_vec3_near(c.n, V(-1, 0, 0), 0.0);
+    cft_assert_vec3_near(point_b(&c), V(0.5, 0.3, 0), 1e-15);
+    cft_assert_near(c.phi, -0.45, 1e-15, 0);
+    ck_assert_int_eq(cf_collide_sphere_box(V(0, 0, 0), 0.25, &box, 0.0, &c), 1);
+    cft_assert_vec3_near(c.n, V(-1, 0, 0), 0.0);
+    cft_assert_vec3_near(point_b(&c), V(0.5, 0, 0), 1e-15);
+    cft_assert_near(c.phi, -0.75, 1e-15, 0);
 }
 END_TEST
 
