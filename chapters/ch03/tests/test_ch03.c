@@ -1626,6 +1626,29 @@ START_TEST(ch03_6_grid_outside_gradient)
     /* tolerances as in ch03_6_grid_reproduces_linear_fields: the interpolation sums 8 terms */
     cft_assert_near(cf_sdf_grid_eval(&g, V(2, 0, 0.25), &gr), 1.25, 1e-13, 0);
     cft_assert_vec3_near(gr, V(sqrt(0.5), 0, sqrt(0.5)), 1e-12);
+    /* twice as far: s = 2.25 and the same direction ((x - y)/|x - y| is a unit vector) */
+    cft_assert_near(cf_sdf_grid_eval(&g, V(3, 0, 0.25), &gr), 2.25, 1e-13, 0);
+    cft_assert_vec3_near(gr, V(sqrt(0.5), 0, sqrt(0.5)), 1e-12);
+    /* a field that varies along every axis, evaluated on the top faces and corner of the node
+       box (the last cell is n - 2: reading node n - 1 + 1 would take a value from the next row) */
+    LinearField lf2 = {V(0.3, -0.7, 0.2), 0.1};
+    cfSdf lin2 = {eval_linear, &lf2};
+    cf_sdf_grid_fill(&g, &lin2);
+    const cfVec3 top[4] = {V(1, 1, 1), V(1, -0.3, 0.2), V(0.4, 1, -0.6), V(-0.2, 0.7, 1)};
+    for (int k = 0; k < 4; ++k) {
+        cft_assert_near(cf_sdf_grid_eval(&g, top[k], &gr), cfu_dot(lf2.a, top[k]) + lf2.b, 1e-13, 0);
+        cft_assert_vec3_near(gr, lf2.a, 1e-12);
+    }
+    /* a zero field has no gradient: (0, 0, 1) (exactly zero only for zero samples: a constant
+       c != 0 leaves round-off); a position that is not finite is far outside */
+    LinearField flat = {V(0, 0, 0), 0.0};
+    cfSdf cst = {eval_linear, &flat};
+    cf_sdf_grid_fill(&g, &cst);
+    cft_assert_near(cf_sdf_grid_eval(&g, V(0.1, 0.2, 0.3), &gr), 0.0, 0.0, 0);
+    cft_assert_vec3_near(gr, V(0, 0, 1), 0.0);
+    ck_assert(cf_sdf_grid_eval(&g, V(NAN, 0, 0), &gr) == HUGE_VAL);
+    cft_assert_vec3_near(gr, V(0, 0, 1), 0.0);
+    ck_assert(cf_sdf_grid_eval(&g, V(0, INFINITY, 0), NULL) == HUGE_VAL);
     cf_sdf_grid_free(&g);
 }
 END_TEST
@@ -1655,6 +1678,27 @@ START_TEST(ch03_6_sdf_point)
     cfContact c;
     ck_assert_int_eq(cf_collide_sdf_point(&sph, cf_pose_identity(), sd.c, 0.0, &c), 1);
     assert_unit(c.n);
+    /* on the surface (s = 0) counts at margin 0; the fields the spec leaves 0 are 0 */
+    cfSdfSphereData half = {V(0, 0, 0), 0.5};
+    cfSdf hs = cf_sdf_of_sphere(&half);
+    memset(&c, 0x5a, sizeof c);
+    ck_assert_int_eq(cf_collide_sdf_point(&hs, cf_pose_identity(), V(0, 0.5, 0), 0.0, &c), 1);
+    cft_assert_near(c.phi, 0.0, 1e-15, 0);
+    ck_assert_uint_eq(c.feature, 0);
+    ck_assert(c.lambda[0] == 0.0 && c.lambda[1] == 0.0 && c.lambda[2] == 0.0);
+    ck_assert(c.body_a == 0 && c.body_b == 0);
+    /* a field whose gradient is not a unit vector (s = 2 z in A's frame): n is normalized, then
+       rotated into the world; a constant field gives R (0, 0, 1) */
+    LinearField steep = {V(0, 0, 2), 0.0}, flat = {V(0, 0, 0), -0.1};
+    cfSdf fs = {eval_linear, &steep}, ff = {eval_linear, &flat};
+    cfPose A = cf_pose_make(V(1, 2, 3), axis_angle(1, 0, 0, 90));
+    ck_assert_int_eq(cf_collide_sdf_point(&fs, A, cf_pose_apply(A, V(0.3, 0.4, -0.05)), 0.0, &c), 1);
+    cft_assert_near(c.phi, -0.1, 1e-15, 0);
+    cft_assert_vec3_near(c.n, cfu_mat3_mul_vec(A.R, V(0, 0, 1)), 1e-15);
+    ck_assert_int_eq(cf_collide_sdf_point(&ff, A, V(5, 5, 5), 0.0, &c), 1);
+    cft_assert_vec3_near(c.n, cfu_mat3_mul_vec(A.R, V(0, 0, 1)), 1e-15);
+    /* not finite: no contact */
+    ck_assert_int_eq(cf_collide_sdf_point(&sph, cf_pose_identity(), V(NAN, 0, 0), 0.0, &c), 0);
 }
 END_TEST
 
@@ -1695,6 +1739,21 @@ START_TEST(ch03_6_face_refinement_worked)
     cft_assert_near(w[0], 0.25, 1e-6, 0);
     cft_assert_near(w[1], 0.25, 1e-6, 0);
     cft_assert_near(w[2], 0.5, 1e-6, 0);
+    /* no iteration: the centroid (0, -1, 0.95) and its value; whatever w held before */
+    w[0] = 0.9, w[1] = w[2] = 0.05;
+    s = cf_sdf_triangle_min(&sph, a, b, c, 0.05, 0, w);
+    for (int k = 0; k < 3; ++k) cft_assert_near(w[k], 1.0 / 3.0, 1e-15, 0);
+    cft_assert_near(s, sqrt(1.0 + 0.95 * 0.95) - 1.0, 1e-12, 0);
+    /* a lopsided triangle: the minimiser is still the point above the centre, (0, 0, 0.95), with
+       weights solved from w0 a + w1 b' + w2 c = 0 in the plane (every weight different) */
+    cfVec3 b2 = V(4, -3, 0.95);
+    double m00 = a.x - c.x, m01 = b2.x - c.x, m10 = a.y - c.y, m11 = b2.y - c.y, det = m00 * m11 - m01 * m10;
+    double w0 = (-c.x * m11 + c.y * m01) / det, w1 = (-m00 * c.y + m10 * c.x) / det;
+    s = cf_sdf_triangle_min(&sph, a, b2, c, 0.05, 400, w);
+    cft_assert_near(s, -0.05, 1e-9, 0);
+    cft_assert_near(w[0], w0, 1e-6, 0);
+    cft_assert_near(w[1], w1, 1e-6, 0);
+    cft_assert_near(w[2], 1.0 - w0 - w1, 1e-6, 0);
     cfTriMesh m;
     ck_assert(cf_trimesh_init(&m, 3, 1) == CF_OK);
     m.v[0] = a, m.v[1] = b, m.v[2] = c;
