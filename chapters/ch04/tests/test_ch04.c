@@ -290,6 +290,37 @@ static int siconos_outcomes(LcpSolver solve, int which, const char *solver_name)
     return checked;
 }
 
+/* trace callback: the (entering, leaving) pair of every pivot, in order */
+typedef struct PivotLog {
+    int n;
+    int in[16], out[16];
+} PivotLog;
+
+static void log_pivot(void *ctx, const cfPivotEvent *ev)
+{
+    PivotLog *l = ctx;
+    if (l->n < 16) {
+        l->in[l->n] = ev->entering;
+        l->out[l->n] = ev->leaving;
+    }
+    l->n++;
+}
+
+/* run @p solve with a pivot log; returns the status */
+static cfStatus solve_logged(LcpSolver solve, int n, const double *A, const double *b, const double *cover, double *x,
+                             PivotLog *log)
+{
+    cfLcp p = make_lcp(n, A, b);
+    cfPivotOptions o = cf_pivot_options_default();
+    o.trace = log_pivot;
+    o.trace_ctx = log;
+    o.cover = cover;
+    log->n = 0;
+    cfStatus st = solve(&p, &o, x, NULL);
+    cf_lcp_free(&p);
+    return st;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* ch04.1 Dantzig / Baraff, frictionless, with an updated factorization                         */
 
@@ -380,6 +411,18 @@ START_TEST(ch04_1_worked_examples)
     cft_assert_near(x[1], 0.999 / 0.85, 1e-14, 1e-14);
     ck_assert_int_eq(rep.iterations, 3);
     cf_lcp_free(&p);
+    /* the order of the pivots, from the trace: ties of the most negative w go to the lowest
+       index (b = (-1, -1): 0 is clamped first, then 1); the release example clamps 0, releases
+       it while driving 1, then clamps 1 */
+    PivotLog log;
+    cft_assert_ok(solve_logged(cf_lcp_dantzig, 2, A, b1, NULL, x, &log));
+    ck_assert_int_eq(log.n, 2);
+    ck_assert(log.in[0] == 0 && log.out[0] == -1 && log.in[1] == 1 && log.out[1] == -1);
+    cft_assert_ok(solve_logged(cf_lcp_dantzig, 2, B, b3, NULL, x, &log));
+    ck_assert_int_eq(log.n, 3);
+    ck_assert(log.in[0] == 0 && log.out[0] == -1);
+    ck_assert(log.in[1] == -1 && log.out[1] == 0);
+    ck_assert(log.in[2] == 1 && log.out[2] == -1);
 }
 END_TEST
 
@@ -1018,6 +1061,23 @@ START_TEST(ch04_3_small_known_solutions)
     cft_assert_near(x[1], 1.0 / 3.0, 1e-15, 1e-14);
     ck_assert_int_eq(rep.iterations, 3);
     cf_lcp_free(&p);
+    /* the path of the spec (variables x_i -> i, w_i -> 2 + i, z0 -> 4): z0 enters and w_1
+       leaves (the tie b_0 = b_1 broken lexicographically, toward the later row), x_1 enters and
+       w_0 leaves, x_0 enters and z0 leaves */
+    PivotLog log;
+    double bb[2] = {-1, -1};
+    cft_assert_ok(solve_logged(cf_lcp_lemke, 2, A, bb, NULL, x, &log));
+    ck_assert_int_eq(log.n, 3);
+    ck_assert(log.in[0] == 4 && log.out[0] == 3);
+    ck_assert(log.in[1] == 1 && log.out[1] == 2);
+    ck_assert(log.in[2] == 0 && log.out[2] == 4);
+    /* with the covering vector d = (1, 2), z0 enters where b_r / d_r is smallest: row 0 (-1 <
+       -1/2), so w_0 leaves first; the answer is the same */
+    const double cover[2] = {1, 2};
+    cft_assert_ok(solve_logged(cf_lcp_lemke, 2, A, bb, cover, x, &log));
+    ck_assert(log.in[0] == 4 && log.out[0] == 2);
+    cft_assert_near(x[0], 1.0 / 3.0, 1e-15, 1e-14);
+    cft_assert_near(x[1], 1.0 / 3.0, 1e-15, 1e-14);
     /* b >= 0: no pivot at all */
     double c[2] = {1, 0};
     p = make_lcp(2, A, c);
