@@ -1354,6 +1354,30 @@ START_TEST(ch04_5_safeguard_stops_cycle)
 }
 END_TEST
 
+START_TEST(ch04_5_repeated_set_is_stagnation)
+{
+    /* A = [[1, 2], [0, -2]] (det -2: not a P-matrix), b = (-2, -2): w_1 = -2 x_1 - 2 < 0 for every
+       x >= 0, no solution. BPP with p-bar = 0: F = {0, 1} gives x = (4, -1), V = {1}, a new best
+       (|V| = 1): all of V moves, F = {0}; x = (2, 0), w_1 = -2: no improvement, no budget left:
+       one Murty pivot from {0}; F = {0, 1}: another from {0, 1}; then F = {0} again, a set of the
+       same run of single pivots: CF_STAGNATED after 4 solves. Murty's method alone has no such
+       check and goes round until its pivot limit. */
+    double A[4] = {1, 2, 0, -2}, b[2] = {-2, -2}, x[2];
+    cfLcp p = make_lcp(2, A, b);
+    cfPivotOptions o = cf_pivot_options_default();
+    o.bpp_pbar = 0;
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_status(cf_lcp_bpp(&p, &o, x, &rep), CF_STAGNATED);
+    ck_assert_int_eq(rep.iterations, 4);
+    ck_assert(cf_vec_finite(2, x));
+    o.max_pivots = 40;
+    cft_assert_status(cf_lcp_murty(&p, &o, x, &rep), CF_MAX_ITER);
+    ck_assert_int_eq(rep.iterations, 40);
+    cf_lcp_free(&p);
+}
+END_TEST
+
 START_TEST(ch04_5_murty_example_n_iterations)
 {
     for (int n = 1; n <= 12; ++n) {
@@ -1485,7 +1509,8 @@ static void build(Suite *s)
 
     TCase *t5 = cft_tcase_unit(s, "ch04.5");
     CFT_GRADED(t5, ch04_5_worked_example, "ch04.5", 2, "worked example and warm start");
-    CFT_GRADED(t5, ch04_5_safeguard_stops_cycle, "ch04.5", 3, "safeguard stops the SPD cycle");
+    CFT_GRADED(t5, ch04_5_safeguard_stops_cycle, "ch04.5", 2, "safeguard stops the SPD cycle");
+    CFT_GRADED(t5, ch04_5_repeated_set_is_stagnation, "ch04.5", 1, "a repeated set of single pivots: not a P-matrix, stagnated");
     CFT_GRADED(t5, ch04_5_murty_example_n_iterations, "ch04.5", 1, "Murty's example: n iterations");
     CFT_GRADED(t5, ch04_5_p_matrices_match_brute_force, "ch04.5", 2, "P-matrix family matches enumeration");
     CFT_GRADED(t5, ch04_5_degenerate_one_iteration, "ch04.5", 1, "degenerate problem: one iteration");
