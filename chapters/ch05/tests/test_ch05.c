@@ -677,11 +677,20 @@ START_TEST(ch05_5_local_solve_cases)
 END_TEST
 
 /* the local solve of the spec written out step by step (the test's own implementation) */
-static void local_solve_by_hand(const double W[9], double mu, double omega, double u[3], double r[3])
+static void local_solve_by_hand(const double W[9], double mu, cfFrictionModel model, double omega, double u[3],
+                                double r[3])
 {
     double rn = fmax(0.0, r[0] - omega * u[0] / W[0]), dn = rn - r[0];
     for (int i = 0; i < 3; ++i) u[i] += W[3 * i] * dn;
     r[0] = rn;
+    if (model == CF_FRICTION_BOX) {
+        for (int k = 1; k < 3; ++k) {
+            double rk = fmin(fmax(r[k] - omega * u[k] / W[4 * k], -mu * rn), mu * rn), d = rk - r[k];
+            for (int i = 0; i < 3; ++i) u[i] += W[3 * i + k] * d;
+            r[k] = rk;
+        }
+        return;
+    }
     double a = W[4], b = W[5], c = W[8], det = a * c - b * b;
     double s1 = r[1] - (c * u[1] - b * u[2]) / det, s2 = r[2] - (a * u[2] - b * u[1]) / det;
     if (hypot(s1, s2) > mu * rn) {
@@ -704,7 +713,7 @@ START_TEST(ch05_5_local_solve_general_block)
        W_Tn before the tangents are solved (with the updated u_T); the stick candidate solves with
        the 2x2 W_TT, the slip step uses its largest eigenvalue 1.5 + sqrt(0.5) (not W_tt); omega
        scales the normal and the slip step. Checked against the spec written out (above), for
-       sticking, sliding, omega = 0.7, and a warm start inside the cone. */
+       sticking, sliding, omega = 0.7, and a warm start inside the cone; then the box model. */
     const double W[9] = {2, 0.3, -0.2, 0.3, 2, 0.5, -0.2, 0.5, 1};
     const double cases[5][7] = {
         /* u0, u1, u2, r0, r1, r2, omega */
@@ -714,14 +723,18 @@ START_TEST(ch05_5_local_solve_general_block)
         {-1, 0.2, -0.1, 0.5, 0.1, -0.1, 0.7},
         {0.5, 2, 1, 0.2, 0.05, 0.05, 1.0}, /* lifts off: r_n = 0, no friction */
     };
-    for (int k = 0; k < 5; ++k) {
-        double u[3] = {cases[k][0], cases[k][1], cases[k][2]}, r[3] = {cases[k][3], cases[k][4], cases[k][5]};
+    for (int k = 0; k < 10; ++k) {
+        /* cases 0-4 with the cone, again with the box (each tangent clamped on its own, the
+           velocity refreshed in between: the second tangent sees the first's change via W_bt) */
+        cfFrictionModel model = k < 5 ? CF_FRICTION_CONE : CF_FRICTION_BOX;
+        const double *cs = cases[k % 5];
+        double u[3] = {cs[0], cs[1], cs[2]}, r[3] = {cs[3], cs[4], cs[5]};
         double uw[3], rw[3];
         memcpy(uw, u, sizeof u);
         memcpy(rw, r, sizeof r);
-        local_solve_by_hand(W, 0.5, cases[k][6], uw, rw);
+        local_solve_by_hand(W, 0.5, model, cs[6], uw, rw);
         double r0[3] = {r[0], r[1], r[2]};
-        double change = cf_contact_local_solve(W, 0.5, CF_FRICTION_CONE, cases[k][6], u, r);
+        double change = cf_contact_local_solve(W, 0.5, model, cs[6], u, r);
         for (int i = 0; i < 3; ++i) {
             cft_assert_near(r[i], rw[i], 1e-14, 0);
             cft_assert_near(u[i], uw[i], 1e-14, 0);
