@@ -501,6 +501,26 @@ START_TEST(ch03_3_feature_ids)
         ck_assert_int_eq((int)(pl >> 9), 3);
         ck_assert_int_eq((int)((pl >> 6) & 7), 2);
     }
+    /* B turned 45 deg about y: its face's corners stick out of A's top face across the four side
+       planes, x <= 0.5 (c = 0), -x <= 0.5 (1), z <= 0.5 (2), -z <= 0.5 (3): 8 crossings with
+       tags 8 + 8 c + e, each on its plane c and on an edge (e <= 3) of B's bottom face */
+    B = unit_cube(V(0, 0.9, 0), axis_angle(0, 1, 0, 45));
+    ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 8, c), 8);
+    int planes[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 8; ++k) {
+        int tag = (int)(cf_feature_payload(c[k].feature) & 63);
+        ck_assert_msg(tag >= 8 && tag < 40, "crossing tag %d", tag);
+        int cp = (tag - 8) / 8, e = (tag - 8) % 8;
+        ck_assert_int_le(e, 3);
+        planes[cp]++;
+        cfVec3 pa = point_a(&c[k]);
+        double on = cp == 0 ? pa.x - 0.5 : cp == 1 ? -pa.x - 0.5 : cp == 2 ? pa.z - 0.5 : -pa.z - 0.5;
+        cft_assert_near(on, 0.0, 1e-12, 0);
+        /* on the boundary of B's bottom face: in B's frame |x| or |z| is 0.5, the other below */
+        cfVec3 lb = cfu_mat3_tmul_vec(B.R, cfu_sub(point_b(&c[k]), B.c));
+        cft_assert_near(fmax(fabs(lb.x), fabs(lb.z)), 0.5, 1e-12, 0);
+    }
+    for (int k = 0; k < 4; ++k) ck_assert_int_eq(planes[k], 2);
     A = unit_cube(V(0, 0, 0), axis_angle(0, 0, 1, 45));
     B = unit_cube(V(0, 1.4, 0), axis_angle(1, 0, 0, 45));
     ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 4, c), 1);

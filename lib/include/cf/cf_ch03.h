@@ -163,7 +163,9 @@ cfSatResult cf_sat_box_box(const cfObb *a, const cfObb *b, double margin);
  *   ref << 9 | inc << 6 | tag) where ref, inc are face numbers and tag names the clipped
  *   point: 0..3 the incident face's vertex k (in the cycle order of the quad), 8 + 8 c + e
  *   the crossing of clip plane c (0..3) with polygon edge e (0..3: incident quad edge k from
- *   vertex k to k+1; 4 + c': the edge along an earlier clip plane c').
+ *   vertex k to k+1; 4 + c': the edge along an earlier clip plane c'). The clip planes are
+ *   taken in the order x_k <= h_k, -x_k <= h_k for the lower of the two other axes k, then the
+ *   same for the higher one (c = 0, 1, 2, 3); a point on a plane is inside.
  * - When more than @p max_contacts points survive (1 <= max_contacts <= 8), reduce them
  *   with cf_manifold_reduce().
  *
