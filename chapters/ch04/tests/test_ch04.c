@@ -379,6 +379,18 @@ START_TEST(ch04_1_chol_update_matches_submatrix)
     ck_assert_int_eq(H.k, 1);
     cft_assert_ok(cf_chol_update_append(&H, &Csd, 2, 1e-12));
     cft_assert_near(H.L[H.cap + 1], 1.0, 1e-15, 0);
+    /* the singularity test is relative to alpha = A_jj: at the scale 1e6, delta = 5e-7 is
+       5e-13 alpha <= 1e-12 alpha: singular; delta = 5e-5 (5e-11 alpha) is not */
+    double Sc[4] = {1e6, 1e6, 1e6, 1e6 + 5e-7};
+    cfDense Scd = {2, 2, Sc};
+    cfCholUpdate K;
+    ck_assert_int_eq(cf_chol_update_init(&K, 2), CF_OK);
+    cft_assert_ok(cf_chol_update_append(&K, &Scd, 0, 1e-12));
+    cft_assert_status(cf_chol_update_append(&K, &Scd, 1, 1e-12), CF_SINGULAR);
+    ck_assert_int_eq(K.k, 1);
+    Sc[3] = 1e6 + 5e-5;
+    cft_assert_ok(cf_chol_update_append(&K, &Scd, 1, 1e-12));
+    cf_chol_update_free(&K);
     cf_chol_update_free(&F);
     cf_chol_update_free(&G);
     cf_chol_update_free(&H);
@@ -410,6 +422,14 @@ START_TEST(ch04_1_worked_examples)
     cft_assert_near(x[0], 0.0, 0.0, 0);
     cft_assert_near(x[1], 0.999 / 0.85, 1e-14, 1e-14);
     ck_assert_int_eq(rep.iterations, 3);
+    cf_lcp_free(&p);
+    /* the pivot limit: one pivot allowed, the first drive ends with it: CF_MAX_ITER after 1 */
+    p = make_lcp(2, A, b1);
+    cfPivotOptions lim = cf_pivot_options_default();
+    lim.max_pivots = 1;
+    cft_assert_status(cf_lcp_dantzig(&p, &lim, x, &rep), CF_MAX_ITER);
+    ck_assert_int_eq(rep.iterations, 1);
+    ck_assert(cf_vec_finite(2, x));
     cf_lcp_free(&p);
     /* the order of the pivots, from the trace: ties of the most negative w go to the lowest
        index (b = (-1, -1): 0 is clamped first, then 1); the release example clamps 0, releases
