@@ -1162,6 +1162,23 @@ START_TEST(ch04_3_polish_on_the_support)
     ck_assert_msg(cf_lcp_residual(&p, x) <= 1e-12, "residual %g: the polish on the support is missing",
                   cf_lcp_residual(&p, x));
     cf_lcp_free(&p);
+    /* the same with b scaled by 1e-8: x = (0.2, 0), the basis carries the same 1 % error
+       (residual 2.6e-10 unpolished); the support is every x_i > 0, also below 1 */
+    double bs[2] = {-2e-8, -2e-8};
+    p = make_lcp(2, A, bs);
+    cft_assert_ok(cf_lcp_lemke(&p, NULL, x, &rep));
+    cft_assert_near(x[0], 0.2, 0.0, 1e-15);
+    ck_assert_msg(cf_lcp_residual(&p, x) <= 1e-20, "residual %g: the polish on the support is missing",
+                  cf_lcp_residual(&p, x));
+    cf_lcp_free(&p);
+    /* the pivot limit: two pivots allowed on the 4-pivot path: CF_MAX_ITER after 2, x finite */
+    p = make_lcp(2, A, b);
+    cfPivotOptions lim = cf_pivot_options_default();
+    lim.max_pivots = 2;
+    cft_assert_status(cf_lcp_lemke(&p, &lim, x, &rep), CF_MAX_ITER);
+    ck_assert_int_eq(rep.iterations, 2);
+    ck_assert(cf_vec_finite(2, x));
+    cf_lcp_free(&p);
 }
 END_TEST
 
@@ -1209,6 +1226,7 @@ START_TEST(ch04_3_degenerate_no_cycling)
         cfStatus st = cf_lcp_lemke(&p, &o, x, &rep);
         ck_assert_msg(st == CF_OK, "problem %d: %s after %d pivots", t, cf_status_name(st), rep.iterations);
         assert_solves(&p, x, 1e-10);
+        for (int i = 0; i < n; ++i) ck_assert_msg(x[i] >= 0.0, "x[%d] = %g: a solution is clamped to x >= 0", i, x[i]);
         cf_lcp_free(&p);
     }
     /* the degenerate 3x3 with x_0 = w_0 = 0 at the solution */
