@@ -1171,6 +1171,17 @@ START_TEST(ch04_3_polish_on_the_support)
     ck_assert_msg(cf_lcp_residual(&p, x) <= 1e-20, "residual %g: the polish on the support is missing",
                   cf_lcp_residual(&p, x));
     cf_lcp_free(&p);
+    /* a support of three with a non-symmetric A_SS: A = [[2 - 2e-7, 1, 1], [-2, 1 + 1e-7, 1],
+       [0, -1, 2 - 1e-7]] (det about 12), b = (-2, -2, 1): x = (4.2e-8, 1.67, 0.33) > 0, w = 0. The
+       basis leaves a residual of about 1e-9; one solve on the support (well conditioned: its
+       round-off is a few 1e-16 times |A||x| ~ 4) gets below 1e-14 */
+    double A3[9] = {2 - 2e-7, 1, 1, -2, 1 + 1e-7, 1, 0, -1, 2 - 1e-7}, b3[3] = {-2, -2, 1}, x3[3];
+    p = make_lcp(3, A3, b3);
+    cft_assert_ok(cf_lcp_lemke(&p, NULL, x3, &rep));
+    for (int i = 0; i < 3; ++i) ck_assert(x3[i] > 0.0);
+    ck_assert_msg(cf_lcp_residual(&p, x3) <= 1e-12, "residual %g: the polish on the support is missing",
+                  cf_lcp_residual(&p, x3));
+    cf_lcp_free(&p);
     /* the pivot limit: two pivots allowed on the 4-pivot path: CF_MAX_ITER after 2, x finite */
     p = make_lcp(2, A, b);
     cfPivotOptions lim = cf_pivot_options_default();
@@ -1311,6 +1322,33 @@ START_TEST(ch04_4_least_index_rule)
 }
 END_TEST
 
+START_TEST(ch04_4_limit_trace_history)
+{
+    /* Murty's example n = 3 (7 pivots): a limit of 3 pivots stops with CF_MAX_ITER after 3; a
+       full run reports every pivot to the trace and the history, the index moved each time */
+    cfLcp p = murty_example(3);
+    double x[3], hist[16];
+    cfReport rep;
+    cf_report_init(&rep, hist, 16);
+    cfPivotOptions o = cf_pivot_options_default();
+    o.max_pivots = 3;
+    cft_assert_status(cf_lcp_murty(&p, &o, x, &rep), CF_MAX_ITER);
+    ck_assert_int_eq(rep.iterations, 3);
+    PivotLog log = {0, {0}, {0}};
+    o.max_pivots = 0;
+    o.trace = log_pivot;
+    o.trace_ctx = &log;
+    cf_report_init(&rep, hist, 16);
+    cft_assert_ok(cf_lcp_murty(&p, &o, x, &rep));
+    ck_assert_int_eq(log.n, 7);
+    ck_assert_int_eq(rep.history_len, 7);
+    /* the least-index order of the 2^n - 1 pivots on this example: 0, 1, 0, 2, 0, 1, 0 */
+    const int order[7] = {0, 1, 0, 2, 0, 1, 0};
+    for (int k = 0; k < 7; ++k) ck_assert_int_eq(log.in[k], order[k]);
+    cf_lcp_free(&p);
+}
+END_TEST
+
 START_TEST(ch04_4_p_matrices_match_brute_force)
 {
     check_p_family(cf_lcp_murty, 0.0, 4401, 100);
@@ -1380,6 +1418,28 @@ START_TEST(ch04_5_safeguard_stops_cycle)
     cf_report_init(&rep, NULL, 0);
     cft_assert_status(cf_lcp_bpp(&p, &o, x, &rep), CF_MAX_ITER);
     ck_assert_int_eq(rep.iterations, 50);
+    /* p-bar = 0, by hand: F = {0,1,2} gives x_2 < 0, a new best (|V| = 1): all of V moves,
+       F = {0,1}; x = (-0.29, -1.33, 0), V = {0, 1}: no better, no budget: a single pivot on the
+       least index 0, F = {1}; x_1 < 0: single pivot on 1, F = {}; w = b, V = {0, 2}: single pivot
+       on 0, F = {0}: x = (0.375, 0, 0) solves it. 5 solves, one trace event each */
+    PivotLog log;
+    o.bpp_pbar = 0;
+    o.trace = log_pivot;
+    o.trace_ctx = &log;
+    log.n = 0;
+    cft_assert_ok(cf_lcp_bpp(&p, &o, x, &rep));
+    ck_assert_int_eq(rep.iterations, 5);
+    ck_assert_int_eq(log.n, 5);
+    ck_assert(log.in[1] == 0 && log.in[2] == 1 && log.in[3] == 0);
+    o.trace = NULL;
+    /* all indices infeasible at the start count as a first best: A = I, b = (1, 1) from F = {0, 1}
+       gives x = (-1, -1), |V| = 2 < n + 1, all move: solved by the second solve even with
+       p-bar = 0 (no single pivot) */
+    double I2[4] = {1, 0, 0, 1}, bp[2] = {1, 1}, x2[2];
+    cfLcp q = make_lcp(2, I2, bp);
+    cft_assert_ok(cf_lcp_bpp(&q, &o, x2, &rep));
+    ck_assert_int_eq(rep.iterations, 2);
+    cf_lcp_free(&q);
     for (int pbar = 0; pbar <= 10; ++pbar) {
         o.bpp_pbar = pbar;
         cft_assert_ok(cf_lcp_bpp(&p, &o, x, &rep));
@@ -1537,7 +1597,8 @@ static void build(Suite *s)
     TCase *t4 = cft_tcase_unit(s, "ch04.4");
     CFT_GRADED(t4, ch04_4_murty_2n_minus_1_pivots, "ch04.4", 2, "Murty's example: 2^n - 1 pivots");
     CFT_GRADED(t4, ch04_4_least_index_rule, "ch04.4", 1, "the least index moves, not the most violated");
-    CFT_GRADED(t4, ch04_4_p_matrices_match_brute_force, "ch04.4", 3, "P-matrix family matches enumeration");
+    CFT_GRADED(t4, ch04_4_limit_trace_history, "ch04.4", 1, "pivot limit, trace and history of every pivot");
+    CFT_GRADED(t4, ch04_4_p_matrices_match_brute_force, "ch04.4", 2, "P-matrix family matches enumeration");
     CFT_GRADED(t4, ch04_4_degenerate_terminates, "ch04.4", 2, "degenerate problem terminates");
     TCase *t4s = cft_tcase_scene(s, "ch04.4-data");
     CFT_GRADED(t4s, ch04_4_siconos_outcomes, "ch04.4", 2, "Siconos set: P-matrix files solved");
