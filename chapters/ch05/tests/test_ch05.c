@@ -247,6 +247,23 @@ static void blcp_pgs2(cfBlcp *p)
     cf_lcp_free(&l);
 }
 
+/* PGS2 as a frictional contact problem: two contacts whose normal rows couple like PGS2_A,
+   tangents decoupled (identity) and mu = 0 */
+static void fc_pgs2(cfFrictionProblem *fc)
+{
+    const double D[9] = {2, 0, 0, 0, 1, 0, 0, 0, 1}, C[9] = {1, 0, 0, 0, 0, 0, 0, 0, 0};
+    fc->nc = 2;
+    cft_assert_ok(cf_bsr_init(&fc->W, 2, 2, 3, 3));
+    cft_assert_ok(cf_bsr_add_block(&fc->W, 0, 0, D));
+    cft_assert_ok(cf_bsr_add_block(&fc->W, 0, 1, C));
+    cft_assert_ok(cf_bsr_add_block(&fc->W, 1, 0, C));
+    cft_assert_ok(cf_bsr_add_block(&fc->W, 1, 1, D));
+    cf_bsr_finalize(&fc->W);
+    fc->q = calloc(6, sizeof *fc->q);
+    fc->mu = calloc(2, sizeof *fc->mu);
+    fc->q[0] = fc->q[3] = -1.0;
+}
+
 /* the options of that stagnation stop */
 static cfSplitOptions stag_options(void)
 {
@@ -715,19 +732,21 @@ START_TEST(ch05_5_local_solve_general_block)
        scales the normal and the slip step. Checked against the spec written out (above), for
        sticking, sliding, omega = 0.7, and a warm start inside the cone; then the box model. */
     const double W[9] = {2, 0.3, -0.2, 0.3, 2, 0.5, -0.2, 0.5, 1};
-    const double cases[5][7] = {
+    const double cases[7][7] = {
         /* u0, u1, u2, r0, r1, r2, omega */
         {-2, 0.05, -0.05, 0, 0, 0, 1.0}, /* sticks: |r_T*| = 0.47 <= mu r_n = 0.5 */
         {-2, 3, 4, 0, 0, 0, 1.0},       /* slides */
         {-2, 3, 4, 0, 0, 0, 0.7},       /* slides, relaxed */
         {-1, 0.2, -0.1, 0.5, 0.1, -0.1, 0.7},
         {0.5, 2, 1, 0.2, 0.05, 0.05, 1.0}, /* lifts off: r_n = 0, no friction */
+        {0, 2, 1, 1, 0, 0, 1.0},         /* r_n stays: the largest change is a tangent's (< 0) */
+        {0, -0.5, 2, 1, 0.1, 0.2, 1.0},  /* ... the second tangent's */
     };
-    for (int k = 0; k < 10; ++k) {
-        /* cases 0-4 with the cone, again with the box (each tangent clamped on its own, the
+    for (int k = 0; k < 14; ++k) {
+        /* cases 0-6 with the cone, again with the box (each tangent clamped on its own, the
            velocity refreshed in between: the second tangent sees the first's change via W_bt) */
-        cfFrictionModel model = k < 5 ? CF_FRICTION_CONE : CF_FRICTION_BOX;
-        const double *cs = cases[k % 5];
+        cfFrictionModel model = k < 7 ? CF_FRICTION_CONE : CF_FRICTION_BOX;
+        const double *cs = cases[k % 7];
         double u[3] = {cs[0], cs[1], cs[2]}, r[3] = {cs[3], cs[4], cs[5]};
         double uw[3], rw[3];
         memcpy(uw, u, sizeof u);
@@ -775,6 +794,25 @@ START_TEST(ch05_5_box_stack_coulomb)
         free(r);
         cf_fc_free(&fc);
         cf_world_free(&w);
+    }
+}
+END_TEST
+
+START_TEST(ch05_5_stagnation_stop)
+{
+    /* blocked GS on PGS2 as two frictionless contacts is PGS on the normals: the largest change
+       of sweep k is 2^(1 - 2k), so tol_stag = 1e-6 stops after exactly 11 sweeps (both models) */
+    for (int model = 0; model < 2; ++model) {
+        cfFrictionProblem fc;
+        fc_pgs2(&fc);
+        double r[6] = {0};
+        cfSplitOptions o = stag_options();
+        o.friction = (cfFrictionModel)model;
+        cfReport rep;
+        cf_report_init(&rep, g_hist, HIST);
+        cft_assert_status(cf_fc_bgs(&fc, &o, r, &rep), CF_STAGNATED);
+        ck_assert_int_eq(rep.iterations, PGS2_STAG_SWEEPS);
+        cf_fc_free(&fc);
     }
 }
 END_TEST
@@ -1906,7 +1944,8 @@ static void build(Suite *s)
     CFT_GRADED(t5, ch05_5_local_solve_cases, "ch05.5", 3, "local solve: stick, slip opposite, box, separation");
     CFT_GRADED(t5, ch05_5_local_solve_general_block, "ch05.5", 1, "local solve with a coupled, anisotropic block and omega");
     CFT_GRADED(t5, ch05_5_box_stack_coulomb, "ch05.5", 4, "box stack: Coulomb residual, cone, Signorini");
-    CFT_GRADED(t5, ch05_5_box_model_matches_boxed_pgs, "ch05.5", 2, "box model equals boxed PGS sweep by sweep");
+    CFT_GRADED(t5, ch05_5_box_model_matches_boxed_pgs, "ch05.5", 1, "box model equals boxed PGS sweep by sweep");
+    CFT_GRADED(t5, ch05_5_stagnation_stop, "ch05.5", 1, "the stagnation stop after exactly 11 sweeps");
 
     TCase *t6 = cft_tcase_unit(s, "ch05.6");
     CFT_GRADED(t6, ch05_6_prepare_worked, "ch05.6", 2, "rows: W_nn = 4 at a cube corner, equals Delassus block");
