@@ -921,6 +921,12 @@ START_TEST(ch03_4_cubic_roots_intervals)
     cft_assert_near(roots[0], 0.5, 0.0, 0);
     ck_assert_int_eq(cf_cubic_roots(l2, 0.25, 0.25, 1e-14, roots), 0);
     ck_assert_int_eq(cf_cubic_roots(l2, 1.0, 0.0, 1e-14, roots), 0);
+    /* a quadratic with both roots inside: (t - 1/4)(t - 3/4)/2, no sign change between the ends,
+       found only by splitting at the vertex of the parabola (f' = 0 at 1/2) */
+    const double quad[4] = {0.09375, -0.5, 0.5, 0};
+    ck_assert_int_eq(cf_cubic_roots(quad, 0, 1, 1e-14, roots), 2);
+    cft_assert_near(roots[0], 0.25, 1e-15, 0);
+    cft_assert_near(roots[1], 0.75, 1e-15, 0);
     /* ascending order when a grazing (double) root, found at a break point, follows a crossing
        found by bisection: (t - 0.375)^2 (t - 0.125), dyadic so that f(0.375) = 0 exactly */
     const double dbl[4] = {-0.017578125, 0.234375, -0.875, 1.0};
@@ -1005,6 +1011,23 @@ START_TEST(ch03_4_ccd_special_cases)
         cft_assert_near(r.b, k == 2 ? 0.0 : k == 3 ? 1.0 : 0.5, 1e-12, 0);
         cft_assert_vec3_near(r.p, V(r.a, 0, 0), 1e-12); /* the point on edge A: x0 + a e1 */
     }
+    /* edge B turns: direction (1, 2 - 4t, 0), height 1 - 1.6 t above edge A (0,0,0)-(1,0,0):
+       f = -(e1 x e2) . w is proportional to (2 - 4t)(1 - 1.6t). At t = 1/2 the edges are
+       parallel 0.2 apart (a root of the cubic that is no contact: go on), at t = 0.625 B crosses A
+       at a = 0.75, b = 0.5 */
+    cfVec3 xp[4] = {V(0, 0, 0), V(1, 0, 0), V(0.25, -1, 1), V(1.25, 1, 1)};
+    cfVec3 up[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 2, -1.6), V(0, -2, -1.6)};
+    r = cf_ccd_edge_edge(xp, up, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_HIT);
+    cft_assert_near(r.toi, 0.625, 1e-12, 0);
+    cft_assert_near(r.a, 0.75, 1e-12, 0);
+    cft_assert_near(r.b, 0.5, 1e-12, 0);
+    /* descending at 2 m/s instead, B lies on A's line at t = 1/2, overlapping it: parallel and
+       touching at the (double) root: DEGENERATE with toi = 1/2 */
+    up[2].z = up[3].z = -2.0;
+    r = cf_ccd_edge_edge(xp, up, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_DEGENERATE);
+    cft_assert_near(r.toi, 0.5, 1e-6, 0);
     /* parallel edges (the cubic vanishes): DEGENERATE with toi = 0 */
     xe[2] = V(0, 0, 1);
     xe[3] = V(1, 0, 1);
