@@ -321,6 +321,21 @@ static cfStatus solve_logged(LcpSolver solve, int n, const double *A, const doub
     return st;
 }
 
+/* a pivot limit of @p limit stops @p solve on @p p with CF_MAX_ITER after exactly @p limit
+   pivots and a finite x */
+static void assert_pivot_limit(LcpSolver solve, const cfLcp *p, int limit)
+{
+    double x[16];
+    ck_assert(p->n <= 16);
+    cfPivotOptions o = cf_pivot_options_default();
+    o.max_pivots = limit;
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_status(solve(p, &o, x, &rep), CF_MAX_ITER);
+    ck_assert_int_eq(rep.iterations, limit);
+    ck_assert(cf_vec_finite(p->n, x));
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* ch04.1 Dantzig / Baraff, frictionless, with an updated factorization                         */
 
@@ -423,13 +438,9 @@ START_TEST(ch04_1_worked_examples)
     cft_assert_near(x[1], 0.999 / 0.85, 1e-14, 1e-14);
     ck_assert_int_eq(rep.iterations, 3);
     cf_lcp_free(&p);
-    /* the pivot limit: one pivot allowed, the first drive ends with it: CF_MAX_ITER after 1 */
+    /* the pivot limit: one pivot allowed, the first drive ends with it */
     p = make_lcp(2, A, b1);
-    cfPivotOptions lim = cf_pivot_options_default();
-    lim.max_pivots = 1;
-    cft_assert_status(cf_lcp_dantzig(&p, &lim, x, &rep), CF_MAX_ITER);
-    ck_assert_int_eq(rep.iterations, 1);
-    ck_assert(cf_vec_finite(2, x));
+    assert_pivot_limit(cf_lcp_dantzig, &p, 1);
     cf_lcp_free(&p);
     /* the order of the pivots, from the trace: ties of the most negative w go to the lowest
        index (b = (-1, -1): 0 is clamped first, then 1); the release example clamps 0, releases
@@ -1182,13 +1193,9 @@ START_TEST(ch04_3_polish_on_the_support)
     ck_assert_msg(cf_lcp_residual(&p, x3) <= 1e-12, "residual %g: the polish on the support is missing",
                   cf_lcp_residual(&p, x3));
     cf_lcp_free(&p);
-    /* the pivot limit: two pivots allowed on the 4-pivot path: CF_MAX_ITER after 2, x finite */
+    /* the pivot limit: two pivots allowed on the 4-pivot path */
     p = make_lcp(2, A, b);
-    cfPivotOptions lim = cf_pivot_options_default();
-    lim.max_pivots = 2;
-    cft_assert_status(cf_lcp_lemke(&p, &lim, x, &rep), CF_MAX_ITER);
-    ck_assert_int_eq(rep.iterations, 2);
-    ck_assert(cf_vec_finite(2, x));
+    assert_pivot_limit(cf_lcp_lemke, &p, 2);
     cf_lcp_free(&p);
 }
 END_TEST
@@ -1328,14 +1335,10 @@ START_TEST(ch04_4_limit_trace_history)
        full run reports every pivot to the trace and the history, the index moved each time */
     cfLcp p = murty_example(3);
     double x[3], hist[16];
+    assert_pivot_limit(cf_lcp_murty, &p, 3);
     cfReport rep;
-    cf_report_init(&rep, hist, 16);
-    cfPivotOptions o = cf_pivot_options_default();
-    o.max_pivots = 3;
-    cft_assert_status(cf_lcp_murty(&p, &o, x, &rep), CF_MAX_ITER);
-    ck_assert_int_eq(rep.iterations, 3);
     PivotLog log = {0, {0}, {0}};
-    o.max_pivots = 0;
+    cfPivotOptions o = cf_pivot_options_default();
     o.trace = log_pivot;
     o.trace_ctx = &log;
     cf_report_init(&rep, hist, 16);
