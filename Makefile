@@ -26,13 +26,14 @@ include mk/chapters.mk
 -include $(sort $(wildcard mk/ch[0-9][0-9].mk))
 
 .SECONDARY:
-.PHONY: all help deps libs libtests tests apps test test-lib check demo demo-cli exercises exercises-check clean
+.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check demo demo-cli exercises \
+        exercises-check stubs-werror clean
 
-all: libs libtests tests apps
+all: libs libtests simtests tests apps
 
 help:
 	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "other targets: test, test-lib, exercises, exercises-check, install-deps, clean"
+	@echo "other targets: test, test-lib, test-sim, exercises, exercises-check, stubs-werror, install-deps, clean"
 	@echo "               $(EXTRA_HELP)"
 
 # ---- dependencies: installed on demand from Debian's packages ------------------------------
@@ -53,7 +54,14 @@ $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 # exercise stubs leave parameters and helpers unused until the student fills them in
 $(OBJ)/exercises/%.o: EXTRA_CFLAGS += $(EXERCISE_CFLAGS)
 
-# ---- the library -------------------------------------------------------------------------
+# the generated stubs compile without a warning: the same flags plus -Werror, objects apart
+STUBS_WERROR_OBJ := $(patsubst %.c,$(BLD)/stubs-werror/%.o,$(wildcard exercises/ch[0-9][0-9]/*.c))
+$(BLD)/stubs-werror/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(EXERCISE_CFLAGS) -Werror -c $< -o $@
+stubs-werror: $(STUBS_WERROR_OBJ)
+
+# ---- the library: depends on nothing above it (tools/layers checks it) ------------------
 LIB_SRC := $(wildcard lib/src/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJ)/%.o)
 
@@ -61,28 +69,50 @@ $(LIBCF): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-libs: $(LIBCF) $(CFT_OBJ)
+# ---- the simulation layer: world, stages, detection, solver registry, scenes -------------
+# It sits above the chapters and is the only code that calls chapter functions; binaries link
+# it before the chapters they call and the library.
+SIM_SRC := $(wildcard sim/*.c)
+SIM_OBJ := $(SIM_SRC:%.c=$(OBJ)/%.o)
 
-# library tests: one binary per lib/test/test_*.c. They link every chapter's stubs because the
-# world's step (lib/src/world.c) calls chapter code; a library test never steps into it.
+$(LIBSIM): $(SIM_OBJ)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+libs: $(LIBCF) $(LIBSIM) $(CFT_OBJ)
+
+# library tests: one binary per lib/test/test_*.c, linked with the library alone
 LIBTEST_SRC := $(wildcard lib/test/test_*.c)
 LIBTEST_BINS := $(LIBTEST_SRC:lib/test/%.c=$(BLD)/bin/lib/%)
-$(BLD)/bin/lib/%: $(OBJ)/lib/test/%.o $(CFT_OBJ) $(call all_impl_objs,exercises) $(LIBCF)
+$(BLD)/bin/lib/%: $(OBJ)/lib/test/%.o $(CFT_OBJ) $(LIBCF)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(CHECK_LIBS)
+
+# simulation tests: one binary per sim/test/test_*.c, with every chapter from IMPL
+SIMTEST_SRC := $(wildcard sim/test/test_*.c)
+SIMTEST_BINS := $(SIMTEST_SRC:sim/test/%.c=$(BLD)/bin/$(IMPL)/sim/%)
+$(BLD)/bin/$(IMPL)/sim/%: $(OBJ)/sim/test/%.o $(CFT_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(CHECK_LIBS)
 
 libtests: $(LIBTEST_BINS)
+simtests: $(SIMTEST_BINS)
 tests: $(ALL_TEST_BINS)
 
 test-lib: $(LIBTEST_BINS)
 	@st=0; for t in $(LIBTEST_BINS); do \
 	  CK_FORK=yes CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $$t || st=1; done; exit $$st
 
+test-sim: $(SIMTEST_BINS)
+	@st=0; for t in $(SIMTEST_BINS); do \
+	  CK_FORK=yes CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $$t || st=1; done; exit $$st
+
 # ---- applications --------------------------------------------------------------------------
 APP_BIN := $(BLD)/bin/$(IMPL)
 CFLAB := $(APP_BIN)/cflab
-$(CFLAB): $(OBJ)/tools/cflab/cflab.o $(call all_impl_objs,$(IMPL)) $(LIBCF)
-	@$(call require_impls,$(IMPL),$(CHAPTERS))
+$(CFLAB): $(OBJ)/tools/cflab/cflab.o $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
@@ -100,7 +130,7 @@ demo-cli:
 
 # ---- tests ---------------------------------------------------------------------------------
 test: $(ALL_TEST_BINS)
-	@st=0; for c in $(CHAPTERS); do $(MAKE) --no-print-directory test-$$c || st=1; done; exit $$st
+	@st=0; for c in $(CHAPTER_DIRS); do $(MAKE) --no-print-directory test-$$c || st=1; done; exit $$st
 
 check:
 	@tools/check

@@ -8,11 +8,15 @@
 #include <string.h>
 
 #include "cf/cf_scene.h"
+#include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
 
 #ifdef CF_HAVE_ODE
 #include <ode/ode.h>
 #endif
+#include "peer.h"
+
+#define BULLET_ITERS 10
 
 #define ITERS 20
 #define STEPS 600
@@ -30,7 +34,7 @@ static double max_drift(const cfWorld *w, const cfVec3 *x0)
     return d;
 }
 
-static int run_cflab(const char *path, cfSolverKind solver, Row *r)
+static int run_cflab(const char *path, const char *solver, Row *r)
 {
     cfWorld w;
     cfError err;
@@ -38,7 +42,12 @@ static int run_cflab(const char *path, cfSolverKind solver, Row *r)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    w.def.solver = solver;
+    w.def.solver = cf_solver_find(solver);
+    if (!w.def.solver) {
+        fprintf(stderr, "solver %s is not in this build\n", solver);
+        cf_world_free(&w);
+        return 1;
+    }
     w.def.solver_iterations = ITERS;
     cfVec3 *x0 = malloc((size_t)w.n_bodies * sizeof *x0);
     for (int i = 0; i < w.n_bodies; ++i) x0[i] = w.bodies[i].x;
@@ -46,7 +55,7 @@ static int run_cflab(const char *path, cfSolverKind solver, Row *r)
     for (int s = 0; s < STEPS; ++s) {
         double t0 = cf_seconds();
         if (cf_world_step(&w) != CF_OK) {
-            fprintf(stderr, "%s: step %d failed\n", path, s);
+            fprintf(stderr, "%s: step %d failed: %s\n", path, s, w.error.msg);
             free(x0);
             cf_world_free(&w);
             return 1;
@@ -150,6 +159,34 @@ static int run_ode(const char *path, double *ms_step, double *ms_solve, double *
 }
 #endif
 
+#ifdef CF_HAVE_BULLET
+/* ---- the same scene in Bullet 3 (bench/peer_bullet.cc): boxes on the ground plane ---- */
+static int run_bullet(const char *path, BenchRun *out)
+{
+    cfWorld w;
+    cfError err;
+    if (cf_scene_load(path, &w, NULL, &err) != CF_OK) return 1;
+    BenchBox *boxes = calloc((size_t)w.n_bodies, sizeof *boxes);
+    int n = 0;
+    double mu = 0.5;
+    for (int i = 0; i < w.n_bodies; ++i) {
+        const cfRigidBody *b = &w.bodies[i];
+        if (b->shape.type == CF_SHAPE_PLANE) {
+            mu = b->mu;
+            continue;
+        }
+        BenchBox *x = &boxes[n++];
+        x->x[0] = b->x.x, x->x[1] = b->x.y, x->x[2] = b->x.z;
+        x->half[0] = b->shape.half_extents.x, x->half[1] = b->shape.half_extents.y, x->half[2] = b->shape.half_extents.z;
+        x->mass = b->fixed ? 0.0 : b->mass;
+    }
+    int st = bench_bullet(boxes, n, -w.def.gravity.z, mu, w.def.dt, STEPS, BULLET_ITERS, out);
+    free(boxes);
+    cf_world_free(&w);
+    return st;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     const char *scenes[3] = {"scenes/ch05_pyramid_10.json", "scenes/ch05_pyramid_20.json",
@@ -159,7 +196,7 @@ int main(int argc, char **argv)
     int n = argc > 1 ? argc - 1 : 3;
     const char **list = argc > 1 ? (const char **)argv + 1 : scenes;
     printf("# bench_sim: %d steps of 1/60 s, matrix-free PGS: cflab = reference ch05.6 (solutions),\n"
-           "# cflab-fast = CF_SOLVER_PGS_FAST (lib/src/rigid_fast.c, same sweeps, box pairs side by side); %d iterations, warm start, split impulse;\n"
+           "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, same sweeps, box pairs side by side); %d iterations, warm start, split impulse;\n"
            "# ms per step (wall, one core; the fastest of %d rounds, engines in turn: BENCH_REPEATS), stage times,\n"
            "# average contacts, max drift after 10 s (stands: < 1 cm)\n",
            STEPS, ITERS, repeats);
@@ -170,13 +207,22 @@ int main(int argc, char **argv)
 #else
     printf("# ODE not built in (install libode-dev and rebuild to compare)\n");
 #endif
+#ifdef CF_HAVE_BULLET
+    printf("# Bullet %s btDiscreteDynamicsWorld, sequential impulse %d iterations (split impulse, its defaults), "
+           "dbvt broadphase, mu 0.5 per pair, no sleeping\n", bench_bullet_version(), BULLET_ITERS);
+#else
+    printf("# Bullet not built in (install libbullet-dev and rebuild to compare)\n");
+#endif
     printf("engine,scene,contacts,ms_step,ms_detect,ms_assemble,ms_solve,ms_stabilize,ns_per_contact_iter,drift_m,stands\n");
     for (int i = 0; i < n; ++i) {
         Row r[2], t;
-        const cfSolverKind kinds[2] = {CF_SOLVER_PGS, CF_SOLVER_PGS_FAST};
+        const char *kinds[2] = {"pgs", "pgs-fast"};
         const char *engine[2] = {"cflab", "cflab-fast"};
 #ifdef CF_HAVE_ODE
         double ms = INFINITY, ms_solve = 0.0, nc = 0.0, d = 0.0;
+#endif
+#ifdef CF_HAVE_BULLET
+        BenchRun bt = {INFINITY, 0, 0}, bt1;
 #endif
         /* rounds of every engine in turn, so that each sees the same machine load; the fastest round counts */
         for (int round = 0; round < repeats; ++round) {
@@ -184,6 +230,9 @@ int main(int argc, char **argv)
                 if (run_cflab(list[i], kinds[e], &t)) return 1;
                 if (round == 0 || t.ms_step < r[e].ms_step) r[e] = t;
             }
+#ifdef CF_HAVE_BULLET
+            if (run_bullet(list[i], &bt1) == 0 && bt1.ms_step < bt.ms_step) bt = bt1;
+#endif
 #ifdef CF_HAVE_ODE
             double ms1, solve1, nc1, d1;
             if (run_ode(list[i], &ms1, &solve1, &nc1, &d1) == 0 && ms1 < ms) {
@@ -209,6 +258,14 @@ int main(int argc, char **argv)
             for (int e = 0; e < 2; ++e)
                 printf("# ratio %s/ODE: step %.2f, solve (solve+stabilize vs QuickStep) %.2f\n", engine[e],
                        r[e].ms_step / ms, (r[e].ms_stage[CF_STAGE_SOLVE] + r[e].ms_stage[CF_STAGE_STABILIZE]) / ms_solve);
+        }
+#endif
+#ifdef CF_HAVE_BULLET
+        if (isfinite(bt.ms_step)) {
+            printf("bullet,%s,%.0f,%.3f,,,,,,%.5f,%s\n", list[i], bt.contacts, bt.ms_step, bt.drift,
+                   bt.drift < 0.01 ? "yes" : "no");
+            for (int e = 0; e < 2; ++e)
+                printf("# ratio %s/Bullet: step %.2f\n", engine[e], r[e].ms_step / bt.ms_step);
         }
 #endif
         fflush(stdout);

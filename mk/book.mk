@@ -17,16 +17,20 @@ book-pdf:
 	@command -v pandoc >/dev/null || tools/install-deps
 	@tools/book/build --pdf $(if $(EDITION),--edition $(EDITION))
 
-# Doxygen writes build/docs/html; formulas use MathJax from Debian's libjs-mathjax when it is
-# installed (linked, never downloaded), otherwise they show as their LaTeX source.
+# Doxygen writes build/docs/html; formulas use MathJax from Debian's libjs-mathjax (linked as
+# html/mathjax, never downloaded; without it they show as their LaTeX source). A brief cut at an
+# abbreviation ("notes Eq." with the rest in the details: write "Eq.\ 75") fails the build.
 MATHJAX_DIR ?= /usr/share/javascript/mathjax
+CUT_BRIEF := \b([Ee]qs?|e\.g|i\.e|vs|cf|Fig|Sec|Alg)\.\s*(</p>|</td>|<a href)
 docs:
-	@command -v doxygen >/dev/null || tools/install-deps
+	@command -v doxygen >/dev/null && [ -f $(MATHJAX_DIR)/MathJax.js ] || tools/install-deps
 	@rm -rf $(BUILD)/docs && mkdir -p $(BUILD)/docs
 	@doxygen docs/Doxyfile >$(BUILD)/docs/doxygen.log 2>$(BUILD)/docs/warnings.log || \
 	  { cat $(BUILD)/docs/warnings.log >&2; echo "docs: doxygen failed (log: $(BUILD)/docs/doxygen.log)" >&2; exit 1; }
 	@if [ -s $(BUILD)/docs/warnings.log ]; then cat $(BUILD)/docs/warnings.log >&2; \
 	  echo "docs: doxygen warnings (they are errors)" >&2; exit 1; fi
+	@if grep -oP '.{0,60}$(CUT_BRIEF)' $$(ls $(BUILD)/docs/html/*.html | grep -v _source.html) >&2; then \
+	  echo "docs: descriptions cut at an abbreviation (write 'Eq.\\ 75', 'e.g.\\ x' in the header)" >&2; exit 1; fi
 	@if [ -f $(MATHJAX_DIR)/MathJax.js ]; then ln -sfn $(MATHJAX_DIR) $(BUILD)/docs/html/mathjax; \
 	  else echo "docs: formulas show as LaTeX: install libjs-mathjax to render them"; fi
 	@echo "docs: $(BUILD)/docs/html/index.html"

@@ -12,19 +12,40 @@ ODE_LIBS := $(shell pkg-config --exists ode 2>/dev/null && pkg-config --libs ode
 BENCH_SIM := $(BLD)/bin/solutions/bench_sim
 BENCH_SPLIT := $(BLD)/bin/solutions/bench_splitting
 
+# Bullet 3 (Debian's libbullet-dev, C++) as a second peer when pkg-config finds it
+BULLET_FOUND := $(shell pkg-config --exists bullet 2>/dev/null && echo yes)
+ifeq ($(BULLET_FOUND),yes)
+BULLET_OBJ := $(OBJ)/bench/peer_bullet.o
+BULLET_LIBS := $(shell pkg-config --libs bullet) -lstdc++
+ODE_CFLAGS += -DCF_HAVE_BULLET
+$(BULLET_OBJ): bench/peer_bullet.cc bench/peer.h
+	@mkdir -p $(@D)
+	$(Q)$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror $$(pkg-config --cflags bullet) -Ibench -c $< -o $@
+endif
+
 $(OBJ)/bench/bench_sim.o: EXTRA_CFLAGS += $(ODE_CFLAGS)
 
-$(BENCH_SIM): $(OBJ)/bench/bench_sim.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+$(BENCH_SIM): $(OBJ)/bench/bench_sim.o $(BULLET_OBJ) $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(ODE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(ODE_LIBS) $(BULLET_LIBS)
 
-$(BENCH_SPLIT): $(OBJ)/bench/bench_splitting.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
-	@$(call require_impls,solutions,$(CHAPTERS))
+$(BENCH_SPLIT): $(OBJ)/bench/bench_splitting.o $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-.PHONY: bench-sim bench-splitting bench-ch5
+# the fast path's own tests (solutions/ch05/fast/test_fast.c): the reference solutions only
+TEST_FAST := $(BLD)/bin/solutions/test_fast
+$(TEST_FAST): $(OBJ)/solutions/ch05/fast/test_fast.o $(call all_impl_objs,solutions) $(CFT_OBJ) $(LIBSIM) $(BLD)/libcf.a
+	@$(call require_impls,solutions,$(CHAPTER_DIRS))
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(CHECK_LIBS)
+
+.PHONY: bench-sim bench-splitting bench-ch5 test-fast
+test-fast: $(TEST_FAST)
+	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $<
+
 bench-sim: $(BENCH_SIM)
 	@$(BENCH_SIM) | tee $(BLD)/bench_sim.csv
 bench-splitting: $(BENCH_SPLIT)

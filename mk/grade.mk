@@ -9,8 +9,8 @@
 
 EXTRA_HELP += grade grade-all handout grade-tests
 
-# Only what the user typed is passed on: CHAPTERS and PRIOR also have defaults in the
-# Makefile (every chapter; PRIOR=IMPL) that mean something else here.
+# Only what the user typed is passed on: PRIOR also has a default in the Makefile (PRIOR=IMPL)
+# that means something else here, and CHAPTERS from the environment is not a request.
 typed = $(filter command line,$(origin $1))
 GRADE_ARGS = $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") \
              $(if $(HIDDEN),--hidden "$(HIDDEN)") \
@@ -18,14 +18,24 @@ GRADE_ARGS = $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") \
              $(if $(CASE),--case "$(CASE)") \
              $(if $(OUT),--out "$(OUT)")
 
+# make exits 2 whenever a recipe fails, which would turn "not full marks" (tools/grade's exit 1)
+# into the code for "grading could not be done". In question mode (-q) GNU make still runs a
+# recipe marked `+` and exits with 1 when it fails with 1 (2 for any other failure), so
+# `make grade` alone exits 0, 1 or 2 as tools/grade does (and `make grade-all` as tools/grade-all).
+ifneq ($(filter-out grade grade-all,$(MAKECMDGOALS)),$(MAKECMDGOALS))
+ifeq ($(words $(MAKECMDGOALS)),1)
+MAKEFLAGS += -q
+endif
+endif
+
 .PHONY: grade grade-all handout grade-tests
 grade:
-	@test -n "$(STUDENT)" || { echo 'usage: make grade STUDENT=dir [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir] [PRIOR=solutions] [CASE=ch01.2]' >&2; exit 2; }
-	@tools/grade --student "$(STUDENT)" $(GRADE_ARGS)
+	+@test -n "$(STUDENT)" || { echo 'usage: make grade STUDENT=dir [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir] [PRIOR=solutions] [CASE=ch01.2]' >&2; exit 2; }
+	+@tools/grade --student "$(STUDENT)" $(GRADE_ARGS)
 
 grade-all:
-	@test -n "$(STUDENTS)" || { echo 'usage: make grade-all STUDENTS=dir [JOBS=N] [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir]' >&2; exit 2; }
-	@tools/grade-all --students "$(STUDENTS)" $(if $(JOBS),--jobs $(JOBS)) $(GRADE_ARGS)
+	+@test -n "$(STUDENTS)" || { echo 'usage: make grade-all STUDENTS=dir [JOBS=N] [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir]' >&2; exit 2; }
+	+@tools/grade-all --students "$(STUDENTS)" $(if $(JOBS),--jobs $(JOBS)) $(GRADE_ARGS)
 
 handout:
 	@test -n "$(OUT)" || { echo 'usage: make handout OUT=dir [CHAPTERS="1 2"]' >&2; exit 2; }

@@ -5,7 +5,8 @@
 #   make demo-ch1 [DEMO=name] chapter 1's demos (chapter 1 from IMPL, earlier chapters from PRIOR)
 #   make demos-check          every demo headless, each checking its prediction (reference solutions)
 #   make viewer-test          headless rendering tests and the command-line checks
-#   make bench-viewer         frames per second at 1280x720 for 200, 1000 and 5000 boxes
+#   make bench-viewer         frames per second at 1280x720 for 200, 1000 and 5000 boxes, headless
+#                             and in a window with SDL's software renderer (under Xvfb without a display)
 
 SDL_CFLAGS = $(call lazy,SDL_CFLAGS,pkg-config --cflags sdl2 stb 2>/dev/null)
 SDL_LIBS = $(call lazy,SDL_LIBS,pkg-config --libs sdl2 stb 2>/dev/null)
@@ -23,8 +24,8 @@ $(VIEWER_OBJ) $(DEMO_OBJ) $(VIEWER_TEST_OBJ): EXTRA_CFLAGS += $(SDL_CFLAGS) -Ivi
 
 # cfview with every chapter from IMPL (what `make all` and `make demo` build)
 CFVIEW := $(BLD)/bin/$(IMPL)/cfview
-$(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBCF)
-	@$(call require_impls,$(IMPL),$(CHAPTERS))
+$(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
 
@@ -35,9 +36,9 @@ EXTRA_HELP += demo-chN [DEMO=name] (N = 1..4), demos-check, viewer-test, bench-v
 VIEWER_BIN_DIR := $(BLD)/bin/$(IMPL)-$(PRIOR)
 define viewer_rules
 # $1 = chNN
-$$(VIEWER_BIN_DIR)/cfview-$1: $$(VIEWER_OBJ) $$(DEMO_OBJ) $$(call link_objs,$1) $$(LIBCF)
+$$(VIEWER_BIN_DIR)/cfview-$1: $$(VIEWER_OBJ) $$(DEMO_OBJ) $$(call link_objs,$1) $$(LIBSIM) $$(LIBCF)
 	@$$(call require_impls,$$(IMPL),$1)
-	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTERS),$$(if $$(call is_before,$$c,$1),$$c)))
+	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTER_DIRS),$$(if $$(call is_before,$$c,$1),$$c)))
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(CFLAGS) $$^ -o $$@ $$(LDLIBS) $$(SDL_LIBS)
 
@@ -46,7 +47,7 @@ demo-$1 demo-$(patsubst ch0%,ch%,$1): $$(VIEWER_BIN_DIR)/cfview-$1
 	@echo "== demos of $1: chapter $1 from $$(IMPL), earlier chapters from $$(PRIOR)"
 	$$< --chapter $(patsubst 0%,%,$(patsubst ch%,%,$1)) $$(if $$(DEMO),--demo $$(DEMO)) --shots $$(BLD)/demos/$$(IMPL)-$$(PRIOR)
 endef
-$(foreach c,$(CHAPTERS),$(eval $(call viewer_rules,$c)))
+$(foreach c,$(CHAPTER_DIRS),$(eval $(call viewer_rules,$c)))
 
 # `make demo`: the Makefile's demo target runs $(DEMO_TARGET); the viewer replaces the
 # command-line run. Best available: the scene file when the scene loader is in the tree, else
@@ -55,7 +56,7 @@ DEMO_TARGET := demo-view
 .PHONY: demo-view demos-check viewer-test bench-viewer
 demo-view:
 	@$(MAKE) --no-print-directory IMPL=$(DEMO_IMPL) $(BLD)/bin/$(DEMO_IMPL)/cfview
-	$(BLD)/bin/$(DEMO_IMPL)/cfview $(if $(and $(wildcard $(DEMO_SCENE)),$(wildcard lib/src/scene.c)),$(DEMO_SCENE),--demo ch01/tennis_racket) \
+	$(BLD)/bin/$(DEMO_IMPL)/cfview $(if $(and $(wildcard $(DEMO_SCENE)),$(wildcard sim/scene.c)),$(DEMO_SCENE),--demo ch01/tennis_racket) \
 	  --screenshot $(BLD)/demo.png
 
 # every demo headless, checking its prediction; the reference solutions when the tree has them
@@ -70,8 +71,8 @@ demos-check:
 
 # rendering tests (Check) and the command line (exit statuses, messages)
 VIEWER_TEST := $(VIEWER_BIN_DIR)/test_viewer
-$(VIEWER_TEST): $(VIEWER_TEST_OBJ) $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(CFT_OBJ) $(LIBCF)
-	@$(call require_impls,$(IMPL),$(CHAPTERS))
+$(VIEWER_TEST): $(VIEWER_TEST_OBJ) $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(CFT_OBJ) $(LIBSIM) $(LIBCF)
+	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS) $(CHECK_LIBS)
 
@@ -80,7 +81,8 @@ viewer-test: $(VIEWER_TEST) $(CFVIEW)
 	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $(VIEWER_TEST)
 	@viewer/test/cli.sh $(CFVIEW) $(BLD)/viewer-test $(CFVIEW_STUBS)
 
-# prints CSV (boxes, fps, ...) and keeps it in build/<variant>/bench/viewer.csv
+# prints CSV (boxes, fps, ...) and keeps it in build/<variant>/bench/viewer.csv and viewer-window.csv
 bench-viewer: $(CFVIEW)
 	@mkdir -p $(BLD)/bench
 	$(CFVIEW) --bench --size 1280x720 | tee $(BLD)/bench/viewer.csv
+	tools/with-display $(CFVIEW) --bench --window --software --size 1280x720 | tee $(BLD)/bench/viewer-window.csv

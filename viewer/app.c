@@ -3,6 +3,7 @@
 #include "cfview.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ const char *const cfv_key_help[][2] = {
     {"g", "gyroscopic term on / off (every world)"},
     {"i  I", "next rigid / soft integrator (every world)"},
     {"o  O", "solver iterations / 2, x 2"},
+    {"x  X", "next / previous contact solver of the registry (every world with one)"},
     {"m  M", "friction coefficient mu - 0.1, + 0.1 (every body)"},
     {"-  =", "fewer / more steps per frame"},
     {"tab", "next demo (shift+tab: previous)"},
@@ -129,7 +131,7 @@ typedef struct Hud {
     char detail[600];                        /* stage timings, solver: at scale 1 */
     char story[2400];                        /* prediction, what to look at, keys: at s */
     SDL_FRect top, bottom, plots;            /* panel rectangles (w == 0: not shown) */
-    bool momentum_plot;
+    bool energy_plot, momentum_plot;         /* only when some sample is not zero */
     bool residual_plot;                      /* the solver's residual per iteration (last step) */
 } Hud;
 
@@ -141,6 +143,20 @@ static bool has_rigid(const cfvRun *run)
     return false;
 }
 
+/* a panel carries information when some world has a sample that is not zero (a demo that only
+   places bodies, with no dynamics, has energy and momentum 0 throughout: no panel) */
+static bool informative(const cfvRun *run, size_t series_offset)
+{
+    for (int i = 0; i < run->n_slots; ++i) {
+        const cfvSeries *se = (const cfvSeries *)((const char *)&run->slot[i] + series_offset);
+        for (int k = 0; k < se->n; ++k)
+            if (se->y[k] != 0.0) return true; /* NaN too: it says something went wrong */
+    }
+    return false;
+}
+
+static int plot_panels(const Hud *H) { return H->energy_plot + H->momentum_plot + H->residual_plot; }
+
 static void hud_build(const cfvApp *app, Hud *H)
 {
     const cfvRun *run = &app->run;
@@ -149,14 +165,15 @@ static void hud_build(const cfvApp *app, Hud *H)
     float pw = fminf(420.0f, 0.32f * app->w), ph = fminf(170.0f, 0.24f * app->h);
     bool rigid = has_rigid(run), soft = false;
     for (int i = 0; i < run->n_slots; ++i) soft = soft || run->slot[i].w.n_soft > 0;
-    H->momentum_plot = rigid;
+    H->energy_plot = informative(run, offsetof(cfvSlot, energy));
+    H->momentum_plot = rigid && informative(run, offsetof(cfvSlot, momentum));
     H->residual_plot = cfv_run_has_solver(run);
-    int panels = 1 + H->momentum_plot + H->residual_plot;
-    if (app->plots && run->n_slots)
+    int panels = plot_panels(H);
+    if (app->plots && panels > 0)
         H->plots = (SDL_FRect){app->w - pw - 8, 8, pw, panels * ph + 8 * (panels - 1)};
     if (!app->hud) return;
 
-    float maxw = (app->plots ? H->plots.x : (float)app->w) - 20;
+    float maxw = (H->plots.w > 0 ? H->plots.x : (float)app->w) - 20;
     char buf[1200];
     int chars = (int)(maxw / (6.0f * 1.33f * s));
     snprintf(buf, sizeof buf, "%s  %s", run->name, run->title);
@@ -201,9 +218,10 @@ static void hud_build(const cfvApp *app, Hud *H)
 
     double stage[CF_STAGE_COUNT] = {0};
     int iters = 0, budget = 0, contacts = 0;
-    double resid = 0;
+    double resid = 0, common = 0;
     for (int i = 0; i < run->n_slots; ++i) {
         const cfWorld *w = &run->slot[i].w;
+        common = fmax(common, w->stats.common_residual);
         for (int k = 0; k < CF_STAGE_COUNT; ++k) stage[k] += w->stats.stage_seconds[k];
         iters = w->stats.solver_iterations > iters ? w->stats.solver_iterations : iters;
         budget = w->def.solver_iterations > budget ? w->def.solver_iterations : budget; /* the worlds' largest */
@@ -216,15 +234,17 @@ static void hud_build(const cfvApp *app, Hud *H)
         n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, " %s %.3f", cf_stage_name((cfStage)k), stage[k] * 1e3);
     if (run->n_slots && n < sizeof H->detail) {
         const cfWorldDef *d = &run->slot[0].w.def;
-        if (d->solver == CF_SOLVER_NONE && soft)
+        if (!d->solver && soft)
             snprintf(H->detail + n, sizeof H->detail - n,
                      "\ncontact solver: none   contacts %d   last linear solve: %d iteration%s, residual %.2e", contacts,
                      iters, iters == 1 ? "" : "s", resid);
-        else if (d->solver == CF_SOLVER_NONE)
+        else if (!d->solver)
             snprintf(H->detail + n, sizeof H->detail - n, "\ncontact solver: none   contacts %d", contacts);
         else
-            snprintf(H->detail + n, sizeof H->detail - n, "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e   contacts %d",
-                     cf_solver_name(d->solver), cf_friction_model_name(d->friction_model), iters, budget, resid, contacts);
+            snprintf(H->detail + n, sizeof H->detail - n,
+                     "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d",
+                     d->solver->name, cf_friction_model_name(d->friction_model), iters, budget, resid,
+                     cf_measure_name(d->solver->measure), common, contacts);
     }
 
     float w1, h1, w2, h2, w3, h3;
@@ -275,6 +295,7 @@ void cfv_app_layout(cfvApp *app)
 {
     Hud H;
     hud_build(app, &H);
+    app->plot_panels = plot_panels(&H);
     float top = H.top.w > 0 ? H.top.y + H.top.h + 4 : 0;
     float bottom = H.bottom.w > 0 ? H.bottom.y - 4 : (float)app->h;
     float right = H.plots.w > 0 ? H.plots.x - 4 : (float)app->w;
@@ -327,10 +348,12 @@ static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
         col[i] = cfv_slot_color(i);
     }
     float x = H->plots.x, y = H->plots.y, pw = H->plots.w;
-    int panels = 1 + H->momentum_plot + H->residual_plot;
+    int panels = plot_panels(H);
     float ph = (H->plots.h - 8 * (panels - 1)) / panels;
-    cfv_plot(r, x, y, pw, ph, "energy (J) against time", se, col, run->n_slots, false, "s");
-    y += ph + 8;
+    if (H->energy_plot) {
+        cfv_plot(r, x, y, pw, ph, "energy (J) against time", se, col, run->n_slots, false, "s");
+        y += ph + 8;
+    }
     if (H->momentum_plot) {
         cfv_plot(r, x, y, pw, ph, "angular momentum (kg m^2/s) against time", sm, col, run->n_slots, false, "s");
         y += ph + 8;
@@ -386,6 +409,11 @@ void cfv_app_draw(cfvApp *app, SDL_Renderer *r)
     Uint64 t0 = SDL_GetPerformanceCounter();
     Hud H;
     hud_build(app, &H);
+    if (plot_panels(&H) != app->plot_panels) {
+        /* a panel began to carry information (or a reset emptied it): make room for it */
+        cfv_app_layout(app);
+        hud_build(app, &H);
+    }
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
     SDL_SetRenderDrawColor(r, cfv_background.r, cfv_background.g, cfv_background.b, 255);
     SDL_RenderClear(r);
@@ -515,6 +543,16 @@ bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
                      shift ? cf_soft_integrator_name(d->soft_integrator) : cf_rigid_integrator_name(d->rigid_integrator));
             flash(app, buf);
         }
+        break;
+    case SDLK_x:
+        cfv_run_cycle_solver(run, shift ? -1 : 1);
+        for (int i = 0; i < run->n_slots; ++i)
+            if (run->slot[i].w.def.solver) {
+                snprintf(buf, sizeof buf, "contact solver: %s (%s)", run->slot[i].w.def.solver->name,
+                         run->slot[i].w.def.solver->summary);
+                flash(app, buf);
+                break;
+            }
         break;
     case SDLK_o:
         for (int i = 0; i < run->n_slots; ++i) {

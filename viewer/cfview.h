@@ -167,6 +167,8 @@ void cfv_run_free(cfvRun *run);
 void cfv_run_set_dt(cfvRun *run, double dt);
 void cfv_run_toggle_gyroscopic(cfvRun *run);
 void cfv_run_cycle_rigid_integrator(cfvRun *run);
+/** Every world with a contact solver takes the next (@p dir = 1) or previous (-1) world solver of the registry (cf_solvers.h). */
+void cfv_run_cycle_solver(cfvRun *run, int dir);
 void cfv_run_cycle_soft_integrator(cfvRun *run);
 /** Message of the stub that was reached ("" when none). */
 const char *cfv_run_todo_message(const cfvRun *run, char *buf, size_t cap);
@@ -194,6 +196,7 @@ typedef struct cfvApp {
     double frame_ms;         /**< last frame's drawing time */
     double fps;              /**< smoothed frames per second (windowed) */
     SDL_FRect area;          /**< the part of the image the panels leave free for the 3D view */
+    int plot_panels;         /**< plot panels the area was laid out for */
     bool camera_fixed;       /**< the user chose the camera (--camera): never refit */
     char shot_path[512];     /**< F12 / headless screenshot path ("" : automatic) */
     char record_dir[512];    /**< --record folder ("" : off) */

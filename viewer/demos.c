@@ -23,6 +23,15 @@ extern const cfvDemo cfv_demo_ch05_pyramid;
 extern const cfvDemo cfv_demo_ch05_pgs_nncg;
 extern const cfvDemo cfv_demo_ch05_mass_ratio;
 extern const cfvDemo cfv_demo_ch05_exact_vs_pgs;
+extern const cfvDemo cfv_demo_ch05_soft_block;
+extern const cfvDemo cfv_demo_ch05_box_on_slab;
+/* chapters/ch06/demos/ */
+extern const cfvDemo cfv_demo_ch06_newton_vs_pgs;
+extern const cfvDemo cfv_demo_ch06_incline_mu;
+/* chapters/ch07/demos/ */
+extern const cfvDemo cfv_demo_ch07_wall;
+extern const cfvDemo cfv_demo_ch07_spinning_top;
+extern const cfvDemo cfv_demo_ch07_funnel;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -39,6 +48,13 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch05_pgs_nncg,
     &cfv_demo_ch05_mass_ratio,
     &cfv_demo_ch05_exact_vs_pgs,
+    &cfv_demo_ch05_soft_block,
+    &cfv_demo_ch05_box_on_slab,
+    &cfv_demo_ch06_newton_vs_pgs,
+    &cfv_demo_ch06_incline_mu,
+    &cfv_demo_ch07_wall,
+    &cfv_demo_ch07_spinning_top,
+    &cfv_demo_ch07_funnel,
     NULL,
 };
 

@@ -59,6 +59,7 @@
 #include "cf/cf_base.h"
 #include "cf/cf_contact.h"
 #include "cf/cf_math.h"
+#include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
 
 #ifdef __cplusplus
@@ -72,7 +73,7 @@ extern "C" {
 #define CFV_INFO_LINES 6
 
 /** What a demo draws itself: an arrow, a line or a point, in world coordinates of its slot. */
-typedef enum cfvMarkKind { CFV_MARK_ARROW = 0, CFV_MARK_LINE, CFV_MARK_POINT } cfvMarkKind;
+typedef enum cfvMarkKind { CFV_MARK_ARROW = 0, CFV_MARK_LINE, CFV_MARK_POINT, CFV_MARK_KIND_COUNT } cfvMarkKind;
 
 /** One mark (cfv_run_mark()); cleared before every step like the extra contacts. */
 typedef struct cfvMark {
@@ -156,6 +157,11 @@ typedef struct cfvDemo {
 /** Add a world built from @p def (NULL: defaults); returns its slot index or -1 (message in err). */
 int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfVec3 offset,
                       cfError *err);
+/**
+ * Add a world loaded from the scene file @p file of scenes/ (or of $CF_SCENES_DIR), so that a demo
+ * and `cflab run` show one and the same scene; returns its slot index or -1 (message in err).
+ */
+int cfv_run_add_scene(cfvRun *run, const char *file, const char *label, cfVec3 offset, cfError *err);
 /** The world of slot @p i. */
 cfWorld *cfv_run_world(cfvRun *run, int i);
 /** Step every world that is not halted once; returns false when a stub was reached. */

@@ -260,17 +260,18 @@ void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *t
 bool cfv_run_has_solver(const cfvRun *run)
 {
     for (int i = 0; i < run->n_slots; ++i)
-        if (run->slot[i].w.def.solver != CF_SOLVER_NONE) return true;
+        if (run->slot[i].w.def.solver) return true;
     return false;
 }
 
 const char *cfv_residual_series(const cfvRun *run, cfvSeries *series, double (*t)[CF_STATS_HISTORY],
                                 double (*y)[CF_STATS_HISTORY])
 {
-    bool matrix_free = false;
+    /* the title names what the histories measure (cfStepStats::solver_measure) when they agree */
+    cfMeasure measure = CF_MEASURE_COUNT;
+    bool mixed = false;
     for (int i = 0; i < run->n_slots; ++i) {
         const cfStepStats *st = &run->slot[i].w.stats;
-        cfSolverKind k = run->slot[i].w.def.solver;
         int n = st->solver_history_len;
         if (n < 0) n = 0;
         if (n > CF_STATS_HISTORY) n = CF_STATS_HISTORY;
@@ -284,9 +285,15 @@ const char *cfv_residual_series(const cfvRun *run, cfvSeries *series, double (*t
         series[i].seen = n;
         series[i].t = t[i];
         series[i].y = y[i];
-        matrix_free = matrix_free || ((k == CF_SOLVER_PGS || k == CF_SOLVER_PGS_FAST) && n > 0);
+        if (n == 0) continue;
+        if (measure == CF_MEASURE_COUNT) measure = st->solver_measure;
+        else if (measure != st->solver_measure) mixed = true;
     }
-    /* the matrix-free PGS records the largest impulse change of each sweep (cfStepStats) */
-    return matrix_free ? "residual per iteration (last step), PGS: max impulse change"
-                       : "residual per iteration (last step)";
+    static char title[160];
+    if (mixed || measure == CF_MEASURE_COUNT)
+        snprintf(title, sizeof title, "residual per iteration (last step)%s", mixed ? ": each world's own measure" : "");
+    else
+        snprintf(title, sizeof title, "residual per iteration (last step): %s", cf_measure_describe(measure));
+    return title;
 }
+

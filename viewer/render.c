@@ -629,15 +629,43 @@ static int clip_rect(float *x, float *y, int n, float x0, float y0, float x1, fl
     return n < 3 ? 0 : n;
 }
 
+/* clip the segment (ax, ay)-(bx, by) to x0 <= x <= x1, y0 <= y <= y1 (Liang-Barsky); false when
+   nothing is left */
+static bool clip_segment(double *ax, double *ay, double *bx, double *by, double x0, double y0, double x1,
+                         double y1)
+{
+    double dx = *bx - *ax, dy = *by - *ay, t0 = 0.0, t1 = 1.0;
+    const double p[4] = {-dx, dx, -dy, dy}, q[4] = {*ax - x0, x1 - *ax, *ay - y0, y1 - *ay};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0.0) {
+            if (q[i] < 0.0) return false; /* parallel to this edge and outside it */
+            continue;
+        }
+        double t = q[i] / p[i];
+        if (p[i] < 0.0) t0 = t > t0 ? t : t0;
+        else t1 = t < t1 ? t : t1;
+        if (t0 > t1) return false;
+    }
+    double sx = *ax, sy = *ay;
+    *ax = sx + t0 * dx;
+    *ay = sy + t0 * dy;
+    *bx = sx + t1 * dx;
+    *by = sy + t1 * dy;
+    return true;
+}
+
 static void line_cam(SDL_Renderer *r, const cfvView *v, cfVec3 a, cfVec3 b)
 {
     if (a.z < v->near && b.z < v->near) return;
     if (a.z < v->near) a = cfu_mul_add(a, (v->near - a.z) / (b.z - a.z), cfu_sub(b, a));
     if (b.z < v->near) b = cfu_mul_add(b, (v->near - b.z) / (a.z - b.z), cfu_sub(a, b));
-    float ax, ay, bx, by;
-    proj(v, a, &ax, &ay);
-    proj(v, b, &bx, &by);
-    SDL_RenderDrawLineF(r, ax, ay, bx, by);
+    /* clip to (a margin around) the image: a point near the near plane projects millions of pixels
+       away, and SDL draws a line by its pixels (a window's renderer queues one point per pixel,
+       allocating for all of them, on screen or not) */
+    double ax = v->cx + v->focal * a.x / a.z, ay = v->cy - v->focal * a.y / a.z;
+    double bx = v->cx + v->focal * b.x / b.z, by = v->cy - v->focal * b.y / b.z;
+    if (!clip_segment(&ax, &ay, &bx, &by, -8.0, -8.0, v->w + 8.0, v->h + 8.0)) return;
+    SDL_RenderDrawLineF(r, (float)ax, (float)ay, (float)bx, (float)by);
 }
 
 static void draw_plane(SDL_Renderer *r, const cfvView *v, const cfShape *s, cfVec3 target, double scene_r,

@@ -2,6 +2,8 @@
 /* Runs: start a demo or a scene, step its worlds, catch exercise stubs, sample the plots. */
 #include "cfview.h"
 
+#include "cf/cf_solvers.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,6 +84,23 @@ int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfV
         cf_error_set(err, st, "world %d: cf_world_init: %s", run->n_slots, cf_status_name(st));
         return -1;
     }
+    snprintf(s->label, sizeof s->label, "%s", label ? label : "");
+    s->offset = offset;
+    return run->n_slots++;
+}
+
+int cfv_run_add_scene(cfvRun *run, const char *file, const char *label, cfVec3 offset, cfError *err)
+{
+    if (run->n_slots >= CFV_MAX_WORLDS) {
+        cf_error_set(err, CF_BAD_INPUT, "at most %d worlds per demo", CFV_MAX_WORLDS);
+        return -1;
+    }
+    char path[1024];
+    const char *dir = getenv("CF_SCENES_DIR");
+    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "scenes", file);
+    cfvSlot *s = &run->slot[run->n_slots];
+    memset(s, 0, sizeof *s);
+    if (cf_scene_load(path, &s->w, NULL, err) != CF_OK) return -1;
     snprintf(s->label, sizeof s->label, "%s", label ? label : "");
     s->offset = offset;
     return run->n_slots++;
@@ -178,7 +197,7 @@ bool cfv_run_step_worlds(cfvRun *run)
         if (s->halted) continue;
         cfStatus st = cf_world_step(&s->w);
         if (st == CF_NOT_IMPLEMENTED) ok = false; /* the hook has the id; protected_call halts */
-        else if (st != CF_OK) cfv_run_halt(run, i, "step %ld failed: %s", s->w.step + 1, cf_status_name(st));
+        else if (st != CF_OK) cfv_run_halt(run, i, "step %ld failed: %s", s->w.step + 1, s->w.error.msg);
     }
     return ok && !todo_id[0];
 }
@@ -326,6 +345,25 @@ void cfv_run_cycle_rigid_integrator(cfvRun *run)
     for (int i = 0; i < run->n_slots; ++i) {
         cfWorldDef *d = &run->slot[i].w.def;
         d->rigid_integrator = d->rigid_integrator == CF_RIGID_SEMI_IMPLICIT ? CF_RIGID_EXPLICIT : CF_RIGID_SEMI_IMPLICIT;
+    }
+}
+
+void cfv_run_cycle_solver(cfvRun *run, int dir)
+{
+    int n = cf_solver_count();
+    for (int i = 0; i < run->n_slots; ++i) {
+        cfWorldDef *d = &run->slot[i].w.def;
+        if (!d->solver) continue; /* a world without contacts stays without */
+        int k = 0;
+        while (k < n && cf_solver_at(k) != d->solver) ++k;
+        /* the next row of the table that a world can use */
+        for (int step = 1; step <= n; ++step) {
+            const cfSolver *s = cf_solver_at(((k + dir * step) % n + n) % n);
+            if (s->contacts) {
+                d->solver = s;
+                break;
+            }
+        }
     }
 }
 

@@ -22,6 +22,7 @@ const char *cf_status_name(cfStatus st)
     case CF_IO_ERROR: return "io-error";
     case CF_NO_MEMORY: return "no-memory";
     case CF_NOT_IMPLEMENTED: return "not-implemented";
+    case CF_STATUS_COUNT: break;
     }
     return "unknown-status";
 }
@@ -35,18 +36,59 @@ const char *cf_stop_reason_name(cfStopReason r)
     case CF_STOP_STAGNATION: return "stagnation";
     case CF_STOP_DIVERGENCE: return "divergence";
     case CF_STOP_MAX_ITER: return "max-iterations";
+    case CF_STOP_REASON_COUNT: break;
     }
     return "unknown-reason";
 }
 
+const char *cf_measure_name(cfMeasure m)
+{
+    switch (m) {
+    case CF_MEASURE_NONE: return "none";
+    case CF_MEASURE_NATURAL_MAP: return "natural-map";
+    case CF_MEASURE_IMPULSE_CHANGE: return "impulse-change";
+    case CF_MEASURE_FISCHER: return "fischer-burmeister";
+    case CF_MEASURE_VIOLATION: return "violation";
+    case CF_MEASURE_LINEAR: return "linear-residual";
+    case CF_MEASURE_COUNT: break;
+    }
+    return "unknown-measure";
+}
+
+const char *cf_measure_describe(cfMeasure m)
+{
+    switch (m) {
+    case CF_MEASURE_NONE: return "no per-iteration measure";
+    case CF_MEASURE_NATURAL_MAP: return "natural-map residual";
+    case CF_MEASURE_IMPULSE_CHANGE: return "largest impulse change per sweep (N s)";
+    case CF_MEASURE_FISCHER: return "Fischer-Burmeister merit";
+    case CF_MEASURE_VIOLATION: return "largest violation of the contact conditions";
+    case CF_MEASURE_LINEAR: return "linear residual |b - A x|";
+    case CF_MEASURE_COUNT: break;
+    }
+    return "unknown measure";
+}
+
 cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
 {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
+    if (!err) return st;
+    char raw[CF_ERROR_MSG_CAP];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    /* one line, safe for a terminal: control characters (from a file's bytes quoted in the message,
+       an escape sequence in a JSON key) are written as \xNN */
+    size_t o = 0;
+    for (const unsigned char *c = (const unsigned char *)raw; *c && o + 1 < sizeof err->msg; ++c) {
+        if (*c < 0x20 || *c == 0x7f) {
+            if (o + 5 > sizeof err->msg) break;
+            o += (size_t)snprintf(err->msg + o, sizeof err->msg - o, "\\x%02x", *c);
+        } else {
+            err->msg[o++] = (char)*c;
+        }
     }
+    err->msg[o] = '\0';
     return st;
 }
 

@@ -144,6 +144,9 @@ cfStatus cf_rigid_init(cfRigidBody *b, cfShape shape, double mass, cfError *err)
         return cf_error_set(err, CF_BAD_INPUT, "fixed: a plane must be fixed (it has no finite mass)");
     if (!positive(mass))
         return cf_error_set(err, CF_BAD_INPUT, "mass: must be finite and > 0 (got %g)", mass);
+    if (mass < CF_MASS_MIN || mass > CF_MASS_MAX)
+        return cf_error_set(err, CF_BAD_INPUT, "mass: %g kg is outside [%g, %g] kg, the range the solvers are built for",
+                            mass, CF_MASS_MIN, CF_MASS_MAX);
     init_common(b, shape);
     b->mass = mass;
     b->inv_mass = 1.0 / mass;
@@ -168,6 +171,19 @@ cfStatus cf_rigid_set_inertia(cfRigidBody *b, cfVec3 principal, cfError *err)
                             "inertia: every principal moment must be finite and > 0 (got %g, %g, %g); "
                             "a zero axis would need infinite angular acceleration",
                             principal.x, principal.y, principal.z);
+    double I[3] = {principal.x, principal.y, principal.z};
+    double lo = fmin(I[0], fmin(I[1], I[2])), hi = fmax(I[0], fmax(I[1], I[2]));
+    if (hi > CF_INERTIA_RATIO_MAX * lo)
+        return cf_error_set(err, CF_BAD_INPUT,
+                            "inertia: the principal moments (%g, %g, %g) differ by a factor %.3g, more than %g: the "
+                            "solvers lose all accuracy on such a body (a rod that thin is better a particle)",
+                            I[0], I[1], I[2], hi / lo, CF_INERTIA_RATIO_MAX);
+    for (int k = 0; k < 3; ++k)
+        if (I[k] > (I[(k + 1) % 3] + I[(k + 2) % 3]) * (1.0 + 1e-9))
+            return cf_error_set(err, CF_BAD_INPUT,
+                                "inertia: no body has these principal moments (%g, %g, %g): each must be at most the "
+                                "sum of the other two (I_%c <= I_%c + I_%c)",
+                                I[0], I[1], I[2], "xyz"[k], "xyz"[(k + 1) % 3], "xyz"[(k + 2) % 3]);
     b->inertia_body = cfu_mat3_diag(principal);
     b->inv_inertia_body = cfu_mat3_diag(cfu_vec3(1.0 / principal.x, 1.0 / principal.y, 1.0 / principal.z));
     cf_rigid_update_inertia(b);

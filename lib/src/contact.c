@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Contact lists. */
+/* Contacts: side kinds, friction laws and growable lists. */
 #include "cf/cf_contact.h"
 
 #include <stdlib.h>
@@ -25,3 +25,27 @@ void cf_contacts_free(cfContactList *list)
     free(list->items);
     memset(list, 0, sizeof *list);
 }
+
+const char *cf_side_kind_name(cfSideKind k)
+{
+    switch (k) {
+    case CF_SIDE_STATIC: return "static";
+    case CF_SIDE_RIGID: return "rigid";
+    case CF_SIDE_SOFT: return "soft";
+    case CF_SIDE_KIND_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_friction_law_name(cfFrictionLaw law)
+{
+    switch (law) {
+    case CF_LAW_ISOTROPIC: return "isotropic";
+    case CF_LAW_ORTHOTROPIC: return "orthotropic";
+    case CF_LAW_TENSOR: return "tensor";
+    case CF_LAW_COUNT: break;
+    }
+    return "unknown";
+}
+
+bool cf_contact_isotropic(const cfContact *c) { return c->friction.law == CF_LAW_ISOTROPIC; }

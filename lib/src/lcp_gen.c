@@ -246,6 +246,7 @@ const char *cf_lcpgen_family_name(cfLcpFamily f)
     case CF_LCPGEN_BANDED: return "banded";
     case CF_LCPGEN_FLUID: return "fluid";
     case CF_LCPGEN_POISSON: return "poisson";
+    case CF_LCPGEN_FAMILY_COUNT: break;
     }
     return "unknown";
 }

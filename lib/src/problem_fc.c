@@ -31,8 +31,8 @@ void cf_cone_project(const double x[3], double mu, double out[3])
 {
     if (!(mu > 0.0)) mu = 0.0; /* the cone of mu = 0 is the ray x_T = 0, x_N >= 0 */
     double xn = x[0], xt = hypot(x[1], x[2]);
-    if (xt <= mu * xn) {
-        /* inside K: unchanged */
+    if (xt <= mu * xn && xn >= 0.0) {
+        /* inside K: unchanged (xn >= 0 matters for mu = 0 only: (-1, 0, 0) is not on the ray) */
         out[0] = x[0], out[1] = x[1], out[2] = x[2];
     } else if (mu * xt <= -xn) {
         /* inside the polar cone -K*: the closest point of K is its apex */
@@ -47,7 +47,30 @@ void cf_cone_project(const double x[3], double mu, double out[3])
 }
 //< ch02:cone-project
 
-double cf_fc_residual(const cfFrictionProblem *p, const double *r)
+const char *cf_friction_model_name(cfFrictionModel m)
+{
+    switch (m) {
+    case CF_FRICTION_CONE: return "cone";
+    case CF_FRICTION_BOX: return "box";
+    case CF_FRICTION_MODEL_COUNT: break;
+    }
+    return "unknown";
+}
+
+double cf_contact_residual2(const double r[3], const double u[3], double mu, cfFrictionModel model)
+{
+    if (model == CF_FRICTION_BOX) {
+        double hi = mu * fmax(r[0], 0.0), en = r[0] - fmax(0.0, r[0] - u[0]);
+        double et = r[1] - fmax(-hi, fmin(r[1] - u[1], hi)), eb = r[2] - fmax(-hi, fmin(r[2] - u[2], hi));
+        return en * en + et * et + eb * eb;
+    }
+    /* De Saxce's modified velocity u_hat = u + (mu |u_T|, 0, 0), then e = r - P_K(r - u_hat) */
+    double z[3] = {r[0] - (u[0] + mu * sqrt(u[1] * u[1] + u[2] * u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
+    cf_cone_project(z, mu, pz);
+    return (r[0] - pz[0]) * (r[0] - pz[0]) + (r[1] - pz[1]) * (r[1] - pz[1]) + (r[2] - pz[2]) * (r[2] - pz[2]);
+}
+
+static double fc_model_residual(const cfFrictionProblem *p, const double *r, cfFrictionModel model)
 {
     const int n = 3 * p->nc;
     if (n == 0) return 0.0;
@@ -56,17 +79,14 @@ double cf_fc_residual(const cfFrictionProblem *p, const double *r)
     if (!u) return INFINITY;
     cf_fc_velocity(p, r, u);
     double sum = 0.0;
-    for (int a = 0; a < p->nc; ++a) {
-        const double *ra = &r[3 * a], *ua = &u[3 * a];
-        /* De Saxce's modified velocity u_hat = u + (mu |u_T|, 0, 0), then e = r - P_K(r - u_hat) */
-        double z[3] = {ra[0] - (ua[0] + p->mu[a] * hypot(ua[1], ua[2])), ra[1] - ua[1], ra[2] - ua[2]};
-        double pz[3];
-        cf_cone_project(z, p->mu[a], pz);
-        for (int i = 0; i < 3; ++i) sum += (ra[i] - pz[i]) * (ra[i] - pz[i]);
-    }
+    for (int a = 0; a < p->nc; ++a) sum += cf_contact_residual2(&r[3 * a], &u[3 * a], p->mu[a], model);
     free(u);
     return isfinite(sum) ? sqrt(sum) : INFINITY;
 }
+
+double cf_fc_residual(const cfFrictionProblem *p, const double *r) { return fc_model_residual(p, r, CF_FRICTION_CONE); }
+
+double cf_fc_box_residual(const cfFrictionProblem *p, const double *r) { return fc_model_residual(p, r, CF_FRICTION_BOX); }
 
 double cf_fc_norm_q(const cfFrictionProblem *p) { return cf_vec_norm(3 * p->nc, p->q); }
 
@@ -159,8 +179,11 @@ static const char *tokens_next(Tokens *t, const char *what)
     return t->tok[t->next++];
 }
 
+/* an integer in [lo, hi] (hi cut to INT_MAX: every count ends up in an int, and one that does not
+   fit is refused, never wrapped) */
 static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, long *out)
 {
+    if (hi > INT_MAX) hi = INT_MAX;
     const char *s = tokens_next(t, what);
     if (!s) return CF_BAD_INPUT;
     char *end;

@@ -141,9 +141,11 @@ static cfStatus bad(Tokens *t, const char *what, const char *why)
     return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: %s: %s", t->path, t->count, what, why);
 }
 
-/* An integer in [lo, hi] named `what`. */
+/* An integer in [lo, hi] named `what` (hi is cut to INT_MAX: a count that does not fit an int is
+   refused, never wrapped). */
 static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, int *out)
 {
+    if (hi > INT_MAX) hi = INT_MAX;
     if (!next_token(t)) {
         t->tok[0] = '\0';
         ++t->count;

@@ -18,9 +18,11 @@
  * @endcode
  *
  * Environment: CK_FORK, CK_VERBOSITY, CK_TAP_LOG_FILE_NAME, CK_TIMEOUT_MULTIPLIER as in
- * Check; CFT_CASE=prefix runs only the tests whose exercise id or name starts with prefix.
+ * Check; CFT_CASE=prefix runs only the tests whose exercise id, name or group (the test case
+ * name printed in failure lines, e.g. `ch01.3-long`) starts with prefix.
  * `prog --rubric` prints one line per graded test: name, exercise id, points, title
- * (tab-separated) and exits.
+ * (tab-separated) and exits. CFT_GRADE_FD=n is set by tools/grade only: the graded tests then
+ * run one at a time and each reports its end over the socket n (see docs/grading.md).
  */
 #ifndef CFT_H
 #define CFT_H
@@ -62,28 +64,47 @@ void cft_hidden_build(Suite *s) __attribute__((weak));
 int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite *s));
 
 /** @name Tolerance asserts: fail with both values, the difference and the tolerance.
+ *  Each has an `_at` form for loops whose last arguments say where, printf-style, so that a
+ *  failure names the values of the loop's indices, not their names:
+ *  `cft_assert_near_at(cf_csr_get(&A, r, c), want, 1e-12, 0, "r = %d, c = %d", r, c)`.
  *  @{ */
 /** |got - want| <= abs_tol + rel_tol * |want| */
 #define cft_assert_near(got, want, abs_tol, rel_tol) \
-    cft_near_((got), (want), (abs_tol), (rel_tol), #got, __FILE__, __LINE__)
+    cft_near_((got), (want), (abs_tol), (rel_tol), #got, __FILE__, __LINE__, "")
+#define cft_assert_near_at(got, want, abs_tol, rel_tol, ...) \
+    cft_near_((got), (want), (abs_tol), (rel_tol), #got, __FILE__, __LINE__, cft_where_(__VA_ARGS__))
 /** Component-wise cft_assert_near for cfVec3. */
 #define cft_assert_vec3_near(got, want, abs_tol) \
-    cft_vec3_near_((got), (want), (abs_tol), #got, __FILE__, __LINE__)
+    cft_vec3_near_((got), (want), (abs_tol), #got, __FILE__, __LINE__, "")
+#define cft_assert_vec3_near_at(got, want, abs_tol, ...) \
+    cft_vec3_near_((got), (want), (abs_tol), #got, __FILE__, __LINE__, cft_where_(__VA_ARGS__))
 /** Assert that a double is finite. */
 #define cft_assert_finite(x) cft_finite_((x), #x, __FILE__, __LINE__)
 /** Assert a function returned CF_OK, printing the status name otherwise. */
-#define cft_assert_ok(st) cft_ok_((st), #st, __FILE__, __LINE__)
+#define cft_assert_ok(st) cft_ok_((st), #st, __FILE__, __LINE__, "")
+#define cft_assert_ok_at(st, ...) cft_ok_((st), #st, __FILE__, __LINE__, cft_where_(__VA_ARGS__))
 /** Assert a status equals an expected one. */
-#define cft_assert_status(st, want) cft_status_((st), (want), #st, __FILE__, __LINE__)
+#define cft_assert_status(st, want) cft_status_((st), (want), #st, __FILE__, __LINE__, "")
+#define cft_assert_status_at(st, want, ...) \
+    cft_status_((st), (want), #st, __FILE__, __LINE__, cft_where_(__VA_ARGS__))
+/** Integer comparison in a loop, @p op one of == != < <= > >=: prints both values and where. */
+#define cft_assert_int_at(x, op, y, ...) \
+    cft_int_((long long)(x), #op, (long long)(y), #x " " #op " " #y, __FILE__, __LINE__, cft_where_(__VA_ARGS__))
+/** ck_assert in a loop: the failure names the expression and where (printf-style). */
+#define cft_assert_at(expr, ...) ck_assert_msg((expr), "Assertion '%s' failed%s", #expr, cft_where_(__VA_ARGS__))
 /** @} */
 
+/** " (at ...)" formatted into a static buffer, for the `_at` asserts. */
+const char *cft_where_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cft_near_(double got, double want, double abs_tol, double rel_tol, const char *expr,
-               const char *file, int line);
+               const char *file, int line, const char *where);
 void cft_vec3_near_(cfVec3 got, cfVec3 want, double abs_tol, const char *expr, const char *file,
-                    int line);
+                    int line, const char *where);
+void cft_int_(long long x, const char *op, long long y, const char *expr, const char *file, int line,
+              const char *where);
 void cft_finite_(double x, const char *expr, const char *file, int line);
-void cft_ok_(cfStatus st, const char *expr, const char *file, int line);
-void cft_status_(cfStatus st, cfStatus want, const char *expr, const char *file, int line);
+void cft_ok_(cfStatus st, const char *expr, const char *file, int line, const char *where);
+void cft_status_(cfStatus st, cfStatus want, const char *expr, const char *file, int line, const char *where);
 
 /** Directory holding the Siconos/FCLIB data (`../shared/data` by default, $CF_DATA_DIR wins). */
 const char *cft_data_dir(void);

@@ -65,7 +65,8 @@ static void dense_to_csr(const cfDense *D, cfCsr *A)
     cft_assert_ok(cf_triplets_init(&t, D->rows, D->cols));
     for (int i = 0; i < D->rows; ++i)
         for (int j = 0; j < D->cols; ++j)
-            if (*cf_dense_at(D, i, j) != 0.0) cft_assert_ok(cf_triplets_add(&t, i, j, *cf_dense_at(D, i, j)));
+            if (*cf_dense_at(D, i, j) != 0.0) cft_assert_ok_at(cf_triplets_add(&t, i, j, *cf_dense_at(D, i, j)),
+                                                               "i = %d, j = %d", i, j);
     cft_assert_ok(cf_csr_from_triplets(&t, A));
     cf_triplets_free(&t);
 }
@@ -117,12 +118,13 @@ static void random_sparse_spd(cfRng *rng, int n, int per_row, cfCsr *A)
             int j = (int)cf_rng_below(rng, (uint32_t)n);
             if (j == i) continue;
             double v = cf_rng_range(rng, -1.0, 1.0);
-            cft_assert_ok(cf_triplets_add(&t, i, j, v));
-            cft_assert_ok(cf_triplets_add(&t, j, i, v));
+            cft_assert_ok_at(cf_triplets_add(&t, i, j, v), "i = %d", i);
+            cft_assert_ok_at(cf_triplets_add(&t, j, i, v), "i = %d", i);
             rowsum[i] += fabs(v);
             rowsum[j] += fabs(v);
         }
-    for (int i = 0; i < n; ++i) cft_assert_ok(cf_triplets_add(&t, i, i, rowsum[i] + cf_rng_range(rng, 0.1, 1.0)));
+    for (int i = 0; i < n; ++i) cft_assert_ok_at(cf_triplets_add(&t, i, i, rowsum[i] + cf_rng_range(rng, 0.1, 1.0)),
+                                                 "i = %d", i);
     cft_assert_ok(cf_csr_from_triplets(&t, A));
     cf_triplets_free(&t);
     free(rowsum);
@@ -164,7 +166,7 @@ START_TEST(vec_ops_identities)
     ck_assert(fabs(cf_vec_dot(N, x, y)) <= cf_vec_norm(N, x) * cf_vec_norm(N, y));
     cf_vec_copy(N, y, z);
     cf_vec_axpy(N, -0.5, x, z);
-    for (int i = 0; i < N; ++i) cft_assert_near(z[i], y[i] - 0.5 * x[i], 1e-15, 0);
+    for (int i = 0; i < N; ++i) cft_assert_near_at(z[i], y[i] - 0.5 * x[i], 1e-15, 0, "i = %d", i);
     cf_vec_zero(N, z);
     cft_assert_near(cf_vec_norm(N, z), 0.0, 0, 0);
     ck_assert(cf_vec_finite(N, x));
@@ -198,7 +200,7 @@ START_TEST(dense_products)
     for (int i = 0; i < 7; ++i) {
         double s = 0.0;
         for (int j = 0; j < 5; ++j) s += A.a[i * 5 + j] * x[j];
-        cft_assert_near(Ax[i], s, 1e-15, 0);
+        cft_assert_near_at(Ax[i], s, 1e-15, 0, "i = %d", i);
     }
     /* (A B) u == A (B u), and C may be one of the factors */
     cft_assert_ok(cf_dense_mul(&A, &B, &C));
@@ -316,9 +318,9 @@ START_TEST(dense_cholesky_reconstructs)
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
             Lt.a[i * n + j] = L.a[j * n + i];
-            if (j > i) ck_assert(L.a[i * n + j] == 0.0);
+            if (j > i) cft_assert_at(L.a[i * n + j] == 0.0, "i = %d, j = %d", i, j);
         }
-    for (int i = 0; i < n; ++i) ck_assert(L.a[i * n + i] > 0.0);
+    for (int i = 0; i < n; ++i) cft_assert_at(L.a[i * n + i] > 0.0, "i = %d", i);
     cft_assert_ok(cf_dense_mul(&L, &Lt, &LLt));
     double amax = cf_vec_norm_inf(n * n, A.a);
     ck_assert(max_abs_diff(n * n, LLt.a, A.a) <= 1e-14 * n * amax);
@@ -371,7 +373,7 @@ START_TEST(dense_sym_eig_certificate)
     /* ascending, sum = trace, A V = V diag(lambda), V^T V = I */
     double sum = 0.0;
     for (int k = 0; k < n; ++k) {
-        if (k > 0) ck_assert(lam[k] >= lam[k - 1]);
+        if (k > 0) cft_assert_at(lam[k] >= lam[k - 1], "k = %d", k);
         sum += lam[k];
     }
     cft_assert_near(sum, trace, 1e-12 * scale, 0);
@@ -416,7 +418,7 @@ START_TEST(triplets_contract)
     const double bad[9] = {1, 2, 3, 4, NAN, 6, 7, 8, 9};
     cft_assert_status(cf_triplets_add_block3(&t, 0, 0, bad), CF_BAD_INPUT);
     ck_assert_int_eq(t.nnz, 9); /* nothing added by the refused blocks */
-    for (int k = 0; k < 1000; ++k) cft_assert_ok(cf_triplets_add(&t, k % 6, k % 7, 1.0));
+    for (int k = 0; k < 1000; ++k) cft_assert_ok_at(cf_triplets_add(&t, k % 6, k % 7, 1.0), "k = %d", k);
     ck_assert_int_eq(t.nnz, 1009);
     int cap = t.cap;
     cf_triplets_clear(&t);
@@ -426,7 +428,8 @@ START_TEST(triplets_contract)
     cft_assert_ok(cf_triplets_add_block3(&t, 0, 0, m));
     cft_assert_ok(cf_csr_from_triplets(&t, &A));
     for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) cft_assert_near(cf_csr_get(&A, r, c), m[3 * r + c], 0, 0);
+        for (int c = 0; c < 3; ++c) cft_assert_near_at(cf_csr_get(&A, r, c), m[3 * r + c], 0, 0,
+                                                       "r = %d, c = %d", r, c);
     cf_csr_free(&A);
     /* a corrupted list is refused */
     t.i[0] = 99;
@@ -470,20 +473,21 @@ START_TEST(csr_from_triplets_sums_duplicates)
     ck_assert_int_eq(A.rowptr[rows], A.nnz);
     ck_assert_int_eq(A.rowptr[6] - A.rowptr[5], 0);
     for (int i = 0; i < rows; ++i)
-        for (int p = A.rowptr[i] + 1; p < A.rowptr[i + 1]; ++p) ck_assert_int_lt(A.colidx[p - 1], A.colidx[p]);
+        for (int p = A.rowptr[i] + 1; p < A.rowptr[i + 1]; ++p) cft_assert_int_at(A.colidx[p - 1], <, A.colidx[p],
+                                                                                  "p = %d", p);
     ck_assert(cf_csr_get(&A, 0, 16) == 0.0);
     /* values: equal to the dense accumulation, via get and via the dense copy */
     cfDense E;
     cft_assert_ok(cf_csr_to_dense(&A, &E));
     for (int i = 0; i < rows; ++i)
         for (int j = 0; j < cols; ++j) {
-            cft_assert_near(cf_csr_get(&A, i, j), *cf_dense_at(&D, i, j), 1e-14, 0);
-            cft_assert_near(*cf_dense_at(&E, i, j), *cf_dense_at(&D, i, j), 1e-14, 0);
+            cft_assert_near_at(cf_csr_get(&A, i, j), *cf_dense_at(&D, i, j), 1e-14, 0, "i = %d, j = %d", i, j);
+            cft_assert_near_at(*cf_dense_at(&E, i, j), *cf_dense_at(&D, i, j), 1e-14, 0, "i = %d, j = %d", i, j);
         }
     ck_assert(cf_csr_get(&A, -1, 0) == 0.0 && cf_csr_get(&A, 0, cols) == 0.0);
     double d[17];
     cf_csr_diagonal(&A, d);
-    for (int k = 0; k < 17; ++k) cft_assert_near(d[k], *cf_dense_at(&D, k, k), 1e-14, 0);
+    for (int k = 0; k < 17; ++k) cft_assert_near_at(d[k], *cf_dense_at(&D, k, k), 1e-14, 0, "k = %d", k);
     cf_csr_free(&A);
     /* empty list: a valid empty matrix */
     cf_triplets_clear(&t);
@@ -547,7 +551,7 @@ START_TEST(csr_pin_dofs_keeps_symmetry)
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
             double want = (pinned[i] || pinned[j]) ? (i == j ? 1.0 : 0.0) : *cf_dense_at(&before, i, j);
-            ck_assert(cf_csr_get(&A, i, j) == want);
+            cft_assert_at(cf_csr_get(&A, i, j) == want, "i = %d, j = %d", i, j);
         }
     /* certificate: with b = 0 on the pinned dofs, the solution vanishes there and solves the
        reduced system on the free dofs */
@@ -568,8 +572,8 @@ START_TEST(csr_pin_dofs_keeps_symmetry)
     }
     cft_assert_ok(cf_dense_solve(&R, bf, xf));
     for (int i = 0; i < n; ++i)
-        if (pinned[i]) ck_assert(x[i] == 0.0);
-    for (int a = 0; a < nf; ++a) cft_assert_near(x[idx[a]], xf[a], 1e-13, 1e-12);
+        if (pinned[i]) cft_assert_at(x[i] == 0.0, "i = %d", i);
+    for (int a = 0; a < nf; ++a) cft_assert_near_at(x[idx[a]], xf[a], 1e-13, 1e-12, "a = %d", a);
     cf_dense_free(&P);
     cf_dense_free(&R);
     cf_dense_free(&before);
@@ -580,7 +584,7 @@ START_TEST(csr_pin_dofs_keeps_symmetry)
     cft_assert_ok(cf_triplets_init(&t, 4, 4));
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j)
-            if (i != j || i == 0) cft_assert_ok(cf_triplets_add(&t, i, j, 1.0 + i + j));
+            if (i != j || i == 0) cft_assert_ok_at(cf_triplets_add(&t, i, j, 1.0 + i + j), "i = %d, j = %d", i, j);
     cft_assert_ok(cf_csr_from_triplets(&t, &A));
     int nnz = A.nnz;
     const int two[] = {2, 3};
@@ -590,7 +594,8 @@ START_TEST(csr_pin_dofs_keeps_symmetry)
     ck_assert(cf_csr_get(&A, 2, 0) == 0.0 && cf_csr_get(&A, 0, 3) == 0.0 && cf_csr_get(&A, 1, 0) == 2.0);
     ck_assert(cf_csr_asymmetry(&A) == 0.0);
     for (int i = 0; i < 4; ++i)
-        for (int p = A.rowptr[i] + 1; p < A.rowptr[i + 1]; ++p) ck_assert_int_lt(A.colidx[p - 1], A.colidx[p]);
+        for (int p = A.rowptr[i] + 1; p < A.rowptr[i + 1]; ++p) cft_assert_int_at(A.colidx[p - 1], <, A.colidx[p],
+                                                                                  "p = %d", p);
     ck_assert_int_eq(A.rowptr[4], A.nnz);
     cf_csr_free(&A);
     cf_triplets_free(&t);
@@ -618,7 +623,7 @@ START_TEST(bsr_products_match_dense)
         for (int k = 0; k < nblk + (bi == 4); ++k) {
             int bj = k < nblk ? order[k] : order[0]; /* row 4 repeats a position: blocks add up */
             random_vec(&rng, 18, -1, 1, m);
-            cft_assert_ok(cf_bsr_add_block(&A, bi, bj, m));
+            cft_assert_ok_at(cf_bsr_add_block(&A, bi, bj, m), "bi = %d", bi);
             for (int r = 0; r < br; ++r)
                 for (int c = 0; c < bc; ++c) *cf_dense_at(&D, bi * br + r, bj * bc + c) += m[r * bc + c];
         }
@@ -728,7 +733,7 @@ START_TEST(cg_jacobi_preconditioner)
     cfTriplets t;
     cfCsr A;
     cft_assert_ok(cf_triplets_init(&t, n, n));
-    for (int i = 0; i < n; ++i) cft_assert_ok(cf_triplets_add(&t, i, i, pow(1.5, i)));
+    for (int i = 0; i < n; ++i) cft_assert_ok_at(cf_triplets_add(&t, i, i, pow(1.5, i)), "i = %d", i);
     cft_assert_ok(cf_csr_from_triplets(&t, &A));
     double b[30], x[30], d[30];
     for (int i = 0; i < n; ++i) b[i] = 1.0;
@@ -739,7 +744,7 @@ START_TEST(cg_jacobi_preconditioner)
     cft_assert_ok(cf_csr_cg(&A, b, x, NULL, &rep));
     ck_assert_int_eq(rep.iterations, 1);
     ck_assert_int_eq(rep.history_len, 0); /* no buffer given */
-    for (int i = 0; i < n; ++i) cft_assert_near(x[i], 1.0 / d[i], 0, 1e-14);
+    for (int i = 0; i < n; ++i) cft_assert_near_at(x[i], 1.0 / d[i], 0, 1e-14, "i = %d", i);
     cf_vec_zero(n, x);
     cfCgOptions opt = cf_cg_options_default(n);
     cft_assert_status(cf_cg(n, NULL, &A, b, x, NULL, &opt, &rep), CF_BAD_INPUT); /* no operator */
@@ -810,7 +815,7 @@ START_TEST(cg_reports_indefinite_and_iteration_cap)
     x[2] = 3.0;
     A.val[A.nnz / 2] = NAN;
     cft_assert_status(cf_csr_cg(&A, b, x, &opt, &rep), CF_BAD_INPUT);
-    for (int i = 0; i < n; ++i) ck_assert(x[i] == 3.0);
+    for (int i = 0; i < n; ++i) cft_assert_at(x[i] == 3.0, "i = %d", i);
     cf_csr_free(&A);
     cf_dense_free(&S);
     cf_dense_free(&V);
@@ -885,8 +890,9 @@ START_TEST(sparse_chol_matches_dense_solve)
     for (int copy = 0; copy < 2; ++copy)
         for (int i = 0; i < 27; ++i)
             for (int p = G.rowptr[i]; p < G.rowptr[i + 1]; ++p)
-                cft_assert_ok(cf_triplets_add(&t, perm[copy * 27 + i], perm[copy * 27 + G.colidx[p]], G.val[p]));
-    for (int i = 54; i < n; ++i) cft_assert_ok(cf_triplets_add(&t, perm[i], perm[i], 2.0 + i));
+                cft_assert_ok_at(cf_triplets_add(&t, perm[copy * 27 + i], perm[copy * 27 + G.colidx[p]], G.val[p]),
+                                 "copy = %d, i = %d, p = %d", copy, i, p);
+    for (int i = 54; i < n; ++i) cft_assert_ok_at(cf_triplets_add(&t, perm[i], perm[i], 2.0 + i), "i = %d", i);
     cft_assert_ok(cf_csr_from_triplets(&t, &A));
     check_chol_against_dense(&A, CF_CHOL_ORDER_RCM, &rng);
     check_chol_against_dense(&A, CF_CHOL_ORDER_NATURAL, &rng);
@@ -923,10 +929,10 @@ START_TEST(sparse_chol_refuses_bad_matrices)
     const int n = 50;
     cft_assert_ok(cf_triplets_init(&t, n, n));
     for (int i = 0; i + 1 < n; ++i) {
-        cft_assert_ok(cf_triplets_add(&t, i, i, 1.0));
-        cft_assert_ok(cf_triplets_add(&t, i + 1, i + 1, 1.0));
-        cft_assert_ok(cf_triplets_add(&t, i, i + 1, -1.0));
-        cft_assert_ok(cf_triplets_add(&t, i + 1, i, -1.0));
+        cft_assert_ok_at(cf_triplets_add(&t, i, i, 1.0), "i = %d", i);
+        cft_assert_ok_at(cf_triplets_add(&t, i + 1, i + 1, 1.0), "i = %d", i);
+        cft_assert_ok_at(cf_triplets_add(&t, i, i + 1, -1.0), "i = %d", i);
+        cft_assert_ok_at(cf_triplets_add(&t, i + 1, i, -1.0), "i = %d", i);
     }
     cft_assert_ok(cf_csr_from_triplets(&t, &A));
     cft_assert_status(cf_sparse_chol_factor(&A, &F), CF_SINGULAR);
@@ -935,8 +941,8 @@ START_TEST(sparse_chol_refuses_bad_matrices)
     /* not symmetric: only one triangle stored */
     cf_triplets_clear(&t);
     for (int i = 0; i < n; ++i) {
-        cft_assert_ok(cf_triplets_add(&t, i, i, 4.0));
-        if (i > 0) cft_assert_ok(cf_triplets_add(&t, i, i - 1, -1.0));
+        cft_assert_ok_at(cf_triplets_add(&t, i, i, 4.0), "i = %d", i);
+        if (i > 0) cft_assert_ok_at(cf_triplets_add(&t, i, i - 1, -1.0), "i = %d", i);
     }
     cft_assert_ok(cf_csr_from_triplets(&t, &A));
     ck_assert(cf_csr_asymmetry(&A) == 1.0);
@@ -992,7 +998,8 @@ START_TEST(sparse_chol_symbolic_count)
             long count = 0;
             for (int k = 0; k < n * n; ++k) count += L.a[k] != 0.0;
             cfSparseChol *F;
-            cft_assert_ok(cf_sparse_chol_factor_ordered(&A, o == 0 ? CF_CHOL_ORDER_RCM : CF_CHOL_ORDER_NATURAL, &F));
+            cft_assert_ok_at(cf_sparse_chol_factor_ordered(&A, o == 0 ? CF_CHOL_ORDER_RCM : CF_CHOL_ORDER_NATURAL, &F),
+                             "o = %d", o);
             ck_assert_int_eq(cf_sparse_chol_nnz(F), count);
             cf_sparse_chol_free(F);
             cf_dense_free(&P);
@@ -1051,7 +1058,7 @@ START_TEST(rcm_ordering_reduces_fill)
     cft_assert_ok(cf_csr_rcm(&S, perm));
     bool *seen = calloc((size_t)n, sizeof *seen);
     for (int i = 0; i < n; ++i) {
-        ck_assert(perm[i] >= 0 && perm[i] < n && !seen[perm[i]]);
+        cft_assert_at(perm[i] >= 0 && perm[i] < n && !seen[perm[i]], "i = %d", i);
         seen[perm[i]] = true;
     }
     free(seen);

@@ -37,7 +37,8 @@ START_TEST(math_mat3_inverse_and_transpose)
         ck_assert(cfu_mat3_inverse(m, &inv));
         cfMat3 p = cfu_mat3_mul(m, inv);
         for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) cft_assert_near(p.m[i][j], i == j ? 1.0 : 0.0, 1e-12, 0);
+            for (int j = 0; j < 3; ++j) cft_assert_near_at(p.m[i][j], i == j ? 1.0 : 0.0, 1e-12, 0,
+                                                           "i = %d, j = %d", i, j);
         cfVec3 v = cf_rng_vec3(&rng, -1, 1);
         cft_assert_vec3_near(cfu_mat3_tmul_vec(m, v), cfu_mat3_mul_vec(cfu_mat3_transpose(m), v), 1e-14);
         cft_assert_near(cfu_mat3_det(cfu_mat3_transpose(m)), cfu_mat3_det(m), 1e-12, 1e-12);
@@ -60,7 +61,8 @@ START_TEST(math_quat_rotation_matrix_orthonormal)
         cfMat3 R = cfu_quat_to_mat3(q);
         cfMat3 RtR = cfu_mat3_mul(cfu_mat3_transpose(R), R);
         for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) cft_assert_near(RtR.m[i][j], i == j ? 1.0 : 0.0, 1e-14, 0);
+            for (int j = 0; j < 3; ++j) cft_assert_near_at(RtR.m[i][j], i == j ? 1.0 : 0.0, 1e-14, 0,
+                                                           "i = %d, j = %d", i, j);
         cft_assert_near(cfu_mat3_det(R), 1.0, 1e-13, 0);
         /* R v equals q (0,v) q* computed with the Hamilton product */
         cfVec3 v = cf_rng_vec3(&rng, -1, 1);
@@ -81,7 +83,7 @@ START_TEST(math_quat_product_composes_rotations)
         cfMat3 Rab = cfu_quat_to_mat3(cfu_quat_mul(a, b));
         cfMat3 RaRb = cfu_mat3_mul(cfu_quat_to_mat3(a), cfu_quat_to_mat3(b));
         for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) cft_assert_near(Rab.m[i][j], RaRb.m[i][j], 1e-13, 0);
+            for (int j = 0; j < 3; ++j) cft_assert_near_at(Rab.m[i][j], RaRb.m[i][j], 1e-13, 0, "i = %d, j = %d", i, j);
     }
     /* a quarter turn about z maps x to y */
     cfQuat qz = cfu_quat_from_axis_angle(cfu_vec3(0, 0, 2), 0.5 * CF_PI);

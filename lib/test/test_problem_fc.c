@@ -104,8 +104,8 @@ static bool read_ref(const char *path, int n, double *r, double *u)
     int m = -1;
     ck_assert(fscanf(f, "%d", &m) == 1);
     ck_assert_int_eq(m, n);
-    for (int i = 0; i < n; ++i) ck_assert(fscanf(f, "%lf", &r[i]) == 1);
-    for (int i = 0; i < n; ++i) ck_assert(fscanf(f, "%lf", &u[i]) == 1);
+    for (int i = 0; i < n; ++i) cft_assert_at(fscanf(f, "%lf", &r[i]) == 1, "i = %d", i);
+    for (int i = 0; i < n; ++i) cft_assert_at(fscanf(f, "%lf", &u[i]) == 1, "i = %d", i);
     fclose(f);
     return true;
 }
@@ -129,9 +129,9 @@ START_TEST(fc_cone_projection_moreau)
         ck_assert(in_polar(res, mu, 1e-12));
         cft_assert_near(res[0] * p[0] + res[1] * p[1] + res[2] * p[2], 0.0, 1e-12, 0);
         cf_cone_project(p, mu, pp);
-        for (int i = 0; i < 3; ++i) cft_assert_near(pp[i], p[i], 1e-14, 0);
+        for (int i = 0; i < 3; ++i) cft_assert_near_at(pp[i], p[i], 1e-14, 0, "i = %d", i);
         cf_cone_project(nz, 1.0 / mu, pd);
-        for (int i = 0; i < 3; ++i) cft_assert_near(res[i], -pd[i], 1e-11, 1e-12);
+        for (int i = 0; i < 3; ++i) cft_assert_near_at(res[i], -pd[i], 1e-11, 1e-12, "i = %d", i);
         /* no point of K is closer (random points of K) */
         double best = hypot(hypot(res[0], res[1]), res[2]);
         for (int s = 0; s < 5; ++s) {
@@ -150,11 +150,11 @@ START_TEST(fc_cone_projection_cases)
     /* inside: unchanged */
     double in[3] = {2.0, 0.3, -0.4};
     cf_cone_project(in, 0.5, out);
-    for (int i = 0; i < 3; ++i) ck_assert(out[i] == in[i]);
+    for (int i = 0; i < 3; ++i) cft_assert_at(out[i] == in[i], "i = %d", i);
     /* in the polar cone: the apex */
     double pol[3] = {-2.0, 0.3, -0.4};
     cf_cone_project(pol, 0.5, out);
-    for (int i = 0; i < 3; ++i) ck_assert(out[i] == 0.0);
+    for (int i = 0; i < 3; ++i) cft_assert_at(out[i] == 0.0, "i = %d", i);
     /* the README's closed form on the boundary, and the digest's worked number (0.48, -0.24) */
     double x[3] = {0.1, -1.0, 0.0};
     cf_cone_project(x, 0.5, out);
@@ -229,7 +229,8 @@ static cfCsr csr_from_dense3(const double *a, int n)
     ck_assert(cf_triplets_init(&T, n, n) == CF_OK);
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-            if (a[i * n + j] != 0.0) ck_assert(cf_triplets_add(&T, i, j, a[i * n + j]) == CF_OK);
+            if (a[i * n + j] != 0.0) cft_assert_at(cf_triplets_add(&T, i, j, a[i * n + j]) == CF_OK,
+                                                   "i = %d, j = %d", i, j);
     ck_assert(cf_csr_from_triplets(&T, &A) == CF_OK);
     cf_triplets_free(&T);
     return A;
@@ -243,7 +244,7 @@ START_TEST(blcp_init_bounds_residual)
     cft_assert_ok(cf_blcp_init(&p, &A));
     ck_assert_int_eq(p.n, 3);
     for (int i = 0; i < 3; ++i)
-        ck_assert(p.b[i] == 0.0 && p.lo[i] == 0.0 && p.hi[i] == INFINITY && p.findex[i] == -1);
+        cft_assert_at(p.b[i] == 0.0 && p.lo[i] == 0.0 && p.hi[i] == INFINITY && p.findex[i] == -1, "i = %d", i);
     A.val[0] = 99.0; /* a copy: the problem does not see later changes */
     ck_assert(cf_csr_get(&p.A, 0, 0) == 2.0);
     cf_csr_free(&A);
@@ -296,7 +297,7 @@ START_TEST(fc_read_small_files)
     unlink(path);
     ck_assert_int_eq(p.nc, 1);
     const double want[9] = {1, 4, 7, 2, 5, 8, 3, 6, 9}; /* row-major: each text line was a column */
-    for (int i = 0; i < 9; ++i) ck_assert(p.W.val[i] == want[i]);
+    for (int i = 0; i < 9; ++i) cft_assert_at(p.W.val[i] == want[i], "i = %d", i);
     ck_assert(p.q[0] == -1 && p.q[1] == 2 && p.q[2] == 3 && p.mu[0] == 0.25);
     cf_fc_free(&p);
     /* sparse-block: 2 contacts, blocks (0,0), (0,1), (1,1) */
@@ -399,7 +400,7 @@ START_TEST(fc_dataset_references_and_round_trip)
             ++with_ref;
             cf_fc_velocity(&p, rr, u);
             double scale = fmax(cf_vec_norm(m, uu), cf_fc_norm_q(&p));
-            for (int i = 0; i < m; ++i) cft_assert_near(u[i], uu[i], 1e-10 * scale, 0);
+            for (int i = 0; i < m; ++i) cft_assert_near_at(u[i], uu[i], 1e-10 * scale, 0, "i = %d", i);
             double res = cf_fc_residual(&p, rr) / cf_fc_norm_q(&p);
             ck_assert_msg(res <= 1e-10, "%s: reference residual %g", names[k], res);
             ck_assert(cf_fc_residual(&r, rr) == cf_fc_residual(&p, rr));
@@ -432,7 +433,7 @@ START_TEST(fc_dataset_dense_equals_sbm)
     ck_assert_msg(cf_fc_read_siconos(b, &q, &err) == CF_OK, "%s", err.msg);
     cfDense Dp, Dq;
     ck_assert(cf_bsr_to_dense(&p.W, &Dp) == CF_OK && cf_bsr_to_dense(&q.W, &Dq) == CF_OK);
-    for (int i = 0; i < 81; ++i) ck_assert(Dp.a[i] == Dq.a[i] && Dp.a[i] == (i % 10 == 0 ? 1.0 : 0.0));
+    for (int i = 0; i < 81; ++i) cft_assert_at(Dp.a[i] == Dq.a[i] && Dp.a[i] == (i % 10 == 0 ? 1.0 : 0.0), "i = %d", i);
     ck_assert(memcmp(p.q, q.q, 9 * sizeof *p.q) == 0 && memcmp(p.mu, q.mu, 3 * sizeof *p.mu) == 0);
     /* the dense reader keeps the diagonal blocks only (the rest is zero) */
     ck_assert_int_eq(p.W.rowptr[3], 3);

@@ -78,7 +78,7 @@ static bool read_ref(const char *file, int n, double *z)
             break;
         }
     ck_assert_msg(got == n, "%s: n = %d in the reference, %d in the problem", path, got, n);
-    for (int i = 0; i < n; ++i) ck_assert(fscanf(f, "%lf", &z[i]) == 1);
+    for (int i = 0; i < n; ++i) cft_assert_at(fscanf(f, "%lf", &z[i]) == 1, "i = %d", i);
     fclose(f);
     return true;
 }
@@ -133,7 +133,8 @@ START_TEST(lcp_read_known_matrix_and_block_twins)
     /* README: Siconos itself reads M = [[3,1,0,-1],[-1,2,1,1],[0,1,3,-1],[0,0,1,2]] */
     const double M[16] = {3, 1, 0, -1, -1, 2, 1, 1, 0, 1, 3, -1, 0, 0, 1, 2};
     for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) cft_assert_near(dense_get(&p, i, j), M[i * 4 + j], 0.0, 0);
+        for (int j = 0; j < 4; ++j) cft_assert_near_at(dense_get(&p, i, j), M[i * 4 + j], 0.0, 0,
+                                                       "i = %d, j = %d", i, j);
     cf_lcp_free(&p);
     /* every sparse-block file decodes to its dense twin */
     const char *twins[3] = {"lcp_deudeu", "lcp_ortiz", "lcp_trivial"};
@@ -144,8 +145,9 @@ START_TEST(lcp_read_known_matrix_and_block_twins)
         ck_assert_msg(cf_lcp_read_siconos(path, &q, &err) == CF_OK, "%s", err.msg);
         ck_assert_int_eq(p.n, q.n);
         for (int i = 0; i < p.n; ++i) {
-            cft_assert_near(q.b[i], p.b[i], 0.0, 0);
-            for (int j = 0; j < p.n; ++j) cft_assert_near(dense_get(&q, i, j), dense_get(&p, i, j), 0.0, 0);
+            cft_assert_near_at(q.b[i], p.b[i], 0.0, 0, "i = %d", i);
+            for (int j = 0; j < p.n; ++j) cft_assert_near_at(dense_get(&q, i, j), dense_get(&p, i, j), 0.0, 0,
+                                                             "i = %d, j = %d", i, j);
         }
         cf_lcp_free(&p);
         cf_lcp_free(&q);
@@ -179,7 +181,8 @@ START_TEST(lcp_read_layouts)
     ck_assert_msg(cf_lcp_read_siconos(scratch("sbm.dat", sbm), &p, &err) == CF_OK, "%s", err.msg);
     const double want[9] = {1, 3, 5, 2, 4, 6, 0, 0, 7};
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) cft_assert_near(dense_get(&p, i, j), want[i * 3 + j], 0, 0);
+        for (int j = 0; j < 3; ++j) cft_assert_near_at(dense_get(&p, i, j), want[i * 3 + j], 0, 0,
+                                                       "i = %d, j = %d", i, j);
     cf_lcp_free(&p);
 }
 END_TEST
@@ -211,6 +214,10 @@ START_TEST(lcp_read_errors_name_the_token)
         {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n0\n7\n", 15, "block number"},
         {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n4\n", 14, "block column index"},
         {"2\n1\n2\n2\n1\n1\n1\n3\n", 8, "cumulative block row size"},
+        /* a count beyond an int is refused, never wrapped (2^32 + 1 was read as 1) */
+        {"65537\n1\n65537\n65537\n4294967297\n", 5, "must be in [0, 2147483647]"},
+        /* a control character of the file is escaped in the message: \x1b, not an escape sequence */
+        {"2\n\x1b[31m\n", 2, "\\x1b[31m"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         char name[32];
@@ -242,7 +249,7 @@ START_TEST(lcp_write_read_round_trip)
     cf_rng_seed(&rng, 7);
     for (int n = 1; n <= 12; n += 11) {
         cfDense A;
-        ck_assert_int_eq(cf_dense_init(&A, n, n), CF_OK);
+        cft_assert_int_at(cf_dense_init(&A, n, n), ==, CF_OK, "n = %d", n);
         double *b = malloc((size_t)n * sizeof *b);
         for (int i = 0; i < n * n; ++i) A.a[i] = cf_rng_uniform(&rng) < 0.3 ? 0.0 : cf_rng_normal(&rng) * 1e3;
         for (int i = 0; i < n; ++i) b[i] = cf_rng_normal(&rng) / 7.0;
@@ -252,10 +259,11 @@ START_TEST(lcp_write_read_round_trip)
         const char *path = scratch("round.dat", "");
         ck_assert_msg(cf_lcp_write_siconos(path, &p, &err) == CF_OK, "%s", err.msg);
         ck_assert_msg(cf_lcp_read_siconos(path, &q, &err) == CF_OK, "%s", err.msg);
-        ck_assert_int_eq(q.n, n);
+        cft_assert_int_at(q.n, ==, n, "n = %d", n);
         for (int i = 0; i < n; ++i) {
-            ck_assert(q.b[i] == b[i]); /* %.17g: exact */
-            for (int j = 0; j < n; ++j) ck_assert(dense_get(&q, i, j) == A.a[i * n + j]);
+            cft_assert_at(q.b[i] == b[i], "i = %d", i); /* %.17g: exact */
+            for (int j = 0; j < n; ++j) cft_assert_at(dense_get(&q, i, j) == A.a[i * n + j],
+                                                      "n = %d, i = %d, j = %d", n, i, j);
         }
         cf_lcp_free(&p);
         cf_lcp_free(&q);
@@ -331,11 +339,11 @@ START_TEST(gen_orthogonal_and_spectra)
     cft_assert_ok(cf_lcpgen_pd_matrix(n, &rng, &A));
     ck_assert(cf_dense_asymmetry(&A) == 0.0);
     cft_assert_ok(cf_dense_sym_eig(&A, ev, NULL));
-    for (int k = 0; k < n; ++k) cft_assert_near(ev[k], (k + 1.0) / n, 1e-13, 0);
+    for (int k = 0; k < n; ++k) cft_assert_near_at(ev[k], (k + 1.0) / n, 1e-13, 0, "k = %d", k);
     cf_dense_free(&A);
     cft_assert_ok(cf_lcpgen_psd_matrix(n, 0.5, &rng, &A));
     cft_assert_ok(cf_dense_sym_eig(&A, ev, NULL));
-    for (int k = 0; k < n; ++k) cft_assert_near(ev[k], k < n / 2 ? 0.0 : (k + 1.0) / n, 1e-13, 0);
+    for (int k = 0; k < n; ++k) cft_assert_near_at(ev[k], k < n / 2 ? 0.0 : (k + 1.0) / n, 1e-13, 0, "k = %d", k);
     cf_dense_free(&A);
 }
 END_TEST
@@ -350,7 +358,7 @@ START_TEST(gen_structures)
     ck_assert(cf_dense_asymmetry(&A) == 0.0);
     for (int i = 0; i < 30; ++i)
         for (int j = 0; j < 30; ++j)
-            if (i != j) ck_assert(A.a[i * 30 + j] >= 0.0);
+            if (i != j) cft_assert_at(A.a[i * 30 + j] >= 0.0, "i = %d, j = %d", i, j);
     ck_assert(lambda_min(&A) >= 0.5 - 1e-10);
     cf_dense_free(&A);
     /* contact-like: the Stewart-Trinkle pattern in every non-empty block, zero slack diagonal */
@@ -361,8 +369,8 @@ START_TEST(gen_structures)
         cft_assert_near(A.a[(r + 5) * 30 + r + 5], 0.0, 0, 0);
         cft_assert_near(A.a[(r + 5) * 30 + r], 0.5, 0, 0);
         for (int k = 1; k <= 4; ++k) {
-            cft_assert_near(A.a[(r + 5) * 30 + r + k], -1.0, 0, 0);
-            cft_assert_near(A.a[(r + k) * 30 + r + 5], 1.0, 0, 0);
+            cft_assert_near_at(A.a[(r + 5) * 30 + r + k], -1.0, 0, 0, "k = %d", k);
+            cft_assert_near_at(A.a[(r + k) * 30 + r + 5], 1.0, 0, 0, "k = %d", k);
         }
     }
     ck_assert(cf_dense_asymmetry(&A) > 0.5);
@@ -409,17 +417,17 @@ START_TEST(gen_planted_solution_is_real)
         ck_assert_int_gt(n, 0);
         double *x = malloc((size_t)n * sizeof *x), *w = malloc((size_t)n * sizeof *w);
         cfLcp p;
-        cft_assert_ok(cf_lcpgen_family(fams[k], 60, 99 + k, &p, x));
+        cft_assert_ok_at(cf_lcpgen_family(fams[k], 60, 99 + k, &p, x), "k = %zu", k);
         ck_assert_int_eq(p.n, n);
         cf_lcp_w(&p, x, w);
         int zeros = 0;
         for (int i = 0; i < n; ++i) {
-            ck_assert(x[i] >= 0.0 && x[i] < 1.0);
+            cft_assert_at(x[i] >= 0.0 && x[i] < 1.0, "i = %d", i);
             if (x[i] == 0.0) {
                 ++zeros;
                 ck_assert_msg(w[i] > 0.0, "%s: w[%d] = %g on the zero set", cf_lcpgen_family_name(fams[k]), i, w[i]);
             } else {
-                cft_assert_near(w[i], 0.0, 1e-12, 0);
+                cft_assert_near_at(w[i], 0.0, 1e-12, 0, "i = %d", i);
             }
         }
         ck_assert_msg(zeros > 0 && zeros < n, "%s: %d zeros of %d", cf_lcpgen_family_name(fams[k]), zeros, n);
@@ -450,7 +458,7 @@ START_TEST(gen_num4lcp_bug_and_determinism)
     /* the corrected recipe with the same seed plants the same x, and it is a solution */
     cf_rng_seed(&rng, 6);
     cft_assert_ok(cf_lcpgen_plant(&A, 0.5, &rng, &q, x2));
-    for (int i = 0; i < 50; ++i) ck_assert(x2[i] == x[i]);
+    for (int i = 0; i < 50; ++i) cft_assert_at(x2[i] == x[i], "i = %d", i);
     ck_assert(cf_lcp_residual(&q, x2) <= 1e-12);
     cf_lcp_free(&p);
     cf_lcp_free(&q);

@@ -187,6 +187,14 @@ static cfStatus lemke_run(Lemke *s)
     }
 }
 
+/* z0 is basic with a value that is zero but for the rounding of the pivots (1000 tol_w) */
+static bool lemke_z0_vanished(const Lemke *s)
+{
+    for (int i = 0; i < s->n; ++i)
+        if (s->basis[i] == 2 * s->n) return s->beta[i] <= 1e3 * s->tol_w;
+    return false;
+}
+
 /* x from the final basis, then one solve A_SS x_S = -b_S on the support when it is better. */
 static void lemke_extract(Lemke *s, const cfLcp *p, double *x)
 {
@@ -270,8 +278,16 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
         s.d = opt->cover ? opt->cover : ones;
         // BEGIN SOLUTION ch04.3
         st = lemke_run(&s);
-        if (st == CF_OK) lemke_extract(&s, p, x);
-        else lemke_current_x(&s, x);
+        if (st == CF_OK || (st == CF_INFEASIBLE && lemke_z0_vanished(&s))) {
+            /* a ray met while z0 is zero up to the rounding of the pivots ends on a complementary basis
+               (degenerate problems: contacts that carry one load twice): its x is the answer when it
+               passes the certificate */
+            bool ray = st != CF_OK;
+            lemke_extract(&s, p, x);
+            if (ray && cf_lcp_residual(p, x) <= 1e3 * s.tol_w) st = CF_OK;
+        } else {
+            lemke_current_x(&s, x);
+        }
         // END SOLUTION
         // STUB ch04.3: st = CF_TODO_S("ch04.3");
     }

@@ -173,18 +173,9 @@ cfStatus cf_rigid_pgs_solve(cfRigidBody *bodies, int nb, cfContact *contacts, in
         if (row->ia >= 0) va = vel[2 * row->ia], wa = vel[2 * row->ia + 1];
         if (row->ib >= 0) vb = vel[2 * row->ib], wb = vel[2 * row->ib + 1];
         double u[3];
-        const double *r = row->lambda;
         contact_velocity(row, va, wa, vb, wb, u);
-        u[0] += row->bias + o->cfm * r[0];
-        if (o->friction == CF_FRICTION_BOX) {
-            double hi = row->mu * fmax(r[0], 0.0), en = r[0] - fmax(0.0, r[0] - u[0]);
-            double et = r[1] - fmax(-hi, fmin(r[1] - u[1], hi)), eb = r[2] - fmax(-hi, fmin(r[2] - u[2], hi));
-            sum += en * en + et * et + eb * eb;
-        } else {
-            double z[3] = {r[0] - (u[0] + row->mu * hypot(u[1], u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
-            cf_cone_project(z, row->mu, pz);
-            for (int i = 0; i < 3; ++i) sum += (r[i] - pz[i]) * (r[i] - pz[i]);
-        }
+        u[0] += row->bias + o->cfm * row->lambda[0];
+        sum += cf_contact_residual2(row->lambda, u, row->mu, o->friction);
     }
     for (int i = 0; i < nb; ++i)
         if (!bodies[i].fixed) {

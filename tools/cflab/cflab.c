@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cf/cf_scene.h"
+#include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
 
 #ifndef CFLAB_VERSION
@@ -139,16 +140,19 @@ static void run_help(FILE *f)
           "                vx,vy,vz,wx,wy,wz,energy. Soft bodies give their centre of mass,\n"
           "                identity orientation, momentum/mass and kinetic+elastic+potential energy.\n"
           "  --every K     write every K-th step (default 1)\n"
-          "  --solver S    contact solver: none, pgs, pgs-blocked, pgs-boxed, pgs-sm, nncg, pgs-fast (chapter 5)\n"
+          "  --solver S    contact solver: none or a world solver of `cflab solvers`\n"
           "  --iters N     solver iterations (sweeps) per step\n"
           "  --friction M  friction model: cone or box\n"
+          "  --r-factor R  r-factors of the PROX solvers: local, global or blocked\n"
           "  --no-warm-start  start every solve from zero impulses\n"
           "  --summary     print scene, expectation, energy drift, angular momentum change, timing\n"
           "  --history     print the last step's solver residual after each iteration as CSV:\n"
           "                a header row iteration,residual, then one row per iteration (1, 2, ...;\n"
-          "                at most the first 256). The measure is the solver's own: pgs and\n"
-          "                pgs-fast give the largest impulse change of each sweep (N s), the\n"
-          "                assembled solvers the residual that --summary reports last\n"
+          "                at most the first 256). The measure is the solver's own (`cflab\n"
+          "                solvers` names it): pgs gives the largest impulse change of each\n"
+          "                sweep (N s), the assembled solvers their natural-map residual\n"
+          "  --dump-problem FILE  when a step fails (or at the end), write its assembled contact problem\n"
+          "                in the Siconos FC3D format, for `cflab solve FILE` (assembled solvers only)\n"
           "  --quiet       print nothing but errors (and what --summary, --history or --csv - ask for)\n"
           "  -h, --help    this text\n"
           "\n"
@@ -161,12 +165,15 @@ typedef struct RunOptions {
     long steps;      /* -1: from the scene */
     double dt;       /* 0: from the scene */
     const char *csv; /* NULL: no trajectory */
+    const char *dump; /* NULL: no problem written */
     long every;
     int summary, quiet;
     int history;     /* 1: print the last step's residual per iteration */
-    int solver;      /* -1: from the scene */
+    const cfSolver *solver; /* with solver_set: NULL for none */
+    int solver_set;  /* 0: from the scene */
     int iters;       /* -1: from the scene */
     int friction;    /* -1: from the scene */
+    int r_factor;    /* -1: from the scene */
     int cold;        /* 1: no warm start */
 } RunOptions;
 
@@ -177,8 +184,8 @@ static int enum_index(const char *name, const char *(*name_of)(int), int n)
         if (strcmp(name, name_of(i)) == 0) return i;
     return -1;
 }
-static const char *solver_name_i(int i) { return cf_solver_name((cfSolverKind)i); }
 static const char *friction_name_i(int i) { return cf_friction_model_name((cfFrictionModel)i); }
+static const char *rfactor_name_i(int i) { return cf_rfactor_name((cfRFactor)i); }
 
 /* Parse the options of `cflab run`; returns -1 to go on, or an exit status. */
 static int run_parse(int argc, char **argv, RunOptions *o)
@@ -187,9 +194,12 @@ static int run_parse(int argc, char **argv, RunOptions *o)
     o->steps = -1;
     o->dt = 0.0;
     o->csv = NULL;
+    o->dump = NULL;
     o->every = 1;
     o->summary = o->quiet = o->history = 0;
-    o->solver = o->iters = o->friction = -1;
+    o->solver = NULL;
+    o->solver_set = 0;
+    o->iters = o->friction = o->r_factor = -1;
     o->cold = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *val;
@@ -221,13 +231,22 @@ static int run_parse(int argc, char **argv, RunOptions *o)
         } else if (strcmp(a, "--no-warm-start") == 0) {
             o->cold = 1;
         } else if ((val = option_value(argc, argv, &i, "--solver", &missing))) {
-            if ((o->solver = enum_index(val, solver_name_i, (int)CF_SOLVER_COUNT)) < 0) {
-                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none, pgs, pgs-blocked, pgs-boxed, pgs-sm, nncg, pgs-fast)\n", val);
+            o->solver_set = 1;
+            o->solver = strcmp(val, "none") == 0 ? NULL : cf_solver_find(val);
+            if (strcmp(val, "none") != 0 && !(o->solver && o->solver->contacts)) {
+                char names[512];
+                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none or one of: %s)\n", val,
+                        cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
                 return EXIT_BAD_INPUT;
             }
         } else if ((val = option_value(argc, argv, &i, "--friction", &missing))) {
-            if ((o->friction = enum_index(val, friction_name_i, (int)CF_FRICTION_BOX + 1)) < 0) {
+            if ((o->friction = enum_index(val, friction_name_i, (int)CF_FRICTION_MODEL_COUNT)) < 0) {
                 fprintf(stderr, "cflab run: --friction: expected cone or box (got '%s')\n", val);
+                return EXIT_BAD_INPUT;
+            }
+        } else if ((val = option_value(argc, argv, &i, "--r-factor", &missing))) {
+            if ((o->r_factor = enum_index(val, rfactor_name_i, (int)CF_RFACTOR_COUNT)) < 0) {
+                fprintf(stderr, "cflab run: --r-factor: expected local, global or blocked (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
         } else if ((val = option_value(argc, argv, &i, "--iters", &missing))) {
@@ -240,6 +259,8 @@ static int run_parse(int argc, char **argv, RunOptions *o)
             o->iters = (int)v;
         } else if ((val = option_value(argc, argv, &i, "--csv", &missing))) {
             o->csv = val;
+        } else if ((val = option_value(argc, argv, &i, "--dump-problem", &missing))) {
+            o->dump = val;
         } else if (missing) {
             fprintf(stderr, "cflab run: %s needs a value (see cflab run --help)\n", a);
             return EXIT_BAD_INPUT;
@@ -270,7 +291,8 @@ typedef struct RunStats {
     double stage[CF_STAGE_COUNT]; /* wall time per stage, summed */
     long contacts;        /* contacts summed over steps */
     int max_contacts;     /* most contacts in one step */
-    double residual;      /* solver residual of the last step */
+    double residual;      /* solver residual of the last step (its own measure) */
+    double common;        /* the last step's common residual (Coulomb natural map) */
 } RunStats;
 
 static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, const cfWorld *w,
@@ -292,10 +314,13 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
     fputc('\n', f);
     double per_step = r->steps_done > 0 ? r->seconds / (double)r->steps_done : 0.0;
     fprintf(f, "wall time:  %.3g us per step (%.3g s in cf_world_step)\n", 1e6 * per_step, r->seconds);
-    if (w->def.detector != CF_DETECT_NONE || w->def.solver != CF_SOLVER_NONE) {
-        fprintf(f, "solver:     %s, %d iterations, %s friction, warm start %s, last residual %.3e\n",
-                cf_solver_name(w->def.solver), w->def.solver_iterations, cf_friction_model_name(w->def.friction_model),
-                w->def.warm_start ? "on" : "off", r->residual);
+    if (w->def.detector != CF_DETECT_NONE || w->def.solver) {
+        const cfSolver *s = w->def.solver;
+        fprintf(f, "solver:     %s, %d iterations, %s friction, warm start %s\n", s ? s->name : "none",
+                w->def.solver_iterations, cf_friction_model_name(w->def.friction_model), w->def.warm_start ? "on" : "off");
+        if (s)
+            fprintf(f, "residual:   last step %.3e (%s), common %.3e (Coulomb natural map)\n", r->residual,
+                    cf_measure_describe(s->measure), r->common);
         fprintf(f, "contacts:   %.1f per step on average, %d at most\n",
                 r->steps_done > 0 ? (double)r->contacts / (double)r->steps_done : 0.0, r->max_contacts);
         fprintf(f, "stages:     ms per step:");
@@ -327,9 +352,10 @@ static int cmd_run(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     if (o.dt > 0.0) w.def.dt = o.dt;
-    if (o.solver >= 0) w.def.solver = (cfSolverKind)o.solver;
+    if (o.solver_set) w.def.solver = o.solver;
     if (o.iters >= 0) w.def.solver_iterations = o.iters;
     if (o.friction >= 0) w.def.friction_model = (cfFrictionModel)o.friction;
+    if (o.r_factor >= 0) w.def.r_factor = (cfRFactor)o.r_factor;
     if (o.cold) w.def.warm_start = false;
     long steps = o.steps >= 0 ? o.steps : info.steps;
 
@@ -352,14 +378,13 @@ static int cmd_run(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.e0 = cf_world_energy(&w);
     r.L0 = cf_world_angular_momentum(&w);
-    int status = EXIT_OK, warned = 0;
+    int status = EXIT_OK;
     for (long k = 1; k <= steps; ++k) {
         double t0 = cf_seconds();
         st = cf_world_step(&w);
         r.seconds += cf_seconds() - t0;
         if (st != CF_OK) {
-            fprintf(stderr, "cflab: %s: step %ld (t = %g s) failed: %s\n", o.scene, k, w.time,
-                    cf_status_name(st));
+            fprintf(stderr, "cflab: %s: step %ld (t = %g s) failed: %s\n", o.scene, k, w.time, w.error.msg);
             status = EXIT_RUNTIME;
             break;
         }
@@ -368,15 +393,10 @@ static int cmd_run(int argc, char **argv)
         r.contacts += w.stats.n_contacts;
         if (w.stats.n_contacts > r.max_contacts) r.max_contacts = w.stats.n_contacts;
         r.residual = w.stats.solver_residual;
+        r.common = w.stats.common_residual;
         double dL = cfu_norm(cfu_sub(cf_world_angular_momentum(&w), r.L0));
         if (dL > r.max_dL || isnan(dL)) r.max_dL = dL;
         if (csv && (k % o.every == 0 || k == steps)) csv_rows(csv, &w);
-        if (!warned && !isfinite(cf_world_energy(&w))) {
-            warned = 1;
-            if (!o.quiet)
-                fprintf(stderr, "cflab: warning: %s: the state is no longer finite at step %ld (t = %g s)\n",
-                        o.scene, k, w.time);
-        }
     }
     r.e1 = cf_world_energy(&w);
 
@@ -395,6 +415,16 @@ static int cmd_run(int argc, char **argv)
         fputc('\n', out);
     }
     if (o.history) print_history(out, &w.stats);
+    if (o.dump) {
+        cfError derr;
+        if (cf_world_write_problem(&w, o.dump, &derr) != CF_OK) {
+            fprintf(stderr, "cflab run: --dump-problem: %s\n", derr.msg);
+            if (status == EXIT_OK) status = EXIT_RUNTIME;
+        } else if (!o.quiet) {
+            fprintf(out, "contact problem of step %ld written to %s (cflab solve %s)\n",
+                    r.steps_done + (status == EXIT_OK ? 0 : 1), o.dump, o.dump);
+        }
+    }
     cf_world_free(&w);
     return status;
 }
@@ -407,11 +437,38 @@ typedef struct Command {
     const char *summary;
 } Command;
 
-int cflab_solve_main(int argc, char **argv); /* tools/cflab/solve.c (chapter 4) */
+int cflab_solve_main(int argc, char **argv); /* tools/cflab/solve.c */
+
+/* `cflab solvers`: the registry, one row per solver */
+static int cmd_solvers(int argc, char **argv)
+{
+    if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        puts("usage: cflab solvers\n\nList the contact solvers of this build: name, chapter, the problem form each\n"
+             "consumes, where it can be used (world: scenes and `cflab run --solver`; fc3d and lcp: files\n"
+             "for `cflab solve`) and what its residual history measures.");
+        return EXIT_OK;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "cflab solvers: no arguments expected (got '%s')\n", argv[1]);
+        return EXIT_BAD_INPUT;
+    }
+    printf("%-14s %-3s %-5s %-17s %-15s %s\n", "solver", "ch", "form", "used on", "history", "what it is");
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        const char *use = cf_solver_matches(s, CF_SOLVERS_ASSEMBLED) ? "world, fc3d"
+                          : cf_solver_matches(s, CF_SOLVERS_WORLD)   ? "world (rigid)"
+                                                                     : "lcp";
+        if (s->contacts && s->form == CF_FORM_LCP) use = "world, fc3d, lcp";
+        printf("%-14s %-3d %-5s %-17s %-15s %s\n", s->name, s->chapter, cf_form_name(s->form), use,
+               cf_measure_name(s->measure), s->summary);
+    }
+    return EXIT_OK;
+}
 
 static const Command COMMANDS[] = {
     {"run", cmd_run, "run a scene headless; trajectory CSV and summary"},
-    {"solve", cflab_solve_main, "solve a Siconos LCP file with a pivoting solver (chapter 4)"},
+    {"solve", cflab_solve_main, "solve a Siconos LCP or FC3D file with any solver that takes it"},
+    {"solvers", cmd_solvers, "list the contact solvers of this build"},
 };
 #define N_COMMANDS ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
 

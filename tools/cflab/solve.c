@@ -1,52 +1,52 @@
 /* SPDX-License-Identifier: MIT */
-/* `cflab solve FILE.dat`: solve a Siconos LCP file with one of the chapter 4 pivoting solvers. */
+/* `cflab solve FILE.dat`: solve a Siconos LCP or frictional-contact (FC3D) file with any solver of
+   the registry that takes its form, and print the outcome in one common measure. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cf/cf_ch04.h"
 #include "cf/cf_problem.h"
+#include "cf/cf_solvers.h"
 
 int cflab_solve_main(int argc, char **argv);
-
-typedef cfStatus (*SolveFn)(const cfLcp *, const cfPivotOptions *, double *, cfReport *);
-
-static const struct {
-    const char *name;
-    SolveFn fn;
-    const char *what;
-} SOLVERS[] = {
-    {"lemke", cf_lcp_lemke, "Lemke, covering vector e, lexicographic ratio test (ch04.3)"},
-    {"dantzig", cf_lcp_dantzig, "Dantzig/Baraff incremental pivoting, symmetric A only (ch04.1)"},
-    {"murty", cf_lcp_murty, "principal pivoting, Murty's least-index rule (ch04.4)"},
-    {"bpp", cf_lcp_bpp, "block principal pivoting with the Judice-Pires safeguard (ch04.5)"},
-};
-#define N_SOLVERS ((int)(sizeof SOLVERS / sizeof SOLVERS[0]))
 
 static void solve_help(FILE *f)
 {
     fputs("usage: cflab solve FILE.dat [options]\n"
           "\n"
-          "Solve the LCP w = M z + q, 0 <= z _|_ w >= 0 of a Siconos .dat file (dense column-major or\n"
-          "sparse block) and print the outcome: status, residual in Siconos' measure\n"
-          "||z - max(0, z - w)|| / ||q|| and the absolute natural-map residual ||min(z, w)||, pivots\n"
-          "(BPP: linear solves) and time.\n"
+          "Solve a problem of a Siconos text file and print the outcome: status, iterations (pivots,\n"
+          "sweeps), residuals and time. The kind of file is recognized from its first numbers:\n"
+          "  LCP   w = M z + q, 0 <= z _|_ w >= 0 (dense column-major or sparse block). Residuals:\n"
+          "        Siconos' ||z - max(0, z - w)|| / ||q|| and the absolute natural map ||min(z, w)||.\n"
+          "  FC3D  u = W r + q, Coulomb's cone per contact (Siconos' local form). Residuals: the\n"
+          "        natural map of the Coulomb problem with De Saxce's velocity (the common measure\n"
+          "        every solver is compared on), absolute, / ||q|| and / max(||q||, ||r||, ||u||)\n"
+          "        (Siconos), and the solver's own measure.\n"
           "\n"
           "options:\n"
-          "  --solver NAME   lemke (default), dantzig, murty or bpp\n",
+          "  --solver NAME   a solver of the table (default lemke for LCP files, pgs-blocked for FC3D):\n",
           f);
-    for (int i = 0; i < N_SOLVERS; ++i) fprintf(f, "                    %-8s %s\n", SOLVERS[i].name, SOLVERS[i].what);
-    fputs("  --tol T         relative sign tolerance of the pivoting tests (default 1e-12)\n"
-          "  --max-iter N    pivot limit (default 100 n + 1000)\n"
-          "  --pbar P        BPP safeguard budget (default 3; negative: no safeguard)\n"
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        bool lcp = cf_solver_matches(s, CF_SOLVERS_LCP), fc3d = cf_solver_matches(s, CF_SOLVERS_ASSEMBLED);
+        const char *files = lcp && fc3d ? "LCP, FC3D" : lcp ? "LCP" : fc3d ? "FC3D" : NULL;
+        if (files) fprintf(f, "                    %-14s %-9s %s\n", s->name, files, s->summary);
+    }
+    fputs("  --tol T         iterative solvers: stop when their own measure is <= T (default 1e-10);\n"
+          "                  the pivoting methods use their relative sign tolerance 1e-12\n"
+          "  --max-iter N    iteration, sweep or pivot limit (default: 100 n + 1000 pivoting, 10000 iterative)\n"
+          "  --omega W       relaxation of the splitting solvers, in (0, 2) (default 1)\n"
+          "  --friction M    FC3D with pgs-blocked: cone (default) or box\n"
+          "  --directions K  FC3D with an LCP solver: friction directions of the polyhedral cone (default 8)\n"
+          "  --r-factor R    FC3D with a PROX solver: local (default), global or blocked r-factors\n"
           "  --json          one JSON object instead of text\n"
-          "  --print-x       also print the solution z\n"
+          "  --print-x       also print the solution (z, or r per contact)\n"
           "  -h, --help      this text\n"
           "\n"
-          "exit status: 0 solved, 1 not solved (infeasible, pivot limit, singular, ...), 2 bad\n"
-          "arguments or an unreadable file\n",
+          "exit status: 0 solved, 1 not solved (infeasible, iteration limit, singular, ...), 2 bad\n"
+          "arguments, a solver that does not take the file's problem, or an unreadable file\n",
           f);
 }
 
@@ -80,15 +80,42 @@ static void json_string(FILE *f, const char *s)
 /* a finite number, or null in JSON */
 static void json_number(FILE *f, double v)
 {
-    if (isfinite(v)) fprintf(f, "%.6e", v);
+    if (isfinite(v)) fprintf(f, "%.17g", v); /* round-trip precision: anyone can check x */
     else fputs("null", f);
 }
 
-int cflab_solve_main(int argc, char **argv)
+/* a value printed so that reading it back gives the same double */
+static void json_exact(FILE *f, double v)
 {
-    const char *file = NULL, *solver = "lemke";
-    cfPivotOptions opt = cf_pivot_options_default();
-    int json = 0, print_x = 0;
+    if (isfinite(v)) fprintf(f, "%.17g", v);
+    else fputs("null", f);
+}
+
+/* FC3D files start "3 nc storage size0 ...", with storage 0, 1 or 2 and size0 = 3 nc; LCP files
+   "n storage n ...". Anything else is read as an LCP, whose reader says what is wrong. */
+static bool looks_fc3d(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    double t[4];
+    int n = 0;
+    while (n < 4 && fscanf(f, "%lf", &t[n]) == 1) ++n;
+    fclose(f);
+    return n == 4 && t[0] == 3.0 && t[1] >= 1.0 && (t[2] == 0.0 || t[2] == 1.0 || t[2] == 2.0) && t[3] == 3.0 * t[1];
+}
+
+typedef struct Args {
+    const char *file, *solver;
+    cfSolverParams par;
+    bool tol_set, iter_set;
+    int json, print_x;
+} Args;
+
+static int parse_args(int argc, char **argv, Args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->par = cf_solver_params_default();
+    a->par.warm_start = false;
     for (int i = 1; i < argc; ++i) {
         int missing = 0;
         const char *v;
@@ -97,18 +124,19 @@ int cflab_solve_main(int argc, char **argv)
             solve_help(stdout);
             return 0;
         } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
+            a->json = 1;
         } else if (strcmp(argv[i], "--print-x") == 0) {
-            print_x = 1;
+            a->print_x = 1;
         } else if ((v = opt_value(argc, argv, &i, "--solver", &missing)) != NULL) {
-            solver = v;
+            a->solver = v;
         } else if ((v = opt_value(argc, argv, &i, "--tol", &missing)) != NULL) {
             errno = 0;
-            opt.tol = strtod(v, &end);
-            if (errno || end == v || *end || !isfinite(opt.tol) || opt.tol < 0.0) {
+            a->par.tol = strtod(v, &end);
+            if (errno || end == v || *end || !isfinite(a->par.tol) || a->par.tol < 0.0) {
                 fprintf(stderr, "cflab solve: --tol: '%s' is not a non-negative number\n", v);
                 return 2;
             }
+            a->tol_set = true;
         } else if ((v = opt_value(argc, argv, &i, "--max-iter", &missing)) != NULL) {
             errno = 0;
             long m = strtol(v, &end, 10);
@@ -116,25 +144,48 @@ int cflab_solve_main(int argc, char **argv)
                 fprintf(stderr, "cflab solve: --max-iter: '%s' is not an integer in [1, 1e8]\n", v);
                 return 2;
             }
-            opt.max_pivots = (int)m;
-        } else if ((v = opt_value(argc, argv, &i, "--pbar", &missing)) != NULL) {
+            a->par.max_iter = a->par.max_pivots = (int)m;
+            a->iter_set = true;
+        } else if ((v = opt_value(argc, argv, &i, "--omega", &missing)) != NULL) {
             errno = 0;
-            long m = strtol(v, &end, 10);
-            if (errno || end == v || *end || m < -1 || m > 1000) {
-                fprintf(stderr, "cflab solve: --pbar: '%s' is not an integer in [-1, 1000]\n", v);
+            a->par.omega = strtod(v, &end);
+            if (errno || end == v || *end || !(a->par.omega > 0.0 && a->par.omega < 2.0)) {
+                fprintf(stderr, "cflab solve: --omega: '%s' is not a number in (0, 2)\n", v);
                 return 2;
             }
-            opt.bpp_pbar = (int)m;
+        } else if ((v = opt_value(argc, argv, &i, "--friction", &missing)) != NULL) {
+            if (strcmp(v, "cone") == 0) a->par.friction = CF_FRICTION_CONE;
+            else if (strcmp(v, "box") == 0) a->par.friction = CF_FRICTION_BOX;
+            else {
+                fprintf(stderr, "cflab solve: --friction: expected cone or box (got '%s')\n", v);
+                return 2;
+            }
+        } else if ((v = opt_value(argc, argv, &i, "--r-factor", &missing)) != NULL) {
+            int k = 0;
+            while (k < CF_RFACTOR_COUNT && strcmp(v, cf_rfactor_name((cfRFactor)k)) != 0) ++k;
+            if (k == CF_RFACTOR_COUNT) {
+                fprintf(stderr, "cflab solve: --r-factor: expected local, global or blocked (got '%s')\n", v);
+                return 2;
+            }
+            a->par.r_factor = (cfRFactor)k;
+        } else if ((v = opt_value(argc, argv, &i, "--directions", &missing)) != NULL) {
+            errno = 0;
+            long k = strtol(v, &end, 10);
+            if (errno || end == v || *end || k < 3 || k > 64) {
+                fprintf(stderr, "cflab solve: --directions: '%s' is not an integer in [3, 64]\n", v);
+                return 2;
+            }
+            a->par.directions = (int)k;
         } else if (missing) {
             fprintf(stderr, "cflab solve: %s needs a value (see cflab solve --help)\n", argv[i]);
             return 2;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "cflab solve: unknown option '%s' (see cflab solve --help)\n", argv[i]);
             return 2;
-        } else if (!file) {
-            file = argv[i];
+        } else if (!a->file) {
+            a->file = argv[i];
         } else {
-            fprintf(stderr, "cflab solve: one file at a time ('%s' and '%s')\n", file, argv[i]);
+            fprintf(stderr, "cflab solve: one file at a time ('%s' and '%s')\n", a->file, argv[i]);
             return 2;
         }
         if (missing) {
@@ -142,74 +193,96 @@ int cflab_solve_main(int argc, char **argv)
             return 2;
         }
     }
-    if (!file) {
+    if (!a->file) {
         solve_help(stderr);
         return 2;
     }
-    SolveFn fn = NULL;
-    for (int i = 0; i < N_SOLVERS; ++i)
-        if (strcmp(solver, SOLVERS[i].name) == 0) fn = SOLVERS[i].fn;
-    if (!fn) {
-        fprintf(stderr, "cflab solve: unknown solver '%s' (lemke, dantzig, murty, bpp)\n", solver);
-        return 2;
-    }
+    return -1;
+}
 
+/* the row named on the command line, which must take the file's kind of problem */
+static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fallback, const char *what)
+{
+    const char *name = a->solver ? a->solver : fallback;
+    const cfSolver *s = cf_solver_find(name);
+    char names[512];
+    cf_solver_names(kind, names, sizeof names);
+    if (!s) fprintf(stderr, "cflab solve: unknown solver '%s' (for %s files: %s)\n", name, what, names);
+    else if (!cf_solver_matches(s, kind))
+        fprintf(stderr, "cflab solve: solver '%s' does not take %s problems (%s form; for %s files: %s)\n", name, what,
+                cf_form_name(s->form), what, names);
+    return s && cf_solver_matches(s, kind) ? s : NULL;
+}
+
+static const char *note_of(const cfSolver *s, cfStatus st)
+{
+    switch (st) {
+    case CF_BAD_INPUT: return strcmp(s->name, "dantzig") == 0 ? "Dantzig's method needs a symmetric matrix" : "input refused";
+    case CF_INFEASIBLE:
+        return strcmp(s->name, "lemke") == 0 ? "ray termination: no solution if M is copositive-plus, otherwise inconclusive"
+                                             : "unbounded drive: no solution for symmetric PSD M";
+    case CF_SINGULAR: return "a principal submatrix is singular (method needs a P-matrix)";
+    case CF_STAGNATED: return "stagnated (pivoting: an index set repeated; M is not a P-matrix)";
+    case CF_MAX_ITER: return "iteration limit reached (raise --max-iter)";
+    default: return "";
+    }
+}
+
+static int solve_lcp(Args *a)
+{
+    const cfSolver *s = pick(a, CF_SOLVERS_LCP, "lemke", "LCP");
+    if (!s) return 2;
     cfLcp p;
     cfError err;
-    cfStatus st = cf_lcp_read_siconos(file, &p, &err);
-    if (st != CF_OK) {
+    if (cf_lcp_read_siconos(a->file, &p, &err) != CF_OK) {
         fprintf(stderr, "cflab solve: %s\n", err.msg);
         return 2;
     }
+    if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
+    if (!a->tol_set && !s->dense) a->par.tol = 1e-10;
     double *x = calloc((size_t)p.n, sizeof *x);
     if (!x) {
         fprintf(stderr, "cflab solve: out of memory (n = %d)\n", p.n);
         cf_lcp_free(&p);
         return 2;
     }
+    cfFormWork fw = {0};
     cfReport rep;
     cf_report_init(&rep, NULL, 0);
-    st = fn(&p, &opt, x, &rep);
+    cfStatus st = cf_solve_lcp(&fw, s, &p, &a->par, x, &rep);
+    cf_form_work_free(&fw);
     const double res_sic = cf_lcp_residual_siconos(&p, x), res_abs = cf_lcp_residual(&p, x);
-    const char *note = "";
-    if (st == CF_BAD_INPUT && strcmp(solver, "dantzig") == 0) note = "Dantzig's method needs a symmetric matrix";
-    else if (st == CF_INFEASIBLE && strcmp(solver, "lemke") == 0)
-        note = "ray termination: no solution if M is copositive-plus, otherwise inconclusive";
-    else if (st == CF_INFEASIBLE) note = "unbounded drive: no solution for symmetric PSD M";
-    else if (st == CF_SINGULAR) note = "a principal submatrix is singular (method needs a P-matrix)";
-    else if (st == CF_STAGNATED) note = "an index set repeated: cycling (M is not a P-matrix)";
-    else if (st == CF_MAX_ITER) note = "pivot limit reached (raise --max-iter)";
-
-    if (json) {
+    const char *note = note_of(s, st);
+    if (a->json) {
         printf("{\"file\": ");
-        json_string(stdout, file);
-        printf(", \"n\": %d, \"solver\": \"%s\", \"status\": \"%s\", \"solved\": %s, \"residual_siconos\": ", p.n,
-               solver, cf_status_name(st), st == CF_OK ? "true" : "false");
+        json_string(stdout, a->file);
+        printf(", \"kind\": \"lcp\", \"n\": %d, \"solver\": \"%s\", \"status\": \"%s\", \"solved\": %s, \"residual_siconos\": ",
+               p.n, s->name, cf_status_name(st), st == CF_OK ? "true" : "false");
         json_number(stdout, res_sic);
         printf(", \"residual_abs\": ");
         json_number(stdout, res_abs);
-        printf(", \"pivots\": %d, \"seconds\": %.6e", rep.iterations, rep.seconds);
+        printf(", \"iterations\": %d, \"pivots\": %d, \"seconds\": %.6e", rep.iterations, rep.iterations, rep.seconds);
         if (note[0]) {
             printf(", \"note\": ");
             json_string(stdout, note);
         }
-        if (print_x) {
+        if (a->print_x) {
             printf(", \"x\": [");
             for (int i = 0; i < p.n; ++i) {
                 if (i) printf(", ");
-                json_number(stdout, x[i]);
+                json_exact(stdout, x[i]);
             }
             printf("]");
         }
         printf("}\n");
     } else {
-        printf("%s: n = %d, solver %s\n", file, p.n, solver);
+        printf("%s: LCP, n = %d, solver %s\n", a->file, p.n, s->name);
         printf("  status    %s%s%s%s\n", cf_status_name(st), note[0] ? " (" : "", note, note[0] ? ")" : "");
         printf("  residual  %.3e (Siconos ||z - max(0, z - w)|| / ||q||), %.3e (absolute ||min(z, w)||)\n", res_sic,
                res_abs);
-        printf("  %-9s %d\n", strcmp(solver, "bpp") == 0 ? "solves" : "pivots", rep.iterations);
+        printf("  %-9s %d\n", s->dense ? (strcmp(s->name, "bpp") == 0 ? "solves" : "pivots") : "sweeps", rep.iterations);
         printf("  time      %.3f ms\n", 1e3 * rep.seconds);
-        if (print_x) {
+        if (a->print_x) {
             printf("  z        ");
             for (int i = 0; i < p.n; ++i) printf(" %.17g", x[i]);
             printf("\n");
@@ -218,4 +291,93 @@ int cflab_solve_main(int argc, char **argv)
     free(x);
     cf_lcp_free(&p);
     return st == CF_OK ? 0 : 1;
+}
+
+static int solve_fc3d(Args *a)
+{
+    const cfSolver *s = pick(a, CF_SOLVERS_ASSEMBLED, "pgs-blocked", "FC3D");
+    if (!s) return 2;
+    cfFrictionProblem p;
+    cfError err;
+    if (cf_fc_read_siconos(a->file, &p, &err) != CF_OK) {
+        fprintf(stderr, "cflab solve: %s\n", err.msg);
+        return 2;
+    }
+    if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
+    if (!a->tol_set && !s->dense) a->par.tol = 1e-10;
+    int n = 3 * p.nc;
+    double *r = calloc((size_t)n, sizeof *r), *u = malloc((size_t)n * sizeof *u);
+    cfFormWork fw = {0};
+    cfContactProblem prob;
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cfStatus st = r && u ? cf_form_build(&fw, s, &p, &a->par, &prob, &err) : CF_NO_MEMORY;
+    if (st != CF_OK) {
+        fprintf(stderr, "cflab solve: %s: %s\n", a->file, st == CF_NO_MEMORY ? "out of memory" : err.msg);
+        cf_form_work_free(&fw);
+        cf_fc_free(&p);
+        free(r);
+        free(u);
+        return 2;
+    }
+    st = cf_form_solve(&fw, s, &prob, &a->par, r, &rep);
+    cf_form_work_free(&fw);
+    cf_fc_velocity(&p, r, u);
+    double res = cf_fc_residual(&p, r), nq = cf_fc_norm_q(&p);
+    double scale = fmax(nq, fmax(cf_vec_norm(n, r), cf_vec_norm(n, u)));
+    double res_q = nq > 0.0 ? res / nq : res, res_sic = scale > 0.0 ? res / scale : res;
+    const char *note = note_of(s, st);
+    if (a->json) {
+        printf("{\"file\": ");
+        json_string(stdout, a->file);
+        printf(", \"kind\": \"fc3d\", \"contacts\": %d, \"n\": %d, \"solver\": \"%s\", \"status\": \"%s\", \"solved\": %s",
+               p.nc, n, s->name, cf_status_name(st), st == CF_OK ? "true" : "false");
+        printf(", \"residual_abs\": ");
+        json_number(stdout, res);
+        printf(", \"residual_q\": ");
+        json_number(stdout, res_q);
+        printf(", \"residual_siconos\": ");
+        json_number(stdout, res_sic);
+        printf(", \"own_measure\": \"%s\", \"own_residual\": ", cf_measure_name(s->measure));
+        json_number(stdout, rep.residual);
+        printf(", \"iterations\": %d, \"seconds\": %.6e", rep.iterations, rep.seconds);
+        if (note[0]) {
+            printf(", \"note\": ");
+            json_string(stdout, note);
+        }
+        if (a->print_x) {
+            printf(", \"r\": [");
+            for (int i = 0; i < n; ++i) {
+                if (i) printf(", ");
+                json_exact(stdout, r[i]);
+            }
+            printf("]");
+        }
+        printf("}\n");
+    } else {
+        printf("%s: FC3D, %d contacts, solver %s\n", a->file, p.nc, s->name);
+        printf("  status    %s%s%s%s\n", cf_status_name(st), note[0] ? " (" : "", note, note[0] ? ")" : "");
+        printf("  residual  %.3e (Coulomb natural map, absolute), %.3e (/ ||q||), %.3e (Siconos: / max(||q||, ||r||, ||u||))\n",
+               res, res_q, res_sic);
+        printf("  own       %.3e (%s)\n", rep.residual, cf_measure_describe(s->measure));
+        printf("  %-9s %d\n", s->dense ? "pivots" : "sweeps", rep.iterations);
+        printf("  time      %.3f ms\n", 1e3 * rep.seconds);
+        if (a->print_x) {
+            printf("  r        ");
+            for (int i = 0; i < n; ++i) printf(" %.17g", r[i]);
+            printf("\n");
+        }
+    }
+    cf_fc_free(&p);
+    free(r);
+    free(u);
+    return st == CF_OK ? 0 : 1;
+}
+
+int cflab_solve_main(int argc, char **argv)
+{
+    Args a;
+    int done = parse_args(argc, argv, &a);
+    if (done >= 0) return done;
+    return looks_fc3d(a.file) ? solve_fc3d(&a) : solve_lcp(&a);
 }

@@ -93,7 +93,26 @@ cflab_check_history() {
   echo "ok: header + $rows rows in $out"
 }
 
+# every world solver of the table (`cflab solvers`) runs the stack of ten from --solver for half a
+# second and reports its own and the common residual
+cflab_check_world_solvers() {
+  local s out n=0 bad=0
+  for s in $("$CFLAB_BIN" solvers | awk 'NR > 1 && $4 ~ /^world/ { print $1 }'); do
+    n=$((n + 1))
+    out=$("$CFLAB_BIN" run scenes/ch05_stack_10.json --solver "$s" --steps 30 --summary 2>&1) || {
+      echo "$s: exit $?: $out"
+      bad=1
+      continue
+    }
+    grep -q "^residual: .*common [0-9.e+-]* (Coulomb natural map)" <<<"$out" || { echo "$s: no common residual in: $out"; bad=1; }
+  done
+  [ "$n" -ge 8 ] || { echo "only $n world solvers listed by cflab solvers"; bad=1; }
+  [ "$bad" -eq 0 ] && echo "ok: $n world solvers step the stack of ten and report the common residual"
+  return "$bad"
+}
+
 gate "cflab: run writes the trajectory CSV" cflab_check_run
+gate "cflab: every world solver runs the stack of ten (--solver)" cflab_check_world_solvers
 gate "cflab: --history prints the last step's residual per iteration" cflab_check_history
 gate "cflab: every scene runs" cflab_check_all_scenes
 gate "cflab: bad scene exits 2 with one line" cflab_check_bad_scene

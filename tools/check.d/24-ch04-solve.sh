@@ -44,7 +44,21 @@ ch04_check_solve() {
     echo "a malformed file: expected exit 2 and 'token 2: matrix storage type', got $rc: $(cat "$LOG/ch04_bad.err")"
     bad=1
   fi
-  [ "$bad" -eq 0 ] && echo "ok: $count Siconos files, each with the expected outcome"
+  # --print-x gives z at round-trip precision, the same doubles in text and JSON
+  f=$CH04_DATA/lcp_ortiz.dat
+  if [ -f "$f" ] && ! python3 - "$("$CH04_CFLAB" solve "$f" --print-x)" "$("$CH04_CFLAB" solve "$f" --print-x --json)" <<'PY'
+import json, sys
+text = [ln.split()[1:] for ln in sys.argv[1].splitlines() if ln.split()[:1] == ["z"]][0]
+js = json.loads(sys.argv[2])["x"]
+ok = len(text) == len(js) > 0 and all(float(t) == v for t, v in zip(text, js)) and \
+     all("%.17g" % float(t) == t for t in text) and '"x": [' + ", ".join(text) + "]" in sys.argv[2]
+sys.exit(0 if ok else 1)
+PY
+  then
+    echo "--print-x: z not printed at round-trip precision (%.17g) in text and JSON alike"
+    bad=1
+  fi
+  [ "$bad" -eq 0 ] && echo "ok: $count Siconos files, each with the expected outcome; --print-x at round-trip precision"
   return "$bad"
 }
 

@@ -7,4 +7,6 @@
 if [ -d solutions ] && [ -x tools/grade-tests/run ]; then
   gate "grader: broken student trees get the expected statuses" tools/grade-tests/run
   gate "handout: make test-chN in a fresh clone" tools/grade-tests/handout-check
+  gate "handout: nothing of a solution ships (every chapter)" tools/grade-tests/handout-leaks
+  gate "grader: an exercise that calls the reference's fast path is refused" tools/grade-tests/cheat-fast-solver
 fi

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cft.h"
 #include "cfview.h"
+#include "cf/cf_solvers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,7 +424,7 @@ START_TEST(every_shape_is_drawn)
     for (int k = 0; k < 3; ++k) {
         float sx, sy;
         /* a point a little below the centre (the id label sits at the centre) */
-        ck_assert(cfv_view_project(&v, w->bodies[ids[k]].x, &sx, &sy));
+        cft_assert_at(cfv_view_project(&v, w->bodies[ids[k]].x, &sx, &sy), "k = %d", k);
         SDL_Color c = pixel(s, (int)sx, (int)sy);
         ck_assert_msg(shade_of(c, cfv_object_color(0, k)), "body %d: (%d,%d,%d)", ids[k], c.r, c.g, c.b);
     }
@@ -441,10 +442,11 @@ START_TEST(every_shape_is_drawn)
 END_TEST
 
 /* a falling residual history of @p n iterations in the stats of slot @p slot (as a solve leaves it) */
-static void fake_history(cfvRun *run, int slot, cfSolverKind solver, int n)
+static void fake_history(cfvRun *run, int slot, const char *solver, int n)
 {
     cfWorld *w = cfv_run_world(run, slot);
-    w->def.solver = solver;
+    w->def.solver = cf_solver_find(solver);
+    w->stats.solver_measure = w->def.solver->measure;
     w->stats.solver_iterations = n;
     w->stats.solver_history_len = n < CF_STATS_HISTORY ? n : CF_STATS_HISTORY;
     for (int k = 0; k < w->stats.solver_history_len; ++k) w->stats.solver_history[k] = pow(10.0, -0.25 * k);
@@ -455,28 +457,32 @@ START_TEST(residual_series_follow_the_stats)
 {
     static cfvRun run; /* zeroed; freed below */
     cfError err;
-    for (int i = 0; i < 2; ++i) ck_assert_int_eq(cfv_run_add_world(&run, NULL, "", cfu_zero3(), &err), i);
+    for (int i = 0; i < 2; ++i)
+        cft_assert_int_at(cfv_run_add_world(&run, NULL, "", cfu_zero3(), &err), ==, i, "i = %d", i);
     ck_assert(!cfv_run_has_solver(&run));
-    fake_history(&run, 0, CF_SOLVER_PGS_BOXED, 12);
-    fake_history(&run, 1, CF_SOLVER_NNCG, 400); /* more than the stats keep */
+    fake_history(&run, 0, "pgs-boxed", 12);
+    fake_history(&run, 1, "nncg", 400); /* more than the stats keep */
     ck_assert(cfv_run_has_solver(&run));
     static double t[CFV_MAX_WORLDS][CF_STATS_HISTORY], y[CFV_MAX_WORLDS][CF_STATS_HISTORY];
     cfvSeries se[CFV_MAX_WORLDS];
     const char *title = cfv_residual_series(&run, se, t, y);
-    ck_assert_str_eq(title, "residual per iteration (last step)");
+    ck_assert_str_eq(title, "residual per iteration (last step): natural-map residual");
     ck_assert_int_eq(se[0].n, 12);
     ck_assert_int_eq(se[1].n, CF_STATS_HISTORY);
     for (int i = 0; i < 2; ++i)
         for (int k = 0; k < se[i].n; ++k) {
-            ck_assert(se[i].t[k] == k + 1);
-            ck_assert(se[i].y[k] == run.slot[i].w.stats.solver_history[k]);
+            cft_assert_at(se[i].t[k] == k + 1, "i = %d, k = %d", i, k);
+            cft_assert_at(se[i].y[k] == run.slot[i].w.stats.solver_history[k], "i = %d, k = %d", i, k);
         }
-    /* the matrix-free PGS records another measure: the title says so */
-    fake_history(&run, 1, CF_SOLVER_PGS, 20);
+    /* the matrix-free PGS records another measure: the title says that the worlds' measures differ */
+    fake_history(&run, 1, "pgs", 20);
     title = cfv_residual_series(&run, se, t, y);
-    ck_assert_msg(strstr(title, "residual per iteration (last step)") == title && strstr(title, "PGS"), "%s", title);
+    ck_assert_str_eq(title, "residual per iteration (last step): each world's own measure");
+    fake_history(&run, 0, "pgs", 20);
+    title = cfv_residual_series(&run, se, t, y);
+    ck_assert_str_eq(title, "residual per iteration (last step): largest impulse change per sweep (N s)");
     /* no solve in the last step: an empty series */
-    fake_history(&run, 0, CF_SOLVER_PGS_BOXED, 0);
+    fake_history(&run, 0, "pgs-boxed", 0);
     cfv_residual_series(&run, se, t, y);
     ck_assert_int_eq(se[0].n, 0);
     cfv_run_free(&run);
@@ -500,9 +506,12 @@ static int count_colour(const Shot *s, SDL_Color c, int x0, int x1, int y0, int 
 START_TEST(residual_plot_draws_the_last_solve)
 {
     /* the plot column (hud_build in app.c): panels of height min(170, 0.24 H), 8 pixels apart,
-       energy, angular momentum (rigid bodies), then the residual per iteration (a solver set) */
+       energy, angular momentum (rigid bodies), then the residual per iteration (a solver set);
+       the first two show once some sample is not zero */
     cfWorld *w = new_world(cfu_zero3());
     add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    ck_assert(cfv_series_push(&app.run.slot[0].energy, 0.0, 1.0));
+    ck_assert(cfv_series_push(&app.run.slot[0].momentum, 0.0, 1.0));
     plain_view();
     app.plots = true;
     cfv_app_layout(&app);
@@ -512,20 +521,21 @@ START_TEST(residual_plot_draws_the_last_solve)
     Shot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     render(a); /* no solver: no third panel */
     ck_assert(same(pixel(a, (x0 + x1) / 2, (y0 + y1) / 2), cfv_background));
-    fake_history(&app.run, 0, CF_SOLVER_PGS_BOXED, 0); /* a solver, but no solve yet: an empty panel */
+    fake_history(&app.run, 0, "pgs-boxed", 0); /* a solver, but no solve yet: an empty panel */
     render(a);
     ck_assert(!same(pixel(a, (x0 + x1) / 2, (y0 + y1) / 2), cfv_background));
     int yl = 0, yr = 0;
     SDL_Color c = cfv_slot_color(0);
     ck_assert_int_eq(count_colour(a, c, x0, x1, y0, y1, &yl, &yr), 0);
-    fake_history(&app.run, 0, CF_SOLVER_PGS_BOXED, 20); /* falling from 1 to 1e-4.75 */
+    fake_history(&app.run, 0, "pgs-boxed", 20); /* falling from 1 to 1e-4.75 */
     render(b);
     int n = count_colour(b, c, x0, x1, y0, y1, &yl, &yr);
     ck_assert_msg(n > 20, "%d pixels of the slot's colour in the residual panel", n);
     ck_assert_msg(yr > yl + 5, "the curve falls: left end at y = %d, right end at y = %d", yl, yr);
-    /* the energy panel above is untouched */
+    /* the energy panel above is untouched (its one sample drawn as before) */
     int e0 = 0, e1 = 0;
-    ck_assert_int_eq(count_colour(b, c, x0, x1, 9, (int)(8 + ph) - 1, &e0, &e1), 0);
+    ck_assert_int_eq(count_colour(b, c, x0, x1, 9, (int)(8 + ph) - 1, &e0, &e1),
+                     count_colour(a, c, x0, x1, 9, (int)(8 + ph) - 1, &e0, &e1));
     const char *dir = getenv("CFV_TEST_PNG_DIR");
     if (dir) {
         char path[512];
@@ -538,15 +548,45 @@ START_TEST(residual_plot_draws_the_last_solve)
 }
 END_TEST
 
+START_TEST(plots_only_with_information)
+{
+    /* a world with no dynamics (energy and momentum 0 throughout) gets no plot panel and the 3D
+       view keeps the whole width; a sample that is not zero brings its panel, and the view makes
+       room for it */
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    for (int k = 0; k < 3; ++k) {
+        cft_assert_at(cfv_series_push(&app.run.slot[0].energy, 0.1 * k, 0.0), "k = %d", k);
+        cft_assert_at(cfv_series_push(&app.run.slot[0].momentum, 0.1 * k, 0.0), "k = %d", k);
+    }
+    plain_view();
+    app.plots = true;
+    cfv_app_layout(&app);
+    float pw = fminf(420.0f, 0.32f * W), ph = fminf(170.0f, 0.24f * H);
+    int xm = (int)(W - 8 - 0.5f * pw), y_energy = (int)(8 + 0.5f * ph), y_momentum = (int)(8 + 1.5f * ph + 8);
+    Shot *a = malloc(sizeof *a);
+    render(a);
+    ck_assert(same(pixel(a, xm, y_energy), cfv_background));
+    ck_assert(same(pixel(a, xm, y_momentum), cfv_background));
+    ck_assert(app.area.w == (float)W);
+    ck_assert(cfv_series_push(&app.run.slot[0].energy, 0.3, -2.0)); /* the energy changes */
+    render(a);
+    ck_assert(!same(pixel(a, xm, y_energy), cfv_background));
+    ck_assert(same(pixel(a, xm, y_momentum), cfv_background));
+    ck_assert_msg(app.area.w < W - pw, "3D area %g wide beside a %g wide panel", app.area.w, pw);
+    free(a);
+}
+END_TEST
+
 START_TEST(series_keep_the_whole_history)
 {
     cfvSeries s;
     memset(&s, 0, sizeof s);
-    for (int i = 0; i < 10000; ++i) ck_assert(cfv_series_push(&s, i * 0.01, (double)i));
+    for (int i = 0; i < 10000; ++i) cft_assert_at(cfv_series_push(&s, i * 0.01, (double)i), "i = %d", i);
     ck_assert_int_le(s.n, s.cap);
     ck_assert(s.t[0] == 0.0);
     ck_assert(s.t[s.n - 1] > 99.0 - 0.01 * s.stride);
-    for (int i = 1; i < s.n; ++i) ck_assert(s.t[i] > s.t[i - 1]);
+    for (int i = 1; i < s.n; ++i) cft_assert_at(s.t[i] > s.t[i - 1], "i = %d", i);
     cfv_series_free(&s);
 }
 END_TEST
@@ -587,8 +627,8 @@ START_TEST(pyramid_demo_keys_change_the_solver)
     bool warm = d->warm_start;
     double omega = d->relaxation;
     cfFrictionModel fric = d->friction_model;
-    ck_assert_int_eq(d->solver, CF_SOLVER_PGS);
-    ck_assert(cfv_run_key(&run, '5') && d->solver == CF_SOLVER_PGS_FAST);
+    ck_assert(d->solver == cf_solver_find("pgs"));
+    ck_assert(cfv_run_key(&run, '5') && d->solver == cf_solver_find("pgs-fast"));
     ck_assert(cfv_run_key(&run, ',') && d->solver_iterations == iters / 2);
     ck_assert(cfv_run_key(&run, '.') && d->solver_iterations == iters);
     ck_assert(cfv_run_key(&run, '1') && d->ordering != order);
@@ -601,7 +641,7 @@ START_TEST(pyramid_demo_keys_change_the_solver)
     ck_assert_int_gt(w->stats.n_contacts, 500); /* the wall at rest: 580 (scenes/ch05_pyramid_10.json) */
     ck_assert_int_eq(w->stats.solver_iterations, iters);
     ck_assert(isfinite(w->stats.solver_residual));
-    ck_assert(cfv_run_key(&run, '5') && d->solver == CF_SOLVER_PGS);
+    ck_assert(cfv_run_key(&run, '5') && d->solver == cf_solver_find("pgs"));
     cfv_run_step(&run);
     ck_assert_int_eq(cfv_run_world(&run, 0)->stats.solver_iterations, iters);
     cfv_run_free(&run);
@@ -647,6 +687,7 @@ static void build(Suite *s)
     CFT_TEST(tc, hud_draws_text_over_the_view, "the HUD draws its panel");
     CFT_TEST(tc, every_shape_is_drawn, "boxes, spheres, capsules, fixed bodies and the ground are drawn");
     CFT_TEST(tc, residual_plot_draws_the_last_solve, "the residual panel draws the last solve's history, falling");
+    CFT_TEST(tc, plots_only_with_information, "energy and momentum panels only when some sample is not zero");
     TCase *tu = cft_tcase_unit(s, "parts");
     CFT_TEST(tu, series_keep_the_whole_history, "plot series keep the whole run at reduced resolution");
     CFT_TEST(tu, residual_series_follow_the_stats, "residual series: one sample per iteration of the last solve");

@@ -110,7 +110,7 @@ static cfFrictionProblem fc_from_dense(int nc, const double *Wd, const double *q
             double blk[9];
             for (int r = 0; r < 3; ++r)
                 for (int k = 0; k < 3; ++k) blk[3 * r + k] = Wd[(3 * a + r) * 3 * nc + 3 * c + k];
-            ck_assert(cf_bsr_add_block(&p.W, a, c, blk) == CF_OK);
+            cft_assert_at(cf_bsr_add_block(&p.W, a, c, blk) == CF_OK, "a = %d, c = %d", a, c);
         }
     cf_bsr_finalize(&p.W);
     p.q = malloc((size_t)(3 * nc) * sizeof *p.q);
@@ -389,7 +389,8 @@ START_TEST(ch02_1_point_box_regions)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         double phi;
         cfVec3 n;
-        cft_assert_ok(cf_gap_point_box(cfu_add(c, cfu_quat_rotate(q, cases[k].local)), c, q, half, &phi, &n));
+        cft_assert_ok_at(cf_gap_point_box(cfu_add(c, cfu_quat_rotate(q, cases[k].local)), c, q, half, &phi, &n),
+                         "k = %zu", k);
         cft_assert_near(phi, cases[k].phi, 1e-13, 0);
         cft_assert_vec3_near(n, cfu_quat_rotate(q, cases[k].normal), 1e-13);
     }
@@ -485,8 +486,8 @@ START_TEST(ch02_3_worked_example)
     const double want[3][6] = {{0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, -1, 0}, {0, 1, 0, 1, 0, 0}};
     for (int r = 0; r < 3; ++r)
         for (int m = 0; m < 6; ++m) {
-            cft_assert_near(Jb[r][m], want[r][m], 1e-15, 0);
-            cft_assert_near(Ja[r][m], 0.0, 0.0, 0);
+            cft_assert_near_at(Jb[r][m], want[r][m], 1e-15, 0, "r = %d, m = %d", r, m);
+            cft_assert_near_at(Ja[r][m], 0.0, 0.0, 0, "r = %d, m = %d", r, m);
         }
 }
 END_TEST
@@ -535,16 +536,17 @@ START_TEST(ch02_3_fixed_and_static_bodies)
         cft_assert_ok(cf_contact_jacobian_rigid(&c, NULL, &B, Ja2, Jb2));
         for (int r = 0; r < 3; ++r)
             for (int m = 0; m < 6; ++m) {
-                cft_assert_near(Ja[r][m], 0.0, 0.0, 0); /* a fixed body contributes nothing */
-                cft_assert_near(Ja2[r][m], 0.0, 0.0, 0); /* nor does the environment */
-                cft_assert_near(Jb[r][m], Jb2[r][m], 0.0, 0);
+                cft_assert_near_at(Ja[r][m], 0.0, 0.0, 0,
+                                   "r = %d, m = %d", r, m); /* a fixed body contributes nothing */
+                cft_assert_near_at(Ja2[r][m], 0.0, 0.0, 0, "r = %d, m = %d", r, m); /* nor does the environment */
+                cft_assert_near_at(Jb[r][m], Jb2[r][m], 0.0, 0, "r = %d, m = %d", r, m);
             }
         /* the dynamic body's block does not depend on what it touches */
         cft_assert_ok(cf_contact_jacobian_rigid(&c, &B, &F, Ja2, Jb2));
         for (int r = 0; r < 3; ++r)
             for (int m = 0; m < 6; ++m) {
-                cft_assert_near(Ja2[r][m], -Jb[r][m], 1e-15, 0);
-                cft_assert_near(Jb2[r][m], 0.0, 0.0, 0);
+                cft_assert_near_at(Ja2[r][m], -Jb[r][m], 1e-15, 0, "r = %d, m = %d", r, m);
+                cft_assert_near_at(Jb2[r][m], 0.0, 0.0, 0, "r = %d, m = %d", r, m);
             }
     }
 }
@@ -568,7 +570,7 @@ START_TEST(ch02_3_common_rigid_motion_zero)
         body_u(&B, ub);
         jac_times_u(Ja, ua, va);
         jac_times_u(Jb, ub, vb);
-        for (int r = 0; r < 3; ++r) cft_assert_near(va[r] + vb[r], 0.0, 1e-12, 0);
+        for (int r = 0; r < 3; ++r) cft_assert_near_at(va[r] + vb[r], 0.0, 1e-12, 0, "r = %d", r);
         /* swapping A and B together with n -> -n gives the same normal velocity */
         cfContact s = c;
         s.body_a = 1, s.body_b = 0, s.n = cfu_neg(c.n), s.b = cfu_neg(c.b);
@@ -660,7 +662,7 @@ START_TEST(ch02_4_edge_edge_optimal)
         double best = seg_dist2(a0, a1, b0, b1, s, t);
         for (int i = 0; i <= 50; ++i)
             for (int j = 0; j <= 50; ++j)
-                ck_assert(best <= seg_dist2(a0, a1, b0, b1, i / 50.0, j / 50.0) + 1e-12);
+                cft_assert_at(best <= seg_dist2(a0, a1, b0, b1, i / 50.0, j / 50.0) + 1e-12, "i = %d, j = %d", i, j);
         cfVec3 diff = cfu_sub(cfu_mul_add(a0, s, cfu_sub(a1, a0)), cfu_mul_add(b0, t, cfu_sub(b1, b0)));
         double gs = cfu_dot(diff, cfu_sub(a1, a0)), gt = -cfu_dot(diff, cfu_sub(b1, b0));
         if (s > 1e-12 && s < 1 - 1e-12) cft_assert_near(gs, 0.0, 1e-10, 0);
@@ -754,7 +756,7 @@ START_TEST(ch02_4_jacobian_relative_velocity)
             cfVec3 vu = cf_rng_vec3(&rng, -3, 3), vv[8];
             for (int i = 0; i < 8; ++i) vv[i] = vu;
             soft_ju(&c, vv, ju);
-            for (int r = 0; r < 3; ++r) cft_assert_near(ju[r], 0.0, 1e-13, 0);
+            for (int r = 0; r < 3; ++r) cft_assert_near_at(ju[r], 0.0, 1e-13, 0, "r = %d", r);
         }
     }
 }
@@ -824,7 +826,7 @@ START_TEST(ch02_4_contacts_from_geometry)
             for (int i = 0; i < 7; ++i) v[i] = cfu_add(v0, cfu_cross(w, cfu_sub(xt[i], c.p)));
             double ju[3];
             soft_ju(&c, v, ju);
-            for (int r = 0; r < 3; ++r) cft_assert_near(ju[r], 0.0, 1e-12, 0);
+            for (int r = 0; r < 3; ++r) cft_assert_near_at(ju[r], 0.0, 1e-12, 0, "r = %d", r);
         }
     }
     /* a vertex over a corner of the triangle: the row reduces to node against node */
@@ -855,7 +857,7 @@ START_TEST(ch02_5_worked_examples)
     cfDense D = bsr_dense(&W);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
-            cft_assert_near(*cf_dense_at(&D, i, j), i == j ? 1.0 / b.mass : 0.0, 1e-14, 0);
+            cft_assert_near_at(*cf_dense_at(&D, i, j), i == j ? 1.0 / b.mass : 0.0, 1e-14, 0, "i = %d, j = %d", i, j);
     cf_dense_free(&D);
     cf_bsr_free(&W);
     /* a solid sphere on the ground, touching at its lowest point: diag(1, 7/2, 7/2)/m */
@@ -869,7 +871,8 @@ START_TEST(ch02_5_worked_examples)
     D = bsr_dense(&W);
     const double want[3] = {1.0 / m, 3.5 / m, 3.5 / m};
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) cft_assert_near(*cf_dense_at(&D, i, j), i == j ? want[i] : 0.0, 1e-14, 0);
+        for (int j = 0; j < 3; ++j) cft_assert_near_at(*cf_dense_at(&D, i, j), i == j ? want[i] : 0.0, 1e-14, 0,
+                                                       "i = %d, j = %d", i, j);
     cf_dense_free(&D);
     cf_bsr_free(&W);
 }
@@ -929,7 +932,8 @@ START_TEST(ch02_5_equals_dense_reference)
         ck_assert(cf_dense_mul(&Minv, &Jt, &MJt) == CF_OK);
         ck_assert(cf_dense_mul(&Jd, &MJt, &Wref) == CF_OK);
         double scale = dense_max_abs(&Wref);
-        for (int i = 0; i < Wref.rows * Wref.cols; ++i) cft_assert_near(Wd.a[i], Wref.a[i], 1e-12 * scale, 0);
+        for (int i = 0; i < Wref.rows * Wref.cols; ++i) cft_assert_near_at(Wd.a[i], Wref.a[i], 1e-12 * scale, 0,
+                                                                           "i = %d", i);
         cf_dense_free(&Jd);
         cf_dense_free(&Jt);
         cf_dense_free(&Minv);
@@ -1049,10 +1053,10 @@ START_TEST(ch02_5_problem_and_impulses)
             if (c->body_a >= 0 && bodies[c->body_a].fixed) va = cfu_zero3();
             if (c->body_b >= 0 && bodies[c->body_b].fixed) vb = cfu_zero3();
             cfVec3 rel = cfu_sub(vb, va);
-            cft_assert_near(p.q[3 * a], cfu_dot(c->n, rel), 1e-12, 0);
-            cft_assert_near(p.q[3 * a + 1], cfu_dot(c->t, rel), 1e-12, 0);
-            cft_assert_near(p.q[3 * a + 2], cfu_dot(c->b, rel), 1e-12, 0);
-            cft_assert_near(p.mu[a], c->mu, 0.0, 0);
+            cft_assert_near_at(p.q[3 * a], cfu_dot(c->n, rel), 1e-12, 0, "a = %d", a);
+            cft_assert_near_at(p.q[3 * a + 1], cfu_dot(c->t, rel), 1e-12, 0, "a = %d", a);
+            cft_assert_near_at(p.q[3 * a + 2], cfu_dot(c->b, rel), 1e-12, 0, "a = %d", a);
+            cft_assert_near_at(p.mu[a], c->mu, 0.0, 0, "a = %d", a);
         }
         double lam[3 * SCENE_CONTACTS], want[3 * SCENE_CONTACTS];
         for (int i = 0; i < 3 * SCENE_CONTACTS; ++i) lam[i] = cf_rng_range(&rng, -1, 1);
@@ -1060,7 +1064,7 @@ START_TEST(ch02_5_problem_and_impulses)
         cft_assert_ok(cf_rigid_apply_impulses(bodies, SCENE_BODIES, contacts, SCENE_CONTACTS, lam));
         cfFrictionProblem after;
         cft_assert_ok(cf_friction_problem_rigid(bodies, SCENE_BODIES, contacts, SCENE_CONTACTS, &after));
-        for (int i = 0; i < 3 * SCENE_CONTACTS; ++i) cft_assert_near(after.q[i], want[i], 1e-11, 1e-12);
+        for (int i = 0; i < 3 * SCENE_CONTACTS; ++i) cft_assert_near_at(after.q[i], want[i], 1e-11, 1e-12, "i = %d", i);
         cf_fc_free(&p);
         cf_fc_free(&after);
     }
@@ -1114,13 +1118,13 @@ START_TEST(ch02_6_polyhedral_structure)
                 cft_assert_near(got, want, 1e-12, 0);
             }
         for (int a = 0; a < nc; ++a) {
-            cft_assert_near(lcp.b[a], fc.q[3 * a], 1e-15, 0);
+            cft_assert_near_at(lcp.b[a], fc.q[3 * a], 1e-15, 0, "a = %d", a);
             for (int i = 0; i < k; ++i) {
                 double th = 2 * CF_PI * i / k;
-                cft_assert_near(lcp.b[nc + a * k + i], cos(th) * fc.q[3 * a + 1] + sin(th) * fc.q[3 * a + 2],
-                                1e-14, 0);
+                cft_assert_near_at(lcp.b[nc + a * k + i], cos(th) * fc.q[3 * a + 1] + sin(th) * fc.q[3 * a + 2],
+                                   1e-14, 0, "i = %d, a = %d", i, a);
             }
-            cft_assert_near(lcp.b[nc + nc * k + a], 0.0, 0.0, 0);
+            cft_assert_near_at(lcp.b[nc + nc * k + a], 0.0, 0.0, 0, "a = %d", a);
         }
         /* the symmetric part restricted to (n, d) is PSD */
         int m = nc + nc * k;
@@ -1206,18 +1210,18 @@ START_TEST(ch02_6_boxed_structure)
     cft_assert_ok(cf_friction_boxed_lcp(&fc, &p));
     ck_assert_int_eq(p.n, 3 * nc);
     cfDense A = csr_dense(&p.A), Wd = bsr_dense(&fc.W);
-    for (int i = 0; i < 9 * nc * nc; ++i) cft_assert_near(A.a[i], Wd.a[i], 0.0, 0);
+    for (int i = 0; i < 9 * nc * nc; ++i) cft_assert_near_at(A.a[i], Wd.a[i], 0.0, 0, "i = %d", i);
     double x[9];
     for (int i = 0; i < 9; ++i) x[i] = cf_rng_range(&rng, 0.1, 2);
     for (int a = 0; a < nc; ++a) {
-        cft_assert_near(p.b[3 * a], fc.q[3 * a], 0.0, 0);
-        cft_assert_near(p.b[3 * a + 1], fc.q[3 * a + 1], 0.0, 0);
-        cft_assert_near(p.b[3 * a + 2], fc.q[3 * a + 2], 0.0, 0);
+        cft_assert_near_at(p.b[3 * a], fc.q[3 * a], 0.0, 0, "a = %d", a);
+        cft_assert_near_at(p.b[3 * a + 1], fc.q[3 * a + 1], 0.0, 0, "a = %d", a);
+        cft_assert_near_at(p.b[3 * a + 2], fc.q[3 * a + 2], 0.0, 0, "a = %d", a);
         double lo, hi;
         cf_blcp_bounds(&p, x, 3 * a, &lo, &hi);
         ck_assert(lo == 0.0 && hi == INFINITY);
         for (int r = 1; r < 3; ++r) {
-            ck_assert_int_eq(p.findex[3 * a + r], 3 * a);
+            cft_assert_int_at(p.findex[3 * a + r], ==, 3 * a, "a = %d, r = %d", a, r);
             cf_blcp_bounds(&p, x, 3 * a + r, &lo, &hi);
             cft_assert_near(hi, fc.mu[a] * x[3 * a], 1e-15, 0);
             cft_assert_near(lo, -fc.mu[a] * x[3 * a], 1e-15, 0);
@@ -1381,12 +1385,12 @@ START_TEST(ch02_7_stabilize_rows)
     for (int i = 0; i < 3 * nc; ++i)
         for (int j = 0; j < 3 * nc; ++j) {
             double add = (i == j && i % 3 == 0) ? eps : 0.0;
-            cft_assert_near(*cf_dense_at(&A, i, j), *cf_dense_at(&B, i, j) + add, 1e-15, 0);
+            cft_assert_near_at(*cf_dense_at(&A, i, j), *cf_dense_at(&B, i, j) + add, 1e-15, 0, "i = %d, j = %d", i, j);
         }
     for (int a = 0; a < nc; ++a) {
-        cft_assert_near(p.q[3 * a], orig.q[3 * a] + ups * phi[a] / h, 1e-15, 0);
-        cft_assert_near(p.q[3 * a + 1], orig.q[3 * a + 1], 0.0, 0);
-        cft_assert_near(p.q[3 * a + 2], orig.q[3 * a + 2], 0.0, 0);
+        cft_assert_near_at(p.q[3 * a], orig.q[3 * a] + ups * phi[a] / h, 1e-15, 0, "a = %d", a);
+        cft_assert_near_at(p.q[3 * a + 1], orig.q[3 * a + 1], 0.0, 0, "a = %d", a);
+        cft_assert_near_at(p.q[3 * a + 2], orig.q[3 * a + 2], 0.0, 0, "a = %d", a);
     }
     cf_dense_free(&A);
     cf_dense_free(&B);
@@ -1542,7 +1546,7 @@ START_TEST(ch02_8_equals_dense_reference)
         for (int j = 0; j < n; ++j) {
             double want = (h * s.damping_beta + h * h) * *cf_dense_at(&Kd, i, j);
             if (i == j) want += (1 + h * s.damping_alpha) * s.mass[i / 3];
-            cft_assert_near(*cf_dense_at(&Ad, i, j), want, 1e-9, 1e-12);
+            cft_assert_near_at(*cf_dense_at(&Ad, i, j), want, 1e-9, 1e-12, "i = %d, j = %d", i, j);
         }
     /* X = A^-1 J^T column by column, W = J X */
     int m = 3 * nc;
@@ -1560,15 +1564,15 @@ START_TEST(ch02_8_equals_dense_reference)
         for (int j = 0; j < m; ++j) {
             double want = 0.0;
             for (int k = 0; k < n; ++k) want += *cf_dense_at(&Jd, i, k) * X[k * m + j];
-            cft_assert_near(*cf_dense_at(&Wd, i, j), want, 1e-10 * scale, 0);
+            cft_assert_near_at(*cf_dense_at(&Wd, i, j), want, 1e-10 * scale, 0, "i = %d, j = %d", i, j);
         }
     ck_assert(cf_dense_solve(&Ad, d.b, uf) == CF_OK);
     for (int i = 0; i < m; ++i) {
         double want = 0.0;
         for (int k = 0; k < n; ++k) want += *cf_dense_at(&Jd, i, k) * uf[k];
-        cft_assert_near(fc.q[i], want, 1e-10, 1e-10);
+        cft_assert_near_at(fc.q[i], want, 1e-10, 1e-10, "i = %d", i);
     }
-    for (int a = 0; a < nc; ++a) cft_assert_near(fc.mu[a], c[a].mu, 0.0, 0);
+    for (int a = 0; a < nc; ++a) cft_assert_near_at(fc.mu[a], c[a].mu, 0.0, 0, "a = %d", a);
     free(col);
     free(X);
     free(uf);
@@ -1628,7 +1632,8 @@ START_TEST(ch02_8_lumped_closed_form)
     for (int k = 0; k < 3; ++k) wsum += c.w_a[k] * c.w_a[k] / mass[k];
     cfDense W = bsr_dense(&fc.W);
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) cft_assert_near(*cf_dense_at(&W, i, j), i == j ? wsum : 0.0, 1e-13, 0);
+        for (int j = 0; j < 3; ++j) cft_assert_near_at(*cf_dense_at(&W, i, j), i == j ? wsum : 0.0, 1e-13, 0,
+                                                       "i = %d, j = %d", i, j);
     /* gravity moves every node alike, so it cancels: q is the relative velocity now */
     cfVec3 rel = s.v[3];
     for (int k = 0; k < 3; ++k) rel = cfu_mul_add(rel, -c.w_a[k], s.v[k]);
@@ -1644,7 +1649,7 @@ START_TEST(ch02_8_lumped_closed_form)
     W = bsr_dense(&fc.W);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
-            cft_assert_near(*cf_dense_at(&W, i, j), i == j ? 1.0 / mass[3] : 0.0, 1e-13, 0);
+            cft_assert_near_at(*cf_dense_at(&W, i, j), i == j ? 1.0 / mass[3] : 0.0, 1e-13, 0, "i = %d, j = %d", i, j);
     cf_dense_free(&W);
     cf_soft_dual_free(&d);
     cf_fc_free(&fc);
@@ -1674,7 +1679,7 @@ START_TEST(ch02_8_velocity_recovery)
         cft_assert_ok(cf_soft_dual_velocity(&d, lam, u));
         cf_csr_mul_vec(&d.J, u, Ju);
         cf_fc_velocity(&fc, lam, want);
-        for (int i = 0; i < m; ++i) cft_assert_near(Ju[i], want[i], 1e-10, 1e-10);
+        for (int i = 0; i < m; ++i) cft_assert_near_at(Ju[i], want[i], 1e-10, 1e-10, "i = %d", i);
     }
     cf_vec_zero(m, lam);
     cft_assert_ok(cf_soft_dual_velocity(&d, lam, u));
@@ -1682,9 +1687,9 @@ START_TEST(ch02_8_velocity_recovery)
     ck_assert(cf_soft_copy(&s2, &s) == CF_OK);
     cft_assert_ok(cf_soft_step_implicit(&s2, g, h, NULL));
     for (int i = 0; i < s.n_nodes; ++i) {
-        cft_assert_near(u[3 * i], s2.v[i].x, 1e-9, 1e-9);
-        cft_assert_near(u[3 * i + 1], s2.v[i].y, 1e-9, 1e-9);
-        cft_assert_near(u[3 * i + 2], s2.v[i].z, 1e-9, 1e-9);
+        cft_assert_near_at(u[3 * i], s2.v[i].x, 1e-9, 1e-9, "i = %d", i);
+        cft_assert_near_at(u[3 * i + 1], s2.v[i].y, 1e-9, 1e-9, "i = %d", i);
+        cft_assert_near_at(u[3 * i + 2], s2.v[i].z, 1e-9, 1e-9, "i = %d", i);
     }
     free(u);
     cf_soft_free(&s2);

@@ -386,10 +386,10 @@ START_TEST(ch03_3_sat_touching_faces)
     int n = cf_collide_box_box(&A, &B, 0.0, 4, c);
     ck_assert_int_eq(n, 4);
     for (int k = 0; k < n; ++k) {
-        ck_assert_int_eq(cf_feature_type(c[k].feature), CF_FEAT_FACE_A);
-        cft_assert_near(c[k].phi, 0.0, 1e-12, 0);
-        cft_assert_vec3_near(c[k].n, V(0, 1, 0), 1e-12);
-        cft_assert_near(c[k].p.y, 0.5, 1e-12, 0);
+        cft_assert_int_at(cf_feature_type(c[k].feature), ==, CF_FEAT_FACE_A, "k = %d", k);
+        cft_assert_near_at(c[k].phi, 0.0, 1e-12, 0, "k = %d", k);
+        cft_assert_vec3_near_at(c[k].n, V(0, 1, 0), 1e-12, "k = %d", k);
+        cft_assert_near_at(c[k].p.y, 0.5, 1e-12, 0, "k = %d", k);
     }
     /* the same with B's face turned by 30 degrees about y: B's face axis ties with A's, A's wins */
     B = unit_cube(V(0, 1, 0), axis_angle(0, 1, 0, 30));
@@ -429,7 +429,7 @@ START_TEST(ch03_3_sat_ties_and_bias)
         B = unit_cube(off, axis_angle(across[k].x, across[k].y, across[k].z, 1.0));
         A = unit_cube(V(0, 0, 0), cfu_quat_identity());
         r = cf_sat_box_box(&B, &A, 0.0);
-        ck_assert_int_eq(r.axis, 3 + k);
+        cft_assert_int_at(r.axis, ==, 3 + k, "k = %d", k);
     }
     /* 3. The face bias: random overlapping pairs whose best edge axis is shallower than the best
        face axis by 1 % to 4 % of the depth must keep the face (an edge axis needs more than
@@ -486,7 +486,7 @@ START_TEST(ch03_3_feature_ids)
     int tags = 0;
     for (int k = 0; k < 4; ++k) {
         uint32_t pl = cf_feature_payload(c[k].feature);
-        ck_assert_int_eq(cf_feature_type(c[k].feature), CF_FEAT_FACE_A);
+        cft_assert_int_at(cf_feature_type(c[k].feature), ==, CF_FEAT_FACE_A, "k = %d", k);
         ck_assert_int_eq((int)(pl >> 9), 2);
         ck_assert_int_eq((int)((pl >> 6) & 7), 3);
         ck_assert_int_lt((int)(pl & 63), 4);
@@ -497,7 +497,7 @@ START_TEST(ch03_3_feature_ids)
     ck_assert_int_eq(cf_collide_box_box(&B, &A, 0.0, 4, c), 4);
     for (int k = 0; k < 4; ++k) {
         uint32_t pl = cf_feature_payload(c[k].feature);
-        ck_assert_int_eq(cf_feature_type(c[k].feature), CF_FEAT_FACE_A);
+        cft_assert_int_at(cf_feature_type(c[k].feature), ==, CF_FEAT_FACE_A, "k = %d", k);
         ck_assert_int_eq((int)(pl >> 9), 3);
         ck_assert_int_eq((int)((pl >> 6) & 7), 2);
     }
@@ -520,7 +520,7 @@ START_TEST(ch03_3_feature_ids)
         cfVec3 lb = cfu_mat3_tmul_vec(B.R, cfu_sub(point_b(&c[k]), B.c));
         cft_assert_near(fmax(fabs(lb.x), fabs(lb.z)), 0.5, 1e-12, 0);
     }
-    for (int k = 0; k < 4; ++k) ck_assert_int_eq(planes[k], 2);
+    for (int k = 0; k < 4; ++k) cft_assert_int_at(planes[k], ==, 2, "k = %d", k);
     A = unit_cube(V(0, 0, 0), axis_angle(0, 0, 1, 45));
     B = unit_cube(V(0, 1.4, 0), axis_angle(1, 0, 0, 45));
     ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 4, c), 1);
@@ -590,13 +590,13 @@ START_TEST(ch03_3_face_manifolds_worked)
     int n = cf_collide_box_box(&A, &B, 0.0, 4, c);
     ck_assert_int_eq(n, 4);
     for (int k = 0; k < n; ++k) {
-        cft_assert_near(c[k].phi, -0.1, 1e-12, 0);
-        cft_assert_vec3_near(c[k].n, V(0, 1, 0), 1e-12);
+        cft_assert_near_at(c[k].phi, -0.1, 1e-12, 0, "k = %d", k);
+        cft_assert_vec3_near_at(c[k].n, V(0, 1, 0), 1e-12, "k = %d", k);
         cfVec3 pa = point_a(&c[k]);
         cft_assert_near(fabs(pa.x), 0.5, 1e-12, 0);
         cft_assert_near(pa.y, 0.5, 1e-12, 0);
         cft_assert_near(fabs(pa.z), 0.5, 1e-12, 0);
-        for (int j = 0; j < k; ++j) ck_assert(c[j].feature != c[k].feature);
+        for (int j = 0; j < k; ++j) cft_assert_at(c[j].feature != c[k].feature, "k = %d, j = %d", k, j);
     }
     B = unit_cube(V(0, 0.9, 0), axis_angle(0, 1, 0, 45));
     n = cf_collide_box_box(&A, &B, 0.0, 8, c);
@@ -604,7 +604,7 @@ START_TEST(ch03_3_face_manifolds_worked)
     const double q = sqrt(0.5) - 0.5; /* 0.2071 */
     const double want[8][2] = {{0.5, q}, {0.5, -q}, {-0.5, q}, {-0.5, -q}, {q, 0.5}, {-q, 0.5}, {q, -0.5}, {-q, -0.5}};
     for (int k = 0; k < 8; ++k) {
-        cft_assert_near(c[k].phi, -0.1, 1e-12, 0);
+        cft_assert_near_at(c[k].phi, -0.1, 1e-12, 0, "k = %d", k);
         bool hit = false;
         for (int j = 0; j < 8; ++j)
             if (cfu_norm(cfu_sub(point_a(&c[j]), V(want[k][0], 0.5, want[k][1]))) < 1e-9) hit = true;
@@ -614,7 +614,7 @@ START_TEST(ch03_3_face_manifolds_worked)
     cfContact r[CF_BOX_MAX_CONTACTS];
     int m = cf_collide_box_box(&A, &B, 0.0, 4, r);
     ck_assert_int_eq(m, 4);
-    for (int k = 0; k < 4; ++k) ck_assert(find_near(c, 8, r[k].p, 1e-12) >= 0);
+    for (int k = 0; k < 4; ++k) cft_assert_at(find_near(c, 8, r[k].p, 1e-12) >= 0, "k = %d", k);
     double area = 0.0; /* shoelace in the xz plane, after sorting by angle */
     double ang[4];
     int ord[4] = {0, 1, 2, 3};
@@ -696,13 +696,13 @@ START_TEST(ch03_3_manifold_certificates)
         int n = cf_collide_box_box(&A, &B, 0.0, 4, c);
         ck_assert_msg(n >= 1 && n <= 4, "%d contacts for an overlapping pair", n);
         for (int j = 0; j < n; ++j) {
-            cft_assert_vec3_near(c[j].n, r.n, 1e-12);
-            ck_assert(c[j].phi <= 0.0);
-            ck_assert(c[j].phi >= r.s - 1e-9);
-            cft_assert_near(cf_sdf_obb(&A, point_a(&c[j]), NULL), 0.0, 1e-9, 0);
-            cft_assert_near(cf_sdf_obb(&B, point_b(&c[j]), NULL), 0.0, 1e-9, 0);
+            cft_assert_vec3_near_at(c[j].n, r.n, 1e-12, "j = %d", j);
+            cft_assert_at(c[j].phi <= 0.0, "j = %d", j);
+            cft_assert_at(c[j].phi >= r.s - 1e-9, "j = %d", j);
+            cft_assert_near_at(cf_sdf_obb(&A, point_a(&c[j]), NULL), 0.0, 1e-9, 0, "j = %d", j);
+            cft_assert_near_at(cf_sdf_obb(&B, point_b(&c[j]), NULL), 0.0, 1e-9, 0, "j = %d", j);
             if (cf_feature_type(c[j].feature) == CF_FEAT_EDGE_EDGE) ++edges;
-            for (int i = 0; i < j; ++i) ck_assert(c[i].feature != c[j].feature);
+            for (int i = 0; i < j; ++i) cft_assert_at(c[i].feature != c[j].feature, "j = %d, i = %d", j, i);
         }
     }
     ck_assert(tested >= 1000 && edges > 20);
@@ -753,14 +753,14 @@ START_TEST(ch03_3_box_plane)
     cfContact c[8];
     ck_assert_int_eq(cf_collide_plane_box(V(0, 0, 1), 0.0, &b, 0.0, 4, c), 4);
     for (int k = 0; k < 4; ++k) {
-        cft_assert_near(c[k].phi, -0.05, 1e-12, 0);
-        cft_assert_vec3_near(c[k].n, V(0, 0, 1), 0.0);
-        cft_assert_near(c[k].p.z, -0.025, 1e-12, 0);
+        cft_assert_near_at(c[k].phi, -0.05, 1e-12, 0, "k = %d", k);
+        cft_assert_vec3_near_at(c[k].n, V(0, 0, 1), 0.0, "k = %d", k);
+        cft_assert_near_at(c[k].p.z, -0.025, 1e-12, 0, "k = %d", k);
     }
     /* resting exactly on the plane (phi = 0) counts at margin 0 */
     b = unit_cube(V(0.3, -0.2, 0.5), cfu_quat_identity());
     ck_assert_int_eq(cf_collide_plane_box(V(0, 0, 1), 0.0, &b, 0.0, 4, c), 4);
-    for (int k = 0; k < 4; ++k) cft_assert_near(c[k].phi, 0.0, 0.0, 0);
+    for (int k = 0; k < 4; ++k) cft_assert_near_at(c[k].phi, 0.0, 0.0, 0, "k = %d", k);
     cfRng rng;
     cf_rng_seed(&rng, 335);
     for (int k = 0; k < 1000; ++k) {
@@ -773,9 +773,9 @@ START_TEST(ch03_3_box_plane)
         ck_assert_int_eq(got, below);
         for (int j = 0; j < got; ++j) {
             int v = (int)cf_feature_payload(c[j].feature);
-            ck_assert_int_eq(cf_feature_type(c[j].feature), CF_FEAT_VERTEX);
-            cft_assert_vec3_near(point_b(&c[j]), cf_obb_vertex(&box, v), 1e-12);
-            cft_assert_near(cfu_dot(n, point_a(&c[j])), off, 1e-12, 0);
+            cft_assert_int_at(cf_feature_type(c[j].feature), ==, CF_FEAT_VERTEX, "j = %d", j);
+            cft_assert_vec3_near_at(point_b(&c[j]), cf_obb_vertex(&box, v), 1e-12, "j = %d", j);
+            cft_assert_near_at(cfu_dot(n, point_a(&c[j])), off, 1e-12, 0, "j = %d", j);
         }
         ck_assert_int_eq(cf_collide_plane_box(n, off, &box, 0.0, 4, c), below < 4 ? below : 4);
     }
@@ -895,8 +895,8 @@ START_TEST(ch03_4_cubic_roots)
         for (int i = 0; i < 3; ++i) edge |= fabs(r[i]) < 1e-6 || fabs(r[i] - 1.0) < 1e-6;
         if (edge) continue;
         ck_assert_int_eq(got, want);
-        for (int i = 0; i < want; ++i) cft_assert_near(roots[i], sorted[i], 1e-9, 0);
-        for (int i = 0; i < got; ++i) ck_assert(fabs(cubic_at(c, roots[i])) <= 1e-9 * fabs(s));
+        for (int i = 0; i < want; ++i) cft_assert_near_at(roots[i], sorted[i], 1e-9, 0, "i = %d", i);
+        for (int i = 0; i < got; ++i) cft_assert_at(fabs(cubic_at(c, roots[i])) <= 1e-9 * fabs(s), "i = %d", i);
     }
 }
 END_TEST
@@ -945,7 +945,8 @@ START_TEST(ch03_4_ccd_special_cases)
     cfCcdResult r;
     /* bad input: MISS with toi = h (for h < 0: MISS) */
     const double bad[3] = {-1.0, NAN, INFINITY};
-    for (int k = 0; k < 3; ++k) ck_assert_int_eq(cf_ccd_vertex_face(x, u, bad[k]).status, CF_CCD_MISS);
+    for (int k = 0; k < 3; ++k) cft_assert_int_at(cf_ccd_vertex_face(x, u, bad[k]).status, ==, CF_CCD_MISS,
+                                                  "k = %d", k);
     for (int i = 0; i < 4; ++i) {
         cfVec3 keep = x[i];
         x[i].y = NAN;
@@ -1591,8 +1592,8 @@ START_TEST(ch03_6_grid_reproduces_linear_fields)
     for (int i = 0; i < g.n[0]; i += 3)
         for (int j = 0; j < g.n[1]; j += 2)
             for (int k = 0; k < g.n[2]; ++k)
-                cft_assert_near(cf_sdf_grid_eval(&g, cf_sdf_grid_node(&g, i, j, k), NULL),
-                                g.phi[cf_sdf_grid_index(&g, i, j, k)], 1e-15, 0);
+                cft_assert_near_at(cf_sdf_grid_eval(&g, cf_sdf_grid_node(&g, i, j, k), NULL),
+                                   g.phi[cf_sdf_grid_index(&g, i, j, k)], 1e-15, 0, "i = %d, j = %d, k = %d", i, j, k);
     cf_sdf_grid_free(&g);
 }
 END_TEST
@@ -1679,7 +1680,8 @@ START_TEST(ch03_6_grid_outside_gradient)
     cf_sdf_grid_fill(&g, &lin2);
     const cfVec3 top[4] = {V(1, 1, 1), V(1, -0.3, 0.2), V(0.4, 1, -0.6), V(-0.2, 0.7, 1)};
     for (int k = 0; k < 4; ++k) {
-        cft_assert_near(cf_sdf_grid_eval(&g, top[k], &gr), cfu_dot(lf2.a, top[k]) + lf2.b, 1e-13, 0);
+        cft_assert_near_at(cf_sdf_grid_eval(&g, top[k], &gr), cfu_dot(lf2.a, top[k]) + lf2.b, 1e-13, 0,
+                           "k = %d", k);
         cft_assert_vec3_near(gr, lf2.a, 1e-12);
     }
     /* a zero field has no gradient: (0, 0, 1) (exactly zero only for zero samples: a constant
@@ -1764,7 +1766,7 @@ START_TEST(ch03_6_simplex_projection)
         }
         double v[3] = {w[0], w[1], w[2]};
         cf_project_simplex3(v);
-        for (int i = 0; i < 3; ++i) cft_assert_near(v[i], w[i], 1e-15, 0);
+        for (int i = 0; i < 3; ++i) cft_assert_near_at(v[i], w[i], 1e-15, 0, "i = %d", i);
     }
 }
 END_TEST
@@ -1785,7 +1787,7 @@ START_TEST(ch03_6_face_refinement_worked)
     /* no iteration: the centroid (0, -1, 0.95) and its value; whatever w held before */
     w[0] = 0.9, w[1] = w[2] = 0.05;
     s = cf_sdf_triangle_min(&sph, a, b, c, 0.05, 0, w);
-    for (int k = 0; k < 3; ++k) cft_assert_near(w[k], 1.0 / 3.0, 1e-15, 0);
+    for (int k = 0; k < 3; ++k) cft_assert_near_at(w[k], 1.0 / 3.0, 1e-15, 0, "k = %d", k);
     cft_assert_near(s, sqrt(1.0 + 0.95 * 0.95) - 1.0, 1e-12, 0);
     /* a lopsided triangle: the minimiser is still the point above the centre, (0, 0, 0.95), with
        weights solved from w0 a + w1 b' + w2 c = 0 in the plane (every weight different) */
@@ -1845,8 +1847,8 @@ START_TEST(ch03_6_sdf_mesh_transform)
         for (int j = 0; j < n; ++j) {
             int i = (int)cf_feature_payload(out[j].feature);
             cfVec3 v = cf_pose_apply(B, m.v[i]);
-            cft_assert_vec3_near(point_b(&out[j]), v, 1e-12);
-            cft_assert_near(out[j].phi, cfu_norm(cfu_sub(v, A.x)) - sd.r, 1e-12, 0);
+            cft_assert_vec3_near_at(point_b(&out[j]), v, 1e-12, "j = %d", j);
+            cft_assert_near_at(out[j].phi, cfu_norm(cfu_sub(v, A.x)) - sd.r, 1e-12, 0, "j = %d", j);
         }
     }
     cf_trimesh_free(&m);
@@ -1888,8 +1890,8 @@ START_TEST(ch03_7_same_pairs_as_all_pairs)
         ck_assert(cf_broadphase_all_pairs(boxes, n, &b, &tb) == CF_OK);
         ck_assert_int_eq(a.count, b.count);
         for (int i = 0; i < a.count; ++i) {
-            ck_assert_int_eq(a.items[i].a, b.items[i].a);
-            ck_assert_int_eq(a.items[i].b, b.items[i].b);
+            cft_assert_int_at(a.items[i].a, ==, b.items[i].a, "i = %d", i);
+            cft_assert_int_at(a.items[i].b, ==, b.items[i].b, "i = %d", i);
         }
         ck_assert(ta <= tb);
         free(boxes);
@@ -2029,7 +2031,7 @@ START_TEST(lib_meshes_closed)
                 ck_assert_int_eq(twins, 1);
                 ++E2;
             }
-        ck_assert_int_eq(m[q].n_verts - E2 / 2 + m[q].n_tris, 2);
+        cft_assert_int_at(m[q].n_verts - E2 / 2 + m[q].n_tris, ==, 2, "q = %d", q);
         /* outward orientation: the signed volume is positive */
         double vol = 0;
         for (int f = 0; f < m[q].n_tris; ++f)
@@ -2081,12 +2083,12 @@ START_TEST(lib_manifold_reduce)
         bool has_deep = false;
         for (int i = 0; i < m; ++i) {
             has_deep |= out[i].feature == (uint32_t)deep;
-            if (i) ck_assert(out[i].feature > out[i - 1].feature); /* original order */
+            if (i) cft_assert_at(out[i].feature > out[i - 1].feature, "i = %d", i); /* original order */
         }
         ck_assert(has_deep);
         memcpy(again, in, sizeof in);
         ck_assert_int_eq(cf_manifold_reduce(again, n, 4, again), 4); /* in place */
-        for (int i = 0; i < 4; ++i) ck_assert_uint_eq(again[i].feature, out[i].feature);
+        for (int i = 0; i < 4; ++i) cft_assert_int_at(again[i].feature, ==, out[i].feature, "i = %d", i);
     }
 }
 END_TEST
@@ -2119,7 +2121,7 @@ START_TEST(integration_detect_world)
     ck_assert_int_eq(l1.count, l2.count);
     ck_assert(s1.aabb_tests < s2.aabb_tests);
     for (int k = 0; k < l1.count; ++k) {
-        ck_assert(memcmp(&l1.items[k], &l2.items[k], sizeof l1.items[k]) == 0);
+        cft_assert_at(memcmp(&l1.items[k], &l2.items[k], sizeof l1.items[k]) == 0, "k = %d", k);
         const cfContact *c = &l1.items[k];
         ck_assert(c->body_a < c->body_b);
         cft_assert_near(cfu_norm(c->n), 1.0, 1e-12, 0);
@@ -2184,13 +2186,13 @@ START_TEST(integration_capsules)
         ck_assert_int_eq(cf_detect_pair(&cap, 1, &other, 0, NULL, sw), n);
         for (int j = 0; j < n; ++j) {
             assert_unit(c[j].n);
-            ck_assert(c[j].phi <= 0.0);
-            cft_assert_near(body_distance(&other, point_a(&c[j])), 0.0, 1e-7, 0);
+            cft_assert_at(c[j].phi <= 0.0, "j = %d", j);
+            cft_assert_near_at(body_distance(&other, point_a(&c[j])), 0.0, 1e-7, 0, "j = %d", j);
             /* a box's interior point with the core segment inside the box sits at a kink of the
                box distance: its capsule point is only approximate (documented) */
             bool kink = other.shape.type == CF_SHAPE_BOX && cf_feature_payload(c[j].feature) == 2 &&
                         c[j].phi < -cap.shape.radius;
-            if (!kink) cft_assert_near(body_distance(&cap, point_b(&c[j])), 0.0, 1e-7, 0);
+            if (!kink) cft_assert_near_at(body_distance(&cap, point_b(&c[j])), 0.0, 1e-7, 0, "j = %d", j);
             int i = find_near(sw, n, c[j].p, 1e-12);
             ck_assert_msg(i >= 0, "case %d: the swapped pair lacks a contact", k);
             cft_assert_vec3_near(sw[i].n, cfu_neg(c[j].n), 1e-12);
@@ -2223,7 +2225,8 @@ START_TEST(integration_warm_start)
     w.bodies[1].x.x += 1e-4;
     ck_assert(cf_detect_world(&w, NULL, &now, NULL) == CF_OK);
     ck_assert_int_eq(cf_contacts_carry_impulses(&now, &prev), 4);
-    for (int k = 0; k < 4; ++k) cft_assert_near(now.items[k].lambda[0], 1.0 + now.items[k].feature, 0, 0);
+    for (int k = 0; k < 4; ++k) cft_assert_near_at(now.items[k].lambda[0], 1.0 + now.items[k].feature, 0, 0,
+                                                   "k = %d", k);
     cf_contacts_free(&prev);
     cf_contacts_free(&now);
     cf_world_free(&w);
@@ -2245,11 +2248,11 @@ START_TEST(integration_warm_start_merge_equals_search)
     for (int i = 0; i < w.n_bodies; ++i) w.bodies[i].x.x += 1e-4 * (i % 3);
     ck_assert(cf_detect_world(&w, NULL, &now, NULL) == CF_OK);
     ck_assert(cf_detect_world(&w, NULL, &now2, NULL) == CF_OK);
-    for (int k = prev.count - 1; k >= 0; --k) cft_assert_ok(cf_contacts_push(&rev, &prev.items[k]));
+    for (int k = prev.count - 1; k >= 0; --k) cft_assert_ok_at(cf_contacts_push(&rev, &prev.items[k]), "k = %d", k);
     int m1 = cf_contacts_carry_impulses(&now, &prev), m2 = cf_contacts_carry_impulses(&now2, &rev);
     ck_assert_int_eq(m1, m2);
     ck_assert_int_gt(m1, prev.count / 2); /* a shift of at most 0.2 mm keeps most features: the walk must find them */
-    for (int k = 0; k < now.count; ++k) ck_assert(now.items[k].lambda[0] == now2.items[k].lambda[0]);
+    for (int k = 0; k < now.count; ++k) cft_assert_at(now.items[k].lambda[0] == now2.items[k].lambda[0], "k = %d", k);
     cf_contacts_free(&prev);
     cf_contacts_free(&now);
     cf_contacts_free(&now2);

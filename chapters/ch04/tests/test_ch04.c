@@ -157,7 +157,7 @@ static void check_p_family(LcpSolver solve, double skew, uint64_t seed, int coun
         cf_report_init(&rep, NULL, 0);
         cfStatus st = solve(&p, NULL, x, &rep);
         ck_assert_msg(st == CF_OK, "problem %d (n = %d): %s", t, n, cf_status_name(st));
-        for (int i = 0; i < n; ++i) cft_assert_near(x[i], want[i], 1e-9, 1e-9);
+        for (int i = 0; i < n; ++i) cft_assert_near_at(x[i], want[i], 1e-9, 1e-9, "i = %d", i);
         cft_assert_near(rep.residual, cf_lcp_residual(&p, x), 1e-15, 1e-12);
         ck_assert(rep.seconds >= 0.0);
         cf_lcp_free(&p);
@@ -280,7 +280,7 @@ static int siconos_outcomes(LcpSolver solve, int which, const char *solver_name)
         ck_assert_msg(cf_vec_finite(p.n, x), "%s: %s left a non-finite x", e->d_name, solver_name);
         /* unique solutions (P-matrices) must match the reference */
         if (st == CF_OK && cls->principal == EXPECT_SOLVED && read_reference(dir, e->d_name, p.n, ref))
-            for (int i = 0; i < p.n; ++i) cft_assert_near(x[i], ref[i], 1e-12, 1e-8);
+            for (int i = 0; i < p.n; ++i) cft_assert_near_at(x[i], ref[i], 1e-12, 1e-8, "i = %d", i);
         free(x);
         free(ref);
         cf_lcp_free(&p);
@@ -366,13 +366,14 @@ START_TEST(ch04_1_chol_update_matches_submatrix)
         for (int i = 0; i < n; ++i) k += in[i];
         ck_assert_int_eq(F.k, k);
         for (int r = 0; r < k; ++r) {
-            ck_assert(in[F.idx[r]]);
+            cft_assert_at(in[F.idx[r]], "r = %d", r);
             for (int c = 0; c < k; ++c) {
                 double s = 0.0;
                 for (int m = 0; m < k; ++m) s += F.L[r * F.cap + m] * F.L[c * F.cap + m];
                 cft_assert_near(s, Ad[F.idx[r] * n + F.idx[c]], 1e-12, 1e-12);
             }
-            for (int c = r + 1; c < k; ++c) cft_assert_near(F.L[r * F.cap + c], 0.0, 0.0, 0); /* lower */
+            for (int c = r + 1; c < k; ++c) cft_assert_near_at(F.L[r * F.cap + c], 0.0, 0.0, 0,
+                                                               "r = %d, c = %d", r, c); /* lower */
         }
     }
     /* the worked example of the spec, and a singular append that leaves the factor alone */
@@ -555,7 +556,7 @@ START_TEST(ch04_1_refactor_same_path)
         o.refactor = true;
         cft_assert_ok(cf_lcp_dantzig(&p, &o, x2, &r2));
         ck_assert_int_eq(r1.iterations, r2.iterations);
-        for (int i = 0; i < n; ++i) cft_assert_near(x1[i], x2[i], 1e-12, 1e-10);
+        for (int i = 0; i < n; ++i) cft_assert_near_at(x1[i], x2[i], 1e-12, 1e-10, "i = %d", i);
         cf_lcp_free(&p);
     }
 }
@@ -752,7 +753,7 @@ START_TEST(ch04_2_random_contacts_certificate)
                           cf_baraff_violation(&p, f, a));
             double aa[12]; /* a really is A f + b */
             cf_dense_mul_vec(&p.A, f, aa);
-            for (int i = 0; i < dim * nc; ++i) cft_assert_near(a[i], aa[i] + p.b[i], 1e-12, 1e-12);
+            for (int i = 0; i < dim * nc; ++i) cft_assert_near_at(a[i], aa[i] + p.b[i], 1e-12, 1e-12, "i = %d", i);
         }
         cf_baraff_free(&p);
     }
@@ -801,7 +802,7 @@ static void assert_baraff_certified(const cfBaraffProblem *p, const double *f, c
     ck_assert_msg(v <= tol, "%s problem %d: returned converged with violation %g > %g", what, t, v, tol);
     double aa[16];
     cf_dense_mul_vec(&p->A, f, aa);
-    for (int i = 0; i < m; ++i) cft_assert_near(a[i], aa[i] + p->b[i], 1e-12, 1e-12);
+    for (int i = 0; i < m; ++i) cft_assert_near_at(a[i], aa[i] + p->b[i], 1e-12, 1e-12, "i = %d", i);
 }
 
 /* trace callback of ch04_2_invariants_after_every_pivot: the state a pivot leaves behind */
@@ -950,8 +951,8 @@ START_TEST(ch04_2_frictionless_matches_enumeration)
         }
         ck_assert_int_eq(brute_force(nc, An, bn, want), 1);
         for (int i = 0; i < nc; ++i) {
-            cft_assert_near(f[dim * i], want[i], 1e-10, 1e-10);
-            for (int k = 1; k < dim; ++k) cft_assert_near(f[dim * i + k], 0.0, 0.0, 0);
+            cft_assert_near_at(f[dim * i], want[i], 1e-10, 1e-10, "i = %d", i);
+            for (int k = 1; k < dim; ++k) cft_assert_near_at(f[dim * i + k], 0.0, 0.0, 0, "i = %d, k = %d", i, k);
         }
         cf_baraff_free(&p);
     }
@@ -1037,7 +1038,7 @@ START_TEST(ch04_2_dynamic_friction)
     const double g = 9.81, mu = 0.4;
     for (int dim = 2; dim <= 3; ++dim) {
         cfBaraffProblem p;
-        ck_assert_int_eq(cf_baraff_init(&p, 1, dim), CF_OK);
+        cft_assert_int_at(cf_baraff_init(&p, 1, dim), ==, CF_OK, "dim = %d", dim);
         for (int i = 0; i < dim; ++i) p.A.a[i * dim + i] = 1.0;
         p.b[0] = -g;
         p.mu[0] = mu;
@@ -1071,7 +1072,7 @@ START_TEST(ch04_2_frictionless_equals_dantzig)
         }
         cfLcp q = make_lcp(nc, An, bn);
         cft_assert_ok(cf_lcp_dantzig(&q, NULL, x, NULL));
-        for (int i = 0; i < nc; ++i) cft_assert_near(f[3 * i], x[i], 1e-12, 1e-10);
+        for (int i = 0; i < nc; ++i) cft_assert_near_at(f[3 * i], x[i], 1e-12, 1e-10, "i = %d", i);
         cf_lcp_free(&q);
         cf_baraff_free(&p);
     }
@@ -1189,7 +1190,7 @@ START_TEST(ch04_3_polish_on_the_support)
     double A3[9] = {2 - 2e-7, 1, 1, -2, 1 + 1e-7, 1, 0, -1, 2 - 1e-7}, b3[3] = {-2, -2, 1}, x3[3];
     p = make_lcp(3, A3, b3);
     cft_assert_ok(cf_lcp_lemke(&p, NULL, x3, &rep));
-    for (int i = 0; i < 3; ++i) ck_assert(x3[i] > 0.0);
+    for (int i = 0; i < 3; ++i) cft_assert_at(x3[i] > 0.0, "i = %d", i);
     ck_assert_msg(cf_lcp_residual(&p, x3) <= 1e-12, "residual %g: the polish on the support is missing",
                   cf_lcp_residual(&p, x3));
     cf_lcp_free(&p);
@@ -1214,8 +1215,9 @@ START_TEST(ch04_3_murty_exponential)
         cfReport rep;
         cf_report_init(&rep, NULL, 0);
         cft_assert_ok(cf_lcp_lemke(&p, NULL, x, &rep));
-        ck_assert_int_eq(rep.iterations, 1 << n);
-        for (int i = 0; i < n; ++i) cft_assert_near(x[i], i == n - 1 ? ldexp(1.0, n) : 0.0, 1e-9, 1e-12);
+        cft_assert_int_at(rep.iterations, ==, 1 << n, "n = %d", n);
+        for (int i = 0; i < n; ++i) cft_assert_near_at(x[i], i == n - 1 ? ldexp(1.0, n) : 0.0, 1e-9, 1e-12,
+                                                       "n = %d, i = %d", n, i);
         cf_lcp_free(&p);
     }
 }
@@ -1268,9 +1270,9 @@ START_TEST(ch04_3_ray_is_infeasible)
     for (int k = 0; k < 3; ++k) {
         cfReport rep;
         cf_report_init(&rep, NULL, 0);
-        cft_assert_status(cf_lcp_lemke(&ps[k], NULL, x, &rep), CF_INFEASIBLE);
+        cft_assert_status_at(cf_lcp_lemke(&ps[k], NULL, x, &rep), CF_INFEASIBLE, "k = %d", k);
         ck_assert(rep.iterations >= 1);
-        ck_assert(cf_vec_finite(ps[k].n, x));
+        cft_assert_at(cf_vec_finite(ps[k].n, x), "k = %d", k);
         cf_lcp_free(&ps[k]);
     }
 }
@@ -1304,8 +1306,8 @@ START_TEST(ch04_4_murty_2n_minus_1_pivots)
         cfReport rep;
         cf_report_init(&rep, NULL, 0);
         cft_assert_ok(cf_lcp_murty(&p, NULL, x, &rep));
-        ck_assert_int_eq(rep.iterations, (1 << n) - 1);
-        for (int i = 0; i < n; ++i) cft_assert_near(x[i], i == n - 1 ? 1.0 : 0.0, 1e-12, 0);
+        cft_assert_int_at(rep.iterations, ==, (1 << n) - 1, "n = %d", n);
+        for (int i = 0; i < n; ++i) cft_assert_near_at(x[i], i == n - 1 ? 1.0 : 0.0, 1e-12, 0, "n = %d, i = %d", n, i);
         cf_lcp_free(&p);
     }
 }
@@ -1347,7 +1349,7 @@ START_TEST(ch04_4_limit_trace_history)
     ck_assert_int_eq(rep.history_len, 7);
     /* the least-index order of the 2^n - 1 pivots on this example: 0, 1, 0, 2, 0, 1, 0 */
     const int order[7] = {0, 1, 0, 2, 0, 1, 0};
-    for (int k = 0; k < 7; ++k) ck_assert_int_eq(log.in[k], order[k]);
+    for (int k = 0; k < 7; ++k) cft_assert_int_at(log.in[k], ==, order[k], "k = %d", k);
     cf_lcp_free(&p);
 }
 END_TEST
@@ -1484,8 +1486,8 @@ START_TEST(ch04_5_murty_example_n_iterations)
         cfReport rep;
         cf_report_init(&rep, NULL, 0);
         cft_assert_ok(cf_lcp_bpp(&p, NULL, x, &rep));
-        ck_assert_int_eq(rep.iterations, n);
-        cft_assert_near(x[n - 1], 1.0, 1e-12, 0);
+        cft_assert_int_at(rep.iterations, ==, n, "n = %d", n);
+        cft_assert_near_at(x[n - 1], 1.0, 1e-12, 0, "n = %d", n);
         cf_lcp_free(&p);
     }
 }
@@ -1533,10 +1535,10 @@ START_TEST(ch04_bad_input_rejected)
     for (int s = 0; s < 4; ++s) {
         cfReport rep;
         cf_report_init(&rep, NULL, 0);
-        cft_assert_status(solvers[s](NULL, NULL, x, &rep), CF_BAD_INPUT);
-        cft_assert_status(solvers[s](&p, NULL, NULL, &rep), CF_BAD_INPUT);
+        cft_assert_status_at(solvers[s](NULL, NULL, x, &rep), CF_BAD_INPUT, "s = %d", s);
+        cft_assert_status_at(solvers[s](&p, NULL, NULL, &rep), CF_BAD_INPUT, "s = %d", s);
         p.b[1] = NAN;
-        cft_assert_status(solvers[s](&p, NULL, x, &rep), CF_BAD_INPUT);
+        cft_assert_status_at(solvers[s](&p, NULL, x, &rep), CF_BAD_INPUT, "s = %d", s);
         cft_assert_status(rep.status, CF_BAD_INPUT);
         p.b[1] = -1.0;
     }

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /*
  * What the viewer must show: the benchmark wall of 55 unit cubes (10 on the bottom row) standing
@@ -33,7 +34,7 @@ static cfStatus setup(cfvRun *run, cfError *err)
     cfWorldDef def = cf_world_def_default();
     def.detector = CF_DETECT_PRIMITIVES;
     def.contact_margin = 0.02;
-    def.solver = CF_SOLVER_PGS;
+    def.solver = cf_solver_find("pgs");
     int s = cfv_run_add_world(run, &def, "pyramid 10, matrix-free PGS", cfu_zero3(), err);
     if (s < 0) return CF_BAD_INPUT;
     cfWorld *w = cfv_run_world(run, s);
@@ -69,7 +70,7 @@ static void step(cfvRun *run)
     d->n++;
     cfv_run_info(run, 0, "iters %d (,.)  order %s (1)  warm %s (2)  omega %.1f (3)  %s (4)  %s (5)",
                  w->def.solver_iterations, cf_ordering_name(w->def.ordering), w->def.warm_start ? "on" : "off",
-                 w->def.relaxation, cf_friction_model_name(w->def.friction_model), cf_solver_name(w->def.solver));
+                 w->def.relaxation, cf_friction_model_name(w->def.friction_model), w->def.solver ? w->def.solver->name : "none");
     cfv_run_info(run, 1, "contacts %d, solver residual %.2e, solve %.2f ms, largest drift %.4f m",
                  w->stats.n_contacts, w->stats.solver_residual, 1e3 * w->stats.stage_seconds[CF_STAGE_SOLVE], d->drift);
 }
@@ -83,7 +84,8 @@ static bool key(cfvRun *run, int k)
     else if (k == '2') def->warm_start = !def->warm_start;
     else if (k == '3') def->relaxation = def->relaxation < 1.05 ? (def->relaxation < 0.95 ? 1.0 : 1.3) : 0.8;
     else if (k == '4') def->friction_model = def->friction_model == CF_FRICTION_CONE ? CF_FRICTION_BOX : CF_FRICTION_CONE;
-    else if (k == '5') def->solver = def->solver == CF_SOLVER_PGS ? CF_SOLVER_PGS_FAST : CF_SOLVER_PGS; /* same sweeps, faster */
+    else if (k == '5' && cf_solver_find("pgs-fast")) /* same sweeps, faster (the reference solutions' fast path) */
+        def->solver = cf_solver_find(strcmp(def->solver->name, "pgs") == 0 ? "pgs-fast" : "pgs");
     else return false;
     return true;
 }

@@ -21,12 +21,12 @@ typedef struct Data {
 
 #define SWEEPS 40
 
-static cfStatus add_stack(cfvRun *run, cfSolverKind solver, const char *label, double x, cfError *err)
+static cfStatus add_stack(cfvRun *run, const char *solver, const char *label, double x, cfError *err)
 {
     cfWorldDef def = cf_world_def_default();
     def.detector = CF_DETECT_PRIMITIVES;
     def.contact_margin = 0.02;
-    def.solver = solver;
+    def.solver = cf_solver_find(solver);
     def.solver_iterations = SWEEPS;
     def.solver_tolerance = 1e-12;
     int s = cfv_run_add_world(run, &def, label, cfu_vec3(x, 0, 0), err);
@@ -51,8 +51,8 @@ static cfStatus add_stack(cfvRun *run, cfSolverKind solver, const char *label, d
 
 static cfStatus setup(cfvRun *run, cfError *err)
 {
-    cfStatus st = add_stack(run, CF_SOLVER_PGS_BOXED, "boxed PGS, 40 sweeps", -1.5, err);
-    if (st == CF_OK) st = add_stack(run, CF_SOLVER_NNCG, "NNCG, 40 iterations", 1.5, err);
+    cfStatus st = add_stack(run, "pgs-boxed", "boxed PGS, 40 sweeps", -1.5, err);
+    if (st == CF_OK) st = add_stack(run, "nncg", "NNCG, 40 iterations", 1.5, err);
     cfv_run_set_camera(run, cfu_vec3(0, 0, 2.5), -90, 10, 0);
     return st;
 }

@@ -17,12 +17,12 @@ typedef struct Data {
     double top_z[3]; /* lowest height of the heavy box so far */
 } Data;
 
-static cfStatus add_stack(cfvRun *run, cfSolverKind solver, int iters, const char *label, double x, cfError *err)
+static cfStatus add_stack(cfvRun *run, const char *solver, int iters, const char *label, double x, cfError *err)
 {
     cfWorldDef def = cf_world_def_default();
     def.detector = CF_DETECT_PRIMITIVES;
     def.contact_margin = 0.02;
-    def.solver = solver;
+    def.solver = cf_solver_find(solver);
     def.solver_iterations = iters;
     int s = cfv_run_add_world(run, &def, label, cfu_vec3(x, 0, 0), err);
     if (s < 0) return CF_BAD_INPUT;
@@ -46,9 +46,9 @@ static cfStatus add_stack(cfvRun *run, cfSolverKind solver, int iters, const cha
 static cfStatus setup(cfvRun *run, cfError *err)
 {
     Data *d = run->data;
-    cfStatus st = add_stack(run, CF_SOLVER_PGS, 20, "PGS, 20 sweeps", -3, err);
-    if (st == CF_OK) st = add_stack(run, CF_SOLVER_PGS, 200, "PGS, 200 sweeps", 0, err);
-    if (st == CF_OK) st = add_stack(run, CF_SOLVER_PGS_SM, 20, "PGS-SM, 20", 3, err);
+    cfStatus st = add_stack(run, "pgs", 20, "PGS, 20 sweeps", -3, err);
+    if (st == CF_OK) st = add_stack(run, "pgs", 200, "PGS, 200 sweeps", 0, err);
+    if (st == CF_OK) st = add_stack(run, "pgs-sm", 20, "PGS-SM, 20", 3, err);
     for (int i = 0; i < 3; ++i) d->top_z[i] = 4.5;
     cfv_run_set_camera(run, cfu_vec3(0, 0, 2.5), -90, 10, 0);
     return st;

@@ -17,9 +17,9 @@
 #include "cf/cf_ch04.h"
 #include "cf/cf_ch05.h"
 #include "cf/cf_detect.h"
-#include "cf/cf_rigid_fast.h"
 #include "cf/cf_rng.h"
 #include "cf/cf_scene.h"
+#include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -159,7 +159,7 @@ static void world_ground(cfWorld *w, double dt, double mu, int iters)
 {
     cfWorldDef def = cf_world_def_default();
     def.detector = CF_DETECT_PRIMITIVES;
-    def.solver = CF_SOLVER_PGS;
+    def.solver = cf_solver_find("pgs");
     def.solver_iterations = iters;
     def.dt = dt;
     def.contact_margin = 0.02;
@@ -189,7 +189,7 @@ static void world_fc(cfWorld *w, cfFrictionProblem *fc)
         cft_assert_ok(cf_contact_frame(c->n, &c->t, &c->b));
     }
     for (int i = 0; i < w->n_bodies; ++i)
-        cft_assert_ok(cf_rigid_integrate_velocity(&w->bodies[i], w->def.gravity, w->def.dt, false));
+        cft_assert_ok_at(cf_rigid_integrate_velocity(&w->bodies[i], w->def.gravity, w->def.dt, false), "i = %d", i);
     cft_assert_ok(cf_friction_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, w->contacts.count, fc));
 }
 
@@ -313,14 +313,14 @@ START_TEST(ch05_1_oscillates_where_theory_allows)
     cf_report_init(&rep, g_hist, HIST);
     cft_assert_status(cf_lcp_jacobi(&p, &o, x, &rep), CF_MAX_ITER);
     ck_assert(rep.reason == CF_STOP_MAX_ITER);
-    for (int i = 0; i < 3; ++i) cft_assert_near(x[i], 1.0, 1e-15, 0); /* odd sweep count: (1,1,1) */
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(x[i], 1.0, 1e-15, 0, "i = %d", i); /* odd sweep count: (1,1,1) */
     cft_assert_near(rep.residual, sqrt(3.0), 1e-12, 0);
     /* damped Jacobi (omega = 0.5) converges on the same problem */
     memset(x, 0, sizeof x);
     o.omega = 0.5;
     o.max_iter = 2000;
     cft_assert_ok(cf_lcp_jacobi(&p, &o, x, &rep));
-    for (int i = 0; i < 3; ++i) cft_assert_near(x[i], 1 / 2.2, 1e-9, 0);
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(x[i], 1 / 2.2, 1e-9, 0, "i = %d", i);
     cf_lcp_free(&p);
 }
 END_TEST
@@ -423,7 +423,7 @@ START_TEST(ch05_2_worked_example)
     lcp_dense(&q, 3, A3, b3);
     o.max_iter = 200;
     cft_assert_ok(cf_lcp_pgs(&q, &o, x3, &rep));
-    for (int i = 0; i < 3; ++i) cft_assert_near(x3[i], 1 / 2.2, 1e-9, 0);
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(x3[i], 1 / 2.2, 1e-9, 0, "i = %d", i);
     cf_lcp_free(&p);
     cf_lcp_free(&q);
 }
@@ -464,7 +464,7 @@ START_TEST(ch05_2_monotone_descent)
         double e2 = lcp_energy(&p, x);
         ck_assert_msg(e2 <= e + 1e-13, "energy rose at sweep %d: %.17g -> %.17g", k, e, e2);
         e = e2;
-        for (int i = 0; i < 30; ++i) ck_assert(x[i] >= 0.0);
+        for (int i = 0; i < 30; ++i) cft_assert_at(x[i] >= 0.0, "i = %d", i);
     }
     cf_lcp_free(&p);
 }
@@ -647,7 +647,7 @@ START_TEST(ch05_4_box_stack_certificates)
     for (int i = 0; i < p.n; ++i) {
         double lo, hi;
         cf_blcp_bounds(&p, x, i, &lo, &hi);
-        ck_assert(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15);
+        cft_assert_at(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15, "i = %d", i);
     }
     /* aggregates (digest 3.2.3: corner impulses are not unique): ground carries both boxes */
     double sum = 0;
@@ -755,8 +755,8 @@ START_TEST(ch05_5_local_solve_general_block)
         double r0[3] = {r[0], r[1], r[2]};
         double change = cf_contact_local_solve(W, 0.5, model, cs[6], u, r);
         for (int i = 0; i < 3; ++i) {
-            cft_assert_near(r[i], rw[i], 1e-14, 0);
-            cft_assert_near(u[i], uw[i], 1e-14, 0);
+            cft_assert_near_at(r[i], rw[i], 1e-14, 0, "i = %d", i);
+            cft_assert_near_at(u[i], uw[i], 1e-14, 0, "i = %d", i);
         }
         cft_assert_near(change, fmax(fabs(r[0] - r0[0]), fmax(fabs(r[1] - r0[1]), fabs(r[2] - r0[2]))), 1e-15, 0);
         if (k == 0) cft_assert_near(hypot(u[1], u[2]), 0.0, 1e-14, 0); /* sticking cancels u_T */
@@ -874,7 +874,7 @@ START_TEST(ch05_6_prepare_worked)
     /* W_aa equals the diagonal block of the assembled Delassus operator (ch02.5) */
     cfBsr W;
     cft_assert_ok(cf_delassus_rigid(b, 2, &c, 1, &W));
-    for (int i = 0; i < 9; ++i) cft_assert_near(ws.rows[0].W[i], W.val[i], 1e-12, 0);
+    for (int i = 0; i < 9; ++i) cft_assert_near_at(ws.rows[0].W[i], W.val[i], 1e-12, 0, "i = %d", i);
     cf_bsr_free(&W);
     c.body_b = 0;
     cft_assert_status(cf_rigid_pgs_prepare(b, 2, &c, 1, &o, &ws), CF_BAD_INPUT);
@@ -892,7 +892,7 @@ START_TEST(ch05_6_matrix_free_equals_assembled)
     cfFrictionProblem fc;
     world_fc(&w, &fc); /* velocities are now u*, contacts have frames */
     int nc = fc.nc;
-    for (int a = 0; a < nc; ++a) ck_assert(w.contacts.items[a].phi == 0.0);
+    for (int a = 0; a < nc; ++a) cft_assert_at(w.contacts.items[a].phi == 0.0, "a = %d", a);
     double *r = calloc((size_t)3 * nc, sizeof *r);
     cfSplitOptions so = cf_split_options_default();
     so.max_iter = 6;
@@ -913,7 +913,8 @@ START_TEST(ch05_6_matrix_free_equals_assembled)
     ck_assert_int_eq(rep.iterations, 6);
     ck_assert_int_eq(rep.history_len, 6);
     for (int a = 0; a < nc; ++a)
-        for (int i = 0; i < 3; ++i) cft_assert_near(w.contacts.items[a].lambda[i], r[3 * a + i], 1e-12, 0);
+        for (int i = 0; i < 3; ++i) cft_assert_near_at(w.contacts.items[a].lambda[i], r[3 * a + i], 1e-12, 0,
+                                                       "a = %d, i = %d", a, i);
     /* the reported residual is Coulomb's natural map at the final velocities: no bias here
        (phi = 0), so it is the assembled problem's cf_fc_residual() at the same impulses */
     cft_assert_near(rep.residual, cf_fc_residual(&fc, r), 1e-12, 1e-9);
@@ -921,8 +922,8 @@ START_TEST(ch05_6_matrix_free_equals_assembled)
     /* and the velocities are u* + M^-1 J^T lambda */
     cft_assert_ok(cf_rigid_apply_impulses(before, 3, w.contacts.items, nc, r));
     for (int i = 1; i < 3; ++i) {
-        cft_assert_vec3_near(w.bodies[i].v, before[i].v, 1e-12);
-        cft_assert_vec3_near(w.bodies[i].w, before[i].w, 1e-12);
+        cft_assert_vec3_near_at(w.bodies[i].v, before[i].v, 1e-12, "i = %d", i);
+        cft_assert_vec3_near_at(w.bodies[i].w, before[i].w, 1e-12, "i = %d", i);
     }
     cf_rigid_pgs_free(&ws);
     free(r);
@@ -942,7 +943,7 @@ START_TEST(ch05_6_body_zero_on_side_b)
     for (int swap = 0; swap < 2; ++swap) {
         cfRigidBody b[2];
         for (int i = 0; i < 2; ++i) {
-            ck_assert(cf_rigid_init(&b[i], cf_shape_sphere(1.0), 1.0, NULL) == CF_OK);
+            cft_assert_at(cf_rigid_init(&b[i], cf_shape_sphere(1.0), 1.0, NULL) == CF_OK, "i = %d", i);
             b[i].mu = 0.5;
         }
         b[0].v = cfu_vec3(-1, 0, 0);
@@ -965,8 +966,8 @@ START_TEST(ch05_6_body_zero_on_side_b)
         cft_assert_ok(cf_rigid_pgs_solve(b, 2, &c, 1, &ws, &o, NULL));
         cft_assert_near(c.lambda[0], 0.5, 1e-15, 0);
         for (int i = 0; i < 2; ++i) {
-            cft_assert_vec3_near(b[i].v, cfu_vec3(-0.5, 0, 0), 1e-15);
-            cft_assert_vec3_near(b[i].w, cfu_zero3(), 1e-15);
+            cft_assert_vec3_near_at(b[i].v, cfu_vec3(-0.5, 0, 0), 1e-15, "i = %d", i);
+            cft_assert_vec3_near_at(b[i].w, cfu_zero3(), 1e-15, "i = %d", i);
         }
         cf_rigid_pgs_free(&ws);
     }
@@ -1069,7 +1070,7 @@ static void incline_world(cfWorld *w, double theta, double mu, double dt)
 {
     cfWorldDef def = cf_world_def_default();
     def.detector = CF_DETECT_PRIMITIVES;
-    def.solver = CF_SOLVER_PGS;
+    def.solver = cf_solver_find("pgs");
     def.solver_iterations = 30;
     def.dt = dt;
     def.contact_margin = 0.02;
@@ -1178,7 +1179,7 @@ START_TEST(ch05_6_momentum_in_free_collisions)
     for (int spheres_only = 0; spheres_only < 2; ++spheres_only) {
         cfWorldDef def = cf_world_def_default();
         def.detector = CF_DETECT_PRIMITIVES;
-        def.solver = CF_SOLVER_PGS;
+        def.solver = cf_solver_find("pgs");
         def.gravity = cfu_zero3();
         def.erp = 0.0; /* position correction moves centres without momentum: x x p would change */
         cfWorld w;
@@ -1478,7 +1479,7 @@ START_TEST(ch05_8_friction_and_cycle_example)
     for (int i = 0; i < p.n; ++i) {
         double lo, hi;
         cf_blcp_bounds(&p, y, i, &lo, &hi);
-        ck_assert(y[i] >= lo - 1e-15 && y[i] <= hi + 1e-15);
+        cft_assert_at(y[i] >= lo - 1e-15 && y[i] <= hi + 1e-15, "i = %d", i);
     }
     free(y);
     cf_blcp_free(&p);
@@ -1569,7 +1570,7 @@ START_TEST(ch05_9_iterates_as_specified)
         cf_report_init(&rep, g_hist, HIST);
         cf_blcp_nncg(&p, &o, x, &rep, &restarts);
         int want = nncg_by_hand(&p, k, y);
-        ck_assert_int_eq(rep.iterations, k);
+        cft_assert_int_at(rep.iterations, ==, k, "k = %d", k);
         ck_assert_int_eq(restarts, want);
         ck_assert_msg(max_abs_diff(8, x, y) <= 1e-12, "iteration %d: differs by %g", k, max_abs_diff(8, x, y));
         cft_assert_near(rep.residual, cf_blcp_residual(&p, x), 1e-14, 1e-12);
@@ -1599,7 +1600,7 @@ START_TEST(ch05_9_friction_restarts_and_bounds)
     for (int i = 0; i < p.n; ++i) {
         double lo, hi;
         cf_blcp_bounds(&p, x, i, &lo, &hi);
-        ck_assert(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15);
+        cft_assert_at(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15, "i = %d", i);
     }
     cft_assert_near(cf_blcp_residual(&p, x), 0.0, 1e-9, 0);
     free(x);
@@ -1639,33 +1640,40 @@ END_TEST
 
 START_TEST(lib_scene_keys)
 {
-    const char *json = "{\"world\": {\"solver\": \"nncg\", \"friction_model\": \"box\", \"ordering\": \"random\","
+    const char *json = "{\"world\": {\"solver\": \"nncg\", \"friction_model\": \"box\", \"ordering\": \"sequential\","
                        " \"warm_start\": false, \"relaxation\": 1.2, \"erp\": 0.3, \"cfm\": 1e-6},"
                        " \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
     cfWorld w;
     cfError err;
     cft_assert_ok(cf_scene_parse(json, "test", &w, NULL, &err));
-    ck_assert(w.def.solver == CF_SOLVER_NNCG && w.def.friction_model == CF_FRICTION_BOX);
-    ck_assert(w.def.ordering == CF_ORDER_RANDOM && !w.def.warm_start);
+    ck_assert(w.def.solver == cf_solver_find("nncg") && w.def.friction_model == CF_FRICTION_BOX);
+    ck_assert(w.def.ordering == CF_ORDER_SEQUENTIAL && !w.def.warm_start);
     cft_assert_near(w.def.relaxation + w.def.erp + w.def.cfm, 1.5 + 1e-6, 1e-12, 0);
     cf_world_free(&w);
     const char *bad = "{\"world\": {\"solver\": \"pgx\"}, \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
     cft_assert_status(cf_scene_parse(bad, "test", &w, NULL, &err), CF_BAD_INPUT);
     ck_assert_msg(strstr(err.msg, "solver") != NULL, "%s", err.msg);
+    /* an ordering only the matrix-free PGS takes: refused for the others, with the ones that take it */
+    const char *order = "{\"world\": {\"solver\": \"pgs-blocked\", \"ordering\": \"random\"}, \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
+    cft_assert_status(cf_scene_parse(order, "test", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "world.ordering: solver 'pgs-blocked' sweeps in one order only") && strstr(err.msg, "pgs"),
+                  "%s", err.msg);
 }
 END_TEST
 
 START_TEST(lib_solvers_agree_in_world)
 {
-    /* every solver kind keeps a resting two-box stack in place for a second */
-    for (int s = CF_SOLVER_PGS; s < CF_SOLVER_COUNT; ++s) {
+    /* every world solver of chapter 5 keeps a resting two-box stack in place for a second */
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        if (s->chapter != 5 || !s->contacts) continue;
         cfWorld w;
         world_ground(&w, 1.0 / 60.0, 0.5, 30);
-        w.def.solver = (cfSolverKind)s;
+        w.def.solver = s;
         add_cube(&w, cfu_vec3(0, 0, 0.5), 0.5);
         add_cube(&w, cfu_vec3(0.1, 0, 1.5), 0.5);
         double d = run_drift(&w, 60);
-        ck_assert_msg(d < 0.005, "solver %s: drift %g", cf_solver_name((cfSolverKind)s), d);
+        ck_assert_msg(d < 0.005, "solver %s: drift %g", s->name, d);
         cf_world_free(&w);
     }
 }
@@ -1674,30 +1682,33 @@ END_TEST
 START_TEST(lib_world_residual_history)
 {
     /* cfStepStats keeps the last solve's residual after every iteration (cf_world.h). On a
-       warm-started three-box stack at rest, for every solver kind: one entry per iteration; the
-       assembled solvers' last entry is their final residual (the matrix-free PGS records its
-       largest impulse change per sweep instead); and the residual goes down over the sweeps:
+       warm-started three-box stack at rest, for every world solver of chapter 5: one entry per
+       iteration; the last entry of a natural-map history is the final residual (the matrix-free
+       PGS records its largest impulse change per sweep instead); and the residual goes down over the sweeps:
        never up by more than 1% from one sweep to the next for the Gauss-Seidel family, below
        3/4 of the first at the end (NNCG, not monotone by design: below the first) */
-    for (int s = CF_SOLVER_PGS; s < CF_SOLVER_COUNT; ++s) {
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        if (s->chapter != 5 || !s->contacts) continue;
         cfWorld w;
         world_ground(&w, 1.0 / 60.0, 0.5, 30);
-        w.def.solver = (cfSolverKind)s;
+        w.def.solver = s;
         w.def.solver_tolerance = 0.0; /* the whole budget: 30 iterations */
         for (int i = 0; i < 3; ++i) add_cube(&w, cfu_vec3(0, 0, 0.5 + i), 0.5);
         for (int k = 0; k < 60; ++k) cft_assert_ok(cf_world_step(&w));
         const cfStepStats *st = &w.stats;
-        const char *name = cf_solver_name((cfSolverKind)s);
+        const char *name = s->name;
         int n = st->solver_history_len;
         ck_assert_msg(st->solver_iterations == 30, "%s: %d iterations", name, st->solver_iterations);
         ck_assert_msg(n == st->solver_iterations, "%s: history %d, iterations %d", name, n, st->solver_iterations);
         const double *h = st->solver_history;
         for (int k = 0; k < n; ++k)
             ck_assert_msg(isfinite(h[k]) && h[k] > 0.0, "%s: entry %d = %g", name, k, h[k]);
-        if (s != CF_SOLVER_PGS && s != CF_SOLVER_PGS_FAST)
+        ck_assert_int_eq(st->solver_measure, s->measure);
+        if (s->measure == CF_MEASURE_NATURAL_MAP)
             ck_assert_msg(h[n - 1] == st->solver_residual, "%s: last entry %.17g, residual %.17g", name, h[n - 1],
                           st->solver_residual);
-        if (s == CF_SOLVER_NNCG) {
+        if (strcmp(name, "nncg") == 0) {
             ck_assert_msg(h[n - 1] < h[0], "%s: residual %g after the first iteration, %g after the last", name, h[0],
                           h[n - 1]);
         } else {
@@ -1716,6 +1727,7 @@ START_TEST(lib_world_residual_history)
     /* more iterations than CF_STATS_HISTORY: the first CF_STATS_HISTORY are kept */
     cfWorld w;
     world_ground(&w, 1.0 / 60.0, 0.5, CF_STATS_HISTORY + 44);
+    w.def.solver_tolerance = 0.0; /* the whole budget */
     add_cube(&w, cfu_vec3(0, 0, 0.5), 0.5);
     cft_assert_ok(cf_world_step(&w));
     ck_assert_int_eq(w.stats.solver_iterations, CF_STATS_HISTORY + 44);
@@ -1747,7 +1759,8 @@ START_TEST(lib_written_problem_solved_consistently)
     world_fc(&w, &P);
     ck_assert_int_eq(P.nc, 8);
     /* the first four contacts are ground-box (body pair (0, 1)) */
-    for (int a = 0; a < 4; ++a) ck_assert_int_eq(w.contacts.items[a].body_a + w.contacts.items[a].body_b, 1);
+    for (int a = 0; a < 4; ++a) cft_assert_int_at(w.contacts.items[a].body_a + w.contacts.items[a].body_b, ==, 1,
+                                                  "a = %d", a);
     char path[] = "/tmp/cflab-ch05-fc-XXXXXX";
     int fd = mkstemp(path);
     ck_assert(fd >= 0);
@@ -1799,120 +1812,6 @@ START_TEST(lib_written_problem_solved_consistently)
     cf_fc_free(&P);
     cf_fc_free(&Q);
     cf_world_free(&w);
-}
-END_TEST
-
-/* one velocity solve of a scene's contacts after @p steps by the reference (ch05.6) and the fast
-   path (CF_SOLVER_PGS_FAST, same order): same impulses and velocities to 1e-10. The scenes give
-   the lane schedule manifolds of 1 to 4 points, fixed and moving bodies, and odd group counts. */
-static void fast_vs_reference(const char *scene, int steps, cfFrictionModel model, cfOrdering ordering)
-{
-    cfWorld w;
-    cfError err;
-    cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w, NULL, &err));
-    w.def.solver = CF_SOLVER_PGS;
-    for (int s = 0; s < steps; ++s) cft_assert_ok(cf_world_step(&w));
-    int nb = w.n_bodies, nc = w.contacts.count;
-    ck_assert_int_gt(nc, 20);
-    cfRigidBody *b1 = malloc((size_t)nb * sizeof *b1), *b2 = malloc((size_t)nb * sizeof *b2);
-    cfContact *c1 = malloc((size_t)nc * sizeof *c1), *c2 = malloc((size_t)nc * sizeof *c2);
-    memcpy(b1, w.bodies, (size_t)nb * sizeof *b1);
-    memcpy(b2, w.bodies, (size_t)nb * sizeof *b2);
-    memcpy(c1, w.contacts.items, (size_t)nc * sizeof *c1);
-    memcpy(c2, w.contacts.items, (size_t)nc * sizeof *c2);
-    /* a little extra velocity so that friction slides somewhere */
-    for (int i = 0; i < nb; ++i)
-        if (!b1[i].fixed) b1[i].v = b2[i].v = cfu_add(b1[i].v, cfu_vec3(0.3 * sin(i), 0.2 * cos(i), -0.1));
-    cfRigidPgsOptions o = cf_rigid_pgs_options_default();
-    o.friction = model;
-    o.ordering = ordering;
-    o.cfm = 1e-6;
-    o.omega = 0.9;
-    cfRigidPgs ref = {0};
-    cfRigidFast fast = {0};
-    cfReport r1, r2;
-    cf_report_init(&r1, NULL, 0);
-    cf_report_init(&r2, NULL, 0);
-    cft_assert_ok(cf_rigid_pgs_prepare(b1, nb, c1, nc, &o, &ref));
-    cft_assert_ok(cf_rigid_pgs_solve(b1, nb, c1, nc, &ref, &o, &r1));
-    cft_assert_ok(cf_rigid_fast_prepare(b2, nb, c2, nc, &o, &fast));
-    cft_assert_ok(cf_rigid_fast_solve(b2, nb, c2, nc, &fast, &o, &r2));
-    ck_assert_int_eq(r1.iterations, r2.iterations);
-    ck_assert_msg(fabs(r1.residual - r2.residual) <= 1e-10 * fmax(1.0, r1.residual), "residual %g vs %g", r1.residual,
-                  r2.residual);
-    double dl = 0.0, dv = 0.0;
-    for (int a = 0; a < nc; ++a)
-        for (int k = 0; k < 3; ++k) dl = fmax(dl, fabs(c1[a].lambda[k] - c2[a].lambda[k]));
-    for (int i = 0; i < nb; ++i)
-        dv = fmax(dv, fmax(cfu_norm(cfu_sub(b1[i].v, b2[i].v)), cfu_norm(cfu_sub(b1[i].w, b2[i].w))));
-    ck_assert_msg(dl <= 1e-10 && dv <= 1e-10, "%s %s/%s: impulses differ by %g, velocities by %g", scene,
-                  cf_friction_model_name(model), cf_ordering_name(ordering), dl, dv);
-    cf_rigid_pgs_free(&ref);
-    cf_rigid_fast_free(&fast);
-    free(b1);
-    free(b2);
-    free(c1);
-    free(c2);
-    cf_world_free(&w);
-}
-
-START_TEST(lib_fast_pgs_matches_reference)
-{
-    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_CONE, CF_ORDER_SEQUENTIAL);
-    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_BOX, CF_ORDER_SEQUENTIAL);
-    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_CONE, CF_ORDER_SYMMETRIC);
-    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_BOX, CF_ORDER_SYMMETRIC);
-    fast_vs_reference("ch05_pyramid_10.json", 30, CF_FRICTION_CONE, CF_ORDER_RANDOM);
-    /* tumbling dominoes (manifolds of 1, 2 and 4 points), marbles in a box (one point each) */
-    fast_vs_reference("ch05_dominoes.json", 90, CF_FRICTION_CONE, CF_ORDER_SEQUENTIAL);
-    fast_vs_reference("ch05_dominoes.json", 90, CF_FRICTION_BOX, CF_ORDER_SYMMETRIC);
-    fast_vs_reference("ch05_marbles_162.json", 60, CF_FRICTION_CONE, CF_ORDER_SEQUENTIAL);
-    fast_vs_reference("ch05_card_house.json", 30, CF_FRICTION_CONE, CF_ORDER_SYMMETRIC);
-}
-END_TEST
-
-/* whole steps (solve and split-impulse stage) of the world with the reference and the fast kind:
-   the same trajectory to 1e-9 m over @p steps, with the split-impulse stage at work */
-static void fast_world_vs_reference(const char *scene, int steps)
-{
-    cfWorld w[2];
-    cfError err;
-    for (int e = 0; e < 2; ++e) {
-        cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w[e], NULL, &err));
-        w[e].def.solver = e == 0 ? CF_SOLVER_PGS : CF_SOLVER_PGS_FAST;
-    }
-    double dx = 0.0, deepest = 0.0;
-    for (int s = 0; s < steps; ++s) {
-        for (int e = 0; e < 2; ++e) cft_assert_ok(cf_world_step(&w[e]));
-        for (int a = 0; a < w[1].contacts.count; ++a) deepest = fmin(deepest, w[1].contacts.items[a].phi);
-        for (int i = 0; i < w[0].n_bodies; ++i) dx = fmax(dx, cfu_norm(cfu_sub(w[0].bodies[i].x, w[1].bodies[i].x)));
-    }
-    ck_assert_msg(deepest < -w[1].def.slop, "%s: nothing for the split-impulse stage to do (deepest %g)", scene, deepest);
-    ck_assert_msg(dx <= 1e-9, "%s: fast and reference positions differ by %g m", scene, dx);
-    cf_world_free(&w[0]);
-    cf_world_free(&w[1]);
-}
-
-START_TEST(lib_fast_world_matches_reference)
-{
-    fast_world_vs_reference("ch05_pyramid_20.json", 60);
-    fast_world_vs_reference("ch05_dominoes.json", 120);
-}
-END_TEST
-
-START_TEST(lib_fast_pgs_pyramid_stands)
-{
-    /* the world's fast kind: the pyramid stands with the same drift as the reference */
-    double drift[2];
-    for (int e = 0; e < 2; ++e) {
-        cfWorld w;
-        cfError err;
-        cft_assert_ok(cf_scene_load(cft_scene_path("ch05_pyramid_10.json"), &w, NULL, &err));
-        w.def.solver = e == 0 ? CF_SOLVER_PGS : CF_SOLVER_PGS_FAST;
-        drift[e] = run_drift(&w, 600);
-        cf_world_free(&w);
-    }
-    ck_assert_msg(drift[1] < 0.01 && fabs(drift[1] - drift[0]) < 1e-6, "fast %g, reference %g", drift[1], drift[0]);
 }
 END_TEST
 
@@ -1985,10 +1884,6 @@ static void build(Suite *s)
     TCase *ti = cft_tcase_scene(s, "ch05-integration");
     CFT_TEST(ti, lib_solvers_agree_in_world, "every solver kind holds a two-box stack");
     CFT_TEST(ti, lib_world_residual_history, "the world keeps the last solve's residual per iteration");
-    TCase *tf = cft_tcase_long(s, "ch05-fast");
-    CFT_TEST(tf, lib_fast_pgs_matches_reference, "CF_SOLVER_PGS_FAST equals ch05.6 to 1e-10 (same order)");
-    CFT_TEST(tf, lib_fast_world_matches_reference, "CF_SOLVER_PGS_FAST steps as the reference, split impulse included");
-    CFT_TEST(tf, lib_fast_pgs_pyramid_stands, "CF_SOLVER_PGS_FAST: the pyramid stands with the reference's drift");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch05", build); }

@@ -23,15 +23,16 @@ typedef enum cfStatus {
     CF_MAX_ITER,        /**< iterative solver stopped at its iteration limit */
     CF_STAGNATED,       /**< iterates stopped changing before the tolerance was met */
     CF_DIVERGED,        /**< residual grew without bound or became non-finite */
-    CF_INFEASIBLE,      /**< the problem has no solution (e.g. Lemke ray termination) */
+    CF_INFEASIBLE,      /**< the problem has no solution (e.g.\ Lemke ray termination) */
     CF_SINGULAR,        /**< a matrix that had to be factorized or inverted is singular */
     CF_BAD_INPUT,       /**< an argument violates the function's contract (NaN, h < 0, mu < 0, ...) */
     CF_IO_ERROR,        /**< a file could not be read or written */
     CF_NO_MEMORY,       /**< an allocation failed */
-    CF_NOT_IMPLEMENTED  /**< an exercise stub was reached */
+    CF_NOT_IMPLEMENTED, /**< an exercise stub was reached */
+    CF_STATUS_COUNT     /**< number of statuses */
 } cfStatus;
 
-/** Short lowercase name of a status, e.g. "converged", "max-iterations". Never NULL. */
+/** Short lowercase name of a status, e.g.\ "converged", "max-iterations". Never NULL. */
 const char *cf_status_name(cfStatus st);
 
 /** Capacity of ::cfError::msg in bytes. */
@@ -45,7 +46,9 @@ typedef struct cfError {
     char msg[CF_ERROR_MSG_CAP]; /**< "file:line:col: what: why", NUL-terminated */
 } cfError;
 
-/** printf-style: write a message into @p err (no-op when @p err is NULL). Returns @p st. */
+/** printf-style: write a message into @p err (no-op when @p err is NULL). Returns @p st. Control
+ *  characters in the result (bytes below 0x20 and 0x7f) are written as `\xNN`, so that a message
+ *  quoting a file's bytes stays one harmless line on a terminal. */
 cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -91,16 +94,39 @@ typedef enum cfStopReason {
     CF_STOP_RELATIVE,   /**< residual below relative tolerance times the initial residual */
     CF_STOP_STAGNATION, /**< change between iterates below the stagnation tolerance */
     CF_STOP_DIVERGENCE, /**< residual non-finite or above the divergence bound */
-    CF_STOP_MAX_ITER    /**< iteration limit reached */
+    CF_STOP_MAX_ITER,   /**< iteration limit reached */
+    CF_STOP_REASON_COUNT /**< number of stop reasons */
 } cfStopReason;
 
 /** Short lowercase name of a stop reason. Never NULL. */
 const char *cf_stop_reason_name(cfStopReason r);
 
+/**
+ * What a solver's residual and per-iteration history measure. Solvers of different families stop
+ * on different quantities; a report says which one it holds, so that a plot or a table can say
+ * it too. To compare solvers on one number, the world also computes the common residual of every
+ * solve (cfStepStats::common_residual: the natural map of the Coulomb problem).
+ */
+typedef enum cfMeasure {
+    CF_MEASURE_NONE = 0,        /**< nothing per iteration (a direct method, for one) */
+    CF_MEASURE_NATURAL_MAP,     /**< natural-map residual |x - P(x - w)| of the problem solved (LCP, boxed LCP, FC3D) */
+    CF_MEASURE_IMPULSE_CHANGE,  /**< largest change of an impulse in a sweep (N s), the matrix-free PGS's stopping measure */
+    CF_MEASURE_FISCHER,         /**< Fischer-Burmeister merit |phi_FB(x, w)| */
+    CF_MEASURE_VIOLATION,       /**< largest violation of the contact conditions (Baraff's certificate) */
+    CF_MEASURE_LINEAR,          /**< linear-system residual |b - A x| (conjugate gradients) */
+    CF_MEASURE_COUNT            /**< number of measures */
+} cfMeasure;
+
+/** Short lowercase name of a measure, such as "natural-map". Never NULL. */
+const char *cf_measure_name(cfMeasure m);
+/** A few words for plot titles and help texts, such as "largest impulse change per sweep (N s)". Never NULL. */
+const char *cf_measure_describe(cfMeasure m);
+
 /** Result of a solver call. Initialize with cf_report_init(). */
 typedef struct cfReport {
     cfStatus status;       /**< outcome */
     cfStopReason reason;   /**< why an iterative method stopped */
+    cfMeasure measure;     /**< what @ref residual and @ref history hold (set by the solver; NONE when it does not say) */
     int iterations;        /**< iterations, sweeps or pivots performed */
     double residual;       /**< final residual in the solver's stated measure */
     double seconds;        /**< wall time of the solve */

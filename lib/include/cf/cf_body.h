@@ -80,18 +80,28 @@ typedef struct cfRigidBody {
     double restitution;         /**< coefficient of restitution in [0, 1] */
 } cfRigidBody;
 
+/** Smallest mass (kg) of a dynamic body: below it a body is numerically massless to the solvers. */
+#define CF_MASS_MIN 1e-6
+/** Largest mass (kg) of a dynamic body (a heavier one is better fixed). */
+#define CF_MASS_MAX 1e9
+/** Largest ratio of a body's largest to smallest principal moment of inertia the solvers accept. */
+#define CF_INERTIA_RATIO_MAX 1e6
+
 /**
  * Make a dynamic body of mass @p mass with the solid-shape inertia of @p shape, at rest at the
- * origin. CF_BAD_INPUT (message in @p err) for mass <= 0 or non-finite, an invalid shape, or a
- * plane (planes must be fixed).
+ * origin. CF_BAD_INPUT (message in @p err) for mass <= 0, non-finite or outside
+ * [#CF_MASS_MIN, #CF_MASS_MAX], an invalid shape, or a plane (planes must be fixed). The bound on
+ * mass ratios between bodies is the solvers' own (chapter 5 measures PGS on ratios up to 1e6).
  */
 cfStatus cf_rigid_init(cfRigidBody *b, cfShape shape, double mass, cfError *err);
 /** Make a fixed (infinite-mass) body. CF_BAD_INPUT for an invalid shape. */
 cfStatus cf_rigid_init_fixed(cfRigidBody *b, cfShape shape, cfError *err);
 /**
- * Replace the body inertia by diag(principal) (kg m^2). Every moment must be finite and > 0:
- * a zero inertia axis would need an infinite angular acceleration and is rejected with
- * CF_BAD_INPUT. No-op on fixed bodies.
+ * Replace the body inertia by diag(principal) (kg m^2). Every moment must be finite and > 0
+ * (a zero inertia axis would need an infinite angular acceleration), the moments must be those
+ * of a body (each at most the sum of the other two), and the largest at most
+ * #CF_INERTIA_RATIO_MAX times the smallest; otherwise CF_BAD_INPUT with the field named in
+ * @p err. No-op on fixed bodies.
  */
 cfStatus cf_rigid_set_inertia(cfRigidBody *b, cfVec3 principal, cfError *err);
 /** Refresh inv_inertia_world = R(q) I_body^-1 R(q)^T from the current orientation. */

@@ -53,10 +53,12 @@ cfStatus cf_rigid_integrate_velocity(cfRigidBody *b, cfVec3 gravity, double h, b
 cfQuat cf_quat_rate(cfQuat q, cfVec3 w);
 
 /**
- * @brief ch01.2: one explicit step q+ = normalize(q + h q_dot(q, w)), notes Eq.\ 75.
+ * @brief ch01.2: one explicit step q+ = normalize(q + h q_dot(q, w)) (notes Eq.\ 75).
  *
- * For small h the result agrees with the exact rotation exp(h w / 2 ...) to O(h^2): the tests
- * compare against cfu_quat_mul(cfu_quat_exp(h w), q). The result has unit length.
+ * The exact rotation over the step is cfu_quat_mul(cfu_quat_exp(h w), q), a turn by
+ * @f$ \theta = h|\omega| @f$ about @f$ \omega @f$. The explicit step turns about the same axis by
+ * @f$ 2\arctan(\theta/2) = \theta - \theta^3/12 + \dots @f$: a local error of third order in h
+ * (second order over a fixed time); the tests check this deficit. The result has unit length.
  */
 cfQuat cf_quat_integrate(cfQuat q, cfVec3 w, double h);
 
@@ -100,7 +102,7 @@ cfStatus cf_soft_assemble_implicit(const cfSoftBody *s, cfVec3 gravity, double h
 cfStatus cf_soft_step_implicit(cfSoftBody *s, cfVec3 gravity, double h, cfReport *rep);
 
 /**
- * @brief ch01.5 (10 points): one step of linearized BDF2 (paper 003, eq. 22-24).
+ * @brief ch01.5 (10 points): one step of linearized BDF2 (paper 003, eq.\ 22-24).
  *
  * @f[ M\big(u^+ - \tfrac43 u^n + \tfrac13 u^{n-1}\big) = \tfrac{2h}{3} f(x^+, u^+), \qquad
  *     x^+ = \tfrac43 x^n - \tfrac13 x^{n-1} + \tfrac{2h}{3} u^+ @f]

@@ -21,8 +21,8 @@
  * - a body index < 0 in a ::cfContact means the static environment (infinite mass, at rest),
  *   exactly like a fixed body.
  *
- * The functions in the group "Provided" are complete library code (lib/src/ch02_assembly.c)
- * built on the exercises; they are not exercises.
+ * The functions in the group "Provided" are complete chapter code (solutions/ch02/provided.c,
+ * copied unchanged into exercises/ch02/) built on the exercises; they are not exercises.
  */
 #ifndef CF_CH02_H
 #define CF_CH02_H
@@ -43,7 +43,7 @@ extern "C" {
 /** @name ch02.1 Gap functions and their gradients (10 points)
  *  A gap function phi measures the signed distance between two shapes; its gradient with
  *  respect to the position of body B is the contact normal n (from A to B), and with respect to
- *  body A it is -n (notes section 1.4, Fig. 1). Each function checks its input first (provided
+ *  body A it is -n (notes section 1.4, Fig.\ 1). Each function checks its input first (provided
  *  code): non-finite values, radius <= 0, a plane normal or box half extent that is not usable
  *  give CF_BAD_INPUT and leave the outputs untouched.
  *  @{ */
@@ -148,7 +148,7 @@ cfStatus cf_contact_jacobian_rigid(const cfContact *c, const cfRigidBody *a, con
 /** @} */
 
 /** Most nodes on one side of a soft contact (4 would be a tetrahedron). */
-#define CF_SOFT_CONTACT_NODES 4
+#define CF_SOFT_CONTACT_NODES CF_CONTACT_NODES
 
 /**
  * A contact between soft-body nodes in barycentric form. The material point of side A is
@@ -226,7 +226,7 @@ cfStatus cf_soft_contact_vertex_triangle(const cfVec3 *x, int v, int i, int j, i
 cfStatus cf_soft_contact_edge_edge(const cfVec3 *x, int a0, int a1, int b0, int b1, cfSoftContact *c);
 
 /**
- * @brief ch02.4: the 3x3 Jacobian blocks of a soft contact, one per node (notes Eq. 19-20).
+ * @brief ch02.4: the 3x3 Jacobian blocks of a soft contact, one per node (notes Eq.\ 19-20).
  *
  * v = C^T (sum_k w_b[k] v_{node_b[k]} - sum_k w_a[k] v_{node_a[k]}) = sum_k Ja[k] v_a,k + sum_k Jb[k] v_b,k
  * with
@@ -289,7 +289,7 @@ cfStatus cf_friction_problem_rigid(const cfRigidBody *bodies, int n_bodies, cons
 
 /**
  * @brief ch02.6: the polyhedral-cone LCP with @p k friction directions (Stewart-Trinkle /
- *        Anitescu-Potra, notes Eq. 34-39).
+ *        Anitescu-Potra, notes Eq.\ 34-39).
  *
  * Contact a (of p = nc contacts) gets k unit directions in its tangent plane,
  * d_{a,i} = cos(theta_i) t_a + sin(theta_i) b_a with theta_i = 2 pi i / k, i = 0..k-1 (a positive
@@ -312,7 +312,7 @@ cfStatus cf_friction_problem_rigid(const cfRigidBody *bodies, int n_bodies, cons
 cfStatus cf_friction_polyhedral_lcp(const cfFrictionProblem *fc, int k, cfLcp *lcp);
 
 /**
- * @brief ch02.6: the boxed LCP of the friction pyramid (notes Eq. 40-45).
+ * @brief ch02.6: the boxed LCP of the friction pyramid (notes Eq.\ 40-45).
  *
  * Same unknowns as the cone problem, r = (lambda_n, lambda_t, lambda_b) per contact, and
  * A = W (as CSR, every stored entry of W copied), b = q. Bounds: the normal row 3a has
@@ -327,7 +327,7 @@ cfStatus cf_friction_polyhedral_lcp(const cfFrictionProblem *fc, int k, cfLcp *l
 cfStatus cf_friction_boxed_lcp(const cfFrictionProblem *fc, cfBlcp *blcp);
 
 /**
- * @brief ch02.6: natural-map residual of the cone complementarity problem (CCP, notes Eq. 51-57).
+ * @brief ch02.6: natural-map residual of the cone complementarity problem (CCP, notes Eq.\ 51-57).
  *
  * The CCP drops De Saxce's term from the Coulomb problem: find r with u = W r + q and
  * K* ∋ u ⊥ r ∈ K per contact, K = {|r_T| <= mu r_N}, K* = {|u_T| <= u_N / mu} (the dual cone).
@@ -349,7 +349,7 @@ double cf_ccp_residual(const cfFrictionProblem *fc, const double *r);
  *  @{ */
 
 /**
- * @brief ch02.7: ERP and CFM of an implicit contact spring (stiffness k, damping b), notes Eq. 59.
+ * @brief ch02.7: ERP and CFM of an implicit contact spring (stiffness k, damping b), notes Eq.\ 59.
  *
  * The spring lambda+ = -k phi+ - b v+ with phi+ = phi + h v+ and impulse h lambda gives
  * J u+ + eps lambda+ = -ups phi / h with
@@ -382,7 +382,7 @@ cfStatus cf_stabilize(cfFrictionProblem *p, const double *phi, double h, double 
 
 /**
  * Everything needed to turn contact impulses into new soft-body velocities: the implicit system
- * A u+ = b + J^T lambda of one step (notes Eq. 81-84) and its factorization.
+ * A u+ = b + J^T lambda of one step (notes Eq.\ 81-84) and its factorization.
  */
 typedef struct cfSoftDual {
     int n;               /**< degrees of freedom, 3 N */
@@ -425,7 +425,7 @@ cfStatus cf_soft_dual_velocity(const cfSoftDual *d, const double *lambda, double
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
-/** @name Provided (library code in lib/src/ch02_assembly.c, not exercises)
+/** @name Provided (chapter code in provided.c, not exercises)
  *  @{ */
 
 /**
@@ -439,7 +439,9 @@ cfStatus cf_rigid_jacobian_bsr(const cfRigidBody *bodies, int n_bodies, const cf
 /**
  * Apply contact impulses: for every dynamic body, v += m^-1 sum_a J_{a,v}^T lambda_a and
  * w += I_w^-1 sum_a J_{a,w}^T lambda_a (u+ = u + M^-1 J^T lambda). @p lambda has 3 nc entries
- * ordered (n, t, b) per contact. CF_BAD_INPUT for a non-finite lambda (bodies unchanged).
+ * ordered (n, t, b) per contact. J^T lambda is not formed from the blocks of ch02.3: the contact's
+ * world impulse P = C lambda acts on B at p and -P on A, which is the same product (the world's one
+ * apply, every step). CF_BAD_INPUT for a non-finite lambda or bad indices (bodies unchanged).
  */
 cfStatus cf_rigid_apply_impulses(cfRigidBody *bodies, int n_bodies, const cfContact *contacts, int nc,
                                  const double *lambda);

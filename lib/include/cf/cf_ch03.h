@@ -203,7 +203,8 @@ typedef enum cfCcdStatus {
     CF_CCD_HIT,          /**< contact at time toi */
     CF_CCD_DEGENERATE,   /**< the method cannot decide (coplanar motion, parallel edges, degenerate triangle):
                               toi is a lower bound (0 when nothing better is known); use ch03.5 */
-    CF_CCD_BUDGET        /**< inclusion CCD ran out of boxes: toi is a valid lower bound, treat as a hit */
+    CF_CCD_BUDGET,       /**< inclusion CCD ran out of boxes: toi is a valid lower bound, treat as a hit */
+    CF_CCD_STATUS_COUNT  /**< number of statuses */
 } cfCcdStatus;
 
 /** Result of a CCD query. */
@@ -298,7 +299,8 @@ cfCcdResult cf_ccd_edge_edge(const cfVec3 x[4], const cfVec3 u[4], double h);
 /** Which feature pair a CCD query is about. */
 typedef enum cfCcdKind {
     CF_CCD_VF = 0, /**< vertex x[3] against triangle x[0..2] */
-    CF_CCD_EE      /**< edge x[0]-x[1] against edge x[2]-x[3] */
+    CF_CCD_EE,     /**< edge x[0]-x[1] against edge x[2]-x[3] */
+    CF_CCD_KIND_COUNT /**< number of kinds */
 } cfCcdKind;
 
 /** A box in the parameter domain (t, u, v) (vertex-face) or (t, a, b) (edge-edge). */
@@ -390,7 +392,7 @@ void cf_project_simplex3(double w[3]);
 
 /**
  * @brief ch03.6: minimise s over the triangle (x1, x2, x3) by projected gradient descent on
- *        the barycentric weights (notes Eq. 109-110, corrected update order).
+ *        the barycentric weights (notes Eq.\ 109-110, corrected update order).
  *
  * Start at the centroid w = (1/3, 1/3, 1/3); repeat @p iters times:
  * x = w0 x1 + w1 x2 + w2 x3, d_i = grad s(x) . x_i, w <- Proj_simplex(w - alpha d)
@@ -455,7 +457,7 @@ cfStatus cf_broadphase_sap(const cfAabb *boxes, int n, cfPairList *pairs, long *
 /** @} */
 
 /* ==================================================================================== */
-/** @name Provided with the chapter (lib/src/ch03_detect.c)
+/** @name Provided with the chapter (provided.c, not an exercise)
  *  @{ */
 
 /** cfSdf view of a grid (evaluated with cf_sdf_grid_eval()); @p g must outlive the result. */

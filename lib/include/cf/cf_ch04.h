@@ -53,7 +53,8 @@ typedef enum cfPivotLabel {
     CF_PIV_UNSEEN = 0, /**< not processed yet */
     CF_PIV_FREE,       /**< w_i = 0 maintained, x_i varies (Baraff: clamped, C) */
     CF_PIV_LOWER,      /**< x_i = 0 maintained, w_i >= 0 (Baraff: not clamped, NC) */
-    CF_PIV_UPPER       /**< friction at its bound +-mu f_N (Baraff: NC+/NC-, NCF) */
+    CF_PIV_UPPER,      /**< friction at its bound +-mu f_N (Baraff: NC+/NC-, NCF) */
+    CF_PIV_LABEL_COUNT /**< number of labels */
 } cfPivotLabel;
 
 /** What a trace callback sees after each pivot. Pointers are valid only during the call. */
@@ -294,7 +295,11 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
  * - z0 leaves: the basis is complementary, x is read off it (then polished by one solve of
  *   A_SS x_S = -b_S on the support S when that is more accurate): CF_OK;
  * - no c_i > 0: ray termination, CF_INFEASIBLE (for copositive-plus A this proves that the LCP
- *   has no solution; for other matrices it is inconclusive);
+ *   has no solution; for other matrices it is inconclusive) — except when z0 is basic with a value
+ *   that is zero but for the rounding of the pivots (at most 1000 tol_w): then every pair is
+ *   complementary, x is read off and polished as below, and CF_OK when it passes the certificate
+ *   (natural-map residual at most 1000 tol_w). Degenerate problems end that way, such as a stack's
+ *   contacts that carry one load four times;
  * - more than cf_pivot_max() pivots: CF_MAX_ITER.
  * The lexicographic rule makes every basis strictly increase lexicographically, so no basis
  * repeats: no cycling, even on degenerate problems.

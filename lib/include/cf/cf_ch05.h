@@ -31,14 +31,14 @@
 #include "cf/cf_contact.h"
 #include "cf/cf_problem.h"
 #include "cf/cf_rng.h"
-#include "cf/cf_world.h"
+#include "cf/cf_solver.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------------------ */
-/** @name Provided: options, stopping rules, orderings (lib/src/ch05_split.c)
+/** @name Provided: options, stopping rules, orderings (provided.c, not exercises)
  *  @{ */
 
 /** Options shared by the splitting solvers. Start from cf_split_options_default(). */
@@ -105,21 +105,13 @@ cfStatus cf_fc_split_check(const cfFrictionProblem *p, const double *r, const cf
  */
 void cf_ordering_permutation(cfOrdering o, int n, int sweep, cfRng *rng, int *perm);
 
-/**
- * Natural-map residual of the box friction model on a frictional contact problem: the
- * cf_blcp_residual() of the boxed LCP that cf_friction_boxed_lcp() would build, without building
- * it: per contact e_n = r_n - max(0, r_n - u_n), e_t = r_t - mid(-mu r_n+, r_t - u_t, mu r_n+)
- * (r_n+ = max(r_n, 0)), likewise e_b; returns |e|_2 (+INFINITY for non-finite input).
- */
-double cf_fc_box_residual(const cfFrictionProblem *p, const double *r);
-
 /** Projection of the tangential impulse @p lt (2 values) onto the disk of radius @p radius (>= 0). */
 void cf_disk_project(double lt[2], double radius);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.1-ch05.3 Projected Jacobi, Gauss-Seidel and SOR on an LCP (25 points)
- *  All three use the component form of notes Eq. 138-147 with r_i = (A x + b)_i:
+ *  All three use the component form of notes Eq.\ 138-147 with r_i = (A x + b)_i:
  *  x_i <- max(0, x_i - omega r_i / A_ii). Residual: cf_lcp_residual() (natural map
  *  |min(x, A x + b)|_2, absolute). Each checks its input with cf_lcp_split_check() (provided,
  *  before the exercise region) and returns CF_BAD_INPUT with rep->status set on failure.
@@ -162,7 +154,7 @@ cfStatus cf_lcp_psor(const cfLcp *p, const cfSplitOptions *o, double *x, cfRepor
  *  @{ */
 
 /**
- * @brief ch05.4: projected Gauss-Seidel on a boxed LCP (notes Eq. 153-159).
+ * @brief ch05.4: projected Gauss-Seidel on a boxed LCP (notes Eq.\ 153-159).
  * Sequential sweeps; for each i: r_i = (A x + b)_i, then with the effective bounds of index i
  * for the CURRENT x (cf_blcp_bounds(): when findex[i] >= 0 they are ±mu_i max(x_findex, 0),
  * so they move as the normal impulse changes within the sweep),
@@ -233,6 +225,11 @@ typedef struct cfRigidPgsOptions {
 
 /** h 1/60, 20 sweeps, tol 0, erp 0.2, cfm 0, omega 1, warm start, cone, sequential, seed 1. */
 cfRigidPgsOptions cf_rigid_pgs_options_default(void);
+/**
+ * The options of a rows-form problem and the registry's common parameters (cf_solver.h): h, erp
+ * and cfm from @p p, the rest from @p par (provided; the world's "pgs" and "pgs-fast" rows use it).
+ */
+cfRigidPgsOptions cf_rigid_pgs_options_of(const cfContactProblem *p, const cfSolverParams *par);
 
 /** Precomputed data of one contact (filled by cf_rigid_pgs_prepare()). */
 typedef struct cfRigidRow {

@@ -21,19 +21,84 @@
 extern "C" {
 #endif
 
-/** One contact point between two bodies. */
+/** Most nodes that make up the soft side of a contact (1 vertex, 2 an edge, 3 a triangle, 4 a tetrahedron). */
+#define CF_CONTACT_NODES 4
+
+/** What one side of a contact is. */
+typedef enum cfSideKind {
+    CF_SIDE_STATIC = 0, /**< the static environment: never moves, infinite mass */
+    CF_SIDE_RIGID,      /**< a rigid body (cfContact::body_a / body_b) */
+    CF_SIDE_SOFT,       /**< a material point of a soft body (cfContact::soft_a / soft_b) */
+    CF_SIDE_KIND_COUNT  /**< number of kinds */
+} cfSideKind;
+
+/** Name of a side kind ("static", "rigid", "soft"); "unknown" for other values. */
+const char *cf_side_kind_name(cfSideKind k);
+
+/**
+ * The soft side of a contact: the material point p = sum_k w[k] x[node[k]] of one soft body of
+ * the world. A side is soft exactly when n > 0 (a zeroed struct is "not soft").
+ */
+typedef struct cfSoftSide {
+    int n;                         /**< nodes used, 1..CF_CONTACT_NODES; 0: this side is not a soft body */
+    int body;                      /**< index of the soft body in the world */
+    int node[CF_CONTACT_NODES];    /**< node indices in that soft body */
+    double w[CF_CONTACT_NODES];    /**< barycentric weights (they sum to 1) */
+} cfSoftSide;
+
+/** The friction law of a contact. */
+typedef enum cfFrictionLaw {
+    CF_LAW_ISOTROPIC = 0, /**< Coulomb with one coefficient, cfContact::mu (the default) */
+    CF_LAW_ORTHOTROPIC,   /**< principal coefficients: coef[0] along dir, coef[1] along n x dir (chapter 10) */
+    CF_LAW_TENSOR,        /**< a 2x2 friction tensor coef (row-major) in the frame (dir, n x dir) (chapter 10) */
+    CF_LAW_COUNT          /**< number of laws */
+} cfFrictionLaw;
+
+/** Name of a friction law ("isotropic", "orthotropic", "tensor"); "unknown" for other values. */
+const char *cf_friction_law_name(cfFrictionLaw law);
+
+/**
+ * Friction of one contact beyond the isotropic coefficient. A zeroed struct is isotropic, and the
+ * isotropic case is exactly cfContact::mu: solvers that support only it read cf_contact_isotropic()
+ * and refuse the others.
+ */
+typedef struct cfFriction {
+    cfFrictionLaw law;  /**< default CF_LAW_ISOTROPIC */
+    cfVec3 dir;         /**< first principal direction (world; its projection on the tangent plane is used) */
+    double coef[4];     /**< ORTHOTROPIC: (mu_1, mu_2); TENSOR: the 2x2 tensor, row-major */
+} cfFriction;
+
+/**
+ * One contact point between two sides. Each side is the static environment, a rigid body or a
+ * soft body's material point: side A is rigid when body_a >= 0, soft when soft_a.n > 0 (never
+ * both), static otherwise; likewise side B. Chapters 2-5 handle rigid and static sides; the
+ * world's assembled solvers handle soft sides too (through the soft dual form, ch02.8).
+ */
 typedef struct cfContact {
-    int body_a;         /**< index of body A in the world (the normal points away from it) */
-    int body_b;         /**< index of body B */
-    cfVec3 p;           /**< contact point, world (m) */
+    int body_a;         /**< rigid body of side A (the normal points away from it), or -1 when side A is not a rigid body */
+    int body_b;         /**< rigid body of side B, or -1 */
+    cfVec3 p;           /**< contact point, world (m); on a rigid side, the point whose velocity counts */
     cfVec3 n;           /**< unit normal from A to B, world */
     cfVec3 t;           /**< first unit tangent: [n t b] right-handed (filled by ch02.2) */
     cfVec3 b;           /**< second unit tangent, b = n x t (filled by ch02.2) */
     double phi;         /**< gap (m): > 0 separated, < 0 penetrating */
-    double mu;          /**< friction coefficient of the pair (>= 0) */
+    double mu;          /**< friction coefficient of the pair (>= 0); the isotropic law's, and a bound for the others */
     uint32_t feature;   /**< feature id (pair of features), stable while the contact persists */
     double lambda[3];   /**< impulse (normal, t, b) in N s: solver output, warm start input */
+    cfSoftSide soft_a;  /**< soft side A (n = 0: side A is not soft) */
+    cfSoftSide soft_b;  /**< soft side B (n = 0: side B is not soft) */
+    cfFriction friction; /**< the friction law (zeroed: isotropic with mu) */
 } cfContact;
+
+/** Kind of side @p side (0 = A, 1 = B) of @p c. */
+static inline cfSideKind cf_contact_side_kind(const cfContact *c, int side)
+{
+    int body = side == 0 ? c->body_a : c->body_b;
+    int soft = side == 0 ? c->soft_a.n : c->soft_b.n;
+    return body >= 0 ? CF_SIDE_RIGID : soft > 0 ? CF_SIDE_SOFT : CF_SIDE_STATIC;
+}
+/** True when the contact's friction law is isotropic (cfContact::mu says it all). */
+bool cf_contact_isotropic(const cfContact *c);
 
 /** A growable array of contacts. */
 typedef struct cfContactList {

@@ -178,7 +178,10 @@ typedef enum cfFeatureType {
     CF_FEAT_SDF_VERTEX = 6, /**< mesh vertex against an SDF: vertex index */
     CF_FEAT_SDF_FACE = 7,   /**< interior of a mesh triangle against an SDF: triangle index */
     CF_FEAT_SDF_EDGE = 8,   /**< mesh edge against an SDF: min vertex<<14 | max vertex */
-    CF_FEAT_CAPSULE = 9     /**< capsule contacts of cf_detect_pair(): 0, 1 end points, 2 closest point, 4, 5 end points of B */
+    CF_FEAT_CAPSULE = 9,    /**< capsule contacts of cf_detect_pair(): 0, 1 end points, 2 closest point, 4, 5 end points of B */
+    CF_FEAT_SOFT_NODE = 10, /**< a soft body's node against a rigid shape: node index */
+    CF_FEAT_SOFT_FACE = 11, /**< a point (rigid box corner or soft node) against a soft surface triangle: a hash of triangle and point (a collision only mixes up one warm start) */
+    CF_FEAT_TYPE_COUNT      /**< number of feature types */
 } cfFeatureType;
 
 /** Pack a feature id. */

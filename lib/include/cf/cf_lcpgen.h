@@ -95,7 +95,8 @@ typedef enum cfLcpFamily {
     CF_LCPGEN_CONTACT, /**< cf_lcpgen_contact_matrix(n/6, 0.5) */
     CF_LCPGEN_BANDED,  /**< cf_lcpgen_banded_matrix(3, n) */
     CF_LCPGEN_FLUID,   /**< cf_lcpgen_fluid_matrix(round(cbrt n)) */
-    CF_LCPGEN_POISSON  /**< cf_lcpgen_poisson_matrix(round(cbrt n)) */
+    CF_LCPGEN_POISSON, /**< cf_lcpgen_poisson_matrix(round(cbrt n)) */
+    CF_LCPGEN_FAMILY_COUNT /**< number of families */
 } cfLcpFamily;
 
 /** Short name of a family ("pd", "psd", "blocked", "contact", "banded", "fluid", "poisson"). */

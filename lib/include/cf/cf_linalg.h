@@ -273,7 +273,8 @@ cfStatus cf_csr_rcm(const cfCsr *A, int *perm);
 /** Ordering applied before a sparse Cholesky factorization. */
 typedef enum cfCholOrdering {
     CF_CHOL_ORDER_RCM = 0, /**< reverse Cuthill-McKee (cf_csr_rcm()), the default */
-    CF_CHOL_ORDER_NATURAL  /**< no reordering (P = I), for comparisons */
+    CF_CHOL_ORDER_NATURAL, /**< no reordering (P = I), for comparisons */
+    CF_CHOL_ORDER_COUNT    /**< number of orderings */
 } cfCholOrdering;
 
 /**

@@ -88,6 +88,16 @@ double cf_blcp_residual(const cfBlcp *p, const double *x);
 /* ------------------------------------------------------------------------------------ */
 /** @name Frictional contact (FC3D)
  *  @{ */
+/** The friction set of a contact: the Coulomb cone or the pyramid (box) around it. */
+typedef enum cfFrictionModel {
+    CF_FRICTION_CONE = 0, /**< Coulomb cone |lambda_T| <= mu lambda_n (exact projection on the disk) */
+    CF_FRICTION_BOX,      /**< friction pyramid: |lambda_t|, |lambda_b| <= mu lambda_n separately */
+    CF_FRICTION_MODEL_COUNT /**< number of models */
+} cfFrictionModel;
+
+/** Name of a friction model ("cone", "box"); "unknown" for other values. */
+const char *cf_friction_model_name(cfFrictionModel m);
+
 /** Frictional contact problem in local (reduced) form. */
 typedef struct cfFrictionProblem {
     int nc;        /**< number of contacts; n = 3 nc unknowns ordered (N, T1, T2) per contact */
@@ -106,11 +116,29 @@ void cf_fc_velocity(const cfFrictionProblem *p, const double *r, double *u);
  */
 void cf_cone_project(const double x[3], double mu, double out[3]);
 /**
+ * The squared natural-map error of ONE contact with impulse @p r and relative velocity @p u
+ * (both (n, t, b)): the per-contact term of cf_fc_residual() and cf_fc_box_residual(), and of
+ * every solver that reports this residual (one definition for all of them).
+ * - CF_FRICTION_CONE: |r - P_K(r - u_hat)|^2 with De Saxce's u_hat = u + (mu |u_T|, 0, 0) and
+ *   P_K = cf_cone_project();
+ * - CF_FRICTION_BOX: the boxed-LCP natural map, normal (r_n - max(0, r_n - u_n))^2 plus, for each
+ *   tangent k, (r_k - mid(-hi, r_k - u_k, hi))^2 with hi = mu max(r_n, 0).
+ * Zero exactly when (r, u) satisfies the contact law; not finite when an input is not.
+ */
+double cf_contact_residual2(const double r[3], const double u[3], double mu, cfFrictionModel model);
+/**
  * Absolute natural-map error sqrt(sum_a |r_a - P_K(r_a - u_hat_a)|^2) (Siconos
  * fc3d_compute_error with rho = 1); divide by cf_fc_norm_q() or by max(|q|, |r|, |u|) for the
- * two normalizations in use (see ../shared/data/siconos-fc3d/README.md).
+ * two normalizations in use (see ../shared/data/siconos-fc3d/README.md). The per-contact term is
+ * cf_contact_residual2() with the cone. +INFINITY when r or u is not finite.
  */
 double cf_fc_residual(const cfFrictionProblem *p, const double *r);
+/**
+ * Natural-map residual of the friction pyramid (box model) for the same problem: the
+ * per-contact term is cf_contact_residual2() with the box. Zero exactly at a solution of the
+ * boxed LCP of cf_friction_boxed_lcp(). +INFINITY when r or u is not finite.
+ */
+double cf_fc_box_residual(const cfFrictionProblem *p, const double *r);
 /** ||q||_2 */
 double cf_fc_norm_q(const cfFrictionProblem *p);
 /** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). */

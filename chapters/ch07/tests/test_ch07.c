@@ -1,0 +1,1167 @@
+/* SPDX-License-Identifier: MIT */
+/* Chapter 7 tests: proximal maps against their variational inequality and the library's cone,
+   the ellipsoid projection against its KKT conditions from 1e-6 to 1e6, the matrix-free
+   w = M^-1 J^T lambda against the bodies' own impulse response, PROX-GS against boxed PGS
+   (chapter 5) iterate for iterate, Jacobi and Gauss-Seidel against the FC3D residual of the
+   Siconos reference problems, the adaptive rule on the digest's 2-cycle, and the Moreau stepper
+   against analytic physics (free fall, stopping distance, restitution, torsion, post-projection).
+   Run with `make test-ch7` (your code) or `make test-ch7 IMPL=solutions`. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cft.h"
+#include "cf/cf_ch02.h"
+#include "cf/cf_ch05.h"
+#include "cf/cf_ch07.h"
+#include "cf/cf_detect.h"
+#include "cf/cf_rng.h"
+#include "cf/cf_solvers.h"
+#include "cf/cf_world.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* helpers                                                                                     */
+
+#define HIST 4096
+static double g_hist[HIST];
+
+/* a world (for detection) with a ground plane of friction mu; bodies are added by the caller */
+static void world_ground(cfWorld *w, double mu)
+{
+    cfWorldDef def = cf_world_def_default();
+    def.detector = CF_DETECT_PRIMITIVES;
+    def.contact_margin = 0.01;
+    cft_assert_ok(cf_world_init(w, &def));
+    cfRigidBody g;
+    cft_assert_ok(cf_rigid_init_fixed(&g, cf_shape_plane(cfu_vec3(0, 0, 1), 0), NULL));
+    g.mu = mu;
+    ck_assert_int_eq(cf_world_add_body(w, &g), 0);
+}
+
+static int add_body(cfWorld *w, cfShape shape, double mass, cfVec3 x, double mu)
+{
+    cfRigidBody b;
+    cft_assert_ok(cf_rigid_init(&b, shape, mass, NULL));
+    b.x = x;
+    b.mu = mu;
+    cf_rigid_update_inertia(&b);
+    int i = cf_world_add_body(w, &b);
+    ck_assert_int_ge(i, 0);
+    return i;
+}
+
+/* the stepper's detection: the world's, on the bodies the stepper moves (w->bodies), impulses
+   carried from the contacts of the previous call (warm start) */
+static cfStatus detect_cb(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out)
+{
+    cfWorld *w = ctx;
+    ck_assert(bodies == w->bodies && nb == w->n_bodies);
+    cfContactList prev = *out;
+    memset(out, 0, sizeof *out);
+    cfDetectOptions opt = cf_detect_options_default();
+    opt.margin = w->def.contact_margin;
+    cfStatus st = cf_detect_world(w, &opt, out, NULL);
+    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(out, &prev) < 0) st = CF_NO_MEMORY;
+    cf_contacts_free(&prev);
+    return st;
+}
+
+/* rigid contacts of a world's current state as a factored problem (frames filled) */
+static void rigid_problem(cfWorld *w, int dim, double mu_tau, cfProxProblem *p)
+{
+    cfDetectOptions opt = cf_detect_options_default();
+    opt.margin = w->def.contact_margin;
+    cft_assert_ok(cf_detect_world(w, &opt, &w->contacts, NULL));
+    ck_assert_int_gt(w->contacts.count, 0);
+    for (int a = 0; a < w->contacts.count; ++a) cft_assert_ok_at(cf_prox_frame(&w->contacts.items[a]), "a = %d", a);
+    cft_assert_ok(cf_prox_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, w->contacts.count, dim, mu_tau, p));
+}
+
+/* a small pile: two cubes on the ground, a sphere on top, some velocity everywhere */
+static void small_pile(cfWorld *w)
+{
+    world_ground(w, 0.6);
+    add_body(w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, cfu_vec3(0, 0, 0.495), 0.6);
+    add_body(w, cf_shape_box(cfu_vec3(0.4, 0.3, 0.2)), 2.0, cfu_vec3(0.1, 0.05, 1.19), 0.6);
+    add_body(w, cf_shape_sphere(0.3), 0.5, cfu_vec3(0.2, -0.1, 1.685), 0.6);
+    for (int i = 1; i < w->n_bodies; ++i) {
+        w->bodies[i].v = cfu_vec3(0.3 * i, -0.2, -0.5);
+        w->bodies[i].w = cfu_vec3(0.1, 0.2 * i, -0.3);
+    }
+}
+
+/* the dense A = J G^T of a factored problem (row-major m x m) */
+static double *dense_A(const cfProxProblem *p)
+{
+    int m = p->dim * p->nc;
+    double *A = calloc((size_t)m * m, sizeof *A), *e = calloc((size_t)m, sizeof *e), *w = calloc((size_t)p->nv + 1, sizeof *w);
+    double *col = malloc((size_t)m * sizeof *col);
+    for (int c = 0; c < m; ++c) {
+        e[c] = 1.0;
+        cf_csr_tmul_vec(&p->G, e, w);
+        cf_csr_mul_vec(&p->J, w, col);
+        for (int r = 0; r < m; ++r) A[(long)r * m + c] = col[r];
+        e[c] = 0.0;
+    }
+    free(e), free(w), free(col);
+    return A;
+}
+
+/* a one-contact problem of dim 3 with the dense block A (row-major 3x3) and b: J = I, G = A^T */
+static void one_contact(cfProxProblem *p, const double A[9], const double b[3], double mu)
+{
+    cfFrictionProblem fc = {0};
+    fc.nc = 1;
+    cft_assert_ok(cf_bsr_init(&fc.W, 1, 1, 3, 3));
+    cft_assert_ok(cf_bsr_add_block(&fc.W, 0, 0, A));
+    cf_bsr_finalize(&fc.W);
+    fc.q = malloc(3 * sizeof *fc.q);
+    fc.mu = malloc(sizeof *fc.mu);
+    memcpy(fc.q, b, 3 * sizeof *b);
+    fc.mu[0] = mu;
+    cft_assert_ok(cf_prox_problem_from_fc(&fc, p));
+    cf_fc_free(&fc);
+}
+
+/* the Siconos reference problems (n <= 15): file names into names[], count returned */
+static int reference_files(char names[][128], int cap)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/siconos-fc3d/reference", cft_data_dir());
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < cap) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".ref") == 0 && len - 4 < 128) {
+            memcpy(names[n], e->d_name, len - 4);
+            names[n][len - 4] = '\0';
+            ++n;
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+static void read_fc(const char *name, cfFrictionProblem *fc)
+{
+    char path[700];
+    cfError err;
+    snprintf(path, sizeof path, "%s/siconos-fc3d/%s", cft_data_dir(), name);
+    cfStatus st = cf_fc_read_siconos(path, fc, &err);
+    ck_assert_msg(st == CF_OK, "%s: %s", path, err.msg);
+}
+
+/* Siconos' error: the natural map over max(|q|, |r|, |u|) */
+static double siconos_error(const cfFrictionProblem *fc, const double *r)
+{
+    int n = 3 * fc->nc;
+    double *u = malloc((size_t)n * sizeof *u);
+    cf_fc_velocity(fc, r, u);
+    double scale = fmax(cf_fc_norm_q(fc), fmax(cf_vec_norm(n, r), cf_vec_norm(n, u)));
+    free(u);
+    double res = cf_fc_residual(fc, r);
+    return scale > 0 ? res / scale : res;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch07.1 proximal maps                                                                        */
+
+START_TEST(ch07_1_prox_maps_cases)
+{
+    ck_assert(cf_prox_normal(-2.0) == 0.0 && cf_prox_normal(0.0) == 0.0 && cf_prox_normal(3.0) == 3.0);
+    double out[3];
+    cf_prox_disk((double[]){3, 4}, 1.0, out);
+    cft_assert_near(out[0], 0.6, 1e-15, 0);
+    cft_assert_near(out[1], 0.8, 1e-15, 0);
+    cf_prox_disk((double[]){0.3, -0.4}, 1.0, out); /* inside: unchanged */
+    ck_assert(out[0] == 0.3 && out[1] == -0.4);
+    cf_prox_disk((double[]){0.3, -0.4}, 0.0, out); /* radius 0: the set is {0} */
+    ck_assert(out[0] == 0.0 && out[1] == 0.0);
+    cf_prox_disk((double[]){0.3, -0.4}, -1.0, out);
+    ck_assert(out[0] == 0.0 && out[1] == 0.0);
+    cf_prox_cone((double[]){0, 2, 0}, 1.0, out); /* the worked example */
+    cft_assert_near(out[0], 1.0, 1e-15, 0);
+    cft_assert_near(out[1], 1.0, 1e-15, 0);
+    cft_assert_near(out[2], 0.0, 1e-15, 0);
+    cf_prox_cone((double[]){-3, 1, 1}, 0.5, out); /* polar cone: the apex */
+    ck_assert(out[0] == 0.0 && out[1] == 0.0 && out[2] == 0.0);
+    cf_prox_cone((double[]){2, 0.3, -0.4}, 0.5, out); /* inside */
+    ck_assert(out[0] == 2.0 && out[1] == 0.3 && out[2] == -0.4);
+    cf_prox_cone((double[]){-1, 0, 0}, 0.0, out); /* mu = 0: the ray x_T = 0, x_n >= 0 */
+    ck_assert(out[0] == 0.0 && out[1] == 0.0 && out[2] == 0.0);
+    cf_prox_box(3, (double[]){2, -3, 0.1}, (double[]){1, 2, 0.5}, out);
+    ck_assert(out[0] == 1.0 && out[1] == -2.0 && out[2] == 0.1);
+    cf_prox_box(2, (double[]){2, -3}, (double[]){-1, 0}, out); /* a negative bound counts as 0 */
+    ck_assert(out[0] == 0.0 && out[1] == 0.0);
+}
+END_TEST
+
+START_TEST(ch07_1_projection_properties)
+{
+    /* each map is THE projection: equal to the library's cone projection; idempotent; the
+       variational inequality (z - P z).(y - P z) <= 0 for every y of the set; non-expansive */
+    cfRng rng;
+    cf_rng_seed(&rng, 7);
+    for (int it = 0; it < 2000; ++it) {
+        double z[3], y[3], p[3], pp[3], q[3], want[3], z2[3];
+        for (int k = 0; k < 3; ++k) z[k] = cf_rng_range(&rng, -3, 3), z2[k] = cf_rng_range(&rng, -3, 3);
+        double mu = cf_rng_range(&rng, 0, 2);
+        cf_prox_cone(z, mu, p);
+        cf_cone_project(z, mu, want);
+        for (int k = 0; k < 3; ++k) cft_assert_near_at(p[k], want[k], 1e-13, 1e-13, "it = %d, k = %d", it, k);
+        cf_prox_cone(p, mu, pp);
+        for (int k = 0; k < 3; ++k) cft_assert_near_at(pp[k], p[k], 1e-13, 1e-13, "it = %d, k = %d", it, k);
+        /* a random point of the cone */
+        y[0] = cf_rng_range(&rng, 0, 3);
+        double ang = cf_rng_range(&rng, 0, 2 * CF_PI), rad = cf_rng_range(&rng, 0, mu * y[0]);
+        y[1] = rad * cos(ang), y[2] = rad * sin(ang);
+        double vi = 0;
+        for (int k = 0; k < 3; ++k) vi += (z[k] - p[k]) * (y[k] - p[k]);
+        cft_assert_at(vi <= 1e-12, "it = %d: cone VI %g", it, vi);
+        /* disk */
+        double r = cf_rng_range(&rng, 0, 2);
+        cf_prox_disk(z, r, p);
+        cf_prox_disk(z2, r, q);
+        cft_assert_at(hypot(p[0], p[1]) <= r * (1 + 1e-15), "it = %d: outside the disk", it);
+        double yd[2] = {rad / (mu > 0 ? mu * y[0] : 1) * r * cos(ang), rad / (mu > 0 ? mu * y[0] : 1) * r * sin(ang)};
+        vi = (z[0] - p[0]) * (yd[0] - p[0]) + (z[1] - p[1]) * (yd[1] - p[1]);
+        cft_assert_at(vi <= 1e-12, "it = %d: disk VI %g", it, vi);
+        cft_assert_at(hypot(p[0] - q[0], p[1] - q[1]) <= hypot(z[0] - z2[0], z[1] - z2[1]) + 1e-14,
+                      "it = %d: the disk projection expands a distance", it);
+        /* box */
+        double hi[3] = {cf_rng_range(&rng, 0, 1), cf_rng_range(&rng, 0, 1), cf_rng_range(&rng, 0, 1)};
+        cf_prox_box(3, z, hi, p);
+        for (int k = 0; k < 3; ++k) {
+            cft_assert_at(fabs(p[k]) <= hi[k], "it = %d, k = %d: outside the box", it, k);
+            cft_assert_at(p[k] == z[k] || fabs(p[k]) == hi[k], "it = %d, k = %d: moved although inside", it, k);
+        }
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch07.2 ellipsoid                                                                            */
+
+static void check_ellipsoid(const double abc[3], const double z[3], const double want[3], double tol)
+{
+    double x[3];
+    cf_prox_ellipsoid(abc, z, 1e-15, x);
+    for (int k = 0; k < 3; ++k) cft_assert_near_at(x[k], want[k], tol, 0, "k = %d", k);
+}
+
+START_TEST(ch07_2_ellipsoid_worked)
+{
+    check_ellipsoid((double[]){1, 1, 1}, (double[]){3, 4, 0}, (double[]){0.6, 0.8, 0}, 1e-14);
+    check_ellipsoid((double[]){1, 0.5, 0.25}, (double[]){2, 0, 0}, (double[]){1, 0, 0}, 1e-14);
+    double s = 1 / sqrt(3.0);
+    check_ellipsoid((double[]){1, 1, 1}, (double[]){1, 1, 1}, (double[]){s, s, s}, 1e-14);
+    /* digest 3.4.3 and paper-digest 1.4 (6 digits given) */
+    check_ellipsoid((double[]){2, 1, 0.5}, (double[]){3, 2, 1}, (double[]){1.708406, 0.497007, 0.076357}, 1e-6);
+    check_ellipsoid((double[]){1, 2, 0.5}, (double[]){2, 2, 2}, (double[]){0.635009, 1.300906, 0.208371}, 1e-6);
+    /* inside: z itself, no bisection */
+    double x[3];
+    ck_assert_int_eq(cf_prox_ellipsoid((double[]){2, 1, 1e-3}, (double[]){0.5, 0.5, 0}, 1e-15, x), 0);
+    ck_assert(x[0] == 0.5 && x[1] == 0.5 && x[2] == 0);
+    /* an axis of length 0 pins its coordinate: the ellipse in the (x, y) plane */
+    cf_prox_ellipsoid((double[]){1, 1, 0}, (double[]){0.3, 0.4, 5}, 1e-15, x);
+    ck_assert(x[0] == 0.3 && x[1] == 0.4 && x[2] == 0.0);
+    cf_prox_ellipsoid((double[]){0, 0, 0}, (double[]){0.3, 0.4, 5}, 1e-15, x);
+    ck_assert(x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0);
+}
+END_TEST
+
+START_TEST(ch07_2_ellipsoid_kkt_extremes)
+{
+    /* semi-axes from 1e-6 to 1e6 and points inside, outside and on an axis: the answer is on the
+       surface, x - z = -t K x with t > 0 (KKT), and no point of a sample of the surface is
+       closer to z (the tolerance of the distance test is relative: 1e-12) */
+    cfRng rng;
+    cf_rng_seed(&rng, 11);
+    for (int it = 0; it < 600; ++it) {
+        double abc[3], z[3], x[3];
+        for (int k = 0; k < 3; ++k) abc[k] = pow(10.0, cf_rng_range(&rng, -6, 6));
+        int kind = it % 3; /* 0 outside, 1 inside, 2 on an axis */
+        for (int k = 0; k < 3; ++k) z[k] = abc[k] * cf_rng_range(&rng, -3, 3);
+        if (kind == 1)
+            for (int k = 0; k < 3; ++k) z[k] = abc[k] * cf_rng_range(&rng, -0.5, 0.5);
+        if (kind == 2) {
+            int ax = it % 2;
+            z[0] = z[1] = z[2] = 0;
+            z[ax] = abc[ax] * cf_rng_range(&rng, 1.5, 4) * (it % 4 < 2 ? 1 : -1);
+        }
+        double f = 0;
+        for (int k = 0; k < 3; ++k) f += (z[k] / abc[k]) * (z[k] / abc[k]);
+        int steps = cf_prox_ellipsoid(abc, z, 1e-15, x);
+        if (f <= 1.0) {
+            ck_assert_int_eq(steps, 0);
+            for (int k = 0; k < 3; ++k) cft_assert_at(x[k] == z[k], "it = %d, k = %d: inside moved", it, k);
+            continue;
+        }
+        double fx = -1;
+        for (int k = 0; k < 3; ++k) fx += (x[k] / abc[k]) * (x[k] / abc[k]);
+        cft_assert_near_at(fx, 0.0, 1e-12, 0, "it = %d: not on the surface", it);
+        /* x_k - z_k = -t x_k / a_k^2 with one t > 0: compare the multipliers of the axes with x_k != 0 */
+        double t = -1;
+        for (int k = 0; k < 3; ++k) {
+            /* t from an axis where x and z differ by at least 1e-6 relative (else it is rounding) */
+            if (fabs(x[k]) < 1e-9 * fabs(z[k]) || x[k] == 0 || fabs(z[k] - x[k]) <= 1e-6 * fabs(z[k])) continue;
+            double tk = (z[k] - x[k]) / x[k] * abc[k] * abc[k];
+            cft_assert_at(tk >= 0, "it = %d, k = %d: negative multiplier %g", it, k, tk);
+            if (t < 0) t = tk;
+            else cft_assert_near_at(tk, t, 1e-7 * t, 1e-7, "it = %d, k = %d: KKT (x - z not parallel to K x)", it, k);
+            cft_assert_at(x[k] * z[k] >= 0, "it = %d, k = %d: the projection changed a sign", it, k);
+        }
+        double best = hypot(hypot(x[0] - z[0], x[1] - z[1]), x[2] - z[2]);
+        for (int s = 0; s < 200; ++s) {
+            double th = cf_rng_range(&rng, 0, CF_PI), ph = cf_rng_range(&rng, 0, 2 * CF_PI);
+            double y[3] = {abc[0] * sin(th) * cos(ph), abc[1] * sin(th) * sin(ph), abc[2] * cos(th)};
+            double dist = hypot(hypot(y[0] - z[0], y[1] - z[1]), y[2] - z[2]);
+            cft_assert_at(dist >= best * (1 - 1e-12), "it = %d, s = %d: a surface point is closer (%g < %g)", it, s, dist,
+                          best);
+        }
+    }
+}
+END_TEST
+
+START_TEST(ch07_2_friction_set)
+{
+    double out[3], want[3];
+    const double mu_iso[3] = {0.5, 0.5, 0.0};
+    /* isotropic: the disk of radius mu lambda_n */
+    cf_prox_friction(2, (double[]){3, 4}, mu_iso, 2.0, NULL, false, 1e-15, out);
+    cft_assert_near(out[0], 0.6, 1e-15, 0);
+    cft_assert_near(out[1], 0.8, 1e-15, 0);
+    /* a negative normal impulse gives the set {0} */
+    cf_prox_friction(2, (double[]){3, 4}, mu_iso, -1.0, NULL, false, 1e-15, out);
+    ck_assert(out[0] == 0 && out[1] == 0);
+    /* box: each row clamped to mu_k lambda_n */
+    cf_prox_friction(3, (double[]){3, -4, 0.5}, (double[]){0.5, 0.25, 0.1}, 2.0, NULL, true, 1e-15, out);
+    ck_assert(out[0] == 1.0 && out[1] == -0.5 && out[2] == 0.2);
+    /* orthotropic ellipse, and the Coulomb-Contensou ellipsoid: the ellipsoid projection */
+    cf_prox_friction(2, (double[]){3, 2}, (double[]){1.0, 0.5, 0.0}, 2.0, NULL, false, 1e-15, out);
+    cf_prox_ellipsoid((double[]){2, 1, 0}, (double[]){3, 2, 0}, 1e-15, want);
+    cft_assert_near(out[0], want[0], 1e-14, 0);
+    cft_assert_near(out[1], want[1], 1e-14, 0);
+    cf_prox_friction(3, (double[]){3, 2, 1}, (double[]){1.0, 0.5, 0.25}, 2.0, NULL, false, 1e-15, out);
+    const double cc[3] = {1.708406, 0.497007, 0.076357};
+    for (int k = 0; k < 3; ++k) cft_assert_near_at(out[k], cc[k], 1e-6, 0, "k = %d", k);
+    /* equal r-factors: the Euclidean projection */
+    cf_prox_friction(2, (double[]){3, 4}, mu_iso, 2.0, (double[]){0.7, 0.7}, false, 1e-15, out);
+    cft_assert_near(out[0], 0.6, 1e-15, 0);
+    /* r-factors that differ: the projection in the metric diag(1/r) is the point of the disk
+       closest to z in that metric (checked against a dense sample of the rim), and its fixed
+       point satisfies maximal dissipation: lambda = P(lambda - R v) with lambda on the rim means
+       v is antiparallel to lambda (not to R^-1 lambda) */
+    const double r[2] = {4.0, 0.25};
+    double z[2] = {3, 4};
+    cf_prox_friction(2, z, mu_iso, 2.0, r, false, 1e-15, out);
+    cft_assert_near(hypot(out[0], out[1]), 1.0, 1e-12, 0);
+    double best = (out[0] - z[0]) * (out[0] - z[0]) / r[0] + (out[1] - z[1]) * (out[1] - z[1]) / r[1];
+    for (int s = 0; s < 3600; ++s) {
+        double th = 2 * CF_PI * s / 3600, y[2] = {cos(th), sin(th)};
+        double dist = (y[0] - z[0]) * (y[0] - z[0]) / r[0] + (y[1] - z[1]) * (y[1] - z[1]) / r[1];
+        cft_assert_at(dist >= best * (1 - 1e-12), "s = %d: a closer point in the metric", s);
+    }
+    const double lam[2] = {0.6, -0.8}, v[2] = {-0.6 * 3, 0.8 * 3}; /* v = -3 lambda: sliding against it */
+    double zz[2] = {lam[0] - r[0] * v[0], lam[1] - r[1] * v[1]};
+    cf_prox_friction(2, zz, mu_iso, 2.0, r, false, 1e-15, out);
+    cft_assert_near(out[0], lam[0], 1e-12, 0);
+    cft_assert_near(out[1], lam[1], 1e-12, 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch07.3 PROX-Jacobi                                                                          */
+
+START_TEST(ch07_3_w_matrix_free)
+{
+    /* w = M^-1 J^T lambda is the velocity change the impulses give the bodies: compare with
+       chapter 2's apply (cf_rigid_apply_impulses()) on the pile's contacts, dim 3 */
+    cfWorld w;
+    small_pile(&w);
+    cfProxProblem p;
+    rigid_problem(&w, 3, 0.0, &p);
+    int nc = p.nc, nb = w.n_bodies;
+    double *lam = malloc((size_t)3 * nc * sizeof *lam), *wv = malloc((size_t)6 * nb * sizeof *wv);
+    cfRng rng;
+    cf_rng_seed(&rng, 3);
+    for (int i = 0; i < 3 * nc; ++i) lam[i] = cf_rng_range(&rng, -1, 2);
+    cf_prox_w(&p, lam, wv);
+    cfRigidBody *b = malloc((size_t)nb * sizeof *b);
+    memcpy(b, w.bodies, (size_t)nb * sizeof *b);
+    for (int i = 0; i < nb; ++i) b[i].v = b[i].w = cfu_zero3();
+    cft_assert_ok(cf_rigid_apply_impulses(b, nb, w.contacts.items, nc, lam));
+    for (int i = 0; i < nb; ++i) {
+        cft_assert_vec3_near_at(cfu_vec3(wv[6 * i], wv[6 * i + 1], wv[6 * i + 2]), b[i].v, 1e-12, "body %d", i);
+        cft_assert_vec3_near_at(cfu_vec3(wv[6 * i + 3], wv[6 * i + 4], wv[6 * i + 5]), b[i].w, 1e-12, "body %d", i);
+    }
+    /* and J w + b is the contact velocity of the moved bodies */
+    free(lam), free(wv), free(b);
+    cf_prox_problem_free(&p);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(ch07_3_jacobi_sweep)
+{
+    /* one sweep against the formula with the dense A: z = lambda - R (A lambda + b), the normal
+       projected on [0, inf), the friction on the disk sized by the OLD normal impulse */
+    cfWorld w;
+    small_pile(&w);
+    cfProxProblem p;
+    rigid_problem(&w, 3, 0.0, &p);
+    int nc = p.nc, m = 3 * nc;
+    double *A = dense_A(&p), *R = malloc((size_t)9 * nc * sizeof *R);
+    double *lam = malloc((size_t)m * sizeof *lam), *trial = malloc((size_t)m * sizeof *trial);
+    double *wv = malloc((size_t)p.nv * sizeof *wv), *v = malloc((size_t)m * sizeof *v);
+    cfRng rng;
+    cf_rng_seed(&rng, 5);
+    for (int i = 0; i < m; ++i) lam[i] = cf_rng_range(&rng, 0, 1);
+    cfProxOptions o = cf_prox_options_default();
+    o.strategy = CF_RFACTOR_GLOBAL;
+    o.r_global = 0.3; /* one r: the Euclidean disk */
+    for (int i = 0; i < 9 * nc; ++i) R[i] = (i % 9) % 4 == 0 ? 0.3 : 0.0;
+    double e = cf_prox_jacobi_sweep(&p, R, 0.5, &o, lam, trial, wv, v);
+    double emax = 0;
+    for (int a = 0; a < nc; ++a) {
+        double z[3];
+        for (int k = 0; k < 3; ++k) {
+            double va = p.b[3 * a + k];
+            for (int c = 0; c < m; ++c) va += A[(long)(3 * a + k) * m + c] * lam[c];
+            z[k] = lam[3 * a + k] - 0.5 * 0.3 * va;
+        }
+        double want[3] = {fmax(0, z[0]), 0, 0}, rad = p.mu[3 * a] * lam[3 * a], zt = hypot(z[1], z[2]);
+        double s = zt > rad ? rad / zt : 1;
+        want[1] = s * z[1], want[2] = s * z[2];
+        for (int k = 0; k < 3; ++k) {
+            cft_assert_near_at(trial[3 * a + k], want[k], 1e-12, 1e-12, "a = %d, k = %d", a, k);
+            emax = fmax(emax, fabs(want[k] - lam[3 * a + k]));
+        }
+    }
+    cft_assert_near(e, emax, 1e-12, 1e-12);
+    free(A), free(R), free(lam), free(trial), free(wv), free(v);
+    cf_prox_problem_free(&p);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* the digest's 2-cycle (3.4.4): friction rows A_FF = [[2, 1], [1, 2]], b_F = (-1, 1) on the unit
+   disk; the normal row decoupled with lambda_n = 1 (A_nn = 1, b_n = -1, mu = 1) */
+static void cycle_problem(cfProxProblem *p)
+{
+    const double A[9] = {1, 0, 0, 0, 2, 1, 0, 1, 2}, b[3] = {-1, -1, 1};
+    one_contact(p, A, b, 1.0);
+}
+
+START_TEST(ch07_3_adaptive_cycle)
+{
+    cfProxProblem p;
+    cycle_problem(&p);
+    cfProxOptions o = cf_prox_options_default();
+    o.strategy = CF_RFACTOR_GLOBAL;
+    o.r_global = 1.0;
+    o.tol_abs = 1e-10;
+    o.max_iter = 1000;
+    /* fixed r = 1 (nu = 1: never shrink): the exact 2-cycle (1, 0) <-> (0, -1), no convergence */
+    o.nu = 1.0;
+    double lam[3] = {1, 0, 1};
+    cfReport rep;
+    cf_report_init(&rep, g_hist, HIST);
+    cfProxStats st;
+    cft_assert_status(cf_prox_jacobi(&p, &o, lam, &rep, &st), CF_MAX_ITER);
+    ck_assert_int_eq(st.sweeps, 1000);
+    ck_assert_msg((fabs(lam[1] - 1) < 1e-12 && fabs(lam[2]) < 1e-12) || (fabs(lam[1]) < 1e-12 && fabs(lam[2] + 1) < 1e-12),
+                  "fixed r = 1 should end on the cycle (1, 0) <-> (0, -1), got (%g, %g)", lam[1], lam[2]);
+    /* adaptive from r = 1, nu 0.5, the ">=" rule: converges to (1/sqrt2, -1/sqrt2) */
+    o.nu = 0.5;
+    lam[0] = 1, lam[1] = 0, lam[2] = 1;
+    cf_report_init(&rep, g_hist, HIST);
+    cft_assert_ok(cf_prox_jacobi(&p, &o, lam, &rep, &st));
+    cft_assert_near(lam[1], 1 / sqrt(2.0), 1e-9, 0);
+    cft_assert_near(lam[2], -1 / sqrt(2.0), 1e-9, 0);
+    ck_assert_int_ge(st.rollbacks, 1);
+    ck_assert_int_eq(st.sweeps, st.accepted + st.rollbacks);
+    ck_assert_int_eq(rep.iterations, st.sweeps);
+    ck_assert(rep.reason == CF_STOP_ABSOLUTE && rep.measure == CF_MEASURE_IMPULSE_CHANGE);
+    cft_assert_near(st.r_scale, 0.5, 0, 0); /* one halving ends the cycle (digest: final r 0.5) */
+    /* the accepted merit never grows */
+    ck_assert_int_eq(rep.history_len, st.sweeps);
+    for (int k = 1; k < rep.history_len; ++k)
+        cft_assert_at(rep.history[k] <= rep.history[k - 1], "k = %d: accepted merit grew", k);
+    /* the same from r = 5 and r = 100: converged, r shrunk below Foerg's 1/4 * 2 */
+    for (int i = 0; i < 2; ++i) {
+        o.r_global = i == 0 ? 5.0 : 100.0;
+        lam[0] = 1, lam[1] = 0, lam[2] = 1;
+        cft_assert_ok_at(cf_prox_jacobi(&p, &o, lam, NULL, &st), "r0 = %g", o.r_global);
+        cft_assert_near_at(lam[1], 1 / sqrt(2.0), 1e-9, 0, "r0 = %g", o.r_global);
+        cft_assert_at(st.r_scale * o.r_global < 0.8, "r0 = %g: final r %g", o.r_global, st.r_scale * o.r_global);
+    }
+    cf_prox_problem_free(&p);
+}
+END_TEST
+
+START_TEST(ch07_3_jacobi_solves_references)
+{
+    /* PROX-Jacobi with local r-factors on every Siconos reference problem (n <= 15): Siconos'
+       error below 1e-8 (the issue's bar). First the one-contact cycle problem (so that a stub says
+       "not implemented" before the data are needed) */
+    cfProxProblem cyc;
+    cycle_problem(&cyc);
+    double l0[3] = {1, 0, 1};
+    cfProxOptions o0 = cf_prox_options_default();
+    cft_assert_ok(cf_prox_jacobi(&cyc, &o0, l0, NULL, NULL));
+    cf_prox_problem_free(&cyc);
+    char names[64][128];
+    int n = reference_files(names, 64);
+    ck_assert_int_ge(n, 10);
+    for (int i = 0; i < n; ++i) {
+        cfFrictionProblem fc;
+        read_fc(names[i], &fc);
+        cfProxProblem p;
+        cft_assert_ok(cf_prox_problem_from_fc(&fc, &p));
+        cfProxOptions o = cf_prox_options_default();
+        o.tol_abs = 1e-14;
+        o.bound_tol = true;
+        o.window = 16;
+        o.max_iter = 100000;
+        double *r = calloc((size_t)3 * fc.nc, sizeof *r);
+        cfStatus st = cf_prox_jacobi(&p, &o, r, NULL, NULL);
+        cft_assert_at(st == CF_OK || st == CF_MAX_ITER, "%s: %s", names[i], cf_status_name(st));
+        double e = siconos_error(&fc, r);
+        cft_assert_at(e <= 1e-8, "%s: Siconos error %g", names[i], e);
+        free(r);
+        cf_prox_problem_free(&p);
+        cf_fc_free(&fc);
+    }
+}
+END_TEST
+
+START_TEST(ch07_3_stops_and_report)
+{
+    cfProxProblem p;
+    cycle_problem(&p);
+    cfProxOptions o = cf_prox_options_default();
+    double lam[3] = {1, 0, 1};
+    cfReport rep;
+    cf_report_init(&rep, g_hist, HIST);
+    /* max_iter 0: no sweep, lambda untouched */
+    o.max_iter = 0;
+    cfProxStats st;
+    cft_assert_status(cf_prox_jacobi(&p, &o, lam, &rep, &st), CF_MAX_ITER);
+    ck_assert(st.sweeps == 0 && lam[0] == 1 && lam[1] == 0 && lam[2] == 1 && rep.history_len == 0);
+    /* the relative stop (paper 001: |e_k+1 - e_k| <= tol_rel e_k) ends earlier than the absolute one */
+    o.max_iter = 1000;
+    o.strategy = CF_RFACTOR_GLOBAL;
+    o.r_global = 0.1;
+    o.tol_abs = 1e-12;
+    o.tol_rel = 0.2;
+    cft_assert_ok(cf_prox_gs(&p, &o, lam, &rep, &st));
+    ck_assert(rep.reason == CF_STOP_RELATIVE && st.reason == CF_STOP_RELATIVE);
+    int relative_sweeps = st.sweeps;
+    o.tol_rel = 0.0;
+    lam[0] = 1, lam[1] = 0, lam[2] = 1;
+    cft_assert_ok(cf_prox_gs(&p, &o, lam, &rep, &st));
+    ck_assert(rep.reason == CF_STOP_ABSOLUTE);
+    ck_assert_int_gt(st.sweeps, relative_sweeps);
+    cft_assert_near(rep.residual, st.merit, 0, 0);
+    ck_assert(st.merit <= 1e-12);
+    /* bad input: a NaN start, omega out of range */
+    lam[1] = NAN;
+    cft_assert_status(cf_prox_jacobi(&p, &o, lam, &rep, NULL), CF_BAD_INPUT);
+    ck_assert(rep.status == CF_BAD_INPUT);
+    lam[1] = 0;
+    o.omega = 2.0;
+    cft_assert_status(cf_prox_gs(&p, &o, lam, NULL, NULL), CF_BAD_INPUT);
+    cf_prox_problem_free(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch07.4 PROX-Gauss-Seidel                                                                    */
+
+START_TEST(ch07_4_w_incremental)
+{
+    /* after every sweep the running w equals G^T lambda recomputed from scratch (1e-12): the
+       incremental update w <- w + G_I^T (new - old) is the matrix-free heart of the method */
+    cfWorld w;
+    small_pile(&w);
+    for (int dim = 3; dim <= 4; ++dim) {
+        cfProxProblem p;
+        rigid_problem(&w, dim, 0.05, &p);
+        int m = dim * p.nc;
+        cfProxOptions o = cf_prox_options_default();
+        double *R = malloc((size_t)dim * dim * p.nc * sizeof *R), *lam = calloc((size_t)m, sizeof *lam);
+        double *trial = malloc((size_t)m * sizeof *trial), *wv = malloc((size_t)p.nv * sizeof *wv);
+        double *w2 = malloc((size_t)p.nv * sizeof *w2), *v = malloc((size_t)m * sizeof *v);
+        cft_assert_ok(cf_prox_r_init(&p, &o, R));
+        for (int k = 0; k < 20; ++k) {
+            double e = cf_prox_gs_sweep(&p, R, 1.0, &o, lam, trial, wv, v);
+            cf_prox_w(&p, trial, w2);
+            for (int j = 0; j < p.nv; ++j) cft_assert_near_at(wv[j], w2[j], 1e-12, 1e-12, "dim %d sweep %d j = %d", dim, k, j);
+            double emax = 0;
+            for (int i = 0; i < m; ++i) emax = fmax(emax, fabs(trial[i] - lam[i]));
+            cft_assert_near_at(e, emax, 0, 0, "dim %d sweep %d", dim, k);
+            memcpy(lam, trial, (size_t)m * sizeof *lam);
+        }
+        free(R), free(lam), free(trial), free(wv), free(w2), free(v);
+        cf_prox_problem_free(&p);
+    }
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(ch07_4_pgs_equivalence)
+{
+    /* one particle (A = I/m) on the ground: PROX-GS with the box set, local r = 1/A_ii and no
+       adaptation equals boxed PGS (ch05.4) sweep for sweep; here with a slip along t and a stick
+       along b (digest 3.2.2: lambda = (2, -0.6, -0.1) in one sweep) */
+    const double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {-2, 1, 0.1};
+    cfProxProblem p;
+    one_contact(&p, A, b, 0.3);
+    cfProxOptions o = cf_prox_options_default();
+    o.box = true;
+    o.nu = 1.0;
+    o.tol_abs = 0;
+    cfDense D = {3, 3, (double *)A};
+    cfBlcp q;
+    cfCsr C;
+    cfLcp tmp;
+    cft_assert_ok(cf_lcp_from_dense(&tmp, &D, b));
+    C = tmp.A;
+    cft_assert_ok(cf_blcp_init(&q, &C));
+    cf_lcp_free(&tmp);
+    memcpy(q.b, b, sizeof b);
+    q.lo[1] = q.lo[2] = -INFINITY;
+    q.findex[1] = q.findex[2] = 0;
+    q.mu[1] = q.mu[2] = 0.3;
+    for (int k = 1; k <= 3; ++k) {
+        double x[3] = {0, 0, 0}, lam[3] = {0, 0, 0};
+        cfSplitOptions so = cf_split_options_default();
+        so.max_iter = k;
+        so.tol_abs = 0;
+        cf_blcp_pgs(&q, &so, x, NULL);
+        o.max_iter = k;
+        cf_prox_gs(&p, &o, lam, NULL, NULL);
+        for (int i = 0; i < 3; ++i) cft_assert_near_at(lam[i], x[i], 1e-15, 0, "sweeps %d, i = %d", k, i);
+    }
+    double lam[3] = {0, 0, 0};
+    o.max_iter = 1;
+    cf_prox_gs(&p, &o, lam, NULL, NULL);
+    cft_assert_near(lam[0], 2, 1e-15, 0);
+    cft_assert_near(lam[1], -0.6, 1e-15, 0);
+    cft_assert_near(lam[2], -0.1, 1e-15, 0);
+    cf_blcp_free(&q);
+    cf_prox_problem_free(&p);
+}
+END_TEST
+
+START_TEST(ch07_4_sliding_particle)
+{
+    /* the sliding particle with the round cone: lambda_t = -mu lambda_n v_t/|v_t| (the friction
+       opposes the sliding velocity), lambda_n = -b_n; unit mass, b = (-1, 2, 1), mu 0.5 */
+    const double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {-1, 2, 1};
+    cfProxProblem p;
+    one_contact(&p, A, b, 0.5);
+    cfProxOptions o = cf_prox_options_default();
+    o.tol_abs = 1e-14;
+    double lam[3] = {0, 0, 0};
+    cft_assert_ok(cf_prox_gs(&p, &o, lam, NULL, NULL));
+    double vt = hypot(2, 1);
+    cft_assert_near(lam[0], 1.0, 1e-13, 0);
+    cft_assert_near(lam[1], -0.5 * 2 / vt, 1e-13, 0);
+    cft_assert_near(lam[2], -0.5 * 1 / vt, 1e-13, 0);
+    /* and the same with a rotated, scaled block (A_tt != A_bb, local r-factors: the metric) */
+    const double A2[9] = {2, 0, 0, 0, 3, 0.5, 0, 0.5, 1}, b2[3] = {-2, 2, 1};
+    cfProxProblem p2;
+    one_contact(&p2, A2, b2, 0.5);
+    double l2[3] = {0, 0, 0};
+    cft_assert_ok(cf_prox_gs(&p2, &o, l2, NULL, NULL));
+    double u[3] = {b2[0], b2[1], b2[2]};
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) u[r] += A2[3 * r + c] * l2[c];
+    cft_assert_near(u[0], 0.0, 1e-12, 0);
+    double ut = hypot(u[1], u[2]), lt = hypot(l2[1], l2[2]);
+    ck_assert_msg(ut > 1e-3, "the particle slides");
+    cft_assert_near(lt, 0.5 * l2[0], 1e-12, 0);
+    cft_assert_near(l2[1] / lt, -u[1] / ut, 1e-10, 0);
+    cft_assert_near(l2[2] / lt, -u[2] / ut, 1e-10, 0);
+    cf_prox_problem_free(&p);
+    cf_prox_problem_free(&p2);
+}
+END_TEST
+
+START_TEST(ch07_4_gs_solves_references)
+{
+    /* PROX-GS (local and global r) on every Siconos reference problem: Siconos' error below 1e-8;
+       where W is full rank (unique solution) Jacobi and GS agree to 1e-6 relative. First a sweep on
+       a built-in problem (a stub says "not implemented" before the data are needed) */
+    cfProxProblem cyc;
+    cycle_problem(&cyc);
+    double l0[3] = {1, 0, 1}, t0[3], w0[3], v0[3], R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    cfProxOptions o0 = cf_prox_options_default();
+    cf_prox_gs_sweep(&cyc, R0, 0.5, &o0, l0, t0, w0, v0);
+    cf_prox_problem_free(&cyc);
+    char names[64][128];
+    int n = reference_files(names, 64);
+    ck_assert_int_ge(n, 10);
+    for (int i = 0; i < n; ++i)
+        for (int s = 0; s < 2; ++s) {
+            cfFrictionProblem fc;
+            read_fc(names[i], &fc);
+            cfProxProblem p;
+            cft_assert_ok(cf_prox_problem_from_fc(&fc, &p));
+            cfProxOptions o = cf_prox_options_default();
+            o.strategy = s == 0 ? CF_RFACTOR_LOCAL : CF_RFACTOR_GLOBAL;
+            o.tol_abs = 1e-14;
+            o.bound_tol = true;
+            o.window = 16;
+            o.max_iter = 100000;
+            double *r = calloc((size_t)3 * fc.nc, sizeof *r);
+            cfStatus st = cf_prox_gs(&p, &o, r, NULL, NULL);
+            cft_assert_at(st == CF_OK || st == CF_MAX_ITER, "%s: %s", names[i], cf_status_name(st));
+            double e = siconos_error(&fc, r);
+            cft_assert_at(e <= 1e-8, "%s, %s r: Siconos error %g", names[i], cf_rfactor_name(o.strategy), e);
+            free(r);
+            cf_prox_problem_free(&p);
+            cf_fc_free(&fc);
+        }
+    /* NESpheres_10_1: W SPD, the solution is unique */
+    cfFrictionProblem fc;
+    read_fc("NESpheres_10_1.dat", &fc);
+    cfProxProblem p;
+    cft_assert_ok(cf_prox_problem_from_fc(&fc, &p));
+    cfProxOptions o = cf_prox_options_default();
+    o.tol_abs = 1e-13;
+    o.max_iter = 100000;
+    o.window = 16;
+    double r1[27] = {0}, r2[27] = {0};
+    cft_assert_ok(cf_prox_gs(&p, &o, r1, NULL, NULL));
+    cft_assert_ok(cf_prox_jacobi(&p, &o, r2, NULL, NULL));
+    double scale = cf_vec_norm_inf(27, r1);
+    for (int k = 0; k < 27; ++k) cft_assert_near_at(r2[k], r1[k], 1e-6 * scale, 0, "k = %d", k);
+    cf_prox_problem_free(&p);
+    cf_fc_free(&fc);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch07.5 r-factors, the rule, the bound                                                       */
+
+START_TEST(ch07_5_r_init_strategies)
+{
+    cfWorld w;
+    small_pile(&w);
+    cfProxProblem p;
+    rigid_problem(&w, 4, 0.05, &p);
+    int d = 4, nc = p.nc;
+    double *R = malloc((size_t)d * d * nc * sizeof *R), B[16];
+    cfProxOptions o = cf_prox_options_default();
+    o.omega = 0.8;
+    cft_assert_ok(cf_prox_r_init(&p, &o, R)); /* local: omega / A_ii */
+    for (int a = 0; a < nc; ++a) {
+        cf_prox_block(&p, a, B);
+        for (int k = 0; k < d; ++k)
+            for (int l = 0; l < d; ++l)
+                cft_assert_near_at(R[16 * a + 4 * k + l], k == l ? 0.8 / B[5 * k] : 0.0, 1e-15, 1e-15, "a %d k %d l %d", a, k, l);
+    }
+    o.strategy = CF_RFACTOR_BLOCKED; /* 1/A_nn and the inverse friction block: R_F A_FF = omega I */
+    cft_assert_ok(cf_prox_r_init(&p, &o, R));
+    for (int a = 0; a < nc; ++a) {
+        cf_prox_block(&p, a, B);
+        cft_assert_near_at(R[16 * a], 0.8 / B[0], 1e-15, 1e-15, "a = %d", a);
+        for (int k = 1; k < d; ++k) {
+            cft_assert_near_at(R[16 * a + k], 0, 0, 0, "a = %d", a);
+            for (int l = 1; l < d; ++l) {
+                double s = 0;
+                for (int j = 1; j < d; ++j) s += R[16 * a + 4 * k + j] * B[4 * j + l];
+                cft_assert_near_at(s, k == l ? 0.8 : 0.0, 1e-10, 0, "a %d k %d l %d", a, k, l);
+            }
+        }
+    }
+    o.strategy = CF_RFACTOR_GLOBAL; /* r = 1/|A|_2 */
+    double na = cf_prox_norm_estimate(&p, 100, 1e-6);
+    cft_assert_ok(cf_prox_r_init(&p, &o, R));
+    for (int a = 0; a < nc; ++a)
+        for (int k = 0; k < d; ++k) cft_assert_near_at(R[16 * a + 5 * k], 1 / na, 0, 1e-15, "a %d k %d", a, k);
+    o.r_global = 5;
+    cft_assert_ok(cf_prox_r_init(&p, &o, R));
+    ck_assert(R[0] == 5 && R[5] == 5 && R[1] == 0);
+    free(R);
+    cf_prox_problem_free(&p);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(ch07_5_power_iteration)
+{
+    /* |A|_2 by the matrix-free power iteration, against the dense eigenvalues: lambda_max(A) for
+       the symmetric rigid A, sqrt(lambda_max(A^T A)) for a slightly nonsymmetric W of a file */
+    cfWorld w;
+    small_pile(&w);
+    cfProxProblem p;
+    rigid_problem(&w, 3, 0.0, &p);
+    for (int file = 0; file < 2; ++file) {
+        if (file == 1) {
+            cf_prox_problem_free(&p);
+            cfFrictionProblem fc;
+            read_fc("Rover4144.dat", &fc);
+            cft_assert_ok(cf_prox_problem_from_fc(&fc, &p));
+            cf_fc_free(&fc);
+        }
+        int m = p.dim * p.nc;
+        double *A = dense_A(&p);
+        cfDense S, V;
+        cft_assert_ok(cf_dense_init(&S, m, m));
+        for (int r = 0; r < m; ++r)
+            for (int c = 0; c < m; ++c) {
+                double s = 0;
+                for (int k = 0; k < m; ++k) s += A[(long)k * m + r] * A[(long)k * m + c]; /* A^T A */
+                *cf_dense_at(&S, r, c) = s;
+            }
+        double *ev = malloc((size_t)m * sizeof *ev);
+        cft_assert_ok(cf_dense_sym_eig(&S, ev, &V));
+        double top = 0;
+        for (int i = 0; i < m; ++i) top = fmax(top, ev[i]);
+        double est = cf_prox_norm_estimate(&p, 2000, 1e-12);
+        cft_assert_near_at(est, sqrt(top), 0, 1e-6, "file %d", file);
+        free(A), free(ev);
+        cf_dense_free(&S), cf_dense_free(&V);
+    }
+    cf_prox_problem_free(&p);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(ch07_5_accept_rule)
+{
+    cfProxOptions o = cf_prox_options_default();
+    cfProxAdapt ad;
+    cf_prox_adapt_init(&ad);
+    ck_assert(cf_prox_accept(&o, &ad, 1.0));  /* the first finite merit */
+    ck_assert(!cf_prox_accept(&o, &ad, 1.0)); /* equal: an exact cycle, rejected (">=") */
+    cft_assert_near(ad.scale, 0.9, 0, 1e-15); /* local: nu 0.9 */
+    ck_assert(!cf_prox_accept(&o, &ad, NAN));
+    cft_assert_near(ad.scale, 0.81, 0, 1e-15);
+    ck_assert(cf_prox_accept(&o, &ad, 0.5));
+    ck_assert(!cf_prox_accept(&o, &ad, 0.7)); /* window 1: compared with the last */
+    o.strategy = CF_RFACTOR_GLOBAL;
+    cf_prox_adapt_init(&ad);
+    ck_assert(!cf_prox_accept(&o, &ad, INFINITY));
+    cft_assert_near(ad.scale, 0.5, 0, 0); /* global: nu 0.5 */
+    /* a window of 3: a merit above the last but below the largest of the last three passes */
+    o.window = 3;
+    cf_prox_adapt_init(&ad);
+    ck_assert(cf_prox_accept(&o, &ad, 1.0) && cf_prox_accept(&o, &ad, 0.5) && cf_prox_accept(&o, &ad, 0.6));
+    ck_assert(!cf_prox_accept(&o, &ad, 1.0));
+    ck_assert(cf_prox_accept(&o, &ad, 0.4) && cf_prox_accept(&o, &ad, 0.3));
+    ck_assert(!cf_prox_accept(&o, &ad, 0.6)); /* 1.0 has left the window: max(0.6, 0.4, 0.3) */
+    /* growth: after grow_after accepted in a row, scale *= grow, never above 1 */
+    o.window = 1;
+    o.grow = 2;
+    o.grow_after = 2;
+    cf_prox_adapt_init(&ad);
+    ck_assert(cf_prox_accept(&o, &ad, 1.0));
+    ck_assert(!cf_prox_accept(&o, &ad, 2.0) && !cf_prox_accept(&o, &ad, 2.0));
+    cft_assert_near(ad.scale, 0.25, 0, 0);
+    ck_assert(cf_prox_accept(&o, &ad, 0.9));
+    cft_assert_near(ad.scale, 0.25, 0, 0);
+    ck_assert(cf_prox_accept(&o, &ad, 0.8));
+    cft_assert_near(ad.scale, 0.5, 0, 0);
+    ck_assert(cf_prox_accept(&o, &ad, 0.7) && cf_prox_accept(&o, &ad, 0.6) && cf_prox_accept(&o, &ad, 0.5) &&
+              cf_prox_accept(&o, &ad, 0.4));
+    cft_assert_near(ad.scale, 1.0, 0, 0);
+}
+END_TEST
+
+START_TEST(ch07_5_tol_bound)
+{
+    cft_assert_near(cf_prox_tol_bound(2, 3, 4), 10 * 2 * DBL_EPSILON * 3 * 4, 0, 1e-15);
+    /* the badly scaled Confeti-ex13-4contact (|r| ~ 1e5 |q|): a tolerance of 1e-14 on the merit
+       is below what rounding allows; with the bound the solve stops "converged" at the floor,
+       without it every sweep is spent */
+    cfFrictionProblem fc;
+    read_fc("Confeti-ex13-4contact-Fc3D-SBM.dat", &fc);
+    cfProxProblem p;
+    cft_assert_ok(cf_prox_problem_from_fc(&fc, &p));
+    cfProxOptions o = cf_prox_options_default();
+    o.tol_abs = 1e-14;
+    o.max_iter = 20000;
+    o.window = 16;
+    double r[12] = {0};
+    cfProxStats st;
+    o.bound_tol = true;
+    cft_assert_ok(cf_prox_gs(&p, &o, r, NULL, &st));
+    ck_assert(st.tol_used > o.tol_abs && st.sweeps < 20000);
+    cft_assert_at(siconos_error(&fc, r) <= 1e-8, "error %g", siconos_error(&fc, r));
+    cf_prox_problem_free(&p);
+    cf_fc_free(&fc);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* ch07.6 Moreau stepping, post-step projection                                                */
+
+static double step_n(cfWorld *w, cfMoreauOptions *o, cfContactList *cl, int steps, cfMoreauStats *st)
+{
+    for (int s = 0; s < steps; ++s) cft_assert_ok_at(cf_moreau_step(w->bodies, w->n_bodies, detect_cb, w, o, cl, st, NULL), "step %d", s);
+    return 0;
+}
+
+START_TEST(ch07_6_free_fall_exact)
+{
+    /* no contact: x^{t+1} = x + h v + h^2/2 g exactly, for every step (midpoint = exact for constant
+       acceleration); the spin of a sphere is kept */
+    cfWorld w;
+    world_ground(&w, 0.5);
+    int i = add_body(&w, cf_shape_sphere(0.5), 2.0, cfu_vec3(0, 0, 50), 0.5);
+    w.bodies[i].v = cfu_vec3(1, -2, 3);
+    w.bodies[i].w = cfu_vec3(0, 0, 4);
+    cfMoreauOptions o = cf_moreau_options_default();
+    cfContactList cl = {0};
+    cfVec3 x0 = w.bodies[i].x, v0 = w.bodies[i].v;
+    for (int s = 1; s <= 20; ++s) {
+        cfMoreauStats st;
+        step_n(&w, &o, &cl, 1, &st);
+        ck_assert_int_eq(st.contacts, 0);
+        double t = s * o.h;
+        cfVec3 want = cfu_add(x0, cfu_add(cfu_scale(t, v0), cfu_scale(0.5 * t * t, o.gravity)));
+        cft_assert_vec3_near_at(w.bodies[i].x, want, 1e-12, "step %d", s);
+    }
+    cft_assert_vec3_near(w.bodies[i].w, cfu_vec3(0, 0, 4), 1e-12);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(ch07_6_resting_box)
+{
+    /* a box resting on the ground: after each step its velocity is ~0, the normal impulses add up
+       to m g h, and it does not sink */
+    cfWorld w;
+    world_ground(&w, 0.5);
+    int i = add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 3.0, cfu_vec3(0, 0, 0.5), 0.5);
+    cfMoreauOptions o = cf_moreau_options_default();
+    o.prox.tol_abs = 1e-10;
+    o.prox.tol_rel = 0;
+    cfContactList cl = {0};
+    for (int s = 0; s < 100; ++s) {
+        cfMoreauStats st;
+        step_n(&w, &o, &cl, 1, &st);
+        ck_assert_int_eq(st.contacts, 4);
+        double sum = 0;
+        for (int a = 0; a < cl.count; ++a) sum += cl.items[a].lambda[0];
+        cft_assert_near_at(sum, 3.0 * 9.81 * o.h, 1e-8, 0, "step %d", s);
+        cft_assert_at(cfu_norm(w.bodies[i].v) < 1e-8, "step %d: speed %g", s, cfu_norm(w.bodies[i].v));
+    }
+    cft_assert_near(w.bodies[i].x.z, 0.5, 1e-6, 0);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(ch07_6_sliding_stop_distance)
+{
+    /* a box sliding at v0 = 2 with mu = 0.5 stops after d = v0^2/(2 mu g) = 0.40775 m; the midpoint
+       rule is exact but for the last partial step: |d_h - d| <= mu g h^2 / 8 (paper-digest 1.4 item
+       10), plus the solver's tolerance; afterwards it rests exactly */
+    cfWorld w;
+    world_ground(&w, 0.5);
+    int i = add_body(&w, cf_shape_box(cfu_vec3(0.2, 0.2, 0.2)), 1.0, cfu_vec3(0, 0, 0.2), 0.5);
+    w.bodies[i].v = cfu_vec3(2, 0, 0);
+    cfMoreauOptions o = cf_moreau_options_default();
+    o.dim = 3;
+    o.prox.tol_abs = 1e-12;
+    o.prox.tol_rel = 0;
+    cfContactList cl = {0};
+    step_n(&w, &o, &cl, 60, NULL);
+    double d = 4.0 / (2 * 0.5 * 9.81);
+    cft_assert_near(w.bodies[i].x.x, d, 0.5 * 9.81 * o.h * o.h / 8 + 1e-6, 0);
+    cft_assert_at(cfu_norm(w.bodies[i].v) < 1e-9, "still moving at %g", cfu_norm(w.bodies[i].v));
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(ch07_6_restitution_bounce)
+{
+    /* Newton's impact law: a ball dropped from 1 m with restitution 1 comes back to within 2 % of
+       its height (h = 1 ms); with restitution 0.5 the rebound height is 0.25 of the drop, within 5 % */
+    for (int k = 0; k < 2; ++k) {
+        double eps = k == 0 ? 1.0 : 0.5;
+        cfWorld w;
+        world_ground(&w, 0.5);
+        w.def.contact_margin = 0.002;
+        int i = add_body(&w, cf_shape_sphere(0.1), 1.0, cfu_vec3(0, 0, 1.1), 0.5);
+        cfMoreauOptions o = cf_moreau_options_default();
+        o.h = 0.001;
+        o.restitution = eps;
+        o.prox.tol_abs = 1e-12;
+        o.prox.tol_rel = 0;
+        cfContactList cl = {0};
+        bool bounced = false;
+        double top = 0;
+        for (int s = 0; s < 1400; ++s) {
+            step_n(&w, &o, &cl, 1, NULL);
+            if (w.bodies[i].v.z > 0) bounced = true;
+            if (bounced) top = fmax(top, w.bodies[i].x.z - 0.1);
+        }
+        ck_assert_msg(bounced, "restitution %g: no bounce", eps);
+        cft_assert_near_at(top, eps * eps * 1.0, (k == 0 ? 0.02 : 0.05) * eps * eps, 0, "restitution %g", eps);
+        cf_contacts_free(&cl);
+        cf_world_free(&w);
+    }
+}
+END_TEST
+
+START_TEST(ch07_6_torsion_stops_spin)
+{
+    /* a ball spinning about the vertical on the ground (one contact at its lowest point, which
+       does not slide): torsional friction mu_tau lambda_n stops it after t = I w0 / (mu_tau m g);
+       the isotropic disk alone (dim 3) never does */
+    for (int dim = 3; dim <= 4; ++dim) {
+        cfWorld w;
+        world_ground(&w, 0.5);
+        double m = 2, R = 0.5, w0 = 10, mut = 0.05;
+        int i = add_body(&w, cf_shape_sphere(R), m, cfu_vec3(0, 0, R), 0.5);
+        w.bodies[i].w = cfu_vec3(0, 0, w0);
+        cfMoreauOptions o = cf_moreau_options_default();
+        o.dim = dim;
+        o.mu_tau = mut;
+        o.prox.tol_abs = 1e-12;
+        o.prox.tol_rel = 0;
+        cfContactList cl = {0};
+        double t_stop = 0.4 * m * R * R * w0 / (mut * m * 9.81);
+        int steps = (int)(1.2 * t_stop / o.h);
+        double stopped_at = -1;
+        for (int s = 1; s <= steps; ++s) {
+            step_n(&w, &o, &cl, 1, NULL);
+            if (stopped_at < 0 && fabs(w.bodies[i].w.z) < 1e-9) stopped_at = s * o.h;
+        }
+        if (dim == 3) {
+            cft_assert_near(w.bodies[i].w.z, w0, 1e-9, 0);
+        } else {
+            cft_assert_near(stopped_at, t_stop, 2 * o.h, 0);
+            cft_assert_near(w.bodies[i].w.z, 0, 1e-9, 0);
+        }
+        cf_contacts_free(&cl);
+        cf_world_free(&w);
+    }
+}
+END_TEST
+
+START_TEST(ch07_6_post_projection)
+{
+    /* a sphere 0.01 into the ground rises by 0.01 in one pass, velocities unchanged */
+    cfWorld w;
+    world_ground(&w, 0.5);
+    int i = add_body(&w, cf_shape_sphere(0.5), 1.0, cfu_vec3(0, 0, 0.49), 0.5);
+    w.bodies[i].v = cfu_vec3(0.3, 0, -1);
+    double gap = 1;
+    int done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 1, 1e-9, &gap);
+    ck_assert_int_eq(done, 1);
+    cft_assert_near(w.bodies[i].x.z, 0.5, 1e-9, 0);
+    cft_assert_near(gap, 0.0, 1e-9, 0); /* the gap after the pass */
+    cft_assert_vec3_near(w.bodies[i].v, cfu_vec3(0.3, 0, -1), 0);
+    done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 3, 1e-9, &gap);
+    ck_assert_int_eq(done, 0); /* nothing below -tol: no pass */
+    cf_world_free(&w);
+    /* two stacked boxes, both penetrating: all gaps >= -1e-6 after at most 3 passes */
+    world_ground(&w, 0.5);
+    add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, cfu_vec3(0, 0, 0.48), 0.5);
+    add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, cfu_vec3(0, 0, 1.45), 0.5);
+    done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 3, 1e-6, &gap);
+    ck_assert(done >= 1 && done <= 3);
+    cft_assert_at(gap >= -1e-6, "gap %g after %d passes", gap, done);
+    /* the stepper with post_passes: a stack that starts penetrating ends above -1e-6 */
+    w.bodies[1].x.z = 0.47;
+    w.bodies[2].x.z = 1.44;
+    cfMoreauOptions o = cf_moreau_options_default();
+    o.post_passes = 3;
+    cfContactList cl = {0};
+    cfMoreauStats st;
+    step_n(&w, &o, &cl, 1, &st);
+    ck_assert_int_ge(st.post_passes, 1);
+    cft_assert_at(st.min_gap_after >= -1e-6, "gap %g", st.min_gap_after);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* library: rows in the registry                                                               */
+
+START_TEST(lib_prox_rows_in_world)
+{
+    /* prox-gs and prox-jacobi with every r strategy hold a resting two-box stack for a second */
+    const char *rows[] = {"prox-gs", "prox-jacobi"};
+    for (int r = 0; r < 2; ++r)
+        for (int s = 0; s < CF_RFACTOR_COUNT; ++s) {
+            const cfSolver *sol = cf_solver_find(rows[r]);
+            ck_assert(sol && sol->chapter == 7 && sol->form == CF_FORM_FC3D);
+            cfWorld w;
+            world_ground(&w, 0.5);
+            w.def.solver = sol;
+            w.def.r_factor = (cfRFactor)s;
+            w.def.solver_iterations = 200;
+            w.def.dt = 1.0 / 60;
+            add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, cfu_vec3(0, 0, 0.5), 0.5);
+            add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, cfu_vec3(0.1, 0, 1.5), 0.5);
+            cfVec3 x0 = w.bodies[2].x;
+            for (int k = 0; k < 60; ++k) cft_assert_ok_at(cf_world_step(&w), "%s %s step %d", rows[r], cf_rfactor_name(s), k);
+            double d = cfu_norm(cfu_sub(w.bodies[2].x, x0));
+            cft_assert_at(d < 0.005, "%s with %s r: drift %g", rows[r], cf_rfactor_name(s), d);
+            cf_world_free(&w);
+        }
+}
+END_TEST
+
+static void build(Suite *s)
+{
+    TCase *t1 = cft_tcase_unit(s, "ch07.1");
+    CFT_GRADED(t1, ch07_1_prox_maps_cases, "ch07.1", 4, "normal, disk, cone and box maps: worked cases");
+    CFT_GRADED(t1, ch07_1_projection_properties, "ch07.1", 6, "projections: library cone, idempotent, VI, non-expansive");
+
+    TCase *t2 = cft_tcase_unit(s, "ch07.2");
+    CFT_GRADED(t2, ch07_2_ellipsoid_worked, "ch07.2", 4, "ellipsoid: the digest's worked points, inside, zero axes");
+    CFT_GRADED(t2, ch07_2_ellipsoid_kkt_extremes, "ch07.2", 6, "ellipsoid: surface, KKT, closest; axes 1e-6..1e6");
+    CFT_GRADED(t2, ch07_2_friction_set, "ch07.2", 5, "friction set: disk, box, ellipse, ellipsoid, R-metric");
+
+    TCase *t3 = cft_tcase_unit(s, "ch07.3");
+    CFT_GRADED(t3, ch07_3_w_matrix_free, "ch07.3", 4, "w = M^-1 J^T lambda equals the bodies' impulse response");
+    CFT_GRADED(t3, ch07_3_jacobi_sweep, "ch07.3", 4, "a Jacobi sweep equals the dense formula (old normal)");
+    CFT_GRADED(t3, ch07_3_adaptive_cycle, "ch07.3", 5, "fixed r = 1 cycles; adaptive r converges, merit monotone");
+    CFT_GRADED(t3, ch07_3_stops_and_report, "ch07.3", 3, "stopping rules, report, bad input");
+    TCase *t3l = cft_tcase_long(s, "ch07.3-files");
+    CFT_GRADED(t3l, ch07_3_jacobi_solves_references, "ch07.3", 4, "Jacobi: Siconos error < 1e-8 on the reference problems");
+
+    TCase *t4 = cft_tcase_unit(s, "ch07.4");
+    CFT_GRADED(t4, ch07_4_w_incremental, "ch07.4", 5, "incremental w equals G^T lambda after every sweep (1e-12)");
+    CFT_GRADED(t4, ch07_4_pgs_equivalence, "ch07.4", 3, "box set, r = 1/A_ii: boxed PGS sweep for sweep");
+    CFT_GRADED(t4, ch07_4_sliding_particle, "ch07.4", 3, "sliding particle: lambda_t = -mu lambda_n v_t/|v_t|");
+    TCase *t4l = cft_tcase_long(s, "ch07.4-files");
+    CFT_GRADED(t4l, ch07_4_gs_solves_references, "ch07.4", 4, "GS: Siconos error < 1e-8; Jacobi and GS agree");
+
+    TCase *t5 = cft_tcase_unit(s, "ch07.5");
+    CFT_GRADED(t5, ch07_5_r_init_strategies, "ch07.5", 5, "local, blocked, global r-factors");
+    CFT_GRADED(t5, ch07_5_power_iteration, "ch07.5", 4, "power iteration equals the dense |A|_2 (1e-6)");
+    CFT_GRADED(t5, ch07_5_accept_rule, "ch07.5", 4, "the rule: >=, NaN, nu per strategy, window, growth");
+    CFT_GRADED(t5, ch07_5_tol_bound, "ch07.5", 2, "accuracy bound stops a badly scaled solve at the floor");
+
+    TCase *t6 = cft_tcase_scene(s, "ch07.6");
+    CFT_GRADED(t6, ch07_6_free_fall_exact, "ch07.6", 4, "Moreau midpoint: free fall exact");
+    CFT_GRADED(t6, ch07_6_resting_box, "ch07.6", 4, "resting box: velocity 0, impulses m g h, no sinking");
+    CFT_GRADED(t6, ch07_6_sliding_stop_distance, "ch07.6", 4, "sliding box stops at v0^2/(2 mu g) within mu g h^2/8");
+    CFT_GRADED(t6, ch07_6_restitution_bounce, "ch07.6", 4, "Newton impact law: rebound height eps^2 h0");
+    CFT_GRADED(t6, ch07_6_torsion_stops_spin, "ch07.6", 4, "torsion stops a spin at I w0/(mu_tau m g); the disk does not");
+    CFT_GRADED(t6, ch07_6_post_projection, "ch07.6", 5, "post-step projection: 0.01 in one pass; a stack in <= 3");
+
+    TCase *tl = cft_tcase_scene(s, "ch07-integration");
+    CFT_TEST(tl, lib_prox_rows_in_world, "prox-gs and prox-jacobi with each r strategy hold a stack");
+}
+
+int main(int argc, char **argv) { return cft_main(argc, argv, "ch07", build); }

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_solvers.h
+ * @brief The registry of contact solvers (one table, sim/solvers.c) and the one path from an
+ *        assembled contact problem to impulses that the world and `cflab solve` share.
+ *
+ * Everything that names a solver reads this table: the world (cfWorldDef::solver), the scene key
+ * "solver", `cflab run --solver`, `cflab solve --solver`, the viewer's solver key and every help
+ * text. A row is a ::cfSolver (cf_solver.h). Rows that ship only with the reference solutions
+ * (the fast PGS of solutions/ch05/fast/) are in the table only in builds that link them.
+ */
+#ifndef CF_SOLVERS_H
+#define CF_SOLVERS_H
+
+#include <stddef.h>
+
+#include "cf/cf_solver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Number of rows in this build. */
+int cf_solver_count(void);
+/** Row @p i (0 <= i < cf_solver_count()), in the table's order (by chapter); NULL otherwise. */
+const cfSolver *cf_solver_at(int i);
+/** The row named @p name, or NULL. */
+const cfSolver *cf_solver_find(const char *name);
+/** True when @p s is a row of this build's table (pointer identity). */
+bool cf_solver_registered(const cfSolver *s);
+
+/** Which rows a listing shows. */
+typedef enum cfSolverFilter {
+    CF_SOLVERS_ALL = 0,   /**< every row */
+    CF_SOLVERS_WORLD,     /**< rows a world can use (cfSolver::contacts) */
+    CF_SOLVERS_ASSEMBLED, /**< rows that take an assembled contact problem (contacts, form other than rows): FC3D files, soft contacts */
+    CF_SOLVERS_LCP,       /**< rows that take an LCP (LCP files) */
+    CF_SOLVERS_FILTER_COUNT /**< number of filters */
+} cfSolverFilter;
+
+/** True when @p s passes @p filter. */
+bool cf_solver_matches(const cfSolver *s, cfSolverFilter filter);
+/** "a, b, c": the names of the rows passing @p filter, cut to @p cap bytes. Returns @p buf. */
+const char *cf_solver_names(cfSolverFilter filter, char *buf, size_t cap);
+
+/**
+ * Largest number of unknowns a dense form may have (rows "baraff" and "lemke" factor or invert
+ * a dense matrix of that size: 4000 unknowns are 128 MB per matrix).
+ */
+#define CF_DENSE_MAX_UNKNOWNS 4000
+
+/**
+ * Scratch of one solver on assembled contact problems: the form built from the FC3D problem and
+ * the row's own work space. Zero it before first use; free with cf_form_work_free().
+ */
+typedef struct cfFormWork {
+    const cfSolver *solver;  /**< the row whose work space @ref work is (NULL: none yet) */
+    void *work;              /**< the row's scratch (cfSolver::release frees it) */
+    cfBlcp blcp;             /**< the boxed LCP (CF_FORM_BLCP) */
+    cfLcp lcp;               /**< the polyhedral LCP (CF_FORM_LCP) */
+    double *x;               /**< the unknowns of the form */
+    int cap_x;               /**< entries allocated in @ref x */
+} cfFormWork;
+
+/** Free and zero (releases the row's scratch with its own release). */
+void cf_form_work_free(cfFormWork *fw);
+/** Make @p fw the work space of row @p s: the scratch of another row is released first (a row's
+ *  scratch belongs to that row). The world calls it before a rows-form prepare. */
+void cf_form_work_use(cfFormWork *fw, const cfSolver *s);
+
+/**
+ * Build the form that @p s consumes from the frictional contact problem @p fc (which must outlive
+ * the solve): nothing for CF_FORM_FC3D, the boxed LCP (cf_friction_boxed_lcp(), ch02.6) for
+ * CF_FORM_BLCP, the polyhedral LCP with par->directions directions (cf_friction_polyhedral_lcp(),
+ * ch02.6) for CF_FORM_LCP. Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
+ * not take contact problems (or takes matrix-free rows) and for a dense form larger than
+ * #CF_DENSE_MAX_UNKNOWNS; errors of the builders are passed on.
+ */
+cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProblem *fc, const cfSolverParams *par,
+                       cfContactProblem *p, cfError *err);
+
+/**
+ * Solve the problem built by cf_form_build() with @p s: @p lambda (3 nc impulses) is the warm
+ * start on entry (used when par->warm_start) and the impulses on return, mapped back from the
+ * form's unknowns (for the polyhedral LCP: lambda_t = sum_i lambda_i cos theta_i, lambda_b =
+ * sum_i lambda_i sin theta_i). The report is the row's; rep->measure is set to cfSolver::measure.
+ * Returns the row's status; @p lambda is written unless the status is CF_BAD_INPUT or a failure
+ * before the solve, and is always finite when written.
+ */
+cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par,
+                       double *lambda, cfReport *rep);
+
+/**
+ * Solve an LCP with a row of form CF_FORM_LCP (`cflab solve` on LCP files): @p x (n values) in/out,
+ * the report, the status. @p fw keeps the row's scratch between calls. CF_BAD_INPUT for a row of
+ * another form.
+ */
+cfStatus cf_solve_lcp(cfFormWork *fw, const cfSolver *s, const cfLcp *lcp, const cfSolverParams *par, double *x,
+                      cfReport *rep);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_SOLVERS_H */

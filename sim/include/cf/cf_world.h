@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_world.h
+ * @brief The world: rigid and soft bodies, settings, and the step as a named list of stages.
+ *
+ * The world is the simulation layer (`sim/`): it sits above the chapters and is the only code
+ * that calls chapter functions. One step of length h runs these stages, in this order:
+ *
+ * | stage               | what it does                                                              | chapter |
+ * |---------------------|---------------------------------------------------------------------------|---------|
+ * | CF_STAGE_DETECT     | contacts between rigid shapes, soft surfaces and the ground; warm-start impulses carried over (by feature, then by proximity) | 3 |
+ * | CF_STAGE_CONTACTS   | contact frames (ch02.2), friction laws of the material pairs               | 2 |
+ * | CF_STAGE_VELOCITIES | rigid: free velocities u* = u + h M^-1 f (ch01.1). Soft, without contacts: the implicit system A u+ = b of the integrator (ch01.4/5) solved; soft in contact: the state (x*, u*, beta) whose implicit system the next stage turns into the dual form | 1 |
+ * | CF_STAGE_ASSEMBLE   | the contact problem in the form the solver consumes: matrix-free rows, or the assembled W, q (rigid: ch02.5; soft: the dual form W = J A^-1 J^T, ch02.8) with the bias and CFM (ch02.7), then the boxed LCP or polyhedral LCP (ch02.6) | 2, 5 |
+ * | CF_STAGE_SOLVE      | the solver of the registry finds the impulses; ONE apply maps them to velocities for every solver: rigid u+ = u* + M^-1 J^T lambda, soft u+ = A^-1 (b + J^T lambda) | 4-7 |
+ * | CF_STAGE_POSITIONS  | rigid q+ = q + h H(q) u+ (ch01.2, ch01.3); soft x+ = x* + beta u+         | 1 |
+ * | CF_STAGE_STABILIZE  | split impulse: pseudo-velocities that move positions only (solvers with a split stage) | 5 |
+ *
+ * Every choice is a setting of ::cfWorldDef; the solver is a row of the registry (cf_solvers.h),
+ * so a chapter's tests only ever reach the chapters they build on.
+ */
+#ifndef CF_WORLD_H
+#define CF_WORLD_H
+
+#include "cf/cf_base.h"
+#include "cf/cf_body.h"
+#include "cf/cf_contact.h"
+#include "cf/cf_soft.h"
+#include "cf/cf_solver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Stages of a step, in execution order. */
+typedef enum cfStage {
+    CF_STAGE_DETECT = 0,  /**< contacts and warm starts */
+    CF_STAGE_CONTACTS,    /**< frames and friction laws */
+    CF_STAGE_VELOCITIES,  /**< free velocities; soft implicit systems */
+    CF_STAGE_ASSEMBLE,    /**< the solver's problem form */
+    CF_STAGE_SOLVE,       /**< impulses, then one apply */
+    CF_STAGE_POSITIONS,   /**< positions from the new velocities */
+    CF_STAGE_STABILIZE,   /**< split-impulse position correction */
+    CF_STAGE_COUNT        /**< number of stages */
+} cfStage;
+
+/** Name of a stage ("detect", "contacts", ...); "unknown" for other values. */
+const char *cf_stage_name(cfStage s);
+
+/** Time integrator of rigid bodies. */
+typedef enum cfRigidIntegrator {
+    CF_RIGID_SEMI_IMPLICIT = 0, /**< symplectic Euler: velocities first, positions with new velocity */
+    CF_RIGID_EXPLICIT,          /**< explicit Euler: positions with the old velocity, then velocities */
+    CF_RIGID_INTEGRATOR_COUNT   /**< number of rigid integrators */
+} cfRigidIntegrator;
+
+/** Time integrator of soft bodies. */
+typedef enum cfSoftIntegrator {
+    CF_SOFT_IMPLICIT = 0,     /**< linearized implicit (backward) Euler, ch01.4 */
+    CF_SOFT_BDF2,             /**< linearized BDF2, ch01.5 (first step by implicit Euler) */
+    CF_SOFT_SEMI_IMPLICIT,    /**< symplectic Euler (library; takes no contact impulses) */
+    CF_SOFT_EXPLICIT,         /**< explicit Euler (library; unstable, for comparison; takes no contact impulses) */
+    CF_SOFT_INTEGRATOR_COUNT  /**< number of soft integrators */
+} cfSoftIntegrator;
+
+/** Name of a rigid integrator as used in scene files ("semi-implicit", "explicit"). */
+const char *cf_rigid_integrator_name(cfRigidIntegrator i);
+/** Name of a soft integrator ("implicit", "bdf2", "semi-implicit", "explicit"). */
+const char *cf_soft_integrator_name(cfSoftIntegrator i);
+
+/** Contact detection (CF_STAGE_DETECT), chapter 3. */
+typedef enum cfDetector {
+    CF_DETECT_NONE = 0,     /**< no contacts: free motion */
+    CF_DETECT_PRIMITIVES,   /**< analytic shapes and soft surfaces, sweep-and-prune broad phase (ch03) */
+    CF_DETECT_ALL_PAIRS,    /**< the same, every pair of rigid shapes tested (reference broad phase) */
+    CF_DETECTOR_COUNT       /**< number of detectors */
+} cfDetector;
+
+/** Name of a detector as used in scene files ("none", "primitives", "all-pairs"). */
+const char *cf_detector_name(cfDetector d);
+
+/** How penetration is removed (chapter 5). */
+typedef enum cfStabilization {
+    CF_STAB_SPLIT = 0,     /**< split impulse: a separate pseudo-velocity solve moves positions only (CF_STAGE_STABILIZE), for solvers that have that stage (cfSolver::split); the others use Baumgarte */
+    CF_STAB_BAUMGARTE,     /**< Baumgarte: the velocity solve pushes out with erp phi / h (adds energy) */
+    CF_STABILIZATION_COUNT /**< number of stabilizations */
+} cfStabilization;
+
+/** Name of a stabilization ("split", "baumgarte"). */
+const char *cf_stabilization_name(cfStabilization s);
+
+/** World settings. Start from cf_world_def_default(); check with cf_world_def_check(). */
+typedef struct cfWorldDef {
+    cfVec3 gravity;                     /**< m/s^2 (default (0, 0, -9.81): z is up) */
+    double dt;                          /**< time step h (s, > 0), default 1/60 */
+    cfRigidIntegrator rigid_integrator; /**< default semi-implicit */
+    bool gyroscopic;                    /**< include -w x (I w) in the rigid velocity update (default true) */
+    cfSoftIntegrator soft_integrator;   /**< default implicit Euler */
+    cfDetector detector;                /**< default none */
+    double contact_margin;              /**< report contacts with gap phi <= margin (m, >= 0; default 0) */
+    const cfSolver *solver;             /**< a row of the registry (cf_solver_find()), NULL: contacts are ignored (default) */
+    int solver_iterations;              /**< iteration budget of iterative solvers (>= 0, default 20) */
+    double solver_tolerance;            /**< stop when the solver's own measure is <= this (>= 0; 0 spends the budget; default 1e-8) */
+    cfFrictionModel friction_model;     /**< cone or box, for solvers that offer both (default cone; boxed-LCP solvers always use box) */
+    int friction_directions;            /**< directions of the polyhedral cone of LCP-form solvers (3..64, default 8) */
+    bool warm_start;                    /**< start from the previous step's impulses (default true) */
+    cfOrdering ordering;                /**< sweep order of the Gauss-Seidel solvers (default sequential) */
+    double relaxation;                  /**< relaxation omega of the splitting solvers, in (0, 2) (default 1) */
+    cfRFactor r_factor;                 /**< r-factor strategy of the PROX solvers (chapter 7; default local) */
+    cfStabilization stabilization;      /**< split impulse or Baumgarte (default split) */
+    double erp;                         /**< ERP in [0, 1]: fraction of penetration removed per step (default 0.2) */
+    double cfm;                         /**< CFM >= 0 added to the normal diagonal (default 0) */
+    double contact_stiffness;           /**< N/m (>= 0): when > 0, erp and cfm are those of this implicit contact spring with contact_damping (ch02.7), replacing the two above */
+    double contact_damping;             /**< N s/m (>= 0), with contact_stiffness */
+    double slop;                        /**< split impulse: penetration (m, >= 0) left uncorrected, so that solver noise does not rock stacks (default 0.001) */
+    unsigned long seed;                 /**< seed of the random ordering (default 1) */
+    double max_matrix_mb;               /**< largest assembled contact problem (MB) a step may build before it refuses with a message (default 1024): a typo or a pile of a thousand boxes must not eat the machine */
+} cfWorldDef;
+
+/** Defaults described in ::cfWorldDef. */
+cfWorldDef cf_world_def_default(void);
+
+/**
+ * Check every setting of @p d. On failure, CF_BAD_INPUT and "<field>: <reason>" in @p err, e.g.
+ * "erp: must be in [0, 1] (got 2)" (the scene loader prefixes the file and "world."). The one
+ * validator of world settings: cf_world_init(), cf_world_step() and the scene loader use it.
+ */
+cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err);
+
+/**
+ * The ERP and CFM the step uses (one conversion for every solver): those of the spring
+ * (contact_stiffness, contact_damping) by cf_erp_cfm() (ch02.7) when contact_stiffness > 0,
+ * else def.erp and def.cfm. CF_BAD_INPUT for an invalid spring.
+ */
+cfStatus cf_world_erp_cfm(const cfWorldDef *d, double *erp, double *cfm);
+
+/** Capacity of cfStepStats::solver_history: per-iteration residuals kept of one solve. */
+#define CF_STATS_HISTORY 256
+
+/**
+ * Per-step measurements, reset at the start of every cf_world_step().
+ *
+ * The last solve of the step is the contact solve of CF_STAGE_SOLVE when it ran (a solver is
+ * set and there are contacts), otherwise the conjugate-gradient solve of the last soft body
+ * without contacts, otherwise none: iterations, residuals and history are then all zero.
+ *
+ * cfStepStats::solver_history holds the solver's own measure (cfStepStats::solver_measure says
+ * which: cfSolver::measure for a contact solver, CF_MEASURE_LINEAR for conjugate gradients)
+ * after each of its first min(iterations, #CF_STATS_HISTORY) iterations; the buffer lives in the
+ * world, filling it allocates nothing. To compare solvers on one number, every contact solve
+ * also gets cfStepStats::common_residual: the natural-map residual of the Coulomb problem
+ * (cone, De Saxce; cf_contact_residual2()) at the impulses found and the velocities they give,
+ * whatever the solver's model or form.
+ */
+typedef struct cfStepStats {
+    double stage_seconds[CF_STAGE_COUNT]; /**< wall time of each stage in the last step */
+    int solver_iterations;                /**< iterations used by the last solve */
+    double solver_residual;               /**< final residual of the last solve, in its own measure */
+    cfMeasure solver_measure;             /**< what solver_residual and solver_history hold */
+    double common_residual;               /**< the contact solve's Coulomb natural-map residual (0 without one) */
+    cfStatus solver_status;               /**< the last solve's status (a used-up budget is CF_MAX_ITER, yet the step goes on) */
+    int n_contacts;                       /**< contacts in the last step */
+    /** residual after iteration k + 1 of the last solve, for k < cfStepStats::solver_history_len
+     *  (see above); the entries past it mean nothing */
+    double solver_history[CF_STATS_HISTORY];
+    int solver_history_len;               /**< entries of cfStepStats::solver_history written by the last solve */
+} cfStepStats;
+
+/**
+ * A friction law for the contacts between two bodies (a scene's material pair). Sides are named
+ * by kind and index: a rigid body, a soft body, or CF_SIDE_STATIC (index -1) for every static
+ * side. The pair is unordered.
+ */
+typedef struct cfFrictionPair {
+    cfSideKind kind[2];  /**< kinds of the two bodies */
+    int index[2];        /**< their indices (rigid or soft; -1 for static) */
+    double mu;           /**< the isotropic coefficient (>= 0), replacing sqrt(mu_a mu_b) */
+    cfFriction law;      /**< the law (zeroed: isotropic) */
+} cfFrictionPair;
+
+/** Opaque scratch space of the step (sim/step.c). */
+struct cfStepWork;
+
+/** A world of rigid and soft bodies. */
+typedef struct cfWorld {
+    cfWorldDef def;             /**< settings; may be changed between steps */
+    int n_bodies;               /**< rigid bodies in use */
+    int cap_bodies;             /**< rigid bodies allocated */
+    cfRigidBody *bodies;        /**< rigid bodies (owned) */
+    int n_soft;                 /**< soft bodies in use */
+    int cap_soft;               /**< soft bodies allocated */
+    cfSoftBody *soft;           /**< soft bodies (owned) */
+    int n_pairs;                /**< friction pairs in use */
+    cfFrictionPair *pairs;      /**< friction laws per pair of bodies (owned) */
+    cfContactList contacts;     /**< contacts of the last step (empty without a detector) */
+    double time;                /**< simulated time (s) */
+    long step;                  /**< steps taken */
+    cfStepStats stats;          /**< measurements of the last step */
+    cfError error;              /**< why the last cf_world_step() failed (empty after a successful one) */
+    struct cfStepWork *work;    /**< the step's scratch space between stages (owned, not copied) */
+} cfWorld;
+
+/** Initialize an empty world with settings @p def (NULL: defaults). CF_BAD_INPUT (message in w->error) for invalid settings. */
+cfStatus cf_world_init(cfWorld *w, const cfWorldDef *def);
+/** Free all bodies and zero the struct. */
+void cf_world_free(cfWorld *w);
+/** Deep copy (for reset and comparisons). @p dst must not be initialized. */
+cfStatus cf_world_copy(cfWorld *dst, const cfWorld *src);
+/** Add a copy of @p b; returns its index, or -1 on allocation failure. */
+int cf_world_add_body(cfWorld *w, const cfRigidBody *b);
+/** Move @p s into the world (the world owns its arrays afterwards; @p s is zeroed). Index or -1. */
+int cf_world_add_soft(cfWorld *w, cfSoftBody *s);
+/**
+ * Add a friction law for the contacts between two bodies (cfFrictionPair). CF_BAD_INPUT with a
+ * message for an unknown body, mu < 0, or an invalid law (coefficients < 0, a direction of zero
+ * length); CF_NO_MEMORY.
+ */
+cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError *err);
+/**
+ * Advance one step of def.dt through the stages. On failure the state is left as it was before
+ * the step, the status says why and w->error holds one line naming the setting, body or contact:
+ * CF_BAD_INPUT for invalid settings or a solver that cannot take this world's contacts (e.g. a
+ * matrix-free rigid solver and a soft contact, or an anisotropic law), CF_DIVERGED when a state
+ * would stop being finite, any status of a stage otherwise. A solver that used up its budget is
+ * not a failure (cfStepStats::solver_status says so).
+ */
+cfStatus cf_world_step(cfWorld *w);
+/**
+ * Write the last assembled contact problem (the FC3D form of the last step that assembled one,
+ * bias and CFM included: exactly what its solver got, also when the step failed) in the Siconos
+ * format, so that `cflab solve` reproduces the solve. CF_BAD_INPUT when no problem was assembled
+ * (a rows-form solver, no contacts); errors of cf_fc_write_siconos() are passed on.
+ */
+cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err);
+/** Total energy: kinetic + gravitational potential (relative to the origin) + elastic (J). */
+double cf_world_energy(const cfWorld *w);
+/** Total linear momentum of all bodies (kg m/s). */
+cfVec3 cf_world_linear_momentum(const cfWorld *w);
+/** Total angular momentum of rigid bodies about the origin (kg m^2/s). */
+cfVec3 cf_world_angular_momentum(const cfWorld *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_WORLD_H */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* The simulation layer's own declarations, shared by the files of sim/ and by nothing else. */
+#ifndef CF_SIM_INTERNAL_H
+#define CF_SIM_INTERNAL_H
+
+#include "cf/cf_detect.h"
+#include "cf/cf_world.h"
+
+/* free the step's scratch space (step.c; safe on NULL) */
+void cf_step_work_free(struct cfStepWork *k);
+
+/* contacts of the soft bodies against rigid shapes, each other and the static ground, appended
+   to @p out (detect.c); @p o as for cf_detect_world() */
+cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *o, cfContactList *out, cfDetectStats *stats);
+
+/* Warm starting (persist.c): impulses of the previous step's contacts carried to this step's by
+   feature id (cf_contacts_carry_impulses()), then, with @p proximity, for contacts still without
+   one, the impulse of the closest previous contact of the same two sides within CF_WARM_RADIUS
+   whose normal agrees. The lists' order is checked once. -1 when out of memory. */
+#define CF_WARM_RADIUS 0.05
+int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proximity);
+
+/* a contact side as one integer, for ordering and matching: rigid i -> i, static -> -1,
+   soft body s -> -2 - s */
+int cf_contact_side_id(const cfContact *c, int side);
+
+#endif

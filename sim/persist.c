@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/* Contact persistence: the impulses of the previous step carried to this step's contacts for
+   warm starting, first by feature id (the same two sides, the same pair of features), then by
+   proximity (the closest previous contact of the same two sides). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int cf_contact_side_id(const cfContact *c, int side)
+{
+    switch (cf_contact_side_kind(c, side)) {
+    case CF_SIDE_RIGID: return side == 0 ? c->body_a : c->body_b;
+    case CF_SIDE_SOFT: return -2 - (side == 0 ? c->soft_a.body : c->soft_b.body);
+    case CF_SIDE_STATIC:
+    case CF_SIDE_KIND_COUNT: break;
+    }
+    return -1;
+}
+
+/* the same, inlined in the hot comparisons (every contact of a step is compared a few times) */
+static inline int side_a(const cfContact *c) { return c->body_a >= 0 ? c->body_a : c->soft_a.n > 0 ? -2 - c->soft_a.body : -1; }
+static inline int side_b(const cfContact *c) { return c->body_b >= 0 ? c->body_b : c->soft_b.n > 0 ? -2 - c->soft_b.body : -1; }
+
+/* order of the two sides: negative when p's pair comes before q's */
+static inline int pair_cmp(const cfContact *p, const cfContact *q)
+{
+    int pa = side_a(p), qa = side_a(q);
+    if (pa != qa) return pa < qa ? -1 : 1;
+    int pb = side_b(p), qb = side_b(q);
+    return (pb > qb) - (pb < qb);
+}
+
+/* the contacts of a list come pair by pair in pair order (as cf_detect_world() emits rigid pairs) */
+static bool pair_ordered(const cfContactList *l)
+{
+    for (int i = 1; i < l->count; ++i)
+        if (pair_cmp(&l->items[i - 1], &l->items[i]) > 0) return false;
+    return true;
+}
+
+typedef struct Key {
+    int a, b;
+    uint32_t f;
+    int index;
+} Key;
+
+static int key_cmp(const void *x, const void *y)
+{
+    const Key *p = x, *q = y;
+    if (p->a != q->a) return p->a < q->a ? -1 : 1;
+    if (p->b != q->b) return p->b < q->b ? -1 : 1;
+    if (p->f != q->f) return p->f < q->f ? -1 : 1;
+    return 0;
+}
+
+static Key key_of(const cfContact *c, int index)
+{
+    return (Key){side_a(c), side_b(c), c->feature, index};
+}
+
+static int carry_features(cfContactList *now, const cfContactList *prev, bool ordered)
+{
+    if (prev->count == 0 || now->count == 0) return 0;
+    if (ordered) {
+        /* both in pair order (every step of a rigid world): one merge walk, features matched within a pair */
+        int matched = 0, j = 0;
+        for (int k = 0; k < now->count; ++k) {
+            cfContact *c = &now->items[k];
+            while (j < prev->count && pair_cmp(&prev->items[j], c) < 0) ++j;
+            for (int i = j; i < prev->count && pair_cmp(c, &prev->items[i]) >= 0; ++i)
+                if (prev->items[i].feature == c->feature) {
+                    memcpy(c->lambda, prev->items[i].lambda, sizeof c->lambda);
+                    ++matched;
+                    break;
+                }
+        }
+        return matched;
+    }
+    Key *keys = malloc((size_t)prev->count * sizeof *keys);
+    if (!keys) return -1;
+    for (int i = 0; i < prev->count; ++i) keys[i] = key_of(&prev->items[i], i);
+    qsort(keys, (size_t)prev->count, sizeof *keys, key_cmp);
+    int matched = 0;
+    for (int k = 0; k < now->count; ++k) {
+        cfContact *c = &now->items[k];
+        Key want = key_of(c, 0);
+        const Key *hit = bsearch(&want, keys, (size_t)prev->count, sizeof *keys, key_cmp);
+        if (hit) {
+            memcpy(c->lambda, prev->items[hit->index].lambda, sizeof c->lambda);
+            ++matched;
+        }
+    }
+    free(keys);
+    return matched;
+}
+
+/* Box manifolds change their clipping features whenever a resting box wobbles by a hair, and a
+   stack that loses its impulses every few steps jitters: a contact without a match by feature
+   takes the impulse of the closest previous contact of the same two sides. */
+static void carry_one(cfContact *c, const cfContact *first, const cfContact *end)
+{
+    double best = CF_WARM_RADIUS * CF_WARM_RADIUS;
+    const cfContact *pick = NULL;
+    for (const cfContact *q = first; q < end && pair_cmp(q, c) == 0; ++q) {
+        cfVec3 d = cfu_sub(q->p, c->p);
+        double d2 = cfu_dot(d, d);
+        if (d2 < best && cfu_dot(q->n, c->n) > 0.99) {
+            best = d2;
+            pick = q;
+        }
+    }
+    if (pick)
+        for (int r = 0; r < 3; ++r) c->lambda[r] = pick->lambda[r];
+}
+
+static void carry_proximity(cfContactList *now, const cfContactList *prev, bool ordered)
+{
+    int j = 0;
+    for (int i = 0; i < now->count; ++i) {
+        cfContact *c = &now->items[i];
+        if (c->lambda[0] != 0.0 || c->lambda[1] != 0.0 || c->lambda[2] != 0.0) continue;
+        if (ordered) {
+            while (j < prev->count && pair_cmp(&prev->items[j], c) < 0) ++j;
+            carry_one(c, &prev->items[j], prev->items + prev->count);
+        } else {
+            /* mixed lists (soft contacts come after the rigid pairs): find the pair's first contact */
+            int k = 0;
+            while (k < prev->count && pair_cmp(&prev->items[k], c) != 0) ++k;
+            carry_one(c, &prev->items[k], prev->items + prev->count);
+        }
+    }
+}
+
+int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev)
+{
+    return carry_features(now, prev, pair_ordered(prev) && pair_ordered(now));
+}
+
+int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proximity)
+{
+    bool ordered = pair_ordered(prev) && pair_ordered(now);
+    int matched = carry_features(now, prev, ordered);
+    if (matched >= 0 && proximity) carry_proximity(now, prev, ordered);
+    return matched;
+}

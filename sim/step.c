@@ -1,0 +1,879 @@
+/* SPDX-License-Identifier: MIT */
+/* The world's step: the stages of cf_world.h in execution order, each a function, and the one
+   apply that maps every solver's impulses to velocities. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf/cf_ch01.h"
+#include "cf/cf_ch02.h"
+#include "cf/cf_solvers.h"
+#include "internal.h"
+
+/* A soft body's share of the step: the state its implicit system is built at (x*, u*, beta;
+   ch01.4/ch01.5), its contacts in the dual form (ch02.8) and its new velocity. */
+typedef struct SoftWork {
+    double beta;          /* step of the implicit system: h (implicit Euler) or 2h/3 (BDF2) */
+    cfVec3 *xs;           /* x*: positions the forces are linearized about; x+ = x* + beta u+ */
+    cfVec3 *us;           /* u*: the velocity in b = M u* + beta f */
+    cfVec3 *u_new;        /* u+ (N) */
+    bool moved;           /* u_new holds this step's velocity (an implicit integrator ran) */
+    int nc;               /* contacts on this body */
+    int *global;          /* their indices in the world's contact list */
+    cfSoftContact *sc;    /* the contacts seen from this body (ch02.4's barycentric form) */
+    double *lam;          /* their impulses (3 nc) */
+    double *u_flat;       /* u+ as 3N doubles */
+    cfSoftDual dual;      /* A, b, J, the factor (ch02.8) */
+    cfFrictionProblem fc; /* W_s = J A^-1 J^T, q_s = J A^-1 b */
+    int cap_nodes;        /* nodes allocated in the arrays above */
+    int cap_nc;           /* contacts allocated */
+} SoftWork;
+
+/* scratch of the step, kept between steps to reuse its memory */
+struct cfStepWork {
+    cfFormWork form;        /* the solver's form and work space (every solver, rows included) */
+    cfFrictionProblem fc;   /* the assembled contact problem (assembled forms) */
+    cfContactProblem prob;  /* what the solver gets */
+    cfSolverParams par;     /* the solver's parameters of this step */
+    double erp, cfm;        /* this step's ERP and CFM (cf_world_erp_cfm()) */
+    double *lambda;         /* 3 nc impulses */
+    int cap_lambda;
+    double *ustar;          /* 6 nb: rigid velocities before the solve */
+    double *pv;             /* 6 nb: split-impulse pseudo-velocities */
+    int cap_bodies;
+    SoftWork *soft;         /* per soft body */
+    int cap_soft;
+};
+
+static void soft_work_release(SoftWork *sw)
+{
+    cf_soft_dual_free(&sw->dual);
+    cf_fc_free(&sw->fc);
+    sw->nc = 0;
+}
+
+void cf_step_work_free(struct cfStepWork *k)
+{
+    if (!k) return;
+    cf_form_work_free(&k->form);
+    cf_fc_free(&k->fc);
+    free(k->lambda);
+    free(k->ustar);
+    free(k->pv);
+    for (int i = 0; i < k->cap_soft; ++i) {
+        SoftWork *sw = &k->soft[i];
+        soft_work_release(sw);
+        free(sw->xs);
+        free(sw->us);
+        free(sw->u_new);
+        free(sw->global);
+        free(sw->sc);
+        free(sw->lam);
+        free(sw->u_flat);
+    }
+    free(k->soft);
+    free(k);
+}
+
+static cfStatus work_reserve(cfWorld *w)
+{
+    if (!w->work && !(w->work = calloc(1, sizeof *w->work))) return CF_NO_MEMORY;
+    struct cfStepWork *k = w->work;
+    int nb = w->n_bodies, nc = w->contacts.count;
+    if (6 * nb > k->cap_bodies) {
+        double *u = realloc(k->ustar, (size_t)6 * nb * sizeof *u);
+        if (u) k->ustar = u;
+        double *pv = realloc(k->pv, (size_t)6 * nb * sizeof *pv);
+        if (pv) k->pv = pv;
+        if (!u || !pv) return CF_NO_MEMORY;
+        k->cap_bodies = 6 * nb;
+    }
+    if (3 * nc > k->cap_lambda) {
+        double *l = realloc(k->lambda, (size_t)3 * nc * sizeof *l);
+        if (!l) return CF_NO_MEMORY;
+        k->lambda = l;
+        k->cap_lambda = 3 * nc;
+    }
+    if (w->n_soft > k->cap_soft) {
+        SoftWork *s = realloc(k->soft, (size_t)w->n_soft * sizeof *s);
+        if (!s) return CF_NO_MEMORY;
+        memset(s + k->cap_soft, 0, (size_t)(w->n_soft - k->cap_soft) * sizeof *s);
+        k->soft = s;
+        k->cap_soft = w->n_soft;
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        SoftWork *sw = &k->soft[i];
+        int n = w->soft[i].n_nodes;
+        if (n <= sw->cap_nodes) continue;
+        cfVec3 *xs = realloc(sw->xs, (size_t)n * sizeof *xs);
+        if (xs) sw->xs = xs;
+        cfVec3 *us = realloc(sw->us, (size_t)n * sizeof *us);
+        if (us) sw->us = us;
+        cfVec3 *un = realloc(sw->u_new, (size_t)n * sizeof *un);
+        if (un) sw->u_new = un;
+        double *uf = realloc(sw->u_flat, (size_t)3 * n * sizeof *uf);
+        if (uf) sw->u_flat = uf;
+        if (!xs || !us || !un || !uf) return CF_NO_MEMORY;
+        sw->cap_nodes = n;
+    }
+    return CF_OK;
+}
+
+/* a one-line reason for the step's failure (the first one written wins) */
+static cfStatus fail(cfWorld *w, cfStatus st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static cfStatus fail(cfWorld *w, cfStatus st, const char *fmt, ...)
+{
+    if (w->error.msg[0] == '\0') {
+        char msg[CF_ERROR_MSG_CAP];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        cf_error_set(&w->error, st, "%s", msg); /* control characters of body names escaped */
+    }
+    return st;
+}
+
+static bool solving(const cfWorld *w) { return w->def.solver != NULL && w->contacts.count > 0; }
+
+/* the stats of the step's last solve */
+static void record_solve(cfStepStats *stats, const cfReport *rep, cfMeasure measure, cfStatus st)
+{
+    stats->solver_iterations = rep->iterations;
+    stats->solver_residual = rep->residual;
+    stats->solver_history_len = rep->history_len;
+    stats->solver_measure = measure;
+    stats->solver_status = st;
+}
+
+/* ---- CF_STAGE_DETECT ------------------------------------------------------------------------- */
+
+/* contacts of this step; impulses of persisting contacts (same sides and feature) are carried over
+   from the previous step for warm starting, then by proximity */
+static cfStatus stage_detect(cfWorld *w)
+{
+    if (w->def.detector == CF_DETECT_NONE) {
+        cf_contacts_clear(&w->contacts);
+        return CF_OK;
+    }
+    cfDetectOptions opt = cf_detect_options_default();
+    opt.margin = w->def.contact_margin;
+    opt.broadphase = w->def.detector == CF_DETECT_ALL_PAIRS ? CF_BROADPHASE_ALL_PAIRS : CF_BROADPHASE_SAP;
+    cfContactList prev = w->contacts;
+    memset(&w->contacts, 0, sizeof w->contacts);
+    cfStatus st = cf_detect_world(w, &opt, &w->contacts, NULL);
+    if (st == CF_OK && w->n_soft > 0) st = cf_detect_soft(w, &opt, &w->contacts, NULL);
+    if (st == CF_OK && prev.count > 0 && cf_contacts_carry(&w->contacts, &prev, w->def.solver != NULL) < 0)
+        st = CF_NO_MEMORY;
+    if (st == CF_OK) {
+        cf_contacts_free(&prev);
+    } else {
+        cf_contacts_free(&w->contacts);
+        w->contacts = prev; /* nothing is lost on failure */
+        if (st == CF_BAD_INPUT) return fail(w, st, "detect: a body's position or orientation is not finite");
+    }
+    w->stats.n_contacts = w->contacts.count;
+    return st;
+}
+
+/* ---- CF_STAGE_CONTACTS ----------------------------------------------------------------------- */
+
+static bool side_is(const cfContact *c, int side, cfSideKind kind, int index)
+{
+    if (cf_contact_side_kind(c, side) != kind) return false;
+    if (kind == CF_SIDE_RIGID) return (side == 0 ? c->body_a : c->body_b) == index;
+    if (kind == CF_SIDE_SOFT) return (side == 0 ? c->soft_a.body : c->soft_b.body) == index;
+    return true;
+}
+
+/* the world's friction law for the contact's two sides (NULL: keep the bodies' sqrt(mu_a mu_b)) */
+static const cfFrictionPair *pair_of(const cfWorld *w, const cfContact *c)
+{
+    for (int i = 0; i < w->n_pairs; ++i) {
+        const cfFrictionPair *p = &w->pairs[i];
+        for (int o = 0; o < 2; ++o)
+            if (side_is(c, 0, p->kind[o], p->index[o]) && side_is(c, 1, p->kind[1 - o], p->index[1 - o])) return p;
+    }
+    return NULL;
+}
+
+static const char *side_name(const cfWorld *w, const cfContact *c, int side)
+{
+    switch (cf_contact_side_kind(c, side)) {
+    case CF_SIDE_RIGID: return w->bodies[side == 0 ? c->body_a : c->body_b].name;
+    case CF_SIDE_SOFT: return w->soft[side == 0 ? c->soft_a.body : c->soft_b.body].name;
+    case CF_SIDE_STATIC:
+    case CF_SIDE_KIND_COUNT: break;
+    }
+    return "the environment";
+}
+
+/* contact frames (ch02.2) and friction laws of this step's contacts; only when a solver will use
+   them, which must be able to take them */
+static cfStatus stage_contacts(cfWorld *w)
+{
+    if (!solving(w)) return CF_OK;
+    const cfSolver *s = w->def.solver;
+    for (int a = 0; a < w->contacts.count; ++a) {
+        cfContact *c = &w->contacts.items[a];
+        const cfFrictionPair *p = pair_of(w, c);
+        if (p) {
+            c->mu = p->mu;
+            c->friction = p->law;
+        }
+        bool soft = c->soft_a.n > 0 || c->soft_b.n > 0;
+        if (soft && s->form == CF_FORM_ROWS) {
+            char names[512];
+            return fail(w, CF_BAD_INPUT,
+                        "solver '%s' works on rigid rows and cannot take the soft contact between '%s' and '%s'; "
+                        "solvers of assembled problems can: %s",
+                        s->name, side_name(w, c, 0), side_name(w, c, 1),
+                        cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
+        }
+        if (!cf_contact_isotropic(c) && !s->anisotropic)
+            return fail(w, CF_BAD_INPUT, "solver '%s' handles isotropic friction only; the contact between '%s' and "
+                        "'%s' has the %s law (chapter 10's solvers take it)",
+                        s->name, side_name(w, c, 0), side_name(w, c, 1), cf_friction_law_name(c->friction.law));
+        for (int side = 0; side < 2 && soft; ++side) {
+            const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
+            if (ss->n > 0 && w->def.soft_integrator != CF_SOFT_IMPLICIT && w->def.soft_integrator != CF_SOFT_BDF2)
+                return fail(w, CF_BAD_INPUT, "soft body '%s' is touched, but the soft integrator '%s' takes no contact "
+                            "impulses (use implicit or bdf2)",
+                            w->soft[ss->body].name, cf_soft_integrator_name(w->def.soft_integrator));
+        }
+        cfStatus st = cf_contact_frame(c->n, &c->t, &c->b);
+        if (st != CF_OK) return fail(w, st, "contacts: no frame for a normal of contact %d (ch02.2: %s)", a, cf_status_name(st));
+        if (!w->def.warm_start) c->lambda[0] = c->lambda[1] = c->lambda[2] = 0.0;
+    }
+    return CF_OK;
+}
+
+/* ---- CF_STAGE_VELOCITIES --------------------------------------------------------------------- */
+
+/* the library's explicit soft integrators (no contact impulses) */
+static cfStatus soft_step_explicit(cfSoftBody *s, cfVec3 g, double h, bool symplectic)
+{
+    int n = s->n_nodes;
+    double *f = malloc((size_t)3 * n * sizeof *f);
+    if (!f) return CF_NO_MEMORY;
+    cf_soft_forces(s, s->x, g, f);
+    memcpy(s->x_prev, s->x, (size_t)n * sizeof *s->x);
+    memcpy(s->v_prev, s->v, (size_t)n * sizeof *s->v);
+    for (int i = 0; i < n; ++i) {
+        if (s->fixed[i]) {
+            s->v[i] = cfu_zero3();
+            continue;
+        }
+        cfVec3 a = cfu_scale(1.0 / s->mass[i], cfu_vec3(f[3 * i], f[3 * i + 1], f[3 * i + 2]));
+        /* Rayleigh mass damping only (explicit stiffness damping is rarely stable) */
+        a = cfu_mul_add(a, -s->damping_alpha, s->v[i]);
+        cfVec3 v_old = s->v[i];
+        s->v[i] = cfu_mul_add(s->v[i], h, a);
+        s->x[i] = cfu_mul_add(s->x[i], h, symplectic ? s->v[i] : v_old);
+    }
+    s->has_prev = true;
+    free(f);
+    return CF_OK;
+}
+
+/* does any contact of this step touch soft body i? */
+static bool soft_touched(const cfWorld *w, int i)
+{
+    for (int a = 0; a < w->contacts.count; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        if ((c->soft_a.n > 0 && c->soft_a.body == i) || (c->soft_b.n > 0 && c->soft_b.body == i)) return true;
+    }
+    return false;
+}
+
+/* The implicit integrators of chapter 1 as one linear system A u+ = b assembled at (x*, u*) with
+   step beta (ch01.4; BDF2 is implicit Euler with beta = 2h/3 about its extrapolations, ch01.5).
+   Without contacts u+ is solved here by conjugate gradients (as ch01.4's step does); with
+   contacts the assemble stage turns the same system into the dual form. */
+static cfStatus soft_velocity(cfWorld *w, int i, bool touched)
+{
+    cfSoftBody *s = &w->soft[i];
+    SoftWork *sw = &w->work->soft[i];
+    double h = w->def.dt;
+    int n = s->n_nodes;
+    sw->moved = false;
+    if (w->def.soft_integrator == CF_SOFT_SEMI_IMPLICIT || w->def.soft_integrator == CF_SOFT_EXPLICIT)
+        return soft_step_explicit(s, w->def.gravity, h, w->def.soft_integrator == CF_SOFT_SEMI_IMPLICIT);
+    bool bdf2 = w->def.soft_integrator == CF_SOFT_BDF2 && s->has_prev;
+    sw->beta = bdf2 ? 2.0 * h / 3.0 : h;
+    for (int k = 0; k < n; ++k) {
+        sw->xs[k] = bdf2 ? cfu_sub(cfu_scale(4.0 / 3.0, s->x[k]), cfu_scale(1.0 / 3.0, s->x_prev[k])) : s->x[k];
+        sw->us[k] = bdf2 ? cfu_sub(cfu_scale(4.0 / 3.0, s->v[k]), cfu_scale(1.0 / 3.0, s->v_prev[k])) : s->v[k];
+    }
+    sw->moved = true;
+    if (touched) return CF_OK;
+    cfCsr A = {0};
+    double *b = malloc((size_t)3 * n * sizeof *b);
+    cfStatus st = b ? cf_soft_assemble_implicit(s, w->def.gravity, sw->beta, sw->xs, sw->us, &A, b) : CF_NO_MEMORY;
+    double *sol = sw->u_flat;
+    if (st == CF_OK) {
+        for (int k = 0; k < n; ++k) memcpy(&sol[3 * k], &sw->us[k], 3 * sizeof *sol); /* warm start from u* */
+        cfCgOptions opt = cf_cg_options_default(3 * n);
+        opt.tol_rel = 1e-12;
+        cfReport rep;
+        cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
+        st = cf_csr_cg(&A, b, sol, &opt, &rep);
+        if (!solving(w)) record_solve(&w->stats, &rep, CF_MEASURE_LINEAR, st);
+    }
+    if (st == CF_OK)
+        for (int k = 0; k < n; ++k) sw->u_new[k] = cfu_vec3(sol[3 * k], sol[3 * k + 1], sol[3 * k + 2]);
+    cf_csr_free(&A);
+    free(b);
+    if (st != CF_OK) return fail(w, st, "velocities: the implicit system of soft body '%s' could not be solved (%s)", s->name, cf_status_name(st));
+    return CF_OK;
+}
+
+static cfStatus stage_velocities(cfWorld *w)
+{
+    const cfWorldDef *d = &w->def;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        /* explicit Euler moves with the old velocity first: same two updates, other order */
+        if (d->rigid_integrator == CF_RIGID_EXPLICIT) {
+            cfStatus st = cf_rigid_integrate_position(b, d->dt);
+            if (st != CF_OK) return fail(w, st, "velocities: position update of body '%s' failed (%s)", b->name, cf_status_name(st));
+        }
+        cfStatus st = cf_rigid_integrate_velocity(b, d->gravity, d->dt, d->gyroscopic);
+        if (st != CF_OK) return fail(w, st, "velocities: velocity update of body '%s' failed (%s)", b->name, cf_status_name(st));
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        cfStatus st = soft_velocity(w, i, solving(w) && soft_touched(w, i));
+        if (st != CF_OK) return st;
+    }
+    return CF_OK;
+}
+
+/* ---- CF_STAGE_ASSEMBLE ----------------------------------------------------------------------- */
+
+static cfSolverParams solver_params(const cfWorldDef *d)
+{
+    cfSolverParams p = cf_solver_params_default();
+    p.max_iter = d->solver_iterations;
+    p.tol = d->solver_tolerance;
+    p.omega = d->relaxation;
+    p.ordering = d->ordering;
+    p.r_factor = d->r_factor;
+    p.seed = d->seed;
+    p.friction = d->friction_model;
+    p.directions = d->friction_directions;
+    p.warm_start = d->warm_start;
+    return p;
+}
+
+/* Soft body i's contacts in ch02.4's barycentric form (the other side is static from its point
+   of view), then its dual form W_i = J_i A_i^-1 J_i^T, q_i = J_i A_i^-1 b_i (ch02.8) at the
+   state of its implicit system. */
+static cfStatus soft_dual(cfWorld *w, int i)
+{
+    SoftWork *sw = &w->work->soft[i];
+    soft_work_release(sw);
+    int m = 0;
+    for (int a = 0; a < w->contacts.count; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        m += (c->soft_a.n > 0 && c->soft_a.body == i) || (c->soft_b.n > 0 && c->soft_b.body == i);
+    }
+    if (m > sw->cap_nc) {
+        cfSoftContact *sc = realloc(sw->sc, (size_t)m * sizeof *sc);
+        if (sc) sw->sc = sc;
+        int *global = realloc(sw->global, (size_t)m * sizeof *global);
+        if (global) sw->global = global;
+        double *lam = realloc(sw->lam, (size_t)3 * m * sizeof *lam);
+        if (lam) sw->lam = lam;
+        if (!sc || !global || !lam) return CF_NO_MEMORY;
+        sw->cap_nc = m;
+    }
+    m = 0;
+    for (int a = 0; a < w->contacts.count; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        bool on_a = c->soft_a.n > 0 && c->soft_a.body == i, on_b = c->soft_b.n > 0 && c->soft_b.body == i;
+        if (!on_a && !on_b) continue;
+        cfSoftContact *sc = &sw->sc[m];
+        memset(sc, 0, sizeof *sc);
+        if (on_a) {
+            sc->na = c->soft_a.n;
+            memcpy(sc->node_a, c->soft_a.node, sizeof sc->node_a);
+            memcpy(sc->w_a, c->soft_a.w, sizeof sc->w_a);
+        }
+        if (on_b) {
+            sc->nb = c->soft_b.n;
+            memcpy(sc->node_b, c->soft_b.node, sizeof sc->node_b);
+            memcpy(sc->w_b, c->soft_b.w, sizeof sc->w_b);
+        }
+        sc->p = c->p;
+        sc->n = c->n;
+        sc->t = c->t;
+        sc->b = c->b;
+        sc->phi = c->phi;
+        sc->mu = c->mu;
+        sw->global[m++] = a;
+    }
+    sw->nc = m;
+    /* the implicit system at (x*, u*) with step beta is ch02.8's system of a body in that state */
+    cfSoftBody view = w->soft[i];
+    view.x = sw->xs;
+    view.v = sw->us;
+    cfStatus st = cf_soft_dual(&view, w->def.gravity, sw->beta, sw->sc, m, &sw->dual, &sw->fc);
+    if (st != CF_OK)
+        return fail(w, st, "assemble: the dual form of soft body '%s' failed (ch02.8: %s)", w->soft[i].name, cf_status_name(st));
+    return CF_OK;
+}
+
+/* one block row of the merged W: (column, 9 values), summed over the sources */
+typedef struct Block {
+    int col;
+    double v[9];
+} Block;
+
+static int block_cmp(const void *x, const void *y)
+{
+    const Block *p = x, *q = y;
+    return (p->col > q->col) - (p->col < q->col);
+}
+
+/* W = W_rigid + sum_i P_i W_i P_i^T and q = q_rigid + sum_i P_i q_i, P_i mapping soft body i's
+   contacts to their places in the world's list */
+static cfStatus merge_soft(cfWorld *w)
+{
+    struct cfStepWork *k = w->work;
+    int nc = w->contacts.count;
+    cfFrictionProblem *fc = &k->fc;
+    /* every block, gathered per block row */
+    int *count = calloc((size_t)nc + 1, sizeof *count);
+    if (!count) return CF_NO_MEMORY;
+    for (int a = 0; a < nc; ++a) count[a + 1] += fc->W.rowptr[a + 1] - fc->W.rowptr[a];
+    for (int i = 0; i < w->n_soft; ++i) {
+        const SoftWork *sw = &w->work->soft[i];
+        for (int r = 0; r < sw->nc; ++r) count[sw->global[r] + 1] += sw->fc.W.rowptr[r + 1] - sw->fc.W.rowptr[r];
+    }
+    for (int a = 0; a < nc; ++a) count[a + 1] += count[a];
+    Block *blk = malloc((size_t)(count[nc] > 0 ? count[nc] : 1) * sizeof *blk);
+    int *fill = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *fill);
+    cfBsr W = {0};
+    cfStatus st = (blk && fill) ? cf_bsr_init(&W, nc, nc, 3, 3) : CF_NO_MEMORY;
+    if (st == CF_OK) {
+        memcpy(fill, count, (size_t)nc * sizeof *fill);
+        for (int a = 0; a < nc; ++a)
+            for (int e = fc->W.rowptr[a]; e < fc->W.rowptr[a + 1]; ++e) {
+                Block *b = &blk[fill[a]++];
+                b->col = fc->W.colidx[e];
+                memcpy(b->v, &fc->W.val[9 * e], sizeof b->v);
+            }
+        for (int i = 0; i < w->n_soft; ++i) {
+            const SoftWork *sw = &w->work->soft[i];
+            for (int r = 0; r < sw->nc; ++r) {
+                int a = sw->global[r];
+                for (int e = sw->fc.W.rowptr[r]; e < sw->fc.W.rowptr[r + 1]; ++e) {
+                    Block *b = &blk[fill[a]++];
+                    b->col = sw->global[sw->fc.W.colidx[e]];
+                    memcpy(b->v, &sw->fc.W.val[9 * e], sizeof b->v);
+                }
+                for (int c = 0; c < 3; ++c) fc->q[3 * a + c] += sw->fc.q[3 * r + c];
+            }
+        }
+    }
+    /* per row: sort by column, sum equal columns, add */
+    for (int a = 0; a < nc && st == CF_OK; ++a) {
+        Block *row = &blk[count[a]];
+        int n = count[a + 1] - count[a];
+        qsort(row, (size_t)n, sizeof *row, block_cmp);
+        for (int e = 0; e < n && st == CF_OK;) {
+            Block sum = row[e];
+            int f = e + 1;
+            for (; f < n && row[f].col == sum.col; ++f)
+                for (int v = 0; v < 9; ++v) sum.v[v] += row[f].v[v];
+            st = cf_bsr_add_block(&W, a, sum.col, sum.v);
+            e = f;
+        }
+    }
+    if (st == CF_OK) {
+        cf_bsr_finalize(&W);
+        cf_bsr_free(&fc->W);
+        fc->W = W;
+    } else {
+        cf_bsr_free(&W);
+    }
+    free(count);
+    free(blk);
+    free(fill);
+    return st;
+}
+
+/* The assembled contact problem of every contact: rigid sides by ch02.5 (a soft side counts as
+   static there), soft sides by their dual forms (ch02.8), merged; then the bias and CFM by
+   ch02.7 with the world's rule (an open gap may close within the step: bias phi/h; a penetration
+   is removed by the fraction erp: bias erp phi/h). */
+/* What the assembled problem will take: W couples every two contacts that share a body (a block of
+   9 doubles, and about as much again for the boxed LCP's copy and the Jacobian), a soft body's dual
+   form a dense (3 m)^2 matrix for its m contacts. Refused beyond def.max_matrix_mb. */
+static cfStatus check_size(cfWorld *w)
+{
+    int nc = w->contacts.count;
+    int *per = calloc((size_t)(w->n_bodies + w->n_soft + 1), sizeof *per);
+    if (!per) return CF_NO_MEMORY;
+    for (int a = 0; a < nc; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        for (int s = 0; s < 2; ++s) {
+            int b = s == 0 ? c->body_a : c->body_b;
+            const cfSoftSide *ss = s == 0 ? &c->soft_a : &c->soft_b;
+            if (b >= 0 && !w->bodies[b].fixed) per[b]++;
+            if (ss->n > 0) per[w->n_bodies + ss->body]++;
+        }
+    }
+    double blocks = nc, dense = 0.0;
+    for (int i = 0; i < w->n_bodies + w->n_soft; ++i) blocks += (double)per[i] * per[i];
+    for (int i = 0; i < w->n_soft; ++i) dense += 9.0 * per[w->n_bodies + i] * per[w->n_bodies + i] * sizeof(double);
+    free(per);
+    double mb = (blocks * 200.0 + dense) / (1024.0 * 1024.0);
+    if (mb > w->def.max_matrix_mb)
+        return fail(w, CF_BAD_INPUT,
+                    "assemble: solver '%s' needs the assembled problem of %d contacts, about %.0f MB (every two contacts "
+                    "that share a body are coupled), more than max_matrix_mb = %g: use a matrix-free solver (pgs) or "
+                    "raise world.max_matrix_mb",
+                    w->def.solver->name, nc, mb, w->def.max_matrix_mb);
+    return CF_OK;
+}
+
+static cfStatus assemble_fc3d(cfWorld *w, double erp)
+{
+    struct cfStepWork *k = w->work;
+    int nc = w->contacts.count;
+    cf_fc_free(&k->fc);
+    cfStatus size = check_size(w);
+    if (size != CF_OK) return size;
+    cfStatus st = cf_friction_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, nc, &k->fc);
+    if (st != CF_OK) return fail(w, st, "assemble: the rigid contact problem failed (ch02.5: %s)", cf_status_name(st));
+    bool soft = false;
+    for (int i = 0; i < w->n_soft && st == CF_OK; ++i)
+        if (soft_touched(w, i)) {
+            soft = true;
+            st = soft_dual(w, i);
+        }
+    if (st == CF_OK && soft) st = merge_soft(w);
+    if (st != CF_OK) return fail(w, st, "assemble: %s", cf_status_name(st));
+    double *phi = k->lambda; /* scratch until the solve stage fills it */
+    for (int a = 0; a < nc; ++a) {
+        double g = w->contacts.items[a].phi;
+        phi[a] = g >= 0.0 ? g : erp * g;
+    }
+    st = cf_stabilize(&k->fc, phi, w->def.dt, k->cfm, 1.0);
+    if (st != CF_OK) return fail(w, st, "assemble: bias and CFM (ch02.7: %s)", cf_status_name(st));
+    return CF_OK;
+}
+
+/* the problem in the form the solver consumes: matrix-free rows (prepared by the row) or the
+   assembled problem and the form built from it */
+static cfStatus stage_assemble(cfWorld *w)
+{
+    if (!solving(w)) return CF_OK;
+    struct cfStepWork *k = w->work;
+    const cfSolver *s = w->def.solver;
+    cfStatus st = cf_world_erp_cfm(&w->def, &k->erp, &k->cfm);
+    if (st != CF_OK) return fail(w, st, "contact_stiffness: no ERP and CFM for this spring (ch02.7: %s)", cf_status_name(st));
+    k->par = solver_params(&w->def);
+    /* with a split-impulse stage the velocity solve leaves penetrations to it */
+    double erp = (w->def.stabilization == CF_STAB_SPLIT && s->split) ? 0.0 : k->erp;
+    if (s->form == CF_FORM_ROWS) {
+        memset(&k->prob, 0, sizeof k->prob);
+        k->prob = (cfContactProblem){.form = CF_FORM_ROWS, .nc = w->contacts.count, .bodies = w->bodies,
+                                     .nb = w->n_bodies, .contacts = w->contacts.items, .h = w->def.dt, .erp = erp,
+                                     .cfm = k->cfm};
+        cf_form_work_use(&k->form, s);
+        st = s->prepare(&k->form.work, &k->prob, &k->par);
+        if (st != CF_OK) return fail(w, st, "assemble: solver '%s' could not prepare its rows (%s)", s->name, cf_status_name(st));
+        return CF_OK;
+    }
+    st = assemble_fc3d(w, erp);
+    if (st == CF_OK) st = cf_form_build(&k->form, s, &k->fc, &k->par, &k->prob, &w->error);
+    return st;
+}
+
+/* ---- CF_STAGE_SOLVE -------------------------------------------------------------------------- */
+
+/* The common measure of rows solvers with the box model: the Coulomb natural map at the velocities
+   the impulses give (rigid sides; rows solvers take nothing else). */
+static double rows_common_residual(const cfWorld *w, const double *lambda)
+{
+    const struct cfStepWork *k = w->work;
+    double sum = 0.0;
+    for (int a = 0; a < w->contacts.count; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        cfVec3 dv = cfu_zero3();
+        if (c->body_b >= 0) dv = cf_rigid_point_velocity(&w->bodies[c->body_b], c->p);
+        if (c->body_a >= 0) dv = cfu_sub(dv, cf_rigid_point_velocity(&w->bodies[c->body_a], c->p));
+        const double *r = &lambda[3 * a];
+        double u[3] = {cfu_dot(c->n, dv), cfu_dot(c->t, dv), cfu_dot(c->b, dv)};
+        u[0] += (c->phi >= 0.0 ? c->phi : k->prob.erp * c->phi) / w->def.dt + k->cfm * r[0];
+        sum += cf_contact_residual2(r, u, c->mu, CF_FRICTION_CONE);
+    }
+    return sqrt(sum);
+}
+
+/* the one apply: rigid u+ = u* + M^-1 J^T lambda (ch02's provided apply), soft
+   u+ = A^-1 (b + J^T lambda) (ch02.8) */
+static cfStatus apply(cfWorld *w, const double *lambda)
+{
+    struct cfStepWork *k = w->work;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const double *u = &k->ustar[6 * i];
+        w->bodies[i].v = cfu_vec3(u[0], u[1], u[2]);
+        w->bodies[i].w = cfu_vec3(u[3], u[4], u[5]);
+    }
+    cfStatus st = cf_rigid_apply_impulses(w->bodies, w->n_bodies, w->contacts.items, w->contacts.count, lambda);
+    for (int i = 0; i < w->n_soft && st == CF_OK; ++i) {
+        SoftWork *sw = &k->soft[i];
+        if (sw->nc == 0) continue;
+        for (int r = 0; r < sw->nc; ++r) memcpy(&sw->lam[3 * r], &lambda[3 * sw->global[r]], 3 * sizeof *sw->lam);
+        st = cf_soft_dual_velocity(&sw->dual, sw->lam, sw->u_flat);
+        for (int n = 0; n < w->soft[i].n_nodes && st == CF_OK; ++n)
+            sw->u_new[n] = cfu_vec3(sw->u_flat[3 * n], sw->u_flat[3 * n + 1], sw->u_flat[3 * n + 2]);
+    }
+    return st;
+}
+
+static cfStatus stage_solve(cfWorld *w)
+{
+    if (!solving(w)) return CF_OK;
+    struct cfStepWork *k = w->work;
+    const cfSolver *s = w->def.solver;
+    int nc = w->contacts.count;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        double *u = &k->ustar[6 * i];
+        memcpy(u, &w->bodies[i].v, 3 * sizeof *u);
+        memcpy(u + 3, &w->bodies[i].w, 3 * sizeof *u);
+    }
+    double *x = k->lambda;
+    for (int a = 0; a < nc; ++a) memcpy(&x[3 * a], w->contacts.items[a].lambda, 3 * sizeof *x);
+    cfReport rep;
+    cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
+    cfStatus st = s->form == CF_FORM_ROWS ? s->solve(&k->form.work, &k->prob, &k->par, x, &rep)
+                                          : cf_form_solve(&k->form, s, &k->prob, &k->par, x, &rep);
+    record_solve(&w->stats, &rep, s->measure, st);
+    /* an iterative solver's used-up budget or stagnation still gives usable impulses; a pivoting
+       method that did not finish gives none */
+    if (st == CF_DIVERGED) {
+        /* name the body that is most likely the cause: the fastest before the solve (or the first that
+           was not finite) */
+        int worst = -1;
+        double top = -1.0;
+        for (int i = 0; i < w->n_bodies; ++i) {
+            const double *u = &k->ustar[6 * i];
+            double sp = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) + sqrt(u[3] * u[3] + u[4] * u[4] + u[5] * u[5]);
+            if (!isfinite(sp)) sp = INFINITY;
+            if (sp > top) top = sp, worst = i;
+        }
+        if (worst >= 0)
+            return fail(w, st, "solve: solver '%s' diverged on %d contacts; the fastest body is rigid body %d '%s' "
+                        "(|v| + |w| = %g before the solve): check its mass and inertia", s->name, nc, worst, w->bodies[worst].name, top);
+    }
+    if (st != CF_OK && (s->dense || (st != CF_MAX_ITER && st != CF_STAGNATED)))
+        return fail(w, st, "solve: solver '%s' failed on %d contacts: %s", s->name, nc, cf_status_name(st));
+    if (!cf_vec_finite(3 * nc, x)) return fail(w, CF_DIVERGED, "solve: solver '%s' returned impulses that are not finite", s->name);
+    st = apply(w, x);
+    if (st != CF_OK) return fail(w, st, "solve: applying the impulses failed (%s)", cf_status_name(st));
+    for (int a = 0; a < nc; ++a) memcpy(w->contacts.items[a].lambda, &x[3 * a], 3 * sizeof *x);
+    if (s->form != CF_FORM_ROWS) w->stats.common_residual = cf_fc_residual(&k->fc, x);
+    else if (k->par.friction == CF_FRICTION_CONE) w->stats.common_residual = rep.residual;
+    else w->stats.common_residual = rows_common_residual(w, x);
+    return CF_OK;
+}
+
+cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err)
+{
+    if (!w->work || w->work->fc.nc == 0)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: no assembled contact problem to write (the last step's solver, if "
+                            "any, works on rigid rows or there were no contacts)", path);
+    return cf_fc_write_siconos(path, &w->work->fc, err);
+}
+
+/* ---- CF_STAGE_POSITIONS ---------------------------------------------------------------------- */
+
+static cfStatus stage_positions(cfWorld *w)
+{
+    if (w->def.rigid_integrator != CF_RIGID_EXPLICIT) /* explicit Euler moved before the velocities */
+        for (int i = 0; i < w->n_bodies; ++i) {
+            cfStatus st = cf_rigid_integrate_position(&w->bodies[i], w->def.dt);
+            if (st != CF_OK)
+                return fail(w, st, "positions: body '%s' (%s)", w->bodies[i].name, cf_status_name(st));
+        }
+    /* soft bodies of the implicit integrators: x+ = x* + beta u+, the old state kept for BDF2 */
+    for (int i = 0; i < w->n_soft; ++i) {
+        cfSoftBody *s = &w->soft[i];
+        const SoftWork *sw = &w->work->soft[i];
+        if (!sw->moved) continue;
+        size_t bytes = (size_t)s->n_nodes * sizeof(cfVec3);
+        memcpy(s->x_prev, s->x, bytes);
+        memcpy(s->v_prev, s->v, bytes);
+        s->has_prev = true;
+        for (int n = 0; n < s->n_nodes; ++n) {
+            s->v[n] = sw->u_new[n];
+            if (!s->fixed[n]) s->x[n] = cfu_mul_add(sw->xs[n], sw->beta, sw->u_new[n]);
+        }
+    }
+    return CF_OK;
+}
+
+/* ---- CF_STAGE_STABILIZE ---------------------------------------------------------------------- */
+
+/* Split impulse (solvers with that stage, cfSolver::split): pseudo-velocities that remove the
+   fraction erp of the penetration beyond the slop move the positions and are then forgotten, so
+   no velocity (and no energy) is added. */
+static cfStatus stage_stabilize(cfWorld *w)
+{
+    const cfWorldDef *d = &w->def;
+    if (!solving(w) || d->stabilization != CF_STAB_SPLIT || !d->solver->split) return CF_OK;
+    struct cfStepWork *k = w->work;
+    if (k->erp == 0.0) return CF_OK;
+    int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
+    cfStatus st = d->solver->split(k->form.work, &k->prob, k->erp, d->slop, sweeps, k->pv);
+    if (st != CF_OK) return fail(w, st, "stabilize: split impulse of solver '%s' (%s)", d->solver->name, cf_status_name(st));
+    for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        const double *p = &k->pv[6 * i];
+        if (b->fixed || (p[0] == 0.0 && p[1] == 0.0 && p[2] == 0.0 && p[3] == 0.0 && p[4] == 0.0 && p[5] == 0.0)) continue;
+        cfVec3 v = b->v, om = b->w;
+        b->v = cfu_vec3(p[0], p[1], p[2]);
+        b->w = cfu_vec3(p[3], p[4], p[5]);
+        st = cf_rigid_integrate_position(b, d->dt);
+        b->v = v;
+        b->w = om;
+    }
+    return st == CF_OK ? CF_OK : fail(w, st, "stabilize: position update (%s)", cf_status_name(st));
+}
+
+/* ---- the step -------------------------------------------------------------------------------- */
+
+/* state saved before a step so that a failing stage leaves the world as it was */
+typedef struct Saved {
+    cfRigidBody *bodies;
+    cfVec3 **arr[4]; /* per soft body: x, v, x_prev, v_prev */
+    bool *has_prev;
+} Saved;
+
+static cfVec3 **soft_field(cfWorld *w, int field, int i)
+{
+    cfSoftBody *s = &w->soft[i];
+    return field == 0 ? &s->x : field == 1 ? &s->v : field == 2 ? &s->x_prev : &s->v_prev;
+}
+
+static void saved_free(Saved *sv, int n_soft)
+{
+    for (int f = 0; f < 4; ++f) {
+        if (sv->arr[f])
+            for (int i = 0; i < n_soft; ++i) free(sv->arr[f][i]);
+        free(sv->arr[f]);
+    }
+    free(sv->has_prev);
+    free(sv->bodies);
+}
+
+static cfStatus save(cfWorld *w, Saved *sv)
+{
+    memset(sv, 0, sizeof *sv);
+    if (w->n_bodies) {
+        sv->bodies = malloc((size_t)w->n_bodies * sizeof *sv->bodies);
+        if (!sv->bodies) return CF_NO_MEMORY;
+        memcpy(sv->bodies, w->bodies, (size_t)w->n_bodies * sizeof *sv->bodies);
+    }
+    if (w->n_soft == 0) return CF_OK;
+    sv->has_prev = malloc((size_t)w->n_soft * sizeof *sv->has_prev);
+    if (!sv->has_prev) return CF_NO_MEMORY;
+    for (int f = 0; f < 4; ++f) {
+        sv->arr[f] = calloc((size_t)w->n_soft, sizeof *sv->arr[f]);
+        if (!sv->arr[f]) return CF_NO_MEMORY;
+        for (int i = 0; i < w->n_soft; ++i) {
+            size_t bytes = (size_t)w->soft[i].n_nodes * sizeof(cfVec3);
+            sv->arr[f][i] = malloc(bytes);
+            if (!sv->arr[f][i]) return CF_NO_MEMORY;
+            memcpy(sv->arr[f][i], *soft_field(w, f, i), bytes);
+        }
+    }
+    for (int i = 0; i < w->n_soft; ++i) sv->has_prev[i] = w->soft[i].has_prev;
+    return CF_OK;
+}
+
+static void restore(cfWorld *w, const Saved *sv)
+{
+    if (w->n_bodies) memcpy(w->bodies, sv->bodies, (size_t)w->n_bodies * sizeof *w->bodies);
+    for (int i = 0; i < w->n_soft; ++i) {
+        size_t bytes = (size_t)w->soft[i].n_nodes * sizeof(cfVec3);
+        for (int f = 0; f < 4; ++f) memcpy(*soft_field(w, f, i), sv->arr[f][i], bytes);
+        w->soft[i].has_prev = sv->has_prev[i];
+    }
+}
+
+/* the state after the step is finite, or the step fails naming the first body that is not */
+static cfStatus check_finite(cfWorld *w)
+{
+    const char *solver = w->def.solver ? w->def.solver->name : "none";
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (!(cfu_vec3_finite(b->x) && cfu_quat_finite(b->q) && cfu_vec3_finite(b->v) && cfu_vec3_finite(b->w)))
+            return fail(w, CF_DIVERGED, "rigid body %d '%s': state not finite after the step at t = %g (solver %s); "
+                        "check its mass and inertia", i, b->name, w->time, solver);
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *s = &w->soft[i];
+        for (int n = 0; n < s->n_nodes; ++n)
+            if (!(cfu_vec3_finite(s->x[n]) && cfu_vec3_finite(s->v[n])))
+                return fail(w, CF_DIVERGED, "soft body %d '%s': node %d not finite after the step at t = %g (solver %s)",
+                            i, s->name, n, w->time, solver);
+    }
+    return CF_OK;
+}
+
+static cfStatus run_stage(cfWorld *w, cfStage s)
+{
+    switch (s) {
+    case CF_STAGE_DETECT: return stage_detect(w);
+    case CF_STAGE_CONTACTS: return stage_contacts(w);
+    case CF_STAGE_VELOCITIES: return stage_velocities(w);
+    case CF_STAGE_ASSEMBLE: return stage_assemble(w);
+    case CF_STAGE_SOLVE: return stage_solve(w);
+    case CF_STAGE_POSITIONS: return stage_positions(w);
+    case CF_STAGE_STABILIZE: return stage_stabilize(w);
+    case CF_STAGE_COUNT: break;
+    }
+    return CF_BAD_INPUT;
+}
+
+cfStatus cf_world_step(cfWorld *w)
+{
+    w->error.msg[0] = '\0';
+    cfStatus st = cf_world_def_check(&w->def, &w->error);
+    if (st != CF_OK) return st;
+    Saved sv;
+    st = save(w, &sv);
+    if (st != CF_OK) {
+        saved_free(&sv, w->n_soft);
+        return fail(w, st, "out of memory");
+    }
+    st = work_reserve(w);
+    memset(&w->stats, 0, sizeof w->stats);
+    for (int s = 0; s < CF_STAGE_COUNT && st == CF_OK; ++s) {
+        double t0 = cf_seconds();
+        st = run_stage(w, (cfStage)s);
+        if (s == CF_STAGE_DETECT && st == CF_OK) st = work_reserve(w); /* sized by this step's contacts */
+        w->stats.stage_seconds[s] = cf_seconds() - t0;
+    }
+    if (st == CF_OK) st = check_finite(w);
+    if (st == CF_OK) {
+        w->time += w->def.dt;
+        w->step += 1;
+    } else {
+        if (st == CF_NO_MEMORY) fail(w, st, "out of memory");
+        fail(w, st, "the step failed: %s", cf_status_name(st));
+        restore(w, &sv);
+    }
+    saved_free(&sv, w->n_soft);
+    return st;
+}

@@ -1,0 +1,667 @@
+/* SPDX-License-Identifier: MIT */
+/* Simulation-layer tests: the solver registry and the one path every solver takes through the
+   world (form, apply, common residual), soft and mixed contacts in the dual form, friction pairs,
+   the one validator of world settings, and the honest split of the soft step (a world without
+   contacts steps soft bodies exactly as chapter 1's integrators do). Run with the reference
+   solutions (`make test-sim IMPL=solutions`). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cft.h"
+#include "cf/cf_ch01.h"
+#include "cf/cf_ch02.h"
+#include "cf/cf_scene.h"
+#include "cf/cf_solvers.h"
+#include "cf/cf_world.h"
+
+static void load(const char *scene, cfWorld *w)
+{
+    cfError err = {{0}};
+    cfStatus st = cf_scene_load(cft_scene_path(scene), w, NULL, &err);
+    ck_assert_msg(st == CF_OK, "%s: %s", scene, err.msg);
+}
+
+static void step_ok(cfWorld *w, int n)
+{
+    for (int k = 0; k < n; ++k) {
+        cfStatus st = cf_world_step(w);
+        ck_assert_msg(st == CF_OK, "step %ld failed (%s): %s", w->step + 1, cf_status_name(st), w->error.msg);
+    }
+}
+
+/* largest distance a dynamic rigid body or a soft node moved over @p steps */
+static double drift(cfWorld *w, int steps)
+{
+    cfWorld start;
+    cft_assert_ok(cf_world_copy(&start, w));
+    step_ok(w, steps);
+    double d = 0.0;
+    for (int i = 0; i < w->n_bodies; ++i)
+        if (!w->bodies[i].fixed) d = fmax(d, cfu_norm(cfu_sub(w->bodies[i].x, start.bodies[i].x)));
+    for (int i = 0; i < w->n_soft; ++i)
+        for (int k = 0; k < w->soft[i].n_nodes; ++k) d = fmax(d, cfu_norm(cfu_sub(w->soft[i].x[k], start.soft[i].x[k])));
+    cf_world_free(&start);
+    return d;
+}
+
+/* ---- the registry ----------------------------------------------------------------------------- */
+
+START_TEST(registry_rows_are_complete)
+{
+    /* every row has a name found by that name, a chapter, a form, a solve and a summary; the
+       rows-form solvers prepare; names are unique; the world solvers of issue 12 are all there */
+    int n = cf_solver_count();
+    ck_assert_int_ge(n, 8);
+    for (int i = 0; i < n; ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        ck_assert_msg(s && s->name && s->summary && s->solve, "row %d incomplete", i);
+        ck_assert_msg(cf_solver_find(s->name) == s, "%s: found under its name", s->name);
+        ck_assert_msg(cf_solver_registered(s), "%s", s->name);
+        ck_assert_msg(s->chapter >= 4 && s->form >= 0 && s->form < CF_FORM_COUNT, "%s", s->name);
+        ck_assert_msg((s->form == CF_FORM_ROWS) == (s->prepare != NULL), "%s: prepare iff rows", s->name);
+        ck_assert_msg(strcmp(cf_measure_name(s->measure), "unknown-measure") != 0, "%s", s->name);
+    }
+    ck_assert_ptr_null(cf_solver_at(n));
+    ck_assert_ptr_null(cf_solver_find("pgx"));
+    static const char *const world[] = {"pgs", "pgs-blocked", "pgs-boxed", "pgs-sm", "nncg", "baraff", "lemke"};
+    for (size_t i = 0; i < sizeof world / sizeof world[0]; ++i) {
+        const cfSolver *s = cf_solver_find(world[i]);
+        ck_assert_msg(s && s->contacts, "world solver %s", world[i]);
+    }
+    char names[512];
+    cf_solver_names(CF_SOLVERS_LCP, names, sizeof names);
+    ck_assert_msg(strstr(names, "lemke") && strstr(names, "dantzig") && !strstr(names, "pgs-blocked"), "%s", names);
+    cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names);
+    ck_assert_msg(strstr(names, "pgs-blocked") && !strstr(names, "pgs,") && !strstr(names, "dantzig"), "%s", names);
+}
+END_TEST
+
+/* every world solver from the scene key: the stack of ten stands its first half second (with
+   20 PGS sweeps its top box sways by up to 3 cm, bit for bit as before the registry), each solve
+   reports its own measure and the common residual */
+START_TEST(registry_every_world_solver_steps_the_stack)
+{
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        if (!s->contacts) continue;
+        char *json = NULL;
+        FILE *f = fopen(cft_scene_path("ch05_stack_10.json"), "r");
+        ck_assert_ptr_nonnull(f);
+        fseek(f, 0, SEEK_END);
+        long len = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        json = calloc((size_t)len + 64, 1);
+        ck_assert_int_eq((long)fread(json, 1, (size_t)len, f), len);
+        fclose(f);
+        /* the scene key names the solver */
+        char *key = strstr(json, "\"solver\": \"pgs\"");
+        ck_assert_ptr_nonnull(key);
+        char *rest = strdup(key + strlen("\"solver\": \"pgs\""));
+        snprintf(key, (size_t)len + 64 - (size_t)(key - json), "\"solver\": \"%s\"%s", s->name, rest);
+        free(rest);
+        cfWorld w;
+        cfError err;
+        cfStatus st = cf_scene_parse(json, "stack", &w, NULL, &err);
+        free(json);
+        ck_assert_msg(st == CF_OK, "%s: %s", s->name, err.msg);
+        ck_assert_msg(w.def.solver == s, "the scene key selects %s", s->name);
+        /* the pivoting methods factor a dense matrix at every pivot: fewer steps keep the test short */
+        double d = drift(&w, s->dense ? 10 : 30);
+        ck_assert_msg(d < 0.05, "%s: the stack moved %g m", s->name, d);
+        ck_assert_int_eq(w.stats.n_contacts, 40);
+        ck_assert_msg(w.stats.solver_measure == s->measure, "%s: measure %d", s->name, w.stats.solver_measure);
+        ck_assert_msg(isfinite(w.stats.common_residual) && w.stats.common_residual >= 0.0, "%s: common %g", s->name,
+                      w.stats.common_residual);
+        ck_assert_msg(w.stats.common_residual < 1.0, "%s: common residual %g", s->name, w.stats.common_residual);
+        cf_world_free(&w);
+    }
+}
+END_TEST
+
+/* The common residual is one number for every solver: solved tightly, a resting stack's
+   Coulomb natural map is small whichever form or friction model the solver used, and for the
+   assembled forms it equals cf_fc_residual() of the problem that was solved (checked against a
+   rows solver's own cone residual, which is the same quantity). */
+START_TEST(registry_common_residual_is_comparable)
+{
+    /* the cone-model solvers (the boxed-LCP ones solve the pyramid: the Coulomb measure shows that model error) */
+    static const char *const names[] = {"pgs", "pgs-blocked", "lemke", "baraff"};
+    const char *json = "{\"world\": {\"detector\": \"primitives\", \"contact_margin\": 0.02},"
+                       " \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"mu\": 0.5,"
+                       " \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}},"
+                       " {\"mass\": 1, \"mu\": 0.5, \"position\": [0, 0, 0.5], \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}},"
+                       " {\"mass\": 1, \"mu\": 0.5, \"position\": [0.1, 0, 1.5], \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}},"
+                       " {\"mass\": 1, \"mu\": 0.5, \"position\": [0, 0.1, 2.5], \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}}]}";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        cfWorld w;
+        cfError err;
+        cft_assert_ok(cf_scene_parse(json, "stack of three", &w, NULL, &err));
+        w.def.solver = cf_solver_find(names[i]);
+        w.def.solver_iterations = 400;
+        w.def.solver_tolerance = 0.0;
+        w.def.cfm = 0.0;
+        step_ok(&w, w.def.solver->dense ? 3 : 10);
+        ck_assert_msg(w.stats.common_residual < 1e-6, "%s: common residual %g after a converged solve", names[i],
+                      w.stats.common_residual);
+        if (strcmp(names[i], "pgs") == 0 || strcmp(names[i], "pgs-blocked") == 0)
+            ck_assert_msg(w.stats.common_residual == w.stats.solver_residual || names[i][3] != '-',
+                          "%s: the cone solver's own residual is the common one", names[i]);
+        cf_world_free(&w);
+    }
+}
+END_TEST
+
+/* Lemke on a degenerate contact problem: the stack of ten's step 69 (written by `cflab run
+   scenes/ch05_stack_10.json --solver lemke --dump-problem`): four contacts per face carry one load,
+   and Lemke meets a ray while z0 is zero but for rounding (2e-13 against tol_w 1.6e-13). The basis
+   is complementary: ch04.3 reads it off and accepts it by its certificate instead of reporting no
+   solution. */
+START_TEST(registry_lemke_degenerate_stack)
+{
+    cfFrictionProblem fc;
+    cfError err;
+    const char *path = "sim/test/data/stack10_step69_fc3d.dat";
+    cfStatus st = cf_fc_read_siconos(path, &fc, &err);
+    ck_assert_msg(st == CF_OK, "%s (run the tests from the repository root)", err.msg);
+    const cfSolver *s = cf_solver_find("lemke");
+    cfSolverParams par = cf_solver_params_default();
+    par.warm_start = false;
+    cfFormWork fw = {0};
+    cfContactProblem p;
+    cft_assert_ok(cf_form_build(&fw, s, &fc, &par, &p, &err));
+    double *r = calloc((size_t)3 * fc.nc, sizeof *r);
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    cft_assert_ok(cf_form_solve(&fw, s, &p, &par, r, &rep));
+    ck_assert_msg(cf_lcp_residual(p.lcp, fw.x) <= 1e-10, "LCP residual %g", cf_lcp_residual(p.lcp, fw.x));
+    ck_assert_msg(cf_fc_residual(&fc, r) <= 1e-10, "Coulomb residual %g (k = 8 directions at rest: no model error)",
+                  cf_fc_residual(&fc, r));
+    free(r);
+    cf_form_work_free(&fw);
+    cf_fc_free(&fc);
+}
+END_TEST
+
+START_TEST(registry_lcp_only_rows_refused_by_world)
+{
+    cfWorld w;
+    load("ch05_stack_10.json", &w);
+    w.def.solver = cf_solver_find("dantzig");
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "LCP files only") && strstr(w.error.msg, "pgs-blocked"), "%s", w.error.msg);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(registry_dense_size_limit)
+{
+    /* Lemke on the 580 contacts of the pyramid: 5800 unknowns, refused with a clear line */
+    cfWorld w;
+    load("ch05_pyramid_10.json", &w);
+    w.def.solver = cf_solver_find("lemke");
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "lemke") && strstr(w.error.msg, "dense"), "%s", w.error.msg);
+    ck_assert_msg(w.step == 0 && w.time == 0.0, "a failed step leaves the world as it was");
+    cf_world_free(&w);
+}
+END_TEST
+
+/* ---- the soft step, split into stages --------------------------------------------------------- */
+
+/* a world without contacts steps every soft body exactly as ch01.4 (implicit Euler) and ch01.5
+   (BDF2) do: the same conjugate gradients on the same system, so the same bits */
+static void soft_matches_chapter1(cfSoftIntegrator integ)
+{
+    cfWorld w;
+    load("ch01_soft_beam.json", &w);
+    w.def.soft_integrator = integ;
+    cfSoftBody ref;
+    memset(&ref, 0, sizeof ref);
+    cft_assert_ok(cf_soft_copy(&ref, &w.soft[0]));
+    for (int k = 0; k < 40; ++k) {
+        step_ok(&w, 1);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(integ == CF_SOFT_IMPLICIT ? cf_soft_step_implicit(&ref, w.def.gravity, w.def.dt, &rep)
+                                                : cf_soft_step_bdf2(&ref, w.def.gravity, w.def.dt, &rep));
+        for (int n = 0; n < ref.n_nodes; ++n) {
+            ck_assert_msg(cfu_norm(cfu_sub(ref.x[n], w.soft[0].x[n])) == 0.0 &&
+                              cfu_norm(cfu_sub(ref.v[n], w.soft[0].v[n])) == 0.0,
+                          "%s step %d node %d: world (%g %g %g), chapter 1 (%g %g %g)",
+                          cf_soft_integrator_name(integ), k, n, w.soft[0].x[n].x, w.soft[0].x[n].y, w.soft[0].x[n].z,
+                          ref.x[n].x, ref.x[n].y, ref.x[n].z);
+        }
+        ck_assert_int_eq(w.stats.solver_iterations, rep.iterations);
+        ck_assert_int_eq(w.stats.solver_measure, CF_MEASURE_LINEAR);
+    }
+    cf_soft_free(&ref);
+    cf_world_free(&w);
+}
+
+START_TEST(soft_step_matches_implicit_euler) { soft_matches_chapter1(CF_SOFT_IMPLICIT); }
+END_TEST
+
+START_TEST(soft_step_matches_bdf2) { soft_matches_chapter1(CF_SOFT_BDF2); }
+END_TEST
+
+/* ---- soft and mixed contacts ------------------------------------------------------------------ */
+
+START_TEST(soft_block_stands_on_the_ground)
+{
+    cfWorld w;
+    load("ch05_soft_block_on_ground.json", &w);
+    double e0 = cf_world_energy(&w);
+    double d = drift(&w, 600);
+    ck_assert_msg(d < 0.01, "a node moved %g m in 10 s", d);
+    double lowest = INFINITY;
+    for (int k = 0; k < w.soft[0].n_nodes; ++k) lowest = fmin(lowest, w.soft[0].x[k].z);
+    ck_assert_msg(lowest > -1e-3, "a node sank %g m into the ground", -lowest);
+    ck_assert_msg(cf_world_energy(&w) <= e0 + 1e-9 * fabs(e0), "energy grew from %g to %g J", e0, cf_world_energy(&w));
+    /* the 16 bottom nodes carry the block's weight: sum of normal impulses = m g h */
+    double m = 0.0, lam = 0.0;
+    for (int k = 0; k < w.soft[0].n_nodes; ++k) m += w.soft[0].mass[k];
+    for (int a = 0; a < w.contacts.count; ++a) lam += w.contacts.items[a].lambda[0];
+    ck_assert_int_eq(w.contacts.count, 16);
+    cft_assert_near(lam, m * 9.81 * w.def.dt, 0, 1e-3);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(box_stands_on_a_soft_slab)
+{
+    cfWorld w;
+    load("ch05_box_on_soft_slab.json", &w);
+    cfVec3 x0 = w.bodies[1].x;
+    step_ok(&w, 600);
+    const cfRigidBody *box = &w.bodies[1];
+    double moved = cfu_norm(cfu_sub(box->x, x0));
+    ck_assert_msg(moved < 0.01, "the box moved %g m in 10 s", moved);
+    ck_assert_msg(moved > 1e-4, "the box sank %g m: the slab gives way a little under 5 kg", moved);
+    cfVec3 up = cfu_quat_rotate(box->q, cfu_vec3(0, 0, 1));
+    ck_assert_msg(up.z > 0.999, "the box tilted (its z axis is (%g %g %g))", up.x, up.y, up.z);
+    double lowest = INFINITY;
+    for (int k = 0; k < w.soft[0].n_nodes; ++k) lowest = fmin(lowest, w.soft[0].x[k].z);
+    ck_assert_msg(lowest > -1e-3, "a slab node sank %g m into the ground", -lowest);
+    /* three kinds of contact took part: slab on ground, slab nodes under the box, box corners on the slab */
+    int kinds[3] = {0, 0, 0};
+    for (int a = 0; a < w.contacts.count; ++a) {
+        const cfContact *c = &w.contacts.items[a];
+        if (c->body_a == 0 && c->soft_b.n == 1) kinds[0]++;
+        else if (c->body_a == 1 && c->soft_b.n == 1) kinds[1]++;
+        else if (c->soft_a.n == 3 && c->body_b == 1) kinds[2]++;
+    }
+    ck_assert_msg(kinds[0] > 0 && kinds[1] + kinds[2] > 0, "contacts: ground %d, under the box %d, corners %d", kinds[0],
+                  kinds[1], kinds[2]);
+    /* the box's weight reaches the slab: the impulses on the box balance m g h */
+    double up_impulse = 0.0;
+    for (int a = 0; a < w.contacts.count; ++a) {
+        const cfContact *c = &w.contacts.items[a];
+        cfVec3 P = cfu_add(cfu_scale(c->lambda[0], c->n), cfu_add(cfu_scale(c->lambda[1], c->t), cfu_scale(c->lambda[2], c->b)));
+        if (c->body_b == 1) up_impulse += P.z; /* B receives +P */
+        if (c->body_a == 1) up_impulse -= P.z; /* A receives -P */
+    }
+    cft_assert_near(up_impulse, box->mass * 9.81 * w.def.dt, 0, 1e-3);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(soft_contacts_need_an_assembled_solver)
+{
+    cfWorld w;
+    load("ch05_soft_block_on_ground.json", &w);
+    w.def.solver = cf_solver_find("pgs");
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "'pgs'") && strstr(w.error.msg, "soft contact") && strstr(w.error.msg, "jelly") &&
+                      strstr(w.error.msg, "pgs-blocked"),
+                  "%s", w.error.msg);
+    ck_assert_int_eq(w.step, 0);
+    /* every iterative assembled solver takes it; a pivoting one either does too or fails the
+       step cleanly (its status, a message naming it, the state as it was) */
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        if (!cf_solver_matches(s, CF_SOLVERS_ASSEMBLED)) continue;
+        cfWorld v;
+        load("ch05_soft_block_on_ground.json", &v);
+        v.def.solver = s;
+        v.def.solver_iterations = 100;
+        if (s->dense) {
+            for (int k = 0; k < 3; ++k) {
+                cfWorld before;
+                cft_assert_ok(cf_world_copy(&before, &v));
+                cfStatus st = cf_world_step(&v);
+                if (st != CF_OK) {
+                    ck_assert_msg(strstr(v.error.msg, s->name) != NULL, "%s: %s", s->name, v.error.msg);
+                    ck_assert_msg(v.step == before.step && cfu_norm(cfu_sub(v.soft[0].x[0], before.soft[0].x[0])) == 0.0,
+                                  "%s: a failed step changed the state", s->name);
+                    cf_world_free(&before);
+                    break;
+                }
+                cf_world_free(&before);
+                ck_assert_msg(v.stats.common_residual < 1e-3, "%s: common residual %g", s->name, v.stats.common_residual);
+            }
+        } else {
+            ck_assert_msg(drift(&v, 30) < 0.01, "%s", s->name);
+            ck_assert_msg(v.stats.common_residual < 1e-3, "%s: common residual %g", s->name, v.stats.common_residual);
+        }
+        cf_world_free(&v);
+    }
+    /* an explicit soft integrator takes no impulses */
+    w.def.solver = cf_solver_find("pgs-blocked");
+    w.def.soft_integrator = CF_SOFT_SEMI_IMPLICIT;
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "semi-implicit"), "%s", w.error.msg);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* two soft bodies: a small jelly cube dropped on the block of the scene comes to rest on it */
+START_TEST(soft_on_soft)
+{
+    const char *json = "{\"world\": {\"dt\": 0.0166666666666667, \"detector\": \"primitives\", \"contact_margin\": 0.01,"
+                       " \"solver\": \"pgs-blocked\", \"solver_iterations\": 40},"
+                       " \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"mu\": 0.6,"
+                       "   \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}],"
+                       " \"soft_bodies\": ["
+                       "  {\"name\": \"base\", \"type\": \"tet_box\", \"origin\": [-0.4, -0.4, 0], \"size\": [0.8, 0.8, 0.3],"
+                       "   \"cells\": [4, 4, 1], \"density\": 500, \"young\": 3e4, \"poisson\": 0.3, \"damping\": [0.5, 0.01], \"mu\": 0.6},"
+                       "  {\"name\": \"top\", \"type\": \"tet_box\", \"origin\": [-0.15, -0.15, 0.32], \"size\": [0.3, 0.3, 0.3],"
+                       "   \"cells\": [1, 1, 1], \"density\": 500, \"young\": 3e4, \"poisson\": 0.3, \"damping\": [0.5, 0.01], \"mu\": 0.6}]}";
+    cfWorld w;
+    cfError err;
+    cfStatus st = cf_scene_parse(json, "soft_on_soft", &w, NULL, &err);
+    ck_assert_msg(st == CF_OK, "%s", err.msg);
+    step_ok(&w, 180);
+    int between = 0;
+    for (int a = 0; a < w.contacts.count; ++a) {
+        const cfContact *c = &w.contacts.items[a];
+        between += c->soft_a.n > 0 && c->soft_b.n > 0 && c->soft_a.body != c->soft_b.body;
+    }
+    ck_assert_msg(between > 0, "no contact between the two soft bodies");
+    double lowest_top = INFINITY, highest_base = -INFINITY, vmax = 0.0;
+    for (int k = 0; k < w.soft[1].n_nodes; ++k) {
+        lowest_top = fmin(lowest_top, w.soft[1].x[k].z);
+        vmax = fmax(vmax, cfu_norm(w.soft[1].v[k]));
+    }
+    for (int k = 0; k < w.soft[0].n_nodes; ++k) highest_base = fmax(highest_base, w.soft[0].x[k].z);
+    ck_assert_msg(lowest_top > highest_base - 0.02, "the top cube sank into the base: %g below its top %g", lowest_top,
+                  highest_base);
+    ck_assert_msg(vmax < 0.05, "the top cube still moves at %g m/s after 3 s", vmax);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* ---- friction pairs and laws ------------------------------------------------------------------ */
+
+START_TEST(friction_pair_sets_mu)
+{
+    /* a box sliding at 2 m/s on ground of mu 0.5; a pair box-ground with mu 0.1 makes it slide
+       farther: stopping distance v^2 / (2 mu g) within 3 % */
+    double dist[2];
+    for (int e = 0; e < 2; ++e) {
+        const char *pair = e ? ", \"friction\": [{\"bodies\": [\"box\", \"ground\"], \"mu\": 0.1}]" : "";
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"world\": {\"dt\": 0.005, \"detector\": \"primitives\", \"contact_margin\": 0.01, \"solver\": \"pgs\","
+                 " \"solver_iterations\": 30}, \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"mu\": 0.5,"
+                 " \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}, {\"name\": \"box\", \"mass\": 1,"
+                 " \"mu\": 0.5, \"position\": [0, 0, 0.25], \"velocity\": [2, 0, 0],"
+                 " \"shape\": {\"type\": \"box\", \"half_extents\": [0.25, 0.25, 0.25]}}]%s}",
+                 pair);
+        cfWorld w;
+        cfError err;
+        cfStatus st = cf_scene_parse(json, "slide", &w, NULL, &err);
+        ck_assert_msg(st == CF_OK, "%s", err.msg);
+        step_ok(&w, 600);
+        dist[e] = w.bodies[1].x.x;
+        if (e) ck_assert_msg(w.contacts.count > 0 && w.contacts.items[0].mu == 0.1, "the pair's mu reaches the contacts");
+        cf_world_free(&w);
+    }
+    cft_assert_near(dist[0], 4.0 / (2 * 0.5 * 9.81), 0, 0.03);
+    cft_assert_near(dist[1], 4.0 / (2 * 0.1 * 9.81), 0, 0.03);
+}
+END_TEST
+
+START_TEST(friction_anisotropic_law_needs_a_solver_for_it)
+{
+    const char *json = "{\"world\": {\"detector\": \"primitives\", \"contact_margin\": 0.01, \"solver\": \"pgs\"},"
+                       " \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}},"
+                       " {\"name\": \"sled\", \"mass\": 1, \"position\": [0, 0, 0.25], \"shape\": {\"type\": \"box\", \"half_extents\": [0.25, 0.25, 0.25]}}],"
+                       " \"friction\": [{\"bodies\": [\"sled\", \"ground\"], \"law\": \"orthotropic\", \"mu\": [0.8, 0.2], \"direction\": [1, 0, 0]}]}";
+    cfWorld w;
+    cfError err;
+    cft_assert_ok(cf_scene_parse(json, "sled", &w, NULL, &err));
+    ck_assert_int_eq(w.n_pairs, 1);
+    ck_assert(w.pairs[0].law.law == CF_LAW_ORTHOTROPIC && w.pairs[0].law.coef[0] == 0.8 && w.pairs[0].law.coef[1] == 0.2);
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "isotropic friction only") && strstr(w.error.msg, "orthotropic"), "%s", w.error.msg);
+    cf_world_free(&w);
+    /* bad pairs are refused with the field named */
+    static const char *const bad[][2] = {
+        {"[{\"bodies\": [\"sled\", \"nobody\"], \"mu\": 0.3}]", "friction[0].bodies[1]: no body is named 'nobody'"},
+        {"[{\"bodies\": [\"sled\", \"ground\"], \"mu\": -1}]", "friction[0].mu: must be >= 0"},
+        {"[{\"bodies\": [\"sled\", \"ground\"], \"law\": \"orthotropic\", \"mu\": [0.5, 0.1], \"direction\": [0, 0, 0]}]",
+         "friction[0].direction"},
+        {"[{\"bodies\": [\"sled\", \"ground\"], \"law\": \"bumpy\", \"mu\": 0.5}]", "friction[0].law: unknown law 'bumpy'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "{\"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}},"
+                 " {\"name\": \"sled\", \"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}], \"friction\": %s}",
+                 bad[i][0]);
+        cft_assert_status(cf_scene_parse(text, "bad", &w, NULL, &err), CF_BAD_INPUT);
+        ck_assert_msg(strstr(err.msg, bad[i][1]), "want '%s' in: %s", bad[i][1], err.msg);
+    }
+}
+END_TEST
+
+/* ---- settings: one validator, one conversion ---------------------------------------------------- */
+
+START_TEST(settings_one_validator)
+{
+    cfWorldDef d = cf_world_def_default();
+    cfError err;
+    cft_assert_ok(cf_world_def_check(&d, &err));
+    d.solver_tolerance = 0.0; /* 0: the whole budget, for the world and for scenes alike */
+    cft_assert_ok(cf_world_def_check(&d, &err));
+    static const struct {
+        const char *key, *value, *want;
+    } cases[] = {
+        {"erp", "2", "world.erp: must be in [0, 1] (got 2)"},
+        {"dt", "0", "world.dt: must be > 0 (got 0)"},
+        {"relaxation", "2", "world.relaxation: must be in (0, 2) (got 2)"},
+        {"friction_directions", "2", "world.friction_directions: must be in [3, 64] (got 2)"},
+        {"contact_damping", "5", "world.contact_damping: needs contact_stiffness > 0"},
+        {"solver", "\"dantzig\"", "world.solver: 'dantzig' solves LCP files only, not contact problems (world solvers: "},
+        {"solver", "\"pgx\"", "world.solver: unknown solver 'pgx' (expected none or one of: "},
+        {"solver_tolerance", "-1", "world.solver_tolerance: must be >= 0 (got -1)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char json[512];
+        snprintf(json, sizeof json, "{\"world\": {\"%s\": %s}, \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}",
+                 cases[i].key, cases[i].value);
+        cfWorld w;
+        cft_assert_status(cf_scene_parse(json, "s.json", &w, NULL, &err), CF_BAD_INPUT);
+        ck_assert_msg(strstr(err.msg, cases[i].want) == err.msg + strlen("s.json: "), "want '%s', got '%s'", cases[i].want,
+                      err.msg);
+    }
+    /* the world refuses the same settings with the same words */
+    cfWorld w;
+    d = cf_world_def_default();
+    d.erp = 2;
+    cft_assert_status(cf_world_init(&w, &d), CF_BAD_INPUT);
+    ck_assert_str_eq(w.error.msg, "erp: must be in [0, 1] (got 2)");
+    /* every enum has a count, and the names round-trip through the scene keys */
+    ck_assert_str_eq(cf_detector_name(CF_DETECTOR_COUNT), "unknown");
+    ck_assert_str_eq(cf_stabilization_name(CF_STABILIZATION_COUNT), "unknown");
+    ck_assert_str_eq(cf_form_name(CF_FORM_COUNT), "unknown");
+}
+END_TEST
+
+START_TEST(settings_contact_spring_is_erp_and_cfm)
+{
+    /* contact_stiffness and contact_damping give ERP and CFM by ch02.7 (notes Eq. 59):
+       h = 1/60, k = 1e4, b = 100: cfm = 1 / (h^2 k + h b) = 0.225, erp = h k / (h k + b) = 0.625 */
+    cfWorldDef d = cf_world_def_default();
+    d.contact_stiffness = 1e4;
+    d.contact_damping = 100;
+    double erp, cfm;
+    cft_assert_ok(cf_world_erp_cfm(&d, &erp, &cfm));
+    cft_assert_near(erp, 0.625, 1e-12, 0);
+    cft_assert_near(cfm, 0.225, 1e-12, 0);
+    d.contact_stiffness = 0.0;
+    d.contact_damping = 0.0;
+    cft_assert_ok(cf_world_erp_cfm(&d, &erp, &cfm));
+    ck_assert(erp == d.erp && cfm == d.cfm);
+    /* the scene keys reach it, and seed is a scene key */
+    const char *json = "{\"world\": {\"contact_stiffness\": 1e4, \"contact_damping\": 100, \"seed\": 7},"
+                       " \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
+    cfWorld w;
+    cfError err;
+    cft_assert_ok(cf_scene_parse(json, "spring", &w, NULL, &err));
+    ck_assert(w.def.contact_stiffness == 1e4 && w.def.contact_damping == 100 && w.def.seed == 7);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* ---- bad physical and oversized input ---------------------------------------------------------- */
+
+/* mass and inertia the solvers cannot work with are refused at the door, with the field named */
+START_TEST(input_mass_and_inertia_refused)
+{
+    static const char *const cases[][2] = {
+        {"\"mass\": 1e-300", "bodies[0].mass: 1e-300 kg is outside [1e-06, 1e+09] kg"},
+        {"\"mass\": 1, \"inertia\": [1e-12, 1, 1]", "bodies[0].inertia: the principal moments (1e-12, 1, 1) differ by a factor"},
+        {"\"mass\": 1, \"inertia\": [1e-300, 1e-300, 1e-300]", ""},
+        {"\"mass\": 1, \"inertia\": [1, 1, 3]", "bodies[0].inertia: no body has these principal moments (1, 1, 3)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char json[512];
+        snprintf(json, sizeof json, "{\"bodies\": [{\"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}, %s}]}",
+                 cases[i][0]);
+        cfWorld w;
+        cfError err;
+        cfStatus st = cf_scene_parse(json, "s.json", &w, NULL, &err);
+        if (!cases[i][1][0]) { /* tiny but proportionate: a physical body (1 mg of dust) is accepted */
+            ck_assert_msg(st == CF_OK, "case %zu: %s", i, err.msg);
+            cf_world_free(&w);
+            continue;
+        }
+        cft_assert_status(st, CF_BAD_INPUT);
+        ck_assert_msg(strstr(err.msg, cases[i][1]) != NULL, "case %zu: want '%s' in '%s'", i, cases[i][1], err.msg);
+    }
+}
+END_TEST
+
+/* a state that stops being finite fails the step, names the body, and leaves the world as it was */
+START_TEST(input_non_finite_state_fails_the_step)
+{
+    cfWorld w;
+    load("ch05_stack_10.json", &w);
+    step_ok(&w, 2);
+    cfWorld before;
+    cft_assert_ok(cf_world_copy(&before, &w));
+    w.bodies[3].inv_inertia_body.m[0][0] = 1e300; /* bypassing cf_rigid_set_inertia: what the C API allows */
+    w.bodies[3].w = cfu_vec3(1e300, 0, 0);
+    cfStatus st = cf_world_step(&w);
+    cft_assert_status(st, CF_DIVERGED);
+    ck_assert_msg(strstr(w.error.msg, "rigid body 3 ") && strstr(w.error.msg, w.bodies[3].name), "%s", w.error.msg);
+    ck_assert_int_eq(w.step, before.step);
+    ck_assert(cfu_norm(cfu_sub(w.bodies[5].x, before.bodies[5].x)) == 0.0);
+    cf_world_free(&before);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* an assembled solver on a pile of boxes dropped into one spot refuses at once instead of
+   building a matrix of gigabytes; the matrix-free PGS still steps it */
+START_TEST(input_oversized_assembly_refused)
+{
+    cfWorld w;
+    cfWorldDef d = cf_world_def_default();
+    d.detector = CF_DETECT_PRIMITIVES;
+    d.contact_margin = 0.02;
+    d.solver = cf_solver_find("pgs-blocked");
+    cft_assert_ok(cf_world_init(&w, &d));
+    for (int i = 0; i < 120; ++i) {
+        cfRigidBody b;
+        cft_assert_ok(cf_rigid_init(&b, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, NULL));
+        b.x = cfu_vec3(0.01 * (i % 7), 0.01 * (i % 5), 0.5 + 0.01 * i);
+        ck_assert_int_ge(cf_world_add_body(&w, &b), 0);
+    }
+    double t0 = cf_seconds();
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "max_matrix_mb = 1024") && strstr(w.error.msg, "pgs-blocked"), "%s", w.error.msg);
+    ck_assert_msg(cf_seconds() - t0 < 5.0, "refusing took %g s", cf_seconds() - t0);
+    w.def.solver = cf_solver_find("pgs");
+    step_ok(&w, 1);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* a typo in a soft body's size is refused before any memory is taken */
+START_TEST(input_element_budget)
+{
+    const char *json = "{\"soft_bodies\": [{\"type\": \"tet_box\", \"size\": [1, 1, 1], \"cells\": [200, 200, 200],"
+                       " \"density\": 1000, \"young\": 1e5, \"poisson\": 0.3}]}";
+    cfWorld w;
+    cfError err;
+    cft_assert_status(cf_scene_parse(json, "s.json", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "s.json: soft_bodies[0].cells: 4.81e+07 nodes and elements exceed") && strstr(err.msg, "max_elements"),
+                  "%s", err.msg);
+    /* the scene may raise its budget; and a chain counts too */
+    const char *chain = "{\"max_elements\": 10, \"soft_bodies\": [{\"type\": \"chain\", \"from\": [0, 0, 0], \"to\": [1, 0, 0],"
+                        " \"nodes\": 6, \"stiffness\": 10, \"node_mass\": 0.1}]}";
+    cft_assert_status(cf_scene_parse(chain, "c.json", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "c.json: soft_bodies[0].nodes: 12 nodes and elements exceed"), "%s", err.msg);
+}
+END_TEST
+
+/* control characters of a scene (an escape sequence in a key) reach no terminal raw */
+START_TEST(input_control_characters_escaped)
+{
+    const char *json = "{\"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1, \"\\u001b[31mred\": 1}]}";
+    cfWorld w;
+    cfError err;
+    cft_assert_status(cf_scene_parse(json, "s.json", &w, NULL, &err), CF_BAD_INPUT);
+    for (const char *c = err.msg; *c; ++c) ck_assert_msg((unsigned char)*c >= 0x20, "a control character in: %s", err.msg);
+    ck_assert_msg(strstr(err.msg, "\\x1b[31mred"), "%s", err.msg);
+}
+END_TEST
+
+static void build(Suite *s)
+{
+    TCase *r = cft_tcase_scene(s, "registry");
+    CFT_TEST(r, registry_rows_are_complete, "every row complete, found by name; the world solvers are there");
+    CFT_TEST(r, registry_every_world_solver_steps_the_stack, "every world solver steps the stack of ten from the scene key");
+    CFT_TEST(r, registry_lemke_degenerate_stack, "Lemke on a degenerate stack problem: a ray at z0 = 0 is a solution");
+    CFT_TEST(r, registry_lcp_only_rows_refused_by_world, "an LCP-only row is refused by a world, with the alternatives");
+    CFT_TEST(r, registry_dense_size_limit, "a dense form too large is refused with a clear line");
+    TCase *rl = cft_tcase_long(s, "registry-long");
+    CFT_TEST(rl, registry_common_residual_is_comparable, "the common residual: one measure for every solver");
+    CFT_TEST(rl, soft_contacts_need_an_assembled_solver, "soft contacts: rows solvers refuse, assembled ones solve");
+    TCase *t = cft_tcase_scene(s, "soft");
+    CFT_TEST(t, soft_step_matches_implicit_euler, "soft bodies without contacts: the world steps as ch01.4, bit for bit");
+    CFT_TEST(t, soft_step_matches_bdf2, "soft bodies without contacts: the world steps as ch01.5, bit for bit");
+    CFT_TEST(t, soft_block_stands_on_the_ground, "a soft block stands on the ground 10 s (dual form)");
+    CFT_TEST(t, box_stands_on_a_soft_slab, "a rigid box stands on a soft slab 10 s (mixed contacts)");
+
+    CFT_TEST(t, soft_on_soft, "a soft cube rests on a soft block (soft-soft contacts)");
+    TCase *f = cft_tcase_scene(s, "friction");
+    CFT_TEST(f, friction_pair_sets_mu, "a friction pair sets the contacts' mu: stopping distance v^2/(2 mu g)");
+    CFT_TEST(f, friction_anisotropic_law_needs_a_solver_for_it, "an anisotropic law is kept, refused by isotropic solvers");
+    TCase *in = cft_tcase_scene(s, "input");
+    CFT_TEST(in, input_mass_and_inertia_refused, "mass and inertia out of the solvers' range refused, field named");
+    CFT_TEST(in, input_non_finite_state_fails_the_step, "a state that is no longer finite fails the step, body named");
+    CFT_TEST(in, input_oversized_assembly_refused, "an assembled problem of gigabytes is refused at once");
+    CFT_TEST(in, input_element_budget, "a soft body too large for the scene's budget is refused before allocation");
+    CFT_TEST(in, input_control_characters_escaped, "control characters of a scene are escaped in messages");
+    TCase *d = cft_tcase_unit(s, "settings");
+    CFT_TEST(d, settings_one_validator, "one validator for scenes and worlds; field-named messages");
+    CFT_TEST(d, settings_contact_spring_is_erp_and_cfm, "contact stiffness and damping: ERP and CFM by ch02.7");
+}
+
+int main(int argc, char **argv) { return cft_main(argc, argv, "sim-world", build); }

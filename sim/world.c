@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/* The world as a container: settings and their one validator, bodies, friction pairs, copies,
+   energy and momentum. The step is in step.c. */
+#include "cf/cf_world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf/cf_ch02.h"
+#include "cf/cf_solvers.h"
+
+const char *cf_stage_name(cfStage s)
+{
+    static const char *names[CF_STAGE_COUNT] = {"detect",   "contacts", "velocities", "assemble",
+                                                "solve",    "positions", "stabilize"};
+    return (s >= 0 && s < CF_STAGE_COUNT) ? names[s] : "unknown";
+}
+
+const char *cf_rigid_integrator_name(cfRigidIntegrator i)
+{
+    switch (i) {
+    case CF_RIGID_SEMI_IMPLICIT: return "semi-implicit";
+    case CF_RIGID_EXPLICIT: return "explicit";
+    case CF_RIGID_INTEGRATOR_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_soft_integrator_name(cfSoftIntegrator i)
+{
+    switch (i) {
+    case CF_SOFT_IMPLICIT: return "implicit";
+    case CF_SOFT_BDF2: return "bdf2";
+    case CF_SOFT_SEMI_IMPLICIT: return "semi-implicit";
+    case CF_SOFT_EXPLICIT: return "explicit";
+    case CF_SOFT_INTEGRATOR_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_detector_name(cfDetector d)
+{
+    switch (d) {
+    case CF_DETECT_NONE: return "none";
+    case CF_DETECT_PRIMITIVES: return "primitives";
+    case CF_DETECT_ALL_PAIRS: return "all-pairs";
+    case CF_DETECTOR_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_stabilization_name(cfStabilization s)
+{
+    switch (s) {
+    case CF_STAB_SPLIT: return "split";
+    case CF_STAB_BAUMGARTE: return "baumgarte";
+    case CF_STABILIZATION_COUNT: break;
+    }
+    return "unknown";
+}
+
+cfWorldDef cf_world_def_default(void)
+{
+    cfWorldDef d;
+    memset(&d, 0, sizeof d);
+    d.gravity = cfu_vec3(0.0, 0.0, -9.81);
+    d.dt = 1.0 / 60.0;
+    d.rigid_integrator = CF_RIGID_SEMI_IMPLICIT;
+    d.gyroscopic = true;
+    d.soft_integrator = CF_SOFT_IMPLICIT;
+    d.detector = CF_DETECT_NONE;
+    d.solver = NULL;
+    d.solver_iterations = 20;
+    d.solver_tolerance = 1e-8;
+    d.friction_model = CF_FRICTION_CONE;
+    d.friction_directions = 8;
+    d.warm_start = true;
+    d.ordering = CF_ORDER_SEQUENTIAL;
+    d.relaxation = 1.0;
+    d.r_factor = CF_RFACTOR_LOCAL;
+    d.stabilization = CF_STAB_SPLIT;
+    d.erp = 0.2;
+    d.cfm = 0.0;
+    d.contact_stiffness = 0.0;
+    d.contact_damping = 0.0;
+    d.slop = 0.001;
+    d.seed = 1;
+    d.max_matrix_mb = 1024.0;
+    return d;
+}
+
+/* "<field>: must be ... (got ...)" */
+#define REFUSE(err, ...) cf_error_set(err, CF_BAD_INPUT, __VA_ARGS__)
+
+cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
+{
+    if (!(isfinite(d->dt) && d->dt > 0.0)) return REFUSE(err, "dt: must be > 0 (got %g)", d->dt);
+    if (!cfu_vec3_finite(d->gravity)) return REFUSE(err, "gravity: must be finite");
+    if (!(d->rigid_integrator >= 0 && d->rigid_integrator < CF_RIGID_INTEGRATOR_COUNT))
+        return REFUSE(err, "rigid_integrator: unknown value %d", (int)d->rigid_integrator);
+    if (!(d->soft_integrator >= 0 && d->soft_integrator < CF_SOFT_INTEGRATOR_COUNT))
+        return REFUSE(err, "soft_integrator: unknown value %d", (int)d->soft_integrator);
+    if (!(d->detector >= 0 && d->detector < CF_DETECTOR_COUNT))
+        return REFUSE(err, "detector: unknown value %d", (int)d->detector);
+    if (!(isfinite(d->contact_margin) && d->contact_margin >= 0.0))
+        return REFUSE(err, "contact_margin: must be >= 0 (got %g)", d->contact_margin);
+    if (d->solver && !cf_solver_registered(d->solver))
+        return REFUSE(err, "solver: not a row of this build's solver table");
+    if (d->solver && !d->solver->contacts) {
+        char names[512];
+        return REFUSE(err, "solver: '%s' solves LCP files only, not contact problems (world solvers: %s)",
+                      d->solver->name, cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
+    }
+    if (d->solver_iterations < 0) return REFUSE(err, "solver_iterations: must be >= 0 (got %d)", d->solver_iterations);
+    if (!(isfinite(d->solver_tolerance) && d->solver_tolerance >= 0.0))
+        return REFUSE(err, "solver_tolerance: must be >= 0 (got %g)", d->solver_tolerance);
+    if (!(d->friction_model >= 0 && d->friction_model < CF_FRICTION_MODEL_COUNT))
+        return REFUSE(err, "friction_model: unknown value %d", (int)d->friction_model);
+    if (d->friction_directions < 3 || d->friction_directions > 64)
+        return REFUSE(err, "friction_directions: must be in [3, 64] (got %d)", d->friction_directions);
+    if (!(d->ordering >= 0 && d->ordering < CF_ORDER_COUNT))
+        return REFUSE(err, "ordering: unknown value %d", (int)d->ordering);
+    if (d->solver && d->ordering != CF_ORDER_SEQUENTIAL && !d->solver->ordered) {
+        char names[256] = "";
+        for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i)
+            if (cf_solver_at(i)->ordered && cf_solver_at(i)->contacts)
+                n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", cf_solver_at(i)->name);
+        return REFUSE(err, "ordering: solver '%s' sweeps in one order only; '%s' applies to: %s", d->solver->name,
+                      cf_ordering_name(d->ordering), names);
+    }
+    if (!(d->r_factor >= 0 && d->r_factor < CF_RFACTOR_COUNT))
+        return REFUSE(err, "r_factor: unknown value %d", (int)d->r_factor);
+    if (!(d->relaxation > 0.0 && d->relaxation < 2.0))
+        return REFUSE(err, "relaxation: must be in (0, 2) (got %g)", d->relaxation);
+    if (!(d->stabilization >= 0 && d->stabilization < CF_STABILIZATION_COUNT))
+        return REFUSE(err, "stabilization: unknown value %d", (int)d->stabilization);
+    if (!(d->erp >= 0.0 && d->erp <= 1.0)) return REFUSE(err, "erp: must be in [0, 1] (got %g)", d->erp);
+    if (!(isfinite(d->cfm) && d->cfm >= 0.0)) return REFUSE(err, "cfm: must be >= 0 (got %g)", d->cfm);
+    if (!(isfinite(d->contact_stiffness) && d->contact_stiffness >= 0.0))
+        return REFUSE(err, "contact_stiffness: must be >= 0 (got %g)", d->contact_stiffness);
+    if (!(isfinite(d->contact_damping) && d->contact_damping >= 0.0))
+        return REFUSE(err, "contact_damping: must be >= 0 (got %g)", d->contact_damping);
+    if (d->contact_damping > 0.0 && d->contact_stiffness == 0.0)
+        return REFUSE(err, "contact_damping: needs contact_stiffness > 0 (a damper alone does not remove penetration)");
+    if (!(isfinite(d->slop) && d->slop >= 0.0)) return REFUSE(err, "slop: must be >= 0 (got %g)", d->slop);
+    if (!(isfinite(d->max_matrix_mb) && d->max_matrix_mb > 0.0))
+        return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
+    return CF_OK;
+}
+
+cfStatus cf_world_erp_cfm(const cfWorldDef *d, double *erp, double *cfm)
+{
+    if (d->contact_stiffness > 0.0) return cf_erp_cfm(d->dt, d->contact_stiffness, d->contact_damping, cfm, erp);
+    *erp = d->erp;
+    *cfm = d->cfm;
+    return CF_OK;
+}
+
+cfStatus cf_world_init(cfWorld *w, const cfWorldDef *def)
+{
+    memset(w, 0, sizeof *w);
+    w->def = def ? *def : cf_world_def_default();
+    return cf_world_def_check(&w->def, &w->error);
+}
+
+void cf_step_work_free(struct cfStepWork *k); /* step.c */
+
+void cf_world_free(cfWorld *w)
+{
+    for (int i = 0; i < w->n_soft; ++i) cf_soft_free(&w->soft[i]);
+    free(w->soft);
+    free(w->bodies);
+    free(w->pairs);
+    cf_contacts_free(&w->contacts);
+    cf_step_work_free(w->work);
+    memset(w, 0, sizeof *w);
+}
+
+cfStatus cf_world_copy(cfWorld *dst, const cfWorld *src)
+{
+    *dst = *src;
+    dst->bodies = NULL;
+    dst->soft = NULL;
+    dst->pairs = NULL;
+    dst->work = NULL;
+    memset(&dst->contacts, 0, sizeof dst->contacts);
+    dst->n_bodies = dst->cap_bodies = dst->n_soft = dst->cap_soft = dst->n_pairs = 0;
+    if (src->n_bodies) {
+        dst->bodies = malloc((size_t)src->n_bodies * sizeof *dst->bodies);
+        if (!dst->bodies) return CF_NO_MEMORY;
+        memcpy(dst->bodies, src->bodies, (size_t)src->n_bodies * sizeof *dst->bodies);
+        dst->n_bodies = dst->cap_bodies = src->n_bodies;
+    }
+    if (src->n_pairs) {
+        dst->pairs = malloc((size_t)src->n_pairs * sizeof *dst->pairs);
+        if (!dst->pairs) {
+            cf_world_free(dst);
+            return CF_NO_MEMORY;
+        }
+        memcpy(dst->pairs, src->pairs, (size_t)src->n_pairs * sizeof *dst->pairs);
+        dst->n_pairs = src->n_pairs;
+    }
+    for (int i = 0; i < src->contacts.count; ++i)
+        if (cf_contacts_push(&dst->contacts, &src->contacts.items[i]) != CF_OK) {
+            cf_world_free(dst);
+            return CF_NO_MEMORY;
+        }
+    if (src->n_soft) {
+        dst->soft = calloc((size_t)src->n_soft, sizeof *dst->soft);
+        if (!dst->soft) {
+            cf_world_free(dst);
+            return CF_NO_MEMORY;
+        }
+        dst->cap_soft = src->n_soft;
+        for (int i = 0; i < src->n_soft; ++i) {
+            if (cf_soft_copy(&dst->soft[i], &src->soft[i]) != CF_OK) {
+                cf_world_free(dst);
+                return CF_NO_MEMORY;
+            }
+            dst->n_soft = i + 1;
+        }
+    }
+    return CF_OK;
+}
+
+int cf_world_add_body(cfWorld *w, const cfRigidBody *b)
+{
+    if (w->n_bodies == w->cap_bodies) {
+        int nc = w->cap_bodies ? 2 * w->cap_bodies : 8;
+        cfRigidBody *p = realloc(w->bodies, (size_t)nc * sizeof *p);
+        if (!p) return -1;
+        w->bodies = p;
+        w->cap_bodies = nc;
+    }
+    w->bodies[w->n_bodies] = *b;
+    cf_rigid_update_inertia(&w->bodies[w->n_bodies]);
+    return w->n_bodies++;
+}
+
+int cf_world_add_soft(cfWorld *w, cfSoftBody *s)
+{
+    if (w->n_soft == w->cap_soft) {
+        int nc = w->cap_soft ? 2 * w->cap_soft : 4;
+        cfSoftBody *p = realloc(w->soft, (size_t)nc * sizeof *p);
+        if (!p) return -1;
+        w->soft = p;
+        w->cap_soft = nc;
+    }
+    w->soft[w->n_soft] = *s;
+    memset(s, 0, sizeof *s);
+    return w->n_soft++;
+}
+
+static bool side_ok(const cfWorld *w, cfSideKind kind, int index)
+{
+    switch (kind) {
+    case CF_SIDE_STATIC: return index == -1;
+    case CF_SIDE_RIGID: return index >= 0 && index < w->n_bodies;
+    case CF_SIDE_SOFT: return index >= 0 && index < w->n_soft;
+    case CF_SIDE_KIND_COUNT: break;
+    }
+    return false;
+}
+
+cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError *err)
+{
+    for (int s = 0; s < 2; ++s)
+        if (!side_ok(w, p->kind[s], p->index[s]))
+            return REFUSE(err, "bodies[%d]: no %s body %d in the world", s, cf_side_kind_name(p->kind[s]), p->index[s]);
+    if (!(isfinite(p->mu) && p->mu >= 0.0)) return REFUSE(err, "mu: must be >= 0 (got %g)", p->mu);
+    const cfFriction *f = &p->law;
+    if (!(f->law >= 0 && f->law < CF_LAW_COUNT)) return REFUSE(err, "law: unknown value %d", (int)f->law);
+    if (f->law != CF_LAW_ISOTROPIC) {
+        if (!(cfu_vec3_finite(f->dir) && cfu_norm(f->dir) > 1e-12))
+            return REFUSE(err, "direction: must be a finite vector of non-zero length");
+        int nk = f->law == CF_LAW_ORTHOTROPIC ? 2 : 4;
+        for (int k = 0; k < nk; ++k)
+            if (!isfinite(f->coef[k]) || (f->law == CF_LAW_ORTHOTROPIC && f->coef[k] < 0.0))
+                return REFUSE(err, "mu[%d]: must be %s (got %g)", k, f->law == CF_LAW_ORTHOTROPIC ? ">= 0" : "finite",
+                              f->coef[k]);
+    }
+    cfFrictionPair *np = realloc(w->pairs, (size_t)(w->n_pairs + 1) * sizeof *np);
+    if (!np) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    w->pairs = np;
+    w->pairs[w->n_pairs++] = *p;
+    return CF_OK;
+}
+
+double cf_world_energy(const cfWorld *w)
+{
+    double E = 0.0;
+    cfVec3 g = w->def.gravity;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (b->fixed) continue;
+        E += cf_rigid_kinetic_energy(b) - b->mass * cfu_dot(g, b->x);
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *s = &w->soft[i];
+        E += cf_soft_kinetic_energy(s) + cf_soft_elastic_energy(s, s->x);
+        for (int k = 0; k < s->n_nodes; ++k) E -= s->mass[k] * cfu_dot(g, s->x[k]);
+    }
+    return E;
+}
+
+cfVec3 cf_world_linear_momentum(const cfWorld *w)
+{
+    cfVec3 p = cfu_zero3();
+    for (int i = 0; i < w->n_bodies; ++i) p = cfu_add(p, cf_rigid_linear_momentum(&w->bodies[i]));
+    for (int i = 0; i < w->n_soft; ++i) {
+        cfVec3 ps;
+        cf_soft_com(&w->soft[i], NULL, &ps);
+        p = cfu_add(p, ps);
+    }
+    return p;
+}
+
+cfVec3 cf_world_angular_momentum(const cfWorld *w)
+{
+    cfVec3 L = cfu_zero3();
+    for (int i = 0; i < w->n_bodies; ++i) L = cfu_add(L, cf_rigid_angular_momentum(&w->bodies[i]));
+    return L;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_rigid_fast.h
+ * @brief The fast matrix-free blocked PGS (registry row "pgs-fast", ::cf_solver_pgs_fast): the same
+ *        method as ch05.6 (cf_rigid_pgs_solve()), arranged for speed.
+ *
+ * It implements an exercise (ch05.6), so it lives with the reference solutions
+ * (solutions/ch05/fast/): `make handout` removes it with its chapter, and a build without it
+ * (a student's) simply has no row "pgs-fast".
+ *
+ * Same iteration as the reference (chapter 5, ch05.6): per contact, one read of the two bodies'
+ * velocities, the three contact velocities, the local solve of ch05.5 on the 3x3 block, one write
+ * back. What differs is only the arrangement:
+ *  - per-contact data is one compact record (frame, angular rows, their images I^-1 (r x d), the
+ *    3x3 block and its precomputed inverses: 1/W_nn, the 2x2 tangent inverse, 1/sigma);
+ *  - the local solve is inlined and uses sqrt of a sum of squares instead of hypot() and compares
+ *    squared norms (the results agree with the reference to rounding);
+ *  - body velocities live in one array of 6 doubles per body plus a zero slot for fixed bodies;
+ *  - for the sequential and symmetric orders, box pairs (manifolds: consecutive contacts between
+ *    the same two bodies) that share no moving body are solved side by side, point by point, in
+ *    the lanes of short vectors. The groups come from a topological sort that keeps, for every
+ *    body, the order of the contacts touching it, so a sweep is the sequential sweep exactly
+ *    (contacts without a common body commute); only the CPU no longer waits for one contact's
+ *    write before starting the next.
+ * For the same ordering the impulses equal the reference's to rounding (checked in
+ * chapters/ch05/tests/test_ch05.c, lib_fast_pgs_matches_reference).
+ */
+#ifndef CF_RIGID_FAST_H
+#define CF_RIGID_FAST_H
+
+#include <stdbool.h>
+
+#include "cf/cf_body.h"
+#include "cf/cf_ch05.h"
+#include "cf/cf_contact.h"
+#include "cf/cf_solver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One contact of the fast solver (filled by cf_rigid_fast_prepare()). */
+typedef struct cfFastRow {
+    double d[9];       /**< frame n, t, b (world), 3 doubles each */
+    double ja[9];      /**< r_A x d_k */
+    double jb[9];      /**< r_B x d_k */
+    double ka[9];      /**< I_A^-1 (r_A x d_k) */
+    double kb[9];      /**< I_B^-1 (r_B x d_k) */
+    double W[9];       /**< the 3x3 block (plus cfm on W_nn), row-major */
+    double ima;        /**< 1/m_A (0 for a fixed body) */
+    double imb;        /**< 1/m_B (0 for a fixed body) */
+    double inv_wnn;    /**< 1 / W_nn */
+    double kt[3];      /**< inverse of the 2x2 tangent block: k00, k01, k11 */
+    double inv_sigma;  /**< 1 / largest eigenvalue of the tangent block */
+    double bias;       /**< velocity bias of the normal row */
+    double mu;         /**< friction coefficient */
+    double lam[3];     /**< impulse (n, t, b) */
+    int a;             /**< velocity slot of A (nb: the zero slot of a fixed body) */
+    int b;             /**< velocity slot of B (nb: the zero slot of a fixed body) */
+    int contact;       /**< index of the contact this row came from */
+    int stick_ok;      /**< the tangent block is invertible (det > 1e-14 a c) */
+} cfFastRow;
+
+/** Work space of the fast solver; zero it before first use, free with cf_rigid_fast_free(). */
+typedef struct cfRigidFast {
+    int nc;            /**< contacts prepared */
+    int nb;            /**< bodies prepared */
+    int cap;           /**< rows allocated */
+    int cap_bodies;    /**< body slots allocated (nb + 1) */
+    cfFastRow *rows;   /**< nc rows, in visiting order */
+    double *vel;       /**< 6 (nb + 1) doubles: v, w per body, then the zero slot */
+    double *pv;        /**< 6 (nb + 1) pseudo-velocities of the split-impulse stabilization */
+    double *aux;       /**< nc scratch values (stabilization: bias) */
+    int *perm;         /**< nc: visiting order of a sweep */
+    struct cfFastSchedule *sched; /**< the lane schedule of the sequential and symmetric sweeps (owned, private) */
+} cfRigidFast;
+
+/** Free and zero. */
+void cf_rigid_fast_free(cfRigidFast *ws);
+
+/**
+ * Precompute the rows as cf_rigid_pgs_prepare() (same options, same input check), in contact
+ * order. CF_BAD_INPUT or CF_NO_MEMORY on failure.
+ */
+cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
+                               const cfRigidPgsOptions *o, cfRigidFast *ws);
+
+/**
+ * Solve as cf_rigid_pgs_solve() (same steps, report and results; o->ordering permutes the
+ * prepared rows) and write the velocities to the bodies and the impulses to the contacts. The
+ * first solve after a prepare with a sequential or symmetric order builds the lane schedule
+ * (CF_NO_MEMORY if that fails).
+ */
+cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
+                             const cfRigidPgsOptions *o, cfReport *rep);
+
+/**
+ * Split-impulse pseudo-velocities (normal rows only, @p sweeps projected Gauss-Seidel sweeps in the
+ * sequential order, on the lane schedule) that remove the fraction @p erp of the predicted
+ * penetration phi + h u_n - slop after the velocity solve of @p ws, as the world's reference
+ * stage for CF_SOLVER_PGS. Leaves them in ws->pv (6 per body). CF_NO_MEMORY if the schedule cannot
+ * be built.
+ */
+cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
+                                         double slop, int sweeps);
+
+/** The registry row "pgs-fast" (sim/solvers.c finds it by this name when it is linked). */
+extern const cfSolver cf_solver_pgs_fast;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

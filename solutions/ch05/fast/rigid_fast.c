@@ -1,0 +1,793 @@
+/* SPDX-License-Identifier: MIT */
+/* The fast matrix-free blocked PGS (registry row "pgs-fast"): ch05.6's method with compact rows, an inlined local solve and box pairs solved side by side. */
+#include "cf_rigid_fast.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf/cf_problem.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static void schedule_free(struct cfFastSchedule *s);
+
+void cf_rigid_fast_free(cfRigidFast *ws)
+{
+    if (!ws) return;
+    free(ws->rows);
+    free(ws->vel);
+    free(ws->pv);
+    free(ws->aux);
+    free(ws->perm);
+    schedule_free(ws->sched);
+    memset(ws, 0, sizeof *ws);
+}
+
+static bool options_ok(const cfRigidPgsOptions *o)
+{
+    return o && isfinite(o->h) && o->h > 0.0 && o->max_iter >= 0 && o->tol >= 0.0 && o->erp >= 0.0 &&
+           o->erp <= 1.0 && isfinite(o->cfm) && o->cfm >= 0.0 && o->omega > 0.0 && o->omega < 2.0 &&
+           o->ordering >= CF_ORDER_SEQUENTIAL && o->ordering <= CF_ORDER_RANDOM;
+}
+
+static bool contact_ok(const cfContact *c, int nb)
+{
+    return c->body_a < nb && c->body_b < nb && (c->body_a != c->body_b || c->body_a < 0) &&
+           cfu_vec3_finite(c->p) && cfu_vec3_finite(c->n) && cfu_vec3_finite(c->t) && cfu_vec3_finite(c->b) &&
+           isfinite(c->phi) && isfinite(c->mu) && c->mu >= 0.0 && isfinite(c->lambda[0]) &&
+           isfinite(c->lambda[1]) && isfinite(c->lambda[2]);
+}
+
+static void put3(double *dst, cfVec3 v)
+{
+    dst[0] = v.x;
+    dst[1] = v.y;
+    dst[2] = v.z;
+}
+
+static inline double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static cfStatus reserve(cfRigidFast *ws, int nc, int nb)
+{
+    if (nc > ws->cap) {
+        cfFastRow *rows = realloc(ws->rows, (size_t)nc * sizeof *rows);
+        if (rows) ws->rows = rows;
+        int *perm = realloc(ws->perm, (size_t)nc * sizeof *perm);
+        if (perm) ws->perm = perm;
+        double *aux = realloc(ws->aux, (size_t)nc * sizeof *aux);
+        if (aux) ws->aux = aux;
+        if (!rows || !perm || !aux) return CF_NO_MEMORY;
+        ws->cap = nc;
+    }
+    if (nb + 1 > ws->cap_bodies) {
+        double *vel = realloc(ws->vel, (size_t)6 * (nb + 1) * sizeof *vel);
+        if (vel) ws->vel = vel;
+        double *pv = realloc(ws->pv, (size_t)6 * (nb + 1) * sizeof *pv);
+        if (pv) ws->pv = pv;
+        if (!vel || !pv) return CF_NO_MEMORY;
+        ws->cap_bodies = nb + 1;
+    }
+    return CF_OK;
+}
+
+static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int index, const cfRigidPgsOptions *o,
+                     cfFastRow *row)
+{
+    const cfRigidBody *A = (c->body_a >= 0 && !bodies[c->body_a].fixed) ? &bodies[c->body_a] : NULL;
+    const cfRigidBody *B = (c->body_b >= 0 && !bodies[c->body_b].fixed) ? &bodies[c->body_b] : NULL;
+    row->a = A ? c->body_a : nb;
+    row->b = B ? c->body_b : nb;
+    row->contact = index;
+    cfVec3 dir[3] = {c->n, c->t, c->b};
+    row->ima = A ? A->inv_mass : 0.0;
+    row->imb = B ? B->inv_mass : 0.0;
+    for (int k = 0; k < 3; ++k) {
+        cfVec3 ja = A ? cfu_cross(cfu_sub(c->p, A->x), dir[k]) : cfu_zero3();
+        cfVec3 jb = B ? cfu_cross(cfu_sub(c->p, B->x), dir[k]) : cfu_zero3();
+        put3(&row->d[3 * k], dir[k]);
+        put3(&row->ja[3 * k], ja);
+        put3(&row->jb[3 * k], jb);
+        put3(&row->ka[3 * k], A ? cfu_mat3_mul_vec(A->inv_inertia_world, ja) : cfu_zero3());
+        put3(&row->kb[3 * k], B ? cfu_mat3_mul_vec(B->inv_inertia_world, jb) : cfu_zero3());
+    }
+    double im = row->ima + row->imb;
+    for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l)
+            row->W[3 * k + l] = im * dot3(&row->d[3 * k], &row->d[3 * l]) + dot3(&row->ja[3 * k], &row->ka[3 * l]) +
+                                dot3(&row->jb[3 * k], &row->kb[3 * l]);
+    row->W[0] += o->cfm;
+    row->inv_wnn = 1.0 / row->W[0];
+    double a = row->W[4], b = row->W[5], cc = row->W[8], det = a * cc - b * b;
+    row->stick_ok = det > 1e-14 * (a * cc);
+    row->kt[0] = row->stick_ok ? cc / det : 0.0;
+    row->kt[1] = row->stick_ok ? -b / det : 0.0;
+    row->kt[2] = row->stick_ok ? a / det : 0.0;
+    row->inv_sigma = 1.0 / (0.5 * (a + cc) + sqrt(0.25 * (a - cc) * (a - cc) + b * b));
+    row->bias = (c->phi >= 0.0 ? c->phi : o->erp * c->phi) / o->h;
+    row->mu = c->mu;
+    for (int k = 0; k < 3; ++k) row->lam[k] = o->warm_start ? c->lambda[k] : 0.0;
+}
+
+/* ---- the lane schedule: several box pairs solved side by side, in an order equivalent to the rows' ----
+
+   Two contacts that share no moving body can be solved in either order, or at the same time: the
+   result is the same to the last bit. So any visiting order that keeps, for every body, the
+   sequence of contacts touching it gives exactly the sweep of the sequential order. The schedule
+   groups the manifolds (runs of consecutive rows with the same two bodies: the points of one box
+   pair) into groups of CF_LANES manifolds without a common moving body, by a topological sort
+   (Kahn's algorithm, the earliest ready manifold first) of "m before m' when they share a body
+   and m comes first". A group's manifolds are then solved point by point in the two lanes of
+   short vectors (GCC/Clang vector extensions; SSE2 on any x86-64), so that one instruction does
+   the work of two contacts and one contact's update no longer waits for the previous one's.
+   The reverse sweep of the symmetric order walks the same groups and points backwards. */
+
+#ifndef CF_LANES
+#define CF_LANES 2
+#endif
+typedef double cfLaneV __attribute__((vector_size(8 * CF_LANES)));
+typedef long long cfLaneM __attribute__((vector_size(8 * CF_LANES)));
+
+/* one point of each manifold of a group, lane by lane (padding lanes: zero rows that do nothing) */
+typedef struct Pack {
+    cfLaneV d[9], ja[9], jb[9], ka[9], kb[9];
+    cfLaneV ima, imb, w3, w6, w7, w4, w8, inv_wnn, kt0, kt1, kt2, inv_sigma, bias, mu, stick_ok;
+    cfLaneV lam[3];
+} Pack;
+
+typedef struct Group {
+    int a[CF_LANES], b[CF_LANES]; /* velocity slots per lane (nb: the zero slot of fixed bodies and padding) */
+    int first, npoints;           /* its packs: [first, first + npoints) */
+} Group;
+
+struct cfFastSchedule {
+    Pack *packs;      /* n_packs, 64-byte aligned */
+    int *pack_row;    /* CF_LANES per pack: the row in that lane, -1 for padding */
+    cfLaneV *nbias;   /* per pack: the split-impulse bias of each lane's normal row */
+    cfLaneV *nlam;    /* per pack: the split-impulse normal impulses */
+    int n_packs, cap_packs;
+    Group *groups;
+    int n_groups;
+    int *mstart;      /* manifold m: rows [mstart[m], mstart[m + 1]) */
+    int *succ;        /* 2 per manifold: the next manifold touching its body a, b (-1: none) */
+    int *indeg;       /* unfinished predecessors */
+    int *heap;        /* ready manifolds, smallest index on top */
+    int *last;        /* per body: the last manifold seen touching it */
+    int cap_m, cap_b;
+    bool ready;       /* built for the rows prepared last, packs hold their impulses */
+};
+
+static void schedule_free(struct cfFastSchedule *s)
+{
+    if (!s) return;
+    free(s->packs);
+    free(s->pack_row);
+    free(s->nbias);
+    free(s->nlam);
+    free(s->groups);
+    free(s->mstart);
+    free(s->succ);
+    free(s->indeg);
+    free(s->heap);
+    free(s->last);
+    free(s);
+}
+
+static bool grow_int(int **p, int n)
+{
+    int *q = realloc(*p, (size_t)n * sizeof *q);
+    if (q) *p = q;
+    return q != NULL;
+}
+
+static void heap_push(int *h, int *n, int v)
+{
+    int i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2] > v) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = v;
+}
+
+static int heap_pop(int *h, int *n)
+{
+    int top = h[0], v = h[--*n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && h[c + 1] < h[c]) ++c;
+        if (h[c] >= v) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0) h[i] = v;
+    return top;
+}
+
+static void pack_lane(Pack *q, int l, const cfFastRow *r)
+{
+    for (int i = 0; i < 9; ++i) {
+        q->d[i][l] = r->d[i];
+        q->ja[i][l] = r->ja[i];
+        q->jb[i][l] = r->jb[i];
+        q->ka[i][l] = r->ka[i];
+        q->kb[i][l] = r->kb[i];
+    }
+    q->ima[l] = r->ima;
+    q->imb[l] = r->imb;
+    q->w3[l] = r->W[3];
+    q->w6[l] = r->W[6];
+    q->w7[l] = r->W[7];
+    q->w4[l] = r->W[4];
+    q->w8[l] = r->W[8];
+    q->inv_wnn[l] = r->inv_wnn;
+    q->kt0[l] = r->kt[0];
+    q->kt1[l] = r->kt[1];
+    q->kt2[l] = r->kt[2];
+    q->inv_sigma[l] = r->inv_sigma;
+    q->bias[l] = r->bias;
+    q->mu[l] = r->mu;
+    q->stick_ok[l] = r->stick_ok ? 1.0 : 0.0;
+    for (int k = 0; k < 3; ++k) q->lam[k][l] = r->lam[k];
+}
+
+static cfStatus build_schedule(cfRigidFast *ws)
+{
+    if (!ws->sched && !(ws->sched = calloc(1, sizeof *ws->sched))) return CF_NO_MEMORY;
+    struct cfFastSchedule *s = ws->sched;
+    const cfFastRow *rows = ws->rows;
+    int nc = ws->nc, nb = ws->nb;
+    if (nc + 1 > s->cap_m) {
+        bool ok = grow_int(&s->mstart, nc + 1) && grow_int(&s->succ, 2 * nc + 2) && grow_int(&s->indeg, nc + 1) &&
+                  grow_int(&s->heap, nc + 1);
+        Group *g = realloc(s->groups, (size_t)(nc + 1) * sizeof *g);
+        if (g) s->groups = g;
+        if (!ok || !g) return CF_NO_MEMORY;
+        s->cap_m = nc + 1; /* groups too: at most one per manifold */
+    }
+    if (nb + 1 > s->cap_b) {
+        if (!grow_int(&s->last, nb + 1)) return CF_NO_MEMORY;
+        s->cap_b = nb + 1;
+    }
+    /* manifolds and the "shares a body, comes first" edges */
+    int nm = 0;
+    for (int i = 0; i < nc; ++i)
+        if (i == 0 || rows[i].a != rows[i - 1].a || rows[i].b != rows[i - 1].b) s->mstart[nm++] = i;
+    s->mstart[nm] = nc;
+    for (int i = 0; i < nb; ++i) s->last[i] = -1;
+    for (int m = 0; m < nm; ++m) {
+        s->indeg[m] = 0;
+        s->succ[2 * m] = s->succ[2 * m + 1] = -1;
+        int body[2] = {rows[s->mstart[m]].a, rows[s->mstart[m]].b};
+        for (int j = 0; j < 2; ++j) {
+            int x = body[j];
+            if (x >= nb) continue; /* fixed bodies are never written: no order to keep */
+            int p = s->last[x];
+            if (p >= 0) {
+                int pj = rows[s->mstart[p]].a == x ? 0 : 1;
+                s->succ[2 * p + pj] = m;
+                s->indeg[m]++;
+            }
+            s->last[x] = m;
+        }
+    }
+    /* at most one pack per row */
+    if (nc > s->cap_packs) {
+        free(s->packs);
+        free(s->nbias);
+        free(s->nlam);
+        size_t bytes = ((size_t)nc * sizeof *s->packs + 63) / 64 * 64; /* a multiple of the alignment */
+        size_t vbytes = ((size_t)nc * sizeof(cfLaneV) + 63) / 64 * 64;
+        s->packs = aligned_alloc(64, bytes);
+        s->nbias = aligned_alloc(64, vbytes);
+        s->nlam = aligned_alloc(64, vbytes);
+        bool ok = grow_int(&s->pack_row, CF_LANES * nc);
+        if (!s->packs || !s->nbias || !s->nlam || !ok) {
+            s->cap_packs = 0;
+            return CF_NO_MEMORY;
+        }
+        s->cap_packs = nc;
+    }
+    /* Kahn's algorithm, CF_LANES ready manifolds per group (ready ones never share a body) */
+    static const cfFastRow pad = {.W = {0, 0, 0, 0, 1, 0, 0, 0, 1}, .a = -1, .b = -1, .contact = -1};
+    int nh = 0, ng = 0, npk = 0;
+    for (int m = 0; m < nm; ++m)
+        if (s->indeg[m] == 0) heap_push(s->heap, &nh, m);
+    while (nh > 0) {
+        Group *g = &s->groups[ng++];
+        int lanes[CF_LANES], nl = 0, np = 0;
+        while (nl < CF_LANES && nh > 0) lanes[nl++] = heap_pop(s->heap, &nh);
+        for (int l = 0; l < CF_LANES; ++l) {
+            g->a[l] = l < nl ? rows[s->mstart[lanes[l]]].a : nb;
+            g->b[l] = l < nl ? rows[s->mstart[lanes[l]]].b : nb;
+            if (l < nl && s->mstart[lanes[l] + 1] - s->mstart[lanes[l]] > np)
+                np = s->mstart[lanes[l] + 1] - s->mstart[lanes[l]];
+        }
+        g->first = npk;
+        g->npoints = np;
+        for (int p = 0; p < np; ++p, ++npk)
+            for (int l = 0; l < CF_LANES; ++l) {
+                int row = l < nl && s->mstart[lanes[l]] + p < s->mstart[lanes[l] + 1] ? s->mstart[lanes[l]] + p : -1;
+                pack_lane(&s->packs[npk], l, row >= 0 ? &rows[row] : &pad);
+                s->pack_row[CF_LANES * npk + l] = row;
+            }
+        for (int l = 0; l < nl; ++l)
+            for (int j = 0; j < 2; ++j) {
+                int n = s->succ[2 * lanes[l] + j];
+                if (n >= 0 && --s->indeg[n] == 0) heap_push(s->heap, &nh, n);
+            }
+    }
+    s->n_groups = ng;
+    s->n_packs = npk;
+    s->ready = true;
+    return CF_OK;
+}
+
+static inline cfLaneV vsel(cfLaneM m, cfLaneV a, cfLaneV b) { return (cfLaneV)((m & (cfLaneM)a) | (~m & (cfLaneM)b)); }
+/* lane by lane, a > b ? a : b and a < b ? a : b. On x86-64 these are one instruction each (maxpd,
+   minpd have exactly these semantics, NaN and signed zeros included); elsewhere a loop. */
+#if CF_LANES == 2 && defined(__SSE2__)
+static inline cfLaneV vmax(cfLaneV a, cfLaneV b) { return (cfLaneV)_mm_max_pd((__m128d)a, (__m128d)b); }
+static inline cfLaneV vmin(cfLaneV a, cfLaneV b) { return (cfLaneV)_mm_min_pd((__m128d)a, (__m128d)b); }
+#else
+static inline cfLaneV vmax(cfLaneV a, cfLaneV b)
+{
+    cfLaneV r;
+    for (int l = 0; l < CF_LANES; ++l) r[l] = a[l] > b[l] ? a[l] : b[l];
+    return r;
+}
+static inline cfLaneV vmin(cfLaneV a, cfLaneV b)
+{
+    cfLaneV r;
+    for (int l = 0; l < CF_LANES; ++l) r[l] = a[l] < b[l] ? a[l] : b[l];
+    return r;
+}
+#endif
+static inline cfLaneV vabs(cfLaneV a)
+{
+    const cfLaneM sign = (cfLaneM)(-(cfLaneV){0}); /* -0.0 in every lane: the sign bits */
+    return (cfLaneV)((cfLaneM)a & ~sign);
+}
+
+/* The velocities (v, w) of one body per lane, from and back to the slots of a velocity array.
+   Every lane is written back, fixed bodies and padding lanes too: their lanes read the zero slot
+   and only ever add 0 * (finite), so the zero slot stays zero (a NaN spreads anyway, and the
+   solve reports it as diverged). */
+static inline void gather6(const double *v, const int slot[CF_LANES], cfLaneV out[6])
+{
+#if CF_LANES == 2 && defined(__SSE2__)
+    const double *p0 = v + 6 * slot[0], *p1 = v + 6 * slot[1];
+    for (int i = 0; i < 6; ++i) out[i] = (cfLaneV)_mm_loadh_pd(_mm_load_sd(p0 + i), p1 + i);
+#else
+    for (int i = 0; i < 6; ++i)
+        for (int l = 0; l < CF_LANES; ++l) out[i][l] = v[6 * slot[l] + i];
+#endif
+}
+
+static inline void scatter6(double *v, const int slot[CF_LANES], const cfLaneV in[6])
+{
+#if CF_LANES == 2 && defined(__SSE2__)
+    double *p0 = v + 6 * slot[0], *p1 = v + 6 * slot[1];
+    for (int i = 0; i < 6; ++i) {
+        _mm_storel_pd(p0 + i, (__m128d)in[i]);
+        _mm_storeh_pd(p1 + i, (__m128d)in[i]);
+    }
+#else
+    for (int l = 0; l < CF_LANES; ++l)
+        for (int i = 0; i < 6; ++i) v[6 * slot[l] + i] = in[i][l];
+#endif
+}
+
+/* one point in every lane: the row step of cf_rigid_fast_solve(), the same operations in the same
+   order (so the same results), branch-free (stick and slide both computed, one selected) */
+static inline __attribute__((always_inline)) cfLaneV pack_step(Pack *q, bool box, double omega, double cfm, cfLaneV va[6], cfLaneV vb[6])
+{
+    cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]}, u[3];
+    for (int k = 0; k < 3; ++k)
+        u[k] = (q->d[3 * k] * dv[0] + q->d[3 * k + 1] * dv[1] + q->d[3 * k + 2] * dv[2]) +
+               (q->jb[3 * k] * vb[3] + q->jb[3 * k + 1] * vb[4] + q->jb[3 * k + 2] * vb[5]) -
+               (q->ja[3 * k] * va[3] + q->ja[3 * k + 1] * va[4] + q->ja[3 * k + 2] * va[5]);
+    u[0] += q->bias + cfm * q->lam[0];
+    const cfLaneV zero = {0}, one = zero + 1.0;
+    cfLaneV l0 = q->lam[0], l1 = q->lam[1], l2 = q->lam[2];
+    cfLaneV rn = vmax(zero, l0 - omega * u[0] * q->inv_wnn);
+    cfLaneV dn = rn - l0;
+    u[1] += q->w3 * dn;
+    u[2] += q->w6 * dn;
+    cfLaneV radius = q->mu * rn, t0, t1;
+    if (box) {
+        t0 = vmax(-radius, vmin(l1 - omega * u[1] / q->w4, radius));
+        u[2] += q->w7 * (t0 - l1);
+        t1 = vmax(-radius, vmin(l2 - omega * u[2] / q->w8, radius));
+    } else {
+        cfLaneV r2 = radius * radius;
+        cfLaneV s0 = l1 - (q->kt0 * u[1] + q->kt1 * u[2]);
+        cfLaneV s1 = l2 - (q->kt1 * u[1] + q->kt2 * u[2]);
+        cfLaneM stick = (q->stick_ok != 0.0) & (s0 * s0 + s1 * s1 <= r2);
+        cfLaneV p0 = l1 - omega * u[1] * q->inv_sigma, p1 = l2 - omega * u[2] * q->inv_sigma;
+        cfLaneV m2 = p0 * p0 + p1 * p1;
+        cfLaneM open = radius > 0.0, out = (m2 > r2) & ~stick & open;
+        p0 = vsel(open, p0, zero); /* no normal impulse: the disk is a point */
+        p1 = vsel(open, p1, zero);
+        /* a contact at rest sticks: the square root only when some lane slides outside the disk */
+        bool any = false;
+        for (int l = 0; l < CF_LANES; ++l) any |= out[l] != 0;
+        if (any) {
+            cfLaneV safe = vsel(out, m2, one), root;
+            for (int l = 0; l < CF_LANES; ++l) root[l] = sqrt(safe[l]);
+            cfLaneV sc = radius / root;
+            p0 = vsel(out, p0 * sc, p0);
+            p1 = vsel(out, p1 * sc, p1);
+        }
+        t0 = vsel(stick, s0, p0);
+        t1 = vsel(stick, s1, p1);
+    }
+    cfLaneV dl0 = rn - l0, dl1 = t0 - l1, dl2 = t1 - l2;
+    for (int i = 0; i < 3; ++i) {
+        cfLaneV P = dl0 * q->d[i] + (dl1 * q->d[3 + i] + dl2 * q->d[6 + i]);
+        cfLaneV wa = dl0 * q->ka[i] + (dl1 * q->ka[3 + i] + dl2 * q->ka[6 + i]);
+        cfLaneV wb = dl0 * q->kb[i] + (dl1 * q->kb[3 + i] + dl2 * q->kb[6 + i]);
+        va[i] -= q->ima * P;
+        va[3 + i] -= wa;
+        vb[i] += q->imb * P;
+        vb[3 + i] += wb;
+    }
+    q->lam[0] = rn;
+    q->lam[1] = t0;
+    q->lam[2] = t1;
+    return vmax(vabs(dl0), vmax(vabs(dl1), vabs(dl2)));
+}
+
+/* one sweep over the groups (backward: groups and points in reverse); returns max |change| */
+static inline __attribute__((always_inline)) double sweep_lanes_with(struct cfFastSchedule *s, double *vel,
+                                                                      bool box, double omega, double cfm,
+                                                                      bool backward)
+{
+    cfLaneV dmax = {0};
+    for (int gi = 0; gi < s->n_groups; ++gi) {
+        const Group *g = &s->groups[backward ? s->n_groups - 1 - gi : gi];
+        cfLaneV va[6], vb[6];
+        gather6(vel, g->a, va);
+        gather6(vel, g->b, vb);
+        Pack *q = &s->packs[g->first];
+        if (backward)
+            for (int p = g->npoints - 1; p >= 0; --p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
+        else
+            for (int p = 0; p < g->npoints; ++p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
+        scatter6(vel, g->a, va);
+        scatter6(vel, g->b, vb);
+    }
+    double m = 0.0;
+    for (int l = 0; l < CF_LANES; ++l) m = m > dmax[l] ? m : dmax[l];
+    return m;
+}
+
+/* the sweep specialized for the common case: cone friction, no relaxation (omega = 1, and
+   x * 1.0 is x exactly, so the compiler drops the products and the results do not change) */
+static double sweep_lanes(struct cfFastSchedule *s, double *vel, bool box, double omega, double cfm,
+                          bool backward)
+{
+    if (!box && omega == 1.0 && !backward) return sweep_lanes_with(s, vel, false, 1.0, cfm, false);
+    return sweep_lanes_with(s, vel, box, omega, cfm, backward);
+}
+
+/* the impulses of the packs back into the rows */
+static void lanes_to_rows(const struct cfFastSchedule *s, cfFastRow *rows)
+{
+    for (int p = 0; p < s->n_packs; ++p)
+        for (int l = 0; l < CF_LANES; ++l) {
+            int r = s->pack_row[CF_LANES * p + l];
+            if (r >= 0)
+                for (int k = 0; k < 3; ++k) rows[r].lam[k] = s->packs[p].lam[k][l];
+        }
+}
+cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
+                               const cfRigidPgsOptions *o, cfRigidFast *ws)
+{
+    if (!options_ok(o) || nb < 0 || nc < 0 || (nc > 0 && !contacts) || !ws || (nb > 0 && !bodies)) return CF_BAD_INPUT;
+    for (int a = 0; a < nc; ++a)
+        if (!contact_ok(&contacts[a], nb)) return CF_BAD_INPUT;
+    cfStatus st = reserve(ws, nc, nb);
+    if (st != CF_OK) return st;
+    ws->nc = nc;
+    ws->nb = nb;
+    for (int i = 0; i < nc; ++i) fill_row(bodies, nb, &contacts[i], i, o, &ws->rows[i]);
+    if (ws->sched) ws->sched->ready = false; /* built by the first solve that needs it */
+    return CF_OK;
+}
+
+/* contact velocity (n, t, b) from the two bodies' velocity slots (v then w) */
+static inline void contact_velocity(const cfFastRow *r, const double *A, const double *B, double u[3])
+{
+    double dv[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
+    for (int k = 0; k < 3; ++k)
+        u[k] = dot3(&r->d[3 * k], dv) + dot3(&r->jb[3 * k], B + 3) - dot3(&r->ja[3 * k], A + 3);
+}
+
+/* add the impulse change dl (contact frame) to the two velocity vectors va, vb (6 each) */
+static inline void apply(const cfFastRow *r, const double dl[3], double *va, double *vb)
+{
+    for (int i = 0; i < 3; ++i) {
+        double P = dl[0] * r->d[i] + (dl[1] * r->d[3 + i] + dl[2] * r->d[6 + i]);
+        double wa = dl[0] * r->ka[i] + (dl[1] * r->ka[3 + i] + dl[2] * r->ka[6 + i]);
+        double wb = dl[0] * r->kb[i] + (dl[1] * r->kb[3 + i] + dl[2] * r->kb[6 + i]);
+        va[i] -= r->ima * P;
+        va[3 + i] -= wa;
+        vb[i] += r->imb * P;
+        vb[3 + i] += wb;
+    }
+}
+
+static inline double max2(double a, double b) { return a > b ? a : b; }
+static inline double min2(double a, double b) { return a < b ? a : b; }
+
+/* ch05.5's local solve on one row with the precomputed inverses; returns max |change| */
+static inline double local_solve(const cfFastRow *r, bool box, double omega, double u[3], double lam[3])
+{
+    const double *W = r->W;
+    double old0 = lam[0], old1 = lam[1], old2 = lam[2];
+    double rn = max2(0.0, lam[0] - omega * u[0] * r->inv_wnn);
+    double dn = rn - lam[0];
+    u[1] += W[3] * dn;
+    u[2] += W[6] * dn;
+    lam[0] = rn;
+    double radius = r->mu * rn;
+    if (box) {
+        double r1 = max2(-radius, min2(lam[1] - omega * u[1] / W[4], radius));
+        u[2] += W[7] * (r1 - lam[1]);
+        lam[1] = r1;
+        lam[2] = max2(-radius, min2(lam[2] - omega * u[2] / W[8], radius));
+    } else {
+        double t0, t1;
+        bool stick = false;
+        if (r->stick_ok) {
+            t0 = lam[1] - (r->kt[0] * u[1] + r->kt[1] * u[2]);
+            t1 = lam[2] - (r->kt[1] * u[1] + r->kt[2] * u[2]);
+            stick = t0 * t0 + t1 * t1 <= radius * radius;
+        }
+        if (!stick) {
+            t0 = lam[1] - omega * u[1] * r->inv_sigma;
+            t1 = lam[2] - omega * u[2] * r->inv_sigma;
+            double m2 = t0 * t0 + t1 * t1;
+            if (m2 > radius * radius) {
+                double s = radius / sqrt(m2);
+                t0 *= s;
+                t1 *= s;
+            }
+        }
+        lam[1] = t0;
+        lam[2] = t1;
+    }
+    return max2(fabs(lam[0] - old0), max2(fabs(lam[1] - old1), fabs(lam[2] - old2)));
+}
+
+/* one sweep row by row in the order ws->perm (the random order, drawn per sweep); the two
+   bodies' velocities stay in va, vb while consecutive rows share both bodies; max |change| */
+static double sweep_rows(cfRigidFast *ws, bool box, double omega, double cfm)
+{
+    double *vel = ws->vel, dmax = 0.0, va[6], vb[6];
+    int nb = ws->nb, pa = -1, pb = -1;
+    for (int idx = 0; idx < ws->nc; ++idx) {
+        cfFastRow *r = &ws->rows[ws->perm[idx]];
+        if (r->a != pa || r->b != pb) {
+            if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
+            if (pb >= 0 && pb < nb) memcpy(&vel[6 * pb], vb, sizeof vb);
+            memcpy(va, &vel[6 * r->a], sizeof va);
+            memcpy(vb, &vel[6 * r->b], sizeof vb);
+            pa = r->a;
+            pb = r->b;
+        }
+        double u[3];
+        contact_velocity(r, va, vb, u);
+        u[0] += r->bias + cfm * r->lam[0];
+        double lam[3] = {r->lam[0], r->lam[1], r->lam[2]};
+        dmax = max2(dmax, local_solve(r, box, omega, u, lam));
+        double dl[3] = {lam[0] - r->lam[0], lam[1] - r->lam[1], lam[2] - r->lam[2]};
+        apply(r, dl, va, vb);
+        memcpy(r->lam, lam, sizeof lam);
+    }
+    if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
+    if (pb >= 0 && pb < nb) memcpy(&vel[6 * pb], vb, sizeof vb);
+    return dmax;
+}
+
+cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
+                             const cfRigidPgsOptions *o, cfReport *rep)
+{
+    double t0 = cf_seconds();
+    if (!options_ok(o) || !ws || ws->nc != nc || ws->nb != nb || (nc > 0 && !contacts)) {
+        if (rep) rep->status = CF_BAD_INPUT;
+        return CF_BAD_INPUT;
+    }
+    double *vel = ws->vel;
+    for (int i = 0; i < nb; ++i) {
+        put3(&vel[6 * i], bodies[i].v);
+        put3(&vel[6 * i + 3], bodies[i].w);
+    }
+    memset(&vel[6 * nb], 0, 6 * sizeof *vel);
+    cfFastRow *rows = ws->rows;
+    /* warm start; writes to the zero slot are skipped so that it stays zero */
+    for (int a = 0; a < nc; ++a) {
+        const cfFastRow *r = &rows[a];
+        double va[6], vb[6];
+        memcpy(va, &vel[6 * r->a], sizeof va);
+        memcpy(vb, &vel[6 * r->b], sizeof vb);
+        apply(r, r->lam, va, vb);
+        if (r->a < nb) memcpy(&vel[6 * r->a], va, sizeof va);
+        if (r->b < nb) memcpy(&vel[6 * r->b], vb, sizeof vb);
+    }
+    const bool box = o->friction == CF_FRICTION_BOX;
+    const double omega = o->omega, cfm = o->cfm;
+    cfRng rng;
+    cf_rng_seed(&rng, o->seed);
+    cfStopReason why = o->max_iter == 0 ? CF_STOP_MAX_ITER : CF_STOP_NONE;
+    int k = 0;
+    /* sequential and symmetric orders: the lane schedule (the same sweeps, see build_schedule());
+       the random order is drawn per sweep and goes row by row */
+    const bool random = o->ordering == CF_ORDER_RANDOM;
+    if (!random && o->max_iter > 0 && !(ws->sched && ws->sched->ready)) {
+        cfStatus st = build_schedule(ws);
+        if (st != CF_OK) {
+            if (rep) rep->status = st;
+            return st;
+        }
+    }
+    while (why == CF_STOP_NONE) {
+        double dmax;
+        if (random) {
+            cf_ordering_permutation(o->ordering, nc, k, &rng, ws->perm);
+            dmax = sweep_rows(ws, box, omega, cfm);
+        } else {
+            dmax = sweep_lanes(ws->sched, vel, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
+        }
+        ++k;
+        if (rep) cf_report_push(rep, dmax);
+        if (o->tol > 0.0 && dmax <= o->tol) why = CF_STOP_STAGNATION;
+        else if (k >= o->max_iter) why = CF_STOP_MAX_ITER;
+    }
+    if (!random && k > 0) lanes_to_rows(ws->sched, rows);
+    if (random && ws->sched) ws->sched->ready = false; /* the packs hold older impulses now */
+    /* the natural-map residual of the contact law at the final (biased) velocities */
+    double sum = 0.0;
+    for (int a = 0; a < nc; ++a) {
+        const cfFastRow *row = &rows[a];
+        double u[3];
+        const double *r = row->lam;
+        contact_velocity(row, &vel[6 * row->a], &vel[6 * row->b], u);
+        u[0] += row->bias + cfm * r[0];
+        sum += cf_contact_residual2(r, u, row->mu, box ? CF_FRICTION_BOX : CF_FRICTION_CONE);
+        memcpy(contacts[row->contact].lambda, r, 3 * sizeof *r);
+    }
+    for (int i = 0; i < nb; ++i)
+        if (!bodies[i].fixed) {
+            bodies[i].v = cfu_vec3(vel[6 * i], vel[6 * i + 1], vel[6 * i + 2]);
+            bodies[i].w = cfu_vec3(vel[6 * i + 3], vel[6 * i + 4], vel[6 * i + 5]);
+        }
+    cf_split_finish(rep, why, k, sqrt(sum));
+    cfStatus st = isfinite(sum) ? CF_OK : CF_DIVERGED;
+    if (rep) {
+        rep->status = st;
+        rep->seconds = cf_seconds() - t0;
+    }
+    return st;
+}
+
+/* one normal row in every lane, for the split-impulse pseudo-velocities (the same operations as
+   the reference stage in world.c) */
+static inline __attribute__((always_inline)) void pack_normal_step(const Pack *q, cfLaneV bias, cfLaneV *lam,
+                                                                    cfLaneV va[6], cfLaneV vb[6])
+{
+    const cfLaneV zero = {0};
+    cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+    cfLaneV un = bias + (q->d[0] * dv[0] + q->d[1] * dv[1] + q->d[2] * dv[2]) +
+                 (q->jb[0] * vb[3] + q->jb[1] * vb[4] + q->jb[2] * vb[5]) -
+                 (q->ja[0] * va[3] + q->ja[1] * va[4] + q->ja[2] * va[5]);
+    cfLaneV l = vmax(zero, *lam - un * q->inv_wnn), dl = l - *lam;
+    *lam = l;
+    for (int i = 0; i < 3; ++i) {
+        va[i] -= dl * (q->ima * q->d[i]);
+        va[3 + i] -= dl * q->ka[i];
+        vb[i] += dl * (q->imb * q->d[i]);
+        vb[3 + i] += dl * q->kb[i];
+    }
+}
+
+cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
+                                         double slop, int sweeps)
+{
+    int nc = ws->nc, nb = ws->nb;
+    double *pv = ws->pv, *bias = ws->aux;
+    memset(pv, 0, (size_t)6 * (nb + 1) * sizeof *pv);
+    bool active = false;
+    const double *vel = ws->vel; /* the solver's final velocities (the bodies' v, w; zero slot for fixed) */
+    for (int a = 0; a < nc; ++a) {
+        const cfFastRow *r = &ws->rows[a];
+        const double *A = &vel[6 * r->a], *B = &vel[6 * r->b];
+        double dv[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
+        double un = dot3(r->d, dv) + dot3(r->jb, B + 3) - dot3(r->ja, A + 3);
+        double phi = contacts[r->contact].phi + h * un;
+        bias[a] = erp * min2(phi + slop, 0.0) / h;
+        active |= bias[a] != 0.0;
+    }
+    /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
+    if (!active) return CF_OK;
+    /* the lane schedule of the velocity solve (built here if that solve went row by row) */
+    if (!(ws->sched && ws->sched->ready)) {
+        cfStatus st = build_schedule(ws);
+        if (st != CF_OK) return st;
+    }
+    struct cfFastSchedule *s = ws->sched;
+    cfLaneV *pb = s->nbias, *pl = s->nlam;
+    for (int p = 0; p < s->n_packs; ++p) {
+        for (int l = 0; l < CF_LANES; ++l) {
+            int r = s->pack_row[CF_LANES * p + l];
+            pb[p][l] = r >= 0 ? bias[r] : 0.0;
+        }
+        pl[p] = (cfLaneV){0};
+    }
+    for (int k = 0; k < sweeps; ++k)
+        for (int gi = 0; gi < s->n_groups; ++gi) {
+            const Group *g = &s->groups[gi];
+            cfLaneV va[6], vb[6];
+            gather6(pv, g->a, va);
+            gather6(pv, g->b, vb);
+            for (int p = g->first; p < g->first + g->npoints; ++p) pack_normal_step(&s->packs[p], pb[p], &pl[p], va, vb);
+            scatter6(pv, g->a, va);
+            scatter6(pv, g->b, vb);
+        }
+    return CF_OK;
+}
+
+/* ---- the registry row "pgs-fast" (sim/solvers.c lists it when this file is linked) ---------- */
+
+static cfStatus fast_prepare(void **work, const cfContactProblem *p, const cfSolverParams *par)
+{
+    if (!*work && !(*work = calloc(1, sizeof(cfRigidFast)))) return CF_NO_MEMORY;
+    cfRigidPgsOptions o = cf_rigid_pgs_options_of(p, par);
+    return cf_rigid_fast_prepare(p->bodies, p->nb, p->contacts, p->nc, &o, *work);
+}
+
+static cfStatus fast_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x, cfReport *rep)
+{
+    cfRigidPgsOptions o = cf_rigid_pgs_options_of(p, par);
+    cfStatus st = cf_rigid_fast_solve(p->bodies, p->nb, p->contacts, p->nc, *work, &o, rep);
+    for (int a = 0; a < p->nc; ++a) memcpy(&x[3 * a], p->contacts[a].lambda, 3 * sizeof *x);
+    return st;
+}
+
+/* the pseudo-velocities start from the bodies' velocities after the world applied the impulses
+   (the same numbers the reference stage reads) */
+static cfStatus fast_split(void *work, const cfContactProblem *p, double erp, double slop, int sweeps, double *pv)
+{
+    cfRigidFast *ws = work;
+    for (int i = 0; i < p->nb; ++i) {
+        put3(&ws->vel[6 * i], p->bodies[i].v);
+        put3(&ws->vel[6 * i + 3], p->bodies[i].w);
+    }
+    cfStatus st = cf_rigid_fast_pseudo_velocities(p->contacts, ws, p->h, erp, slop, sweeps);
+    if (st == CF_OK) memcpy(pv, ws->pv, (size_t)6 * p->nb * sizeof *pv);
+    return st;
+}
+
+static void fast_release(void *work)
+{
+    cf_rigid_fast_free(work);
+    free(work);
+}
+
+const cfSolver cf_solver_pgs_fast = {
+    .name = "pgs-fast",
+    .chapter = 5,
+    .form = CF_FORM_ROWS,
+    .contacts = true,
+    .measure = CF_MEASURE_IMPULSE_CHANGE,
+    .ordered = true,
+    .summary = "the same sweeps as pgs, arranged for speed (reference solutions only: solutions/ch05/fast/)",
+    .prepare = fast_prepare,
+    .solve = fast_solve,
+    .split = fast_split,
+    .release = fast_release,
+};
