@@ -690,6 +690,16 @@ START_TEST(ch05_5_local_solve_cases)
     double u4[3] = {1, 3, 4}, r4[3] = {0, 0, 0};
     cf_contact_local_solve(W, 0.5, CF_FRICTION_CONE, 1.0, u4, r4);
     ck_assert(r4[0] == 0 && r4[1] == 0 && r4[2] == 0);
+    /* the tie: a stick candidate exactly on the cone's edge is taken (|r_T*| <= mu r_n). W =
+       diag(1, 2, 1), u = (-1, 0, 0.5), mu = 0.5: r_n = 1, r_T* = (0, -0.5) with |r_T*|^2 = 0.25 =
+       (mu r_n)^2 exactly; the gradient step (sigma = 2) would give (0, -0.25) instead */
+    const double Wd[9] = {1, 0, 0, 0, 2, 0, 0, 0, 1};
+    double u5[3] = {-1, 0, 0.5}, r5[3] = {0, 0, 0};
+    cf_contact_local_solve(Wd, 0.5, CF_FRICTION_CONE, 1.0, u5, r5);
+    cft_assert_near(r5[0], 1.0, 0.0, 0);
+    cft_assert_near(r5[1], 0.0, 0.0, 0);
+    cft_assert_near(r5[2], -0.5, 0.0, 0);
+    cft_assert_near(u5[2], 0.0, 0.0, 0);
 }
 END_TEST
 
