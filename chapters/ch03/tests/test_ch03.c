@@ -467,6 +467,37 @@ START_TEST(ch03_3_sat_ties_and_bias)
         }
     }
     ck_assert(kept >= 20 && taken >= 20);
+    /* 4. Among A's own faces the largest s wins, the first on an exact tie: B at (0.9, 0.9, 0)
+       ties x and y (axis 0); B at (0.9, 0, 0.9 + 1e-11) is deeper along x than along z by 1e-11,
+       so z (axis 2) wins: the tie tolerance is only for B's faces and the edges */
+    A = unit_cube(V(0, 0, 0), cfu_quat_identity());
+    B = unit_cube(V(0.9, 0.9, 0), cfu_quat_identity());
+    ck_assert_int_eq(cf_sat_box_box(&A, &B, 0.0).axis, 0);
+    B = unit_cube(V(0.9, 0, 0.9 + 1e-11), cfu_quat_identity());
+    ck_assert_int_eq(cf_sat_box_box(&A, &B, 0.0).axis, 2);
+    /* 5. The tie tolerance scales with the largest half extent of both boxes, whichever comes
+       first: a unit cube and a cube of half extent 1000 (L = 1000, CF_SAT_TIE_EPS L = 1e-6).
+       B's face better by about 1e-7 keeps A's face (a tolerance of A's or the small box's
+       size, 5e-10, would not); better by about 3e-6 it wins. The geometry is checked first. */
+    const cfVec3 big = V(1000, 1000, 1000);
+    const double turn[3] = {1e-10, 3e-9, -2e-7};
+    for (int k = 0; k < 3; ++k) {
+        if (k < 2) { /* small A, big B turned about z beside it along x: s_B - s_A = 1000 theta */
+            A = unit_cube(V(0, 0, 0), cfu_quat_identity());
+            B = cf_obb_make(V(1000.4, 0, 0), cfu_quat_from_axis_angle(V(0, 0, 1), turn[k]), big);
+        } else { /* big A turned, small B at its edge (y = 1000): s_B - s_A = 0.5 |theta| */
+            A = cf_obb_make(V(0, 0, 0), cfu_quat_from_axis_angle(V(0, 0, 1), turn[k]), big);
+            B = unit_cube(V(1000.4, 1000, 0), cfu_quat_identity());
+        }
+        cfVec3 d = cfu_sub(B.c, A.c), la = cfu_mat3_col(A.R, 0), lb = cfu_mat3_col(B.R, 0);
+        double sa = fabs(cfu_dot(d, la)) - cf_obb_project_radius(&A, la) - cf_obb_project_radius(&B, la);
+        double sb = fabs(cfu_dot(d, lb)) - cf_obb_project_radius(&A, lb) - cf_obb_project_radius(&B, lb);
+        bool b_wins = k == 1;
+        cft_assert_at(b_wins ? sb - sa > 2e-6 && sb - sa < 5e-6 : sb - sa > 5e-8 && sb - sa < 5e-7,
+                      "k = %d (s_B - s_A = %g)", k, sb - sa);
+        r = cf_sat_box_box(&A, &B, 0.0);
+        cft_assert_int_at(r.axis, ==, b_wins ? 3 : 0, "k = %d (s_B - s_A = %g, CF_SAT_TIE_EPS L = 1e-6)", k, sb - sa);
+    }
 }
 END_TEST
 

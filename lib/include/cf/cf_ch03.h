@@ -106,7 +106,8 @@ int cf_collide_sphere_box(cfVec3 c, double r, const cfObb *box, double margin, c
 #define CF_SAT_PARALLEL_EPS 1e-6
 /** An edge axis must be shallower than the best face axis by this fraction of its depth. */
 #define CF_SAT_EDGE_BIAS 0.05
-/** Ties between axes within CF_SAT_TIE_EPS * L (L = largest half extent of both boxes) keep the earlier axis. */
+/** Tie tolerance of the axis choice, times L = the largest half extent of both boxes: a face axis of
+    B or an edge axis replaces A's face axis only when better by more (see cf_sat_box_box()). */
 #define CF_SAT_TIE_EPS 1e-9
 
 /** Result of the separating axis test of two boxes. */
