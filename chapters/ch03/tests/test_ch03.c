@@ -412,6 +412,20 @@ START_TEST(ch03_3_sat_ties_and_bias)
     cft_assert_near(r.s, 1.42 - sqrt(2.0), 1e-12, 0);
     cft_assert_near(r.s_max, r.s, 0.0, 0);
     cft_assert_vec3_near(r.n, V(0, 1, 0), 1e-12);
+    /* the same cubes with their axes relabelled by quarter turns (the same sets of points): B's
+       edge along x is now b_y (axis 6 + 3 * 2 + 1 = 13), then also A's edge along z is a_x
+       (axis 6 + 3 * 0 + 1 = 7): the index names both edges */
+    B = unit_cube(V(0, 1.42, 0), cfu_quat_mul(axis_angle(1, 0, 0, 45), axis_angle(0, 0, 1, 90)));
+    r = cf_sat_box_box(&A, &B, 0.0);
+    ck_assert(r.separated);
+    ck_assert_int_eq(r.axis, 13);
+    cft_assert_near(r.s, 1.42 - sqrt(2.0), 1e-12, 0);
+    A = unit_cube(V(0, 0, 0), cfu_quat_mul(axis_angle(0, 0, 1, 45), axis_angle(0, 1, 0, 90)));
+    r = cf_sat_box_box(&A, &B, 0.0);
+    ck_assert(r.separated);
+    ck_assert_int_eq(r.axis, 7);
+    cft_assert_near(r.s, 1.42 - sqrt(2.0), 1e-12, 0);
+    cft_assert_vec3_near(r.n, V(0, 1, 0), 1e-12);
     /* 2. A face of B better than A's by less than the tie tolerance keeps A's face. A turned by
        theta = 1e-5 rad (about an axis across the contact axis), B axis-aligned at 0.9 along the
        contact axis: s_B - s_A = 0.9 (1 - cos theta) = 4.5e-11, far above round-off and below
