@@ -396,6 +396,21 @@ START_TEST(ch03_3_sat_touching_faces)
     r = cf_sat_box_box(&A, &B, 0.0);
     ck_assert_int_eq(r.axis, 1);
     ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 8, c), 8);
+    /* the same pair (B turned about the common normal) under random rigid motions: the cross
+       axes that are the normal again up to round-off have an s that can exceed the face's (about
+       0) by 1e-16, and at s = 0 the bias is nothing: only the tie term keeps A's face (a margin
+       of 1e-3: the face s itself may be 1e-16 > 0) */
+    cfRng rng;
+    cf_rng_seed(&rng, 303);
+    for (int t = 0; t < 200; ++t) {
+        cfQuat q = cf_rng_quat(&rng), spin = axis_angle(0, 1, 0, cf_rng_range(&rng, 1, 89));
+        cfVec3 o = cf_rng_vec3(&rng, -1, 1);
+        A = unit_cube(o, q);
+        B = unit_cube(cfu_add(o, cfu_quat_rotate(q, V(0, 1, 0))), cfu_quat_mul(q, spin));
+        r = cf_sat_box_box(&A, &B, 1e-3);
+        ck_assert(!r.separated);
+        cft_assert_int_at(r.axis, ==, 1, "t = %d", t);
+    }
 }
 END_TEST
 
