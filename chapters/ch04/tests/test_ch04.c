@@ -930,7 +930,10 @@ START_TEST(ch04_2_cone_crossing_rank_deficient)
             }
             cf_baraff_free(&p);
         }
-    ck_assert_msg(solved >= tried * 9 / 10, "only %d of %d solved", solved, tried);
+    /* the reference solves 356 of the 360; a correct solution in another summation order may
+       lose a borderline problem or two, a wrong crossing root (al r + be at the other root, say)
+       loses 14 */
+    ck_assert_msg(solved >= tried * 97 / 100, "only %d of %d solved (the reference: 356)", solved, tried);
 }
 END_TEST
 
