@@ -1023,7 +1023,8 @@ START_TEST(ch06_6_ac_jacobian)
     const double want[9] = {2, 0, 0, 0.5, 1, 0, 0, 0, 1}, want_phi[3] = {1, 0, 0};
     for (int i = 0; i < 3; ++i) {
         cft_assert_near_at(Phi1[i], want_phi[i], 1e-15, 0, "i = %d", i);
-        for (int j = 0; j < 3; ++j) cft_assert_near_at(J1.a[3 * i + j], want[3 * i + j], 1e-15, 0, "i = %d, j = %d", i, j);
+        for (int j = 0; j < 3; ++j)
+            cft_assert_near_at(J1.a[3 * i + j], want[3 * i + j], 1e-15, 0, "i = %d, j = %d", i, j);
     }
     cf_dense_free(&J1);
     cf_triplets_free(&T1);
