@@ -1153,6 +1153,21 @@ START_TEST(ch04_3_small_known_solutions)
         }
         cf_lcp_free(&p);
     }
+    /* z0's row wins a tie of the ratio test: A = [[2, 1], [1, 0]], b = (-2, -1). z0 enters in row 0
+       (z0 = 2, w_1 = 1); x_0 enters and both z0 (2 / 2) and w_1 (1 / 1) reach zero at x_0 = 1:
+       z0 leaves, x = (1, 0) with w = (0, 0) after 2 pivots. Letting w_1 leave instead goes on to
+       a ray: CF_INFEASIBLE on a solvable problem */
+    {
+        double A2[4] = {2, 1, 1, 0}, b2[2] = {-2, -1}, x2[2];
+        cfLcp p = make_lcp(2, A2, b2);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_lcp_lemke(&p, NULL, x2, &rep));
+        ck_assert_int_eq(rep.iterations, 2);
+        cft_assert_near(x2[0], 1.0, 1e-15, 0);
+        cft_assert_near(x2[1], 0.0, 0.0, 0);
+        cf_lcp_free(&p);
+    }
 }
 END_TEST
 
