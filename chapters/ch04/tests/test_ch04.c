@@ -455,6 +455,21 @@ START_TEST(ch04_1_worked_examples)
     ck_assert(log.in[0] == 0 && log.out[0] == -1);
     ck_assert(log.in[1] == -1 && log.out[1] == 0);
     ck_assert(log.in[2] == 1 && log.out[2] == -1);
+    /* a released force whose acceleration comes back to zero while a later index is driven is
+       clamped again (the third case of the ratio test). Found by search among 5 x 5 problems
+       A = G G^T + 0.01 I with small integers; the unique solution from enumeration. Skipping
+       that clamp leaves the index out of the factor and x off the solution. */
+    const double A5[25] = {6.01, -3, 0, 4, 3, -3, 8.01, -7, 1, -9, 0, -7, 13.01, -4, 9,
+                           4, 1, -4, 8.01, 0, 3, -9, 9, 0, 11.01};
+    const double b5[5] = {-1, -2, -4, -4, -3};
+    double x5[5], want5[5];
+    ck_assert_int_eq(brute_force(5, A5, b5, want5), 1);
+    cft_assert_ok(solve_logged(cf_lcp_dantzig, 5, A5, b5, NULL, x5, &log));
+    for (int i = 0; i < 5; ++i) cft_assert_near_at(x5[i], want5[i], 1e-12, 1e-12, "i = %d", i);
+    bool again = false; /* some index leaves, then enters again */
+    for (int e = 0; e < log.n && e < 16; ++e)
+        for (int f = 0; f < e; ++f) again |= log.in[e] >= 0 && log.out[f] == log.in[e];
+    ck_assert_msg(again, "the problem no longer clamps a released index (%d pivots)", log.n);
 }
 END_TEST
 
