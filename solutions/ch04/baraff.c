@@ -55,16 +55,20 @@ static double cone_step(const double *fT, const double *dfT, int nt, double fN, 
     }
     const double al = qq - mu * mu * dfN * dfN, be = pq - mu * mu * fN * dfN, ga = pp - mu * mu * fN * fN;
     const double scale = fmax(pp + mu * mu * fN * fN, DBL_MIN);
-    if (ga >= -1e-14 * scale) return be > 0.0 || (be == 0.0 && al > 0.0) ? 0.0 : INFINITY; /* on the cone */
+    /* on the cone (or outside by round-off) and moving out: at once; moving in: it may come back
+       out later, which the roots below find */
+    if (ga >= -1e-14 * scale && (be > 0.0 || (be == 0.0 && al > 0.0))) return 0.0;
     if (fabs(al) <= 1e-14 * fmax(qq + mu * mu * dfN * dfN, DBL_MIN)) return be > 0.0 ? -ga / (2.0 * be) : INFINITY;
     const double disc = be * be - al * ga;
     if (disc < 0.0) return INFINITY;
-    /* ga < 0: the roots have opposite signs when al > 0, the same sign when al < 0 */
+    /* the first root s >= 0 where the difference grows through zero */
     const double sq = sqrt(disc);
     const double q = -(be + copysign(sq, be));
     double r1 = q / al, r2 = q != 0.0 ? ga / q : INFINITY, best = INFINITY;
-    if (r1 >= 0.0 && 2.0 * al * r1 + 2.0 * be >= 0.0) best = fmin(best, r1);
-    if (r2 >= 0.0 && 2.0 * al * r2 + 2.0 * be >= 0.0) best = fmin(best, r2);
+    /* a crossing, not a touch: the slope is positive there (or zero with positive curvature) */
+    const double g1 = al * r1 + be, g2 = al * r2 + be;
+    if (r1 >= 0.0 && (g1 > 0.0 || (g1 == 0.0 && al > 0.0))) best = fmin(best, r1);
+    if (r2 >= 0.0 && (g2 > 0.0 || (g2 == 0.0 && al > 0.0))) best = fmin(best, r2);
     return best;
 }
 
@@ -93,6 +97,14 @@ static cfStatus baraff_direction(Baraff *s, int d, double sigma)
     cfDense S = {m, m, s->S};
     cfStatus st = cf_dense_solve(&S, s->rhs, s->df);
     if (st != CF_OK || !cf_vec_finite(m, s->df)) return CF_SINGULAR;
+    /* the rows that fix Delta f hold exactly, not to the round-off of the factorization (a
+       friction that must not move would otherwise creep, and a zero cone would seem to open) */
+    for (int i = 0; i < m; ++i) {
+        const int c = i / dim, k = i % dim;
+        if (i == d) s->df[i] = sigma;
+        else if (k > 0 && s->label[i] == CF_PIV_UPPER) s->df[i] = s->p->mu[c] * s->u[s->nt * c + k - 1] * s->df[dim * c];
+        else if (s->label[i] != CF_PIV_FREE) s->df[i] = 0.0;
+    }
     cf_dense_mul_vec(A, s->df, s->da);
     return CF_OK;
 }
@@ -185,7 +197,7 @@ static cfStatus baraff_drive(Baraff *s, int d, double sigma)
                 s->u[nt * c + k] = norm > 0.0 ? dir[k] / norm : (k == 0 ? 1.0 : 0.0);
                 s->label[n + 1 + k] = CF_PIV_UPPER;
             }
-            done = c == dc;
+            done = c == dc && d != n; /* driving this contact's friction: done; its normal: go on */
             break;
         }
         case EV_UNSATURATE: /* friction leaves the cone: 2D sticks again, 3D is re-driven */
@@ -228,18 +240,44 @@ static cfStatus baraff_run(Baraff *s)
         for (int c = 0; c < nc; ++c) {
             int n = dim * c;
             if (s->dyn[c] || s->p->mu[c] <= 0.0 || s->label[n] != CF_PIV_FREE || !(s->f[n] > s->tol_x)) continue;
-            for (int k = 1; k < dim; ++k)
-                if (s->label[n + k] == CF_PIV_UNSEEN) {
-                    if (fabs(s->a[n + k]) > worst) {
-                        worst = fabs(s->a[n + k]);
-                        d = n + k;
-                    }
-                    break; /* T1 before T2 */
-                }
+            /* its tangent whose friction pushes along its acceleration (f_i a_i > 0), else T1
+               before T2 */
+            int pick = -1;
+            for (int k = 1; k < dim; ++k) {
+                const int i = n + k;
+                if (s->label[i] != CF_PIV_UNSEEN || !(fabs(s->a[i]) > s->tol_w)) continue;
+                if (pick < 0 || s->f[i] * s->a[i] > fmax(s->f[pick] * s->a[pick], 0.0)) pick = i;
+            }
+            if (pick >= 0 && fabs(s->a[pick]) > worst) {
+                worst = fabs(s->a[pick]);
+                d = pick;
+            }
         }
-        if (d < 0) return CF_OK;
-        cfStatus st = baraff_drive(s, d, s->a[d] < 0.0 ? 1.0 : -1.0);
-        if (st != CF_OK) return st;
+        if (d >= 0) {
+            cfStatus st = baraff_drive(s, d, s->a[d] < 0.0 ? 1.0 : -1.0);
+            if (st != CF_OK) return st;
+            continue;
+        }
+        /* a saturated contact whose friction pushes along the sliding acceleration (u . a_T > 0:
+           it reached the cone from an earlier direction) is released and driven again */
+        for (int c = 0; c < nc && d < 0; ++c) {
+            int n = dim * c;
+            if (s->dyn[c] || s->label[n + 1] != CF_PIV_UPPER) continue;
+            double ua = 0.0;
+            for (int k = 0; k < s->nt; ++k) ua += s->u[s->nt * c + k] * s->a[n + 1 + k];
+            if (ua > s->tol_w) d = n + 1;
+        }
+        if (d < 0) {
+            /* nothing left to drive: the answer must pass the certificate, else the method is
+               stuck (a fixed friction direction it cannot leave) and says so */
+            double fmax_ = cf_vec_norm_inf(s->m, s->f), bmax = cf_vec_norm_inf(s->m, s->p->b);
+            double ok = 1e-9 * fmax(1.0, bmax) * fmax(1.0, fmax_);
+            return cf_baraff_violation(s->p, s->f, s->a) <= ok ? CF_OK : CF_STAGNATED;
+        }
+        if (s->pivots >= s->max_pivots) return CF_MAX_ITER;
+        for (int k = 1; k < dim; ++k) s->label[d - 1 + k] = CF_PIV_UNSEEN;
+        s->pivots++;
+        baraff_notify(s, -1, d, 0.0);
     }
 }
 // END SOLUTION

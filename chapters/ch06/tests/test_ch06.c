@@ -1008,6 +1008,27 @@ START_TEST(ch06_6_ac_jacobian)
     ck_assert_int_ge(checked, 10);
     for (int k = 0; k < 3; ++k) cft_assert_int_at(seen[k], >, 0, "regime %d", k);
     cf_fc_free(&p);
+    /* the tie y_n = 0 while sliding (|y_T| > R = 0) is active: the radius moves with y_n. One
+       contact, W = diag(2, 1, 1), q = (-1, -1, 0), mu = 0.5, r = (1, 0, 0): u = (1, -1, 0),
+       y = (0, 1, 0), e = (1, 0), G = 0; A_Tn = -mu e, B_Tn = mu e, so J_tn = -0.5 + 0.5 W_nn = 0.5
+       (0 with the tie taken as y_n < 0); J_nn = B_nn W_nn = 2, J_tt = 1 */
+    const double W1[9] = {2, 0, 0, 0, 1, 0, 0, 0, 1}, q1[3] = {-1, -1, 0}, mu1 = 0.5, r1[3] = {1, 0, 0};
+    fc_dense(&p, 1, W1, q1, &mu1);
+    double Phi1[3];
+    cfTriplets T1;
+    cft_assert_ok(cf_triplets_init(&T1, 3, 3));
+    cft_assert_ok(cf_fc_ac_eval(&p, NULL, r1, Phi1, &T1));
+    cfDense J1 = {0};
+    triplets_dense(&T1, &J1);
+    const double want[9] = {2, 0, 0, 0.5, 1, 0, 0, 0, 1}, want_phi[3] = {1, 0, 0};
+    for (int i = 0; i < 3; ++i) {
+        cft_assert_near_at(Phi1[i], want_phi[i], 1e-15, 0, "i = %d", i);
+        for (int j = 0; j < 3; ++j)
+            cft_assert_near_at(J1.a[3 * i + j], want[3 * i + j], 1e-15, 0, "i = %d, j = %d", i, j);
+    }
+    cf_dense_free(&J1);
+    cf_triplets_free(&T1);
+    cf_fc_free(&p);
 }
 END_TEST
 

@@ -272,6 +272,20 @@ START_TEST(ch07_2_ellipsoid_worked)
     ck_assert(x[0] == 0.3 && x[1] == 0.4 && x[2] == 0.0);
     cf_prox_ellipsoid((double[]){0, 0, 0}, (double[]){0.3, 0.4, 5}, 1e-15, x);
     ck_assert(x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0);
+    /* the bisection of the spec counts its steps: bracket [0, max(a, b, c) |z|] (scaled), halve
+       until hi - lo <= tol hi. Worked example: 42 steps at tol 1e-12, 22 at 1e-6 (the gap
+       shrinks by 2^-k from t_1; the sign of g at a midpoint is never in doubt at these gaps, so
+       any summation order counts the same); a bracket t_1 = max(a, b, c) or a loop that runs on
+       past the tolerance counts differently */
+    const double abc[3] = {2, 1, 0.5}, z[3] = {3, 2, 1};
+    ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-12, x), 42);
+    ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-6, x), 22);
+    /* the scale of step 2: the same problem times 1e200 (its squares overflow) takes the same
+       steps to the same point times 1e200 */
+    const double abc_big[3] = {2e200, 1e200, 0.5e200}, z_big[3] = {3e200, 2e200, 1e200};
+    double want[3];
+    ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-15, want), cf_prox_ellipsoid(abc_big, z_big, 1e-15, x));
+    for (int k = 0; k < 3; ++k) cft_assert_near_at(x[k] / 1e200, want[k], 0, 1e-14, "k = %d", k);
 }
 END_TEST
 

@@ -106,7 +106,8 @@ int cf_collide_sphere_box(cfVec3 c, double r, const cfObb *box, double margin, c
 #define CF_SAT_PARALLEL_EPS 1e-6
 /** An edge axis must be shallower than the best face axis by this fraction of its depth. */
 #define CF_SAT_EDGE_BIAS 0.05
-/** Ties between axes within CF_SAT_TIE_EPS * L (L = largest half extent of both boxes) keep the earlier axis. */
+/** Tie tolerance of the axis choice, times L = the largest half extent of both boxes: a face axis of
+    B or an edge axis replaces A's face axis only when better by more (see cf_sat_box_box()). */
 #define CF_SAT_TIE_EPS 1e-9
 
 /** Result of the separating axis test of two boxes. */
@@ -163,7 +164,9 @@ cfSatResult cf_sat_box_box(const cfObb *a, const cfObb *b, double margin);
  *   ref << 9 | inc << 6 | tag) where ref, inc are face numbers and tag names the clipped
  *   point: 0..3 the incident face's vertex k (in the cycle order of the quad), 8 + 8 c + e
  *   the crossing of clip plane c (0..3) with polygon edge e (0..3: incident quad edge k from
- *   vertex k to k+1; 4 + c': the edge along an earlier clip plane c').
+ *   vertex k to k+1; 4 + c': the edge along an earlier clip plane c'). The clip planes are
+ *   taken in the order x_k <= h_k, -x_k <= h_k for the lower of the two other axes k, then the
+ *   same for the higher one (c = 0, 1, 2, 3); a point on a plane is inside.
  * - When more than @p max_contacts points survive (1 <= max_contacts <= 8), reduce them
  *   with cf_manifold_reduce().
  *
@@ -329,7 +332,8 @@ void cf_ccd_inclusion_bounds(cfCcdKind kind, const cfVec3 x[4], const cfVec3 u[4
  * Pop the earliest box; drop it if 0 is not in cf_ccd_inclusion_bounds() (for VF also when
  * lo[1] + lo[2] > 1, outside the triangle); accept it if its widths are all <= @p delta
  * (the time width measured as (hi[0] - lo[0]) / h); otherwise split it in half across its
- * widest dimension (same measure) and push both halves. The first accepted box gives
+ * widest dimension (same measure; on equal widths the first of t, u, v) and push both halves
+ * (the lower half first). The first accepted box gives
  * status HIT, toi = its lo[0]: a lower bound of the true time of impact, since every earlier
  * box was either excluded or is still queued behind it. p = the point on A at the box centre
  * (VF: the vertex x3, EE: the point of edge A). n is not computed (zero).

@@ -253,8 +253,14 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  *
  * Main loop: first establish every normal condition (drive the most negative a_N of an UNSEEN
  * normal, as in ch04.1), then friction: for a contact with FREE normal and f_N > 0 whose UNSEEN
- * tangent i has |a_i| > tol_w, drive f_i with sigma = -sign(a_i) (in 3D: T1 before T2). Repeat
- * until nothing is violated, at most cf_pivot_max() pivots (then CF_MAX_ITER).
+ * tangent i has |a_i| > tol_w, drive f_i with sigma = -sign(a_i) (in 3D: the tangent whose
+ * friction pushes along its acceleration, f_i a_i > 0, first, else T1 before T2; among contacts
+ * the largest |a_i|). When no tangent is left to drive, a saturated static contact with
+ * u . a_T > tol_w (it reached the cone with a direction from earlier) gets UNSEEN tangents again
+ * (one pivot) and the loop goes on. Repeat until nothing is violated, at most cf_pivot_max()
+ * pivots (then CF_MAX_ITER). The end state must pass its certificate:
+ * cf_baraff_violation() <= 1e-9 max(1, ||b||_inf) max(1, ||f||_inf), else CF_STAGNATED (the
+ * method is stuck; never CF_OK with a violated certificate).
  *
  * Output: @p f and @p a (dim nc values each; a = A f + b). @p rep as for the LCP solvers, with
  * residual = cf_baraff_violation(). In 3D the saturated direction is the one at entry, so the

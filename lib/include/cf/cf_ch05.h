@@ -342,8 +342,10 @@ cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfR
  * @brief ch05.9: non-smooth nonlinear conjugate gradient (notes Algorithm 10; Silcowitz et al.
  * 2010a) on a boxed LCP. With G(x) one boxed PGS sweep (as ch05.4, omega 1):
  * x_1 = G(x_0), g_0 = x_0 - x_1, p_0 = -g_0; then for k = 1, 2, ...: x_{k+1} = G(x_k),
- * g_k = x_k - x_{k+1}, beta = |g_k|^2 / |g_{k-1}|^2; if beta > 1 restart (p_k = 0, counted in
- * @p restarts), else x_{k+1} += beta p_{k-1} and p_k = beta p_{k-1} - g_k. Each iteration is one
+ * g_k = x_k - x_{k+1}, beta = |g_k|^2 / |g_{k-1}|^2; if beta > 1 restart (no momentum step,
+ * p_k = -g_k as for beta = 0, counted in @p restarts; the notes' listing writes p_k = 0, which
+ * also drops the momentum of the next iteration), else x_{k+1} += beta p_{k-1} and
+ * p_k = beta p_{k-1} - g_k. Each iteration is one
  * sweep and pushes cf_blcp_residual() of the returned-so-far iterate; the final x is projected
  * onto its bounds (the momentum step may leave the box). @p restarts may be NULL.
  */
