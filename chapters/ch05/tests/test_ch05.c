@@ -252,7 +252,7 @@ static void blcp_pgs2(cfBlcp *p)
 static void fc_pgs2(cfFrictionProblem *fc)
 {
     const double D[9] = {2, 0, 0, 0, 1, 0, 0, 0, 1}, C[9] = {1, 0, 0, 0, 0, 0, 0, 0, 0};
-    fc->nc = 2;
+    *fc = (cfFrictionProblem){.nc = 2}; /* every other member empty (no ellipses: isotropic) */
     cft_assert_ok(cf_bsr_init(&fc->W, 2, 2, 3, 3));
     cft_assert_ok(cf_bsr_add_block(&fc->W, 0, 0, D));
     cft_assert_ok(cf_bsr_add_block(&fc->W, 0, 1, C));
