@@ -7,7 +7,8 @@
 #                           iterations, merit, convergence class, rollbacks; quartile plots as PNG), then
 #                           every FC3D-capable solver of the registry on the 41 Siconos/FCLIB problems,
 #                           beside Siconos numerics when Debian's libsiconos-numerics-dev is installed
-#                           (BENCH7_ARGS="--quick" shortens both)
+#                           (BENCH7_ARGS="--quick" shortens both; "--scene wall|tower|spheres" runs one scene,
+#                           "--fc3d-only" the table only; CF_DATA_DIR=... when the data are not in ../shared/data)
 # Results go to build/<variant>/bench_ch7/; the committed ones are in bench/results/.
 
 # OpenMP only where it is used: the faster path's object is compiled with -fopenmp, and binaries
