@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2086 # $MAKE is split into words on purpose
 # SPDX-License-Identifier: MIT
 # Gate for chapter 7's benchmark (sourced by tools/check, which defines gate and MAKE). Not its
 # figures (benchmarks are measured, never asserted) but its plumbing: every solve of the FC3D table
