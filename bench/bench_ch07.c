@@ -83,13 +83,13 @@ static void add_plane(cfWorld *w, cfVec3 n, double offset)
    every step "converged" in one sweep. */
 typedef struct Scene {
     const char *key, *title;
-    int steps; /* the paper's 450; the Spheres 60, to fit two shared, loaded cores */
+    int steps; /* the paper's 450; the Spheres 30, to fit two shared, loaded cores */
 } Scene;
 
 static const Scene scenes[] = {
     {"wall", "Wall (81 bricks)", 450},
     {"tower", "Tower (49 blocks)", 450},
-    {"spheres", "Spheres (1730 balls)", 60},
+    {"spheres", "Spheres (1730 balls)", 30},
 };
 enum { N_SCENES = sizeof scenes / sizeof scenes[0] };
 
@@ -331,7 +331,7 @@ static void paper(const char *only)
     if (csv) fprintf(csv, "scene,solver,r_factor,step,contacts,sweeps,merit,class,rollbacks\n");
     printf("Paper 001 reproduced on the Moreau stepper (ch07.6): h 0.01, mu 0.75, mu_tau 0.01 (4 rows per contact), at most\n"
            "%d sweeps, absolute and relative tolerance 1e-3; global r = 5; nu 0.5 (global, blocked) and 0.9 (local); window 1\n"
-           "(Algorithm 11); the Wall and the Tower 450 steps as in the paper, the Spheres 60\n\n",
+           "(Algorithm 11); the Wall and the Tower 450 steps as in the paper, the Spheres 30\n\n",
            PAPER_SWEEPS);
     printf("%-21s %-7s %-13s %5s %6s %6s %6s %5s %5s %5s %5s %9s %9s %8s\n", "scene", "solver", "r", "max-c", "sw-q1", "median",
            "sw-q3", "abs", "rel", "cap", "div", "rollbacks", "merit-med", "cpu/step");
