@@ -7,7 +7,8 @@
 #                           iterations, merit, convergence class, rollbacks; quartile plots as PNG), then
 #                           every FC3D-capable solver of the registry on the 41 Siconos/FCLIB problems,
 #                           beside Siconos numerics when Debian's libsiconos-numerics-dev is installed
-#                           (BENCH7_ARGS="--quick" shortens both)
+#                           (BENCH7_ARGS="--quick" shortens both; "--scene wall|tower|spheres" runs one scene,
+#                           "--fc3d-only" the table only; CF_DATA_DIR=... when the data are not in ../shared/data)
 # Results go to build/<variant>/bench_ch7/; the committed ones are in bench/results/.
 
 # OpenMP only where it is used: the faster path's object is compiled with -fopenmp, and binaries
@@ -30,12 +31,12 @@ ifneq ($(SICONOS_FC3D_H),)
 BENCH7_CFLAGS := -DCF_HAVE_SICONOS -I/usr/include/siconos -Wno-strict-prototypes
 BENCH7_LIBS := -lsiconos_numerics
 endif
-$(OBJ)/bench/bench_ch07.o: EXTRA_CFLAGS += $(BENCH7_CFLAGS) $(SDL_CFLAGS)
+$(OBJ)/bench/bench_ch07.o: EXTRA_CFLAGS += $(BENCH7_CFLAGS) $(SDL_CFLAGS) -Iviewer
 BENCH7 := $(BLD)/bin/solutions/bench_ch07
-$(BENCH7): $(OBJ)/bench/bench_ch07.o $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
+$(BENCH7): $(OBJ)/bench/bench_ch07.o $(OBJ)/bench/child.o $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
 	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(BENCH7_LIBS)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(BENCH7_LIBS) $(SDL_LIBS)
 
 BENCH7_ARGS ?=
 .PHONY: test-omp bench-ch7
@@ -44,6 +45,6 @@ test-omp: $(TEST_OMP)
 
 bench-ch7: $(BENCH7)
 	@mkdir -p $(BLD)/bench_ch7
-	$(BENCH7) --out $(BLD)/bench_ch7 $(BENCH7_ARGS)
+	OPENBLAS_NUM_THREADS=1 $(BENCH7) --out $(BLD)/bench_ch7 $(BENCH7_ARGS) | tee $(BLD)/bench_ch7/bench_ch7.txt
 
 EXTRA_HELP += test-omp bench-ch7 (chapter 7: the OpenMP Jacobi's tests; paper 001 and the 41 FC3D problems)
