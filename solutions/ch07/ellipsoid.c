@@ -24,15 +24,21 @@ int cf_prox_ellipsoid(const double abc[3], const double z[3], double tol, double
 {
     //> ch07:ellipsoid
     // BEGIN SOLUTION ch07.2
-    /* 2. scale everything into [-1, 1] so that squares neither overflow nor underflow */
-    double s = fmax(1.0, fmax(fmax(abc[0], abc[1]), abc[2]));
-    for (int i = 0; i < 3; ++i) s = fmax(s, fabs(z[i]));
-    s = 1.0 / s;
+    /* 2. scale everything into [-1, 1] by a power of two (exact) so that squares neither
+       overflow nor underflow, for large and for tiny inputs alike */
+    double m = fmax(fmax(abc[0], abc[1]), abc[2]);
+    for (int i = 0; i < 3; ++i) m = fmax(m, fabs(z[i]));
+    if (m == 0.0) { /* z = 0 and no axis: the point itself */
+        x[0] = x[1] = x[2] = 0.0;
+        return 0;
+    }
+    int e;
+    frexp(m, &e);
     double a[3], zs[3], f = -1.0;
     bool outside = false;
     for (int i = 0; i < 3; ++i) {
-        a[i] = s * (abc[i] > 0.0 ? abc[i] : 0.0);
-        zs[i] = s * z[i];
+        a[i] = ldexp(abc[i] > 0.0 ? abc[i] : 0.0, -e);
+        zs[i] = ldexp(z[i], -e);
         if (a[i] > 0.0) f += (zs[i] / a[i]) * (zs[i] / a[i]);
         else outside |= zs[i] != 0.0; /* 1. an axis of length 0 pins its coordinate to 0 */
     }
@@ -57,8 +63,8 @@ int cf_prox_ellipsoid(const double abc[3], const double z[3], double tol, double
         else hi = t;
     }
     double t = 0.5 * (lo + hi);
-    /* 5. x(t) = (t K + I)^-1 z, then undo the scale (x / s) */
-    for (int i = 0; i < 3; ++i) x[i] = a[i] > 0.0 ? (a[i] * a[i] * zs[i] / (a[i] * a[i] + t)) / s : 0.0;
+    /* 5. x(t) = (t K + I)^-1 z, then undo the scale (x 2^e) */
+    for (int i = 0; i < 3; ++i) x[i] = a[i] > 0.0 ? ldexp(a[i] * a[i] * zs[i] / (a[i] * a[i] + t), e) : 0.0;
     return steps;
     // END SOLUTION
     // STUB ch07.2: return CF_TODO_I("ch07.2");

@@ -11,6 +11,8 @@
 #include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
 
+#include "args.h"
+
 #ifndef CFLAB_VERSION
 #define CFLAB_VERSION "0.1.0"
 #endif
@@ -19,33 +21,6 @@
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BAD_INPUT = 2 };
 
 /* ---- small helpers ------------------------------------------------------------------------ */
-
-/* "--name=value" or "--name value": the value of option @p name at argv[*i], or NULL when
-   argv[*i] is another option. Advances *i past a separate value. Sets *missing when the option
-   matches but has no value. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, n) != 0) return NULL;
-    if (arg[n] == '=') return arg + n + 1;
-    if (arg[n] != '\0') return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return 0;
-    *out = v;
-    return 1;
-}
 
 static int parse_positive_double(const char *s, double *out)
 {
@@ -217,24 +192,24 @@ static int run_parse(int argc, char **argv, RunOptions *o)
             o->history = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = 1;
-        } else if ((val = option_value(argc, argv, &i, "--steps", &missing))) {
-            if (!parse_long(val, 0, INT_MAX, &o->steps)) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--steps", &missing))) {
+            if (!cflab_parse_long(val, 0, INT_MAX, &o->steps)) {
                 fprintf(stderr, "cflab run: --steps: expected an integer >= 0 (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
-        } else if ((val = option_value(argc, argv, &i, "--every", &missing))) {
-            if (!parse_long(val, 1, INT_MAX, &o->every)) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--every", &missing))) {
+            if (!cflab_parse_long(val, 1, INT_MAX, &o->every)) {
                 fprintf(stderr, "cflab run: --every: expected an integer >= 1 (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
-        } else if ((val = option_value(argc, argv, &i, "--dt", &missing))) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--dt", &missing))) {
             if (!parse_positive_double(val, &o->dt)) {
                 fprintf(stderr, "cflab run: --dt: expected a finite number > 0 (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
         } else if (strcmp(a, "--no-warm-start") == 0) {
             o->cold = 1;
-        } else if ((val = option_value(argc, argv, &i, "--solver", &missing))) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--solver", &missing))) {
             o->solver_set = 1;
             o->solver = strcmp(val, "none") == 0 ? NULL : cf_solver_find(val);
             if (strcmp(val, "none") != 0 && !(o->solver && o->solver->contacts)) {
@@ -243,23 +218,23 @@ static int run_parse(int argc, char **argv, RunOptions *o)
                         cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
                 return EXIT_BAD_INPUT;
             }
-        } else if ((val = option_value(argc, argv, &i, "--friction", &missing))) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--friction", &missing))) {
             if ((o->friction = enum_index(val, friction_name_i, (int)CF_FRICTION_MODEL_COUNT)) < 0) {
                 fprintf(stderr, "cflab run: --friction: expected cone or box (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
-        } else if ((val = option_value(argc, argv, &i, "--r-factor", &missing))) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--r-factor", &missing))) {
             if ((o->r_factor = enum_index(val, rfactor_name_i, (int)CF_RFACTOR_COUNT)) < 0) {
                 fprintf(stderr, "cflab run: --r-factor: expected local, global or blocked (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
-        } else if ((val = option_value(argc, argv, &i, "--preconditioner", &missing))) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--preconditioner", &missing))) {
             if ((o->precond = enum_index(val, precond_name_i, (int)CF_PRECONDITIONER_COUNT)) < 0) {
                 fprintf(stderr, "cflab run: --preconditioner: expected exact, lumped, block-diagonal, pcg-jacobi or "
                         "pcg-ic (got '%s')\n", val);
                 return EXIT_BAD_INPUT;
             }
-        } else if ((val = option_value(argc, argv, &i, "--iters", &missing))) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--iters", &missing))) {
             char *end;
             long v = strtol(val, &end, 10);
             if (*end || v < 0 || v > 1000000) {
@@ -267,9 +242,9 @@ static int run_parse(int argc, char **argv, RunOptions *o)
                 return EXIT_BAD_INPUT;
             }
             o->iters = (int)v;
-        } else if ((val = option_value(argc, argv, &i, "--csv", &missing))) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--csv", &missing))) {
             o->csv = val;
-        } else if ((val = option_value(argc, argv, &i, "--dump-problem", &missing))) {
+        } else if ((val = cflab_option_value(argc, argv, &i, "--dump-problem", &missing))) {
             o->dump = val;
         } else if (missing) {
             fprintf(stderr, "cflab run: %s needs a value (see cflab run --help)\n", a);

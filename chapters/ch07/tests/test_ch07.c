@@ -286,6 +286,10 @@ START_TEST(ch07_2_ellipsoid_worked)
     double want[3];
     ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-15, want), cf_prox_ellipsoid(abc_big, z_big, 1e-15, x));
     for (int k = 0; k < 3; ++k) cft_assert_near_at(x[k] / 1e200, want[k], 0, 1e-14, "k = %d", k);
+    /* and times 1e-200 (its squares underflow to 0: a scale that never scales up gives 0/0) */
+    const double abc_tiny[3] = {2e-200, 1e-200, 0.5e-200}, z_tiny[3] = {3e-200, 2e-200, 1e-200};
+    ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-15, want), cf_prox_ellipsoid(abc_tiny, z_tiny, 1e-15, x));
+    for (int k = 0; k < 3; ++k) cft_assert_near_at(x[k] / 1e-200, want[k], 0, 1e-14, "k = %d (tiny)", k);
 }
 END_TEST
 

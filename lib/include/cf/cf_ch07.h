@@ -233,7 +233,10 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
  * to @p z (notes Algorithm 13 with the digest's corrections; abc = (a, b, c), each >= 0).
  * Returns the bisection steps taken (0 when z is inside).
  * 1. An axis of length 0 forces its coordinate to 0 (x_i = 0); when every axis is 0, x = 0.
- * 2. Scale: s = 1/max(1, a, b, c, |z_1|, |z_2|, |z_3|); z <- s z, (a, b, c) <- s (a, b, c).
+ * 2. Scale by a power of two: m = max(a, b, c, |z_1|, |z_2|, |z_3|) = f 2^e with f in [0.5, 1)
+ *    (frexp()); z <- 2^-e z, (a, b, c) <- 2^-e (a, b, c) (ldexp(), exact). Every value is then in
+ *    [-1, 1], for tiny inputs too (scaled by 1/max(1, ...), inputs near 1e-200 square to 0 and
+ *    give 0/0). m = 0 (z = 0, no axis): x = 0.
  * 3. Inside: f(z) = sum z_i^2/a_i^2 - 1 <= 0 over the axes > 0 -> x = z (unscaled), with the
  *    coordinates of the axes of length 0 set to 0.
  * 4. Otherwise x(t) = (t K + I)^-1 z, x_i = a_i^2 z_i/(a_i^2 + t), K = diag(a_i^-2), at the root
@@ -242,7 +245,7 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
  *    but grow t_1 by 1.5 while g(t_1) > 0 anyway), then bisect: t = (lo + hi)/2, g(t) > 0 -> lo = t,
  *    else hi = t, until hi - lo <= @p tol hi, or the midpoint equals lo or hi (no double between
  *    them), or 1100 steps; t* = (lo + hi)/2.
- * 5. Undo the scale: x = x(t*)/s (the listing's lines 18-19 are garbled).
+ * 5. Undo the scale: x = 2^e x(t*) (the listing's lines 18-19 are garbled).
  * The result is on the surface (f(x) = 0 to about 1e-15 relative), x - z is parallel to K x with a
  * negative multiplier (KKT), and it is the projection: for a, b, c from 1e-6 to 1e6.
  * Worked: (2, 1, 0.5), z = (3, 2, 1) -> (1.708406, 0.497007, 0.076357); the sphere (1, 1, 1),
