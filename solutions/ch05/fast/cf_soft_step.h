@@ -9,7 +9,8 @@
  * with the reference solutions (solutions/ch05/fast/) and is not in a handout.
  *
  * One world step of length h is cut into n substeps of length h_s = h / n (n = max(1, iterations / 2),
- * so it costs as many sweeps as the PGS at the same iteration count). Each substep:
+ * so it costs as many sweeps as the PGS at the same iteration count; an odd count gives the last
+ * substep a second relax sweep). Each substep:
  *  1. adds its share h_s (g + F/m) of the external velocity change;
  *  2. applies the current impulses again (warm start: each substep's impulse is close to the last);
  *  3. one sweep of soft contacts: the normal row is a spring-damper of stiffness omega^2 m_eff and

@@ -11,7 +11,8 @@ static inline double min2(double a, double b) { return a < b ? a : b; }
 
 cfSoftness cf_softness(double hertz, double zeta, double h)
 {
-    double omega = 6.283185307179586 * hertz, /* 2 pi f */ a1 = 2.0 * zeta + h * omega, a2 = h * omega * a1, a3 = 1.0 / (1.0 + a2);
+    double omega = 6.283185307179586 * hertz; /* 2 pi f */
+    double a1 = 2.0 * zeta + h * omega, a2 = h * omega * a1, a3 = 1.0 / (1.0 + a2);
     return (cfSoftness){.bias_rate = omega / a1, .mass_scale = a2 * a3, .impulse_scale = a3};
 }
 
@@ -44,7 +45,8 @@ static cfStatus reserve(cfSoftStep *ws, int nb, int nc)
     return CF_OK;
 }
 
-/* the soft step's substeps: max(1, iterations / 2), one soft and one relax sweep each */
+/* the soft step's substeps: max(1, iterations / 2), one soft and one relax sweep each (an odd
+   iteration count adds a relax sweep to the last substep) */
 static int substeps_of(const cfSolverParams *par) { return par->max_iter / 2 > 1 ? par->max_iter / 2 : 1; }
 
 typedef struct Sweep {
@@ -52,6 +54,7 @@ typedef struct Sweep {
     double hs;        /* substep */
     cfSoftness soft;  /* the spring's update (soft sweep) */
     bool relax;       /* rigid rows without the spring's bias */
+    bool last;        /* the substep's last sweep: add its impulses to the step's */
     bool box;         /* friction box instead of the cone */
 } Sweep;
 
@@ -107,7 +110,7 @@ static double sweep(cfSoftStep *ws, const Sweep *sw)
         dmax = max2(dmax, max2(fabs(dl[0]), max2(fabs(dl[1]), fabs(dl[2]))));
         cf_fast_apply(r, dl, va, vb);
         memcpy(r->lam, lam, sizeof lam);
-        if (sw->relax) /* the substep's impulse is final: add it to the step's */
+        if (sw->last) /* the substep's impulse is final: add it to the step's */
             for (int c = 0; c < 3; ++c) ws->sum[3 * i + c] += lam[c];
     }
     if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
@@ -157,6 +160,8 @@ static cfStatus soft_solve(void **work, const cfContactProblem *p, const cfSolve
     memset(ws->sum, 0, (size_t)3 * nc * sizeof *ws->sum);
     Sweep sw = {.contacts = p->contacts, .hs = hs, .soft = cf_softness(0.1 / hs, CF_SOFT_ZETA, hs),
                 .box = par->friction == CF_FRICTION_BOX};
+    int sweeps = 0;
+    double dmax = 0.0;
     for (int k = 0; k < n; ++k) {
         for (int i = 0; i < nb; ++i)
             for (int c = 0; c < 3; ++c) vel[6 * i + c] += hs * ext[3 * i + c];
@@ -169,20 +174,23 @@ static cfStatus soft_solve(void **work, const cfContactProblem *p, const cfSolve
             if (r->a < nb) memcpy(&vel[6 * r->a], va, sizeof va);
             if (r->b < nb) memcpy(&vel[6 * r->b], vb, sizeof vb);
         }
-        sw.relax = false;
-        double d1 = sweep(ws, &sw);
+        sw.relax = sw.last = false;
+        dmax = sweep(ws, &sw);
+        if (rep) cf_report_push(rep, dmax);
         for (int i = 0; i < 6 * nb; ++i) disp[i] += hs * vel[i];
-        sw.relax = true;
-        double d2 = sweep(ws, &sw);
-        if (rep) {
-            cf_report_push(rep, d1);
-            cf_report_push(rep, d2);
+        int relax = k == n - 1 && par->max_iter > 2 * n ? 2 : 1;
+        for (int j = 0; j < relax; ++j) {
+            sw.relax = true;
+            sw.last = j == relax - 1;
+            dmax = sweep(ws, &sw);
+            if (rep) cf_report_push(rep, dmax);
         }
+        sweeps += 1 + relax;
     }
     /* the summed impulses are the step's answer (and, kept in the contacts, the next step's warm start) */
     memcpy(x, ws->sum, (size_t)3 * nc * sizeof *x);
     bool finite = cf_vec_finite(3 * nc, x);
-    cf_split_finish(rep, CF_STOP_MAX_ITER, 2 * n, rep && rep->history_len > 0 ? rep->history[rep->history_len - 1] : 0.0);
+    cf_split_finish(rep, CF_STOP_MAX_ITER, sweeps, dmax);
     cfStatus st = finite ? CF_OK : CF_DIVERGED;
     if (rep) {
         rep->status = st;
