@@ -246,15 +246,16 @@ END_TEST
 
 START_TEST(soft_step_pyramid_50_holds)
 {
-    /* the catalogue's prediction (scenes/ch05_pyramid_50.json: the soft step at 40 iterations), at
-       its first second: the soft contacts have taken their sag (most of the drift) and nothing
-       rocks yet; bench-sim runs the 10 s. PGS at 20 iterations has moved a box 8 cm by then. */
+    /* the catalogue's prediction (scenes/ch05_pyramid_50.json: the soft step at 40 iterations) at a
+       reduced step count: in 12 steps (0.2 s) the soft contacts (time constant 2 zeta / omega =
+       0.03 s) have taken their sag, most of the drift of the 10 s that bench-sim runs. Kept short:
+       14900 contacts, and make check runs it under AddressSanitizer too. */
     cfWorld w;
     cfError err;
     cft_assert_ok(cf_scene_load(cft_scene_path("ch05_pyramid_50.json"), &w, NULL, &err));
     ck_assert_msg(w.def.solver == &cf_solver_soft_step && w.def.solver_iterations == 40, "the scene's own setting");
-    double d = run_drift(&w, 60);
-    ck_assert_msg(d <= 0.05, "a box moved %g m in 1 s", d);
+    double d = run_drift(&w, 12);
+    ck_assert_msg(d <= 0.05, "a box moved %g m in 0.2 s", d);
     cf_world_free(&w);
 }
 END_TEST
@@ -269,7 +270,7 @@ static void build(Suite *s)
     CFT_TEST(t, soft_step_is_registered, "the registry lists soft-step, a rows solver with its own position stage");
     CFT_TEST(t, soft_step_softness_is_implicit_euler, "soft-step: the soft update is implicit Euler on the spring-damper");
     CFT_TEST(t, soft_step_resting_loads_match_reference, "soft-step: a resting wall's interface loads are the reference's");
-    CFT_TEST(t, soft_step_pyramid_50_holds, "soft-step: the 50-layer wall holds its first second within 5 cm");
+    CFT_TEST(t, soft_step_pyramid_50_holds, "soft-step: the 50-layer wall takes its sag within 5 cm (12 steps)");
     CFT_TEST(t, soft_step_refuses_baumgarte, "soft-step: Baumgarte stabilization is refused with the solver named");
 }
 
