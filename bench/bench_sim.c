@@ -6,7 +6,9 @@
    pyramids of 10, 20, 50, 100 layers and grids of n^3 boxes (n = 10, and 20, 30 with --large),
    one round per engine, and a least-squares line of time against contacts per engine.
 
-     bench_sim [--scaling] [--large] [scene.json ...]      (BENCH_REPEATS: rounds of the main table) */
+     bench_sim [--scaling] [--large] [scene.json ...]
+   BENCH_REPEATS: rounds of the main table (3); BENCH_ENGINES: the engines to run, by name
+   (cflab,cflab-fast,cflab-soft,cflab-soft40,ode,bullet; all when unset) */
 #define _POSIX_C_SOURCE 200809L /* getpid */
 #include <math.h>
 #include <stdbool.h>
@@ -209,6 +211,17 @@ typedef struct Peer {
     double ms_step, ms_solve, contacts, drift; /* ms_solve: QuickStep (ODE); Bullet reports no stages */
 } Peer;
 
+/* the engine runs unless BENCH_ENGINES (a comma-separated list of names) leaves it out */
+static bool wanted(const char *engine)
+{
+    const char *list = getenv("BENCH_ENGINES");
+    if (!list || !*list) return true;
+    size_t n = strlen(engine);
+    for (const char *p = list; (p = strstr(p, engine)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return true;
+    return false;
+}
+
 /* rounds of every engine in turn, so that each sees the same machine load; the fastest round counts */
 static int run_scene(const char *path, int repeats, bool with_reference, Row r[N_CFLAB], Peer *ode, Peer *bullet)
 {
@@ -217,18 +230,19 @@ static int run_scene(const char *path, int repeats, bool with_reference, Row r[N
     for (int round = 0; round < repeats; ++round) {
         for (int e = with_reference ? 0 : 1; e < N_CFLAB; ++e) {
             Row t;
-            if (!cf_solver_find(CFLAB_SOLVER[e])) continue; /* not in this build */
+            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue; /* not in this build, or not asked for */
             if (run_cflab(path, CFLAB_SOLVER[e], CFLAB_ITERS[e], &t)) return 1;
             if (round == 0 || t.ms_step < r[e].ms_step) r[e] = t;
         }
 #ifdef CF_HAVE_BULLET
         BenchRun bt;
-        if (run_bullet(path, &bt) == 0 && bt.ms_step < bullet->ms_step)
+        if (wanted("bullet") && run_bullet(path, &bt) == 0 && bt.ms_step < bullet->ms_step)
             *bullet = (Peer){true, bt.ms_step, 0.0, bt.contacts, bt.drift};
 #endif
 #ifdef CF_HAVE_ODE
         Peer o = {true, 0, 0, 0, 0};
-        if (run_ode(path, &o.ms_step, &o.ms_solve, &o.contacts, &o.drift) == 0 && o.ms_step < ode->ms_step) *ode = o;
+        if (wanted("ode") && run_ode(path, &o.ms_step, &o.ms_solve, &o.contacts, &o.drift) == 0 && o.ms_step < ode->ms_step)
+            *ode = o;
 #endif
     }
     return 0;
@@ -313,7 +327,7 @@ static int scaling(bool large)
         for (int e = 1; e < E; ++e) {
             double c, ms, d;
             if (e < N_CFLAB) {
-                if (!cf_solver_find(CFLAB_SOLVER[e])) continue;
+                if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
                 c = r[e].contacts, ms = r[e].ms_step, d = r[e].drift;
             } else {
                 const Peer *q = &p[e - N_CFLAB];
@@ -372,7 +386,7 @@ int main(int argc, char **argv)
         Peer ode, bullet;
         if (run_scene(list[i], repeats, true, r, &ode, &bullet)) return 1;
         for (int e = 0; e < N_CFLAB; ++e) {
-            if (!cf_solver_find(CFLAB_SOLVER[e])) continue;
+            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
             double ms_asm = r[e].ms_stage[CF_STAGE_CONTACTS] + r[e].ms_stage[CF_STAGE_ASSEMBLE];
             printf("%s,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.5f,%s\n", CFLAB_ENGINE[e], list[i], r[e].contacts,
                    r[e].ms_step, r[e].ms_stage[CF_STAGE_DETECT], ms_asm, r[e].ms_stage[CF_STAGE_SOLVE],
@@ -387,7 +401,7 @@ int main(int argc, char **argv)
             printf("bullet,%s,%.0f,%.3f,,,,,,%.5f,%s\n", list[i], bullet.contacts, bullet.ms_step, bullet.drift,
                    bullet.drift < 0.01 ? "yes" : "no");
         for (int e = 0; e < N_CFLAB; ++e) {
-            if (!cf_solver_find(CFLAB_SOLVER[e])) continue;
+            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
             if (ode.ran)
                 printf("# ratio %s/ODE: step %.2f (target <= 0.5: %s), solve (solve+stabilize vs QuickStep) %.2f\n",
                        CFLAB_ENGINE[e], r[e].ms_step / ode.ms_step, r[e].ms_step <= 0.5 * ode.ms_step ? "met" : "not met",
