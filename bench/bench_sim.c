@@ -1,11 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* Chapter 5 simulator benchmark: pyramid 10, pyramid 20 and the 1000-box grid at 20 iterations;
-   ms per step by stage, contacts, drift after 10 s; the same scenes in ODE QuickStep when built
-   with CF_HAVE_ODE (mk/ch05.mk does so when pkg-config finds Debian's libode-dev). */
+   ms per step by stage, contacts, drift after 10 s; the same scenes in ODE QuickStep and Bullet 3
+   when built with CF_HAVE_ODE / CF_HAVE_BULLET (mk/ch05.mk does so when pkg-config finds Debian's
+   libode-dev / libbullet-dev). --scaling adds the scaling table: time per step and drift on
+   pyramids of 10, 20, 50, 100 layers and grids of n^3 boxes (n = 10, and 20, 30 with --large),
+   one round per engine, and a least-squares line of time against contacts per engine.
+
+     bench_sim [--scaling] [--large] [scene.json ...]
+   BENCH_REPEATS: rounds of the main table (3); BENCH_ENGINES: the engines to run, by name
+   (cflab,cflab-fast,cflab-soft,cflab-soft40,ode,bullet; all when unset) */
+#define _POSIX_C_SOURCE 200809L /* getpid */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cf/cf_scene.h"
 #include "cf/cf_solvers.h"
@@ -34,7 +44,7 @@ static double max_drift(const cfWorld *w, const cfVec3 *x0)
     return d;
 }
 
-static int run_cflab(const char *path, const char *solver, Row *r)
+static int run_cflab(const char *path, const char *solver, int iters, Row *r)
 {
     cfWorld w;
     cfError err;
@@ -48,7 +58,7 @@ static int run_cflab(const char *path, const char *solver, Row *r)
         cf_world_free(&w);
         return 1;
     }
-    w.def.solver_iterations = ITERS;
+    w.def.solver_iterations = iters;
     cfVec3 *x0 = malloc((size_t)w.n_bodies * sizeof *x0);
     for (int i = 0; i < w.n_bodies; ++i) x0[i] = w.bodies[i].x;
     memset(r, 0, sizeof *r);
@@ -187,19 +197,176 @@ static int run_bullet(const char *path, BenchRun *out)
 }
 #endif
 
+/* ---- the engines of one scene ------------------------------------------------------------- */
+
+/* cflab's rows: the readable reference, the fast PGS (same sweeps) and the soft step, at 20
+   iterations, and the soft step at 40 (the setting of the walls of 50 and 100 layers) */
+#define N_CFLAB 4
+static const char *const CFLAB_SOLVER[N_CFLAB] = {"pgs", "pgs-fast", "soft-step", "soft-step"};
+static const char *const CFLAB_ENGINE[N_CFLAB] = {"cflab", "cflab-fast", "cflab-soft", "cflab-soft40"};
+static const int CFLAB_ITERS[N_CFLAB] = {ITERS, ITERS, ITERS, 2 * ITERS};
+
+typedef struct Peer {
+    bool ran;
+    double ms_step, ms_solve, contacts, drift; /* ms_solve: QuickStep (ODE); Bullet reports no stages */
+} Peer;
+
+/* the engine runs unless BENCH_ENGINES (a comma-separated list of names) leaves it out */
+static bool wanted(const char *engine)
+{
+    const char *list = getenv("BENCH_ENGINES");
+    if (!list || !*list) return true;
+    size_t n = strlen(engine);
+    for (const char *p = list; (p = strstr(p, engine)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return true;
+    return false;
+}
+
+/* rounds of every engine in turn, so that each sees the same machine load; the fastest round counts */
+static int run_scene(const char *path, int repeats, bool with_reference, Row r[N_CFLAB], Peer *ode, Peer *bullet)
+{
+    ode->ran = bullet->ran = false;
+    ode->ms_step = bullet->ms_step = INFINITY;
+    for (int round = 0; round < repeats; ++round) {
+        for (int e = with_reference ? 0 : 1; e < N_CFLAB; ++e) {
+            Row t;
+            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue; /* not in this build, or not asked for */
+            if (run_cflab(path, CFLAB_SOLVER[e], CFLAB_ITERS[e], &t)) return 1;
+            if (round == 0 || t.ms_step < r[e].ms_step) r[e] = t;
+        }
+#ifdef CF_HAVE_BULLET
+        BenchRun bt;
+        if (wanted("bullet") && run_bullet(path, &bt) == 0 && bt.ms_step < bullet->ms_step)
+            *bullet = (Peer){true, bt.ms_step, 0.0, bt.contacts, bt.drift};
+#endif
+#ifdef CF_HAVE_ODE
+        Peer o = {true, 0, 0, 0, 0};
+        if (wanted("ode") && run_ode(path, &o.ms_step, &o.ms_solve, &o.contacts, &o.drift) == 0 && o.ms_step < ode->ms_step)
+            *ode = o;
+#endif
+    }
+    return 0;
+}
+
+/* ---- the scaling table ------------------------------------------------------------------- */
+
+/* a grid of n x n columns of n unit cubes (mass 1, mu 0.5, 0.1 m gaps), as the catalogue's grid */
+static int write_grid(const char *path, int n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return 1;
+    fprintf(f, "{\"name\": \"grid %dx%dx%d\", \"chapter\": 5, \"description\": \"bench_sim's scaling grid\", "
+               "\"expect\": \"stands\", \"world\": {\"gravity\": [0, 0, -9.81], \"dt\": 0.016666666666666666, "
+               "\"steps\": %d, \"detector\": \"primitives\", \"contact_margin\": 0.02, \"solver\": \"pgs\", "
+               "\"solver_iterations\": %d}, \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"mu\": 0.5, "
+               "\"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}",
+            n, n, n, STEPS, ITERS);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            for (int k = 0; k < n; ++k)
+                fprintf(f, ",\n{\"name\": \"c%d_%d_%d\", \"mass\": 1.0, \"mu\": 0.5, \"position\": [%.1f, %.1f, %.1f], "
+                           "\"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}}",
+                        i, j, k, 1.1 * i, 1.1 * j, 0.5 + k);
+    fprintf(f, "]}\n");
+    return fclose(f) != 0;
+}
+
+/* least squares ms = a + b contacts over the scenes; R^2 and the largest relative deviation */
+static void print_fit(const char *engine, const double *x, const double *y, int n)
+{
+    if (n < 2) return;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; ++i) sx += x[i], sy += y[i], sxx += x[i] * x[i], sxy += x[i] * y[i];
+    double b = (n * sxy - sx * sy) / (n * sxx - sx * sx), a = (sy - b * sx) / n;
+    double ss = 0, st = 0, dev = 0, my = sy / n;
+    for (int i = 0; i < n; ++i) {
+        double f = a + b * x[i];
+        ss += (y[i] - f) * (y[i] - f);
+        st += (y[i] - my) * (y[i] - my);
+        dev = fmax(dev, fabs(y[i] - f) / y[i]);
+    }
+    printf("# fit %s: ms_step = %.3f + %.3f per 1000 contacts (%.1f ns per contact), R^2 %.4f, largest deviation %.0f %%\n",
+           engine, a, 1e3 * b, 1e6 * b, 1.0 - ss / st, 100.0 * dev);
+}
+
+static int scaling(bool large)
+{
+    char grid[2][512];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *scenes[8] = {"scenes/ch05_pyramid_10.json", "scenes/ch05_pyramid_20.json", "scenes/ch05_pyramid_50.json",
+                             "scenes/ch05_pyramid_100.json", "scenes/ch05_grid_10x10x10.json"};
+    int ns = 5;
+    for (int g = 0; g < 2 && large; ++g) {
+        snprintf(grid[g], sizeof grid[g], "%s/bench_sim_grid%d_%ld.json", tmp, 20 + 10 * g, (long)getpid());
+        if (write_grid(grid[g], 20 + 10 * g)) {
+            fprintf(stderr, "bench_sim: cannot write %s\n", grid[g]);
+            return 1;
+        }
+        scenes[ns++] = grid[g];
+    }
+    printf("# scaling: one round per engine; stands: no box moved more than 5 cm in 10 s\n");
+    printf("engine,scene,bodies,contacts,ms_step,drift_m,stands_5cm\n");
+    enum { E = N_CFLAB + 2 };
+    double x[E][8], y[E][8];
+    int m[E] = {0};
+    const char *name[E] = {CFLAB_ENGINE[0], CFLAB_ENGINE[1], CFLAB_ENGINE[2], CFLAB_ENGINE[3], "ode", "bullet"};
+    int st = 0;
+    for (int i = 0; i < ns && st == 0; ++i) {
+        Row r[N_CFLAB] = {{0}};
+        Peer p[2];
+        cfWorld w;
+        cfError err;
+        if (cf_scene_load(scenes[i], &w, NULL, &err) != CF_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            st = 1;
+            break;
+        }
+        int bodies = w.n_bodies;
+        cf_world_free(&w);
+        if ((st = run_scene(scenes[i], 1, false, r, &p[0], &p[1])) != 0) break;
+        for (int e = 1; e < E; ++e) {
+            double c, ms, d;
+            if (e < N_CFLAB) {
+                if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
+                c = r[e].contacts, ms = r[e].ms_step, d = r[e].drift;
+            } else {
+                const Peer *q = &p[e - N_CFLAB];
+                if (!q->ran) continue;
+                c = q->contacts, ms = q->ms_step, d = q->drift;
+            }
+            printf("%s,%s,%d,%.0f,%.3f,%.5f,%s\n", name[e], scenes[i], bodies, c, ms, d, d <= 0.05 ? "yes" : "no");
+            fflush(stdout);
+            x[e][m[e]] = c, y[e][m[e]] = ms, ++m[e];
+        }
+    }
+    for (int e = 1; e < E && st == 0; ++e) print_fit(name[e], x[e], y[e], m[e]);
+    for (int g = 0; g < 2 && large; ++g) remove(grid[g]);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     const char *scenes[3] = {"scenes/ch05_pyramid_10.json", "scenes/ch05_pyramid_20.json",
                              "scenes/ch05_grid_10x10x10.json"};
     const char *env = getenv("BENCH_REPEATS");
     int repeats = env && atoi(env) > 0 ? atoi(env) : 3;
-    int n = argc > 1 ? argc - 1 : 3;
-    const char **list = argc > 1 ? (const char **)argv + 1 : scenes;
-    printf("# bench_sim: %d steps of 1/60 s, matrix-free PGS: cflab = reference ch05.6 (solutions),\n"
-           "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, same sweeps, box pairs side by side); %d iterations, warm start, split impulse;\n"
+    bool with_scaling = false, large = false;
+    const char *list[64];
+    int n = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--scaling") == 0) with_scaling = true;
+        else if (strcmp(argv[i], "--large") == 0) large = with_scaling = true;
+        else if (n < 64) list[n++] = argv[i];
+    }
+    if (n == 0)
+        for (n = 0; n < 3; ++n) list[n] = scenes[n];
+    printf("# bench_sim: %d steps of 1/60 s, %d iterations, warm start, split impulse: cflab = matrix-free PGS, the reference ch05.6;\n"
+           "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, the same sweeps, box pairs side by side);\n"
+           "# cflab-soft = solver soft-step (solutions/ch05/fast/soft_step.c: %d substeps, one soft and one relax sweep each),\n"
+           "# cflab-soft40 the same at 40 iterations (20 substeps); ns_per_contact_iter counts sweeps;\n"
            "# ms per step (wall, one core; the fastest of %d rounds, engines in turn: BENCH_REPEATS), stage times,\n"
            "# average contacts, max drift after 10 s (stands: < 1 cm)\n",
-           STEPS, ITERS, repeats);
+           STEPS, ITERS, ITERS / 2, repeats);
 #ifdef CF_HAVE_ODE
     dInitODE();
     printf("# ODE %s QuickStep, %d iterations, dContactApprox1 mu 0.5, ERP 0.2, CFM 1e-5 (defaults), hash space, 4 contacts per pair\n",
@@ -215,63 +382,37 @@ int main(int argc, char **argv)
 #endif
     printf("engine,scene,contacts,ms_step,ms_detect,ms_assemble,ms_solve,ms_stabilize,ns_per_contact_iter,drift_m,stands\n");
     for (int i = 0; i < n; ++i) {
-        Row r[2], t;
-        const char *kinds[2] = {"pgs", "pgs-fast"};
-        const char *engine[2] = {"cflab", "cflab-fast"};
-#ifdef CF_HAVE_ODE
-        double ms = INFINITY, ms_solve = 0.0, nc = 0.0, d = 0.0;
-#endif
-#ifdef CF_HAVE_BULLET
-        BenchRun bt = {INFINITY, 0, 0}, bt1;
-#endif
-        /* rounds of every engine in turn, so that each sees the same machine load; the fastest round counts */
-        for (int round = 0; round < repeats; ++round) {
-            for (int e = 0; e < 2; ++e) {
-                if (run_cflab(list[i], kinds[e], &t)) return 1;
-                if (round == 0 || t.ms_step < r[e].ms_step) r[e] = t;
-            }
-#ifdef CF_HAVE_BULLET
-            if (run_bullet(list[i], &bt1) == 0 && bt1.ms_step < bt.ms_step) bt = bt1;
-#endif
-#ifdef CF_HAVE_ODE
-            double ms1, solve1, nc1, d1;
-            if (run_ode(list[i], &ms1, &solve1, &nc1, &d1) == 0 && ms1 < ms) {
-                ms = ms1;
-                ms_solve = solve1;
-                nc = nc1;
-                d = d1;
-            }
-#endif
-        }
-        for (int e = 0; e < 2; ++e) {
+        Row r[N_CFLAB] = {{0}};
+        Peer ode, bullet;
+        if (run_scene(list[i], repeats, true, r, &ode, &bullet)) return 1;
+        for (int e = 0; e < N_CFLAB; ++e) {
+            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
             double ms_asm = r[e].ms_stage[CF_STAGE_CONTACTS] + r[e].ms_stage[CF_STAGE_ASSEMBLE];
-            printf("%s,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.5f,%s\n", engine[e], list[i], r[e].contacts,
+            printf("%s,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.5f,%s\n", CFLAB_ENGINE[e], list[i], r[e].contacts,
                    r[e].ms_step, r[e].ms_stage[CF_STAGE_DETECT], ms_asm, r[e].ms_stage[CF_STAGE_SOLVE],
-                   r[e].ms_stage[CF_STAGE_STABILIZE], 1e6 * r[e].ms_stage[CF_STAGE_SOLVE] / (r[e].contacts * ITERS),
+                   r[e].ms_stage[CF_STAGE_STABILIZE], 1e6 * r[e].ms_stage[CF_STAGE_SOLVE] / (r[e].contacts * CFLAB_ITERS[e]),
                    r[e].drift, r[e].drift < 0.01 ? "yes" : "no");
-            fflush(stdout);
         }
-#ifdef CF_HAVE_ODE
-        if (isfinite(ms)) {
-            printf("ode,%s,%.0f,%.3f,%.3f,,%.3f,,%.1f,%.5f,%s\n", list[i], nc, ms, ms - ms_solve, ms_solve,
-                   1e6 * ms_solve / (nc * ITERS), d, d < 0.01 ? "yes" : "no");
-            for (int e = 0; e < 2; ++e)
-                printf("# ratio %s/ODE: step %.2f, solve (solve+stabilize vs QuickStep) %.2f\n", engine[e],
-                       r[e].ms_step / ms, (r[e].ms_stage[CF_STAGE_SOLVE] + r[e].ms_stage[CF_STAGE_STABILIZE]) / ms_solve);
+        if (ode.ran)
+            printf("ode,%s,%.0f,%.3f,%.3f,,%.3f,,%.1f,%.5f,%s\n", list[i], ode.contacts, ode.ms_step,
+                   ode.ms_step - ode.ms_solve, ode.ms_solve, 1e6 * ode.ms_solve / (ode.contacts * ITERS), ode.drift,
+                   ode.drift < 0.01 ? "yes" : "no");
+        if (bullet.ran)
+            printf("bullet,%s,%.0f,%.3f,,,,,,%.5f,%s\n", list[i], bullet.contacts, bullet.ms_step, bullet.drift,
+                   bullet.drift < 0.01 ? "yes" : "no");
+        for (int e = 0; e < N_CFLAB; ++e) {
+            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
+            if (ode.ran)
+                printf("# ratio %s/ODE: step %.2f (target <= 0.5: %s), solve (solve+stabilize vs QuickStep) %.2f\n",
+                       CFLAB_ENGINE[e], r[e].ms_step / ode.ms_step, r[e].ms_step <= 0.5 * ode.ms_step ? "met" : "not met",
+                       (r[e].ms_stage[CF_STAGE_SOLVE] + r[e].ms_stage[CF_STAGE_STABILIZE]) / ode.ms_solve);
+            if (bullet.ran) printf("# ratio %s/Bullet: step %.2f\n", CFLAB_ENGINE[e], r[e].ms_step / bullet.ms_step);
         }
-#endif
-#ifdef CF_HAVE_BULLET
-        if (isfinite(bt.ms_step)) {
-            printf("bullet,%s,%.0f,%.3f,,,,,,%.5f,%s\n", list[i], bt.contacts, bt.ms_step, bt.drift,
-                   bt.drift < 0.01 ? "yes" : "no");
-            for (int e = 0; e < 2; ++e)
-                printf("# ratio %s/Bullet: step %.2f\n", engine[e], r[e].ms_step / bt.ms_step);
-        }
-#endif
         fflush(stdout);
     }
+    int st = with_scaling ? scaling(large) : 0;
 #ifdef CF_HAVE_ODE
     dCloseODE();
 #endif
-    return 0;
+    return st;
 }

@@ -2,8 +2,10 @@
 # Chapter 5 extras: the splitting and simulator benchmarks (bench/bench_splitting.c, bench/bench_sim.c).
 #
 #   make bench-splitting   sweeps and time to residual 1e-6 per method, generated LCPs n = 100..10000
-#   make bench-sim         pyramid 10/20 and the 1000-box grid at 20 iterations; ODE QuickStep beside
-#                          it when pkg-config finds Debian's libode-dev (optional)
+#   make bench-sim         pyramid 10/20 and the 1000-box grid at 20 iterations; ODE QuickStep and
+#                          Bullet 3 beside it when pkg-config finds Debian's libode-dev and
+#                          libbullet-dev (optional); then the scaling table (pyramids 10-100, grid
+#                          1000; BENCH_LARGE=1 adds the grids of 8000 and 27000 boxes)
 # Both run on the reference solutions and write build/<variant>/bench_*.csv; the committed results
 # are in bench/results/.
 
@@ -47,7 +49,7 @@ test-fast: $(TEST_FAST)
 	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $<
 
 bench-sim: $(BENCH_SIM)
-	@$(BENCH_SIM) | tee $(BLD)/bench_sim.csv
+	@$(BENCH_SIM) --scaling $(if $(BENCH_LARGE),--large) | tee $(BLD)/bench_sim.csv
 bench-splitting: $(BENCH_SPLIT)
 	@$(BENCH_SPLIT) | tee $(BLD)/bench_splitting.csv
 bench-ch5: bench-splitting bench-sim

@@ -285,6 +285,8 @@ static cfStatus prox_aniso_solve(void **work, const cfContactProblem *p, const c
 /* The fast PGS ships with the reference solutions only (solutions/ch05/fast/): in a build
    without it (a handout) this weak reference stays null and the row is not in the table. */
 extern const cfSolver cf_solver_pgs_fast __attribute__((weak));
+/* The soft step (solutions/ch05/fast/soft_step.c), likewise. */
+extern const cfSolver cf_solver_soft_step __attribute__((weak));
 /* The OpenMP PROX-Jacobi (solutions/ch07/omp/), likewise. */
 extern const cfSolver cf_solver_prox_jacobi_omp __attribute__((weak));
 
@@ -352,7 +354,7 @@ static const cfSolver ROWS[] = {
 /* the optional rows, appended in chapter order after the table */
 static const cfSolver *extra(int k)
 {
-    const cfSolver *const extras[] = {&cf_solver_pgs_fast, &cf_solver_prox_jacobi_omp};
+    const cfSolver *const extras[] = {&cf_solver_pgs_fast, &cf_solver_soft_step, &cf_solver_prox_jacobi_omp};
     int n = 0;
     for (int i = 0; i < (int)(sizeof extras / sizeof extras[0]); ++i)
         if (extras[i] && n++ == k) return extras[i];

@@ -964,7 +964,7 @@ static cfStatus stage_assemble(cfWorld *w)
         memset(&k->prob, 0, sizeof k->prob);
         k->prob = (cfContactProblem){.form = CF_FORM_ROWS, .nc = w->contacts.count, .bodies = w->bodies,
                                      .nb = w->n_bodies, .contacts = w->contacts.items, .h = w->def.dt, .erp = erp,
-                                     .cfm = k->cfm};
+                                     .cfm = k->cfm, .gravity = w->def.gravity};
         cf_form_work_use(&k->form, s);
         st = s->prepare(&k->form.work, &k->prob, &k->par);
         if (st != CF_OK) return fail(w, st, "assemble: solver '%s' could not prepare its rows (%s)", s->name, cf_status_name(st));

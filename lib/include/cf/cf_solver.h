@@ -131,6 +131,8 @@ typedef struct cfContactProblem {
     double h;                      /**< time step (s): the normal bias is phi / h, or erp phi / h when penetrating */
     double erp;                    /**< Baumgarte factor of penetrating contacts in [0, 1] */
     double cfm;                    /**< constraint force mixing (>= 0) on the normal diagonal */
+    cfVec3 gravity;                /**< the world's gravity (m/s^2), already in the bodies' velocities; a
+                                        solver that substeps (soft-step) hands it out per substep */
     /* the assembled forms */
     const cfFrictionProblem *fc;   /**< CF_FORM_FC3D (also set with BLCP and LCP when built from one) */
     const cfBlcp *blcp;            /**< CF_FORM_BLCP */

@@ -28,6 +28,7 @@
 #ifndef CF_RIGID_FAST_H
 #define CF_RIGID_FAST_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "cf/cf_body.h"
@@ -103,6 +104,62 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
  */
 cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                          double slop, int sweeps);
+
+/* ---- the row's operations, shared by the fast PGS and the soft step (cf_soft_step.h) ---- */
+
+/** a . b for 3 doubles. */
+static inline double cf_fast_dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/** Contact velocity u = (n, t, b) of row @p r from the two bodies' velocity slots @p A, @p B (v then w, 6 each). */
+static inline void cf_fast_contact_velocity(const cfFastRow *r, const double *A, const double *B, double u[3])
+{
+    double dv[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
+    for (int k = 0; k < 3; ++k)
+        u[k] = cf_fast_dot3(&r->d[3 * k], dv) + cf_fast_dot3(&r->jb[3 * k], B + 3) - cf_fast_dot3(&r->ja[3 * k], A + 3);
+}
+
+/** Add the impulse change @p dl (contact frame) of row @p r to the velocities @p va, @p vb (6 each). */
+static inline void cf_fast_apply(const cfFastRow *r, const double dl[3], double *va, double *vb)
+{
+    for (int i = 0; i < 3; ++i) {
+        double P = dl[0] * r->d[i] + (dl[1] * r->d[3 + i] + dl[2] * r->d[6 + i]);
+        double wa = dl[0] * r->ka[i] + (dl[1] * r->ka[3 + i] + dl[2] * r->ka[6 + i]);
+        double wb = dl[0] * r->kb[i] + (dl[1] * r->kb[3 + i] + dl[2] * r->kb[6 + i]);
+        va[i] -= r->ima * P;
+        va[3 + i] -= wa;
+        vb[i] += r->imb * P;
+        vb[3 + i] += wb;
+    }
+}
+
+/**
+ * The friction half of ch05.5's local solve on the cone of radius @p radius (= mu lambda_n):
+ * sticking (the 2x2 tangent block inverted) when that lands inside the disc, else a step of
+ * @p omega / sigma projected onto the disc. @p u holds the contact velocity with the normal
+ * change already in it; writes lam[1], lam[2].
+ */
+static inline void cf_fast_cone_friction(const cfFastRow *r, double omega, double radius, const double u[3], double lam[3])
+{
+    double t0 = 0.0, t1 = 0.0;
+    bool stick = false;
+    if (r->stick_ok) {
+        t0 = lam[1] - (r->kt[0] * u[1] + r->kt[1] * u[2]);
+        t1 = lam[2] - (r->kt[1] * u[1] + r->kt[2] * u[2]);
+        stick = t0 * t0 + t1 * t1 <= radius * radius;
+    }
+    if (!stick) {
+        t0 = lam[1] - omega * u[1] * r->inv_sigma;
+        t1 = lam[2] - omega * u[2] * r->inv_sigma;
+        double m2 = t0 * t0 + t1 * t1;
+        if (m2 > radius * radius) {
+            double s = radius / sqrt(m2);
+            t0 *= s;
+            t1 *= s;
+        }
+    }
+    lam[1] = t0;
+    lam[2] = t1;
+}
 
 /** The registry row "pgs-fast" (sim/solvers.c finds it by this name when it is linked). */
 extern const cfSolver cf_solver_pgs_fast;

@@ -48,8 +48,6 @@ static void put3(double *dst, cfVec3 v)
     dst[2] = v.z;
 }
 
-static inline double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
 static cfStatus reserve(cfRigidFast *ws, int nc, int nb)
 {
     if (nc > ws->cap) {
@@ -96,8 +94,8 @@ static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int 
     double im = row->ima + row->imb;
     for (int k = 0; k < 3; ++k)
         for (int l = 0; l < 3; ++l)
-            row->W[3 * k + l] = im * dot3(&row->d[3 * k], &row->d[3 * l]) + dot3(&row->ja[3 * k], &row->ka[3 * l]) +
-                                dot3(&row->jb[3 * k], &row->kb[3 * l]);
+            row->W[3 * k + l] = im * cf_fast_dot3(&row->d[3 * k], &row->d[3 * l]) + cf_fast_dot3(&row->ja[3 * k], &row->ka[3 * l]) +
+                                cf_fast_dot3(&row->jb[3 * k], &row->kb[3 * l]);
     row->W[0] += o->cfm;
     row->inv_wnn = 1.0 / row->W[0];
     double a = row->W[4], b = row->W[5], cc = row->W[8], det = a * cc - b * b;
@@ -499,28 +497,6 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
     return CF_OK;
 }
 
-/* contact velocity (n, t, b) from the two bodies' velocity slots (v then w) */
-static inline void contact_velocity(const cfFastRow *r, const double *A, const double *B, double u[3])
-{
-    double dv[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
-    for (int k = 0; k < 3; ++k)
-        u[k] = dot3(&r->d[3 * k], dv) + dot3(&r->jb[3 * k], B + 3) - dot3(&r->ja[3 * k], A + 3);
-}
-
-/* add the impulse change dl (contact frame) to the two velocity vectors va, vb (6 each) */
-static inline void apply(const cfFastRow *r, const double dl[3], double *va, double *vb)
-{
-    for (int i = 0; i < 3; ++i) {
-        double P = dl[0] * r->d[i] + (dl[1] * r->d[3 + i] + dl[2] * r->d[6 + i]);
-        double wa = dl[0] * r->ka[i] + (dl[1] * r->ka[3 + i] + dl[2] * r->ka[6 + i]);
-        double wb = dl[0] * r->kb[i] + (dl[1] * r->kb[3 + i] + dl[2] * r->kb[6 + i]);
-        va[i] -= r->ima * P;
-        va[3 + i] -= wa;
-        vb[i] += r->imb * P;
-        vb[3 + i] += wb;
-    }
-}
-
 static inline double max2(double a, double b) { return a > b ? a : b; }
 static inline double min2(double a, double b) { return a < b ? a : b; }
 
@@ -541,25 +517,7 @@ static inline double local_solve(const cfFastRow *r, bool box, double omega, dou
         lam[1] = r1;
         lam[2] = max2(-radius, min2(lam[2] - omega * u[2] / W[8], radius));
     } else {
-        double t0, t1;
-        bool stick = false;
-        if (r->stick_ok) {
-            t0 = lam[1] - (r->kt[0] * u[1] + r->kt[1] * u[2]);
-            t1 = lam[2] - (r->kt[1] * u[1] + r->kt[2] * u[2]);
-            stick = t0 * t0 + t1 * t1 <= radius * radius;
-        }
-        if (!stick) {
-            t0 = lam[1] - omega * u[1] * r->inv_sigma;
-            t1 = lam[2] - omega * u[2] * r->inv_sigma;
-            double m2 = t0 * t0 + t1 * t1;
-            if (m2 > radius * radius) {
-                double s = radius / sqrt(m2);
-                t0 *= s;
-                t1 *= s;
-            }
-        }
-        lam[1] = t0;
-        lam[2] = t1;
+        cf_fast_cone_friction(r, omega, radius, u, lam);
     }
     return max2(fabs(lam[0] - old0), max2(fabs(lam[1] - old1), fabs(lam[2] - old2)));
 }
@@ -581,12 +539,12 @@ static double sweep_rows(cfRigidFast *ws, bool box, double omega, double cfm)
             pb = r->b;
         }
         double u[3];
-        contact_velocity(r, va, vb, u);
+        cf_fast_contact_velocity(r, va, vb, u);
         u[0] += r->bias + cfm * r->lam[0];
         double lam[3] = {r->lam[0], r->lam[1], r->lam[2]};
         dmax = max2(dmax, local_solve(r, box, omega, u, lam));
         double dl[3] = {lam[0] - r->lam[0], lam[1] - r->lam[1], lam[2] - r->lam[2]};
-        apply(r, dl, va, vb);
+        cf_fast_apply(r, dl, va, vb);
         memcpy(r->lam, lam, sizeof lam);
     }
     if (pa >= 0 && pa < nb) memcpy(&vel[6 * pa], va, sizeof va);
@@ -615,7 +573,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
         double va[6], vb[6];
         memcpy(va, &vel[6 * r->a], sizeof va);
         memcpy(vb, &vel[6 * r->b], sizeof vb);
-        apply(r, r->lam, va, vb);
+        cf_fast_apply(r, r->lam, va, vb);
         if (r->a < nb) memcpy(&vel[6 * r->a], va, sizeof va);
         if (r->b < nb) memcpy(&vel[6 * r->b], vb, sizeof vb);
     }
@@ -656,7 +614,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
         const cfFastRow *row = &rows[a];
         double u[3];
         const double *r = row->lam;
-        contact_velocity(row, &vel[6 * row->a], &vel[6 * row->b], u);
+        cf_fast_contact_velocity(row, &vel[6 * row->a], &vel[6 * row->b], u);
         u[0] += row->bias + cfm * r[0];
         sum += cf_contact_residual2(r, u, row->mu, box ? CF_FRICTION_BOX : CF_FRICTION_CONE);
         memcpy(contacts[row->contact].lambda, r, 3 * sizeof *r);
@@ -707,7 +665,7 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
         const cfFastRow *r = &ws->rows[a];
         const double *A = &vel[6 * r->a], *B = &vel[6 * r->b];
         double dv[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
-        double un = dot3(r->d, dv) + dot3(r->jb, B + 3) - dot3(r->ja, A + 3);
+        double un = cf_fast_dot3(r->d, dv) + cf_fast_dot3(r->jb, B + 3) - cf_fast_dot3(r->ja, A + 3);
         double phi = contacts[r->contact].phi + h * un;
         bias[a] = erp * min2(phi + slop, 0.0) / h;
         active |= bias[a] != 0.0;
