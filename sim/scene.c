@@ -395,8 +395,8 @@ static cfStatus get_solver(const Parser *p, const cJSON *obj, const char *at, co
     }
     const cfSolver *s = cf_solver_find(item->valuestring);
     if (!s)
-        return fail(p, path, "unknown solver '%s' (expected none or one of: %s)", item->valuestring,
-                    cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
+        return fail(p, path, "unknown solver '%s' (expected none or one of: %s)%s", item->valuestring,
+                    cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names), cf_solver_absent_reason(item->valuestring));
     *out = s; /* one that takes no contact problems is refused by cf_world_def_check(), with the reason */
     return CF_OK;
 }

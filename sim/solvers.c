@@ -351,6 +351,18 @@ static const cfSolver ROWS[] = {
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
+/* their names, known where the rows are not linked */
+static const char *const REFERENCE_ONLY[] = {"pgs-fast", "soft-step", "prox-jacobi-omp"};
+
+const char *cf_solver_absent_reason(const char *name)
+{
+    for (int i = 0; i < (int)(sizeof REFERENCE_ONLY / sizeof REFERENCE_ONLY[0]); ++i)
+        if (name && strcmp(name, REFERENCE_ONLY[i]) == 0 && !cf_solver_find(name))
+            return "; it is a faster row of the reference solutions, which this build does not link (a handout, "
+                   "or IMPL=exercises): choose another, e.g. pgs";
+    return "";
+}
+
 /* the optional rows, appended in chapter order after the table */
 static const cfSolver *extra(int k)
 {

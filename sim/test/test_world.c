@@ -66,6 +66,14 @@ START_TEST(registry_rows_are_complete)
     }
     ck_assert_ptr_null(cf_solver_at(n));
     ck_assert_ptr_null(cf_solver_find("pgx"));
+    /* a reference-only row missing from this build is explained; a typo or a linked row is not */
+    ck_assert_str_eq(cf_solver_absent_reason("pgx"), "");
+    ck_assert_str_eq(cf_solver_absent_reason(NULL), "");
+    static const char *const reference_only[] = {"pgs-fast", "soft-step", "prox-jacobi-omp"};
+    for (int i = 0; i < 3; ++i)
+        ck_assert_msg((*cf_solver_absent_reason(reference_only[i]) != '\0') == !cf_solver_find(reference_only[i]),
+                      "%s: linked %d, reason '%s'", reference_only[i], cf_solver_find(reference_only[i]) != NULL,
+                      cf_solver_absent_reason(reference_only[i]));
     static const char *const world[] = {"pgs", "pgs-blocked", "pgs-boxed", "pgs-sm", "nncg", "baraff", "lemke"};
     for (size_t i = 0; i < sizeof world / sizeof world[0]; ++i) {
         const cfSolver *s = cf_solver_find(world[i]);

@@ -214,8 +214,8 @@ static int run_parse(int argc, char **argv, RunOptions *o)
             o->solver = strcmp(val, "none") == 0 ? NULL : cf_solver_find(val);
             if (strcmp(val, "none") != 0 && !(o->solver && o->solver->contacts)) {
                 char names[512];
-                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none or one of: %s)\n", val,
-                        cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
+                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none or one of: %s)%s\n", val,
+                        cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names), cf_solver_absent_reason(val));
                 return EXIT_BAD_INPUT;
             }
         } else if ((val = cflab_option_value(argc, argv, &i, "--friction", &missing))) {

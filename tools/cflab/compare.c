@@ -105,7 +105,8 @@ static int parse_solvers(const char *list, Options *o)
         snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
         const cfSolver *s = cf_solver_find(name);
         if (!s || len >= sizeof name) {
-            fprintf(stderr, "cflab compare: --solvers: unknown solver '%.*s' (world solvers: %s)\n", (int)len, p, names);
+            fprintf(stderr, "cflab compare: --solvers: unknown solver '%.*s' (world solvers: %s)%s\n", (int)len, p, names,
+                    cf_solver_absent_reason(name));
             return EXIT_BAD_INPUT;
         }
         if (!s->contacts) {

@@ -26,6 +26,12 @@ int cf_solver_count(void);
 const cfSolver *cf_solver_at(int i);
 /** The row named @p name, or NULL. */
 const cfSolver *cf_solver_find(const char *name);
+/**
+ * Why no row is named @p name: "" when @p name is simply unknown, or a sentence for the rows of
+ * the reference solutions only ("pgs-fast", "soft-step", "prox-jacobi-omp"), which a build
+ * without them (a handout) does not have. Never NULL.
+ */
+const char *cf_solver_absent_reason(const char *name);
 /** True when @p s is a row of this build's table (pointer identity). */
 bool cf_solver_registered(const cfSolver *s);
 
