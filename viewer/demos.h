@@ -100,6 +100,7 @@ typedef struct cfvSlot {
     char note[128];       /**< why it halted, shown in the HUD */
     cfvSeries energy;     /**< total energy against time */
     cfvSeries momentum;   /**< |angular momentum| against time */
+    cfvSeries barrier;    /**< the ipc pipeline's barrier energy kappa sum b against time (cfStepStats::ipc; 0 under another pipeline) */
     cfContactList extra;  /**< contacts a demo (or a test) adds for the overlays, besides w.contacts */
     cfvMark *marks;       /**< arrows, lines and points the demo draws (always shown) */
     int n_marks, cap_marks;

@@ -211,6 +211,7 @@ static void sample(cfvRun *run)
         if (s->halted && s->energy.n > 0) continue;
         cfv_series_push(&s->energy, s->w.time, cf_world_energy(&s->w));
         cfv_series_push(&s->momentum, s->w.time, cfu_norm(cf_world_angular_momentum(&s->w)));
+        cfv_series_push(&s->barrier, s->w.time, s->w.stats.ipc.barrier_energy);
     }
 }
 
@@ -223,6 +224,7 @@ static void free_slots(cfvRun *run)
         cf_world_free(&s->w);
         cfv_series_free(&s->energy);
         cfv_series_free(&s->momentum);
+        cfv_series_free(&s->barrier);
         cf_contacts_free(&s->extra);
         free(s->marks);
         memset(s, 0, sizeof *s);
