@@ -110,6 +110,7 @@ static cfStatus add_fixed_box(cfIpcSystem *s, cfVec3 origin, cfMat3 R, cfVec3 lo
    triangles), springs with their own rest lengths, then the state x, v. */
 static cfStatus gather(const cfWorld *w, cfIpcSystem *s, int *soft_first)
 {
+    //> ch09:world-gather
     double dhat, kappa, diag;
     cfVec3 center;
     ipc_parameters(w, &dhat, &kappa, &center, &diag);
@@ -156,6 +157,7 @@ static cfStatus gather(const cfWorld *w, cfIpcSystem *s, int *soft_first)
             }
     }
     return st;
+    //< ch09:world-gather
 }
 
 /* ---- stage 3, scatter ----------------------------------------------------------------------------- */
@@ -205,6 +207,7 @@ static cfStatus fail_msg(cfWorld *w, cfStatus st, const char *msg)
 
 cfStatus cf_world_ipc_step(cfWorld *w)
 {
+    //> ch09:world-ipc-step
     cfIpcSystem s;
     memset(&s, 0, sizeof s);
     int *first = malloc((size_t)(w->n_soft > 0 ? w->n_soft : 1) * sizeof *first);
@@ -236,6 +239,7 @@ cfStatus cf_world_ipc_step(cfWorld *w)
     cf_ipc_free(&s);
     free(first);
     return st;
+    //< ch09:world-ipc-step
 }
 
 /* ---- the certificate: signed volumes only ------------------------------------------------------- */
@@ -251,10 +255,12 @@ static double orient(cfVec3 a, cfVec3 b, cfVec3 c, cfVec3 d)
    segment in the triangle's plane is not counted (it has no crossing direction). */
 static bool segment_crosses(cfVec3 p, cfVec3 q, cfVec3 a, cfVec3 b, cfVec3 c)
 {
+    //> ch09:world-crossing
     double sp = orient(a, b, c, p), sq = orient(a, b, c, q);
     if ((sp > 0.0 && sq > 0.0) || (sp < 0.0 && sq < 0.0) || (sp == 0.0 && sq == 0.0)) return false;
     double u = orient(p, q, a, b), v = orient(p, q, b, c), x = orient(p, q, c, a);
     return (u >= 0.0 && v >= 0.0 && x >= 0.0) || (u <= 0.0 && v <= 0.0 && x <= 0.0);
+    //< ch09:world-crossing
 }
 
 int cf_world_crossings(const cfWorld *w, cfVec3 *const *x_prev, char *what, size_t cap)

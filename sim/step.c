@@ -1419,6 +1419,7 @@ static cfStatus velocity_step(cfWorld *w)
     return st;
 }
 
+//> ch09:world-pipelines
 static const cfPipeline pipelines[CF_PIPELINE_COUNT] = {
     [CF_PIPELINE_VELOCITY] = {"velocity", "detect contacts, then solve a velocity-level contact problem (chapters 1-8, 10)",
                               CF_STAGE_COUNT,
@@ -1427,6 +1428,7 @@ static const cfPipeline pipelines[CF_PIPELINE_COUNT] = {
     [CF_PIPELINE_IPC] = {"ipc", "Incremental Potential Contact: minimize the incremental potential over positions (chapter 9)",
                          3, {"gather", "minimize", "scatter"}, cf_world_ipc_check, cf_world_ipc_step},
 };
+//< ch09:world-pipelines
 
 const cfPipeline *cf_pipeline_of(cfPipelineKind k)
 {
