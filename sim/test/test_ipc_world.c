@@ -37,7 +37,7 @@ static cfVec3 **positions(const cfWorld *w)
     ck_assert_ptr_nonnull(x);
     for (int i = 0; i < w->n_soft; ++i) {
         x[i] = malloc((size_t)w->soft[i].n_nodes * sizeof **x);
-        ck_assert_ptr_nonnull(x[i]);
+        cft_assert_at(x[i] != NULL, "i = %d", i);
         memcpy(x[i], w->soft[i].x, (size_t)w->soft[i].n_nodes * sizeof **x);
     }
     return x;

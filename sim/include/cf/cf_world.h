@@ -254,7 +254,6 @@ typedef struct cfFrictionPair {
     cfDirectionField structure[2]; /**< Matchstick: the structure direction field of each body */
 } cfFrictionPair;
 
-/** Opaque scratch space of the step (sim/step.c). */
 struct cfWorld;
 
 /**
@@ -283,6 +282,8 @@ typedef struct cfPipeline {
 
 /** The row of pipeline @p k, NULL for a value outside [0, CF_PIPELINE_COUNT). */
 const cfPipeline *cf_pipeline_of(cfPipelineKind k);
+
+/** Opaque scratch space of the step (sim/step.c). */
 struct cfStepWork;
 
 /** A world of rigid and soft bodies. */
@@ -351,7 +352,7 @@ int cf_world_crossings(const cfWorld *w, cfVec3 *const *x_prev, char *what, size
 
 /**
  * For drawing the dhat shells: visit every contact pair of an ipc world (cf_ipc_for_pairs() on the
- * system the pipeline builds from its state) closer than the dhat of its settings, with the
+ * system the pipeline builds from its state) closer than dhat (the setting or its derived default), with the
  * closest points @p a (first feature) and @p b (second) and their distance @p d. CF_BAD_INPUT for
  * another pipeline, CF_NO_MEMORY.
  */
