@@ -34,4 +34,8 @@ int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proxim
    soft body s -> -2 - s */
 int cf_contact_side_id(const cfContact *c, int side);
 
+/* the ipc pipeline (ipc.c): the bodies it takes (cfPipeline::check) and its step (cfPipeline::step) */
+cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err);
+cfStatus cf_world_ipc_step(cfWorld *w);
+
 #endif

@@ -372,6 +372,7 @@ static const char *ordering_name(int i) { return cf_ordering_name((cfOrdering)i)
 static const char *rfactor_name(int i) { return cf_rfactor_name((cfRFactor)i); }
 static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
 static const char *preconditioner_name(int i) { return cf_preconditioner_name((cfPreconditioner)i); }
+static const char *pipeline_name(int i) { return cf_pipeline_name((cfPipelineKind)i); }
 
 /* the string member @p key as a value of an enum with @p count names (a no-op once st failed) */
 #define GET_ENUM(key, what, names, count, field)                                                     \
@@ -411,7 +412,8 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
                                        "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
-                                       NULL};
+                                       "pipeline", "ipc", NULL};
+    static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", NULL};
     const char *at = "world";
     cfStatus st = check_object(p, obj, at, keys);
     if (st == CF_OK) st = get_vec3(p, obj, at, "gravity", &def->gravity);
@@ -442,6 +444,16 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     GET_ENUM("preconditioner", "preconditioner", preconditioner_name, CF_PRECONDITIONER_COUNT, def->preconditioner);
     if (st == CF_OK) st = get_int(p, obj, at, "cmr_rounds", &def->cmr_rounds);
     if (st == CF_OK) st = get_int(p, obj, at, "cmr_halvings", &def->cmr_halvings);
+    GET_ENUM("pipeline", "pipeline", pipeline_name, CF_PIPELINE_COUNT, def->pipeline);
+    const cJSON *ipc = member(obj, "ipc");
+    if (st == CF_OK && ipc) {
+        const char *at_ipc = "world.ipc";
+        st = check_object(p, ipc, at_ipc, ipc_keys);
+        if (st == CF_OK) st = get_number(p, ipc, at_ipc, "dhat", &def->ipc.dhat);
+        if (st == CF_OK) st = get_number(p, ipc, at_ipc, "kappa", &def->ipc.kappa);
+        if (st == CF_OK) st = get_number(p, ipc, at_ipc, "eps_v", &def->ipc.eps_v);
+        if (st == CF_OK) st = get_int(p, ipc, at_ipc, "friction_iterations", &def->ipc.friction_iterations);
+    }
     if (st == CF_OK) {
         int seed = (int)def->seed;
         st = get_int(p, obj, at, "seed", &seed);
@@ -611,13 +623,34 @@ static void scene_relative(const Parser *p, const char *name, char *out, size_t 
     else snprintf(out, cap, "%.*s/%s", (int)(slash - p->label), p->label, name);
 }
 
+/* A box of 8 nodes (node i at the corner with x, y, z high by bits 0, 1, 2; total mass @p mass), its
+   12 surface triangles counter-clockwise from outside and a spring of stiffness @p k between every
+   two nodes (28): chapter 9's soft box (cf_ipc_add_box()), in the same order. */
+static cfStatus spring_box(cfSoftBody *s, cfVec3 origin, cfVec3 size, double mass, double k, cfError *err)
+{
+    static const int F[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                                 {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+    cfStatus st = cf_soft_init(s, 8);
+    if (st != CF_OK) return cf_error_set(err, st, "out of memory");
+    for (int i = 0; i < 8; ++i) {
+        s->x[i] = cfu_add(origin, cfu_vec3(i & 1 ? size.x : 0.0, i & 2 ? size.y : 0.0, i & 4 ? size.z : 0.0));
+        s->mass[i] = mass / 8.0;
+    }
+    for (int f = 0; f < 12 && st == CF_OK; ++f) st = cf_soft_add_tri(s, F[f][0], F[f][1], F[f][2], err);
+    for (int i = 0; i < 8 && st == CF_OK; ++i)
+        for (int j = i + 1; j < 8 && st == CF_OK; ++j) st = cf_soft_add_spring(s, i, j, k, -1.0, err);
+    if (st == CF_OK) st = cf_soft_finalize(s, err);
+    if (st != CF_OK) cf_soft_free(s);
+    return st;
+}
+
 static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cfSoftBody *s)
 {
     static const char *const any_keys[] = {"name", "type", "origin", "size", "cells", "density", "young", "poisson",
                                            "fix_min_x", "from", "to", "nodes", "stiffness", "node_mass", "fix_first",
                                            "damping", "mu", "velocity", "center", "radius", "du", "dv", "mass",
                                            "stretch", "shear", "bend", "thickness", "node", "ele", "scale", "offset",
-                                           "corotational", "consistent_mass", NULL};
+                                           "corotational", "consistent_mass", "position", NULL};
     static const char *const box_keys[] = {"name", "type", "origin", "size", "cells", "density", "young", "poisson",
                                            "fix_min_x", "damping", "mu", "velocity", "corotational", "consistent_mass",
                                            "thickness", NULL};
@@ -628,6 +661,9 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
                                             NULL};
     static const char *const cloth_keys[] = {"name", "type", "origin", "du", "dv", "cells", "mass", "stretch", "shear",
                                              "bend", "thickness", "damping", "mu", "velocity", NULL};
+    static const char *const spring_box_keys[] = {"name", "type", "origin", "size", "mass", "stiffness", "mu",
+                                                  "velocity", NULL};
+    static const char *const particle_keys[] = {"name", "type", "position", "mass", "mu", "velocity", NULL};
     static const char *const tetgen_keys[] = {"name", "type", "node", "ele", "scale", "offset", "density", "young",
                                               "poisson", "damping", "mu", "velocity", "corotational", "consistent_mass",
                                               "thickness", NULL};
@@ -636,7 +672,7 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
     if (st != CF_OK) return st;
     field_path(path, at, "type");
     const cJSON *type = member(obj, "type");
-    if (!type) return fail(p, path, "missing (one of: tet_box, tet_ball, tetgen, cloth, chain)");
+    if (!type) return fail(p, path, "missing (one of: tet_box, tet_ball, tetgen, cloth, chain, spring_box, particle)");
     if (!cJSON_IsString(type)) return fail(p, path, "must be a string (got %s)", json_type_name(type));
 
     cfError inner = {{0}};
@@ -741,8 +777,41 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
         if (nodes > 0 && (st = spend_elements(p, at, "nodes", 2.0 * nodes)) != CF_OK) return st;
         st = cf_soft_make_chain(s, from, to, nodes, k, node_mass, fix, &inner);
         if (st != CF_OK) return fail_from(p, at, st, &inner);
+    } else if (strcmp(type->valuestring, "spring_box") == 0) {
+        cfVec3 origin = cfu_zero3(), size = cfu_zero3();
+        double mass = 0.0, k = 0.0;
+        st = check_object(p, obj, at, spring_box_keys);
+        if (st == CF_OK) st = get_vec3(p, obj, at, "origin", &origin);
+        if (st == CF_OK) st = need_vec3(p, obj, at, "size", &size);
+        if (st == CF_OK) st = need_number(p, obj, at, "mass", &mass);
+        if (st == CF_OK) st = need_number(p, obj, at, "stiffness", &k);
+        if (st != CF_OK) return st;
+        if (!(size.x > 0.0 && size.y > 0.0 && size.z > 0.0))
+            return fail(p, at, "size: every side must be > 0 (got [%g, %g, %g])", size.x, size.y, size.z);
+        if (!(mass > 0.0)) return fail(p, at, "mass: must be > 0 (got %g)", mass);
+        if (!(k > 0.0)) return fail(p, at, "stiffness: must be > 0 (got %g)", k);
+        st = spring_box(s, origin, size, mass, k, &inner);
+        if (st != CF_OK) return fail_from(p, at, st, &inner);
+    } else if (strcmp(type->valuestring, "particle") == 0) {
+        cfVec3 x = cfu_zero3();
+        double mass = 0.0;
+        st = check_object(p, obj, at, particle_keys);
+        if (st == CF_OK) st = need_vec3(p, obj, at, "position", &x);
+        if (st == CF_OK) st = need_number(p, obj, at, "mass", &mass);
+        if (st != CF_OK) return st;
+        if (!(mass > 0.0)) return fail(p, at, "mass: must be > 0 (got %g)", mass);
+        st = cf_soft_init(s, 1);
+        if (st == CF_OK) {
+            s->x[0] = x;
+            s->mass[0] = mass;
+            st = cf_soft_finalize(s, &inner);
+        }
+        if (st != CF_OK) {
+            cf_soft_free(s);
+            return inner.msg[0] ? fail_from(p, at, st, &inner) : cf_error_set(p->err, st, "%s: %s: out of memory", p->label, at);
+        }
     } else {
-        return fail(p, path, "unknown soft body type '%s' (expected one of: tet_box, tet_ball, tetgen, cloth, chain)",
+        return fail(p, path, "unknown soft body type '%s' (expected one of: tet_box, tet_ball, tetgen, cloth, chain, spring_box, particle)",
                     type->valuestring);
     }
 
@@ -990,6 +1059,9 @@ static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSc
     i = 0;
     for (const cJSON *c = friction ? friction->child : NULL; c; c = c->next, ++i)
         if ((st = parse_friction_pair(p, c, i, w)) != CF_OK) return st;
+    /* the bodies the pipeline can step (the velocity pipeline takes every world) */
+    cfError inner = {{0}};
+    if (cf_pipeline_of(w->def.pipeline)->check(w, &inner) != CF_OK) return fail(p, NULL, "%s", inner.msg);
     return CF_OK;
 }
 

@@ -1401,22 +1401,55 @@ static cfStatus step_cmr(cfWorld *w)
     return st;
 }
 
+/* ---- the pipelines ---------------------------------------------------------------------------- */
+
+/* the velocity pipeline takes every world; what a stage cannot do it says itself */
+static cfStatus velocity_check(const cfWorld *w, cfError *err)
+{
+    (void)w;
+    (void)err;
+    return CF_OK;
+}
+
+static cfStatus velocity_step(cfWorld *w)
+{
+    cfStatus st = work_reserve(w);
+    if (st == CF_OK && w->def.cmr_rounds > 0) return step_cmr(w);
+    for (int s = 0; s < CF_STAGE_COUNT && st == CF_OK; ++s) st = timed_stage(w, (cfStage)s);
+    return st;
+}
+
+//> ch09:world-pipelines
+static const cfPipeline pipelines[CF_PIPELINE_COUNT] = {
+    [CF_PIPELINE_VELOCITY] = {"velocity", "detect contacts, then solve a velocity-level contact problem (chapters 1-8, 10)",
+                              CF_STAGE_COUNT,
+                              {"detect", "contacts", "velocities", "assemble", "solve", "positions", "stabilize"},
+                              velocity_check, velocity_step},
+    [CF_PIPELINE_IPC] = {"ipc", "Incremental Potential Contact: minimize the incremental potential over positions (chapter 9)",
+                         3, {"gather", "minimize", "scatter"}, cf_world_ipc_check, cf_world_ipc_step},
+};
+//< ch09:world-pipelines
+
+const cfPipeline *cf_pipeline_of(cfPipelineKind k)
+{
+    return k >= 0 && k < CF_PIPELINE_COUNT ? &pipelines[k] : NULL;
+}
+
 cfStatus cf_world_step(cfWorld *w)
 {
     w->error.msg[0] = '\0';
     cfStatus st = cf_world_def_check(&w->def, &w->error);
     if (st != CF_OK) return st;
+    const cfPipeline *pl = cf_pipeline_of(w->def.pipeline);
+    if ((st = pl->check(w, &w->error)) != CF_OK) return st;
     Saved sv;
     st = save(w, &sv);
     if (st != CF_OK) {
         saved_free(&sv, w->n_soft);
         return fail(w, st, "out of memory");
     }
-    st = work_reserve(w);
     memset(&w->stats, 0, sizeof w->stats);
-    if (st == CF_OK && w->def.cmr_rounds > 0) st = step_cmr(w);
-    else
-        for (int s = 0; s < CF_STAGE_COUNT && st == CF_OK; ++s) st = timed_stage(w, (cfStage)s);
+    st = pl->step(w);
     if (st == CF_OK) st = check_finite(w);
     if (st == CF_OK) {
         w->time += w->def.dt;

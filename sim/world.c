@@ -12,9 +12,7 @@
 
 const char *cf_stage_name(cfStage s)
 {
-    static const char *names[CF_STAGE_COUNT] = {"detect",   "contacts", "velocities", "assemble",
-                                                "solve",    "positions", "stabilize"};
-    return (s >= 0 && s < CF_STAGE_COUNT) ? names[s] : "unknown";
+    return (s >= 0 && s < CF_STAGE_COUNT) ? cf_pipeline_of(CF_PIPELINE_VELOCITY)->stages[s] : "unknown";
 }
 
 const char *cf_rigid_integrator_name(cfRigidIntegrator i)
@@ -61,6 +59,12 @@ const char *cf_stabilization_name(cfStabilization s)
     return "unknown";
 }
 
+const char *cf_pipeline_name(cfPipelineKind k)
+{
+    const cfPipeline *p = cf_pipeline_of(k);
+    return p ? p->name : "unknown";
+}
+
 cfWorldDef cf_world_def_default(void)
 {
     cfWorldDef d;
@@ -91,11 +95,50 @@ cfWorldDef cf_world_def_default(void)
     d.preconditioner = CF_PRECOND_EXACT;
     d.cmr_rounds = 0;
     d.cmr_halvings = 2;
+    d.pipeline = CF_PIPELINE_VELOCITY;
+    d.ipc.dhat = 0.0;
+    d.ipc.kappa = 0.0;
+    d.ipc.eps_v = 1e-3;
+    d.ipc.friction_iterations = 1;
     return d;
 }
 
 /* "<field>: must be ... (got ...)" */
 #define REFUSE(err, ...) cf_error_set(err, CF_BAD_INPUT, __VA_ARGS__)
+
+/* the pipeline and the ipc settings: ranges, and no setting of one pipeline under another (a
+   forgotten "pipeline" key would otherwise ignore the ipc keys silently) */
+static cfStatus ipc_check(const cfWorldDef *d, cfError *err)
+{
+    if (!(d->pipeline >= 0 && d->pipeline < CF_PIPELINE_COUNT))
+        return REFUSE(err, "pipeline: unknown value %d", (int)d->pipeline);
+    const cfIpcSettings *p = &d->ipc;
+    if (!(isfinite(p->dhat) && p->dhat >= 0.0))
+        return REFUSE(err, "ipc.dhat: must be >= 0 (m; 0: 1e-3 of the soft bodies' bounding box diagonal) (got %g)", p->dhat);
+    if (!(isfinite(p->kappa) && p->kappa >= 0.0))
+        return REFUSE(err, "ipc.kappa: must be >= 0 (N/m; 0: the heaviest node rests at dhat/2) (got %g)", p->kappa);
+    if (!(isfinite(p->eps_v) && p->eps_v > 0.0)) return REFUSE(err, "ipc.eps_v: must be > 0 (m/s) (got %g)", p->eps_v);
+    if (p->friction_iterations < 1 || p->friction_iterations > 100)
+        return REFUSE(err, "ipc.friction_iterations: must be in [1, 100] (got %d)", p->friction_iterations);
+    cfWorldDef def = cf_world_def_default();
+    const char *name = cf_pipeline_name(d->pipeline);
+    if (d->pipeline != CF_PIPELINE_IPC) {
+        const char *key = p->dhat != def.ipc.dhat ? "dhat" : p->kappa != def.ipc.kappa ? "kappa"
+                          : p->eps_v != def.ipc.eps_v ? "eps_v"
+                          : p->friction_iterations != def.ipc.friction_iterations ? "friction_iterations" : NULL;
+        if (key) return REFUSE(err, "ipc.%s: a setting of the ipc pipeline, and the pipeline is '%s'", key, name);
+        return CF_OK;
+    }
+    /* the velocity pipeline's stages do not run under ipc: a setting of theirs would do nothing */
+    if (d->solver) return REFUSE(err, "solver: the %s pipeline solves no velocity-level problem; leave it none", name);
+    if (d->detector != CF_DETECT_NONE)
+        return REFUSE(err, "detector: the %s pipeline finds its contacts itself (every pair within dhat); leave it none", name);
+    if (d->soft_integrator != CF_SOFT_IMPLICIT)
+        return REFUSE(err, "soft_integrator: the %s pipeline's step is implicit Euler (got '%s')", name,
+                      cf_soft_integrator_name(d->soft_integrator));
+    if (d->cmr_rounds != 0) return REFUSE(err, "cmr_rounds: constraint manifold refinement is a velocity-pipeline step");
+    return CF_OK;
+}
 
 cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
 {
@@ -168,7 +211,7 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "cmr_rounds: constraint manifold refinement needs a detector and a solver of assembled or "
                       "dual-form problems (got detector '%s', solver '%s')", cf_detector_name(d->detector),
                       d->solver ? d->solver->name : "none");
-    return CF_OK;
+    return ipc_check(d, err);
 }
 
 cfStatus cf_world_erp_cfm(const cfWorldDef *d, double *erp, double *cfm)

@@ -134,6 +134,7 @@ typedef struct Hud {
     char story[2400];                        /* prediction, what to look at, keys: at s */
     SDL_FRect top, bottom, plots;            /* panel rectangles (w == 0: not shown) */
     bool energy_plot, momentum_plot;         /* only when some sample is not zero */
+    bool barrier_plot;                       /* the ipc pipeline's barrier energy, when not zero */
     bool residual_plot;                      /* the solver's residual per iteration (last step) */
 } Hud;
 
@@ -157,7 +158,7 @@ static bool informative(const cfvRun *run, size_t series_offset)
     return false;
 }
 
-static int plot_panels(const Hud *H) { return H->energy_plot + H->momentum_plot + H->residual_plot; }
+static int plot_panels(const Hud *H) { return H->energy_plot + H->momentum_plot + H->barrier_plot + H->residual_plot; }
 
 static void hud_build(const cfvApp *app, Hud *H)
 {
@@ -169,6 +170,7 @@ static void hud_build(const cfvApp *app, Hud *H)
     for (int i = 0; i < run->n_slots; ++i) soft = soft || run->slot[i].w.n_soft > 0;
     H->energy_plot = informative(run, offsetof(cfvSlot, energy));
     H->momentum_plot = rigid && informative(run, offsetof(cfvSlot, momentum));
+    H->barrier_plot = informative(run, offsetof(cfvSlot, barrier));
     H->residual_plot = cfv_run_has_solver(run);
     int panels = plot_panels(H);
     if (app->plots && panels > 0)
@@ -227,10 +229,13 @@ static void hud_build(const cfvApp *app, Hud *H)
     double stage[CF_STAGE_COUNT] = {0};
     int iters = 0, budget = 0, contacts = 0;
     double resid = 0, common = 0;
+    /* the stage times of the worlds that run the first world's pipeline */
+    const cfPipeline *pl = cf_pipeline_of(run->n_slots ? run->slot[0].w.def.pipeline : CF_PIPELINE_VELOCITY);
     for (int i = 0; i < run->n_slots; ++i) {
         const cfWorld *w = &run->slot[i].w;
         common = fmax(common, w->stats.common_residual);
-        for (int k = 0; k < CF_STAGE_COUNT; ++k) stage[k] += w->stats.stage_seconds[k];
+        if (cf_pipeline_of(w->def.pipeline) == pl)
+            for (int k = 0; k < pl->n_stages; ++k) stage[k] += w->stats.stage_seconds[k];
         iters = w->stats.solver_iterations > iters ? w->stats.solver_iterations : iters;
         budget = w->def.solver_iterations > budget ? w->def.solver_iterations : budget; /* the worlds' largest */
         resid = fmax(resid, w->stats.solver_residual);
@@ -238,15 +243,20 @@ static void hud_build(const cfvApp *app, Hud *H)
     }
     size_t n = 0;
     n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, "step (ms):");
-    for (int k = 0; k < CF_STAGE_COUNT && n < sizeof H->detail; ++k)
-        n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, " %s %.3f", cf_stage_name((cfStage)k), stage[k] * 1e3);
+    for (int k = 0; k < pl->n_stages && n < sizeof H->detail; ++k)
+        n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, " %s %.3f", pl->stages[k], stage[k] * 1e3);
     if (run->n_compare > 0 && n < sizeof H->detail) {
         /* each world's line names its solver: the sums of all worlds only */
         snprintf(H->detail + n, sizeof H->detail - n, "\ncontacts %d in %d worlds (1-4: choose a world, x: its solver)", contacts,
                  run->n_slots);
     } else if (run->n_slots && n < sizeof H->detail) {
         const cfWorldDef *d = &run->slot[0].w.def;
-        if (!d->solver && soft)
+        const cfStepStats *st = &run->slot[0].w.stats;
+        if (d->pipeline == CF_PIPELINE_IPC)
+            snprintf(H->detail + n, sizeof H->detail - n,
+                     "\npipeline ipc (dhat %.3g m, kappa %.3g N/m)   Newton iterations %d   pairs within dhat %d   smallest "
+                     "distance %.3e m", st->ipc.dhat, st->ipc.kappa, st->solver_iterations, st->n_contacts, st->ipc.min_distance);
+        else if (!d->solver && soft)
             snprintf(H->detail + n, sizeof H->detail - n,
                      "\ncontact solver: none   contacts %d   last linear solve: %d iteration%s, residual %.2e", contacts,
                      iters, iters == 1 ? "" : "s", resid);
@@ -352,11 +362,12 @@ static void draw_hud(cfvApp *app, SDL_Renderer *r, const Hud *H)
 static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
 {
     const cfvRun *run = &app->run;
-    const cfvSeries *se[CFV_MAX_WORLDS], *sm[CFV_MAX_WORLDS];
+    const cfvSeries *se[CFV_MAX_WORLDS], *sm[CFV_MAX_WORLDS], *sb[CFV_MAX_WORLDS];
     SDL_Color col[CFV_MAX_WORLDS];
     for (int i = 0; i < run->n_slots; ++i) {
         se[i] = &run->slot[i].energy;
         sm[i] = &run->slot[i].momentum;
+        sb[i] = &run->slot[i].barrier;
         col[i] = cfv_slot_color(i);
     }
     float x = H->plots.x, y = H->plots.y, pw = H->plots.w;
@@ -368,6 +379,10 @@ static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
     }
     if (H->momentum_plot) {
         cfv_plot(r, x, y, pw, ph, "angular momentum (kg m^2/s) against time", sm, col, run->n_slots, false, "s");
+        y += ph + 8;
+    }
+    if (H->barrier_plot) {
+        cfv_plot(r, x, y, pw, ph, "barrier energy kappa sum b (J) against time", sb, col, run->n_slots, false, "s");
         y += ph + 8;
     }
     if (H->residual_plot) {

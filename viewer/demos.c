@@ -39,6 +39,10 @@ extern const cfvDemo cfv_demo_ch08_cloth_on_box;
 extern const cfvDemo cfv_demo_ch09_tunnel;
 extern const cfvDemo cfv_demo_ch09_soft_stack;
 extern const cfvDemo cfv_demo_ch09_incline_creep;
+extern const cfvDemo cfv_demo_ch09_world_soft_stack;
+extern const cfvDemo cfv_demo_ch09_world_tunnel;
+extern const cfvDemo cfv_demo_ch09_world_incline;
+extern const cfvDemo cfv_demo_ch09_world_block_slide;
 /* chapters/ch10/demos/ */
 extern const cfvDemo cfv_demo_ch10_grooved_box;
 extern const cfvDemo cfv_demo_ch10_log_slide;
@@ -71,6 +75,10 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch09_tunnel,
     &cfv_demo_ch09_soft_stack,
     &cfv_demo_ch09_incline_creep,
+    &cfv_demo_ch09_world_soft_stack,
+    &cfv_demo_ch09_world_tunnel,
+    &cfv_demo_ch09_world_incline,
+    &cfv_demo_ch09_world_block_slide,
     &cfv_demo_ch10_grooved_box,
     &cfv_demo_ch10_log_slide,
     &cfv_demo_ch10_matchsticks,

@@ -100,6 +100,8 @@ typedef struct cfvSlot {
     char note[128];       /**< why it halted, shown in the HUD */
     cfvSeries energy;     /**< total energy against time */
     cfvSeries momentum;   /**< |angular momentum| against time */
+    cfvSeries barrier;    /**< the ipc pipeline's barrier energy kappa sum b against time (cfStepStats::ipc; 0 under another pipeline) */
+    long crossings;       /**< ipc pipeline: surface crossings cf_world_crossings() found after a step of cfv_run_step_worlds() (every step is checked; the slot halts at the first) */
     cfContactList extra;  /**< contacts a demo (or a test) adds for the overlays, besides w.contacts */
     cfvMark *marks;       /**< arrows, lines and points the demo draws (always shown) */
     int n_marks, cap_marks;
@@ -166,7 +168,9 @@ int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfV
 int cfv_run_add_scene(cfvRun *run, const char *file, const char *label, cfVec3 offset, cfError *err);
 /** The world of slot @p i. */
 cfWorld *cfv_run_world(cfvRun *run, int i);
-/** Step every world that is not halted once; returns false when a stub was reached. */
+/** Step every world that is not halted once; returns false when a stub was reached. A world of the ipc
+ *  pipeline is certified after every step by cf_world_crossings() (node paths included): a crossing
+ *  is counted in cfvSlot::crossings and halts the slot, with the crossing in its note. */
 bool cfv_run_step_worlds(cfvRun *run);
 /** Stop stepping slot @p i, with a note for the HUD (printf-style). */
 void cfv_run_halt(cfvRun *run, int i, const char *fmt, ...)

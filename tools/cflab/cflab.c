@@ -308,9 +308,16 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
                     cf_measure_describe(s->measure), r->common);
         fprintf(f, "contacts:   %.1f per step on average, %d at most\n",
                 r->steps_done > 0 ? (double)r->contacts / (double)r->steps_done : 0.0, r->max_contacts);
+    }
+    if (w->def.pipeline == CF_PIPELINE_IPC)
+        fprintf(f, "pipeline:   ipc, dhat %.3g m, kappa %.3g N/m, eps_v %.3g m/s; last step: %d Newton iterations, %d pairs "
+                "within dhat, smallest distance %.3e m\n", w->stats.ipc.dhat, w->stats.ipc.kappa, w->def.ipc.eps_v,
+                w->stats.solver_iterations, w->stats.n_contacts, w->stats.ipc.min_distance);
+    if (w->def.detector != CF_DETECT_NONE || w->def.solver || w->def.pipeline != CF_PIPELINE_VELOCITY) {
+        const cfPipeline *pl = cf_pipeline_of(w->def.pipeline);
         fprintf(f, "stages:     ms per step:");
-        for (int s = 0; s < CF_STAGE_COUNT; ++s)
-            fprintf(f, " %s %.3f", cf_stage_name((cfStage)s), r->steps_done > 0 ? 1e3 * r->stage[s] / (double)r->steps_done : 0.0);
+        for (int s = 0; s < pl->n_stages; ++s)
+            fprintf(f, " %s %.3f", pl->stages[s], r->steps_done > 0 ? 1e3 * r->stage[s] / (double)r->steps_done : 0.0);
         fputc('\n', f);
     }
 }

@@ -24,6 +24,10 @@
  * ch08.1, implicit, or explicit for the lumped preconditioner) and returns the velocities with
  * the impulses: that is this form's apply.
  *
+ * That stage list is the "velocity" pipeline (CF_PIPELINE_VELOCITY, the default): a step that
+ * solves a velocity-level contact problem. cfWorldDef::pipeline chooses another stage list for the
+ * whole step; see "Pipelines" below.
+ *
  * With cfWorldDef::cmr_rounds > 0 a step is constraint manifold refinement (paper 004, ch08.6):
  * detect (proximity), contacts and velocities once, then rounds of assemble + solve (the
  * response), tentative positions and continuous collision detection on the linear motion, whose
@@ -103,6 +107,31 @@ typedef enum cfStabilization {
 /** Name of a stabilization ("split", "baumgarte"). */
 const char *cf_stabilization_name(cfStabilization s);
 
+/**
+ * Which stage list a step runs (cfWorldDef::pipeline; scene key world.pipeline). Each value is a
+ * row of the pipeline table (cf_pipeline_of()); adding a pipeline is one value here and one row.
+ */
+typedef enum cfPipelineKind {
+    CF_PIPELINE_VELOCITY = 0, /**< "velocity": the stages of cfStage, a velocity-level contact problem (chapters 1-8, 10) */
+    CF_PIPELINE_IPC,          /**< "ipc": Incremental Potential Contact (chapter 9): the step minimizes the incremental potential over positions */
+    CF_PIPELINE_COUNT         /**< number of pipelines; paper 003's "implicit-soft" (ch09.7) is to come as the next value */
+} cfPipelineKind;
+
+/**
+ * Parameters of the ipc pipeline (cfWorldDef::ipc; scene object world.ipc). The notes give no
+ * defaults; those here follow the digest (digest-ch4-6.md 3.3, from the IPC paper): 0 for dhat
+ * and kappa means "derived from the world at each step", as stated per field.
+ */
+typedef struct cfIpcSettings {
+    double dhat;             /**< barrier activation distance (m, >= 0); 0 (default): 1e-3 of the diagonal of the bounding box of the soft bodies' rest positions */
+    double kappa;            /**< barrier stiffness (N/m, >= 0); 0 (default): kappa |b'(dhat/2)| = m_max g, so that the heaviest free node rests at dhat/2 (g = |gravity|, 9.81 without gravity) */
+    double eps_v;            /**< friction's smoothing speed (m/s, > 0; default 1e-3): below it friction is viscous, the source of creep */
+    int friction_iterations; /**< lagging iterations of the friction per step, in [1, 100] (default 1) */
+} cfIpcSettings;
+
+/** Name of a pipeline as used in scene files ("velocity", "ipc"); "unknown" for other values. */
+const char *cf_pipeline_name(cfPipelineKind k);
+
 /** World settings. Start from cf_world_def_default(); check with cf_world_def_check(). */
 typedef struct cfWorldDef {
     cfVec3 gravity;                     /**< m/s^2 (default (0, 0, -9.81): z is up) */
@@ -132,6 +161,8 @@ typedef struct cfWorldDef {
     cfPreconditioner preconditioner;    /**< how a dual-form solver (cfSolver::form CF_FORM_DUAL) anticipates A^-1, chapter 8; soft bodies follow it (lumped: explicit forces). Default exact; other solvers take exact only */
     int cmr_rounds;                     /**< > 0: constraint manifold refinement (ch08.6) with at most this many response-CCD rounds per step (the paper's 5; at most 16); 0: off (default) */
     int cmr_halvings;                   /**< CMR: times a step may be halved when still colliding (0..8, default 2) */
+    cfPipelineKind pipeline;            /**< the step's stage list (default CF_PIPELINE_VELOCITY); the settings above the ipc ones belong to the velocity pipeline and must keep their defaults under another (solver none, detector none, implicit soft integrator, no CMR) */
+    cfIpcSettings ipc;                  /**< the ipc pipeline's parameters; must keep their defaults under another pipeline */
 } cfWorldDef;
 
 /** Defaults described in ::cfWorldDef. */
@@ -170,7 +201,7 @@ cfStatus cf_world_erp_cfm(const cfWorldDef *d, double *erp, double *cfm);
  * whatever the solver's model or form.
  */
 typedef struct cfStepStats {
-    double stage_seconds[CF_STAGE_COUNT]; /**< wall time of each stage in the last step */
+    double stage_seconds[CF_STAGE_COUNT]; /**< wall time of each stage of the world's pipeline in the last step: entry k is stage k of cf_pipeline_of(def.pipeline)->stages (for the velocity pipeline, the cfStage order) */
     int solver_iterations;                /**< iterations used by the last solve */
     double solver_residual;               /**< final residual of the last solve, in its own measure */
     cfMeasure solver_measure;             /**< what solver_residual and solver_history hold */
@@ -189,6 +220,16 @@ typedef struct cfStepStats {
     int cmr_substeps;                     /**< CMR: (sub)steps committed (1 unless the step was halved) */
     int cmr_halvings;                     /**< CMR: the deepest halving */
     int cmr_unresolved;                   /**< CMR: substeps committed with collisions left */
+    /** the ipc pipeline's step (zero under another pipeline); its Newton iterations, status and
+     *  pairs within dhat are also solver_iterations, solver_status and n_contacts */
+    struct {
+        double dhat, kappa;    /**< the values the step used (the settings, or the derived defaults) */
+        int halvings;          /**< line-search halvings */
+        int ccd_clamps;        /**< line searches whose start CCD cut below 1 */
+        double min_distance;   /**< smallest pair distance after the step (m; INFINITY without pairs) */
+        double barrier_energy; /**< kappa sum_k b(d_k, dhat) after the step (J; edge-edge pairs with their mollifier) */
+        double force_residual; /**< |grad f|_inf / h^2 of the last Newton iterate (N) */
+    } ipc;
 } cfStepStats;
 
 /**
@@ -212,6 +253,35 @@ typedef struct cfFrictionPair {
     double aniso[2];               /**< Matchstick: (mu_t^A, mu_b^A) of parallel structures (>= 0) */
     cfDirectionField structure[2]; /**< Matchstick: the structure direction field of each body */
 } cfFrictionPair;
+
+struct cfWorld;
+
+/**
+ * A pipeline: one stage list for the whole step. The world runs the row of def.pipeline; what a
+ * row must do:
+ * - check(): can this pipeline step the world's bodies? CF_BAD_INPUT with "bodies[i] 'name': ..." or
+ *   "soft_bodies[i] 'name': ..." (the scene file's field) in @p err otherwise. The scene loader calls
+ *   it after building a world, cf_world_step() before every step.
+ * - step(): one step of def.dt from the world's state (soft x, v; rigid poses and velocities),
+ *   writing the new state, w->stats (stage k's time in stage_seconds[k]) and, on failure, one line
+ *   in w->error (the caller restores the state and adds "the step failed").
+ * - stages: the names of its stages in order (at most CF_STAGE_COUNT), for timings and the text.
+ *
+ * Paper 003's implicit frictional dynamics (exercise ch09.7) plugs in as one more row,
+ * "implicit-soft": a value of cfPipelineKind, its settings beside cfWorldDef::ipc, its check and
+ * its step (a root finding of the momentum balance over positions), and its stage names.
+ */
+typedef struct cfPipeline {
+    const char *name;                                       /**< scene value of world.pipeline */
+    const char *summary;                                    /**< one line */
+    int n_stages;                                           /**< stages (1..CF_STAGE_COUNT) */
+    const char *stages[CF_STAGE_COUNT];                     /**< their names, in order */
+    cfStatus (*check)(const struct cfWorld *w, cfError *err); /**< bodies this pipeline can step */
+    cfStatus (*step)(struct cfWorld *w);                    /**< one step (see above) */
+} cfPipeline;
+
+/** The row of pipeline @p k, NULL for a value outside [0, CF_PIPELINE_COUNT). */
+const cfPipeline *cf_pipeline_of(cfPipelineKind k);
 
 /** Opaque scratch space of the step (sim/step.c). */
 struct cfStepWork;
@@ -268,6 +338,26 @@ cfStatus cf_world_step(cfWorld *w);
  * (a rows-form solver, no contacts); errors of cf_fc_write_siconos() are passed on.
  */
 cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err);
+/**
+ * An independent certificate that no surface passes through another, for the worlds the ipc
+ * pipeline takes (its check() passes): the soft bodies' surfaces and the static geometry exactly
+ * as the ipc pipeline sees them (fixed boxes, planes as the top face of a slab). Counts, by signed
+ * volumes only (never chapter 9's distances): every surface edge that crosses a surface triangle
+ * of the current state (no shared node), and every soft node (once) whose straight path from @p x_prev
+ * (one array per soft body, the positions before the step; NULL: no paths) crosses a static
+ * triangle. Returns the count (0: none), -1 when out of memory or the world is not one the ipc
+ * pipeline takes; @p what (may be NULL) gets the first crossing found in words.
+ */
+int cf_world_crossings(const cfWorld *w, cfVec3 *const *x_prev, char *what, size_t cap);
+
+/**
+ * For drawing the dhat shells: visit every contact pair of an ipc world (cf_ipc_for_pairs() on the
+ * system the pipeline builds from its state) closer than dhat (the setting or its derived default), with the
+ * closest points @p a (first feature) and @p b (second) and their distance @p d. CF_BAD_INPUT for
+ * another pipeline, CF_NO_MEMORY.
+ */
+cfStatus cf_world_ipc_pairs(const cfWorld *w, void (*fn)(void *ctx, cfVec3 a, cfVec3 b, double d), void *ctx);
+
 /** Total energy: kinetic + gravitational potential (relative to the origin) + elastic (J). */
 double cf_world_energy(const cfWorld *w);
 /** Total linear momentum of all bodies (kg m/s). */

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/* The world's ipc pipeline (chapter 9 in the world): a world under ipc never interpenetrates
+   (certified at every step by signed volumes, never by chapter 9's distances), a soft box steps
+   exactly as chapter 9's own loop steps it, the derived kappa rests a particle at dhat/2, and bad
+   IPC settings or bodies are refused with the field named. Run with the reference solutions
+   (`make test-sim IMPL=solutions`). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cft.h"
+#include "cf/cf_ch09.h"
+#include "cf/cf_scene.h"
+#include "cf/cf_solvers.h"
+#include "cf/cf_world.h"
+
+static void load(const char *scene, cfWorld *w)
+{
+    cfError err = {{0}};
+    cfStatus st = cf_scene_load(cft_scene_path(scene), w, NULL, &err);
+    ck_assert_msg(st == CF_OK, "%s: %s", scene, err.msg);
+}
+
+static void parse(const char *json, cfWorld *w)
+{
+    cfError err = {{0}};
+    cfStatus st = cf_scene_parse(json, "t.json", w, NULL, &err);
+    ck_assert_msg(st == CF_OK, "%s", err.msg);
+}
+
+/* the soft positions of @p w, one array per body (free with free_positions()) */
+static cfVec3 **positions(const cfWorld *w)
+{
+    cfVec3 **x = calloc((size_t)w->n_soft, sizeof *x);
+    ck_assert_ptr_nonnull(x);
+    for (int i = 0; i < w->n_soft; ++i) {
+        x[i] = malloc((size_t)w->soft[i].n_nodes * sizeof **x);
+        cft_assert_at(x[i] != NULL, "i = %d", i);
+        memcpy(x[i], w->soft[i].x, (size_t)w->soft[i].n_nodes * sizeof **x);
+    }
+    return x;
+}
+
+static void free_positions(cfVec3 **x, int n)
+{
+    for (int i = 0; i < n; ++i) free(x[i]);
+    free(x);
+}
+
+/* step @p n times, certifying after every step that no surface crossed another (cf_world_crossings(),
+   with the paths of the nodes over the step); returns the smallest pair distance seen */
+static double step_certified(cfWorld *w, int n)
+{
+    double dmin = INFINITY;
+    for (int k = 0; k < n; ++k) {
+        cfVec3 **x0 = positions(w);
+        cfStatus st = cf_world_step(w);
+        ck_assert_msg(st == CF_OK, "step %ld: %s", w->step + 1, w->error.msg);
+        char what[200];
+        int c = cf_world_crossings(w, x0, what, sizeof what);
+        ck_assert_msg(c == 0, "step %ld: %d crossings, first: %s", w->step, c, what);
+        dmin = fmin(dmin, w->stats.ipc.min_distance);
+        free_positions(x0, w->n_soft);
+    }
+    return dmin;
+}
+
+/* ---- no interpenetration ------------------------------------------------------------------------ */
+
+START_TEST(stack_never_interpenetrates)
+{
+    /* the soft stack scene: both boxes land (the lower at about 0.08 s, the upper at about 0.12 s)
+       within the 40 steps, and no surface edge crosses a triangle in any step */
+    cfWorld w;
+    load("ch09_ipc_soft_stack.json", &w);
+    double dmin = step_certified(&w, 40);
+    ck_assert_msg(dmin > 0.0 && dmin < w.def.ipc.dhat, "smallest distance %g: the boxes must have come within dhat", dmin);
+    /* they landed: the lower box's lowest node is within dhat of the slab's top (z = 0) */
+    double low = INFINITY;
+    for (int k = 0; k < 8; ++k) low = fmin(low, w.soft[0].x[k].z);
+    ck_assert_msg(low > 0.0 && low < w.def.ipc.dhat, "lower box bottom at %g", low);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(certificate_sees_crossings)
+{
+    /* the certificate can fail: the upper box moved into the lower one gives crossing edges, and a
+       particle that jumps through a plate in one step gives a path crossing */
+    cfWorld w;
+    load("ch09_ipc_soft_stack.json", &w);
+    ck_assert_int_eq(cf_world_crossings(&w, NULL, NULL, 0), 0);
+    for (int k = 0; k < 8; ++k) w.soft[1].x[k].z -= 0.3;
+    char what[200];
+    ck_assert_int_gt(cf_world_crossings(&w, NULL, what, sizeof what), 0);
+    ck_assert_msg(strstr(what, "crosses triangle"), "%s", what);
+    cf_world_free(&w);
+
+    load("ch09_ipc_tunnel.json", &w);
+    cfVec3 **x0 = positions(&w);
+    w.soft[0].x[0].z -= 2.0; /* from above the plate to below it */
+    ck_assert_int_eq(cf_world_crossings(&w, NULL, NULL, 0), 0); /* a point alone crosses no surface ... */
+    ck_assert_int_eq(cf_world_crossings(&w, x0, what, sizeof what), 1); /* ... its path does */
+    ck_assert_msg(strstr(what, "went through a static triangle"), "%s", what);
+    free_positions(x0, w.n_soft);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(fast_particle_stops_on_thin_plate)
+{
+    /* 100 m/s against a plate 1 mm thick with h = 0.01 (a metre per step): the ipc pipeline stops it
+       on the plate (certified at every step); the velocity pipeline with a stiff contact spring
+       (penalty, k = 1e6 N/m) never sees it and passes through */
+    cfWorld w;
+    load("ch09_ipc_tunnel.json", &w);
+    step_certified(&w, 20);
+    ck_assert_msg(w.soft[0].x[0].z > 0.0, "ipc: the particle ended at z = %g, below the plate", w.soft[0].x[0].z);
+    cf_world_free(&w);
+
+    load("ch09_ipc_tunnel.json", &w);
+    w.def.pipeline = CF_PIPELINE_VELOCITY;
+    w.def.ipc = cf_world_def_default().ipc;
+    w.def.detector = CF_DETECT_PRIMITIVES;
+    w.def.solver = cf_solver_find("pgs");
+    w.def.contact_stiffness = 1e6;
+    int crossed = 0;
+    for (int k = 0; k < 20; ++k) {
+        cfVec3 **x0 = positions(&w);
+        cft_assert_ok(cf_world_step(&w));
+        crossed += cf_world_crossings(&w, x0, NULL, 0);
+        free_positions(x0, w.n_soft);
+    }
+    ck_assert_int_eq(crossed, 1);
+    ck_assert_msg(w.soft[0].x[0].z < -5.0, "penalty: the particle ended at z = %g", w.soft[0].x[0].z);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* ---- the world steps as chapter 9 does ---------------------------------------------------------- */
+
+START_TEST(soft_box_matches_chapter_loop)
+{
+    /* chapter 9's soft stack demo loop (cf_ipc_step() on a system built by cf_ipc_add_box()) with one
+       box, against the same box as a world of the ipc pipeline: the same positions at every step
+       (the same system in the same order: equal to rounding), while it lands and comes to rest */
+    const char *json =
+        "{\"world\": {\"dt\": 0.01, \"pipeline\": \"ipc\", \"ipc\": {\"dhat\": 0.01, \"kappa\": 1000, \"eps_v\": 0.01}},"
+        " \"bodies\": [{\"fixed\": true, \"mu\": 0.5, \"position\": [-0.1, 0.1, -0.1],"
+        "   \"shape\": {\"type\": \"box\", \"half_extents\": [1.4, 1.3, 0.1]}}],"
+        " \"soft_bodies\": [{\"type\": \"spring_box\", \"origin\": [0.2, -0.2, 0.03], \"size\": [0.4, 0.4, 0.4],"
+        "   \"mass\": 1, \"stiffness\": 2000, \"mu\": 0.5}]}";
+    cfWorld w;
+    parse(json, &w);
+    cfIpcSystem s;
+    cft_assert_ok(cf_ipc_init(&s, 0.01, 0.01, 1e3));
+    s.gravity = cfu_vec3(0, 0, -9.81);
+    s.mu = 0.5;
+    s.eps_v = 1e-2;
+    ck_assert_int_eq(cf_ipc_add_box(&s, cfu_vec3(-1.5, -1.2, -0.2), cfu_vec3(1.3, 1.4, 0), 1, 0, true), 0);
+    ck_assert_int_eq(cf_ipc_add_box(&s, cfu_vec3(0.2, -0.2, 0.03), cfu_vec3(0.6, 0.2, 0.43), 1.0, 2e3, false), 8);
+    double worst = 0.0;
+    for (int k = 0; k < 60; ++k) {
+        cfIpcStats st;
+        cfStatus a = cf_ipc_step(&s, NULL, &st);
+        ck_assert_msg(a == CF_OK || a == CF_STAGNATED, "chapter loop, step %d: %s", k + 1, cf_status_name(a));
+        ck_assert_msg(cf_world_step(&w) == CF_OK, "world, step %d: %s", k + 1, w.error.msg);
+        ck_assert_int_eq(w.stats.solver_iterations, st.iterations);
+        for (int i = 0; i < 8; ++i) {
+            worst = fmax(worst, cfu_norm(cfu_sub(w.soft[0].x[i], cf_ipc_node(s.q, 8 + i))));
+            worst = fmax(worst, cfu_norm(cfu_sub(w.soft[0].v[i], cf_ipc_node(s.u, 8 + i))) * 0.01);
+        }
+    }
+    ck_assert_msg(worst < 1e-12, "largest difference %g m", worst);
+    /* and it rests: on the slab, within dhat, slower than 5 cm/s */
+    double vmax = 0.0, low = INFINITY;
+    for (int i = 0; i < 8; ++i) vmax = fmax(vmax, cfu_norm(w.soft[0].v[i])), low = fmin(low, w.soft[0].x[i].z);
+    ck_assert_msg(vmax < 0.05 && low > 0.0 && low < 0.01, "speed %g, bottom %g", vmax, low);
+    cf_ipc_free(&s);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(derived_kappa_rests_at_half_dhat)
+{
+    /* the derived defaults: a particle alone has no bounding box, dhat = 1e-3 m; kappa makes the
+       heaviest node (this one, 2 kg) rest where kappa (-b'(d)) = m g, at d = dhat/2. The particle
+       starts at 0.6 dhat above a plane and settles (implicit Euler damps) to dhat/2 */
+    const char *json = "{\"world\": {\"dt\": 0.01, \"pipeline\": \"ipc\"},"
+                       " \"bodies\": [{\"fixed\": true, \"mu\": 0, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}],"
+                       " \"soft_bodies\": [{\"type\": \"particle\", \"position\": [0.3, -0.2, 6e-4], \"mass\": 2, \"mu\": 0}]}";
+    cfWorld w;
+    parse(json, &w);
+    step_certified(&w, 60);
+    cft_assert_near(w.stats.ipc.dhat, 1e-3, 0, 1e-15);
+    cft_assert_near(w.stats.ipc.kappa, 2 * 9.81 / ((log(2.0) + 0.5) * 1e-3), 0, 1e-12);
+    cft_assert_near(w.soft[0].x[0].z, 5e-4, 0, 1e-6);
+    cft_assert_near(w.stats.ipc.min_distance, 5e-4, 0, 1e-6);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* ---- bad input ----------------------------------------------------------------------------------- */
+
+/* the scene @p world_and_bodies is refused and the message contains @p want */
+static void refused(const char *json, const char *want)
+{
+    cfWorld w;
+    cfError err = {{0}};
+    cft_assert_status(cf_scene_parse(json, "t.json", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, want), "wanted '%s' in: %s", want, err.msg);
+}
+
+#define SOFT "\"soft_bodies\": [{\"type\": \"particle\", \"position\": [0, 0, 1], \"mass\": 1}]"
+
+START_TEST(bad_ipc_settings_named)
+{
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhat\": -1}}, " SOFT "}", "t.json: world.ipc.dhat: must be >= 0");
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"kappa\": -5}}, " SOFT "}", "t.json: world.ipc.kappa: must be >= 0");
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"eps_v\": 0}}, " SOFT "}", "t.json: world.ipc.eps_v: must be > 0");
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"friction_iterations\": 0}}, " SOFT "}",
+            "t.json: world.ipc.friction_iterations: must be in [1, 100]");
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhat\": \"1mm\"}}, " SOFT "}", "world.ipc.dhat: must be a number");
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhta\": 1e-3}}, " SOFT "}",
+            "world.ipc: unknown key 'dhta' (did you mean 'dhat'?)");
+    refused("{\"world\": {\"pipeline\": \"icp\"}, " SOFT "}", "world.pipeline: unknown pipeline 'icp' (expected one of: velocity, ipc)");
+    /* an ipc key without the ipc pipeline would be ignored: refused */
+    refused("{\"world\": {\"ipc\": {\"kappa\": 1e4}}, " SOFT "}", "world.ipc.kappa: a setting of the ipc pipeline, and the pipeline is 'velocity'");
+    /* the velocity pipeline's stages do not run under ipc */
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"solver\": \"pgs\"}, " SOFT "}", "world.solver: the ipc pipeline solves no velocity-level problem");
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"detector\": \"primitives\"}, " SOFT "}", "world.detector:");
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"soft_integrator\": \"bdf2\"}, " SOFT "}", "world.soft_integrator: the ipc pipeline's step is implicit Euler");
+    /* the one validator: a world built in code gets the same line */
+    cfWorldDef d = cf_world_def_default();
+    d.pipeline = CF_PIPELINE_IPC;
+    d.ipc.kappa = NAN;
+    cfError err = {{0}};
+    cft_assert_status(cf_world_def_check(&d, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "ipc.kappa: must be >= 0"), "%s", err.msg);
+}
+END_TEST
+
+START_TEST(bad_ipc_bodies_named)
+{
+    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"ball\", \"mass\": 1, \"mu\": 0.5,"
+            " \"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}",
+            "t.json: bodies[0] 'ball': the ipc pipeline moves soft bodies only");
+    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"post\", \"fixed\": true, \"mu\": 0,"
+            " \"shape\": {\"type\": \"capsule\", \"radius\": 0.1, \"half_height\": 1}}], " SOFT "}",
+            "bodies[0] 'post': static geometry under ipc is a box or a plane (got a capsule)");
+    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\","
+            " \"size\": [1, 1, 1], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e5, \"poisson\": 0.3}]}",
+            "soft_bodies[0] 'jelly': tetrahedra: the ipc pipeline's elastic energy has springs only");
+    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"a\", \"type\": \"particle\", \"position\": [0, 0, 1],"
+            " \"mass\": 1, \"mu\": 0.5}, {\"name\": \"b\", \"type\": \"particle\", \"position\": [1, 0, 1], \"mass\": 1, \"mu\": 0.3}]}",
+            "soft_bodies[1] 'b': mu: the ipc pipeline has one friction coefficient");
+    /* the step refuses the same world built in code (no scene loader) */
+    cfWorld w;
+    parse("{\"world\": {\"pipeline\": \"ipc\"}, " SOFT "}", &w);
+    cfRigidBody b;
+    cfError err = {{0}};
+    cft_assert_ok(cf_rigid_init(&b, cf_shape_sphere(0.1), 1.0, &err));
+    ck_assert_int_eq(cf_world_add_body(&w, &b), 0);
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "bodies[0] 'body': the ipc pipeline moves soft bodies only") ||
+                      strstr(w.error.msg, "the ipc pipeline moves soft bodies only"),
+                  "%s", w.error.msg);
+    cf_world_free(&w);
+}
+END_TEST
+
+static void build(Suite *s)
+{
+    TCase *c = cft_tcase_scene(s, "ipc");
+    CFT_TEST(c, stack_never_interpenetrates, "the soft stack under ipc: no crossing in any step (signed volumes)");
+    CFT_TEST(c, certificate_sees_crossings, "the crossing certificate finds an overlap and a path through a plate");
+    CFT_TEST(c, fast_particle_stops_on_thin_plate, "100 m/s against 1 mm: ipc stops on the plate, penalty passes");
+    CFT_TEST(c, soft_box_matches_chapter_loop, "a soft box under the world's ipc steps as chapter 9's own loop");
+    CFT_TEST(c, derived_kappa_rests_at_half_dhat, "the derived kappa rests the heaviest node at dhat/2");
+    TCase *in = cft_tcase_unit(s, "input");
+    CFT_TEST(in, bad_ipc_settings_named, "bad ipc settings refused with the field named");
+    CFT_TEST(in, bad_ipc_bodies_named, "bodies the ipc pipeline cannot step refused with the body named");
+}
+
+int main(int argc, char **argv) { return cft_main(argc, argv, "sim-ipc-world", build); }
