@@ -404,8 +404,8 @@ void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir)
             d->solver = s;
             break;
         }
-        if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT; /* the others take no other */
     }
+    if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT; /* the others take no other */
     if (slot < run->n_compare) {
         run->compare[slot] = d->solver;
         snprintf(sl->label, sizeof sl->label, "%s", d->solver->name);
