@@ -76,6 +76,10 @@ $(VIEWER_TEST): $(VIEWER_TEST_OBJ) $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS) $(CHECK_LIBS)
 
+# everything viewer-test and demos-check run (make check builds it first, then runs them side by side)
+.PHONY: viewer-bins
+viewer-bins: $(VIEWER_TEST) $(CFVIEW) $(foreach c,$(DEMO_CHAPTERS),$(VIEWER_BIN_DIR)/cfview-$c)
+
 # CFVIEW_STUBS=path: a cfview already built on the stubs, checked to say "not implemented"
 viewer-test: $(VIEWER_TEST) $(CFVIEW)
 	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $(VIEWER_TEST)

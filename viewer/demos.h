@@ -166,6 +166,13 @@ int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfV
  * and `cflab run` show one and the same scene; returns its slot index or -1 (message in err).
  */
 int cfv_run_add_scene(cfvRun *run, const char *file, const char *label, cfVec3 offset, cfError *err);
+/**
+ * cfv_run_add_scene() with the scene's solver replaced by the world solver named @p solver (a row
+ * of cf_solver_find() that can step a world), @p iterations of it and tolerance @p tolerance (so
+ * that demos compare solvers on one scene file); returns the slot index or -1 (message in err).
+ */
+int cfv_run_add_scene_solved(cfvRun *run, const char *file, const char *label, cfVec3 offset, const char *solver,
+                             int iterations, double tolerance, cfError *err);
 /** The world of slot @p i. */
 cfWorld *cfv_run_world(cfvRun *run, int i);
 /** Step every world that is not halted once; returns false when a stub was reached. A world of the ipc

@@ -157,7 +157,7 @@ static double yval(double v, bool logy) { return logy ? (v > 0 ? log10(v) : NAN)
 
 static void fmt_num(char *buf, size_t cap, double v, bool logy)
 {
-    if (logy) snprintf(buf, cap, "1e%+.1f", v);
+    if (logy) snprintf(buf, cap, "1e%d", (int)lround(v)); /* the axis ends on whole decades */
     else snprintf(buf, cap, "%.5g", v);
 }
 
@@ -200,11 +200,10 @@ void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *t
     if (t1 - t0 < 1e-12) t1 = t0 + 1e-12;
     /* a flat line sits in the middle; tiny relative changes are shown as what they are */
     double span = y1 - y0, mag = fmax(fabs(y0), fabs(y1));
-    if (logy && span < 1.0) {
-        /* at least one decade: a residual that barely moves looks flat, as it is */
-        double mid = 0.5 * (y0 + y1);
-        y0 = mid - 0.5;
-        y1 = mid + 0.5;
+    if (logy) {
+        /* whole decades, at least one: a residual that barely moves looks flat, as it is */
+        y0 = floor(y0);
+        y1 = fmax(ceil(y1), y0 + 1.0);
     } else if (span < 1e-9 * fmax(mag, 1e-30) || span == 0) {
         double pad = fmax(1e-3 * mag, 1e-12);
         y0 -= pad;

@@ -106,6 +106,31 @@ int cfv_run_add_scene(cfvRun *run, const char *file, const char *label, cfVec3 o
     return run->n_slots++;
 }
 
+int cfv_run_add_scene_solved(cfvRun *run, const char *file, const char *label, cfVec3 offset, const char *solver,
+                             int iterations, double tolerance, cfError *err)
+{
+    const cfSolver *s = cf_solver_find(solver);
+    if (!s || !s->contacts) {
+        const char *why = cf_solver_absent_reason(solver);
+        cf_error_set(err, CF_BAD_INPUT, "%s: %s '%s'%s%s", file, s ? "this solver cannot step a world:" : "no world solver",
+                     solver, *why ? ": " : "", why);
+        return -1;
+    }
+    int i = cfv_run_add_scene(run, file, label, offset, err);
+    if (i < 0) return -1;
+    cfWorldDef *d = &run->slot[i].w.def;
+    d->solver = s;
+    d->solver_iterations = iterations;
+    d->solver_tolerance = tolerance;
+    if (s->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT;
+    if (cf_world_def_check(d, err) != CF_OK) {
+        cf_world_free(&run->slot[i].w);
+        run->n_slots--;
+        return -1;
+    }
+    return i;
+}
+
 cfWorld *cfv_run_world(cfvRun *run, int i) { return (i >= 0 && i < run->n_slots) ? &run->slot[i].w : NULL; }
 
 void cfv_run_halt(cfvRun *run, int i, const char *fmt, ...)
@@ -435,8 +460,8 @@ void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir)
             d->solver = s;
             break;
         }
-        if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT; /* the others take no other */
     }
+    if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT; /* the others take no other */
     if (slot < run->n_compare) {
         run->compare[slot] = d->solver;
         snprintf(sl->label, sizeof sl->label, "%s", d->solver->name);

@@ -115,9 +115,9 @@ cflab_check_world_solvers() {
   return "$bad"
 }
 
-gate "cflab: run writes the trajectory CSV" cflab_check_run
-gate "cflab: every world solver runs the stack of ten (--solver)" cflab_check_world_solvers
-gate "cflab: --history prints the last step's residual per iteration" cflab_check_history
-gate "cflab: every scene runs" cflab_check_all_scenes
-gate "cflab: bad scene exits 2 with one line" cflab_check_bad_scene
-gate "cflab: help, version, usage errors" cflab_check_usage
+gate_bg "cflab: run writes the trajectory CSV" cflab_check_run
+gate_bg "cflab: every world solver runs the stack of ten (--solver)" cflab_check_world_solvers
+gate_bg "cflab: --history prints the last step's residual per iteration" cflab_check_history
+gate_bg "cflab: every scene runs" cflab_check_all_scenes
+gate_bg "cflab: bad scene exits 2 with one line" cflab_check_bad_scene
+gate_bg "cflab: help, version, usage errors" cflab_check_usage

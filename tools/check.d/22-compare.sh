@@ -176,5 +176,5 @@ compare_check_bad_input() {
   return "$bad"
 }
 
-gate "cflab compare: table and CSV agree with cflab run of each solver; the plots exist" compare_check_values
-gate "cflab compare: bad input exits 2 (a failing solver 1) naming the culprit" compare_check_bad_input
+gate_bg "cflab compare: table and CSV agree with cflab run of each solver; the plots exist" compare_check_values
+gate_bg "cflab compare: bad input exits 2 (a failing solver 1) naming the culprit" compare_check_bad_input

@@ -65,7 +65,7 @@ PY
 if [ -f tools/cflab/cflab.c ] && [ -d "$CH04_DATA" ]; then
   $MAKE IMPL=solutions PRIOR=solutions "$CH04_CFLAB" >/dev/null
   if "$CH04_CFLAB" solve --help >/dev/null 2>&1; then
-    gate "cflab solve: every Siconos LCP file gets its expected outcome" ch04_check_solve
+    gate_bg "cflab solve: every Siconos LCP file gets its expected outcome" ch04_check_solve
   else
     echo "== cflab solve gate skipped ('solve' is not in cflab's command table yet)"
   fi

@@ -49,7 +49,7 @@ fc3d_check_solve() {
 
 if [ -d "$FC3D_DATA" ]; then
   $MAKE IMPL=solutions PRIOR=solutions "$FC3D_CFLAB" >/dev/null
-  gate "cflab solve: FC3D files solved by the splitting solvers" fc3d_check_solve
+  gate_bg "cflab solve: FC3D files solved by the splitting solvers" fc3d_check_solve
 else
   echo "== cflab solve FC3D gate skipped (no $FC3D_DATA)"
 fi

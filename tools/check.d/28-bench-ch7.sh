@@ -39,7 +39,7 @@ bench7_check() {
 
 if [ -d solutions/ch07 ] && [ -d "$BENCH7_DATA" ]; then
   if gate "build: chapter 7's benchmark" $MAKE IMPL=solutions "$BENCH7_BIN"; then
-    gate "bench-ch7: the FC3D table's child processes and its skips" bench7_check
+    gate_bg "bench-ch7: the FC3D table's child processes and its skips" bench7_check
   fi
 else
   echo "== bench-ch7 gate skipped (no solutions/ch07 or no $BENCH7_DATA)"

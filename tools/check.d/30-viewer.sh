@@ -2,10 +2,16 @@
 # SPDX-License-Identifier: MIT
 # make check, viewer gates (sourced by tools/check, which defines gate, MAKE and LOG): the
 # rendering tests and command line, every demo's prediction on the reference solutions, the
-# demos on the stubs ("not implemented", no crash), and a 200-frame run under ASan + UBSan.
+# demos on the stubs ("not implemented", no crash), and a 200-frame run under ASan + UBSan. One
+# gate builds every viewer they run; they then run beside each other (gate_bg).
+
+viewer_build() {
+  $MAKE IMPL=exercises build/rel/bin/exercises/cfview &&
+    $MAKE SAN=1 IMPL=solutions build/asan/bin/solutions/cfview &&
+    $MAKE IMPL=solutions PRIOR=solutions viewer-bins
+}
 
 viewer_stubs() {
-  $MAKE IMPL=exercises build/rel/bin/exercises/cfview || return 1
   local st=0 d out
   for d in $(build/rel/bin/exercises/cfview --list | awk '{print $1}'); do
     out=$(build/rel/bin/exercises/cfview --demo "$d" --headless --size 160x120 2>&1 >/dev/null)
@@ -20,7 +26,6 @@ viewer_stubs() {
 
 viewer_asan() {
   local bin=build/asan/bin/solutions/cfview dir=$LOG/viewer-asan-frames
-  $MAKE SAN=1 IMPL=solutions "$bin" || return 1
   rm -rf "$dir"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$bin" --demo ch01/soft_large_step --headless --steps 200 --size 320x240 --record "$dir" --overlay ids,velocity,labels \
@@ -31,8 +36,7 @@ viewer_asan() {
 }
 
 viewer_tests() {
-  $MAKE IMPL=exercises build/rel/bin/exercises/cfview &&
-    $MAKE IMPL=solutions PRIOR=solutions viewer-test CFVIEW_STUBS=build/rel/bin/exercises/cfview
+  $MAKE IMPL=solutions PRIOR=solutions viewer-test CFVIEW_STUBS=build/rel/bin/exercises/cfview
 }
 
 # valgrind, when installed (tools/install-deps --optional): no leaks, no invalid accesses
@@ -43,10 +47,10 @@ viewer_valgrind() {
     --overlay ids,omega,momentum,labels --screenshot "$LOG/viewer-valgrind.png" >/dev/null
 }
 
-if [ -f mk/viewer.mk ]; then
-  gate "viewer: rendering tests and command line" viewer_tests
-  gate "viewer: demos-check (every demo's prediction, solutions)" $MAKE demos-check
-  gate "viewer: demos on the stubs say 'not implemented'" viewer_stubs
-  gate "viewer: 200 frames under AddressSanitizer + UBSan" viewer_asan
-  gate "viewer: valgrind" viewer_valgrind
+if [ -f mk/viewer.mk ] && gate "build: the viewers (solutions per chapter, stubs, ASan, tests)" viewer_build; then
+  gate_bg "viewer: 200 frames under AddressSanitizer + UBSan" viewer_asan
+  gate_bg "viewer: rendering tests and command line" viewer_tests
+  gate_bg "viewer: demos-check (every demo's prediction, solutions)" $MAKE demos-check
+  gate_bg "viewer: demos on the stubs say 'not implemented'" viewer_stubs
+  gate_bg "viewer: valgrind" viewer_valgrind
 fi

@@ -5,8 +5,8 @@
 # the way a student uses it. A handout has neither solutions/ nor the grader's suite: skipped.
 # shellcheck shell=bash
 if [ -d solutions ] && [ -x tools/grade-tests/run ]; then
-  gate "grader: broken student trees get the expected statuses" tools/grade-tests/run
-  gate "handout: make test-chN in a fresh clone" tools/grade-tests/handout-check
-  gate "handout: nothing of a solution ships (every chapter)" tools/grade-tests/handout-leaks
-  gate "grader: an exercise that calls the reference's fast path is refused" tools/grade-tests/cheat-fast-solver
+  gate_bg "grader: broken student trees get the expected statuses" tools/grade-tests/run
+  gate_bg "handout: make test-chN in a fresh clone" tools/grade-tests/handout-check
+  gate_bg "handout: nothing of a solution ships (every chapter)" tools/grade-tests/handout-leaks
+  gate_bg "grader: an exercise that calls the reference's fast path is refused" tools/grade-tests/cheat-fast-solver
 fi

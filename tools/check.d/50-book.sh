@@ -4,5 +4,5 @@
 # `gate`): both editions of the book (a missing or unused snippet fails), Doxygen with
 # warnings as errors.
 # shellcheck shell=bash
-gate "book: student and instructor editions" make --no-print-directory book
-gate "docs: API reference (Doxygen, warnings are errors)" make --no-print-directory docs
+gate_bg "book: student and instructor editions" make --no-print-directory book
+gate_bg "docs: API reference (Doxygen, warnings are errors)" make --no-print-directory docs

@@ -700,6 +700,26 @@ START_TEST(compared_worlds_step_as_their_solvers)
 }
 END_TEST
 
+START_TEST(leaving_the_dual_form_drops_its_preconditioner)
+{
+    /* a preconditioner is a setting of the dual-form solvers only (cf_world_def_check refuses it
+       with any other): cycling away from `dual` with block-diagonal W resets it, and the world
+       keeps stepping */
+    static cfvRun run; /* zeroed; freed below */
+    const cfSolver *dual[] = {cf_solver_find("dual")};
+    cfError err;
+    ck_assert(dual[0] != NULL);
+    ck_assert_msg(cfv_run_start_compare(&run, "scenes/ch08_jelly_cube.json", dual, 1, &err) == CF_OK, "%s", err.msg);
+    ck_assert(cfv_run_cycle_preconditioner(&run, 0));
+    ck_assert_int_ne(run.slot[0].w.def.preconditioner, CF_PRECOND_EXACT);
+    cfv_run_cycle_slot_solver(&run, 0, 1);
+    ck_assert(run.slot[0].w.def.solver->form != CF_FORM_DUAL);
+    ck_assert_int_eq(run.slot[0].w.def.preconditioner, CF_PRECOND_EXACT);
+    ck_assert_msg(cf_world_def_check(&run.slot[0].w.def, &err) == CF_OK, "%s", err.msg);
+    cfv_run_free(&run);
+}
+END_TEST
+
 START_TEST(overlay_names)
 {
     unsigned m = 0;
@@ -746,6 +766,7 @@ static void build(Suite *s)
     CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
     CFT_TEST(tu, pyramid_demo_keys_change_the_solver, "the pyramid demo's keys change iterations, order, warm start, omega, friction, solver");
     CFT_TEST(tu, compared_worlds_step_as_their_solvers, "--compare: one world per solver, each as that solver alone; x changes one");
+    CFT_TEST(tu, leaving_the_dual_form_drops_its_preconditioner, "cycling from dual resets its preconditioner: the def stays valid");
     CFT_TEST(tu, overlay_names, "overlay names parse");
     CFT_TEST(tu, unwritable_paths_are_refused, "unwritable screenshot paths are refused");
 }

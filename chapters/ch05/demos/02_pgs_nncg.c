@@ -21,32 +21,12 @@ typedef struct Data {
 
 #define SWEEPS 40
 
+/* the stack of scenes/ch05_mass_ratio_stack.json under @p solver, SWEEPS iterations, none cut short */
 static cfStatus add_stack(cfvRun *run, const char *solver, const char *label, double x, cfError *err)
 {
-    cfWorldDef def = cf_world_def_default();
-    def.detector = CF_DETECT_PRIMITIVES;
-    def.contact_margin = 0.02;
-    def.solver = cf_solver_find(solver);
-    def.solver_iterations = SWEEPS;
-    def.solver_tolerance = 1e-12;
-    int s = cfv_run_add_world(run, &def, label, cfu_vec3(x, 0, 0), err);
-    if (s < 0) return CF_BAD_INPUT;
-    cfWorld *w = cfv_run_world(run, s);
-    cfRigidBody g;
-    cfStatus st = cf_rigid_init_fixed(&g, cf_shape_plane(cfu_vec3(0, 0, 1), 0), err);
-    if (st != CF_OK) return st;
-    g.mu = 0.5;
-    if (cf_world_add_body(w, &g) < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    for (int k = 0; k < 5; ++k) {
-        cfRigidBody b;
-        double m = k == 4 ? 100.0 : 1.0;
-        st = cf_rigid_init(&b, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), m, err);
-        if (st != CF_OK) return st;
-        b.mu = 0.5;
-        b.x = cfu_vec3(0, 0, 0.5 + k);
-        if (cf_world_add_body(w, &b) < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    }
-    return CF_OK;
+    return cfv_run_add_scene_solved(run, "ch05_mass_ratio_stack.json", label, cfu_vec3(x, 0, 0), solver, SWEEPS, 1e-12, err) < 0
+               ? CF_BAD_INPUT
+               : CF_OK;
 }
 
 static cfStatus setup(cfvRun *run, cfError *err)
