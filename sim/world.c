@@ -182,6 +182,9 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "relaxation: must be in (0, 2) (got %g)", d->relaxation);
     if (!(d->stabilization >= 0 && d->stabilization < CF_STABILIZATION_COUNT))
         return REFUSE(err, "stabilization: unknown value %d", (int)d->stabilization);
+    if (d->solver && d->solver->split_only && d->stabilization != CF_STAB_SPLIT)
+        return REFUSE(err, "stabilization: solver '%s' corrects positions in its own substeps and takes no velocity bias: "
+                      "use \"split\", not \"%s\"", d->solver->name, cf_stabilization_name(d->stabilization));
     if (!(d->erp >= 0.0 && d->erp <= 1.0)) return REFUSE(err, "erp: must be in [0, 1] (got %g)", d->erp);
     if (!(isfinite(d->cfm) && d->cfm >= 0.0)) return REFUSE(err, "cfm: must be >= 0 (got %g)", d->cfm);
     if (!(isfinite(d->contact_stiffness) && d->contact_stiffness >= 0.0))

@@ -155,6 +155,8 @@ typedef struct cfSolver {
                                   it runs to an answer or fails: a used-up pivot budget is a failure) */
     bool anisotropic;        /**< solves friction ellipses itself (cfFrictionProblem::ellipse, chapter 10); the world gives other assembled rows an equivalent form, and refuses anisotropic contacts to matrix-free rows */
     bool ordered;            /**< reads cfSolverParams::ordering; false: it sweeps in one order only (sequential) */
+    bool split_only;         /**< moves positions only through its split stage (the soft step's substeps): no velocity bias,
+                                  so a world with stabilization "baumgarte" is refused (cf_world_def_check) */
     cfMeasure measure;       /**< what the report's residual and history hold */
     const char *summary;     /**< one line for help texts */
     /** CF_FORM_ROWS: precompute the rows (the world's assemble stage); NULL for assembled forms. */

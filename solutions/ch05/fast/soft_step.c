@@ -237,6 +237,7 @@ const cfSolver cf_solver_soft_step = {
     .measure = CF_MEASURE_IMPULSE_CHANGE,
     .summary = "substeps with soft contacts and relaxation, after Box2D v3 (iterations / 2 substeps; "
                "reference solutions only: solutions/ch05/fast/)",
+    .split_only = true,
     .prepare = soft_prepare,
     .solve = soft_solve,
     .split = soft_split,

@@ -239,7 +239,9 @@ START_TEST(soft_step_refuses_baumgarte)
     w.def.solver = cf_solver_find("soft-step");
     w.def.stabilization = CF_STAB_BAUMGARTE;
     ck_assert_int_eq(cf_world_step(&w), CF_BAD_INPUT);
-    ck_assert_msg(strstr(w.error.msg, "soft-step"), "%s", w.error.msg);
+    ck_assert_msg(strstr(w.error.msg, "stabilization: solver 'soft-step'") && strstr(w.error.msg, "\"split\""), "%s",
+                  w.error.msg);
+    ck_assert_int_eq(cf_world_def_check(&w.def, &err), CF_BAD_INPUT); /* a scene says so when it is loaded */
     cf_world_free(&w);
 }
 END_TEST
