@@ -41,7 +41,7 @@ extern "C" {
 
 /**
  * The stages of one step and the state around them, handed down by the world (cf_world.h). Every
- * callback gets @ref ctx and returns CF_OK or why it failed (the world has written one line in
+ * callback gets cfStepOps::ctx and returns CF_OK or why it failed (the world has written one line in
  * its error message).
  *
  * The stages, in the order a step runs them (stage[0] ... stage[6]):
@@ -106,7 +106,9 @@ cfStatus cf_pipeline_step(const cfStepOps *ops);
  */
 typedef struct cfIslands {
     int count;       /**< number of islands */
-    int nb, ns, nc;  /**< rigid bodies, soft bodies, contacts */
+    int nb;          /**< rigid bodies */
+    int ns;          /**< soft bodies */
+    int nc;          /**< contacts */
     int *of_body;    /**< nb: island of each rigid body, -1 for a fixed body */
     int *of_soft;    /**< ns: island of each soft body */
     int *of_contact; /**< nc: island of each contact (of its dynamic side), -1 when neither side is dynamic */
