@@ -125,8 +125,9 @@ apps: $(CFLAB) $(EXTRA_APPS)
 
 # `make demo`: the main job. The reference solutions drive it when present, otherwise your code.
 DEMO_IMPL := $(if $(wildcard solutions/ch01),solutions,exercises)
-# the best available scene: the pyramid once the simulator (chapter 5) is in the tree
-DEMO_SCENE ?= $(if $(wildcard solutions/ch05),scenes/ch05_pyramid_10.json,scenes/ch01_tennis_racket.json)
+# the best available scene: the capstone showcase once the whole simulator (chapter 11) is in the
+# tree, else the pyramid once chapter 5 is, else chapter 1's tennis racket
+DEMO_SCENE ?= $(if $(wildcard solutions/ch11),scenes/ch11_showcase.json,$(if $(wildcard solutions/ch05),scenes/ch05_pyramid_10.json,scenes/ch01_tennis_racket.json))
 DEMO_TARGET ?= demo-cli
 demo: $(DEMO_TARGET)
 demo-cli:

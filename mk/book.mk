@@ -5,10 +5,12 @@
 #   make book          build/book/{student,instructor}/index.html (a missing or unused snippet fails)
 #   make book-pdf      the same plus a PDF per edition when weasyprint is installed
 #   make docs          build/docs/html/index.html (warnings are errors)
+#   make catalogue     build/book/catalogue/index.html: every catalogue scene run headless, one screenshot
+#                      each, its expectation checked (tools/catalogue; fails when one does not hold)
 
-EXTRA_HELP += book book-pdf docs
+EXTRA_HELP += book book-pdf docs catalogue
 
-.PHONY: book book-pdf docs
+.PHONY: book book-pdf docs catalogue
 book:
 	@command -v pandoc >/dev/null || tools/install-deps
 	@tools/book/build $(if $(EDITION),--edition $(EDITION))
@@ -16,6 +18,11 @@ book:
 book-pdf:
 	@command -v pandoc >/dev/null || tools/install-deps
 	@tools/book/build --pdf $(if $(EDITION),--edition $(EDITION))
+
+catalogue:
+	@command -v pandoc >/dev/null || tools/install-deps
+	@$(MAKE) --no-print-directory IMPL=solutions PRIOR=solutions $(BLD)/bin/solutions/cfview
+	@tools/catalogue --cfview $(BLD)/bin/solutions/cfview --out $(BUILD)/book/catalogue
 
 # Doxygen writes build/docs/html; formulas use MathJax from Debian's libjs-mathjax (linked as
 # html/mathjax, never downloaded; without it they show as their LaTeX source). A brief cut at an

@@ -53,11 +53,14 @@ $(foreach c,$(CHAPTER_DIRS),$(eval $(call viewer_rules,$c)))
 # command-line run. Best available: the scene file when the scene loader is in the tree, else
 # the first chapter demo. Without a display cfview runs headless and writes build/<v>/demo.png.
 DEMO_TARGET := demo-view
+# the showcase side by side with these solvers (the comparison panel: one line each in the HUD, their
+# residuals in one plot; keys 1-2 choose a world, x changes its solver); headless: 200 steps
+DEMO_COMPARE ?= pgs-blocked,dual
 .PHONY: demo-view demos-check viewer-test bench-viewer
 demo-view:
 	@$(MAKE) --no-print-directory IMPL=$(DEMO_IMPL) $(BLD)/bin/$(DEMO_IMPL)/cfview
 	$(BLD)/bin/$(DEMO_IMPL)/cfview $(if $(and $(wildcard $(DEMO_SCENE)),$(wildcard sim/scene.c)),$(DEMO_SCENE),--demo ch01/tennis_racket) \
-	  --screenshot $(BLD)/demo.png
+	  $(if $(filter %showcase.json,$(DEMO_SCENE)),--compare $(DEMO_COMPARE) --steps 200) --screenshot $(BLD)/demo.png
 
 # every demo headless, checking its prediction; the reference solutions when the tree has them
 DEMOS_IMPL := $(if $(wildcard solutions/ch01),solutions,exercises)

@@ -650,7 +650,7 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
                                            "fix_min_x", "from", "to", "nodes", "stiffness", "node_mass", "fix_first",
                                            "damping", "mu", "velocity", "center", "radius", "du", "dv", "mass",
                                            "stretch", "shear", "bend", "thickness", "node", "ele", "scale", "offset",
-                                           "corotational", "consistent_mass", "position", NULL};
+                                           "corotational", "consistent_mass", "position", "pin_corners", NULL};
     static const char *const box_keys[] = {"name", "type", "origin", "size", "cells", "density", "young", "poisson",
                                            "fix_min_x", "damping", "mu", "velocity", "corotational", "consistent_mass",
                                            "thickness", NULL};
@@ -660,7 +660,7 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
                                             "damping", "mu", "velocity", "corotational", "consistent_mass", "thickness",
                                             NULL};
     static const char *const cloth_keys[] = {"name", "type", "origin", "du", "dv", "cells", "mass", "stretch", "shear",
-                                             "bend", "thickness", "damping", "mu", "velocity", NULL};
+                                             "bend", "thickness", "damping", "mu", "velocity", "pin_corners", NULL};
     static const char *const spring_box_keys[] = {"name", "type", "origin", "size", "mass", "stiffness", "mu",
                                                   "velocity", NULL};
     static const char *const particle_keys[] = {"name", "type", "position", "mass", "mu", "velocity", NULL};
@@ -736,8 +736,16 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
         if (st == CF_OK) st = get_number(p, obj, at, "thickness", &th);
         if (st != CF_OK) return st;
         if ((st = spend_elements(p, at, "cells", 8.0 * (n[0] + 1.0) * (n[1] + 1.0))) != CF_OK) return st;
+        bool pin = false;
+        if ((st = get_bool(p, obj, at, "pin_corners", &pin)) != CF_OK) return st;
         st = cf_soft_make_cloth(s, origin, du, dv, n[0], n[1], mass, ks, kh, kb, th, &inner);
         if (st != CF_OK) return fail_from(p, at, st, &inner);
+        /* a hammock: the nodes at the sheet's four corners never move */
+        cfVec3 corner[4] = {origin, cfu_add(origin, du), cfu_add(origin, dv), cfu_add(cfu_add(origin, du), dv)};
+        double tol = 1e-9 * (cfu_norm(du) + cfu_norm(dv));
+        for (int i = 0; pin && i < s->n_nodes; ++i)
+            for (int k = 0; k < 4; ++k)
+                if (cfu_norm(cfu_sub(s->x[i], corner[k])) <= tol) s->fixed[i] = true;
     } else if (strcmp(type->valuestring, "tetgen") == 0) {
         char node[256] = "", ele[256] = "", npath[PATH_CAP + 256], epath[PATH_CAP + 256];
         cfVec3 offset = cfu_zero3();

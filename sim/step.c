@@ -1254,12 +1254,19 @@ static cfStatus run_stage(cfWorld *w, cfStage s)
     return CF_BAD_INPUT;
 }
 
+/* run one stage (the scratch space is sized by the contacts the detection found) */
+static cfStatus stage_run(cfWorld *w, cfStage s)
+{
+    cfStatus st = run_stage(w, s);
+    if (s == CF_STAGE_DETECT && st == CF_OK) st = work_reserve(w);
+    return st;
+}
+
 /* run one stage and add its time to the step's stats */
 static cfStatus timed_stage(cfWorld *w, cfStage s)
 {
     double t0 = cf_seconds();
-    cfStatus st = run_stage(w, s);
-    if (s == CF_STAGE_DETECT && st == CF_OK) st = work_reserve(w); /* sized by this step's contacts */
+    cfStatus st = stage_run(w, s);
     w->stats.stage_seconds[s] += cf_seconds() - t0;
     return st;
 }
@@ -1435,30 +1442,113 @@ const cfPipeline *cf_pipeline_of(cfPipelineKind k)
     return k >= 0 && k < CF_PIPELINE_COUNT ? &pipelines[k] : NULL;
 }
 
-cfStatus cf_world_step(cfWorld *w)
+/* ---- the step as a table of stages (cf_ch11.h): the world's own transaction and chapter 11's -- */
+
+typedef struct StepCtx {
+    cfWorld *w;
+    Saved sv;
+    bool saved;
+} StepCtx;
+
+static cfStatus op_stage(void *ctx, cfStage s) { return stage_run(((StepCtx *)ctx)->w, s); }
+static cfStatus op_detect(void *ctx) { return op_stage(ctx, CF_STAGE_DETECT); }
+static cfStatus op_contacts(void *ctx) { return op_stage(ctx, CF_STAGE_CONTACTS); }
+static cfStatus op_velocities(void *ctx) { return op_stage(ctx, CF_STAGE_VELOCITIES); }
+static cfStatus op_assemble(void *ctx) { return op_stage(ctx, CF_STAGE_ASSEMBLE); }
+static cfStatus op_solve(void *ctx) { return op_stage(ctx, CF_STAGE_SOLVE); }
+static cfStatus op_positions(void *ctx) { return op_stage(ctx, CF_STAGE_POSITIONS); }
+static cfStatus op_stabilize(void *ctx) { return op_stage(ctx, CF_STAGE_STABILIZE); }
+
+static cfStatus op_save(void *ctx)
+{
+    StepCtx *c = ctx;
+    if (c->saved) saved_free(&c->sv, c->w->n_soft);
+    c->saved = true;
+    cfStatus st = save(c->w, &c->sv);
+    return st == CF_OK ? CF_OK : fail(c->w, st, "out of memory");
+}
+
+static void op_drop(StepCtx *c)
+{
+    if (c->saved) saved_free(&c->sv, c->w->n_soft);
+    c->saved = false;
+}
+
+static void op_restore(void *ctx)
+{
+    StepCtx *c = ctx;
+    if (c->saved) restore(c->w, &c->sv);
+    op_drop(c);
+}
+
+static cfStatus op_finite(void *ctx) { return check_finite(((StepCtx *)ctx)->w); }
+
+static void op_commit(void *ctx)
+{
+    StepCtx *c = ctx;
+    c->w->time += c->w->def.dt;
+    c->w->step += 1;
+    op_drop(c);
+}
+
+/* the world's own step over the same table (cf_world_step()); chapter 11 writes it (ch11.1) */
+static cfStatus world_pipeline(const cfStepOps *ops)
+{
+    cfStatus st = ops->save(ops->ctx);
+    for (int k = 0; k < CF_STEP_STAGES && st == CF_OK; ++k) {
+        double t0 = cf_seconds();
+        st = ops->stage[k](ops->ctx);
+        ops->seconds[k] += cf_seconds() - t0;
+    }
+    if (st == CF_OK) st = ops->finite(ops->ctx);
+    if (st == CF_OK) ops->commit(ops->ctx);
+    else ops->restore(ops->ctx);
+    return st;
+}
+
+/* a step of a pipeline's own (CMR, ipc), as one transaction */
+static cfStatus transaction(cfWorld *w, cfStatus (*step)(cfWorld *w))
+{
+    StepCtx c = {.w = w};
+    cfStatus st = op_save(&c);
+    if (st == CF_OK) st = step(w);
+    if (st == CF_OK) st = check_finite(w);
+    if (st == CF_OK) op_commit(&c);
+    else op_restore(&c);
+    return st;
+}
+
+cfStatus cf_world_step_with(cfWorld *w, cfStepFn step)
 {
     w->error.msg[0] = '\0';
     cfStatus st = cf_world_def_check(&w->def, &w->error);
     if (st != CF_OK) return st;
     const cfPipeline *pl = cf_pipeline_of(w->def.pipeline);
     if ((st = pl->check(w, &w->error)) != CF_OK) return st;
-    Saved sv;
-    st = save(w, &sv);
-    if (st != CF_OK) {
-        saved_free(&sv, w->n_soft);
-        return fail(w, st, "out of memory");
-    }
+    if (step && w->def.pipeline != CF_PIPELINE_VELOCITY)
+        return fail(w, CF_BAD_INPUT, "a step function (ch11.1) runs the velocity pipeline's stages; this world's pipeline is '%s'",
+                    pl->name);
     memset(&w->stats, 0, sizeof w->stats);
-    st = pl->step(w);
-    if (st == CF_OK) st = check_finite(w);
-    if (st == CF_OK) {
-        w->time += w->def.dt;
-        w->step += 1;
+    if (w->def.pipeline != CF_PIPELINE_VELOCITY || w->def.cmr_rounds > 0) {
+        st = transaction(w, pl->step);
+    } else if ((st = work_reserve(w)) != CF_OK) {
+        return fail(w, st, "out of memory");
     } else {
+        StepCtx c = {.w = w};
+        _Static_assert(CF_STEP_STAGES == CF_STAGE_COUNT, "one entry of cfStepOps::stage per world stage");
+        cfStepOps ops = {.ctx = &c,
+                         .stage = {op_detect, op_contacts, op_velocities, op_assemble, op_solve, op_positions, op_stabilize},
+                         .seconds = w->stats.stage_seconds, .save = op_save, .restore = op_restore,
+                         .finite = op_finite, .commit = op_commit};
+        for (int k = 0; k < CF_STEP_STAGES; ++k) ops.name[k] = cf_stage_name((cfStage)k);
+        st = (step ? step : world_pipeline)(&ops);
+        op_drop(&c); /* a pipeline that neither committed nor restored */
+    }
+    if (st != CF_OK) {
         if (st == CF_NO_MEMORY) fail(w, st, "out of memory");
         fail(w, st, "the step failed: %s", cf_status_name(st));
-        restore(w, &sv);
     }
-    saved_free(&sv, w->n_soft);
     return st;
 }
+
+cfStatus cf_world_step(cfWorld *w) { return cf_world_step_with(w, NULL); }

@@ -47,6 +47,10 @@ extern const cfvDemo cfv_demo_ch09_world_block_slide;
 extern const cfvDemo cfv_demo_ch10_grooved_box;
 extern const cfvDemo cfv_demo_ch10_log_slide;
 extern const cfvDemo cfv_demo_ch10_matchsticks;
+extern const cfvDemo cfv_demo_ch11_cradle;
+extern const cfvDemo cfv_demo_ch11_card_house;
+extern const cfvDemo cfv_demo_ch11_dominoes_cushion;
+extern const cfvDemo cfv_demo_ch11_hammock;
 
 const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch01_tennis_racket,
@@ -82,6 +86,10 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch10_grooved_box,
     &cfv_demo_ch10_log_slide,
     &cfv_demo_ch10_matchsticks,
+    &cfv_demo_ch11_cradle,
+    &cfv_demo_ch11_card_house,
+    &cfv_demo_ch11_dominoes_cushion,
+    &cfv_demo_ch11_hammock,
     NULL,
 };
 

@@ -468,6 +468,37 @@ START_TEST(scene_defaults)
 }
 END_TEST
 
+
+/* a cloth hammock: "pin_corners" fixes the four corner nodes and no other (by position, whatever
+   the node order); a sheet without it has none fixed */
+START_TEST(scene_cloth_pin_corners)
+{
+    for (int pin = 0; pin < 2; ++pin) {
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"name\": \"n\", \"chapter\": 11, \"description\": \"d\", \"expect\": \"e\", \"world\": {},\n"
+                 " \"soft_bodies\": [{\"type\": \"cloth\", \"origin\": [1, 2, 3], \"du\": [2, 0, 0], \"dv\": [0, 1, 0],\n"
+                 "   \"cells\": [4, 3], \"mass\": 0.2, \"stretch\": 100%s}]}",
+                 pin ? ", \"pin_corners\": true" : "");
+        cfWorld w;
+        cfSceneInfo info;
+        cfError err = {{0}};
+        cfStatus st = cf_scene_parse(json, "pin.json", &w, &info, &err);
+        ck_assert_msg(st == CF_OK, "%s", err.msg);
+        const cfSoftBody *c = &w.soft[0];
+        int fixed = 0;
+        for (int i = 0; i < c->n_nodes; ++i) {
+            if (!c->fixed[i]) continue;
+            fixed++;
+            cft_assert_at((c->x[i].x == 1 || c->x[i].x == 3) && (c->x[i].y == 2 || c->x[i].y == 3),
+                          "pin %d: node %d fixed at (%g, %g)", pin, i, c->x[i].x, c->x[i].y);
+        }
+        cft_assert_int_at(fixed, ==, pin ? 4 : 0, "pin %d", pin);
+        cf_world_free(&w);
+    }
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *tf = cft_tcase_scene(s, "scene-files");
@@ -481,6 +512,7 @@ static void build(Suite *s)
     TCase *tr = cft_tcase_unit(s, "scene-values");
     CFT_TEST(tr, scene_round_trip, "values survive the round trip");
     CFT_TEST(tr, scene_defaults, "defaults of a minimal scene");
+    CFT_TEST(tr, scene_cloth_pin_corners, "a cloth's pin_corners fixes its four corners");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "lib-scene", build); }

@@ -9,12 +9,14 @@
 --    that no chapter shows.
 --  * Links to another chapter's README.md point to its page; other relative links and images
 --    point into the source tree (metadata `src_prefix`), figures are copied by the build.
+--  * A code block ```{.text include="bench/results/x.txt"}``` shows a committed result file (or
+--    the part between its `from` and `to` lines): measured tables regenerate with the book.
 --  * The chapter's generated "Tests and demos" section (metadata `extras_file`, Markdown) is
 --    appended at the end.
 --
 -- Metadata (set by tools/book/build with -M): snippets_file (a Lua file returning the table
 -- name -> {file=, line=, code=}), used_file, extras_file, chapter (e.g. ch01), src_prefix,
--- figure_prefix, edition.
+-- figure_prefix, edition, root (the repository, for included files).
 
 local snippets = nil
 local meta_cfg = {}
@@ -32,7 +34,7 @@ end
 
 local function read_meta(m)
   for _, k in ipairs({"snippets_file", "used_file", "extras_file", "chapter", "src_prefix",
-                      "figure_prefix", "edition", "source_name"}) do
+                      "figure_prefix", "edition", "source_name", "root"}) do
     meta_cfg[k] = str(m[k])
   end
   if not meta_cfg.snippets_file then fail("snippets_file metadata is missing") end
@@ -45,7 +47,33 @@ local function where(el)
   return (meta_cfg.source_name or "chapter") .. ": "
 end
 
+-- ```{.text include="bench/results/x.txt" from="text" to="text"}```: the committed result file's
+-- lines from the first that contains `from` (default: the first line) up to, not including, the
+-- next that contains `to` (default: to the end), so that a chapter shows measured tables as they
+-- are regenerated
+local function included(el)
+  local path = el.attributes["include"]
+  local f = io.open((meta_cfg.root or ".") .. "/" .. path, "r")
+  if not f then fail(where(el) .. "included file '" .. path .. "' does not exist") end
+  local from, to = el.attributes["from"], el.attributes["to"]
+  local out, on, found_from, found_to = {}, from == nil, from == nil, to == nil
+  for line in f:lines() do
+    if not on and line:find(from, 1, true) then on, found_from = true, true
+    elseif on and to and #out > 0 and line:find(to, 1, true) then found_to = true; break end
+    if on then out[#out + 1] = line end
+  end
+  f:close()
+  if not found_from then fail(where(el) .. "'" .. path .. "' has no line with '" .. from .. "'") end
+  if not found_to then fail(where(el) .. "'" .. path .. "' has no line with '" .. to .. "' after '" .. (from or "") .. "'") end
+  local caption = pandoc.Plain({pandoc.Link({pandoc.Code(path)}, (meta_cfg.src_prefix or "") .. path),
+                                pandoc.Space(), pandoc.Str("(measured, committed)")})
+  return pandoc.Div({pandoc.Div({caption}, pandoc.Attr("", {"snippet-caption"})),
+                     pandoc.CodeBlock(table.concat(out, "\n"), pandoc.Attr("", {"text"}))},
+                    pandoc.Attr("", {"snippet", "snippet-lib"}))
+end
+
 local function code_block(el)
+  if el.attributes["include"] then return included(el) end
   local name = el.attributes["snippet"]
   if not name then return nil end
   local s = snippets[name]

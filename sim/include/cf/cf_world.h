@@ -40,6 +40,7 @@
 #include "cf/cf_base.h"
 #include "cf/cf_body.h"
 #include "cf/cf_ch10.h"
+#include "cf/cf_ch11.h"
 #include "cf/cf_contact.h"
 #include "cf/cf_soft.h"
 #include "cf/cf_solver.h"
@@ -331,6 +332,15 @@ cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError
  * not a failure (cfStepStats::solver_status says so).
  */
 cfStatus cf_world_step(cfWorld *w);
+/**
+ * One step as cf_world_step(), with the stages run by @p step (chapter 11's pipeline,
+ * cf_pipeline_step(), ch11.1) on the world's table of stages (::cfStepOps); NULL: the world's own.
+ * With cfWorldDef::cmr_rounds > 0 the step is constraint manifold refinement (ch08.6) and @p step
+ * is not called. The stages are those of the velocity pipeline: under another (cfWorldDef::pipeline)
+ * a non-NULL @p step is refused with CF_BAD_INPUT, NULL runs that pipeline's own step. The settings
+ * are checked first (CF_BAD_INPUT and w->error, as cf_world_step()).
+ */
+cfStatus cf_world_step_with(cfWorld *w, cfStepFn step);
 /**
  * Write the last assembled contact problem (the FC3D form of the last step that assembled one,
  * bias and CFM included: exactly what its solver got, also when the step failed) in the Siconos

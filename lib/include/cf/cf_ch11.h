@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file cf_ch11.h
+ * @brief Chapter 11 exercises, the capstone: the step as a pipeline of the chapters' stages,
+ *        a solver chosen per island, and impact ordering on a Newton's cradle.
+ *
+ * The text is chapters/ch11/README.md; the tests are chapters/ch11/tests/test_ch11.c
+ * (`make test-ch11`). Each function marked "ch11.K" is an exercise: its specification here is
+ * authoritative. Your implementations go in exercises/ch11/; they may call anything in
+ * lib/include/cf/ and chapters 1-10 (cf_ch01.h ... cf_ch10.h), nothing of the simulation
+ * layer `sim/` (the world, the solver registry): `tools/layers` checks it.
+ *
+ * **Why the step reaches the world through a table.** The world (`sim/`, cf_world.h) sits above
+ * the chapters: it is the one code that calls them. A chapter that called the world would turn
+ * the arrows around, so the world hands its stages down as a table of callbacks (::cfStepOps),
+ * exactly as chapter 8's constraint manifold refinement gets its rounds (cfCmrOps). Each stage
+ * is a chapter's work (detection ch03, frames ch02/ch10, free velocities ch01, assembly ch02,
+ * the solve through the solver interface cf_solver.h and the one apply, positions ch01, split
+ * impulse ch05); the pipeline decides their order and what happens when one fails.
+ * `cf_world_step_with(w, cf_pipeline_step)` steps a world by your pipeline.
+ */
+#ifndef CF_CH11_H
+#define CF_CH11_H
+
+#include <stdbool.h>
+
+#include "cf/cf_base.h"
+#include "cf/cf_body.h"
+#include "cf/cf_contact.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------ */
+/** @name ch11.1 The step as a pipeline of stages
+ *  @{ */
+
+/** Number of stages of a step (::cfStepOps::stage). */
+#define CF_STEP_STAGES 7
+
+/**
+ * The stages of one step and the state around them, handed down by the world (cf_world.h). Every
+ * callback gets cfStepOps::ctx and returns CF_OK or why it failed (the world has written one line in
+ * its error message).
+ *
+ * The stages, in the order a step runs them (stage[0] ... stage[6]):
+ * | k | stage      | what it does (chapter) |
+ * |---|------------|------------------------|
+ * | 0 | detect     | contacts of this step, warm starts carried over (ch03) |
+ * | 1 | contacts   | contact frames and friction laws (ch02.2, ch10) |
+ * | 2 | velocities | free velocities u* = u + h M^-1 f; soft implicit systems (ch01) |
+ * | 3 | assemble   | the problem in the form the solver consumes (ch02) |
+ * | 4 | solve      | the solver's impulses, then the one apply (ch04-ch10) |
+ * | 5 | positions  | positions from the new velocities (ch01) |
+ * | 6 | stabilize  | split-impulse position correction (ch05) |
+ * A stage that has nothing to do (no solver, no contacts) returns CF_OK at once.
+ */
+typedef struct cfStepOps {
+    void *ctx;                                      /**< passed to every call */
+    cfStatus (*stage[CF_STEP_STAGES])(void *ctx);   /**< the stages, in execution order */
+    const char *name[CF_STEP_STAGES];               /**< their names ("detect", ...) for messages */
+    double *seconds;                                /**< CF_STEP_STAGES wall times: each stage's time is added to its entry */
+    /** Keep the state (bodies, soft nodes) so that restore() can bring it back. */
+    cfStatus (*save)(void *ctx);
+    /** Go back to the state of the last save() and drop it. */
+    void (*restore)(void *ctx);
+    /** CF_OK when every body's state is finite after the stages, else CF_DIVERGED (message written). */
+    cfStatus (*finite)(void *ctx);
+    /** Keep the new state: the step is done (time += h, steps += 1), the saved state dropped. */
+    void (*commit)(void *ctx);
+} cfStepOps;
+
+/** A step function: what cf_world_step_with() runs on the world's stages. */
+typedef cfStatus (*cfStepFn)(const cfStepOps *ops);
+
+/**
+ * @brief ch11.1: one step of the world as a transaction over its stages.
+ *
+ * 1. save(); its failure is returned at once (nothing ran);
+ * 2. run stage[0], ..., stage[6] in this order, each timed by cf_seconds() with its time added to
+ *    seconds[k]; stop at the first stage that fails (later stages do not run);
+ * 3. when every stage succeeded: finite();
+ * 4. success: commit() and return CF_OK. Any failure of 2 or 3: restore() (the world is as it
+ *    was before the step) and return that status.
+ * Exactly one of commit() and restore() is called after a successful save().
+ * CF_BAD_INPUT (nothing called) when @p ops or one of its callbacks or @p ops->seconds is NULL.
+ *
+ * Worked example (the tests' mock world, which logs each call): a step whose stages all succeed
+ * logs "save detect contacts velocities assemble solve positions stabilize finite commit"; when
+ * "assemble" fails: "save detect contacts velocities assemble restore".
+ */
+cfStatus cf_pipeline_step(const cfStepOps *ops);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name ch11.2 Islands and a solver per island
+ *  @{ */
+
+/**
+ * The islands of a step: the connected components of the graph whose nodes are the dynamic
+ * bodies (rigid bodies that are not fixed, every soft body) and whose edges are the contacts
+ * between two of them. A fixed body or the static environment joins nothing: two boxes resting
+ * on the same ground are two islands. Islands are numbered 0, 1, ... in the order of their first
+ * body when the rigid bodies 0..nb-1 and then the soft bodies 0..ns-1 are visited.
+ */
+typedef struct cfIslands {
+    int count;       /**< number of islands */
+    int nb;          /**< rigid bodies */
+    int ns;          /**< soft bodies */
+    int nc;          /**< contacts */
+    int *of_body;    /**< nb: island of each rigid body, -1 for a fixed body */
+    int *of_soft;    /**< ns: island of each soft body */
+    int *of_contact; /**< nc: island of each contact (of its dynamic side), -1 when neither side is dynamic */
+} cfIslands;
+
+/** Free the arrays of @p is and zero it (provided). */
+void cf_islands_free(cfIslands *is);
+
+/**
+ * @brief ch11.2 (part 1): the islands of @p nb rigid bodies, @p ns soft bodies and @p nc contacts.
+ *
+ * Allocates @p out's arrays (free with cf_islands_free(); provided checks and allocation) and
+ * fills them as ::cfIslands says: a union-find (or a graph search) over the contacts whose two
+ * sides are dynamic bodies, then the numbering by first body. A contact between a dynamic body
+ * and a fixed or static side belongs to the body's island.
+ * CF_BAD_INPUT (out zeroed) for NULL arrays with counts > 0, negative counts, or a contact that
+ * names a rigid body outside 0..nb-1 or a soft body outside 0..ns-1; CF_NO_MEMORY.
+ *
+ * Worked example: bodies ground (fixed), A, B, C; contacts ground-A, A-B, ground-C: islands
+ * {A, B} = 0 and {C} = 1; of_body = (-1, 0, 0, 1), of_contact = (0, 0, 1).
+ */
+cfStatus cf_islands_find(const cfRigidBody *bodies, int nb, int ns, const cfContact *contacts, int nc, cfIslands *out);
+
+/** What the rule of cf_island_solver() looks at in one island (cf_island_summary(), provided). */
+typedef struct cfIslandSummary {
+    int rigid;        /**< dynamic rigid bodies */
+    int soft;         /**< soft bodies */
+    int contacts;     /**< contacts */
+    bool anisotropic; /**< a contact has an anisotropic law (cf_contact_isotropic() false) */
+} cfIslandSummary;
+
+/** Summary of island @p k of @p is (provided). */
+cfIslandSummary cf_island_summary(const cfIslands *is, int k, const cfContact *contacts);
+
+/** The largest island (in contacts) that cf_island_solver() gives to an exact pivoting method. */
+#define CF_EXACT_MAX_CONTACTS 8
+
+/**
+ * @brief ch11.2 (part 2): the solver (a row name of the registry, `cflab solvers`) for an island.
+ *
+ * The rule, first match wins (the chapter's text explains each line):
+ * 1. no contacts: NULL (free motion, nothing to solve);
+ * 2. a soft body: "prox-gs-aniso" when a contact is anisotropic, else "dual" (the dual form of
+ *    chapter 8: soft contacts need an assembled problem, and its exact preconditioner is
+ *    the implicit soft step);
+ * 3. anisotropic contacts (rigid only): "pgs-blocked-aniso" (chapter 10);
+ * 4. at most CF_EXACT_MAX_CONTACTS contacts: "lemke" (chapter 4: exact, small stacks stand still);
+ * 5. otherwise "pgs" (chapter 5: a pile, cost linear in the contacts).
+ */
+const char *cf_island_solver(const cfIslandSummary *s);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
+/** @name ch11.3 Restitution and impact ordering: the Newton's cradle
+ *  @{ */
+
+/**
+ * @brief ch11.3 (part 1): sequential impacts on a chain of balls.
+ *
+ * @p n balls of masses m[i] > 0 on a line, touching, with velocities v[i] along the line; contact
+ * i (0 <= i < n - 1) is between ball i and ball i + 1 (on its right), approaching at
+ * a_i = v[i] - v[i+1]. A sweep visits i = 0, 1, ..., n - 2 in this order and resolves every
+ * contact that approaches faster than @p tol (a_i > tol) as a two-body collision with Newton's
+ * restitution @p e in [0, 1]: the impulse p = (1 + e) a_i / (1/m_i + 1/m_{i+1}) makes the
+ * pair separate at e a_i, v[i] -= p / m_i, v[i+1] += p / m_{i+1}, and the next contact sees the
+ * new velocities. Sweeps repeat until one resolves nothing.
+ *
+ * Writes the final velocities to @p v_out (may be @p v) and the sweeps that resolved something to
+ * @p sweeps (may be NULL). CF_MAX_ITER (v_out the last velocities) when @p max_sweeps sweeps all
+ * resolved something; CF_BAD_INPUT (provided) for n < 2, NULL arrays, a mass <= 0 or not finite,
+ * e outside [0, 1], tol < 0, max_sweeps < 1.
+ *
+ * Worked example: three equal balls, v = (1, 0, 0), e = 1: contact 0 gives (0, 1, 0), contact 1
+ * (0, 0, 1); the next sweep finds nothing: v_out = (0, 0, 1), sweeps = 1. With e = 0 the same
+ * balls converge to (1/3, 1/3, 1/3) over many sweeps (geometrically).
+ */
+cfStatus cf_impacts_sequential(int n, const double *m, const double *v, double e, double tol, int max_sweeps,
+                               double *v_out, int *sweeps);
+
+/**
+ * @brief ch11.3 (part 2): simultaneous impacts, one LCP for every contact of the chain.
+ *
+ * Same chain as cf_impacts_sequential(). The impulses p (n - 1 values, p_i >= 0 pushing ball i
+ * left and ball i+1 right) solve the LCP of Newton's law at every contact at once:
+ *   w = A p + b,  0 <= p ⊥ w >= 0,  A = J M^-1 J^T,  b_i = (1 + e) (v[i+1] - v[i]),
+ * where J's row i is (.., -1 at i, +1 at i+1, ..): w_i = (v+[i+1] - v+[i]) + e (v[i+1] - v[i]) is the
+ * separating velocity after the impacts plus e times the one before (A is tridiagonal with
+ * A_ii = 1/m_i + 1/m_{i+1}, A_i,i+1 = A_i+1,i = -1/m_{i+1}). Solve it with chapter 4
+ * (cf_lcp_lemke()), then v_out = v + M^-1 J^T p. Writes @p p (may be NULL) and @p v_out (may be @p v).
+ * Errors of the LCP solver are returned; CF_BAD_INPUT as for cf_impacts_sequential() (provided).
+ *
+ * Worked example: three equal balls, v = (1, 0, 0): e = 1 gives p = (4/3, 2/3) and
+ * v_out = (-1/3, 2/3, 2/3) (momentum and energy kept, yet not the cradle's (0, 0, 1)); e = 0 gives
+ * p = (2/3, 1/3) and v_out = (1/3, 1/3, 1/3).
+ */
+cfStatus cf_impacts_simultaneous(int n, const double *m, const double *v, double e, double *p, double *v_out);
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_CH11_H */
