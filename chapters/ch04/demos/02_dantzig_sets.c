@@ -102,7 +102,8 @@ static void step(cfvRun *run)
     w->time += w->def.dt;
     w->step++;
     if (d->n_ev == 0) return;
-    int k = (int)(w->step / HOLD) % (d->n_ev + 1); /* 0: before the first pivot */
+    int k = (int)(w->step / HOLD); /* 0: before the first pivot; the last pivot's state stays (r replays) */
+    if (k > d->n_ev) k = d->n_ev;
     static const uint32_t col[4] = {0x909090, 0x50e070, 0x5a8cff, 0xffa040};
     static const char *const name[4] = {"UNSEEN", "FREE", "LOWER", "UPPER"};
     const char *lbl[NC];
