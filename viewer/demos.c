@@ -35,6 +35,7 @@ extern const cfvDemo cfv_demo_ch07_funnel;
 /* chapters/ch08/demos/ */
 extern const cfvDemo cfv_demo_ch08_jelly_preconditioners;
 extern const cfvDemo cfv_demo_ch08_cloth_on_box;
+extern const cfvDemo cfv_demo_ch08_mixed;
 /* chapters/ch09/demos/ */
 extern const cfvDemo cfv_demo_ch09_tunnel;
 extern const cfvDemo cfv_demo_ch09_soft_stack;
@@ -76,6 +77,7 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch07_funnel,
     &cfv_demo_ch08_jelly_preconditioners,
     &cfv_demo_ch08_cloth_on_box,
+    &cfv_demo_ch08_mixed,
     &cfv_demo_ch09_tunnel,
     &cfv_demo_ch09_soft_stack,
     &cfv_demo_ch09_incline_creep,
