@@ -4,6 +4,7 @@
    normal force and tangent projector are evaluated at the end of the step, with its Jacobians.
    Specification: lib/include/cf/cf_ch09.h; text: chapters/ch09/README.md. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cf/cf_ch09.h"
@@ -30,6 +31,22 @@ double cf_slide_profile(cfSlideProfile p, double x, double eps, double *ds)
     // TODO(ch09.7): implement this; the specification is in cf_ch09.h
     return CF_TODO_F("ch09.7");
     //< ch09:slide-profile
+}
+
+double cf_volume_penalty(double V, double V0, double beta, double *dW)
+{
+    //> ch09:volume-penalty
+    // TODO(ch09.7): implement this; the specification is in cf_ch09.h
+    return CF_TODO_F("ch09.7");
+    //< ch09:volume-penalty
+}
+
+double cf_mesh_volume(int n, const double *q, int n_tri, const int (*tri)[3], double *grad)
+{
+    //> ch09:mesh-volume
+    // TODO(ch09.7): implement this; the specification is in cf_ch09.h
+    return CF_TODO_F("ch09.7");
+    //< ch09:mesh-volume
 }
 
 //> ch09:dual
@@ -80,11 +97,11 @@ void cf_implicit_forces(const cfImplicitSystem *s, const cfDual *q, const cfDual
 }
 
 
-void cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag, double *K,
-                            double *D)
+cfStatus cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag,
+                                    double *K, double *D)
 {
     //> ch09:soft-jacobian
     // TODO(ch09.7): implement this; the specification is in cf_ch09.h
-    CF_TODO("ch09.7");
+    return CF_TODO_S("ch09.7");
     //< ch09:soft-jacobian
 }

@@ -4,6 +4,7 @@
    normal force and tangent projector are evaluated at the end of the step, with its Jacobians.
    Specification: lib/include/cf/cf_ch09.h; text: chapters/ch09/README.md. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cf/cf_ch09.h"
@@ -53,6 +54,40 @@ double cf_slide_profile(cfSlideProfile p, double x, double eps, double *ds)
     // END SOLUTION
     // STUB ch09.7: return CF_TODO_F("ch09.7");
     //< ch09:slide-profile
+}
+
+double cf_volume_penalty(double V, double V0, double beta, double *dW)
+{
+    //> ch09:volume-penalty
+    // BEGIN SOLUTION ch09.7
+    double e = V - V0;
+    if (dW) *dW = e / (beta * V0);
+    return e * e / (2.0 * beta * V0);
+    // END SOLUTION
+    // STUB ch09.7: return CF_TODO_F("ch09.7");
+    //< ch09:volume-penalty
+}
+
+double cf_mesh_volume(int n, const double *q, int n_tri, const int (*tri)[3], double *grad)
+{
+    //> ch09:mesh-volume
+    // BEGIN SOLUTION ch09.7
+    if (grad) memset(grad, 0, (size_t)3 * n * sizeof *grad);
+    double V = 0.0;
+    for (int t = 0; t < n_tri; ++t) {
+        cfVec3 x[3];
+        for (int k = 0; k < 3; ++k) x[k] = cf_ipc_node(q, tri[t][k]);
+        V += cfu_dot(x[0], cfu_cross(x[1], x[2])) / 6.0;
+        if (grad)
+            for (int k = 0; k < 3; ++k) { /* node k: (x_{k+1} x x_{k+2}) / 6 */
+                cfVec3 g = cfu_scale(1.0 / 6.0, cfu_cross(x[(k + 1) % 3], x[(k + 2) % 3]));
+                for (int l = 0; l < 3; ++l) grad[3 * tri[t][k] + l] += cfu_vec3_at(g, l);
+            }
+    }
+    return V;
+    // END SOLUTION
+    // STUB ch09.7: return CF_TODO_F("ch09.7");
+    //< ch09:mesh-volume
 }
 
 //> ch09:dual
@@ -118,6 +153,16 @@ static cfDual dvec_dot(DVec3 a, DVec3 b)
     cfDual s = cf_dual(0.0);
     for (int k = 0; k < 3; ++k) s = cf_dual_add(s, cf_dual_mul(a.x[k], b.x[k]));
     return s;
+}
+
+static DVec3 dvec_cross(DVec3 a, DVec3 b)
+{
+    DVec3 c;
+    for (int k = 0; k < 3; ++k) {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        c.x[k] = cf_dual_sub(cf_dual_mul(a.x[i], b.x[j]), cf_dual_mul(a.x[j], b.x[i]));
+    }
+    return c;
 }
 
 static void dvec_add_to(cfDual *f, int i, cfDual s, DVec3 a) /* f_i += s a */
@@ -202,6 +247,21 @@ void cf_implicit_forces(const cfImplicitSystem *s, const cfDual *q, const cfDual
             dvec_add_to(f, i, cf_dual_scale(-s->mu, cf_dual_mul(lambda, gx)), w);
         }
     }
+    if (s->beta > 0.0) { /* the volume force -W'(V) grad V */
+        cfDual V = cf_dual(0.0);
+        for (int t = 0; t < s->n_tri; ++t)
+            V = cf_dual_add(V, cf_dual_scale(1.0 / 6.0, dvec_dot(dvec_at(q, s->tri[t][0]),
+                                                                 dvec_cross(dvec_at(q, s->tri[t][1]), dvec_at(q, s->tri[t][2])))));
+        double dW;
+        cf_volume_penalty(V.re, s->V0, s->beta, &dW);
+        cfDual p = cf_dual_scale(-1.0 / 6.0, cf_dual_lift(dW, 1.0 / (s->beta * s->V0), V));
+        for (int t = 0; t < s->n_tri; ++t)
+            for (int k = 0; k < 3; ++k) {
+                int a = s->tri[t][k];
+                if (!s->fixed[a])
+                    dvec_add_to(f, a, p, dvec_cross(dvec_at(q, s->tri[t][(k + 1) % 3]), dvec_at(q, s->tri[t][(k + 2) % 3])));
+            }
+    }
     // END SOLUTION
     // STUB ch09.7: CF_TODO("ch09.7");
     // STUB ch09.7: for (int p = 0; p < 3 * s->n; ++p) f[p] = cf_dual(0.0);
@@ -229,8 +289,8 @@ static double real_gap(const cfImplicitObstacle *o, cfVec3 x, double n[3], doubl
 }
 // END SOLUTION
 
-void cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag, double *K,
-                            double *D)
+cfStatus cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag,
+                                    double *K, double *D)
 {
     //> ch09:soft-jacobian
     // BEGIN SOLUTION ch09.7
@@ -300,7 +360,26 @@ void cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, cons
             block_add(K, n3, i, i, 1.0, F);
         }
     }
+    if (s->beta > 0.0) { /* -(1/(beta V0)) [grad V grad V^T + (V - V0) Hess V] */
+        double *g = malloc((size_t)n3 * sizeof *g);
+        if (!g) return CF_NO_MEMORY;
+        double V = cf_mesh_volume(s->n, q, s->n_tri, (const int(*)[3])s->tri, g), w = 1.0 / (s->beta * s->V0);
+        for (int r = 0; r < n3; ++r)
+            if (!s->fixed[r / 3])
+                for (int c = 0; c < n3; ++c) K[(long)r * n3 + c] -= w * g[r] * g[c];
+        for (int t = 0; t < s->n_tri; ++t)
+            for (int k = 0; k < 3; ++k) { /* blocks (k, k+1) = -[x_{k+2}]/6 and (k+1, k) = [x_{k+2}]/6 */
+                int a = s->tri[t][k], b = s->tri[t][(k + 1) % 3];
+                const double *y = q + 3 * s->tri[t][(k + 2) % 3];
+                double X[3][3] = {{0, -y[2], y[1]}, {y[2], 0, -y[0]}, {-y[1], y[0], 0}};
+                double sc = -w * (V - s->V0) / 6.0;
+                if (!s->fixed[a]) block_add(K, n3, a, b, -sc, X);
+                if (!s->fixed[b]) block_add(K, n3, b, a, sc, X);
+            }
+        free(g);
+    }
+    return CF_OK;
     // END SOLUTION
-    // STUB ch09.7: CF_TODO("ch09.7");
+    // STUB ch09.7: return CF_TODO_S("ch09.7");
     //< ch09:soft-jacobian
 }

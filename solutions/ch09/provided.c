@@ -447,7 +447,7 @@ void cf_implicit_free(cfImplicitSystem *s)
 {
     if (!s) return;
     free(s->q), free(s->v), free(s->q_prev), free(s->v_prev), free(s->mass), free(s->fixed);
-    free(s->spring), free(s->rest), free(s->stiff), free(s->obst);
+    free(s->spring), free(s->rest), free(s->stiff), free(s->obst), free(s->tri);
     memset(s, 0, sizeof *s);
 }
 
@@ -516,6 +516,23 @@ int cf_implicit_add_obstacle(cfImplicitSystem *s, cfImplicitObstacle o)
     if (!grow((void **)&s->obst, &s->cap_obst, s->n_obst + 1, sizeof *s->obst)) return -1;
     s->obst[s->n_obst] = o;
     return s->n_obst++;
+}
+
+int cf_implicit_add_triangle(cfImplicitSystem *s, int a, int b, int c)
+{
+    if (a < 0 || b < 0 || c < 0 || a >= s->n || b >= s->n || c >= s->n || a == b || b == c || a == c) return -1;
+    if (!grow((void **)&s->tri, &s->cap_tri, s->n_tri + 1, sizeof *s->tri)) return -1;
+    s->tri[s->n_tri][0] = a, s->tri[s->n_tri][1] = b, s->tri[s->n_tri][2] = c;
+    return s->n_tri++;
+}
+
+cfStatus cf_implicit_set_volume(cfImplicitSystem *s, double beta)
+{
+    double V0 = cf_mesh_volume(s->n, s->q, s->n_tri, (const int(*)[3])s->tri, NULL);
+    if (!(beta > 0.0 && isfinite(beta) && V0 > 0.0)) return CF_BAD_INPUT;
+    s->V0 = V0;
+    s->beta = beta;
+    return CF_OK;
 }
 
 double cf_implicit_gap(const cfImplicitObstacle *o, cfVec3 x, cfVec3 *normal)
@@ -608,13 +625,13 @@ cfStatus cf_implicit_jacobian(const cfImplicitSystem *s, const cfImplicitStage *
     }
     double *D = K + (size_t)N * N;
     for (int p = 0; p < N; ++p) q[p] = st->qa[p] + st->c * v[p];
-    cf_implicit_force_jacobian(s, q, v, st->q_lag, K, D);
-    for (int i = 0; i < N; ++i)
+    cfStatus status = cf_implicit_force_jacobian(s, q, v, st->q_lag, K, D);
+    for (int i = 0; i < N && status == CF_OK; ++i)
         for (int j = 0; j < N; ++j) {
             size_t a = (size_t)i * N + j;
             J[a] = s->fixed[i / 3] ? (double)(i == j)
                                    : (i == j ? s->mass[i / 3] : 0.0) - st->c * (st->c * K[a] + D[a]);
         }
     free(K), free(q);
-    return CF_OK;
+    return status;
 }

@@ -1220,7 +1220,7 @@ static void fd_forces(void *ctx, const double *x, double *y)
 {
     ForceCtx *c = ctx;
     int N = 3 * c->s->n;
-    cfDual qd[12] = {{0}}, vd[12] = {{0}}, fd[12];
+    cfDual qd[24] = {{0}}, vd[24] = {{0}}, fd[24];
     for (int k = 0; k < N; ++k) {
         qd[k] = cf_dual(c->wrt_v ? c->q[k] : x[k]);
         vd[k] = cf_dual(c->wrt_v ? x[k] : c->v[k]);
@@ -1250,7 +1250,7 @@ START_TEST(ch09_7_force_jacobians)
         double K[144], D[144], q_lag[12];
         for (int k = 0; k < 12; ++k) q_lag[k] = s.q[k] + 1e-4 * sin(k); /* lagged: another position */
         const double *ql = lag ? q_lag : NULL;
-        cf_implicit_force_jacobian(&s, s.q, s.v, ql, K, D);
+        cft_assert_ok(cf_implicit_force_jacobian(&s, s.q, s.v, ql, K, D));
         ForceCtx c = {&s, s.q, s.v, ql, false};
         double ek = fd_rel_error(12, 12, fd_forces, &c, s.q, K, 1e-7);
         c.wrt_v = true;
@@ -1316,6 +1316,10 @@ START_TEST(ch09_7_bicgstab)
         for (int i = 0; i < n; ++i) x[i] = 0.0;
         cft_assert_status(cf_bicgstab(n, dense_apply, &A, b, x, 1e-12, 1, &it), CF_MAX_ITER);
     }
+    /* a breakdown: A = 0 */
+    cf_vec_zero(n * n, A.a);
+    for (int i = 0; i < n; ++i) x[i] = 0.0;
+    cft_assert_status(cf_bicgstab(n, dense_apply, &A, b, x, 1e-10, 50, NULL), CF_SINGULAR);
     /* b = 0: x = 0 */
     for (int i = 0; i < n; ++i) b[i] = 0.0, x[i] = 1.0;
     cft_assert_ok(cf_bicgstab(n, dense_apply, &A, b, x, 1e-10, 10, NULL));
@@ -1358,6 +1362,14 @@ START_TEST(ch09_7_newton_direct_and_inexact)
                   si.iterations, si.linear_iters, sd.iterations);
     for (int k = 1; k < si.n_hist; ++k) cft_assert_at(si.hist[k] < si.hist[k - 1], "inexact, k = %d", k);
     cft_assert_at(si.hist[si.n_hist - 1] < 1e-2 * si.hist[si.n_hist - 2], "inexact: last ratio %g", si.hist[si.n_hist - 1] / si.hist[si.n_hist - 2]);
+    /* the forcing terms save linear work: against solving every direction to 1e-14 */
+    cfImplicitOptions ox = o;
+    ox.eta_max = 1e-14;
+    cfImplicitStats sx;
+    memcpy(vi, s.v, sizeof vi);
+    cft_assert_ok(cf_implicit_newton(&s, &st, vi, &ox, &sx));
+    cft_assert_at(si.linear_iters < 0.6 * sx.linear_iters, "BiCGSTAB iterations: Eisenstat-Walker %d, exact solves %d",
+                  si.linear_iters, sx.linear_iters);
     /* a far start (deep penetration, a stiff penalty) needs the line search, and still converges */
     s.kappa = 1e8;
     s.q[2] = -0.02;
@@ -1368,6 +1380,14 @@ START_TEST(ch09_7_newton_direct_and_inexact)
         cft_assert_at(sd.backtracks > 0, "linear %d: %d backtracks", li, sd.backtracks);
         for (int k = 1; k < sd.n_hist; ++k) cft_assert_at(sd.hist[k] <= sd.hist[k - 1], "linear %d, k = %d", li, k);
     }
+    /* no backtracking allowed: the first rejected step stops the solve, v stays at the last accepted iterate */
+    o.linear = CF_IMPLICIT_DIRECT;
+    o.max_backtracks = 0;
+    memcpy(vd, s.v, sizeof vd);
+    cft_assert_status(cf_implicit_newton(&s, &st, vd, &o, &sd), CF_STAGNATED);
+    cf_implicit_residual(&s, &st, vd, r);
+    cft_assert_near(cf_vec_norm(12, r), sd.hist[sd.n_hist - 1], 0, 1e-12);
+    o.max_backtracks = cf_implicit_options_default().max_backtracks;
     /* the step limit is reported */
     o.max_iter = 1;
     memcpy(vd, s.v, sizeof vd);
@@ -1410,6 +1430,94 @@ START_TEST(ch09_7_step_bump_and_failure)
         for (int k = 0; k < 12; ++k) cft_assert_at(s.q[k] == q0[k] && s.v[k] == v0[k], "integrator %d, k = %d", in, k);
     }
     cf_implicit_free(&s);
+}
+END_TEST
+
+/* a cube of side L (8 nodes, mass m each) with its 12 outward triangles and springs of stiffness k
+   along its 12 edges and 12 face diagonals, resting at depth @p z0 on the plane z = 0 */
+static void implicit_cube(cfImplicitSystem *s, double L, double m, double k, double z0)
+{
+    static const int T[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                                 {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+    for (int i = 0; i < 8; ++i)
+        cf_implicit_add_node(s, cfu_vec3(L * (i & 1), L * ((i >> 1) & 1), z0 + L * (i >> 2)), cfu_zero3(), m, false);
+    for (int t = 0; t < 12; ++t) ck_assert_int_eq(cf_implicit_add_triangle(s, T[t][0], T[t][1], T[t][2]), t);
+    for (int a = 0; a < 8; ++a)
+        for (int b = a + 1; b < 8; ++b)
+            if (__builtin_popcount((unsigned)(a ^ b)) <= 2) cf_implicit_add_spring(s, a, b, k);
+}
+
+typedef struct VolCtx {
+    const cfImplicitSystem *s;
+} VolCtx;
+
+static void fd_volume(void *ctx, const double *q, double *y)
+{
+    const cfImplicitSystem *s = ((VolCtx *)ctx)->s;
+    y[0] = cf_mesh_volume(s->n, q, s->n_tri, (const int(*)[3])s->tri, NULL);
+}
+
+START_TEST(ch09_7_volume_penalty)
+{
+    /* W, its derivative, the pressure; the ideal gas's work agrees to third order in dV/V0 when beta = 1/p0 */
+    double dW;
+    cft_assert_near(cf_volume_penalty(0.9, 1.0, 0.5, &dW), 0.01, 0, 1e-14);
+    cft_assert_near(dW, -0.2, 0, 1e-14);
+    cft_assert_near(cf_volume_penalty(2.0, 2.0, 0.3, &dW), 0.0, 0, 0);
+    cft_assert_near(dW, 0.0, 0, 0);
+    const double p0 = 101325.0, V0 = 2e-3;
+    double gap[2];
+    for (int k = 0; k < 2; ++k) {
+        double x = 0.02 / (1 << k), V = V0 * (1 - x), step = 1e-9 * V0;
+        double W = cf_volume_penalty(V, V0, 1 / p0, &dW);
+        double fd = (cf_volume_penalty(V + step, V0, 1 / p0, NULL) - cf_volume_penalty(V - step, V0, 1 / p0, NULL)) / (2 * step);
+        cft_assert_at(W > 0.0, "x = %g: W = %g", x, W);
+        cft_assert_near_at(dW, fd, 0, 1e-6, "x = %g: W'", x);
+        gap[k] = fabs(W - p0 * V0 * (V / V0 - 1 - log(V / V0)));
+    }
+    cft_assert_near(log2(gap[0] / gap[1]), 3.0, 0.1, 0);
+    /* the unit cube's volume, its gradient by differences on a deformed cube, invariant under translation */
+    cfImplicitSystem s;
+    cft_assert_ok(cf_implicit_init(&s, 0.01, 1e4, 1e-3));
+    implicit_cube(&s, 1.0, 0.125, 20.0, 0.0);
+    cft_assert_near(cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, NULL), 1.0, 0, 1e-14);
+    cfRng rng;
+    cf_rng_seed(&rng, 33);
+    for (int p = 0; p < 24; ++p) s.q[p] += cf_rng_range(&rng, -0.1, 0.1);
+    double g[24], q2[24];
+    double V = cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, g);
+    VolCtx vc = {&s};
+    double eg = fd_rel_error(1, 24, fd_volume, &vc, s.q, g, 1e-7);
+    cft_assert_at(eg < 1e-7, "volume gradient error %g", eg);
+    for (int p = 0; p < 24; ++p) q2[p] = s.q[p] + (p % 3 == 0 ? 3.0 : -1.5);
+    cft_assert_near(cf_mesh_volume(s.n, q2, s.n_tri, (const int(*)[3])s.tri, NULL), V, 1e-13, 0);
+    cf_implicit_free(&s);
+    /* a soft cube (weak springs) resting on the plane loses volume; the penalty keeps it, the more the
+       smaller beta (paper 003's table 2 trend); the force's Jacobian (dense rank one included) by differences */
+    const double betas[3] = {0.0, 1e-4, 1e-6};
+    double loss[3];
+    for (int b = 0; b < 3; ++b) {
+        cft_assert_ok(cf_implicit_init(&s, 0.01, 1e4, 1e-3));
+        s.gravity = cfu_vec3(0, 0, -G_EARTH);
+        cfImplicitObstacle plane = {.kind = CF_IMPLICIT_PLANE, .n = cfu_vec3(0, 0, 1)};
+        cf_implicit_add_obstacle(&s, plane);
+        implicit_cube(&s, 0.1, 0.125, 20.0, 6e-4);
+        double V0c = cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, NULL);
+        if (betas[b] > 0.0) cft_assert_ok(cf_implicit_set_volume(&s, betas[b]));
+        for (int i = 0; i < 100; ++i) cft_assert_ok_at(cf_implicit_step(&s, CF_IMPLICIT_BE, NULL, NULL), "beta %g, step %d", betas[b], i);
+        loss[b] = 1.0 - cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, NULL) / V0c;
+        if (b == 2) {
+            double K[576], D[576];
+            cft_assert_ok(cf_implicit_force_jacobian(&s, s.q, s.v, NULL, K, D));
+            ForceCtx c = {&s, s.q, s.v, NULL, false};
+            double ek = fd_rel_error(24, 24, fd_forces, &c, s.q, K, 1e-8);
+            cft_assert_at(ek < 1e-6, "K error %g with the volume penalty", ek);
+        }
+        cf_implicit_free(&s);
+    }
+    cft_assert_at(loss[0] > 0.05 && loss[1] < 0.5 * loss[0] && loss[2] < 0.05 * loss[1] && loss[2] > 0.0,
+                  "volume loss: none %g, beta 1e-4 %g, beta 1e-6 %g", loss[0], loss[1], loss[2]);
+    cft_assert_status(cf_implicit_set_volume(&s, 1e-3), CF_BAD_INPUT); /* no triangles */
 }
 END_TEST
 
@@ -1668,6 +1776,7 @@ static void build(Suite *s)
     CFT_GRADED(t7s, ch09_7_integrators_oscillator, "ch09.7", 3, "BE, TR, BDF2, SDIRK2: energy, orders, L-stability");
     CFT_GRADED(t7s, ch09_7_incline_creep, "ch09.7", 1, "implicit BE creep on the incline: s(x) = tan/mu to 1e-6");
     CFT_GRADED(t7s, ch09_7_block_slide_stopping, "ch09.7", 1, "block slide: stopping distance, BE and TR, two steps");
+    CFT_GRADED(t7s, ch09_7_volume_penalty, "ch09.7", 2, "volume penalty: W, ideal-gas agreement, mesh volume, Jacobian, loss vs beta");
     CFT_GRADED(t7, ch09_7_step_bump_and_failure, "ch09.7", 1, "the stiffness bump repeats a penetrating step; a failed step keeps the state");
 
     TCase *tl = cft_tcase_unit(s, "ch09-library");

@@ -417,7 +417,7 @@ double cf_ipc_pair_friction(const cfIpcFrictionPair *p, const double dx[12], dou
 /** @} */
 
 /* ==================================================================================== */
-/** @name ch09.7 Paper 003: fully implicit frictional dynamics with soft constraints (20 points)
+/** @name ch09.7 Paper 003: fully implicit frictional dynamics with soft constraints (22 points)
  *
  * Larionov, Longva, Ascher, Bender, Pai (digest-papers.md, paper 3). The unknown of a step is
  * the end velocity v (3 per node); every integrator here is a sequence of stages, each a root
@@ -433,7 +433,8 @@ double cf_ipc_pair_friction(const cfIpcFrictionPair *p, const double dx[12], dou
  *   SDIRK2  1: qa = q^n, b = M v^n, c = gamma h (v1, q1 = q^n + gamma h v1);
  *           2: qa = q^n + (1-gamma) h v1, b = M v^n + (1-gamma) h f(q1, v1), c = gamma h.
  * The Jacobian is J = M - c (c K + D) with K = df/dq, D = df/dv: symmetric for mu = 0, not when
- * sliding (friction's lambda(q) and P(q)).
+ * sliding (friction's lambda(q) and P(q)). An optional closed surface adds the volume change
+ * penalty of section 3.4.
  *  @{ */
 
 /**
@@ -504,6 +505,28 @@ cfDual cf_dual_log(cfDual a);
 /** @brief ch09.7: a^p for a real exponent p and a.re > 0. */
 cfDual cf_dual_pow(cfDual a, double p);
 
+/**
+ * @brief ch09.7: paper 003's volume change penalty (Eq.\ 20: the second-order work of compressing an
+ * enclosed medium of isothermal compressibility beta from its rest volume V0 > 0):
+ *   W(V) = (V - V0)^2 / (2 beta V0),    W'(V) = (V - V0) / (beta V0)   (@p dW, may be NULL),
+ * beta > 0 (1/Pa). The pressure above ambient is p = -W'(V); the force on the nodes
+ * f_V = -W'(V) grad V. It is the expansion to second order of the ideal gas's
+ * p0 V0 [V/V0 - 1 - ln(V/V0)] with beta = 1/p0, and, unlike it, defined for any V.
+ *
+ * Worked example: V = 0.9, V0 = 1, beta = 0.5: W = 0.01, W' = -0.2.
+ */
+double cf_volume_penalty(double V, double V0, double beta, double *dW);
+
+/**
+ * @brief ch09.7: the volume enclosed by a closed triangle mesh with outward (counter-clockwise seen
+ * from outside) triangles, V = sum over triangles (a, b, c) of x_a . (x_b x x_c) / 6, and its gradient
+ * @p grad (3n, overwritten; may be NULL): triangle (a, b, c) adds (x_b x x_c)/6 to node a,
+ * (x_c x x_a)/6 to b and (x_a x x_b)/6 to c.
+ *
+ * Worked example: the unit cube's 12 outward triangles give V = 1.
+ */
+double cf_mesh_volume(int n, const double *q, int n_tri, const int (*tri)[3], double *grad);
+
 /** An obstacle: a fixed smooth surface whose gap function d(x) the nodes are kept outside of. */
 typedef enum cfImplicitObstacleKind {
     CF_IMPLICIT_PLANE = 0, /**< d(x) = n . (x - p), n a unit normal */
@@ -547,9 +570,14 @@ typedef struct cfImplicitSystem {
     double *stiff;          /**< per spring: stiffness (N/m) */
     int n_obst;             /**< obstacles */
     cfImplicitObstacle *obst;   /**< obstacles */
+    int n_tri;              /**< triangles of the closed surface of the volume penalty */
+    int (*tri)[3];          /**< its outward triangles */
+    double V0;              /**< its rest volume (m^3) */
+    double beta;            /**< its compressibility (1/Pa); 0: no volume penalty */
     int cap_n;              /**< allocated nodes */
     int cap_spring;         /**< allocated springs */
     int cap_obst;           /**< allocated obstacles */
+    int cap_tri;            /**< allocated triangles */
     cfVec3 gravity;         /**< m/s^2 */
     double h;               /**< time step (s) */
     double kappa;           /**< penalty stiffness (N/m; raised by the bump) */
@@ -618,6 +646,10 @@ int cf_implicit_add_node(cfImplicitSystem *s, cfVec3 x, cfVec3 v, double m, bool
 int cf_implicit_add_spring(cfImplicitSystem *s, int a, int b, double k);
 /** Add an obstacle (the plane's normal is normalized; a sphere needs radius > 0); its index or -1. */
 int cf_implicit_add_obstacle(cfImplicitSystem *s, cfImplicitObstacle o);
+/** Add an outward triangle of the volume penalty's closed surface; its index or -1. */
+int cf_implicit_add_triangle(cfImplicitSystem *s, int a, int b, int c);
+/** Turn the volume penalty on: V0 = the current enclosed volume (cf_mesh_volume()), beta > 0. CF_BAD_INPUT when beta <= 0 or V0 <= 0 (no or inward triangles). */
+cfStatus cf_implicit_set_volume(cfImplicitSystem *s, double beta);
 /** The gap of @p x to obstacle @p o and its unit normal (the gap's gradient; may be NULL). */
 double cf_implicit_gap(const cfImplicitObstacle *o, cfVec3 x, cfVec3 *normal);
 /** Smallest gap of a free node of @p q to an obstacle (INFINITY without obstacles). */
@@ -631,7 +663,9 @@ double cf_implicit_kinetic_energy(const cfImplicitSystem *s, const double *v);
  *   f_i = m_i g + sum over springs (i, j) of k (L - L0) e/L  (e = x_j - x_i, L = |e|)
  *       + sum over obstacles with d = d(x_i) < delta of  lambda n - mu lambda eta(P v_i),
  *   lambda = -b'(d) (cf_cubic_penalty() with s->kappa, s->delta), n = grad d, P = I - n n^T,
- *   eta(w) = s(|w|) w/|w| (cf_slide_profile(); 0 at w = 0).
+ *   eta(w) = s(|w|) w/|w| (cf_slide_profile(); 0 at w = 0),
+ * and with s->beta > 0 the volume force -W'(V) grad V (cf_volume_penalty() with s->V0, s->beta; V
+ * and grad V as in cf_mesh_volume()) on every free node.
  * With @p q_lag (3n real, may be NULL) the friction's lambda, n and P are taken at q_lag
  * instead (lagged friction); the normal force always at q. Real functions of a dual x are lifted
  * with cf_dual_lift(); |w| is a cf_dual_sqrt() and eta = (s(|w|)/|w|) w with the limit s'(0) at
@@ -650,9 +684,12 @@ void cf_implicit_forces(const cfImplicitSystem *s, const cfDual *q, const cfDual
  *             K_ii += -mu [ eta (-b'' n)^T + lambda E dw/dx ],  dw/dx = -((n.v_i) I + n v_i^T) dn/dx
  * (with q_lag, friction adds only its D term, with lambda, n, P at q_lag). A spring (i, j) with
  * e = x_j - x_i adds Ks = k [(1 - L0/L) I + (L0/L) e e^T/L^2] to K_ij and K_ji and -Ks to K_ii, K_jj.
- * Rows and columns of fixed nodes are 0 in D; K rows of fixed nodes are 0.
+ * The volume force adds -(1/(beta V0)) [grad V grad V^T + (V - V0) Hess V] (the first term dense,
+ * rank one), with Hess V's blocks of triangle (a, b, c): (a, b) -[x_c]/6, (a, c) [x_b]/6, (b, c) -[x_a]/6
+ * and their transposes, [y] the cross-product matrix ([y] z = y x z).
+ * Rows and columns of fixed nodes are 0 in D; K rows of fixed nodes are 0. CF_NO_MEMORY.
  */
-void cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag, double *K,
+cfStatus cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag, double *K,
                             double *D);
 
 /** The stage residual r(v) on dual numbers (provided): r_i = m_i v_i - b_i - c f_i(qa + c v, v), r_i = v_i at fixed nodes. */
