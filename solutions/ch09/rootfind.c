@@ -143,18 +143,19 @@ cfStatus cf_implicit_newton(const cfImplicitSystem *s, const cfImplicitStage *st
         }
         double alpha = 1.0, rn_new = INFINITY;
         int bt = 0;
+        bool decrease = false;
         for (;;) { /* backtracking on the merit 1/2 |r|^2 */
             for (int k = 0; k < N; ++k) vt[k] = v[k] + alpha * p[k];
             cf_implicit_residual(s, stage, vt, rt);
             stats.residuals++;
             rn_new = cf_vec_norm(N, rt);
-            if (rn_new <= (1.0 - o.c_armijo * alpha * (1.0 - eta)) * rn) break;
-            if (bt >= o.max_backtracks) break;
+            decrease = rn_new <= (1.0 - o.c_armijo * alpha * (1.0 - eta)) * rn;
+            if (decrease || bt >= o.max_backtracks) break;
             alpha *= o.rho;
             ++bt;
         }
         stats.backtracks += bt;
-        if (!(rn_new <= (1.0 - o.c_armijo * alpha * (1.0 - eta)) * rn)) {
+        if (!decrease) {
             status = CF_STAGNATED;
             break;
         }

@@ -1343,7 +1343,8 @@ START_TEST(ch09_7_newton_direct_and_inexact)
     cf_implicit_residual(&s, &st, vd, r);
     cft_assert_at(cf_vec_norm_inf(12, r) <= o.tol, "direct: |r| = %g", cf_vec_norm_inf(12, r));
     /* the line search never increases |r|; the last iterations are quadratic */
-    cft_assert_at(sd.n_hist == sd.iterations + 1 && sd.iterations >= 2, "%d iterations, %d entries", sd.iterations, sd.n_hist);
+    cft_assert_at(sd.n_hist == sd.iterations + 1 && sd.iterations >= 2 && sd.residuals == sd.iterations + 1 + sd.backtracks,
+                  "%d iterations, %d entries, %d residuals, %d backtracks", sd.iterations, sd.n_hist, sd.residuals, sd.backtracks);
     for (int k = 1; k < sd.n_hist; ++k) cft_assert_at(sd.hist[k] < sd.hist[k - 1], "direct, k = %d: %g after %g", k, sd.hist[k], sd.hist[k - 1]);
     int quad = 0;
     for (int k = 1; k < sd.n_hist; ++k)
@@ -1388,7 +1389,11 @@ START_TEST(ch09_7_newton_direct_and_inexact)
     cf_implicit_residual(&s, &st, vd, r);
     cft_assert_near(cf_vec_norm(12, r), sd.hist[sd.n_hist - 1], 0, 1e-12);
     o.max_backtracks = cf_implicit_options_default().max_backtracks;
-    /* the step limit is reported */
+    /* a non-finite residual is reported, not iterated on */
+    memcpy(vd, s.v, sizeof vd);
+    vd[4] = NAN;
+    cft_assert_status(cf_implicit_newton(&s, &st, vd, &o, &sd), CF_DIVERGED);
+        /* the step limit is reported */
     o.max_iter = 1;
     memcpy(vd, s.v, sizeof vd);
     cft_assert_status(cf_implicit_newton(&s, &st, vd, &o, NULL), CF_MAX_ITER);
@@ -1571,6 +1576,28 @@ START_TEST(ch09_7_integrators_oscillator)
         }
         double order = log2(err[0] / err[1]);
         cft_assert_near_at(order, want_order[in], 0.1, 0, "integrator %d: errors %g, %g", in, err[0], err[1]);
+    }
+    /* two free particles of masses 1 and 3 on a spring, thrown apart: every scheme conserves the total
+       momentum (the spring's forces cancel), and the stage statistics add up */
+    for (int in = 0; in < CF_IMPLICIT_INTEGRATOR_COUNT; ++in) {
+        cfImplicitSystem s;
+        cft_assert_ok(cf_implicit_init(&s, 0.05, 1.0, 1.0));
+        cf_implicit_add_node(&s, cfu_vec3(0, 0, 0), cfu_vec3(-1.0, 0.5, 0.2), 1.0, false);
+        cf_implicit_add_node(&s, cfu_vec3(0.8, 0.3, 0), cfu_vec3(0.7, -0.1, 0.4), 3.0, false);
+        ck_assert_int_eq(cf_implicit_add_spring(&s, 0, 1, 50.0), 0);
+        double p0[3] = {-1.0 + 2.1, 0.5 - 0.3, 0.2 + 1.2};
+        for (int i = 0; i < 20; ++i) {
+            cfImplicitOptions o = cf_implicit_options_default();
+            o.linear = i % 2 ? CF_IMPLICIT_BICGSTAB : CF_IMPLICIT_DIRECT;
+            cfImplicitStats st;
+            cft_assert_ok_at(cf_implicit_step(&s, in, &o, &st), "integrator %d, step %d", in, i);
+            int stages = in == CF_IMPLICIT_SDIRK2 ? 2 : 1;
+            cft_assert_at(st.iterations >= stages && st.residual <= o.tol && (o.linear == CF_IMPLICIT_DIRECT) == (st.linear_iters == 0),
+                          "integrator %d, step %d: %d iterations, %d BiCGSTAB, |r| %g", in, i, st.iterations, st.linear_iters, st.residual);
+            for (int k = 0; k < 3; ++k)
+                cft_assert_near_at(s.v[k] + 3.0 * s.v[3 + k], p0[k], 1e-10, 0, "integrator %d, step %d, k = %d", in, i, k);
+        }
+        cf_implicit_free(&s);
     }
     /* L-stability: a stiff spring (h omega = 1000): BDF2 and SDIRK2 (and BE) damp it out within a few
        steps, TR keeps its energy */
