@@ -1517,6 +1517,14 @@ START_TEST(ch09_7_volume_penalty)
             ForceCtx c = {&s, s.q, s.v, NULL, false};
             double ek = fd_rel_error(24, 24, fd_forces, &c, s.q, K, 1e-8);
             cft_assert_at(ek < 1e-6, "K error %g with the volume penalty", ek);
+            double qa[24], bb[24], J[576], pd[24], Jp[24], Ja[24];
+            for (int k = 0; k < 24; ++k) qa[k] = s.q[k] - s.h * s.v[k], bb[k] = 0.0, pd[k] = sin(1.0 + k);
+            cfImplicitStage st = {qa, bb, s.h, NULL};
+            cft_assert_ok(cf_implicit_jacobian(&s, &st, s.v, J));
+            cf_implicit_jvp(&s, &st, s.v, pd, Jp);
+            cfDense A = {24, 24, J};
+            cf_dense_mul_vec(&A, pd, Ja);
+            for (int k = 0; k < 24; ++k) cft_assert_near_at(Jp[k], Ja[k], 1e-12 * cf_vec_norm_inf(24, Ja), 0, "volume: J p, k = %d", k);
         }
         cf_implicit_free(&s);
     }
