@@ -9,7 +9,7 @@
  * The text is chapters/ch09/README.md; the tests are chapters/ch09/tests/test_ch09.c
  * (`make test-ch9`). Each function marked "ch09.K" is an exercise: its specification here is
  * authoritative. Your implementations go in exercises/ch09/; they may call anything in
- * lib/include/cf/ (cf_linalg.h for the symmetric eigen-decomposition and Cholesky), the
+ * lib/include/cf/ (cf_linalg.h for the symmetric eigen-decomposition, Cholesky and LU), the
  * "Provided" functions of this header and chapters 1-8 (chapter 3's CCD in particular).
  *
  * The model (notes 5.3, IPC). A step of size h minimizes over the positions q (3 per node) the
