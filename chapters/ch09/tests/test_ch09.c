@@ -1446,7 +1446,7 @@ static void implicit_cube(cfImplicitSystem *s, double L, double m, double k, dou
                                  {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
     for (int i = 0; i < 8; ++i)
         cf_implicit_add_node(s, cfu_vec3(L * (i & 1), L * ((i >> 1) & 1), z0 + L * (i >> 2)), cfu_zero3(), m, false);
-    for (int t = 0; t < 12; ++t) ck_assert_int_eq(cf_implicit_add_triangle(s, T[t][0], T[t][1], T[t][2]), t);
+    for (int t = 0; t < 12; ++t) cft_assert_int_at(cf_implicit_add_triangle(s, T[t][0], T[t][1], T[t][2]), ==, t, "t = %d", t);
     for (int a = 0; a < 8; ++a)
         for (int b = a + 1; b < 8; ++b)
             if (__builtin_popcount((unsigned)(a ^ b)) <= 2) cf_implicit_add_spring(s, a, b, k);
@@ -1508,7 +1508,7 @@ START_TEST(ch09_7_volume_penalty)
         cf_implicit_add_obstacle(&s, plane);
         implicit_cube(&s, 0.1, 0.125, 20.0, 6e-4);
         double V0c = cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, NULL);
-        if (betas[b] > 0.0) cft_assert_ok(cf_implicit_set_volume(&s, betas[b]));
+        if (betas[b] > 0.0) cft_assert_ok_at(cf_implicit_set_volume(&s, betas[b]), "b = %d", b);
         for (int i = 0; i < 100; ++i) cft_assert_ok_at(cf_implicit_step(&s, CF_IMPLICIT_BE, NULL, NULL), "beta %g, step %d", betas[b], i);
         loss[b] = 1.0 - cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, NULL) / V0c;
         if (b == 2) {
