@@ -3,7 +3,8 @@
    slab (Newton iterations, line-search halvings, CCD clamps and time per step, smallest distance),
    Newton against gradient descent on one step, the incline's creep speed against eps_v and its
    sliding acceleration against h (lagged friction), and penalty against IPC on the 100 m/s
-   particle. The reference solutions, one thread (the dense Cholesky is LAPACK's: make bench-ch9
+   particle; paper 003's block slide with implicit and lagged friction (BE, TR) and the direct
+   against the inexact Newton (ch09.7). The reference solutions, one thread (the dense Cholesky is LAPACK's: make bench-ch9
    sets OPENBLAS_NUM_THREADS=1). The committed result is bench/results/ch09_ipc.txt. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -199,15 +200,149 @@ static void table_tunnelling(void)
     cf_ipc_free(&s);
 }
 
+
+/* ---- paper 003 (ch09.7): implicit friction with soft constraints ---- */
+
+/* a stiff spring block (8 nodes, 28 springs, 1 kg, 10 cm) on a 10 degree slope (gravity tilted,
+   the plane z = 0), resting on its penalty, thrown down the slope at v0 */
+static void implicit_block(cfImplicitSystem *s, double h, double mu, double v0, bool lagged)
+{
+    const double th = 10.0 * CF_PI / 180.0, kappa = 1e4, delta = 1e-3;
+    cf_implicit_init(s, h, kappa, delta);
+    s->gravity = cfu_vec3(9.81 * sin(th), 0, -9.81 * cos(th));
+    s->mu = mu;
+    s->eps = 1e-4;
+    s->lagged = lagged;
+    double d = delta - sqrt(0.125 * 9.81 * cos(th) * delta / (3 * kappa)); /* each node carries 1/8 */
+    for (int k = 0; k < 8; ++k)
+        cf_implicit_add_node(s, cfu_vec3(0.1 * (k & 1), 0.1 * ((k >> 1) & 1), d + 0.1 * (k >> 2)), cfu_vec3(v0, 0, 0),
+                             0.125, false);
+    for (int a = 0; a < 8; ++a)
+        for (int b = a + 1; b < 8; ++b) cf_implicit_add_spring(s, a, b, 1e4);
+    cfImplicitObstacle plane = {.kind = CF_IMPLICIT_PLANE, .n = cfu_vec3(0, 0, 1)};
+    cf_implicit_add_obstacle(s, plane);
+}
+
+static void table_block_slide(void)
+{
+    const double th = 10.0 * CF_PI / 180.0, mu = 0.5, v0 = 1.0;
+    const double want = v0 * v0 / (2 * 9.81 * (mu * cos(th) - sin(th))), t_stop = 2 * want / v0;
+    printf("## Paper 003's block slide (ch09.7): a stiff spring block (8 nodes, 28 springs of 1e4 N/m, 1 kg) thrown "
+           "down a 10 deg slope at %.0f m/s, mu = %.1f, eps = 1e-4 m/s, kappa = 1e4 N/m, delta = 1 mm; "
+           "v0^2/(2 g (mu cos - sin)) = %.5f m, stopping time %.4f s; run for twice that\n\n",
+           v0, mu, want, t_stop);
+    printf("| friction | integrator | h (s) | distance (m) | error (m) | h v0 (m) | largest speed, last quarter (m/s) | Newton it/step | "
+           "bumps | failed steps |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    const double hs[] = {1e-3, 5e-3, 1e-2, 2e-2, 4e-2};
+    const char *names[] = {"BE", "TR"};
+    for (int lag = 0; lag < 2; ++lag)
+        for (int in = CF_IMPLICIT_BE; in <= CF_IMPLICIT_TR; ++in)
+            for (int k = 0; k < 5; ++k) {
+                cfImplicitSystem s;
+                implicit_block(&s, hs[k], mu, v0, lag);
+                int n = (int)lround(2.0 * t_stop / hs[k]), failed = 0, bumps = 0;
+                long it = 0;
+                double v = 0.0; /* the largest mean speed over the last quarter of the run */
+                for (int i = 0; i < n; ++i) {
+                    cfImplicitStats st;
+                    failed += cf_implicit_step(&s, in, NULL, &st) != CF_OK;
+                    it += st.iterations, bumps += st.bumps;
+                    double vm = 0.0;
+                    for (int p = 0; p < 8; ++p) vm += s.v[3 * p] / 8;
+                    if (4 * i >= 3 * n) v = fmax(v, fabs(vm));
+                }
+                double x = 0.0;
+                for (int p = 0; p < 8; ++p) x += s.q[3 * p] / 8;
+                x -= 0.05;
+                printf("| %s | %s | %.3f | %.5f | %+.5f | %.3f | %.1e | %.2f | %d | %d |\n", lag ? "lagged" : "implicit",
+                       names[in], hs[k], x, x - want, hs[k] * v0, v, (double)it / n, bumps, failed);
+                cf_implicit_free(&s);
+            }
+    printf("\n");
+}
+
+/* an n x n spring net (1 kg, 1 m wide, structural and shear springs) falling onto a sphere, with friction */
+static void implicit_net(cfImplicitSystem *s, int n, cfSlideProfile prof)
+{
+    cf_implicit_init(s, 0.01, 1e4, 5e-3);
+    s->profile = prof;
+    s->gravity = cfu_vec3(0, 0, -9.81);
+    s->mu = 0.4;
+    s->eps = 1e-3;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+            cf_implicit_add_node(s, cfu_vec3((double)i / (n - 1) - 0.5, (double)j / (n - 1) - 0.5, 0.52), cfu_zero3(),
+                                 1.0 / (n * n), false);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            int a = j * n + i;
+            if (i + 1 < n) cf_implicit_add_spring(s, a, a + 1, 200.0);
+            if (j + 1 < n) cf_implicit_add_spring(s, a, a + n, 200.0);
+            if (i + 1 < n && j + 1 < n) cf_implicit_add_spring(s, a, a + n + 1, 100.0), cf_implicit_add_spring(s, a + 1, a + n, 100.0);
+        }
+    cfImplicitObstacle ball = {.kind = CF_IMPLICIT_SPHERE, .p = cfu_vec3(0.1, 0, 0), .radius = 0.5};
+    cf_implicit_add_obstacle(s, ball);
+}
+
+static void table_direct_vs_iterative(void)
+{
+    printf("## Direct (analytic Jacobian, dense LU) against inexact Newton (BiCGSTAB on dual-number J p, "
+           "Eisenstat-Walker) (ch09.7): a spring net dropped on a sphere with implicit friction (mu = 0.4), "
+           "BE, h = 0.01, 40 steps, tol 1e-10 N s\n\n");
+    printf("| nodes | unknowns | profile | method | Newton it/step | BiCGSTAB it/Newton it | ms/step | Jacobian storage (MB) | "
+           "largest per-step |v - v_direct| (m/s) | failed steps |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    const int ns[] = {6, 10, 14};
+    for (int pr = 0; pr < CF_SLIDE_PROFILE_COUNT; ++pr)
+        for (int k = 0; k < 3; ++k)
+            for (int li = 0; li < CF_IMPLICIT_LINEAR_COUNT; ++li) {
+                cfImplicitSystem s, shadow; /* shadow: the direct step from the same state */
+                implicit_net(&s, ns[k], pr);
+                implicit_net(&shadow, ns[k], pr);
+                cfImplicitOptions o = cf_implicit_options_default(), od = o;
+                o.linear = li;
+                o.tol = od.tol = 1e-10;
+                long it = 0, lin = 0;
+                int failed = 0, N = 3 * s.n;
+                const int steps = 40;
+                double t = 0.0, diff = 0.0;
+                for (int i = 0; i < steps; ++i) {
+                    if (li != CF_IMPLICIT_DIRECT) {
+                        memcpy(shadow.q, s.q, (size_t)N * sizeof *s.q), memcpy(shadow.v, s.v, (size_t)N * sizeof *s.v);
+                        shadow.kappa = s.kappa;
+                        if (cf_implicit_step(&shadow, CF_IMPLICIT_BE, &od, NULL) != CF_OK) diff = INFINITY;
+                    }
+                    cfImplicitStats st;
+                    double t0 = now();
+                    failed += cf_implicit_step(&s, CF_IMPLICIT_BE, &o, &st) != CF_OK;
+                    t += now() - t0;
+                    it += st.iterations, lin += st.linear_iters;
+                    if (li != CF_IMPLICIT_DIRECT)
+                        for (int p = 0; p < N; ++p) diff = fmax(diff, fabs(s.v[p] - shadow.v[p]));
+                }
+                char cmp[32] = "(reference)";
+                if (li != CF_IMPLICIT_DIRECT) snprintf(cmp, sizeof cmp, "%.1e", diff);
+                printf("| %d | %d | %s | %s | %.2f | %.1f | %.2f | %.2f | %s | %d |\n", s.n, N, pr ? "s_b" : "s_a",
+                       li == CF_IMPLICIT_DIRECT ? "direct" : "BiCGSTAB", (double)it / steps, it ? (double)lin / it : 0.0,
+                       1e3 * t / steps, li == CF_IMPLICIT_DIRECT ? 8.0 * 3 * N * N / 1e6 : 0.0, cmp, failed);
+                cf_implicit_free(&s);
+                cf_implicit_free(&shadow);
+            }
+    printf("\n(direct: J, K and D are three dense N x N matrices; BiCGSTAB stores none. The BiCGSTAB rows compare each "
+           "step with a direct step from the same state (inf: that direct step failed). A failed step is a stage that "
+           "stagnated in a local minimum of 1/2 |r|^2; the state then stays at the step's start.)\n\n");
+}
+
 int main(void)
 {
     struct utsname u;
     uname(&u);
-    printf("# bench-ch9: IPC (chapter 9 reference), %s %s, one thread\n\n", u.sysname, u.machine);
+    printf("# bench-ch9: IPC and paper 003 (chapter 9 reference), %s %s, one thread\n\n", u.sysname, u.machine);
     table_dhat_kappa();
     table_newton_vs_descent();
     table_incline();
     table_stopping();
     table_tunnelling();
+    table_block_slide();
+    table_direct_vs_iterative();
     return 0;
 }

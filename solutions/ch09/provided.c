@@ -418,3 +418,220 @@ cfStatus cf_ipc_step(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats)
     if (stats) *stats = sum;
     return result;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* paper 003's soft system (ch09.7): building, gaps, the stage residual and Jacobian            */
+
+cfImplicitOptions cf_implicit_options_default(void)
+{
+    cfImplicitOptions o = {.linear = CF_IMPLICIT_DIRECT, .tol = 1e-11, .max_iter = 50, .c_armijo = 1e-4, .rho = 0.5,
+                       .max_backtracks = 60, .eta_max = 0.1, .ew_gamma = 0.9, .ew_alpha = 2.0,
+                       .max_linear = 1000, .max_bumps = 10};
+    return o;
+}
+
+cfStatus cf_implicit_init(cfImplicitSystem *s, double h, double kappa, double delta)
+{
+    memset(s, 0, sizeof *s);
+    if (!(h > 0.0 && kappa > 0.0 && delta > 0.0 && isfinite(h) && isfinite(kappa) && isfinite(delta)))
+        return CF_BAD_INPUT;
+    s->h = h;
+    s->kappa = kappa;
+    s->delta = delta;
+    s->eps = 1e-3;
+    s->profile = CF_SLIDE_QUADRATIC;
+    return CF_OK;
+}
+
+void cf_implicit_free(cfImplicitSystem *s)
+{
+    if (!s) return;
+    free(s->q), free(s->v), free(s->q_prev), free(s->v_prev), free(s->mass), free(s->fixed);
+    free(s->spring), free(s->rest), free(s->stiff), free(s->obst), free(s->tri);
+    memset(s, 0, sizeof *s);
+}
+
+int cf_implicit_add_node(cfImplicitSystem *s, cfVec3 x, cfVec3 v, double m, bool fixed)
+{
+    if (!fixed && !(m > 0.0 && isfinite(m))) return -1;
+    if (!cfu_vec3_finite(x) || !cfu_vec3_finite(v)) return -1;
+    int n = s->n + 1, c = s->cap_n;
+    if (n > c) {
+        c = c > 0 ? 2 * c : 8;
+        double **vec[] = {&s->q, &s->v, &s->q_prev, &s->v_prev};
+        for (int k = 0; k < 4; ++k) {
+            double *p = realloc(*vec[k], (size_t)c * 3 * sizeof *p);
+            if (!p) return -1;
+            *vec[k] = p;
+        }
+        double *m2 = realloc(s->mass, (size_t)c * sizeof *m2);
+        if (!m2) return -1;
+        s->mass = m2;
+        bool *f2 = realloc(s->fixed, (size_t)c * sizeof *f2);
+        if (!f2) return -1;
+        s->fixed = f2;
+        s->cap_n = c;
+    }
+    int i = s->n++;
+    for (int k = 0; k < 3; ++k) {
+        s->q[3 * i + k] = s->q_prev[3 * i + k] = cfu_vec3_at(x, k);
+        s->v[3 * i + k] = s->v_prev[3 * i + k] = fixed ? 0.0 : cfu_vec3_at(v, k);
+    }
+    s->mass[i] = fixed ? 1.0 : m;
+    s->fixed[i] = fixed;
+    s->has_prev = false;
+    return i;
+}
+
+int cf_implicit_add_spring(cfImplicitSystem *s, int a, int b, double k)
+{
+    if (a < 0 || b < 0 || a >= s->n || b >= s->n || a == b || !(k >= 0.0 && isfinite(k))) return -1;
+    double L = cfu_norm(cfu_sub(cf_ipc_node(s->q, a), cf_ipc_node(s->q, b)));
+    if (!(L > 0.0)) return -1;
+    if (!grow((void **)&s->spring, &s->cap_spring, s->n_spring + 1, sizeof *s->spring)) return -1;
+    int c = s->cap_spring;
+    double *r = realloc(s->rest, (size_t)c * sizeof *r);
+    if (!r) return -1;
+    s->rest = r;
+    double *st = realloc(s->stiff, (size_t)c * sizeof *st);
+    if (!st) return -1;
+    s->stiff = st;
+    int e = s->n_spring++;
+    s->spring[e][0] = a, s->spring[e][1] = b;
+    s->rest[e] = L;
+    s->stiff[e] = k;
+    return e;
+}
+
+int cf_implicit_add_obstacle(cfImplicitSystem *s, cfImplicitObstacle o)
+{
+    if (!cfu_vec3_finite(o.p)) return -1;
+    if (o.kind == CF_IMPLICIT_PLANE) {
+        double len = cfu_norm(o.n);
+        if (!(len > 0.0 && isfinite(len))) return -1;
+        o.n = cfu_scale(1.0 / len, o.n);
+    } else if (o.kind != CF_IMPLICIT_SPHERE || !(o.radius > 0.0 && isfinite(o.radius))) {
+        return -1;
+    }
+    if (!grow((void **)&s->obst, &s->cap_obst, s->n_obst + 1, sizeof *s->obst)) return -1;
+    s->obst[s->n_obst] = o;
+    return s->n_obst++;
+}
+
+int cf_implicit_add_triangle(cfImplicitSystem *s, int a, int b, int c)
+{
+    if (a < 0 || b < 0 || c < 0 || a >= s->n || b >= s->n || c >= s->n || a == b || b == c || a == c) return -1;
+    if (!grow((void **)&s->tri, &s->cap_tri, s->n_tri + 1, sizeof *s->tri)) return -1;
+    s->tri[s->n_tri][0] = a, s->tri[s->n_tri][1] = b, s->tri[s->n_tri][2] = c;
+    return s->n_tri++;
+}
+
+cfStatus cf_implicit_set_volume(cfImplicitSystem *s, double beta)
+{
+    double V0 = cf_mesh_volume(s->n, s->q, s->n_tri, (const int(*)[3])s->tri, NULL);
+    if (!(beta > 0.0 && isfinite(beta) && V0 > 0.0)) return CF_BAD_INPUT;
+    s->V0 = V0;
+    s->beta = beta;
+    return CF_OK;
+}
+
+double cf_implicit_gap(const cfImplicitObstacle *o, cfVec3 x, cfVec3 *normal)
+{
+    if (o->kind == CF_IMPLICIT_PLANE) {
+        if (normal) *normal = o->n;
+        return cfu_dot(o->n, cfu_sub(x, o->p));
+    }
+    cfVec3 e = cfu_sub(x, o->p);
+    double len = cfu_norm(e);
+    if (normal) *normal = cfu_scale(1.0 / len, e);
+    return len - o->radius;
+}
+
+double cf_implicit_min_gap(const cfImplicitSystem *s, const double *q)
+{
+    double d = INFINITY;
+    for (int i = 0; i < s->n; ++i)
+        if (!s->fixed[i])
+            for (int o = 0; o < s->n_obst; ++o) d = fmin(d, cf_implicit_gap(&s->obst[o], cf_ipc_node(q, i), NULL));
+    return d;
+}
+
+double cf_implicit_kinetic_energy(const cfImplicitSystem *s, const double *v)
+{
+    double e = 0.0;
+    for (int i = 0; i < s->n; ++i)
+        if (!s->fixed[i]) e += 0.5 * s->mass[i] * (v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
+    return e;
+}
+
+void cf_implicit_residual_dual(const cfImplicitSystem *s, const cfImplicitStage *st, const cfDual *v, cfDual *r)
+{
+    int N = 3 * s->n;
+    cfDual *q = calloc((size_t)2 * N, sizeof *q);
+    if (!q) { /* no memory: a NaN residual, which the Newton solve reports as diverged */
+        for (int p = 0; p < N; ++p) r[p] = cf_dual(NAN);
+        return;
+    }
+    cfDual *f = q + N;
+    for (int p = 0; p < N; ++p) q[p] = cf_dual_add(cf_dual(st->qa[p]), cf_dual_scale(st->c, v[p]));
+    cf_implicit_forces(s, q, v, st->q_lag, f);
+    for (int p = 0; p < N; ++p)
+        r[p] = s->fixed[p / 3] ? v[p]
+                               : cf_dual_sub(cf_dual_sub(cf_dual_scale(s->mass[p / 3], v[p]), cf_dual(st->b[p])),
+                                             cf_dual_scale(st->c, f[p]));
+    free(q);
+}
+
+/* the residual at v + p e: r (may be NULL) and J p (may be NULL) */
+static void soft_residual_dir(const cfImplicitSystem *s, const cfImplicitStage *st, const double *v, const double *p, double *r,
+                              double *Jp)
+{
+    int N = 3 * s->n;
+    cfDual *vd = calloc((size_t)2 * N, sizeof *vd);
+    if (!vd) {
+        for (int k = 0; k < N; ++k) {
+            if (r) r[k] = NAN;
+            if (Jp) Jp[k] = NAN;
+        }
+        return;
+    }
+    cfDual *rd = vd + N;
+    for (int k = 0; k < N; ++k) vd[k] = (cfDual){v[k], p ? p[k] : 0.0};
+    cf_implicit_residual_dual(s, st, vd, rd);
+    for (int k = 0; k < N; ++k) {
+        if (r) r[k] = rd[k].re;
+        if (Jp) Jp[k] = rd[k].du;
+    }
+    free(vd);
+}
+
+void cf_implicit_residual(const cfImplicitSystem *s, const cfImplicitStage *st, const double *v, double *r)
+{
+    soft_residual_dir(s, st, v, NULL, r, NULL);
+}
+
+void cf_implicit_jvp(const cfImplicitSystem *s, const cfImplicitStage *st, const double *v, const double *p, double *Jp)
+{
+    soft_residual_dir(s, st, v, p, NULL, Jp);
+}
+
+cfStatus cf_implicit_jacobian(const cfImplicitSystem *s, const cfImplicitStage *st, const double *v, double *J)
+{
+    int N = 3 * s->n;
+    double *K = malloc((size_t)2 * N * N * sizeof *K), *q = calloc((size_t)N, sizeof *q);
+    if (!K || !q) {
+        free(K), free(q);
+        return CF_NO_MEMORY;
+    }
+    double *D = K + (size_t)N * N;
+    for (int p = 0; p < N; ++p) q[p] = st->qa[p] + st->c * v[p];
+    cfStatus status = cf_implicit_force_jacobian(s, q, v, st->q_lag, K, D);
+    for (int i = 0; i < N && status == CF_OK; ++i)
+        for (int j = 0; j < N; ++j) {
+            size_t a = (size_t)i * N + j;
+            J[a] = s->fixed[i / 3] ? (double)(i == j)
+                                   : (i == j ? s->mass[i / 3] : 0.0) - st->c * (st->c * K[a] + D[a]);
+        }
+    free(K), free(q);
+    return status;
+}

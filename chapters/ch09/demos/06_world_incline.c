@@ -9,9 +9,9 @@
  * What the viewer must show: scenes/ch09_ipc_incline.json, a particle on a 30 degree slope with
  * mu = 0.8 > tan 30, where Coulomb's law sticks. Left, the ipc pipeline (lagged friction smoothed
  * below eps_v = 1 cm/s): it creeps at eps_v (1 - sqrt(1 - tan 30 / 0.8)) = 4.724 mm/s. Right, the
- * slot of paper 003's implicit friction (the implicit-soft pipeline, exercise ch09.7), which stops:
- * not in this build yet, so the slot is halted with a note. When the pipeline lands, this slot sets
- * def.pipeline to it and check() adds "the right particle stops".
+ * slot of paper 003's implicit friction (an implicit-soft pipeline over exercise ch09.7's
+ * cf_implicit_step()): not in the world yet, so the slot is halted with a note. ch09.7's tests show
+ * that it would creep too, at the speed its smoothing sets (on a plane, exactly as lagged friction).
  */
 
 #define THETA (30.0 * CF_PI / 180.0)
@@ -25,9 +25,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
 {
     Data *d = run->data;
     if (cfv_run_add_scene(run, "ch09_ipc_incline.json", "ipc, lagged friction: creeps", cfu_vec3(-1.8, 0, 0), err) < 0 ||
-        cfv_run_add_scene(run, "ch09_ipc_incline.json", "implicit friction (ch09.7): stops", cfu_vec3(1.8, 0, 0), err) < 0)
+        cfv_run_add_scene(run, "ch09_ipc_incline.json", "implicit friction (ch09.7)", cfu_vec3(1.8, 0, 0), err) < 0)
         return CF_BAD_INPUT;
-    cfv_run_halt(run, 1, "the implicit-soft pipeline (paper 003, exercise ch09.7) is not in this build yet");
+    cfv_run_halt(run, 1, "the implicit-soft pipeline (paper 003, exercise ch09.7) is not in the world yet");
     d->min_dist = INFINITY;
     cfv_run_set_camera(run, cfu_zero3(), -90, 15, 0);
     return CF_OK;
@@ -45,7 +45,7 @@ static void step(cfvRun *run)
     double creep = w->def.ipc.eps_v * (1.0 - sqrt(1.0 - tan(THETA) / 0.8));
     cfv_run_info(run, 0, "ipc: creep speed %.4f mm/s (predicted %.4f), smallest distance %.3e m", 1e3 * d->speed, 1e3 * creep,
                  d->min_dist);
-    cfv_run_info(run, 1, "implicit friction (ch09.7): not in this build; paper 003 predicts a stop (speed 0 to 1e-6)");
+    cfv_run_info(run, 1, "implicit friction (ch09.7): no world pipeline yet; its tests show a creep at the smoothing's speed");
 }
 
 static int check(const cfvRun *run, char *msg, size_t cap)
@@ -63,7 +63,7 @@ static int check(const cfvRun *run, char *msg, size_t cap)
 const cfvDemo cfv_demo_ch09_world_incline = {
     .id = "ch09/world_incline",
     .chapter = 9,
-    .title = "mu 0.8 on a 30 degree slope: the world's ipc pipeline creeps at 0.47 eps_v; implicit friction (ch09.7) stops",
+    .title = "mu 0.8 on a 30 degree slope: the world's ipc pipeline creeps at 0.47 eps_v; a slot for implicit friction (ch09.7)",
     .point_at = "the HUD's creep speed: Coulomb's law holds the particle (tan 30 < 0.8), IPC's lagged, smoothed friction "
                 "has no static force and lets it creep; the right slot waits for paper 003's implicit friction",
     .keys = "space pause",

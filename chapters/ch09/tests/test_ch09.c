@@ -1057,6 +1057,641 @@ START_TEST(ch09_6_incline_slide_and_creep)
 END_TEST
 
 /* ------------------------------------------------------------------------------------------ */
+/* ch09.7 paper 003: implicit frictional dynamics with soft constraints                        */
+
+START_TEST(ch09_7_penalty_and_bump)
+{
+    double db, d2b;
+    /* worked example: kappa 2, delta 0.1, d = 0 */
+    cft_assert_near(cf_cubic_penalty(0.0, 0.1, 2.0, &db, &d2b), 2.0 * 0.01, 0, 1e-14);
+    cft_assert_near(db, -0.6, 0, 1e-14);
+    cft_assert_near(d2b, 12.0, 0, 1e-14);
+    /* zero at and beyond delta */
+    const double delta = 1e-3, kappa = 1e4;
+    for (int k = 0; k < 8; ++k) {
+        double d = delta * (1.0 + 0.25 * k);
+        cft_assert_near_at(cf_cubic_penalty(d, delta, kappa, &db, &d2b), 0.0, 0, 0, "d = %g", d);
+        cft_assert_at(db == 0.0 && d2b == 0.0, "d = %g: b' = %g, b'' = %g", d, db, d2b);
+    }
+    /* b' and b'' by central differences, inside, at 0 and penetrating (finite there); lambda = -b' > 0 */
+    const double ds[] = {0.9e-3, 0.5e-3, 1e-4, 0.0, -2e-4, -1e-3};
+    for (int k = 0; k < 6; ++k) {
+        double d = ds[k], step = 1e-8, dbp, dbm, d2;
+        double bp = cf_cubic_penalty(d + step, delta, kappa, &dbp, NULL);
+        double bm = cf_cubic_penalty(d - step, delta, kappa, &dbm, NULL);
+        double b = cf_cubic_penalty(d, delta, kappa, &db, &d2);
+        cft_assert_at(b > 0.0 && -db > 0.0 && d2 > 0.0, "d = %g: b = %g, b' = %g, b'' = %g", d, b, db, d2);
+        cft_assert_near_at(db, (bp - bm) / (2 * step), 0, 1e-7, "d = %g: b'", d);
+        cft_assert_near_at(d2, (dbp - dbm) / (2 * step), 0, 1e-7, "d = %g: b''", d);
+    }
+    /* the C2 join: b, b', b'' tend to 0 at delta from below */
+    double b = cf_cubic_penalty(delta * (1 - 1e-6), delta, kappa, &db, &d2b);
+    cft_assert_at(b < 1e-16 && fabs(db) < 1e-7 && fabs(d2b) < 1e-1, "b = %g, b' = %g, b'' = %g below delta", b, db, d2b);
+    /* the bump: 16 at -delta, 1 without penetration; the bumped kappa gives at delta/2 the old force at d_min */
+    cft_assert_near(cf_implicit_bump(-delta, delta), 16.0, 0, 1e-14);
+    cft_assert_near(cf_implicit_bump(0.0, delta), 1.0, 0, 0);
+    cft_assert_near(cf_implicit_bump(0.5 * delta, delta), 1.0, 0, 0);
+    const double dmins[] = {-1e-6, -3e-4, -2.5e-3};
+    for (int k = 0; k < 3; ++k) {
+        double f = cf_implicit_bump(dmins[k], delta), old, bumped;
+        cf_cubic_penalty(dmins[k], delta, kappa, &old, NULL);
+        cf_cubic_penalty(0.5 * delta, delta, kappa * f, &bumped, NULL);
+        cft_assert_at(f > 4.0, "d_min = %g: factor %g", dmins[k], f);
+        cft_assert_near_at(bumped, old, 0, 1e-12, "d_min = %g", dmins[k]);
+    }
+}
+END_TEST
+
+START_TEST(ch09_7_slide_profiles)
+{
+    const double eps = 1e-3;
+    for (int p = 0; p < CF_SLIDE_PROFILE_COUNT; ++p) {
+        double ds;
+        cft_assert_near_at(cf_slide_profile(p, 0.0, eps, &ds), 0.0, 0, 0, "profile %d", p);
+        cft_assert_near_at(ds, p == CF_SLIDE_QUADRATIC ? 2.0 / eps : 1.0 / eps, 0, 1e-14, "profile %d: s'(0)", p);
+        double prev = 0.0;
+        for (int k = 1; k <= 400; ++k) { /* monotone in [0, 1]; s' by differences */
+            double x = k * 5e-3 * eps, step = 1e-9 * eps;
+            double s = cf_slide_profile(p, x, eps, &ds);
+            cft_assert_at(s >= prev && s <= 1.0, "profile %d, x = %g: s = %g after %g", p, x, s, prev);
+            prev = s;
+            if (fabs(x - eps) < 2 * step) continue; /* s_a's kink of s' at eps */
+            double fd = (cf_slide_profile(p, x + step, eps, NULL) - cf_slide_profile(p, x - step, eps, NULL)) / (2 * step);
+            cft_assert_near_at(ds, fd, 1e-6 / eps, 1e-6, "profile %d, x = %g: s'", p, x);
+        }
+    }
+    /* s_a: 1 at eps, C1 there (s' -> 0 from below), 1 beyond; s_b = x/(x + eps) */
+    double ds;
+    cft_assert_near(cf_slide_profile(CF_SLIDE_QUADRATIC, eps, eps, NULL), 1.0, 0, 1e-15);
+    cf_slide_profile(CF_SLIDE_QUADRATIC, eps * (1 - 1e-9), eps, &ds);
+    cft_assert_near(ds * eps, 0.0, 1e-8, 0);
+    cft_assert_near(cf_slide_profile(CF_SLIDE_QUADRATIC, 3 * eps, eps, &ds), 1.0, 0, 0);
+    cft_assert_near(ds, 0.0, 0, 0);
+    cft_assert_near(cf_slide_profile(CF_SLIDE_QUADRATIC, 0.25 * eps, eps, NULL), 0.4375, 0, 1e-14);
+    cft_assert_near(cf_slide_profile(CF_SLIDE_RATIONAL, 3 * eps, eps, NULL), 0.75, 0, 1e-14);
+    /* creep speeds s(x) = r = tan(theta)/mu: the digest's example theta = 10 deg, mu = 0.2 */
+    double r = tan(10.0 * CF_PI / 180.0) / 0.2;
+    cft_assert_near(r, 0.88163, 1e-5, 0);
+    const double want[2] = {0.65596, 7.4484};
+    for (int p = 0; p < CF_SLIDE_PROFILE_COUNT; ++p) {
+        double lo = 0.0, hi = 100 * eps;
+        for (int it = 0; it < 200; ++it) {
+            double mid = 0.5 * (lo + hi);
+            if (cf_slide_profile(p, mid, eps, NULL) < r) lo = mid;
+            else hi = mid;
+        }
+        cft_assert_near_at(lo / eps, want[p], 1e-4, 0, "profile %d", p);
+    }
+}
+END_TEST
+
+START_TEST(ch09_7_dual_numbers)
+{
+    /* each operation's derivative part against its analytic derivative */
+    cfRng rng;
+    cf_rng_seed(&rng, 97);
+    for (int it = 0; it < 100; ++it) {
+        double a = cf_rng_range(&rng, 0.1, 3.0), b = cf_rng_range(&rng, -2.0, 2.0), da = cf_rng_range(&rng, -1, 1),
+               db = cf_rng_range(&rng, -1, 1), p = cf_rng_range(&rng, -2.5, 2.5);
+        if (fabs(b) < 0.1) b = 0.5;
+        cfDual A = {a, da}, B = {b, db};
+        cfDual m = cf_dual_mul(A, B), q = cf_dual_div(A, B), s = cf_dual_sqrt(A), l = cf_dual_log(A),
+               w = cf_dual_pow(A, p);
+        cft_assert_near_at(m.re, a * b, 0, 1e-15, "it %d", it);
+        cft_assert_near_at(m.du, da * b + a * db, 1e-15, 1e-13, "it %d: mul", it);
+        cft_assert_near_at(q.re, a / b, 0, 1e-15, "it %d", it);
+        cft_assert_near_at(q.du, (da * b - a * db) / (b * b), 1e-15, 1e-13, "it %d: div", it);
+        cft_assert_near_at(s.re, sqrt(a), 0, 1e-15, "it %d", it);
+        cft_assert_near_at(s.du, da / (2 * sqrt(a)), 1e-15, 1e-13, "it %d: sqrt", it);
+        cft_assert_near_at(l.re, log(a), 1e-15, 1e-15, "it %d", it);
+        cft_assert_near_at(l.du, da / a, 1e-15, 1e-13, "it %d: log", it);
+        cft_assert_near_at(w.re, pow(a, p), 0, 1e-14, "it %d", it);
+        cft_assert_near_at(w.du, p * pow(a, p - 1) * da, 1e-15, 1e-13, "it %d: pow", it);
+    }
+    /* a composite against central differences: f(x) = sqrt(x) log(x) / (x^2 + 1)^1.5 */
+    for (int k = 1; k <= 20; ++k) {
+        double x = 0.2 * k, h = 1e-6;
+        cfDual X = {x, 1.0};
+        cfDual f = cf_dual_div(cf_dual_mul(cf_dual_sqrt(X), cf_dual_log(X)),
+                               cf_dual_pow(cf_dual_add(cf_dual_mul(X, X), cf_dual(1.0)), 1.5));
+#define F(t) (sqrt(t) * log(t) / pow((t) * (t) + 1.0, 1.5))
+        cft_assert_near_at(f.re, F(x), 1e-15, 1e-14, "x = %g", x);
+        cft_assert_near_at(f.du, (F(x + h) - F(x - h)) / (2 * h), 1e-8, 1e-6, "x = %g", x);
+#undef F
+    }
+    /* sqrt at 0 with a zero direction has no NaN (|w| of a sticking contact) */
+    cfDual z = cf_dual_sqrt(cf_dual(0.0));
+    cft_assert_at(z.re == 0.0 && z.du == 0.0, "sqrt(0) = (%g, %g)", z.re, z.du);
+}
+END_TEST
+
+/* three nodes on springs (one to a fixed anchor), over a plane and against a sphere, all closer
+   than delta: node 0 slides on the plane, node 1 sticks on it (|P v| < eps), node 2 slides on the
+   sphere (a curved surface: P(q) varies) */
+static void implicit_cluster(cfImplicitSystem *s, double mu, bool lagged)
+{
+    cft_assert_ok(cf_implicit_init(s, 0.01, 2e4, 1e-2));
+    s->gravity = cfu_vec3(0, 0, -G_EARTH);
+    s->mu = mu;
+    s->eps = 1e-2;
+    s->lagged = lagged;
+    cf_implicit_add_node(s, cfu_vec3(0.0, 0.0, 0.004), cfu_vec3(0.8, 0.3, -0.05), 1.0, false);
+    cf_implicit_add_node(s, cfu_vec3(0.3, 0.05, 0.006), cfu_vec3(0.002, -0.003, 0.01), 2.0, false);
+    cf_implicit_add_node(s, cfu_vec3(0.6, 0.1, 0.2 + 0.5 + 0.003), cfu_vec3(-0.4, 0.5, 0.1), 0.5, false);
+    cf_implicit_add_node(s, cfu_vec3(0.2, 0.6, 0.4), cfu_vec3(0, 0, 0), 1.0, true);
+    s->q[3 * 2] += 0.05; /* off the sphere's pole */
+    ck_assert_int_eq(cf_implicit_add_spring(s, 0, 1, 300.0), 0);
+    ck_assert_int_eq(cf_implicit_add_spring(s, 1, 2, 150.0), 1);
+    ck_assert_int_eq(cf_implicit_add_spring(s, 2, 3, 80.0), 2);
+    s->q[0] += 0.01, s->q[4] -= 0.02; /* springs off their rest lengths */
+    cfImplicitObstacle plane = {.kind = CF_IMPLICIT_PLANE, .p = cfu_vec3(0, 0, 0), .n = cfu_vec3(0, 0, 2)};
+    cfImplicitObstacle ball = {.kind = CF_IMPLICIT_SPHERE, .p = cfu_vec3(0.6, 0.1, 0.2), .radius = 0.5};
+    ck_assert_int_eq(cf_implicit_add_obstacle(s, plane), 0);
+    ck_assert_int_eq(cf_implicit_add_obstacle(s, ball), 1);
+}
+
+typedef struct ForceCtx {
+    const cfImplicitSystem *s;
+    const double *q, *v, *q_lag;
+    bool wrt_v; /* differentiate in v (else in q) */
+} ForceCtx;
+
+static void fd_forces(void *ctx, const double *x, double *y)
+{
+    ForceCtx *c = ctx;
+    int N = 3 * c->s->n;
+    cfDual qd[24] = {{0}}, vd[24] = {{0}}, fd[24];
+    for (int k = 0; k < N; ++k) {
+        qd[k] = cf_dual(c->wrt_v ? c->q[k] : x[k]);
+        vd[k] = cf_dual(c->wrt_v ? x[k] : c->v[k]);
+    }
+    cf_implicit_forces(c->s, qd, vd, c->q_lag, fd);
+    for (int k = 0; k < N; ++k) y[k] = fd[k].re;
+}
+
+/* the stage Jacobian's asymmetry relative to its largest entry */
+static double stage_asymmetry(const cfImplicitSystem *s, const double *qa, const double *b, const double *q_lag)
+{
+    double v[12], J[144], F[81];
+    memcpy(v, s->v, sizeof v);
+    cfImplicitStage st = {qa, b, s->h, q_lag};
+    cft_assert_ok(cf_implicit_jacobian(s, &st, v, J));
+    for (int i = 0; i < 9; ++i) /* the free nodes' block (node 3 is fixed: its row is the identity) */
+        for (int j = 0; j < 9; ++j) F[9 * i + j] = J[12 * i + j];
+    cfDense A = {9, 9, F};
+    return cf_dense_asymmetry(&A) / cf_vec_norm_inf(81, F);
+}
+
+START_TEST(ch09_7_force_jacobians)
+{
+    for (int lag = 0; lag < 2; ++lag) {
+        cfImplicitSystem s;
+        implicit_cluster(&s, 0.4, lag);
+        double K[144], D[144], q_lag[12];
+        for (int k = 0; k < 12; ++k) q_lag[k] = s.q[k] + 1e-4 * sin(k); /* lagged: another position */
+        const double *ql = lag ? q_lag : NULL;
+        cft_assert_ok(cf_implicit_force_jacobian(&s, s.q, s.v, ql, K, D));
+        ForceCtx c = {&s, s.q, s.v, ql, false};
+        double ek = fd_rel_error(12, 12, fd_forces, &c, s.q, K, 1e-7);
+        c.wrt_v = true;
+        double ed = fd_rel_error(12, 12, fd_forces, &c, s.v, D, 1e-7);
+        cft_assert_at(ek < 1e-6 && ed < 1e-6, "lagged %d: K error %g, D error %g", lag, ek, ed);
+        /* the dual-number product equals the analytic J p to rounding */
+        double qa[12], b[12], J[144], p[12], Jp[12], Ja[12];
+        for (int k = 0; k < 12; ++k) qa[k] = s.q[k] - s.h * s.v[k], b[k] = 0.3 * k, p[k] = cos(3.0 * k);
+        cfImplicitStage st = {qa, b, s.h, ql};
+        cft_assert_ok(cf_implicit_jacobian(&s, &st, s.v, J));
+        cf_implicit_jvp(&s, &st, s.v, p, Jp);
+        cfDense A = {12, 12, J};
+        cf_dense_mul_vec(&A, p, Ja);
+        for (int k = 0; k < 12; ++k) cft_assert_near_at(Jp[k], Ja[k], 1e-12 * cf_vec_norm_inf(12, Ja), 0, "lagged %d, k = %d", lag, k);
+        cf_implicit_free(&s);
+    }
+    /* symmetry: mu = 0 symmetric; sliding with implicit friction not; lagged friction symmetric */
+    double b[12] = {0};
+    cfImplicitSystem s;
+    implicit_cluster(&s, 0.0, false);
+    double a0 = stage_asymmetry(&s, s.q, b, NULL);
+    cf_implicit_free(&s);
+    implicit_cluster(&s, 0.4, false);
+    double a1 = stage_asymmetry(&s, s.q, b, NULL);
+    double a2 = stage_asymmetry(&s, s.q, b, s.q);
+    cf_implicit_free(&s);
+    cft_assert_at(a0 < 1e-12 && a2 < 1e-12 && a1 > 1e-4, "asymmetry: mu = 0 %g, implicit %g, lagged %g", a0, a1, a2);
+}
+END_TEST
+
+/* y = A x for a dense matrix (ctx) */
+static void dense_apply(void *ctx, const double *x, double *y) { cf_dense_mul_vec(ctx, x, y); }
+
+START_TEST(ch09_7_bicgstab)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 2024);
+    const int n = 40;
+    cfDense A = {0};
+    cft_assert_ok(cf_dense_init(&A, n, n));
+    double b[40], x[40], r[40];
+    for (int trial = 0; trial < 5; ++trial) {
+        for (int i = 0; i < n; ++i) { /* non-symmetric, diagonally dominant */
+            double row = 0.0;
+            for (int j = 0; j < n; ++j) {
+                double a = i == j ? 0.0 : cf_rng_range(&rng, -1, 1) * (j > i ? 1.0 : 0.3);
+                *cf_dense_at(&A, i, j) = a;
+                row += fabs(a);
+            }
+            *cf_dense_at(&A, i, i) = row * cf_rng_range(&rng, 1.1, 2.0) * (i % 3 ? 1 : -1);
+            b[i] = cf_rng_normal(&rng);
+            x[i] = 0.0;
+        }
+        int it = -1;
+        cft_assert_ok_at(cf_bicgstab(n, dense_apply, &A, b, x, 1e-10, 200, &it), "trial %d", trial);
+        cf_dense_mul_vec(&A, x, r);
+        for (int i = 0; i < n; ++i) r[i] -= b[i];
+        cft_assert_at(cf_vec_norm(n, r) <= 1e-10 * cf_vec_norm(n, b), "trial %d: |Ax - b| = %g", trial, cf_vec_norm(n, r));
+        cft_assert_at(it > 0 && it < 200, "trial %d: %d iterations", trial, it);
+        /* from the solution: no iteration; a limit of 1: not converged, max-iterations */
+        cft_assert_ok(cf_bicgstab(n, dense_apply, &A, b, x, 1e-8, 200, &it));
+        ck_assert_int_eq(it, 0);
+        for (int i = 0; i < n; ++i) x[i] = 0.0;
+        cft_assert_status(cf_bicgstab(n, dense_apply, &A, b, x, 1e-12, 1, &it), CF_MAX_ITER);
+    }
+    /* a breakdown: A = 0 */
+    cf_vec_zero(n * n, A.a);
+    for (int i = 0; i < n; ++i) x[i] = 0.0;
+    cft_assert_status(cf_bicgstab(n, dense_apply, &A, b, x, 1e-10, 50, NULL), CF_SINGULAR);
+    /* b = 0: x = 0 */
+    for (int i = 0; i < n; ++i) b[i] = 0.0, x[i] = 1.0;
+    cft_assert_ok(cf_bicgstab(n, dense_apply, &A, b, x, 1e-10, 10, NULL));
+    cft_assert_near(cf_vec_norm_inf(n, x), 0.0, 0, 0);
+    cf_dense_free(&A);
+}
+END_TEST
+
+START_TEST(ch09_7_newton_direct_and_inexact)
+{
+    /* one BE stage of the cluster (implicit friction, sliding on the sphere) */
+    cfImplicitSystem s;
+    implicit_cluster(&s, 0.4, false);
+    double b[12], vd[12], vi[12], r[12];
+    for (int k = 0; k < 12; ++k) b[k] = s.fixed[k / 3] ? 0.0 : s.mass[k / 3] * s.v[k];
+    cfImplicitStage st = {s.q, b, s.h, NULL};
+    cfImplicitOptions o = cf_implicit_options_default();
+    cfImplicitStats sd, si;
+    memcpy(vd, s.v, sizeof vd);
+    cft_assert_ok(cf_implicit_newton(&s, &st, vd, &o, &sd));
+    cf_implicit_residual(&s, &st, vd, r);
+    cft_assert_at(cf_vec_norm_inf(12, r) <= o.tol, "direct: |r| = %g", cf_vec_norm_inf(12, r));
+    /* the line search never increases |r|; the last iterations are quadratic */
+    cft_assert_at(sd.n_hist == sd.iterations + 1 && sd.iterations >= 2 && sd.residuals == sd.iterations + 1 + sd.backtracks,
+                  "%d iterations, %d entries, %d residuals, %d backtracks", sd.iterations, sd.n_hist, sd.residuals, sd.backtracks);
+    for (int k = 1; k < sd.n_hist; ++k) cft_assert_at(sd.hist[k] < sd.hist[k - 1], "direct, k = %d: %g after %g", k, sd.hist[k], sd.hist[k - 1]);
+    int quad = 0;
+    for (int k = 1; k < sd.n_hist; ++k)
+        if (sd.hist[k - 1] < 1e-2 && sd.hist[k] > 1e-14) {
+            double ratio = sd.hist[k] / (sd.hist[k - 1] * sd.hist[k - 1]);
+            cft_assert_at(ratio < 1e3, "k = %d: |r_k| / |r_k-1|^2 = %g", k, ratio);
+            ++quad;
+        }
+    cft_assert_at(quad >= 1, "no iteration in the quadratic range: %d iterations", sd.iterations);
+    /* inexact Newton: the same root, superlinear, J p only by dual numbers */
+    o.linear = CF_IMPLICIT_BICGSTAB;
+    memcpy(vi, s.v, sizeof vi);
+    cft_assert_ok(cf_implicit_newton(&s, &st, vi, &o, &si));
+    for (int k = 0; k < 12; ++k) cft_assert_near_at(vi[k], vd[k], 1e-10, 0, "k = %d", k);
+    cft_assert_at(si.linear_iters > 0 && si.iterations <= sd.iterations + 3, "inexact %d iterations (%d BiCGSTAB), direct %d",
+                  si.iterations, si.linear_iters, sd.iterations);
+    for (int k = 1; k < si.n_hist; ++k) cft_assert_at(si.hist[k] < si.hist[k - 1], "inexact, k = %d", k);
+    cft_assert_at(si.hist[si.n_hist - 1] < 1e-2 * si.hist[si.n_hist - 2], "inexact: last ratio %g", si.hist[si.n_hist - 1] / si.hist[si.n_hist - 2]);
+    /* the forcing terms save linear work: against solving every direction to 1e-14 */
+    cfImplicitOptions ox = o;
+    ox.eta_max = 1e-14;
+    cfImplicitStats sx;
+    memcpy(vi, s.v, sizeof vi);
+    cft_assert_ok(cf_implicit_newton(&s, &st, vi, &ox, &sx));
+    cft_assert_at(si.linear_iters < 0.6 * sx.linear_iters, "BiCGSTAB iterations: Eisenstat-Walker %d, exact solves %d",
+                  si.linear_iters, sx.linear_iters);
+    /* a far start (deep penetration, a stiff penalty) needs the line search, and still converges */
+    s.kappa = 1e8;
+    s.q[2] = -0.02;
+    for (int li = 0; li < CF_IMPLICIT_LINEAR_COUNT; ++li) {
+        o.linear = li;
+        memcpy(vd, s.v, sizeof vd);
+        cft_assert_ok_at(cf_implicit_newton(&s, &st, vd, &o, &sd), "linear %d", li);
+        cft_assert_at(sd.backtracks > 0, "linear %d: %d backtracks", li, sd.backtracks);
+        for (int k = 1; k < sd.n_hist; ++k) cft_assert_at(sd.hist[k] <= sd.hist[k - 1], "linear %d, k = %d", li, k);
+    }
+    /* no backtracking allowed: the first rejected step stops the solve, v stays at the last accepted iterate */
+    o.linear = CF_IMPLICIT_DIRECT;
+    o.max_backtracks = 0;
+    memcpy(vd, s.v, sizeof vd);
+    cft_assert_status(cf_implicit_newton(&s, &st, vd, &o, &sd), CF_STAGNATED);
+    cf_implicit_residual(&s, &st, vd, r);
+    cft_assert_near(cf_vec_norm(12, r), sd.hist[sd.n_hist - 1], 0, 1e-12);
+    o.max_backtracks = cf_implicit_options_default().max_backtracks;
+    /* a non-finite residual is reported, not iterated on */
+    memcpy(vd, s.v, sizeof vd);
+    vd[4] = NAN;
+    cft_assert_status(cf_implicit_newton(&s, &st, vd, &o, &sd), CF_DIVERGED);
+        /* the step limit is reported */
+    o.max_iter = 1;
+    memcpy(vd, s.v, sizeof vd);
+    cft_assert_status(cf_implicit_newton(&s, &st, vd, &o, NULL), CF_MAX_ITER);
+    cf_implicit_free(&s);
+}
+END_TEST
+
+START_TEST(ch09_7_step_bump_and_failure)
+{
+    /* a particle thrown at 3 m/s onto the plane with a soft penalty: the step ends below the surface,
+       kappa is bumped and the step repeated until it does not; kappa never decreases */
+    cfImplicitSystem s;
+    cft_assert_ok(cf_implicit_init(&s, 0.01, 10.0, 1e-3));
+    s.gravity = cfu_vec3(0, 0, -G_EARTH);
+    cf_implicit_add_node(&s, cfu_vec3(0, 0, 0.02), cfu_vec3(0, 0, -3.0), 1.0, false);
+    cfImplicitObstacle plane = {.kind = CF_IMPLICIT_PLANE, .n = cfu_vec3(0, 0, 1)};
+    cf_implicit_add_obstacle(&s, plane);
+    int bumps = 0;
+    double kappa = s.kappa;
+    for (int i = 0; i < 30; ++i) {
+        cfImplicitStats st;
+        cft_assert_ok_at(cf_implicit_step(&s, CF_IMPLICIT_BE, NULL, &st), "step %d", i);
+        cft_assert_at(st.d_min >= 0.0 && st.d_min == s.q[2], "step %d: gap %g, z %g", i, st.d_min, s.q[2]);
+        cft_assert_at(s.kappa >= kappa, "step %d: kappa %g after %g", i, s.kappa, kappa);
+        cft_assert_at(st.bumps == 0 || s.kappa >= 4 * kappa, "step %d: %d bumps, kappa %g after %g", i, st.bumps, s.kappa, kappa);
+        kappa = s.kappa;
+        bumps += st.bumps;
+    }
+    cft_assert_at(bumps > 0 && s.kappa > 1e3, "%d bumps, kappa %g", bumps, s.kappa);
+    cf_implicit_free(&s);
+    /* a failing stage: its status, and the state left at the step's start */
+    implicit_cluster(&s, 0.4, false);
+    double q0[12], v0[12];
+    memcpy(q0, s.q, sizeof q0), memcpy(v0, s.v, sizeof v0);
+    cfImplicitOptions o = cf_implicit_options_default();
+    o.max_iter = 1;
+    for (int in = 0; in < CF_IMPLICIT_INTEGRATOR_COUNT; ++in) {
+        cft_assert_status_at(cf_implicit_step(&s, in, &o, NULL), CF_MAX_ITER, "integrator %d", in);
+        for (int k = 0; k < 12; ++k) cft_assert_at(s.q[k] == q0[k] && s.v[k] == v0[k], "integrator %d, k = %d", in, k);
+    }
+    cf_implicit_free(&s);
+}
+END_TEST
+
+/* a cube of side L (8 nodes, mass m each) with its 12 outward triangles and springs of stiffness k
+   along its 12 edges and 12 face diagonals, resting at depth @p z0 on the plane z = 0 */
+static void implicit_cube(cfImplicitSystem *s, double L, double m, double k, double z0)
+{
+    static const int T[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                                 {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+    for (int i = 0; i < 8; ++i)
+        cf_implicit_add_node(s, cfu_vec3(L * (i & 1), L * ((i >> 1) & 1), z0 + L * (i >> 2)), cfu_zero3(), m, false);
+    for (int t = 0; t < 12; ++t) cft_assert_int_at(cf_implicit_add_triangle(s, T[t][0], T[t][1], T[t][2]), ==, t, "t = %d", t);
+    for (int a = 0; a < 8; ++a)
+        for (int b = a + 1; b < 8; ++b)
+            if (__builtin_popcount((unsigned)(a ^ b)) <= 2) cf_implicit_add_spring(s, a, b, k);
+}
+
+typedef struct VolCtx {
+    const cfImplicitSystem *s;
+} VolCtx;
+
+static void fd_volume(void *ctx, const double *q, double *y)
+{
+    const cfImplicitSystem *s = ((VolCtx *)ctx)->s;
+    y[0] = cf_mesh_volume(s->n, q, s->n_tri, (const int(*)[3])s->tri, NULL);
+}
+
+START_TEST(ch09_7_volume_penalty)
+{
+    /* W, its derivative, the pressure; the ideal gas's work agrees to third order in dV/V0 when beta = 1/p0 */
+    double dW;
+    cft_assert_near(cf_volume_penalty(0.9, 1.0, 0.5, &dW), 0.01, 0, 1e-14);
+    cft_assert_near(dW, -0.2, 0, 1e-14);
+    cft_assert_near(cf_volume_penalty(2.0, 2.0, 0.3, &dW), 0.0, 0, 0);
+    cft_assert_near(dW, 0.0, 0, 0);
+    const double p0 = 101325.0, V0 = 2e-3;
+    double gap[2];
+    for (int k = 0; k < 2; ++k) {
+        double x = 0.02 / (1 << k), V = V0 * (1 - x), step = 1e-9 * V0;
+        double W = cf_volume_penalty(V, V0, 1 / p0, &dW);
+        double fd = (cf_volume_penalty(V + step, V0, 1 / p0, NULL) - cf_volume_penalty(V - step, V0, 1 / p0, NULL)) / (2 * step);
+        cft_assert_at(W > 0.0, "x = %g: W = %g", x, W);
+        cft_assert_near_at(dW, fd, 0, 1e-6, "x = %g: W'", x);
+        gap[k] = fabs(W - p0 * V0 * (V / V0 - 1 - log(V / V0)));
+    }
+    cft_assert_near(log2(gap[0] / gap[1]), 3.0, 0.1, 0);
+    /* the unit cube's volume, its gradient by differences on a deformed cube, invariant under translation */
+    cfImplicitSystem s;
+    cft_assert_ok(cf_implicit_init(&s, 0.01, 1e4, 1e-3));
+    implicit_cube(&s, 1.0, 0.125, 20.0, 0.0);
+    cft_assert_near(cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, NULL), 1.0, 0, 1e-14);
+    cfRng rng;
+    cf_rng_seed(&rng, 33);
+    for (int p = 0; p < 24; ++p) s.q[p] += cf_rng_range(&rng, -0.1, 0.1);
+    double g[24], q2[24];
+    double V = cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, g);
+    VolCtx vc = {&s};
+    double eg = fd_rel_error(1, 24, fd_volume, &vc, s.q, g, 1e-7);
+    cft_assert_at(eg < 1e-7, "volume gradient error %g", eg);
+    for (int p = 0; p < 24; ++p) q2[p] = s.q[p] + (p % 3 == 0 ? 3.0 : -1.5);
+    cft_assert_near(cf_mesh_volume(s.n, q2, s.n_tri, (const int(*)[3])s.tri, NULL), V, 1e-13, 0);
+    cf_implicit_free(&s);
+    /* a soft cube (weak springs) resting on the plane loses volume; the penalty keeps it, the more the
+       smaller beta (paper 003's table 2 trend); the force's Jacobian (dense rank one included) by differences */
+    const double betas[3] = {0.0, 1e-4, 1e-6};
+    double loss[3];
+    for (int b = 0; b < 3; ++b) {
+        cft_assert_ok(cf_implicit_init(&s, 0.01, 1e4, 1e-3));
+        s.gravity = cfu_vec3(0, 0, -G_EARTH);
+        cfImplicitObstacle plane = {.kind = CF_IMPLICIT_PLANE, .n = cfu_vec3(0, 0, 1)};
+        cf_implicit_add_obstacle(&s, plane);
+        implicit_cube(&s, 0.1, 0.125, 20.0, 6e-4);
+        double V0c = cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, NULL);
+        if (betas[b] > 0.0) cft_assert_ok_at(cf_implicit_set_volume(&s, betas[b]), "b = %d", b);
+        for (int i = 0; i < 100; ++i) cft_assert_ok_at(cf_implicit_step(&s, CF_IMPLICIT_BE, NULL, NULL), "beta %g, step %d", betas[b], i);
+        loss[b] = 1.0 - cf_mesh_volume(s.n, s.q, s.n_tri, (const int(*)[3])s.tri, NULL) / V0c;
+        if (b == 2) {
+            double K[576], D[576];
+            cft_assert_ok(cf_implicit_force_jacobian(&s, s.q, s.v, NULL, K, D));
+            ForceCtx c = {&s, s.q, s.v, NULL, false};
+            double ek = fd_rel_error(24, 24, fd_forces, &c, s.q, K, 1e-8);
+            cft_assert_at(ek < 1e-6, "K error %g with the volume penalty", ek);
+            double qa[24], bb[24], J[576], pd[24], Jp[24], Ja[24];
+            for (int k = 0; k < 24; ++k) qa[k] = s.q[k] - s.h * s.v[k], bb[k] = 0.0, pd[k] = sin(1.0 + k);
+            cfImplicitStage st = {qa, bb, s.h, NULL};
+            cft_assert_ok(cf_implicit_jacobian(&s, &st, s.v, J));
+            cf_implicit_jvp(&s, &st, s.v, pd, Jp);
+            cfDense A = {24, 24, J};
+            cf_dense_mul_vec(&A, pd, Ja);
+            for (int k = 0; k < 24; ++k) cft_assert_near_at(Jp[k], Ja[k], 1e-12 * cf_vec_norm_inf(24, Ja), 0, "volume: J p, k = %d", k);
+        }
+        cf_implicit_free(&s);
+    }
+    cft_assert_at(loss[0] > 0.05 && loss[1] < 0.5 * loss[0] && loss[2] < 0.05 * loss[1] && loss[2] > 0.0,
+                  "volume loss: none %g, beta 1e-4 %g, beta 1e-6 %g", loss[0], loss[1], loss[2]);
+    cft_assert_status(cf_implicit_set_volume(&s, 1e-3), CF_BAD_INPUT); /* no triangles */
+}
+END_TEST
+
+/* the undamped oscillator: a particle on a spring of stiffness k (mass 1) from a fixed anchor, the
+   displacement A (< 1, the rest length) along the spring, no gravity; returns the displacement after @p steps (and the
+   velocity, and the largest energy change relative to the first) */
+static double oscillator(cfImplicitIntegrator integ, double k, double A, double h, int steps, double *v_out,
+                         double *energy_ratio, bool *monotone)
+{
+    cfImplicitSystem s;
+    cft_assert_ok(cf_implicit_init(&s, h, 1.0, 1.0));
+    const double L0 = 1.0;
+    cf_implicit_add_node(&s, cfu_vec3(0, 0, 0), cfu_zero3(), 1.0, true);
+    cf_implicit_add_node(&s, cfu_vec3(L0, 0, 0), cfu_zero3(), 1.0, false);
+    ck_assert_int_eq(cf_implicit_add_spring(&s, 0, 1, k), 0);
+    s.q[3] += A;
+    cfImplicitOptions o = cf_implicit_options_default();
+    o.tol = 1e-14 * (1.0 + h * k * L0); /* the rounding of the spring force h k (L - L0) */
+    double e0 = 0.5 * k * A * A, e_prev = e0, worst = 1.0;
+    *monotone = true;
+    for (int i = 0; i < steps; ++i) {
+        cft_assert_ok_at(cf_implicit_step(&s, integ, &o, NULL), "integrator %d, step %d", integ, i);
+        double x = s.q[3] - L0, e = 0.5 * s.v[3] * s.v[3] + 0.5 * k * x * x;
+        if (!(e < e_prev)) *monotone = false;
+        if (fabs(e / e0 - 1.0) > fabs(worst - 1.0)) worst = e / e0;
+        e_prev = e;
+    }
+    double x = s.q[3] - L0;
+    *v_out = s.v[3];
+    *energy_ratio = worst;
+    cf_implicit_free(&s);
+    return x;
+}
+
+START_TEST(ch09_7_integrators_oscillator)
+{
+    double v, ratio;
+    bool mono;
+    /* TR conserves the energy of a linear oscillator; BE loses some in every step */
+    oscillator(CF_IMPLICIT_TR, 1.0, 0.5, 0.3, 100, &v, &ratio, &mono);
+    cft_assert_near(ratio, 1.0, 1e-10, 0);
+    oscillator(CF_IMPLICIT_BE, 1.0, 0.5, 0.3, 100, &v, &ratio, &mono);
+    cft_assert_at(mono && ratio < 0.5, "BE: energy decreasing %d, ratio %g", mono, ratio);
+    /* orders by step halving: x(1) against A cos(1) (omega = 1, from rest at displacement A = 0.5) */
+    const double want_order[CF_IMPLICIT_INTEGRATOR_COUNT] = {1.0, 2.0, 2.0, 2.0};
+    for (int in = 0; in < CF_IMPLICIT_INTEGRATOR_COUNT; ++in) {
+        double err[2];
+        for (int k = 0; k < 2; ++k) {
+            double h = 0.02 / (1 << k), x = oscillator(in, 1.0, 0.5, h, (int)lround(1.0 / h), &v, &ratio, &mono);
+            err[k] = hypot(x - 0.5 * cos(1.0), v + 0.5 * sin(1.0));
+        }
+        double order = log2(err[0] / err[1]);
+        cft_assert_near_at(order, want_order[in], 0.1, 0, "integrator %d: errors %g, %g", in, err[0], err[1]);
+    }
+    /* two free particles of masses 1 and 3 on a spring, thrown apart: every scheme conserves the total
+       momentum (the spring's forces cancel), and the stage statistics add up */
+    for (int in = 0; in < CF_IMPLICIT_INTEGRATOR_COUNT; ++in) {
+        cfImplicitSystem s;
+        cft_assert_ok(cf_implicit_init(&s, 0.05, 1.0, 1.0));
+        cf_implicit_add_node(&s, cfu_vec3(0, 0, 0), cfu_vec3(-1.0, 0.5, 0.2), 1.0, false);
+        cf_implicit_add_node(&s, cfu_vec3(0.8, 0.3, 0), cfu_vec3(0.7, -0.1, 0.4), 3.0, false);
+        ck_assert_int_eq(cf_implicit_add_spring(&s, 0, 1, 50.0), 0);
+        double p0[3] = {-1.0 + 2.1, 0.5 - 0.3, 0.2 + 1.2};
+        for (int i = 0; i < 20; ++i) {
+            cfImplicitOptions o = cf_implicit_options_default();
+            o.linear = i % 2 ? CF_IMPLICIT_BICGSTAB : CF_IMPLICIT_DIRECT;
+            cfImplicitStats st;
+            cft_assert_ok_at(cf_implicit_step(&s, in, &o, &st), "integrator %d, step %d", in, i);
+            int stages = in == CF_IMPLICIT_SDIRK2 ? 2 : 1;
+            cft_assert_at(st.iterations >= stages && st.residual <= o.tol && (o.linear == CF_IMPLICIT_DIRECT) == (st.linear_iters == 0),
+                          "integrator %d, step %d: %d iterations, %d BiCGSTAB, |r| %g", in, i, st.iterations, st.linear_iters, st.residual);
+            for (int k = 0; k < 3; ++k)
+                cft_assert_near_at(s.v[k] + 3.0 * s.v[3 + k], p0[k], 1e-10, 0, "integrator %d, step %d, k = %d", in, i, k);
+        }
+        cf_implicit_free(&s);
+    }
+    /* L-stability: a stiff spring (h omega = 1000): BDF2 and SDIRK2 (and BE) damp it out within a few
+       steps, TR keeps its energy */
+    for (int in = 0; in < CF_IMPLICIT_INTEGRATOR_COUNT; ++in) {
+        double k = 1e8, A = 1e-3, x = oscillator(in, k, A, 0.1, 6, &v, &ratio, &mono);
+        double amp = hypot(x, v / sqrt(k)) / A;
+        if (in == CF_IMPLICIT_TR) cft_assert_near_at(amp, 1.0, 1e-6, 0, "TR: amplitude %g", amp);
+        else cft_assert_at(amp < 1e-5, "integrator %d: amplitude %g after 6 steps", in, amp);
+    }
+}
+END_TEST
+
+/* a particle on a slope of angle theta (gravity tilted, the plane z = 0), at rest at the depth
+   where the penalty carries its weight, sliding down at v0 along +x */
+static void slope_particle(cfImplicitSystem *s, double theta, double mu, double eps, double h, double v0,
+                           cfSlideProfile prof)
+{
+    const double kappa = 1e5, delta = 1e-3;
+    cft_assert_ok(cf_implicit_init(s, h, kappa, delta));
+    s->gravity = cfu_vec3(G_EARTH * sin(theta), 0, -G_EARTH * cos(theta));
+    s->mu = mu;
+    s->eps = eps;
+    s->profile = prof;
+    double d = delta - sqrt(G_EARTH * cos(theta) * delta / (3 * kappa)); /* lambda = m g cos theta */
+    cf_implicit_add_node(s, cfu_vec3(0, 0, d), cfu_vec3(v0, 0, 0), 1.0, false);
+    cfImplicitObstacle plane = {.kind = CF_IMPLICIT_PLANE, .n = cfu_vec3(0, 0, 1)};
+    cf_implicit_add_obstacle(s, plane);
+}
+
+START_TEST(ch09_7_incline_creep)
+{
+    /* theta 10 deg, mu 0.2 (tan theta < mu): the smoothed law creeps at the x with s(x) = tan(theta)/mu,
+       for implicit BE to 1e-6; lagged friction has the same fixed point on a plane */
+    const double th = 10.0 * CF_PI / 180.0, mu = 0.2, r = tan(th) / mu;
+    const double eps[2] = {1e-3, 1e-4};
+    for (int p = 0; p < CF_SLIDE_PROFILE_COUNT; ++p)
+        for (int e = 0; e < 2; ++e)
+            for (int lag = 0; lag < 2; ++lag) {
+                cfImplicitSystem s;
+                slope_particle(&s, th, mu, eps[e], 0.01, 0.0, p);
+                s.lagged = lag;
+                double want = p == CF_SLIDE_QUADRATIC ? eps[e] * (1 - sqrt(1 - r)) : r * eps[e] / (1 - r);
+                for (int i = 0; i < 150; ++i) cft_assert_ok_at(cf_implicit_step(&s, CF_IMPLICIT_BE, NULL, NULL), "step %d", i);
+                cft_assert_near_at(s.v[0], want, 0, 1e-6, "profile %d, eps %g, lagged %d", p, eps[e], lag);
+                cft_assert_near_at(s.v[2], 0.0, 1e-12, 0, "profile %d, eps %g: normal speed", p, eps[e]);
+                cf_implicit_free(&s);
+            }
+}
+END_TEST
+
+/* paper 003's block slide: where a particle thrown down the slope at v0 stops (its position after
+   twice the analytic stopping time), and its final speed */
+static double slide_distance(cfImplicitIntegrator integ, double h, double v0, double *v_end, double *t_end)
+{
+    const double th = 10.0 * CF_PI / 180.0, mu = 0.5;
+    cfImplicitSystem s;
+    slope_particle(&s, th, mu, 1e-4, h, v0, CF_SLIDE_QUADRATIC);
+    int n = (int)lround(2.0 * v0 / (G_EARTH * (mu * cos(th) - sin(th))) / h);
+    for (int i = 0; i < n; ++i) cft_assert_ok_at(cf_implicit_step(&s, integ, NULL, NULL), "h %g, step %d", h, i);
+    double d = s.q[0];
+    *v_end = s.v[0];
+    *t_end = n * h;
+    cf_implicit_free(&s);
+    return d;
+}
+
+START_TEST(ch09_7_block_slide_stopping)
+{
+    /* 10 deg, mu 0.5, v0 1 m/s: v0^2 / (2 g (mu cos - sin)) = 0.15990 m; within h v0 + eps t, step sizes agree */
+    const double th = 10.0 * CF_PI / 180.0, mu = 0.5, v0 = 1.0, eps = 1e-4;
+    const double want = v0 * v0 / (2 * G_EARTH * (mu * cos(th) - sin(th)));
+    cft_assert_near(want, 0.15990, 1e-5, 0);
+    const double hs[2] = {0.01, 0.005};
+    for (int in = CF_IMPLICIT_BE; in <= CF_IMPLICIT_TR; ++in) {
+        double d[2], v, t;
+        for (int k = 0; k < 2; ++k) {
+            d[k] = slide_distance(in, hs[k], v0, &v, &t);
+            cft_assert_near_at(d[k], want, hs[k] * v0 + eps * t, 0, "integrator %d, h %g", in, hs[k]);
+            cft_assert_at(fabs(v) < eps, "integrator %d, h %g: still moving at %g m/s", in, hs[k], v);
+        }
+        cft_assert_near_at(d[1], d[0], hs[0] * v0, 0, "integrator %d", in);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
 /* library: the provided system                                                                */
 
 static void fd_energy(void *ctx, const double *q, double *y)
@@ -1164,6 +1799,20 @@ static void build(Suite *s)
     TCase *t6s = cft_tcase_scene(s, "ch09.6-scene");
     CFT_GRADED(t6s, ch09_6_stopping_distance, "ch09.6", 2, "stopping distance v0^2/(2 mu g) within h v0 + eps_v t");
     CFT_GRADED(t6s, ch09_6_incline_slide_and_creep, "ch09.6", 4, "incline: a = g(sin - mu cos); creep speed within 5 %");
+
+    TCase *t7 = cft_tcase_unit(s, "ch09.7");
+    CFT_GRADED(t7, ch09_7_penalty_and_bump, "ch09.7", 2, "cubic penalty: derivatives, C2 join; the stiffness bump");
+    CFT_GRADED(t7, ch09_7_slide_profiles, "ch09.7", 2, "sliding profiles: values, derivatives, creep speeds");
+    CFT_GRADED(t7, ch09_7_dual_numbers, "ch09.7", 2, "dual numbers against analytic derivatives and differences");
+    CFT_GRADED(t7, ch09_7_force_jacobians, "ch09.7", 3, "force Jacobians by differences, J p by duals, (a)symmetry");
+    CFT_GRADED(t7, ch09_7_bicgstab, "ch09.7", 2, "BiCGSTAB on non-symmetric systems");
+    CFT_GRADED(t7, ch09_7_newton_direct_and_inexact, "ch09.7", 3, "damped Newton: quadratic, monotone; inexact: same root");
+    TCase *t7s = cft_tcase_scene(s, "ch09.7-scene");
+    CFT_GRADED(t7s, ch09_7_integrators_oscillator, "ch09.7", 3, "BE, TR, BDF2, SDIRK2: energy, orders, L-stability");
+    CFT_GRADED(t7s, ch09_7_incline_creep, "ch09.7", 1, "implicit BE creep on the incline: s(x) = tan/mu to 1e-6");
+    CFT_GRADED(t7s, ch09_7_block_slide_stopping, "ch09.7", 1, "block slide: stopping distance, BE and TR, two steps");
+    CFT_GRADED(t7s, ch09_7_volume_penalty, "ch09.7", 2, "volume penalty: W, ideal-gas agreement, mesh volume, Jacobian, loss vs beta");
+    CFT_GRADED(t7, ch09_7_step_bump_and_failure, "ch09.7", 1, "the stiffness bump repeats a penetrating step; a failed step keeps the state");
 
     TCase *tl = cft_tcase_unit(s, "ch09-library");
     CFT_TEST(tl, lib_ipc_system_checks, "the IPC system's builders reject bad input");

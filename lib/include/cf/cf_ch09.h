@@ -3,12 +3,13 @@
  * @file cf_ch09.h
  * @brief Chapter 9 exercises: classical penalty contact, the IPC barrier, unsigned distances
  *        with their derivatives, PSD projection and projected Newton on the incremental
- *        potential, the CCD-filtered line search and lagged smoothed friction.
+ *        potential, the CCD-filtered line search, lagged smoothed friction, and paper 003's
+ *        fully implicit frictional dynamics with soft constraints (ch09.7).
  *
  * The text is chapters/ch09/README.md; the tests are chapters/ch09/tests/test_ch09.c
  * (`make test-ch9`). Each function marked "ch09.K" is an exercise: its specification here is
  * authoritative. Your implementations go in exercises/ch09/; they may call anything in
- * lib/include/cf/ (cf_linalg.h for the symmetric eigen-decomposition and Cholesky), the
+ * lib/include/cf/ (cf_linalg.h for the symmetric eigen-decomposition, Cholesky and LU), the
  * "Provided" functions of this header and chapters 1-8 (chapter 3's CCD in particular).
  *
  * The model (notes 5.3, IPC). A step of size h minimizes over the positions q (3 per node) the
@@ -32,6 +33,7 @@
 #include <stdbool.h>
 
 #include "cf/cf_base.h"
+#include "cf/cf_linalg.h"
 #include "cf/cf_math.h"
 
 #ifdef __cplusplus
@@ -412,6 +414,331 @@ double cf_friction_f1(double s, double a, double *df1, double *f0);
  */
 double cf_ipc_pair_friction(const cfIpcFrictionPair *p, const double dx[12], double mu, double a, double g[12],
                             double H[144]);
+/** @} */
+
+/* ==================================================================================== */
+/** @name ch09.7 Paper 003: fully implicit frictional dynamics with soft constraints (22 points)
+ *
+ * Larionov, Longva, Ascher, Bender, Pai (digest-papers.md, paper 3). The unknown of a step is
+ * the end velocity v (3 per node); every integrator here is a sequence of stages, each a root
+ * finding problem of the one form
+ *   r(v) = M v - b - c f(qa + c v, v) = 0,      q = qa + c v,
+ * with f(q, v) the total force: gravity, springs, the cubic penalty of every node against every
+ * obstacle and its smoothed friction, whose normal force lambda(q) and tangent projector P(q)
+ * are evaluated at the unknown end of the step (the paper's point: IPC freezes them at the
+ * start). Stages (the stiffly accurate SDIRK2 has gamma = 1 - sqrt(2)/2):
+ *   BE      qa = q^n,                          b = M v^n,                          c = h
+ *   TR      qa = q^n + h/2 v^n,                b = M v^n + h/2 f(q^n, v^n),        c = h/2
+ *   BDF2    qa = (4 q^n - q^{n-1})/3,          b = M (4 v^n - v^{n-1})/3,          c = 2h/3
+ *   SDIRK2  1: qa = q^n, b = M v^n, c = gamma h (v1, q1 = q^n + gamma h v1);
+ *           2: qa = q^n + (1-gamma) h v1, b = M v^n + (1-gamma) h f(q1, v1), c = gamma h.
+ * The Jacobian is J = M - c (c K + D) with K = df/dq, D = df/dv: symmetric for mu = 0, not when
+ * sliding (friction's lambda(q) and P(q)). An optional closed surface adds the volume change
+ * penalty of section 3.4.
+ *  @{ */
+
+/**
+ * @brief ch09.7: the cubic penalty of paper 003 (Eq.\ 2, reconstructed in the digest) and its
+ * first two derivatives in the gap d:
+ *   b(d) = kappa (delta - d)^3 / delta,  b'(d) = -3 kappa (delta - d)^2 / delta,
+ *   b''(d) = 6 kappa (delta - d) / delta                                  for d < delta,
+ * and b = b' = b'' = 0 for d >= delta (a C2 join). Finite for d <= 0: a penetrating start is
+ * allowed. The normal force magnitude is lambda = -b'(d) >= 0. @p db, @p d2b may be NULL.
+ *
+ * Worked example: kappa = 2, delta = 0.1, d = 0: b = kappa delta^2 = 0.02, b' = -0.6, b'' = 12.
+ */
+double cf_cubic_penalty(double d, double delta, double kappa, double *db, double *d2b);
+
+/**
+ * @brief ch09.7: the adaptive stiffness bump (paper 003, section 4.4). After a step whose deepest
+ * gap is @p d_min < 0, kappa is multiplied by b'(d_min)/b'(delta/2) = ((delta - d_min)/(delta/2))^2
+ * (always > 4), so that the force Newton needed at d_min is produced delta/2 outside the surface;
+ * the step is then repeated. Returns 1 for d_min >= 0 (kappa is never decreased).
+ *
+ * Worked example: d_min = -delta gives 16.
+ */
+double cf_implicit_bump(double d_min, double delta);
+
+/** The pre-sliding transition s(x) of paper 003's smoothed friction (Eq.\ 14-15). */
+typedef enum cfSlideProfile {
+    CF_SLIDE_QUADRATIC = 0, /**< s_a(x) = 2x/eps - x^2/eps^2 for x < eps, 1 beyond (IPC's f1; C1) */
+    CF_SLIDE_RATIONAL,      /**< s_b(x) = x/(x + eps) (smooth for x >= 0, never exactly 1) */
+    CF_SLIDE_PROFILE_COUNT  /**< number of profiles */
+} cfSlideProfile;
+
+/**
+ * @brief ch09.7: the sliding profile s(x) for a tangential speed x >= 0 and the stick-slip
+ * parameter eps > 0 (m/s), and its derivative s'(x) (@p ds, may be NULL). Both profiles give
+ * s(0) = 0, s' >= 0, 0 <= s <= 1 and s'(0) = 2/eps (quadratic) or 1/eps (rational).
+ * The friction force of a contact is -mu lambda eta(u), eta(u) = s(|u|) u/|u| (0 at u = 0).
+ */
+double cf_slide_profile(cfSlideProfile p, double x, double eps, double *ds);
+
+/**
+ * A dual number re + du e with e^2 = 0: evaluating a function on x + p e gives f(x) + f'(x) p e,
+ * forward-mode automatic differentiation (paper 003 uses it for matrix-free J p).
+ */
+typedef struct cfDual {
+    double re; /**< the value */
+    double du; /**< the derivative part (a directional derivative) */
+} cfDual;
+
+/** A constant (derivative part 0). */
+static inline cfDual cf_dual(double re) { return (cfDual){re, 0.0}; }
+/** a + b */
+static inline cfDual cf_dual_add(cfDual a, cfDual b) { return (cfDual){a.re + b.re, a.du + b.du}; }
+/** a - b */
+static inline cfDual cf_dual_sub(cfDual a, cfDual b) { return (cfDual){a.re - b.re, a.du - b.du}; }
+/** s a for a real s */
+static inline cfDual cf_dual_scale(double s, cfDual a) { return (cfDual){s * a.re, s * a.du}; }
+/** f(a) for a scalar function with value @p f and derivative @p df at a.re: (f, df a.du) (the chain rule) */
+static inline cfDual cf_dual_lift(double f, double df, cfDual a) { return (cfDual){f, df * a.du}; }
+
+/** @brief ch09.7: a b = (a.re b.re, a.du b.re + a.re b.du). */
+cfDual cf_dual_mul(cfDual a, cfDual b);
+/** @brief ch09.7: a / b (b.re != 0; IEEE results otherwise). */
+cfDual cf_dual_div(cfDual a, cfDual b);
+/** @brief ch09.7: sqrt(a) for a.re > 0 (the derivative part is 0 when a.du = 0, also at a.re = 0). */
+cfDual cf_dual_sqrt(cfDual a);
+/** @brief ch09.7: ln(a) for a.re > 0. */
+cfDual cf_dual_log(cfDual a);
+/** @brief ch09.7: a^p for a real exponent p and a.re > 0. */
+cfDual cf_dual_pow(cfDual a, double p);
+
+/**
+ * @brief ch09.7: paper 003's volume change penalty (Eq.\ 20: the second-order work of compressing an
+ * enclosed medium of isothermal compressibility beta from its rest volume V0 > 0):
+ *   W(V) = (V - V0)^2 / (2 beta V0),    W'(V) = (V - V0) / (beta V0)   (@p dW, may be NULL),
+ * beta > 0 (1/Pa). The pressure above ambient is p = -W'(V); the force on the nodes
+ * f_V = -W'(V) grad V. It is the expansion to second order of the ideal gas's
+ * p0 V0 [V/V0 - 1 - ln(V/V0)] with beta = 1/p0, and, unlike it, defined for any V.
+ *
+ * Worked example: V = 0.9, V0 = 1, beta = 0.5: W = 0.01, W' = -0.2.
+ */
+double cf_volume_penalty(double V, double V0, double beta, double *dW);
+
+/**
+ * @brief ch09.7: the volume enclosed by a closed triangle mesh with outward (counter-clockwise seen
+ * from outside) triangles, V = sum over triangles (a, b, c) of x_a . (x_b x x_c) / 6, and its gradient
+ * @p grad (3n, overwritten; may be NULL): triangle (a, b, c) adds (x_b x x_c)/6 to node a,
+ * (x_c x x_a)/6 to b and (x_a x x_b)/6 to c.
+ *
+ * Worked example: the unit cube's 12 outward triangles give V = 1.
+ */
+double cf_mesh_volume(int n, const double *q, int n_tri, const int (*tri)[3], double *grad);
+
+/** An obstacle: a fixed smooth surface whose gap function d(x) the nodes are kept outside of. */
+typedef enum cfImplicitObstacleKind {
+    CF_IMPLICIT_PLANE = 0, /**< d(x) = n . (x - p), n a unit normal */
+    CF_IMPLICIT_SPHERE,    /**< d(x) = |x - p| - radius (outside the ball), normal (x - p)/|x - p| */
+} cfImplicitObstacleKind;
+
+/** One obstacle (see cfImplicitObstacleKind). */
+typedef struct cfImplicitObstacle {
+    cfImplicitObstacleKind kind; /**< plane or sphere */
+    cfVec3 p;                /**< a point of the plane, or the sphere's centre */
+    cfVec3 n;                /**< the plane's unit normal (unused for a sphere) */
+    double radius;           /**< the sphere's radius (m) */
+} cfImplicitObstacle;
+
+/** Which time integrator cf_implicit_step() uses (the stages in the section comment). */
+typedef enum cfImplicitIntegrator {
+    CF_IMPLICIT_BE = 0,          /**< backward Euler: first order, L-stable */
+    CF_IMPLICIT_TR,              /**< trapezoidal rule (implicit Newmark beta 1/4, gamma 1/2): second order, not L-stable */
+    CF_IMPLICIT_BDF2,            /**< BDF2 (its first step is BE): second order, L-stable */
+    CF_IMPLICIT_SDIRK2,          /**< 2-stage stiffly accurate SDIRK: second order, L-stable */
+    CF_IMPLICIT_INTEGRATOR_COUNT /**< number of integrators */
+} cfImplicitIntegrator;
+
+/**
+ * Nodes (point masses, 3 coordinates each) with springs, against fixed obstacles, under the
+ * cubic penalty and smoothed friction. Fill with cf_implicit_init() and cf_implicit_add_*(), free with
+ * cf_implicit_free(). Fixed nodes keep v = 0 (springs may anchor to them).
+ */
+typedef struct cfImplicitSystem {
+    int n;                  /**< nodes */
+    double *q;              /**< 3n: positions q^n */
+    double *v;              /**< 3n: velocities v^n */
+    double *q_prev;         /**< 3n: q^{n-1} (BDF2's history) */
+    double *v_prev;         /**< 3n: v^{n-1} */
+    bool has_prev;          /**< q_prev, v_prev hold the previous step (set by cf_implicit_step()) */
+    double *mass;           /**< n: masses (> 0; 1 for fixed nodes, unused) */
+    bool *fixed;            /**< n: pinned nodes */
+    int n_spring;           /**< springs */
+    int (*spring)[2];       /**< springs' nodes */
+    double *rest;           /**< per spring: rest length (m) */
+    double *stiff;          /**< per spring: stiffness (N/m) */
+    int n_obst;             /**< obstacles */
+    cfImplicitObstacle *obst;   /**< obstacles */
+    int n_tri;              /**< triangles of the closed surface of the volume penalty */
+    int (*tri)[3];          /**< its outward triangles */
+    double V0;              /**< its rest volume (m^3) */
+    double beta;            /**< its compressibility (1/Pa); 0: no volume penalty */
+    int cap_n;              /**< allocated nodes */
+    int cap_spring;         /**< allocated springs */
+    int cap_obst;           /**< allocated obstacles */
+    int cap_tri;            /**< allocated triangles */
+    cfVec3 gravity;         /**< m/s^2 */
+    double h;               /**< time step (s) */
+    double kappa;           /**< penalty stiffness (N/m; raised by the bump) */
+    double delta;           /**< thickness tolerance: contacts act for gaps d < delta (m) */
+    double mu;              /**< friction coefficient (>= 0) */
+    double eps;             /**< stick-slip parameter of the profile (m/s) */
+    cfSlideProfile profile; /**< s_a or s_b */
+    bool lagged;            /**< IPC-style friction for comparison: lambda and P frozen at q^n */
+} cfImplicitSystem;
+
+/** One stage r(v) = M v - b - c f(qa + c v, v) (section comment). */
+typedef struct cfImplicitStage {
+    const double *qa;    /**< 3n: the position offset */
+    const double *b;     /**< 3n: the momentum right-hand side (0 at fixed nodes) */
+    double c;            /**< the weight of the implicit force (s) */
+    const double *q_lag; /**< 3n or NULL: friction's lambda and P frozen at these positions (lagged) */
+} cfImplicitStage;
+
+/** How cf_implicit_newton() computes its direction. */
+typedef enum cfImplicitLinear {
+    CF_IMPLICIT_DIRECT = 0, /**< Algorithm 1: the analytic Jacobian, dense LU */
+    CF_IMPLICIT_BICGSTAB,   /**< Algorithm 2: BiCGSTAB on dual-number J p, Eisenstat-Walker forcing */
+    CF_IMPLICIT_LINEAR_COUNT /**< number of methods */
+} cfImplicitLinear;
+
+/** Options of cf_implicit_newton() and cf_implicit_step(). Start from cf_implicit_options_default(). */
+typedef struct cfImplicitOptions {
+    cfImplicitLinear linear; /**< direct or BiCGSTAB (default direct) */
+    double tol;          /**< stop when |r|_inf <= tol (N s; default 1e-11) */
+    int max_iter;        /**< Newton iterations per stage (default 50) */
+    double c_armijo;     /**< sufficient decrease constant c (default 1e-4) */
+    double rho;          /**< backtracking factor (default 0.5) */
+    int max_backtracks;  /**< most backtracks of one line search (default 60) */
+    double eta_max;      /**< Eisenstat-Walker: first and largest forcing term (default 0.1) */
+    double ew_gamma;     /**< Eisenstat-Walker choice 2: eta = gamma (|r_k|/|r_k-1|)^alpha (default 0.9) */
+    double ew_alpha;     /**< its exponent (default 2: Q-quadratic) */
+    int max_linear;      /**< BiCGSTAB iterations per solve (default 1000) */
+    int max_bumps;       /**< stiffness bumps per step (default 10) */
+} cfImplicitOptions;
+
+/** Statistics of cf_implicit_newton() (one stage) and cf_implicit_step() (sums over stages and repeats). */
+typedef struct cfImplicitStats {
+    int iterations;      /**< Newton iterations */
+    int residuals;       /**< residual evaluations (line search included) */
+    int linear_iters;    /**< BiCGSTAB iterations (each 2 J p products) */
+    int backtracks;      /**< line-search reductions */
+    int bumps;           /**< stiffness bumps (repeated steps) */
+    double residual;     /**< final |r|_inf of the last stage */
+    double d_min;        /**< smallest node-obstacle gap at the end (INFINITY without obstacles) */
+    int n_hist;          /**< entries of hist */
+    double hist[64];     /**< |r_k|_2 (the merit's norm) of the last stage's iterates (k = 0, 1, ...; the first 64) */
+} cfImplicitStats;
+
+/** direct, tol 1e-11, 50 iterations, c 1e-4, rho 0.5, 60 backtracks, eta_max 0.1, gamma 0.9, alpha 2, 1000 BiCGSTAB iterations, 10 bumps. */
+cfImplicitOptions cf_implicit_options_default(void);
+/**
+ * An empty system: step @p h, penalty @p kappa and @p delta, no friction (mu 0), eps 1e-3 m/s,
+ * the quadratic profile, gravity 0, implicit friction. CF_BAD_INPUT for h, kappa, delta not > 0.
+ */
+cfStatus cf_implicit_init(cfImplicitSystem *s, double h, double kappa, double delta);
+/** Free and zero (safe on a zeroed struct). */
+void cf_implicit_free(cfImplicitSystem *s);
+/** Add a node at @p x with velocity @p v and mass @p m (ignored when fixed); its index, or -1 (m <= 0 for a free node, non-finite input, no memory). */
+int cf_implicit_add_node(cfImplicitSystem *s, cfVec3 x, cfVec3 v, double m, bool fixed);
+/** Add a spring of stiffness @p k >= 0 at its current length (> 0); its index or -1. */
+int cf_implicit_add_spring(cfImplicitSystem *s, int a, int b, double k);
+/** Add an obstacle (the plane's normal is normalized; a sphere needs radius > 0); its index or -1. */
+int cf_implicit_add_obstacle(cfImplicitSystem *s, cfImplicitObstacle o);
+/** Add an outward triangle of the volume penalty's closed surface; its index or -1. */
+int cf_implicit_add_triangle(cfImplicitSystem *s, int a, int b, int c);
+/** Turn the volume penalty on: V0 = the current enclosed volume (cf_mesh_volume()), beta > 0. CF_BAD_INPUT when beta <= 0 or V0 <= 0 (no or inward triangles). */
+cfStatus cf_implicit_set_volume(cfImplicitSystem *s, double beta);
+/** The gap of @p x to obstacle @p o and its unit normal (the gap's gradient; may be NULL). */
+double cf_implicit_gap(const cfImplicitObstacle *o, cfVec3 x, cfVec3 *normal);
+/** Smallest gap of a free node of @p q to an obstacle (INFINITY without obstacles). */
+double cf_implicit_min_gap(const cfImplicitSystem *s, const double *q);
+/** Kinetic energy 1/2 v^T M v of the free nodes. */
+double cf_implicit_kinetic_energy(const cfImplicitSystem *s, const double *v);
+
+/**
+ * @brief ch09.7: the total force f(q, v) on every node, on dual numbers (3n each; f of fixed nodes
+ * is 0): for a free node i with mass m_i
+ *   f_i = m_i g + sum over springs (i, j) of k (L - L0) e/L  (e = x_j - x_i, L = |e|)
+ *       + sum over obstacles with d = d(x_i) < delta of  lambda n - mu lambda eta(P v_i),
+ *   lambda = -b'(d) (cf_cubic_penalty() with s->kappa, s->delta), n = grad d, P = I - n n^T,
+ *   eta(w) = s(|w|) w/|w| (cf_slide_profile(); 0 at w = 0),
+ * and with s->beta > 0 the volume force -W'(V) grad V (cf_volume_penalty() with s->V0, s->beta; V
+ * and grad V as in cf_mesh_volume()) on every free node.
+ * With @p q_lag (3n real, may be NULL) the friction's lambda, n and P are taken at q_lag
+ * instead (lagged friction); the normal force always at q. Real functions of a dual x are lifted
+ * with cf_dual_lift(); |w| is a cf_dual_sqrt() and eta = (s(|w|)/|w|) w with the limit s'(0) at
+ * w = 0. Evaluating at v + p e (q + c p e) gives f and its directional derivative at once.
+ */
+void cf_implicit_forces(const cfImplicitSystem *s, const cfDual *q, const cfDual *v, const double *q_lag, cfDual *f);
+
+/**
+ * @brief ch09.7: the force's Jacobians K = df/dq and D = df/dv (3n x 3n, row-major, overwritten)
+ * at (q, v), analytically, with @p q_lag as in cf_implicit_forces(). Per free node i and obstacle
+ * with d < delta, with w = P v_i, x = |w|, g(x) = s(x)/x (limit s'(0) at 0), E = dη/dw =
+ * g I + (g'(x)/x) w w^T (the second term 0 at w = 0), dn/dx = (I - n n^T)/|x - p| for a sphere
+ * (0 for a plane), b'' from cf_cubic_penalty():
+ *   normal:   K_ii += n (-b'' n)^T + lambda dn/dx
+ *   friction: D_ii += -mu lambda E P,
+ *             K_ii += -mu [ eta (-b'' n)^T + lambda E dw/dx ],  dw/dx = -((n.v_i) I + n v_i^T) dn/dx
+ * (with q_lag, friction adds only its D term, with lambda, n, P at q_lag). A spring (i, j) with
+ * e = x_j - x_i adds Ks = k [(1 - L0/L) I + (L0/L) e e^T/L^2] to K_ij and K_ji and -Ks to K_ii, K_jj.
+ * The volume force adds -(1/(beta V0)) [grad V grad V^T + (V - V0) Hess V] (the first term dense,
+ * rank one), with Hess V's blocks of triangle (a, b, c): (a, b) -[x_c]/6, (a, c) [x_b]/6, (b, c) -[x_a]/6
+ * and their transposes, [y] the cross-product matrix ([y] z = y x z).
+ * Rows and columns of fixed nodes are 0 in D; K rows of fixed nodes are 0. CF_NO_MEMORY.
+ */
+cfStatus cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag, double *K,
+                            double *D);
+
+/** The stage residual r(v) on dual numbers (provided): r_i = m_i v_i - b_i - c f_i(qa + c v, v), r_i = v_i at fixed nodes. */
+void cf_implicit_residual_dual(const cfImplicitSystem *s, const cfImplicitStage *st, const cfDual *v, cfDual *r);
+/** The stage residual at real @p v (provided; cf_implicit_residual_dual() with zero derivative parts). */
+void cf_implicit_residual(const cfImplicitSystem *s, const cfImplicitStage *st, const double *v, double *r);
+/** J p by one dual evaluation at v + p e (provided): the matrix-free product of the inexact Newton. */
+void cf_implicit_jvp(const cfImplicitSystem *s, const cfImplicitStage *st, const double *v, const double *p, double *Jp);
+/** The stage Jacobian J = M - c (c K + D) (provided, 3n x 3n row-major; identity rows at fixed nodes). CF_NO_MEMORY. */
+cfStatus cf_implicit_jacobian(const cfImplicitSystem *s, const cfImplicitStage *st, const double *v, double *J);
+
+/**
+ * @brief ch09.7: BiCGSTAB (van der Vorst 1992) for a square, possibly non-symmetric A given by
+ * its product @p A (ctx @p ctx), from the guess in @p x: iterate until |b - A x|_2 <= tol |b|_2
+ * (x = 0 when b = 0). Returns CF_OK, CF_MAX_ITER after @p max_iter iterations (x the last iterate),
+ * CF_SINGULAR (a breakdown) when rho or (r0, v) vanishes before convergence, CF_NO_MEMORY; @p iters (may be NULL)
+ * gets the iterations (each two products).
+ */
+cfStatus cf_bicgstab(int n, cfMatVec A, void *ctx, const double *b, double *x, double tol, int max_iter, int *iters);
+
+/**
+ * @brief ch09.7: solve the stage r(v) = 0 (cf_implicit_residual()) from the guess @p v (3n, in place) by
+ * damped Newton with backtracking on the merit 1/2 |r|^2.
+ *
+ * Loop: stop with CF_OK when |r|_inf <= opt->tol. Direction: direct: J p = -r with
+ * cf_implicit_jacobian() and cf_dense_solve(); BiCGSTAB: |J p + r| <= eta_k |r| by cf_bicgstab() on
+ * cf_implicit_jvp() with eta_0 = eta_max, eta_k = min(eta_max, max(gamma (|r_k|/|r_k-1|)^alpha,
+ * gamma eta_{k-1}^alpha when that exceeds 0.1, 0.5 tol/|r_k|)) (Eisenstat-Walker choice 2 with
+ * its safeguards; 2-norms). Line search: alpha = 1, 1 rho, rho^2, ... until
+ * |r(v + alpha p)| <= (1 - c alpha (1 - eta)) |r| (eta = 0 for direct: the Armijo condition on
+ * 1/2 |r|^2 to first order), at most opt->max_backtracks reductions; then CF_STAGNATED (v unchanged
+ * by that iteration). CF_MAX_ITER after opt->max_iter iterations, CF_SINGULAR from the LU,
+ * CF_DIVERGED for a non-finite residual, CF_NO_MEMORY. @p st (may be NULL) is overwritten with
+ * the stage's counts, its final |r|_inf and the |r_k|_2 history.
+ */
+cfStatus cf_implicit_newton(const cfImplicitSystem *s, const cfImplicitStage *stage, double *v, const cfImplicitOptions *opt,
+                        cfImplicitStats *st);
+
+/**
+ * @brief ch09.7: advance the system one step of size s->h with integrator @p integ: the stages of
+ * the section comment solved by cf_implicit_newton() from the guess v^n, then q^{n+1}, v^{n+1}
+ * (SDIRK2: the second stage's; BDF2 without history: one BE step), q_prev, v_prev <- q^n, v^n and
+ * has_prev. If the smallest gap at q^{n+1} (cf_implicit_min_gap()) is negative, kappa is multiplied by
+ * cf_implicit_bump() and the step is repeated from q^n, v^n, at most opt->max_bumps times. With
+ * s->lagged, friction's lambda and P are those of q^n. On a failing stage (its status is returned)
+ * the state is left at q^n, v^n. @p st (may be NULL) sums the stages' counts; d_min is the final
+ * gap. This is the one entry point a world pipeline needs.
+ */
+cfStatus cf_implicit_step(cfImplicitSystem *s, cfImplicitIntegrator integ, const cfImplicitOptions *opt, cfImplicitStats *st);
 /** @} */
 
 #ifdef __cplusplus
