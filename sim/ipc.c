@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* The ipc pipeline (cfWorldDef::pipeline = CF_PIPELINE_IPC): a step of the world is one step of
-   chapter 9's Incremental Potential Contact. Three stages: gather (the world's soft bodies and
-   static geometry become one cfIpcSystem), minimize (cf_ipc_step(): the inertial target, the
-   friction lag, projected Newton with the CCD line search) and scatter (positions, velocities and
-   the step's measurements back to the world). Also the independent no-crossing certificate. */
+   chapter 9's Incremental Potential Contact. Three stages: gather (the world's soft bodies, moving
+   rigid boxes and static geometry become one cfIpcSystem), minimize (cf_ipc_step(): the inertial
+   target, the friction lag, projected Newton with the CCD line search; with moving boxes the same
+   over their affine unknowns, cf_ipc_affine_step()) and scatter (positions, velocities, the boxes'
+   poses and the step's measurements back to the world). Also the independent no-crossing
+   certificate. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cf/cf_ch09.h"
+#include "cf/cf_ipc_affine.h"
 #include "internal.h"
 
 /* ---- which worlds the pipeline takes ------------------------------------------------------------ */
@@ -29,19 +32,37 @@ static cfStatus same_mu(const char *kind, int i, const char *name, double mu, do
                         *ref_name);
 }
 
+/* the solid box's inertia, which the nine nodes of a moving box carry (gather()) */
+static bool solid_box_inertia(const cfRigidBody *b)
+{
+    cfVec3 I = cf_shape_inertia(&b->shape, b->mass);
+    for (int a = 0; a < 3; ++a)
+        for (int c = 0; c < 3; ++c) {
+            double want = a == c ? cfu_vec3_at(I, a) : 0.0;
+            if (fabs(b->inertia_body.m[a][c] - want) > 1e-9 * cfu_vec3_at(I, a)) return false;
+        }
+    return true;
+}
+
 cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
 {
     double mu = 0.0;
     const char *mu_of = NULL;
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
-        if (!b->fixed)
-            return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': the ipc pipeline moves soft bodies only (chapter 9 "
-                                "derives IPC for nodes, not rigid bodies); make it fixed (static geometry) or a soft body",
-                                i, b->name);
-        if (b->shape.type != CF_SHAPE_BOX && b->shape.type != CF_SHAPE_PLANE)
-            return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': static geometry under ipc is a box or a plane "
-                                "(got a %s)", i, b->name, cf_shape_name(b->shape.type));
+        const char *why = b->fixed ? (b->shape.type != CF_SHAPE_BOX && b->shape.type != CF_SHAPE_PLANE
+                                          ? "static geometry under ipc is a box or a plane"
+                                          : NULL)
+                          : b->shape.type != CF_SHAPE_BOX ? "a moving rigid body under ipc is a box (its 8 corners, 12 "
+                                                            "triangles and 18 edges; chapter 9 has no smooth surfaces)"
+                          : !solid_box_inertia(b) ? "inertia: a moving box under ipc has the solid box's inertia (its "
+                                                    "nine nodes carry that second moment); remove the inertia key"
+                          : cfu_norm(b->force) > 0.0 || cfu_norm(b->torque) > 0.0
+                              ? "force/torque: the ipc pipeline's potential has gravity only"
+                              : NULL;
+        if (why)
+            return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': %s (got a %s)", i, b->name, why,
+                                cf_shape_name(b->shape.type));
         cfStatus st = same_mu("bodies", i, b->name, b->mu, &mu, &mu_of, err);
         if (st != CF_OK) return st;
     }
@@ -66,12 +87,30 @@ cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
 
 /* ---- stage 1, gather: the world as one IPC system ------------------------------------------------ */
 
-/* the derived defaults of dhat and kappa (cfIpcSettings): the soft bodies' rest bounding box, and
-   kappa |b'(dhat/2)| = m_max g with |b'(dhat/2)| = (ln 2 + 1/2) dhat (ch09.2's b' at d = dhat/2) */
+/* where the world's bodies are in the system: soft body i's nodes from soft[i], moving rigid body
+   i's nine nodes (8 corners, then the centre) from body[i] (-1 for a fixed body) */
+typedef struct Map {
+    int *soft;
+    int *body;
+    int n_moving;
+} Map;
+
+static cfStatus map_alloc(const cfWorld *w, Map *m)
+{
+    m->soft = malloc((size_t)(w->n_soft + w->n_bodies + 1) * sizeof *m->soft);
+    m->body = m->soft ? m->soft + w->n_soft : NULL;
+    m->n_moving = 0;
+    return m->soft ? CF_OK : CF_NO_MEMORY;
+}
+
+/* the derived defaults of dhat and kappa (cfIpcSettings): the size D = the larger of the diagonal
+   of the soft bodies' rest bounding box and of the largest moving box, and kappa |b'(dhat/2)| =
+   m_max g with |b'(dhat/2)| = (ln 2 + 1/2) dhat (ch09.2's b' at d = dhat/2), m_max the heaviest
+   free soft node or a quarter of the heaviest moving box (resting on four corners) */
 static void ipc_parameters(const cfWorld *w, double *dhat, double *kappa, cfVec3 *center, double *diag)
 {
     cfVec3 lo = cfu_vec3(INFINITY, INFINITY, INFINITY), hi = cfu_scale(-1.0, lo);
-    double m_max = 0.0;
+    double m_max = 0.0, box = 0.0;
     for (int i = 0; i < w->n_soft; ++i)
         for (int k = 0; k < w->soft[i].n_nodes; ++k) {
             cfVec3 x = w->soft[i].x_rest[k];
@@ -79,8 +118,13 @@ static void ipc_parameters(const cfWorld *w, double *dhat, double *kappa, cfVec3
             hi = cfu_vec3(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
             if (!w->soft[i].fixed[k]) m_max = fmax(m_max, w->soft[i].mass[k]);
         }
+    for (int i = 0; i < w->n_bodies; ++i)
+        if (!w->bodies[i].fixed) {
+            box = fmax(box, 2.0 * cfu_norm(w->bodies[i].shape.half_extents));
+            m_max = fmax(m_max, 0.25 * w->bodies[i].mass);
+        }
     bool any = lo.x <= hi.x;
-    *diag = any ? cfu_norm(cfu_sub(hi, lo)) : 0.0;
+    *diag = fmax(any ? cfu_norm(cfu_sub(hi, lo)) : 0.0, box);
     *center = any ? cfu_scale(0.5, cfu_add(lo, hi)) : cfu_zero3();
     *dhat = w->def.ipc.dhat > 0.0 ? w->def.ipc.dhat : *diag > 0.0 ? 1e-3 * *diag : 1e-3;
     double g = cfu_norm(w->def.gravity);
@@ -88,27 +132,34 @@ static void ipc_parameters(const cfWorld *w, double *dhat, double *kappa, cfVec3
     *kappa = w->def.ipc.kappa > 0.0 ? w->def.ipc.kappa : m_max > 0.0 ? m_max * g / ((log(2.0) + 0.5) * *dhat) : 1.0;
 }
 
-/* a fixed box [lo, hi] of the frame (origin, columns R) */
-static cfStatus add_fixed_box(cfIpcSystem *s, cfVec3 origin, cfMat3 R, cfVec3 lo, cfVec3 hi)
+/* a box [lo, hi] of the frame (origin, columns R): fixed, or free with the nine nodes of a moving
+   rigid box of mass m (8 corners of m/24 and the centre of 2m/3: the solid box's mass, centre and
+   second moment m/3 diag(he^2)); q_rest keeps the body-frame positions X */
+static int add_box(cfIpcSystem *s, cfVec3 origin, cfMat3 R, cfVec3 lo, cfVec3 hi, double m, bool fixed)
 {
-    int first = cf_ipc_add_box(s, lo, hi, 1.0, 0.0, true);
-    if (first < 0) return CF_NO_MEMORY;
-    for (int i = first; i < first + 8; ++i) {
-        cfVec3 x = cfu_add(origin, cfu_mat3_mul_vec(R, cf_ipc_node(s->q, i)));
-        for (int a = 0; a < 3; ++a)
-            s->q[3 * i + a] = s->q_rest[3 * i + a] = s->q_start[3 * i + a] = s->q_tilde[3 * i + a] = cfu_vec3_at(x, a);
+    int first = cf_ipc_add_box(s, lo, hi, 1.0, 0.0, fixed);
+    if (first < 0 || (!fixed && cf_ipc_add_node(s, cfu_scale(0.5, cfu_add(lo, hi)), 2.0 * m / 3.0, false) < 0))
+        return -1;
+    for (int i = first; i < s->n; ++i) {
+        cfVec3 x = cfu_add(origin, cfu_mat3_mul_vec(R, cf_ipc_node(s->q_rest, i)));
+        if (!fixed) s->mass[i] = i < first + 8 ? m / 24.0 : 2.0 * m / 3.0;
+        for (int a = 0; a < 3; ++a) {
+            s->q[3 * i + a] = s->q_start[3 * i + a] = s->q_tilde[3 * i + a] = cfu_vec3_at(x, a);
+            if (fixed) s->q_rest[3 * i + a] = cfu_vec3_at(x, a);
+        }
     }
-    return CF_OK;
+    return first;
 }
 
 /* The system of the world: static geometry first (a box as its 8 corners and 12 triangles, a
-   plane as the top face of a slab of half size L = max(10 diag, 1 m) and depth L/10 whose centre
-   is moved by (L/2)(t1 + t2) from the soft bodies' centre, so that the diagonal of the face, where
-   a point within dhat of both triangles is pushed twice (chapter 9's pitfall), passes L/sqrt 2 away
-   from it), then each soft body from soft_first[i]: its nodes (added at rest: the edge-edge
-   mollifier's rest lengths), triangles, edges (its triangles', or its springs' when it has no
-   triangles), springs with their own rest lengths, then the state x, v. */
-static cfStatus gather(const cfWorld *w, cfIpcSystem *s, int *soft_first)
+   plane as the top face of a slab of half size L = max(10 D, 1 m) and depth L/10 whose centre
+   is moved by (L/2)(t1 + t2) from the soft bodies' centre (the origin without soft bodies), so
+   that the diagonal of the face, where a point within dhat of both triangles is pushed twice
+   (chapter 9's pitfall), passes L/sqrt 2 away from it), then each moving rigid box (add_box(),
+   at its pose, node velocities v + w x (x - c)), then each soft body: its nodes (added at rest:
+   the edge-edge mollifier's rest lengths), triangles, edges (its triangles', or its springs' when
+   it has no triangles), springs with their own rest lengths, then the state x, v. */
+static cfStatus gather(const cfWorld *w, cfIpcSystem *s, Map *m)
 {
     //> ch09:world-gather
     double dhat, kappa, diag;
@@ -118,12 +169,14 @@ static cfStatus gather(const cfWorld *w, cfIpcSystem *s, int *soft_first)
     if (st != CF_OK) return st;
     s->gravity = w->def.gravity;
     s->eps_v = w->def.ipc.eps_v;
-    s->mu = w->n_soft > 0 ? w->soft[0].mu : 0.0; /* all agree (cf_world_ipc_check()) */
+    s->mu = w->n_bodies > 0 ? w->bodies[0].mu : w->n_soft > 0 ? w->soft[0].mu : 0.0; /* all agree (cf_world_ipc_check()) */
     for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
         const cfRigidBody *b = &w->bodies[i];
+        m->body[i] = -1;
+        if (!b->fixed) continue;
         if (b->shape.type == CF_SHAPE_BOX) {
             cfVec3 he = b->shape.half_extents;
-            st = add_fixed_box(s, b->x, cfu_quat_to_mat3(b->q), cfu_scale(-1.0, he), he);
+            if (add_box(s, b->x, cfu_quat_to_mat3(b->q), cfu_scale(-1.0, he), he, 0.0, true) < 0) st = CF_NO_MEMORY;
         } else {
             cfVec3 n = cfu_normalize(b->shape.normal);
             cfVec3 a = fabs(n.x) < 0.6 ? cfu_vec3(1, 0, 0) : cfu_vec3(0, 1, 0);
@@ -132,12 +185,24 @@ static cfStatus gather(const cfWorld *w, cfIpcSystem *s, int *soft_first)
             cfVec3 c = cfu_mul_add(center, b->shape.offset - cfu_dot(n, center), n);
             c = cfu_add(c, cfu_scale(0.5 * L, cfu_add(t1, t2)));
             cfMat3 R = cfu_mat3_cols(t1, t2, n);
-            st = add_fixed_box(s, c, R, cfu_vec3(-L, -L, -0.1 * L), cfu_vec3(L, L, 0.0));
+            if (add_box(s, c, R, cfu_vec3(-L, -L, -0.1 * L), cfu_vec3(L, L, 0.0), 0.0, true) < 0) st = CF_NO_MEMORY;
         }
+    }
+    for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (b->fixed) continue;
+        cfVec3 he = b->shape.half_extents;
+        int o = m->body[i] = add_box(s, b->x, cfu_quat_to_mat3(b->q), cfu_scale(-1.0, he), he, b->mass, false);
+        if (o < 0) st = CF_NO_MEMORY;
+        for (int k = o; k < o + 9 && st == CF_OK; ++k) {
+            cfVec3 u = cfu_add(b->v, cfu_cross(b->w, cfu_sub(cf_ipc_node(s->q, k), b->x)));
+            for (int a = 0; a < 3; ++a) s->u[3 * k + a] = cfu_vec3_at(u, a);
+        }
+        m->n_moving++;
     }
     for (int i = 0; i < w->n_soft && st == CF_OK; ++i) {
         const cfSoftBody *b = &w->soft[i];
-        int o = soft_first[i] = s->n;
+        int o = m->soft[i] = s->n;
         for (int k = 0; k < b->n_nodes; ++k)
             if (cf_ipc_add_node(s, b->x_rest[k], b->mass[k], b->fixed[k]) < 0) st = CF_NO_MEMORY;
         for (int t = 0; t < b->n_tris && st == CF_OK; ++t)
@@ -160,6 +225,50 @@ static cfStatus gather(const cfWorld *w, cfIpcSystem *s, int *soft_first)
     //< ch09:world-gather
 }
 
+/* The affine unknowns of the moving boxes (cf_ipc_affine.h): their nodes, the stiffness
+   k = 1e6 s_min / h^2 of |A^T A - I|^2 (s_min = m min(he)^2 / 3, the smallest second moment: the
+   stiff modes of A are 1e3 times faster than 1/h, so the box deforms by about 1e-6 h^2 |F| / (m L)
+   under a force F), and z at the step's start (free nodes as they are, each box c = x, A = R(q)). */
+static cfStatus affine_map(const cfWorld *w, const cfIpcSystem *s, const Map *m, cfIpcAffine *a, double **z, double **guess)
+{
+    //> ch09:world-affine
+    int nb = m->n_moving, *first = malloc((size_t)(nb + 1) * 2 * sizeof *first);
+    double *k = malloc((size_t)(nb + 1) * sizeof *k);
+    cfStatus st = first && k ? CF_OK : CF_NO_MEMORY;
+    int *count = first ? first + nb + 1 : NULL;
+    for (int i = 0, j = 0; i < w->n_bodies && st == CF_OK; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (b->fixed) continue;
+        cfVec3 he = b->shape.half_extents;
+        double h_min = fmin(he.x, fmin(he.y, he.z));
+        first[j] = m->body[i], count[j] = 9;
+        k[j++] = 1e6 * b->mass * h_min * h_min / 3.0 / (w->def.dt * w->def.dt);
+    }
+    if (st == CF_OK) st = cf_ipc_affine_init(a, s, nb, first, count, k);
+    *z = st == CF_OK ? malloc((size_t)a->n_z * sizeof **z) : NULL;
+    *guess = st == CF_OK ? malloc((size_t)a->n_z * sizeof **guess) : NULL;
+    if (st == CF_OK && (!*z || !*guess)) st = CF_NO_MEMORY;
+    for (int i = 0; i < s->n && st == CF_OK; ++i)
+        if (a->body[i] < 0)
+            for (int r = 0; r < 3; ++r) (*z)[a->col[i] + r] = (*guess)[a->col[i] + r] = s->q[3 * i + r];
+    double h = w->def.dt;
+    for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (b->fixed) continue;
+        double *zb = *z + a->col[m->body[i]], *gb = *guess + a->col[m->body[i]];
+        /* z: the pose; the guess: its free motion, c + h v + h^2 g and exp(h [w]) R */
+        cfMat3 R = cfu_quat_to_mat3(b->q), Rg = cfu_quat_to_mat3(cfu_quat_mul(cfu_quat_exp(cfu_scale(h, b->w)), b->q));
+        for (int r = 0; r < 3; ++r) {
+            zb[r] = cfu_vec3_at(b->x, r);
+            gb[r] = zb[r] + h * cfu_vec3_at(b->v, r) + h * h * cfu_vec3_at(w->def.gravity, r);
+            for (int c = 0; c < 3; ++c) zb[3 + 3 * r + c] = R.m[r][c], gb[3 + 3 * r + c] = Rg.m[r][c];
+        }
+    }
+    free(first), free(k);
+    return st;
+    //< ch09:world-affine
+}
+
 /* ---- stage 3, scatter ----------------------------------------------------------------------------- */
 
 /* kappa sum b of the state: chapter 9's own energy with the inertia (q_tilde = q), the springs and
@@ -173,17 +282,74 @@ static double barrier_energy(const cfIpcSystem *s)
     return cf_ipc_energy(&b, b.q, NULL, NULL, false) / (s->h * s->h);
 }
 
-static void scatter(cfWorld *w, const cfIpcSystem *s, const int *soft_first, const cfIpcStats *is, cfStatus st)
+/* the quaternion of the rotation matrix R (Shepperd: from the largest of 4 w^2, 4 x^2, 4 y^2, 4 z^2) */
+static cfQuat quat_of(cfMat3 R)
+{
+    double t = R.m[0][0] + R.m[1][1] + R.m[2][2];
+    const double (*m)[3] = R.m;
+    cfQuat q;
+    if (t >= m[0][0] && t >= m[1][1] && t >= m[2][2]) {
+        double r = sqrt(1.0 + t);
+        q = cfu_quat(0.5 * r, 0.5 * (m[2][1] - m[1][2]) / r, 0.5 * (m[0][2] - m[2][0]) / r, 0.5 * (m[1][0] - m[0][1]) / r);
+    } else if (m[0][0] >= m[1][1] && m[0][0] >= m[2][2]) {
+        double r = sqrt(1.0 + m[0][0] - m[1][1] - m[2][2]);
+        q = cfu_quat(0.5 * (m[2][1] - m[1][2]) / r, 0.5 * r, 0.5 * (m[0][1] + m[1][0]) / r, 0.5 * (m[0][2] + m[2][0]) / r);
+    } else if (m[1][1] >= m[2][2]) {
+        double r = sqrt(1.0 - m[0][0] + m[1][1] - m[2][2]);
+        q = cfu_quat(0.5 * (m[0][2] - m[2][0]) / r, 0.5 * (m[0][1] + m[1][0]) / r, 0.5 * r, 0.5 * (m[1][2] + m[2][1]) / r);
+    } else {
+        double r = sqrt(1.0 - m[0][0] - m[1][1] + m[2][2]);
+        q = cfu_quat(0.5 * (m[1][0] - m[0][1]) / r, 0.5 * (m[0][2] + m[2][0]) / r, 0.5 * (m[1][2] + m[2][1]) / r, 0.5 * r);
+    }
+    return cfu_quat_normalize(q);
+}
+
+/* A moving box from its affine state: the pose is the nearest rigid one (c, and the rotation of A's
+   polar decomposition A = R S, by R <- (R + R^-T)/2 from R = A), the velocity v = (c - c^t)/h, and
+   w = I_world^-1 L with L = sum_i m_i (x_i - c) x (u_i - v) the angular momentum of its nine nodes:
+   the projection keeps the body's linear and angular momentum. */
+static void scatter_box(cfRigidBody *b, const cfIpcSystem *s, const double *zb, int first)
+{
+    //> ch09:world-scatter-box
+    cfVec3 c = cfu_vec3(zb[0], zb[1], zb[2]);
+    cfMat3 R;
+    for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 3; ++k) R.m[r][k] = zb[3 + 3 * r + k];
+    for (int it = 0; it < 30; ++it) {
+        cfMat3 Ri, Rn;
+        if (!cfu_mat3_inverse(R, &Ri)) break;
+        Rn = cfu_mat3_scale(0.5, cfu_mat3_add(R, cfu_mat3_transpose(Ri)));
+        double change = 0.0;
+        for (int r = 0; r < 3; ++r)
+            for (int k = 0; k < 3; ++k) change = fmax(change, fabs(Rn.m[r][k] - R.m[r][k]));
+        R = Rn;
+        if (change < 1e-15) break;
+    }
+    b->v = cfu_scale(1.0 / s->h, cfu_sub(c, b->x));
+    b->x = c;
+    b->q = quat_of(R);
+    cf_rigid_update_inertia(b);
+    cfVec3 L = cfu_zero3();
+    for (int i = first; i < first + 9; ++i)
+        L = cfu_add(L, cfu_scale(s->mass[i], cfu_cross(cfu_sub(cf_ipc_node(s->q, i), c), cfu_sub(cf_ipc_node(s->u, i), b->v))));
+    b->w = cfu_mat3_mul_vec(b->inv_inertia_world, L);
+    //< ch09:world-scatter-box
+}
+
+static void scatter(cfWorld *w, const cfIpcSystem *s, const Map *m, const cfIpcAffine *a, const double *z,
+                    const cfIpcStats *is, cfStatus st)
 {
     for (int i = 0; i < w->n_soft; ++i) {
         cfSoftBody *b = &w->soft[i];
         for (int k = 0; k < b->n_nodes; ++k) {
             if (b->fixed[k]) continue;
-            b->x[k] = cf_ipc_node(s->q, soft_first[i] + k);
-            b->v[k] = cf_ipc_node(s->u, soft_first[i] + k);
+            b->x[k] = cf_ipc_node(s->q, m->soft[i] + k);
+            b->v[k] = cf_ipc_node(s->u, m->soft[i] + k);
         }
         b->has_prev = false;
     }
+    for (int i = 0; i < w->n_bodies; ++i)
+        if (!w->bodies[i].fixed) scatter_box(&w->bodies[i], s, z + a->col[m->body[i]], m->body[i]);
     cfStepStats *t = &w->stats;
     t->solver_iterations = is->iterations;
     t->solver_status = st;
@@ -210,9 +376,14 @@ cfStatus cf_world_ipc_step(cfWorld *w)
     //> ch09:world-ipc-step
     cfIpcSystem s;
     memset(&s, 0, sizeof s);
-    int *first = malloc((size_t)(w->n_soft > 0 ? w->n_soft : 1) * sizeof *first);
+    cfIpcAffine a;
+    memset(&a, 0, sizeof a);
+    double *z = NULL, *guess = NULL;
+    Map m;
     double t0 = cf_seconds();
-    cfStatus st = first ? gather(w, &s, first) : CF_NO_MEMORY;
+    cfStatus st = map_alloc(w, &m);
+    if (st == CF_OK) st = gather(w, &s, &m);
+    if (st == CF_OK && m.n_moving > 0) st = affine_map(w, &s, &m, &a, &z, &guess);
     double t1 = cf_seconds();
     w->stats.stage_seconds[0] = t1 - t0;
     cfIpcStats is;
@@ -220,14 +391,15 @@ cfStatus cf_world_ipc_step(cfWorld *w)
     if (st == CF_OK) {
         cfIpcOptions o = cf_ipc_options_default();
         o.lag_iters = w->def.ipc.friction_iterations;
-        st = cf_ipc_step(&s, &o, &is);
+        /* moving boxes: the step over their affine unknowns; soft bodies alone: chapter 9's own */
+        st = m.n_moving > 0 ? cf_ipc_affine_step(&a, &s, z, guess, &o, &is) : cf_ipc_step(&s, &o, &is);
     }
     double t2 = cf_seconds();
     w->stats.stage_seconds[1] = t2 - t1;
     /* a used-up Newton budget or a line search at the rounding floor still moves the state, as a
        velocity solver's used-up budget does (cf_ipc_step()); the status is kept in the stats */
     if (st == CF_OK || st == CF_MAX_ITER || st == CF_STAGNATED) {
-        scatter(w, &s, first, &is, st);
+        scatter(w, &s, &m, &a, z, &is, st);
         st = CF_OK;
     } else if (st == CF_BAD_INPUT) {
         fail_msg(w, st, "ipc: a pair is at distance 0 at the start of the step (an interpenetration or a touching "
@@ -236,8 +408,10 @@ cfStatus cf_world_ipc_step(cfWorld *w)
         fail_msg(w, st, "ipc: the incremental potential stopped being finite during the Newton solve");
     }
     w->stats.stage_seconds[2] = cf_seconds() - t2;
+    cf_ipc_affine_free(&a);
     cf_ipc_free(&s);
-    free(first);
+    free(m.soft);
+    free(z), free(guess);
     return st;
     //< ch09:world-ipc-step
 }
@@ -263,7 +437,19 @@ static bool segment_crosses(cfVec3 p, cfVec3 q, cfVec3 a, cfVec3 b, cfVec3 c)
     //< ch09:world-crossing
 }
 
-int cf_world_crossings(const cfWorld *w, cfVec3 *const *x_prev, char *what, size_t cap)
+/* counts a node whose straight path p0 -> p1 crosses a static triangle of @p s (once) */
+static int path_crosses(const cfIpcSystem *s, cfVec3 p0, cfVec3 p1)
+{
+    for (int t = 0; t < s->n_tri; ++t) {
+        const int *T = s->tri[t];
+        if (s->fixed[T[0]] && s->fixed[T[1]] && s->fixed[T[2]] &&
+            segment_crosses(p0, p1, cf_ipc_node(s->q, T[0]), cf_ipc_node(s->q, T[1]), cf_ipc_node(s->q, T[2])))
+            return 1;
+    }
+    return 0;
+}
+
+int cf_world_crossings(const cfWorld *w, const cfWorld *before, char *what, size_t cap)
 {
     if (what && cap) what[0] = '\0';
     cfError err = {{0}};
@@ -271,12 +457,16 @@ int cf_world_crossings(const cfWorld *w, cfVec3 *const *x_prev, char *what, size
         if (what && cap) snprintf(what, cap, "%s", err.msg);
         return -1;
     }
+    if (before && (before->n_soft != w->n_soft || before->n_bodies != w->n_bodies)) {
+        if (what && cap) snprintf(what, cap, "the world before the step has other bodies");
+        return -1;
+    }
     cfIpcSystem s;
     memset(&s, 0, sizeof s);
-    int *first = malloc((size_t)(w->n_soft > 0 ? w->n_soft : 1) * sizeof *first);
-    if (!first || gather(w, &s, first) != CF_OK) {
+    Map m;
+    if (map_alloc(w, &m) != CF_OK || gather(w, &s, &m) != CF_OK) {
         cf_ipc_free(&s);
-        free(first);
+        free(m.soft);
         return -1;
     }
     int count = 0;
@@ -292,21 +482,23 @@ int cf_world_crossings(const cfWorld *w, cfVec3 *const *x_prev, char *what, size
                 snprintf(what, cap, "surface edge %d-%d crosses triangle %d-%d-%d (system nodes)", E[0], E[1], T[0], T[1],
                          T[2]);
         }
-    for (int i = 0; x_prev && i < w->n_soft; ++i)
+    for (int i = 0; before && i < w->n_soft; ++i)
         for (int k = 0; k < w->soft[i].n_nodes; ++k)
-            for (int t = 0; t < s.n_tri; ++t) {
-                const int *T = s.tri[t];
-                if (!(s.fixed[T[0]] && s.fixed[T[1]] && s.fixed[T[2]])) continue;
-                if (!segment_crosses(x_prev[i][k], w->soft[i].x[k], cf_ipc_node(s.q, T[0]), cf_ipc_node(s.q, T[1]),
-                                     cf_ipc_node(s.q, T[2])))
-                    continue;
-                if (count++ == 0 && what && cap)
-                    snprintf(what, cap, "node %d of soft body '%s' went through a static triangle in the step", k,
-                             w->soft[i].name);
-                break; /* one count per node */
-            }
+            if (path_crosses(&s, before->soft[i].x[k], w->soft[i].x[k]) && count++ == 0 && what && cap)
+                snprintf(what, cap, "node %d of soft body '%s' went through a static triangle in the step", k,
+                         w->soft[i].name);
+    for (int i = 0; before && i < w->n_bodies; ++i) {
+        const cfRigidBody *b0 = &before->bodies[i], *b1 = &w->bodies[i];
+        for (int k = 0; !b1->fixed && k < 8; ++k) { /* the corners' straight paths between the two poses */
+            cfVec3 X = cfu_vec3(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1);
+            X = cfu_vec3(X.x * b1->shape.half_extents.x, X.y * b1->shape.half_extents.y, X.z * b1->shape.half_extents.z);
+            if (path_crosses(&s, cfu_add(b0->x, cfu_quat_rotate(b0->q, X)), cfu_add(b1->x, cfu_quat_rotate(b1->q, X))) &&
+                count++ == 0 && what && cap)
+                snprintf(what, cap, "corner %d of rigid body '%s' went through a static triangle in the step", k, b1->name);
+        }
+    }
     cf_ipc_free(&s);
-    free(first);
+    free(m.soft);
     return count;
 }
 
@@ -341,13 +533,14 @@ cfStatus cf_world_ipc_pairs(const cfWorld *w, void (*fn)(void *ctx, cfVec3 a, cf
     if (w->def.pipeline != CF_PIPELINE_IPC) return CF_BAD_INPUT;
     cfIpcSystem s;
     memset(&s, 0, sizeof s);
-    int *first = malloc((size_t)(w->n_soft > 0 ? w->n_soft : 1) * sizeof *first);
-    cfStatus st = first ? gather(w, &s, first) : CF_NO_MEMORY;
+    Map m;
+    cfStatus st = map_alloc(w, &m);
+    if (st == CF_OK) st = gather(w, &s, &m);
     if (st == CF_OK) {
         Visit V = {&s, fn, ctx};
         cf_ipc_for_pairs(&s, visit_pair, &V);
     }
     cf_ipc_free(&s);
-    free(first);
+    free(m.soft);
     return st;
 }

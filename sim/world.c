@@ -385,6 +385,7 @@ double cf_world_energy(const cfWorld *w)
         E += cf_soft_kinetic_energy(s) + cf_soft_elastic_energy(s, s->x);
         for (int k = 0; k < s->n_nodes; ++k) E -= s->mass[k] * cfu_dot(g, s->x[k]);
     }
+    if (w->def.pipeline == CF_PIPELINE_IPC) E += w->stats.ipc.barrier_energy;
     return E;
 }
 

@@ -44,6 +44,7 @@ extern const cfvDemo cfv_demo_ch09_world_soft_stack;
 extern const cfvDemo cfv_demo_ch09_world_tunnel;
 extern const cfvDemo cfv_demo_ch09_world_incline;
 extern const cfvDemo cfv_demo_ch09_world_block_slide;
+extern const cfvDemo cfv_demo_ch09_world_rigid_mixed;
 /* chapters/ch10/demos/ */
 extern const cfvDemo cfv_demo_ch10_grooved_box;
 extern const cfvDemo cfv_demo_ch10_log_slide;
@@ -85,6 +86,7 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch09_world_tunnel,
     &cfv_demo_ch09_world_incline,
     &cfv_demo_ch09_world_block_slide,
+    &cfv_demo_ch09_world_rigid_mixed,
     &cfv_demo_ch10_grooved_box,
     &cfv_demo_ch10_log_slide,
     &cfv_demo_ch10_matchsticks,

@@ -214,22 +214,6 @@ double cfv_world_max_speed(const cfWorld *w)
     return m;
 }
 
-/* the soft positions of @p w before a step (NULL when out of memory) */
-static cfVec3 **soft_positions(const cfWorld *w)
-{
-    cfVec3 **x = calloc((size_t)(w->n_soft > 0 ? w->n_soft : 1), sizeof *x);
-    for (int i = 0; x && i < w->n_soft; ++i) {
-        size_t bytes = (size_t)w->soft[i].n_nodes * sizeof **x;
-        if (!(x[i] = malloc(bytes))) {
-            for (int k = 0; k < i; ++k) free(x[k]);
-            free(x);
-            return NULL;
-        }
-        memcpy(x[i], w->soft[i].x, bytes);
-    }
-    return x;
-}
-
 bool cfv_run_step_worlds(cfvRun *run)
 {
     bool ok = true;
@@ -237,21 +221,20 @@ bool cfv_run_step_worlds(cfvRun *run)
         cfvSlot *s = &run->slot[i];
         if (s->halted) continue;
         bool ipc = s->w.def.pipeline == CF_PIPELINE_IPC;
-        cfVec3 **x0 = ipc ? soft_positions(&s->w) : NULL;
-        int n_soft = s->w.n_soft;
-        cfStatus st = ipc && !x0 ? CF_NO_MEMORY : cf_world_step(&s->w);
+        cfWorld before = {0}; /* an ipc world's state before the step: the paths of its certificate */
+        cfStatus st = ipc ? cf_world_copy(&before, &s->w) : CF_OK;
+        if (st == CF_OK) st = cf_world_step(&s->w);
         if (st == CF_NOT_IMPLEMENTED) ok = false; /* the hook has the id; protected_call halts */
         else if (st != CF_OK) cfv_run_halt(run, i, "step %ld failed: %s", s->w.step + 1, s->w.error.msg);
         else if (ipc) {
             char what[160];
-            int c = cf_world_crossings(&s->w, x0, what, sizeof what);
+            int c = cf_world_crossings(&s->w, &before, what, sizeof what);
             if (c != 0) {
                 s->crossings += c > 0 ? c : 1;
                 cfv_run_halt(run, i, "step %ld: %s", s->w.step, c > 0 ? what : "crossing check failed");
             }
         }
-        for (int k = 0; x0 && k < n_soft; ++k) free(x0[k]);
-        free(x0);
+        if (ipc) cf_world_free(&before);
     }
     return ok && !todo_id[0];
 }

@@ -30,23 +30,10 @@ static void parse(const char *json, cfWorld *w)
     ck_assert_msg(st == CF_OK, "%s", err.msg);
 }
 
-/* the soft positions of @p w, one array per body (free with free_positions()) */
-static cfVec3 **positions(const cfWorld *w)
+/* a copy of @p w: the state before a step, whose paths the certificate checks (cf_world_free() it) */
+static void copy(cfWorld *dst, const cfWorld *w)
 {
-    cfVec3 **x = calloc((size_t)w->n_soft, sizeof *x);
-    ck_assert_ptr_nonnull(x);
-    for (int i = 0; i < w->n_soft; ++i) {
-        x[i] = malloc((size_t)w->soft[i].n_nodes * sizeof **x);
-        cft_assert_at(x[i] != NULL, "i = %d", i);
-        memcpy(x[i], w->soft[i].x, (size_t)w->soft[i].n_nodes * sizeof **x);
-    }
-    return x;
-}
-
-static void free_positions(cfVec3 **x, int n)
-{
-    for (int i = 0; i < n; ++i) free(x[i]);
-    free(x);
+    cft_assert_ok(cf_world_copy(dst, w));
 }
 
 /* step @p n times, certifying after every step that no surface crossed another (cf_world_crossings(),
@@ -55,14 +42,15 @@ static double step_certified(cfWorld *w, int n)
 {
     double dmin = INFINITY;
     for (int k = 0; k < n; ++k) {
-        cfVec3 **x0 = positions(w);
+        cfWorld x0;
+        copy(&x0, w);
         cfStatus st = cf_world_step(w);
         ck_assert_msg(st == CF_OK, "step %ld: %s", w->step + 1, w->error.msg);
         char what[200];
-        int c = cf_world_crossings(w, x0, what, sizeof what);
+        int c = cf_world_crossings(w, &x0, what, sizeof what);
         ck_assert_msg(c == 0, "step %ld: %d crossings, first: %s", w->step, c, what);
         dmin = fmin(dmin, w->stats.ipc.min_distance);
-        free_positions(x0, w->n_soft);
+        cf_world_free(&x0);
     }
     return dmin;
 }
@@ -99,12 +87,13 @@ START_TEST(certificate_sees_crossings)
     cf_world_free(&w);
 
     load("ch09_ipc_tunnel.json", &w);
-    cfVec3 **x0 = positions(&w);
+    cfWorld x0;
+    copy(&x0, &w);
     w.soft[0].x[0].z -= 2.0; /* from above the plate to below it */
     ck_assert_int_eq(cf_world_crossings(&w, NULL, NULL, 0), 0); /* a point alone crosses no surface ... */
-    ck_assert_int_eq(cf_world_crossings(&w, x0, what, sizeof what), 1); /* ... its path does */
+    ck_assert_int_eq(cf_world_crossings(&w, &x0, what, sizeof what), 1); /* ... its path does */
     ck_assert_msg(strstr(what, "went through a static triangle"), "%s", what);
-    free_positions(x0, w.n_soft);
+    cf_world_free(&x0);
     cf_world_free(&w);
 }
 END_TEST
@@ -128,10 +117,11 @@ START_TEST(fast_particle_stops_on_thin_plate)
     w.def.contact_stiffness = 1e6;
     int crossed = 0;
     for (int k = 0; k < 20; ++k) {
-        cfVec3 **x0 = positions(&w);
+        cfWorld x0;
+        copy(&x0, &w);
         cft_assert_ok(cf_world_step(&w));
-        crossed += cf_world_crossings(&w, x0, NULL, 0);
-        free_positions(x0, w.n_soft);
+        crossed += cf_world_crossings(&w, &x0, NULL, 0);
+        cf_world_free(&x0);
     }
     ck_assert_int_eq(crossed, 1);
     ck_assert_msg(w.soft[0].x[0].z < -5.0, "penalty: the particle ended at z = %g", w.soft[0].x[0].z);
@@ -246,7 +236,10 @@ START_TEST(bad_ipc_bodies_named)
 {
     refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"ball\", \"mass\": 1, \"mu\": 0.5,"
             " \"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}",
-            "t.json: bodies[0] 'ball': the ipc pipeline moves soft bodies only");
+            "t.json: bodies[0] 'ball': a moving rigid body under ipc is a box");
+    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"crate\", \"mass\": 1, \"mu\": 0.5,"
+            " \"inertia\": [1, 1, 1], \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1]}}]}",
+            "t.json: bodies[0] 'crate': inertia: a moving box under ipc has the solid box's inertia");
     refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"post\", \"fixed\": true, \"mu\": 0,"
             " \"shape\": {\"type\": \"capsule\", \"radius\": 0.1, \"half_height\": 1}}], " SOFT "}",
             "bodies[0] 'post': static geometry under ipc is a box or a plane (got a capsule)");
@@ -264,9 +257,8 @@ START_TEST(bad_ipc_bodies_named)
     cft_assert_ok(cf_rigid_init(&b, cf_shape_sphere(0.1), 1.0, &err));
     ck_assert_int_eq(cf_world_add_body(&w, &b), 0);
     cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
-    ck_assert_msg(strstr(w.error.msg, "bodies[0] 'body': the ipc pipeline moves soft bodies only") ||
-                      strstr(w.error.msg, "the ipc pipeline moves soft bodies only"),
-                  "%s", w.error.msg);
+    ck_assert_msg(strstr(w.error.msg, "bodies[0] '") && strstr(w.error.msg, "a moving rigid body under ipc is a box"), "%s",
+                  w.error.msg);
     cf_world_free(&w);
 }
 END_TEST

@@ -39,10 +39,11 @@ static void step(cfvRun *run)
 {
     Data *d = run->data;
     cfWorld *pen = cfv_run_world(run, 0);
-    cfVec3 x0 = pen->soft[0].x[0];
-    cfVec3 *paths[1] = {&x0};
+    cfWorld before;
+    if (cf_world_copy(&before, pen) != CF_OK) return;
     cfv_run_step_worlds(run);
-    int c = cf_world_crossings(pen, paths, NULL, 0);
+    int c = cf_world_crossings(pen, &before, NULL, 0);
+    cf_world_free(&before);
     if (c > 0) d->penalty_crossings += c;
     for (int i = 0; i < 2; ++i) d->z[i] = cfv_run_world(run, i)->soft[0].x[0].z;
     cfVec3 p = cfv_run_world(run, 1)->soft[0].x[0];

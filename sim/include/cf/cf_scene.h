@@ -43,7 +43,7 @@
  *
  * The ranges of the world keys are checked by cf_world_def_check(), the same validator the world
  * uses; the bodies a pipeline cannot step by its row's check (cfPipeline::check), e.g.
- * `bodies[1] 'ball': the ipc pipeline moves soft bodies only ...`. A fixed body takes no mass, inertia, velocity, angular_velocity, force or torque; a plane
+ * `bodies[1] 'ball': a moving rigid body under ipc is a box ...`. A fixed body takes no mass, inertia, velocity, angular_velocity, force or torque; a plane
  * must be fixed and takes no position or orientation. Numbers must be finite (1e999 is refused)
  * and integers integral. Strings longer than their field in ::cfSceneInfo or the body's name are
  * refused, not cut.

@@ -124,8 +124,8 @@ typedef enum cfPipelineKind {
  * and kappa means "derived from the world at each step", as stated per field.
  */
 typedef struct cfIpcSettings {
-    double dhat;             /**< barrier activation distance (m, >= 0); 0 (default): 1e-3 of the diagonal of the bounding box of the soft bodies' rest positions */
-    double kappa;            /**< barrier stiffness (N/m, >= 0); 0 (default): kappa |b'(dhat/2)| = m_max g, so that the heaviest free node rests at dhat/2 (g = |gravity|, 9.81 without gravity) */
+    double dhat;             /**< barrier activation distance (m, >= 0); 0 (default): 1e-3 of the larger of the diagonal of the bounding box of the soft bodies' rest positions and the diagonal of the largest moving rigid box */
+    double kappa;            /**< barrier stiffness (N/m, >= 0); 0 (default): kappa |b'(dhat/2)| = m_max g, so that the heaviest free node (or a quarter of the heaviest moving box, on four corners) rests at dhat/2 (g = |gravity|, 9.81 without gravity) */
     double eps_v;            /**< friction's smoothing speed (m/s, > 0; default 1e-3): below it friction is viscous, the source of creep */
     int friction_iterations; /**< lagging iterations of the friction per step, in [1, 100] (default 1) */
 } cfIpcSettings;
@@ -350,15 +350,16 @@ cfStatus cf_world_step_with(cfWorld *w, cfStepFn step);
 cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err);
 /**
  * An independent certificate that no surface passes through another, for the worlds the ipc
- * pipeline takes (its check() passes): the soft bodies' surfaces and the static geometry exactly
- * as the ipc pipeline sees them (fixed boxes, planes as the top face of a slab). Counts, by signed
- * volumes only (never chapter 9's distances): every surface edge that crosses a surface triangle
- * of the current state (no shared node), and every soft node (once) whose straight path from @p x_prev
- * (one array per soft body, the positions before the step; NULL: no paths) crosses a static
- * triangle. Returns the count (0: none), -1 when out of memory or the world is not one the ipc
- * pipeline takes; @p what (may be NULL) gets the first crossing found in words.
+ * pipeline takes (its check() passes): the surfaces of the soft bodies and of the moving rigid
+ * boxes (at their poses) and the static geometry exactly as the ipc pipeline sees them (fixed
+ * boxes, planes as the top face of a slab). Counts, by signed volumes only (never chapter 9's
+ * distances): every surface edge that crosses a surface triangle of the current state (no shared
+ * node), every soft node (once) and every moving box corner whose straight path from its position
+ * in @p before (the same world before the step; NULL: no paths) crosses a static triangle.
+ * Returns the count (0: none), -1 when out of memory, the world is not one the ipc pipeline takes
+ * or @p before has other bodies; @p what (may be NULL) gets the first crossing found in words.
  */
-int cf_world_crossings(const cfWorld *w, cfVec3 *const *x_prev, char *what, size_t cap);
+int cf_world_crossings(const cfWorld *w, const cfWorld *before, char *what, size_t cap);
 
 /**
  * For drawing the dhat shells: visit every contact pair of an ipc world (cf_ipc_for_pairs() on the
@@ -368,7 +369,11 @@ int cf_world_crossings(const cfWorld *w, cfVec3 *const *x_prev, char *what, size
  */
 cfStatus cf_world_ipc_pairs(const cfWorld *w, void (*fn)(void *ctx, cfVec3 a, cfVec3 b, double d), void *ctx);
 
-/** Total energy: kinetic + gravitational potential (relative to the origin) + elastic (J). */
+/**
+ * Total energy: kinetic + gravitational potential (relative to the origin) + elastic (J); for an
+ * ipc world also the barrier energy kappa sum b of the state the last step left
+ * (cfStepStats::ipc.barrier_energy), the potential that holds the bodies apart.
+ */
 double cf_world_energy(const cfWorld *w);
 /** Total linear momentum of all bodies (kg m/s). */
 cfVec3 cf_world_linear_momentum(const cfWorld *w);
