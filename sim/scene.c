@@ -411,6 +411,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
                                        "detector", "contact_margin", "solver", "friction_model",
                                        "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
+                                       "restitution_threshold",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
                                        "pipeline", "ipc", NULL};
     static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", NULL};
@@ -440,6 +441,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     if (st == CF_OK) st = get_number(p, obj, at, "contact_stiffness", &def->contact_stiffness);
     if (st == CF_OK) st = get_number(p, obj, at, "contact_damping", &def->contact_damping);
     if (st == CF_OK) st = get_number(p, obj, at, "slop", &def->slop);
+    if (st == CF_OK) st = get_number(p, obj, at, "restitution_threshold", &def->restitution_threshold);
     if (st == CF_OK) st = get_number(p, obj, at, "max_matrix_mb", &def->max_matrix_mb);
     GET_ENUM("preconditioner", "preconditioner", preconditioner_name, CF_PRECONDITIONER_COUNT, def->preconditioner);
     if (st == CF_OK) st = get_int(p, obj, at, "cmr_rounds", &def->cmr_rounds);

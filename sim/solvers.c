@@ -126,7 +126,12 @@ static cfStatus pgs_prepare(void **work, const cfContactProblem *p, const cfSolv
 {
     if (!*work && !(*work = calloc(1, sizeof(cfRigidPgs)))) return CF_NO_MEMORY;
     cfRigidPgsOptions o = cf_rigid_pgs_options_of(p, par);
-    return cf_rigid_pgs_prepare(p->bodies, p->nb, p->contacts, p->nc, &o, *work);
+    cfStatus st = cf_rigid_pgs_prepare(p->bodies, p->nb, p->contacts, p->nc, &o, *work);
+    /* Newton's impact law lowers the normal bias of the impacting rows (cfContactProblem::impact) */
+    cfRigidPgs *ws = *work;
+    for (int a = 0; st == CF_OK && p->impact && a < p->nc; ++a)
+        if (p->impact[a] < 0.0) ws->rows[a].bias = fmin(ws->rows[a].bias, p->impact[a]);
+    return st;
 }
 
 static cfStatus pgs_solve(void **work, const cfContactProblem *p, const cfSolverParams *par, double *x, cfReport *rep)

@@ -44,6 +44,8 @@ struct cfStepWork {
     cfSolverParams par;     /* the solver's parameters of this step */
     double erp, cfm;        /* this step's ERP and CFM (cf_world_erp_cfm()) */
     double *lambda;         /* 3 nc impulses */
+    double *impact;         /* nc: Newton's impact target e u_n^- (< 0) of each contact, 0 without impact */
+    bool impacts;           /* some contact impacts this step (else the problem's impact is NULL) */
     int cap_lambda;
     double *ustar;          /* 6 nb: rigid velocities before the solve */
     double *pv;             /* 6 nb: split-impulse pseudo-velocities */
@@ -70,6 +72,7 @@ void cf_step_work_free(struct cfStepWork *k)
     cf_form_work_free(&k->form);
     cf_fc_free(&k->fc);
     free(k->lambda);
+    free(k->impact);
     free(k->ustar);
     free(k->pv);
     for (int i = 0; i < k->cap_soft; ++i) {
@@ -109,8 +112,10 @@ static cfStatus work_reserve(cfWorld *w)
     }
     if (3 * nc > k->cap_lambda) {
         double *l = realloc(k->lambda, (size_t)3 * nc * sizeof *l);
-        if (!l) return CF_NO_MEMORY;
-        k->lambda = l;
+        if (l) k->lambda = l;
+        double *im = realloc(k->impact, (size_t)nc * sizeof *im);
+        if (im) k->impact = im;
+        if (!l || !im) return CF_NO_MEMORY;
         k->cap_lambda = 3 * nc;
     }
     if (w->n_soft > k->cap_soft) {
@@ -772,6 +777,7 @@ static cfStatus assemble_fc3d(cfWorld *w, double erp)
     for (int a = 0; a < nc; ++a) {
         double g = w->contacts.items[a].phi;
         phi[a] = g >= 0.0 ? g : erp * g;
+        if (k->impacts && k->impact[a] < 0.0) phi[a] = fmin(phi[a], w->def.dt * k->impact[a]);
     }
     st = cf_stabilize(&k->fc, phi, w->def.dt, k->cfm, 1.0);
     if (st != CF_OK) return fail(w, st, "assemble: bias and CFM (ch02.7: %s)", cf_status_name(st));
@@ -934,6 +940,7 @@ static cfStatus assemble_dual(cfWorld *w, double erp)
         }
         if (st != CF_OK) st = fail(w, st, "assemble: the Jacobian of contact %d (ch02.3/ch02.4: %s)", a, cf_status_name(st));
         d->bias[a] = (c->phi >= 0.0 ? c->phi : erp * c->phi) / w->def.dt;
+        if (k->impacts && k->impact[a] < 0.0) d->bias[a] = fmin(d->bias[a], k->impact[a]);
         d->mu[a] = c->mu;
     }
     if (st == CF_OK) st = cf_csr_from_triplets(&J, &d->J);
@@ -948,6 +955,45 @@ static cfStatus assemble_dual(cfWorld *w, double erp)
     return CF_OK;
 }
 
+/* Newton's impact law (cf_world.h: restitution_threshold): a contact between rigid sides (or a
+   rigid side and the static ground) whose normal velocity u_n^- = n . (v_B(p) - v_A(p)), taken
+   after the velocities stage (gravity of this step included), is below -threshold and that closes
+   within the step (phi + h u_n^- < 0) impacts with e = the larger restitution of its rigid sides
+   (Box2D's rule); its target e u_n^- lowers the normal bias of every form to min(bias, e u_n^-),
+   so the solve leaves it at u_n^+ >= -e u_n^- (or faster, when the penetration bias asks more).
+   Soft sides have no restitution: their contacts stay inelastic. Fills k->impact and k->impacts. */
+static cfStatus impacts(cfWorld *w)
+{
+    struct cfStepWork *k = w->work;
+    k->impacts = false;
+    for (int a = 0; a < w->contacts.count; ++a) {
+        const cfContact *c = &w->contacts.items[a];
+        k->impact[a] = 0.0;
+        if (c->soft_a.n > 0 || c->soft_b.n > 0) continue;
+        double e = 0.0;
+        for (int s = 0; s < 2; ++s) {
+            int b = s == 0 ? c->body_a : c->body_b;
+            if (b < 0) continue;
+            double eb = w->bodies[b].restitution;
+            if (!(eb >= 0.0 && eb <= 1.0)) return fail(w, CF_BAD_INPUT, "bodies[%d].restitution: must be in [0, 1] (got %g)", b, eb);
+            e = fmax(e, eb);
+        }
+        if (e == 0.0) continue;
+        cfVec3 dv = cfu_zero3();
+        if (c->body_b >= 0) dv = cf_rigid_point_velocity(&w->bodies[c->body_b], c->p);
+        if (c->body_a >= 0) dv = cfu_sub(dv, cf_rigid_point_velocity(&w->bodies[c->body_a], c->p));
+        double un = cfu_dot(c->n, dv);
+        if (un < -w->def.restitution_threshold && c->phi + w->def.dt * un < 0.0) {
+            k->impact[a] = e * un;
+            k->impacts = true;
+        }
+    }
+    if (k->impacts && w->def.solver->no_impacts)
+        return fail(w, CF_BAD_INPUT, "solver: '%s' takes no restitution (a contact impacts with e > 0 this step); use pgs "
+                    "or an assembled solver, or set the bodies' restitution to 0", w->def.solver->name);
+    return CF_OK;
+}
+
 /* the problem in the form the solver consumes: matrix-free rows (prepared by the row) or the
    assembled problem and the form built from it */
 static cfStatus stage_assemble(cfWorld *w)
@@ -957,6 +1003,7 @@ static cfStatus stage_assemble(cfWorld *w)
     const cfSolver *s = w->def.solver;
     cfStatus st = cf_world_erp_cfm(&w->def, &k->erp, &k->cfm);
     if (st != CF_OK) return fail(w, st, "contact_stiffness: no ERP and CFM for this spring (ch02.7: %s)", cf_status_name(st));
+    if ((st = impacts(w)) != CF_OK) return st;
     k->par = solver_params(&w->def);
     /* with a split-impulse stage the velocity solve leaves penetrations to it */
     double erp = (w->def.stabilization == CF_STAB_SPLIT && s->split) ? 0.0 : k->erp;
@@ -964,7 +1011,8 @@ static cfStatus stage_assemble(cfWorld *w)
         memset(&k->prob, 0, sizeof k->prob);
         k->prob = (cfContactProblem){.form = CF_FORM_ROWS, .nc = w->contacts.count, .bodies = w->bodies,
                                      .nb = w->n_bodies, .contacts = w->contacts.items, .h = w->def.dt, .erp = erp,
-                                     .cfm = k->cfm, .gravity = w->def.gravity};
+                                     .cfm = k->cfm, .gravity = w->def.gravity,
+                                     .impact = k->impacts ? k->impact : NULL};
         cf_form_work_use(&k->form, s);
         st = s->prepare(&k->form.work, &k->prob, &k->par);
         if (st != CF_OK) return fail(w, st, "assemble: solver '%s' could not prepare its rows (%s)", s->name, cf_status_name(st));
@@ -991,7 +1039,9 @@ static double rows_common_residual(const cfWorld *w, const double *lambda)
         if (c->body_a >= 0) dv = cfu_sub(dv, cf_rigid_point_velocity(&w->bodies[c->body_a], c->p));
         const double *r = &lambda[3 * a];
         double u[3] = {cfu_dot(c->n, dv), cfu_dot(c->t, dv), cfu_dot(c->b, dv)};
-        u[0] += (c->phi >= 0.0 ? c->phi : k->prob.erp * c->phi) / w->def.dt + k->cfm * r[0];
+        double bias = (c->phi >= 0.0 ? c->phi : k->prob.erp * c->phi) / w->def.dt;
+        if (k->impacts && k->impact[a] < 0.0) bias = fmin(bias, k->impact[a]);
+        u[0] += bias + k->cfm * r[0];
         sum += cf_contact_residual2(r, u, c->mu, CF_FRICTION_CONE);
     }
     return sqrt(sum);

@@ -89,6 +89,7 @@ cfWorldDef cf_world_def_default(void)
     d.cfm = 0.0;
     d.contact_stiffness = 0.0;
     d.contact_damping = 0.0;
+    d.restitution_threshold = 0.5;
     d.slop = 0.001;
     d.seed = 1;
     d.max_matrix_mb = 1024.0;
@@ -194,6 +195,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
     if (d->contact_damping > 0.0 && d->contact_stiffness == 0.0)
         return REFUSE(err, "contact_damping: needs contact_stiffness > 0 (a damper alone does not remove penetration)");
     if (!(isfinite(d->slop) && d->slop >= 0.0)) return REFUSE(err, "slop: must be >= 0 (got %g)", d->slop);
+    if (!(isfinite(d->restitution_threshold) && d->restitution_threshold >= 0.0))
+        return REFUSE(err, "restitution_threshold: must be >= 0 (m/s) (got %g)", d->restitution_threshold);
     if (!(isfinite(d->max_matrix_mb) && d->max_matrix_mb > 0.0))
         return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
     if (!(d->preconditioner >= 0 && d->preconditioner < CF_PRECONDITIONER_COUNT))

@@ -133,6 +133,10 @@ typedef struct cfContactProblem {
     double cfm;                    /**< constraint force mixing (>= 0) on the normal diagonal */
     cfVec3 gravity;                /**< the world's gravity (m/s^2), already in the bodies' velocities; a
                                         solver that substeps (soft-step) hands it out per substep */
+    const double *impact;          /**< NULL, or per contact Newton's impact target e u_n^- (< 0) of a contact
+                                        that impacts this step, 0 for the others: the normal bias becomes
+                                        min(bias, impact[a]), so that u_n^+ >= -e u_n^- (the world's rule,
+                                        cf_world.h: restitution) */
     /* the assembled forms */
     const cfFrictionProblem *fc;   /**< CF_FORM_FC3D (also set with BLCP and LCP when built from one) */
     const cfBlcp *blcp;            /**< CF_FORM_BLCP */
@@ -157,6 +161,8 @@ typedef struct cfSolver {
     bool ordered;            /**< reads cfSolverParams::ordering; false: it sweeps in one order only (sequential) */
     bool split_only;         /**< moves positions only through its split stage (the soft step's substeps): no velocity bias,
                                   so a world with stabilization "baumgarte" is refused (cf_world_def_check) */
+    bool no_impacts;         /**< CF_FORM_ROWS: does not read cfContactProblem::impact, so a world step with an impact
+                                  (restitution > 0) fails naming the solver */
     cfMeasure measure;       /**< what the report's residual and history hold */
     const char *summary;     /**< one line for help texts */
     /** CF_FORM_ROWS: precompute the rows (the world's assemble stage); NULL for assembled forms. */

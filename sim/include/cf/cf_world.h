@@ -156,6 +156,7 @@ typedef struct cfWorldDef {
     double cfm;                         /**< CFM >= 0 added to the normal diagonal (default 0) */
     double contact_stiffness;           /**< N/m (>= 0): when > 0, erp and cfm are those of this implicit contact spring with contact_damping (ch02.7), replacing the two above */
     double contact_damping;             /**< N s/m (>= 0), with contact_stiffness */
+    double restitution_threshold;       /**< m/s (>= 0): a contact approaching faster than this (u_n^- < -threshold) impacts with Newton's law u_n^+ >= -e u_n^-, e the larger restitution of its two rigid sides (static and soft sides count 0); slower ones are inelastic, so resting contacts (u_n^- = -g h) never bounce (default 0.5) */
     double slop;                        /**< split impulse: penetration (m, >= 0) left uncorrected, so that solver noise does not rock stacks (default 0.001) */
     unsigned long seed;                 /**< seed of the random ordering (default 1) */
     double max_matrix_mb;               /**< largest assembled contact problem (MB) a step may build before it refuses with a message (default 1024): a typo or a pile of a thousand boxes must not eat the machine */
