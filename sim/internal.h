@@ -9,6 +9,19 @@
 /* free the step's scratch space (step.c; safe on NULL) */
 void cf_step_work_free(struct cfStepWork *k);
 
+/* Persistent manifolds (detect.c): cf_detect_world() that reuses a pair's contacts while the
+   pair's relative pose has changed by less than @p tol (m: translation plus rotation angle times
+   the two bounding radii) since they were computed; the contacts are moved with the bodies (each
+   surface point with its own body, the normal with A, the gap measured anew), feature ids kept.
+   *cache holds the manifolds of the last call, *spare the memory of the one before (both
+   allocated on first use, swapped on success; free them with cf_manifold_cache_free()). A cache
+   filled with other options or another number of bodies is not used. Same statuses as
+   cf_detect_world(). */
+struct cfManifoldCache;
+cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, struct cfManifoldCache **cache,
+                                struct cfManifoldCache **spare, cfContactList *out, cfDetectStats *stats);
+void cf_manifold_cache_free(struct cfManifoldCache *c);
+
 /* contacts of the soft bodies against rigid shapes, each other and the static ground, appended
    to @p out (detect.c); @p o as for cf_detect_world() */
 cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *o, cfContactList *out, cfDetectStats *stats);

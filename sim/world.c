@@ -148,6 +148,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
     if (d->contact_damping > 0.0 && d->contact_stiffness == 0.0)
         return REFUSE(err, "contact_damping: needs contact_stiffness > 0 (a damper alone does not remove penetration)");
     if (!(isfinite(d->slop) && d->slop >= 0.0)) return REFUSE(err, "slop: must be >= 0 (got %g)", d->slop);
+    if (!(isfinite(d->manifold_tolerance) && d->manifold_tolerance >= 0.0))
+        return REFUSE(err, "manifold_tolerance: must be >= 0 (got %g)", d->manifold_tolerance);
     if (!(isfinite(d->max_matrix_mb) && d->max_matrix_mb > 0.0))
         return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
     if (!(d->preconditioner >= 0 && d->preconditioner < CF_PRECONDITIONER_COUNT))
