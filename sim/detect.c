@@ -251,8 +251,9 @@ static int pair_cmp(const void *x, const void *y)
 }
 
 /* the candidate pairs of the world, in lexicographic order of body indices (lower index first):
-   bounded bodies through the broad phase, planes with everything */
-static cfStatus candidate_pairs(const cfWorld *w, const cfDetectOptions *o, cfPairList *pairs, cfDetectStats *st)
+   bounded bodies through the broad phase (their boxes grown by margin/2 + grow), planes with
+   everything */
+static cfStatus candidate_pairs(const cfWorld *w, const cfDetectOptions *o, double grow, cfPairList *pairs, cfDetectStats *st)
 {
     int n = w->n_bodies;
     int *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *ids);
@@ -262,7 +263,7 @@ static cfStatus candidate_pairs(const cfWorld *w, const cfDetectOptions *o, cfPa
     for (int i = 0; s == CF_OK && i < n; ++i) {
         if (w->bodies[i].shape.type == CF_SHAPE_PLANE) continue;
         ids[nb] = i;
-        boxes[nb++] = cf_aabb_inflate(cf_aabb_of_body(&w->bodies[i]), 0.5 * o->margin);
+        boxes[nb++] = cf_aabb_inflate(cf_aabb_of_body(&w->bodies[i]), 0.5 * o->margin + grow);
     }
     if (s == CF_OK)
         s = o->broadphase == CF_BROADPHASE_SAP ? cf_broadphase_sap(boxes, nb, pairs, &st->aabb_tests)
@@ -303,21 +304,40 @@ typedef struct CachedPoint {
     uint32_t feature;
 } CachedPoint;
 
+/* the manifolds of one detection pass, in pair order */
+typedef struct Manifolds {
+    int n_pairs, cap_pairs;
+    CachedPair *pairs;
+    int n_pts, cap_pts;
+    CachedPoint *pts;
+} Manifolds;
+
+/* Fat boxes (Box2D's idea): the broad phase runs on every body's box grown by CF_FAT_MARGIN and
+   its pairs are kept while every body's box stays inside its fat box: they are then a superset of
+   the pairs the boxes of this step give, and the narrow phase finds no contact in the extra ones. */
+#define CF_FAT_MARGIN 0.02
+
 struct cfManifoldCache {
     double margin;            /* the detection options the cache was filled with */
     int max_contacts;
+    cfBroadphaseKind broadphase;
     int n_bodies;
-    int n_pairs, cap_pairs;
-    CachedPair *pairs;        /* in pair order */
-    int n_pts, cap_pts;
-    CachedPoint *pts;
+    Manifolds set[2];         /* the last pass's (set[cur]) and the memory of the one before */
+    int cur;
+    bool has_pairs;           /* pairs and fat hold a broad phase of these bodies */
+    cfPairList pairs;         /* candidate pairs (planes included) of the fat boxes, in pair order */
+    cfAabb *fat;              /* per body (planes: unused) */
 };
 
 void cf_manifold_cache_free(struct cfManifoldCache *c)
 {
     if (!c) return;
-    free(c->pairs);
-    free(c->pts);
+    for (int k = 0; k < 2; ++k) {
+        free(c->set[k].pairs);
+        free(c->set[k].pts);
+    }
+    cf_pairs_free(&c->pairs);
+    free(c->fat);
     free(c);
 }
 
@@ -354,7 +374,7 @@ static double pose_change(const CachedPair *e, const cfRigidBody *a, const cfRig
     return cfu_norm(cfu_sub(dx, e->dx)) + chord * (bound_radius(&a->shape) + bound_radius(&b->shape));
 }
 
-static cfStatus cache_reserve(struct cfManifoldCache *c, int pairs, int pts)
+static cfStatus cache_reserve(Manifolds *c, int pairs, int pts)
 {
     if (pairs > c->cap_pairs) {
         int cap = c->cap_pairs ? 2 * c->cap_pairs : 64;
@@ -376,7 +396,7 @@ static cfStatus cache_reserve(struct cfManifoldCache *c, int pairs, int pts)
 }
 
 /* record the n contacts of pair (ia, ib) just detected at the bodies' present poses */
-static void cache_store(struct cfManifoldCache *c, const cfRigidBody *A, int ia, const cfRigidBody *B, int ib, const cfContact *con,
+static void cache_store(Manifolds *c, const cfRigidBody *A, int ia, const cfRigidBody *B, int ib, const cfContact *con,
                         int n)
 {
     CachedPair *e = &c->pairs[c->n_pairs++];
@@ -398,7 +418,7 @@ static void cache_store(struct cfManifoldCache *c, const cfRigidBody *A, int ia,
 
 /* the cached contacts of entry e, moved with the bodies: points from their bodies' frames, the
    normal with A, the gap measured anew along it */
-static void cache_emit(const struct cfManifoldCache *c, const CachedPair *e, const cfRigidBody *A, int ia, const cfRigidBody *B,
+static void cache_emit(const Manifolds *c, const CachedPair *e, const cfRigidBody *A, int ia, const cfRigidBody *B,
                        int ib, cfContact *out)
 {
     cfMat3 Ra = cfu_quat_to_mat3(cfu_quat_normalize(A->q)), Rb = cfu_quat_to_mat3(cfu_quat_normalize(B->q));
@@ -423,8 +443,8 @@ static void cache_emit(const struct cfManifoldCache *c, const CachedPair *e, con
 /* the contacts of pair (i, j), appended to out: from the cache `old` when the pair is there and
    has moved less than `tol` since (cursor *j_old walks old's pairs in order), else from the
    narrow phase; recorded in `now` when it is not NULL */
-static cfStatus emit_pair(const cfWorld *w, int i, int j, const cfDetectOptions *o, const struct cfManifoldCache *old,
-                          int *j_old, struct cfManifoldCache *now, double tol, cfContactList *out, cfDetectStats *st)
+static cfStatus emit_pair(const cfWorld *w, int i, int j, const cfDetectOptions *o, const Manifolds *old, int *j_old,
+                          Manifolds *now, double tol, cfContactList *out, cfDetectStats *st)
 {
     const cfRigidBody *a = &w->bodies[i], *b = &w->bodies[j];
     if (a->fixed && b->fixed) return CF_OK;
@@ -463,8 +483,40 @@ static cfStatus emit_pair(const cfWorld *w, int i, int j, const cfDetectOptions 
     return CF_OK;
 }
 
-static cfStatus detect_world(const cfWorld *w, const cfDetectOptions *opt, const struct cfManifoldCache *old,
-                             struct cfManifoldCache *now, double tol, cfContactList *out, cfDetectStats *stats)
+/* the fat boxes' pairs when every body is still inside its fat box, else a broad phase of new fat
+   boxes (kept in c) */
+static cfStatus fat_pairs(const cfWorld *w, const cfDetectOptions *o, struct cfManifoldCache *c, cfPairList *pairs,
+                          cfDetectStats *st)
+{
+    bool inside = c->has_pairs;
+    for (int i = 0; inside && i < w->n_bodies; ++i) {
+        if (w->bodies[i].shape.type == CF_SHAPE_PLANE) continue;
+        cfAabb b = cf_aabb_inflate(cf_aabb_of_body(&w->bodies[i]), 0.5 * o->margin), f = c->fat[i];
+        inside = b.lo.x >= f.lo.x && b.lo.y >= f.lo.y && b.lo.z >= f.lo.z && b.hi.x <= f.hi.x && b.hi.y <= f.hi.y &&
+                 b.hi.z <= f.hi.z;
+    }
+    if (!inside) {
+        c->has_pairs = false;
+        cfAabb *fat = realloc(c->fat, (size_t)(w->n_bodies > 0 ? w->n_bodies : 1) * sizeof *fat);
+        if (!fat) return CF_NO_MEMORY;
+        c->fat = fat;
+        for (int i = 0; i < w->n_bodies; ++i)
+            if (w->bodies[i].shape.type != CF_SHAPE_PLANE)
+                fat[i] = cf_aabb_inflate(cf_aabb_of_body(&w->bodies[i]), 0.5 * o->margin + CF_FAT_MARGIN);
+        cfStatus s = candidate_pairs(w, o, CF_FAT_MARGIN, &c->pairs, st);
+        if (s != CF_OK) return s;
+        c->has_pairs = true;
+    }
+    pairs->count = 0;
+    for (int k = 0; k < c->pairs.count; ++k) {
+        cfStatus s = cf_pairs_push(pairs, c->pairs.items[k].a, c->pairs.items[k].b);
+        if (s != CF_OK) return s;
+    }
+    return CF_OK;
+}
+
+static cfStatus detect_world(const cfWorld *w, const cfDetectOptions *opt, struct cfManifoldCache *cache, double tol,
+                             cfContactList *out, cfDetectStats *stats)
 {
     double t0 = cf_seconds();
     cfDetectOptions o = opt ? *opt : cf_detect_options_default();
@@ -474,12 +526,30 @@ static cfStatus detect_world(const cfWorld *w, const cfDetectOptions *opt, const
     if (!options_ok(&o)) return CF_BAD_INPUT;
     for (int i = 0; i < w->n_bodies; ++i)
         if (!cfu_vec3_finite(w->bodies[i].x) || !cfu_quat_finite(w->bodies[i].q)) return CF_BAD_INPUT;
+    const Manifolds *old = NULL;
+    Manifolds *now = NULL;
+    if (cache) {
+        /* a cache filled with other options, or for another set of bodies, is forgotten */
+        if (cache->margin != o.margin || cache->max_contacts != o.max_contacts || cache->broadphase != o.broadphase ||
+            cache->n_bodies != w->n_bodies) {
+            cache->set[cache->cur].n_pairs = cache->set[cache->cur].n_pts = 0;
+            cache->has_pairs = false;
+            cache->margin = o.margin;
+            cache->max_contacts = o.max_contacts;
+            cache->broadphase = o.broadphase;
+            cache->n_bodies = w->n_bodies;
+        }
+        old = &cache->set[cache->cur];
+        now = &cache->set[1 - cache->cur];
+        now->n_pairs = now->n_pts = 0;
+    }
     cfPairList pairs = {0, 0, NULL};
-    cfStatus s = candidate_pairs(w, &o, &pairs, &st);
+    cfStatus s = cache ? fat_pairs(w, &o, cache, &pairs, &st) : candidate_pairs(w, &o, 0.0, &pairs, &st);
     int j_old = 0;
     for (int k = 0; s == CF_OK && k < pairs.count; ++k)
         s = emit_pair(w, pairs.items[k].a, pairs.items[k].b, &o, old, &j_old, now, tol, out, &st);
     cf_pairs_free(&pairs);
+    if (s == CF_OK && cache) cache->cur = 1 - cache->cur;
     st.seconds = cf_seconds() - t0;
     if (stats) *stats = st;
     return s;
@@ -487,30 +557,14 @@ static cfStatus detect_world(const cfWorld *w, const cfDetectOptions *opt, const
 
 cfStatus cf_detect_world(const cfWorld *w, const cfDetectOptions *opt, cfContactList *out, cfDetectStats *stats)
 {
-    return detect_world(w, opt, NULL, NULL, 0.0, out, stats);
+    return detect_world(w, opt, NULL, 0.0, out, stats);
 }
 
 cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, struct cfManifoldCache **cache,
-                                struct cfManifoldCache **spare, cfContactList *out, cfDetectStats *stats)
+                                cfContactList *out, cfDetectStats *stats)
 {
-    cfDetectOptions o = opt ? *opt : cf_detect_options_default();
-    for (int k = 0; k < 2; ++k) {
-        struct cfManifoldCache **c = k ? spare : cache;
-        if (!*c && !(*c = calloc(1, sizeof **c))) return CF_NO_MEMORY;
-    }
-    struct cfManifoldCache *old = *cache, *now = *spare;
-    /* a cache filled with other options, or for another set of bodies, is forgotten */
-    bool valid = old->margin == o.margin && old->max_contacts == o.max_contacts && old->n_bodies == w->n_bodies;
-    now->n_pairs = now->n_pts = 0;
-    now->margin = o.margin;
-    now->max_contacts = o.max_contacts;
-    now->n_bodies = w->n_bodies;
-    cfStatus s = detect_world(w, &o, valid ? old : NULL, now, tol, out, stats);
-    if (s == CF_OK) {
-        *cache = now;
-        *spare = old;
-    }
-    return s;
+    if (!*cache && !(*cache = calloc(1, sizeof **cache))) return CF_NO_MEMORY;
+    return detect_world(w, opt, *cache, tol, out, stats);
 }
 
 /* ---- soft bodies ---------------------------------------------------------------------------- */

@@ -56,7 +56,7 @@ struct cfStepWork {
     double *u_dual;
     int *rigid_off, *soft_off;
     cfContactList spare;    /* the contact list of two steps ago: this step's detection reuses its memory */
-    struct cfManifoldCache *manifolds, *manifolds_spare; /* persistent manifolds (def.manifold_tolerance > 0) */
+    struct cfManifoldCache *manifolds; /* persistent manifolds (def.manifold_tolerance > 0) */
 };
 
 static void soft_work_release(SoftWork *sw)
@@ -95,7 +95,6 @@ void cf_step_work_free(struct cfStepWork *k)
     free(k->soft_off);
     cf_contacts_free(&k->spare);
     cf_manifold_cache_free(k->manifolds);
-    cf_manifold_cache_free(k->manifolds_spare);
     free(k);
 }
 
@@ -196,7 +195,7 @@ static cfStatus stage_detect(cfWorld *w)
     cfContactList prev = w->contacts;
     w->contacts = k->spare;
     cfStatus st = w->def.manifold_tolerance > 0.0
-                      ? cf_detect_world_cached(w, &opt, w->def.manifold_tolerance, &k->manifolds, &k->manifolds_spare, &w->contacts, NULL)
+                      ? cf_detect_world_cached(w, &opt, w->def.manifold_tolerance, &k->manifolds, &w->contacts, NULL)
                       : cf_detect_world(w, &opt, &w->contacts, NULL);
     if (st == CF_OK && w->n_soft > 0) st = cf_detect_soft(w, &opt, &w->contacts, NULL);
     if (st == CF_OK && prev.count > 0 && cf_contacts_carry(&w->contacts, &prev, w->def.solver != NULL) < 0)
