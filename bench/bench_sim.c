@@ -44,7 +44,7 @@ static double max_drift(const cfWorld *w, const cfVec3 *x0)
     return d;
 }
 
-static int run_cflab(const char *path, const char *solver, int iters, Row *r)
+static int run_cflab(const char *path, const char *solver, int iters, double manifold_tol, Row *r)
 {
     cfWorld w;
     cfError err;
@@ -59,6 +59,7 @@ static int run_cflab(const char *path, const char *solver, int iters, Row *r)
         return 1;
     }
     w.def.solver_iterations = iters;
+    w.def.manifold_tolerance = manifold_tol;
     cfVec3 *x0 = malloc((size_t)w.n_bodies * sizeof *x0);
     for (int i = 0; i < w.n_bodies; ++i) x0[i] = w.bodies[i].x;
     memset(r, 0, sizeof *r);
@@ -205,6 +206,9 @@ static int run_bullet(const char *path, BenchRun *out)
 static const char *const CFLAB_SOLVER[N_CFLAB] = {"pgs", "pgs-fast", "soft-step", "soft-step"};
 static const char *const CFLAB_ENGINE[N_CFLAB] = {"cflab", "cflab-fast", "cflab-soft", "cflab-soft40"};
 static const int CFLAB_ITERS[N_CFLAB] = {ITERS, ITERS, ITERS, 2 * ITERS};
+/* the fast path reuses a pair's contacts while its relative pose moves less than 0.1 mm
+   (persistent manifolds, the world's manifold_tolerance; docs/performance.md) */
+static const double CFLAB_MANIFOLD_TOL[N_CFLAB] = {0.0, 1e-4, 0.0, 0.0};
 
 typedef struct Peer {
     bool ran;
@@ -231,7 +235,7 @@ static int run_scene(const char *path, int repeats, bool with_reference, Row r[N
         for (int e = with_reference ? 0 : 1; e < N_CFLAB; ++e) {
             Row t;
             if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue; /* not in this build, or not asked for */
-            if (run_cflab(path, CFLAB_SOLVER[e], CFLAB_ITERS[e], &t)) return 1;
+            if (run_cflab(path, CFLAB_SOLVER[e], CFLAB_ITERS[e], CFLAB_MANIFOLD_TOL[e], &t)) return 1;
             if (round == 0 || t.ms_step < r[e].ms_step) r[e] = t;
         }
 #ifdef CF_HAVE_BULLET
@@ -361,7 +365,7 @@ int main(int argc, char **argv)
     if (n == 0)
         for (n = 0; n < 3; ++n) list[n] = scenes[n];
     printf("# bench_sim: %d steps of 1/60 s, %d iterations, warm start, split impulse: cflab = matrix-free PGS, the reference ch05.6;\n"
-           "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, the same sweeps, box pairs side by side);\n"
+           "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, the same sweeps, box pairs side by side) with persistent manifolds (manifold_tolerance 0.1 mm);\n"
            "# cflab-soft = solver soft-step (solutions/ch05/fast/soft_step.c: %d substeps, one soft and one relax sweep each),\n"
            "# cflab-soft40 the same at 40 iterations (20 substeps); ns_per_contact_iter counts sweeps;\n"
            "# ms per step (wall, one core; the fastest of %d rounds, engines in turn: BENCH_REPEATS), stage times,\n"

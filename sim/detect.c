@@ -243,27 +243,6 @@ int cf_detect_pair(const cfRigidBody *a, int ia, const cfRigidBody *b, int ib, c
 
 /* ---- the world ------------------------------------------------------------------------ */
 
-static cfStatus emit_pair(const cfWorld *w, int i, int j, const cfDetectOptions *o, cfContactList *out,
-                          cfDetectStats *st)
-{
-    const cfRigidBody *a = &w->bodies[i], *b = &w->bodies[j];
-    if (a->fixed && b->fixed) return CF_OK;
-    st->candidate_pairs++;
-    cfContact buf[CF_BOX_MAX_CONTACTS];
-    int n = cf_detect_pair(a, i, b, j, o, buf);
-    if (n < 0) {
-        st->unsupported++;
-        return CF_OK;
-    }
-    st->narrow_calls++;
-    for (int k = 0; k < n; ++k) {
-        cfStatus s = cf_contacts_push(out, &buf[k]);
-        if (s != CF_OK) return s;
-    }
-    st->contacts += n;
-    return CF_OK;
-}
-
 static int pair_cmp(const void *x, const void *y)
 {
     const cfPair *p = x, *q = y;
@@ -271,7 +250,273 @@ static int pair_cmp(const void *x, const void *y)
     return (p->b > q->b) - (p->b < q->b);
 }
 
-cfStatus cf_detect_world(const cfWorld *w, const cfDetectOptions *opt, cfContactList *out, cfDetectStats *stats)
+/* the candidate pairs of the world, in lexicographic order of body indices (lower index first):
+   bounded bodies through the broad phase (their boxes grown by margin/2 + grow), planes with
+   everything */
+static cfStatus candidate_pairs(const cfWorld *w, const cfDetectOptions *o, double grow, cfPairList *pairs, cfDetectStats *st)
+{
+    int n = w->n_bodies;
+    int *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *ids);
+    cfAabb *boxes = malloc((size_t)(n > 0 ? n : 1) * sizeof *boxes);
+    cfStatus s = (ids && boxes) ? CF_OK : CF_NO_MEMORY;
+    int nb = 0;
+    for (int i = 0; s == CF_OK && i < n; ++i) {
+        if (w->bodies[i].shape.type == CF_SHAPE_PLANE) continue;
+        ids[nb] = i;
+        boxes[nb++] = cf_aabb_inflate(cf_aabb_of_body(&w->bodies[i]), 0.5 * o->margin + grow);
+    }
+    if (s == CF_OK)
+        s = o->broadphase == CF_BROADPHASE_SAP ? cf_broadphase_sap(boxes, nb, pairs, &st->aabb_tests)
+                                                : cf_broadphase_all_pairs(boxes, nb, pairs, &st->aabb_tests);
+    /* back to body indices, then add the plane pairs, in lexicographic order */
+    for (int k = 0; s == CF_OK && k < pairs->count; ++k) {
+        int a = ids[pairs->items[k].a], b = ids[pairs->items[k].b];
+        pairs->items[k].a = a < b ? a : b;
+        pairs->items[k].b = a < b ? b : a;
+    }
+    for (int i = 0; s == CF_OK && i < n; ++i) {
+        if (w->bodies[i].shape.type != CF_SHAPE_PLANE) continue;
+        for (int j = 0; s == CF_OK && j < n; ++j) {
+            if (j == i || (w->bodies[j].shape.type == CF_SHAPE_PLANE && j < i)) continue;
+            s = cf_pairs_push(pairs, i < j ? i : j, i < j ? j : i);
+        }
+    }
+    if (s == CF_OK && pairs->count > 1) qsort(pairs->items, (size_t)pairs->count, sizeof *pairs->items, pair_cmp);
+    free(ids);
+    free(boxes);
+    return s;
+}
+
+/* ---- persistent manifolds ------------------------------------------------------------- */
+
+/* A pair's contacts as they were computed: the relative pose of B in A's frame at that time and
+   each contact's two surface points in their own bodies' frames (pa on A, pb on B; p is their
+   midpoint, phi = n.(pb - pa), the midpoint rule of chapter 3) with the normal in A's frame. */
+typedef struct CachedPair {
+    int a, b;
+    cfVec3 dx;  /* R_a^T (x_b - x_a) */
+    cfQuat dq;  /* q_a^* q_b */
+    int first, n;
+} CachedPair;
+
+typedef struct CachedPoint {
+    cfVec3 pa, pb, n;
+    uint32_t feature;
+} CachedPoint;
+
+/* the manifolds of one detection pass, in pair order */
+typedef struct Manifolds {
+    int n_pairs, cap_pairs;
+    CachedPair *pairs;
+    int n_pts, cap_pts;
+    CachedPoint *pts;
+} Manifolds;
+
+/* Fat boxes (Box2D's idea): the broad phase runs on every body's box grown by CF_FAT_MARGIN and
+   its pairs are kept while every body's box stays inside its fat box: they are then a superset of
+   the pairs the boxes of this step give, and the narrow phase finds no contact in the extra ones. */
+#define CF_FAT_MARGIN 0.02
+
+struct cfManifoldCache {
+    double margin;            /* the detection options the cache was filled with */
+    int max_contacts;
+    cfBroadphaseKind broadphase;
+    int n_bodies;
+    Manifolds set[2];         /* the last pass's (set[cur]) and the memory of the one before */
+    int cur;
+    bool has_pairs;           /* pairs and fat hold a broad phase of these bodies */
+    cfPairList pairs;         /* candidate pairs (planes included) of the fat boxes, in pair order */
+    cfAabb *fat;              /* per body (planes: unused) */
+};
+
+void cf_manifold_cache_free(struct cfManifoldCache *c)
+{
+    if (!c) return;
+    for (int k = 0; k < 2; ++k) {
+        free(c->set[k].pairs);
+        free(c->set[k].pts);
+    }
+    cf_pairs_free(&c->pairs);
+    free(c->fat);
+    free(c);
+}
+
+/* radius of a sphere about the body's origin that holds its shape (0 for a plane) */
+static double bound_radius(const cfShape *s)
+{
+    switch (s->type) {
+    case CF_SHAPE_SPHERE: return s->radius;
+    case CF_SHAPE_BOX: return cfu_norm(s->half_extents);
+    case CF_SHAPE_CAPSULE: return s->radius + s->half_height;
+    case CF_SHAPE_PLANE:
+    case CF_SHAPE_COUNT: break;
+    }
+    return 0.0;
+}
+
+static void relative_pose(const cfRigidBody *a, const cfRigidBody *b, cfVec3 *dx, cfQuat *dq)
+{
+    cfQuat qa = cfu_quat_normalize(a->q);
+    *dx = cfu_quat_rotate(cfu_quat_conj(qa), cfu_sub(b->x, a->x));
+    *dq = cfu_quat_mul(cfu_quat_conj(qa), cfu_quat_normalize(b->q));
+}
+
+/* how far a point of either body has moved relative to the other since the cache entry (m):
+   the translation plus the rotation at the bodies' bounding radii (the rotation's chord
+   2 sin(angle/2), the angle itself for the small ones that matter) */
+static double pose_change(const CachedPair *e, const cfRigidBody *a, const cfRigidBody *b)
+{
+    cfVec3 dx;
+    cfQuat dq;
+    relative_pose(a, b, &dx, &dq);
+    cfQuat r = cfu_quat_mul(cfu_quat_conj(e->dq), dq);
+    double chord = 2.0 * sqrt(r.x * r.x + r.y * r.y + r.z * r.z);
+    return cfu_norm(cfu_sub(dx, e->dx)) + chord * (bound_radius(&a->shape) + bound_radius(&b->shape));
+}
+
+static cfStatus cache_reserve(Manifolds *c, int pairs, int pts)
+{
+    if (pairs > c->cap_pairs) {
+        int cap = c->cap_pairs ? 2 * c->cap_pairs : 64;
+        while (cap < pairs) cap *= 2;
+        CachedPair *p = realloc(c->pairs, (size_t)cap * sizeof *p);
+        if (!p) return CF_NO_MEMORY;
+        c->pairs = p;
+        c->cap_pairs = cap;
+    }
+    if (pts > c->cap_pts) {
+        int cap = c->cap_pts ? 2 * c->cap_pts : 256;
+        while (cap < pts) cap *= 2;
+        CachedPoint *p = realloc(c->pts, (size_t)cap * sizeof *p);
+        if (!p) return CF_NO_MEMORY;
+        c->pts = p;
+        c->cap_pts = cap;
+    }
+    return CF_OK;
+}
+
+/* record the n contacts of pair (ia, ib) just detected at the bodies' present poses */
+static void cache_store(Manifolds *c, const cfRigidBody *A, int ia, const cfRigidBody *B, int ib, const cfContact *con,
+                        int n)
+{
+    CachedPair *e = &c->pairs[c->n_pairs++];
+    e->a = ia;
+    e->b = ib;
+    relative_pose(A, B, &e->dx, &e->dq);
+    e->first = c->n_pts;
+    e->n = n;
+    cfQuat qa = cfu_quat_conj(cfu_quat_normalize(A->q)), qb = cfu_quat_conj(cfu_quat_normalize(B->q));
+    for (int k = 0; k < n; ++k) {
+        CachedPoint *q = &c->pts[c->n_pts++];
+        cfVec3 pa = cfu_mul_add(con[k].p, -0.5 * con[k].phi, con[k].n), pb = cfu_mul_add(con[k].p, 0.5 * con[k].phi, con[k].n);
+        q->pa = cfu_quat_rotate(qa, cfu_sub(pa, A->x));
+        q->pb = cfu_quat_rotate(qb, cfu_sub(pb, B->x));
+        q->n = cfu_quat_rotate(qa, con[k].n);
+        q->feature = con[k].feature;
+    }
+}
+
+/* the cached contacts of entry e, moved with the bodies: points from their bodies' frames, the
+   normal with A, the gap measured anew along it */
+static void cache_emit(const Manifolds *c, const CachedPair *e, const cfRigidBody *A, int ia, const cfRigidBody *B,
+                       int ib, cfContact *out)
+{
+    cfMat3 Ra = cfu_quat_to_mat3(cfu_quat_normalize(A->q)), Rb = cfu_quat_to_mat3(cfu_quat_normalize(B->q));
+    double mu = sqrt(fmax(A->mu, 0.0) * fmax(B->mu, 0.0));
+    for (int k = 0; k < e->n; ++k) {
+        const CachedPoint *q = &c->pts[e->first + k];
+        cfVec3 pa = cfu_add(A->x, cfu_mat3_mul_vec(Ra, q->pa)), pb = cfu_add(B->x, cfu_mat3_mul_vec(Rb, q->pb));
+        cfContact *o = &out[k];
+        memset(o, 0, sizeof *o);
+        o->body_a = ia;
+        o->body_b = ib;
+        o->n = cfu_mat3_mul_vec(Ra, q->n);
+        o->p = cfu_scale(0.5, cfu_add(pa, pb));
+        o->phi = cfu_dot(o->n, cfu_sub(pb, pa));
+        o->mu = mu;
+        o->feature = q->feature;
+    }
+}
+
+/* ---- the world ------------------------------------------------------------------------ */
+
+/* the contacts of pair (i, j), appended to out: from the cache `old` when the pair is there and
+   has moved less than `tol` since (cursor *j_old walks old's pairs in order), else from the
+   narrow phase; recorded in `now` when it is not NULL */
+static cfStatus emit_pair(const cfWorld *w, int i, int j, const cfDetectOptions *o, const Manifolds *old, int *j_old,
+                          Manifolds *now, double tol, cfContactList *out, cfDetectStats *st)
+{
+    const cfRigidBody *a = &w->bodies[i], *b = &w->bodies[j];
+    if (a->fixed && b->fixed) return CF_OK;
+    st->candidate_pairs++;
+    /* the pair's contacts are written in place, at the end of the list */
+    cfStatus s = cf_contacts_reserve(out, CF_BOX_MAX_CONTACTS);
+    if (s == CF_OK && now) s = cache_reserve(now, now->n_pairs + 1, now->n_pts + CF_BOX_MAX_CONTACTS);
+    if (s != CF_OK) return s;
+    cfContact *c = out->items + out->count;
+    if (old) {
+        while (*j_old < old->n_pairs && (old->pairs[*j_old].a < i || (old->pairs[*j_old].a == i && old->pairs[*j_old].b < j)))
+            ++*j_old;
+        const CachedPair *e = *j_old < old->n_pairs ? &old->pairs[*j_old] : NULL;
+        if (e && e->a == i && e->b == j && pose_change(e, a, b) <= tol) {
+            cache_emit(old, e, a, i, b, j, c);
+            CachedPair *copy = &now->pairs[now->n_pairs++];
+            *copy = *e;
+            copy->first = now->n_pts;
+            memcpy(&now->pts[now->n_pts], &old->pts[e->first], (size_t)e->n * sizeof *now->pts);
+            now->n_pts += e->n;
+            out->count += e->n;
+            st->contacts += e->n;
+            st->reused++;
+            return CF_OK;
+        }
+    }
+    int n = cf_detect_pair(a, i, b, j, o, c);
+    if (n < 0) {
+        st->unsupported++;
+        return CF_OK;
+    }
+    st->narrow_calls++;
+    if (now) cache_store(now, a, i, b, j, c, n);
+    out->count += n;
+    st->contacts += n;
+    return CF_OK;
+}
+
+/* the fat boxes' pairs when every body is still inside its fat box, else a broad phase of new fat
+   boxes (kept in c) */
+static cfStatus fat_pairs(const cfWorld *w, const cfDetectOptions *o, struct cfManifoldCache *c, cfPairList *pairs,
+                          cfDetectStats *st)
+{
+    bool inside = c->has_pairs;
+    for (int i = 0; inside && i < w->n_bodies; ++i) {
+        if (w->bodies[i].shape.type == CF_SHAPE_PLANE) continue;
+        cfAabb b = cf_aabb_inflate(cf_aabb_of_body(&w->bodies[i]), 0.5 * o->margin), f = c->fat[i];
+        inside = b.lo.x >= f.lo.x && b.lo.y >= f.lo.y && b.lo.z >= f.lo.z && b.hi.x <= f.hi.x && b.hi.y <= f.hi.y &&
+                 b.hi.z <= f.hi.z;
+    }
+    if (!inside) {
+        c->has_pairs = false;
+        cfAabb *fat = realloc(c->fat, (size_t)(w->n_bodies > 0 ? w->n_bodies : 1) * sizeof *fat);
+        if (!fat) return CF_NO_MEMORY;
+        c->fat = fat;
+        for (int i = 0; i < w->n_bodies; ++i)
+            if (w->bodies[i].shape.type != CF_SHAPE_PLANE)
+                fat[i] = cf_aabb_inflate(cf_aabb_of_body(&w->bodies[i]), 0.5 * o->margin + CF_FAT_MARGIN);
+        cfStatus s = candidate_pairs(w, o, CF_FAT_MARGIN, &c->pairs, st);
+        if (s != CF_OK) return s;
+        c->has_pairs = true;
+    }
+    pairs->count = 0;
+    for (int k = 0; k < c->pairs.count; ++k) {
+        cfStatus s = cf_pairs_push(pairs, c->pairs.items[k].a, c->pairs.items[k].b);
+        if (s != CF_OK) return s;
+    }
+    return CF_OK;
+}
+
+static cfStatus detect_world(const cfWorld *w, const cfDetectOptions *opt, struct cfManifoldCache *cache, double tol,
+                             cfContactList *out, cfDetectStats *stats)
 {
     double t0 = cf_seconds();
     cfDetectOptions o = opt ? *opt : cf_detect_options_default();
@@ -279,45 +524,47 @@ cfStatus cf_detect_world(const cfWorld *w, const cfDetectOptions *opt, cfContact
     memset(&st, 0, sizeof st);
     cf_contacts_clear(out);
     if (!options_ok(&o)) return CF_BAD_INPUT;
-    int n = w->n_bodies;
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < w->n_bodies; ++i)
         if (!cfu_vec3_finite(w->bodies[i].x) || !cfu_quat_finite(w->bodies[i].q)) return CF_BAD_INPUT;
-
-    /* bounded bodies go through the broad phase; planes pair with everything */
-    int *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *ids);
-    cfAabb *boxes = malloc((size_t)(n > 0 ? n : 1) * sizeof *boxes);
-    cfPairList pairs = {0, 0, NULL};
-    cfStatus s = (ids && boxes) ? CF_OK : CF_NO_MEMORY;
-    int nb = 0;
-    for (int i = 0; s == CF_OK && i < n; ++i) {
-        if (w->bodies[i].shape.type == CF_SHAPE_PLANE) continue;
-        ids[nb] = i;
-        boxes[nb++] = cf_aabb_inflate(cf_aabb_of_body(&w->bodies[i]), 0.5 * o.margin);
-    }
-    if (s == CF_OK)
-        s = o.broadphase == CF_BROADPHASE_SAP ? cf_broadphase_sap(boxes, nb, &pairs, &st.aabb_tests)
-                                               : cf_broadphase_all_pairs(boxes, nb, &pairs, &st.aabb_tests);
-    /* back to body indices, then add the plane pairs, in lexicographic order */
-    for (int k = 0; s == CF_OK && k < pairs.count; ++k) {
-        int a = ids[pairs.items[k].a], b = ids[pairs.items[k].b];
-        pairs.items[k].a = a < b ? a : b;
-        pairs.items[k].b = a < b ? b : a;
-    }
-    for (int i = 0; s == CF_OK && i < n; ++i) {
-        if (w->bodies[i].shape.type != CF_SHAPE_PLANE) continue;
-        for (int j = 0; s == CF_OK && j < n; ++j) {
-            if (j == i || (w->bodies[j].shape.type == CF_SHAPE_PLANE && j < i)) continue;
-            s = cf_pairs_push(&pairs, i < j ? i : j, i < j ? j : i);
+    const Manifolds *old = NULL;
+    Manifolds *now = NULL;
+    if (cache) {
+        /* a cache filled with other options, or for another set of bodies, is forgotten */
+        if (cache->margin != o.margin || cache->max_contacts != o.max_contacts || cache->broadphase != o.broadphase ||
+            cache->n_bodies != w->n_bodies) {
+            cache->set[cache->cur].n_pairs = cache->set[cache->cur].n_pts = 0;
+            cache->has_pairs = false;
+            cache->margin = o.margin;
+            cache->max_contacts = o.max_contacts;
+            cache->broadphase = o.broadphase;
+            cache->n_bodies = w->n_bodies;
         }
+        old = &cache->set[cache->cur];
+        now = &cache->set[1 - cache->cur];
+        now->n_pairs = now->n_pts = 0;
     }
-    if (s == CF_OK && pairs.count > 1) qsort(pairs.items, (size_t)pairs.count, sizeof *pairs.items, pair_cmp);
-    for (int k = 0; s == CF_OK && k < pairs.count; ++k) s = emit_pair(w, pairs.items[k].a, pairs.items[k].b, &o, out, &st);
-    free(ids);
-    free(boxes);
+    cfPairList pairs = {0, 0, NULL};
+    cfStatus s = cache ? fat_pairs(w, &o, cache, &pairs, &st) : candidate_pairs(w, &o, 0.0, &pairs, &st);
+    int j_old = 0;
+    for (int k = 0; s == CF_OK && k < pairs.count; ++k)
+        s = emit_pair(w, pairs.items[k].a, pairs.items[k].b, &o, old, &j_old, now, tol, out, &st);
     cf_pairs_free(&pairs);
+    if (s == CF_OK && cache) cache->cur = 1 - cache->cur;
     st.seconds = cf_seconds() - t0;
     if (stats) *stats = st;
     return s;
+}
+
+cfStatus cf_detect_world(const cfWorld *w, const cfDetectOptions *opt, cfContactList *out, cfDetectStats *stats)
+{
+    return detect_world(w, opt, NULL, 0.0, out, stats);
+}
+
+cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, struct cfManifoldCache **cache,
+                                cfContactList *out, cfDetectStats *stats)
+{
+    if (!*cache && !(*cache = calloc(1, sizeof **cache))) return CF_NO_MEMORY;
+    return detect_world(w, opt, *cache, tol, out, stats);
 }
 
 /* ---- soft bodies ---------------------------------------------------------------------------- */

@@ -9,6 +9,19 @@
 /* free the step's scratch space (step.c; safe on NULL) */
 void cf_step_work_free(struct cfStepWork *k);
 
+/* Persistent manifolds (detect.c): cf_detect_world() that reuses a pair's contacts while the
+   pair's relative pose has changed by less than @p tol (m: translation plus rotation angle times
+   the two bounding radii) since they were computed; the contacts are moved with the bodies (each
+   surface point with its own body, the normal with A, the gap measured anew), feature ids kept.
+   The broad phase runs on boxes grown by a fat margin and its pairs are kept while every body
+   stays inside its grown box. *cache is allocated on first use; free it with
+   cf_manifold_cache_free(). A cache filled with other options or another number of bodies is
+   forgotten. Same contacts as cf_detect_world() where nothing is reused; same statuses. */
+struct cfManifoldCache;
+cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, struct cfManifoldCache **cache,
+                                cfContactList *out, cfDetectStats *stats);
+void cf_manifold_cache_free(struct cfManifoldCache *c);
+
 /* contacts of the soft bodies against rigid shapes, each other and the static ground, appended
    to @p out (detect.c); @p o as for cf_detect_world() */
 cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *o, cfContactList *out, cfDetectStats *stats);

@@ -25,6 +25,9 @@ static inline int side_b(const cfContact *c) { return c->body_b >= 0 ? c->body_b
 /* order of the two sides: negative when p's pair comes before q's */
 static inline int pair_cmp(const cfContact *p, const cfContact *q)
 {
+    if ((p->body_a | p->body_b | q->body_a | q->body_b) >= 0) /* rigid pairs (the common case): the body indices */
+        return p->body_a != q->body_a ? (p->body_a > q->body_a) - (p->body_a < q->body_a)
+                                      : (p->body_b > q->body_b) - (p->body_b < q->body_b);
     int pa = side_a(p), qa = side_a(q);
     if (pa != qa) return pa < qa ? -1 : 1;
     int pb = side_b(p), qb = side_b(q);

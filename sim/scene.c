@@ -408,7 +408,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
 {
     static const char *const keys[] = {"gravity", "dt", "steps", "rigid_integrator", "gyroscopic",
                                        "soft_integrator", "solver_iterations", "solver_tolerance",
-                                       "detector", "contact_margin", "solver", "friction_model",
+                                       "detector", "contact_margin", "manifold_tolerance", "solver", "friction_model",
                                        "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
                                        "restitution_threshold",
@@ -426,6 +426,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     GET_ENUM("soft_integrator", "integrator", soft_integrator_name, CF_SOFT_INTEGRATOR_COUNT, def->soft_integrator);
     GET_ENUM("detector", "detector", detector_name, CF_DETECTOR_COUNT, def->detector);
     if (st == CF_OK) st = get_number(p, obj, at, "contact_margin", &def->contact_margin);
+    if (st == CF_OK) st = get_number(p, obj, at, "manifold_tolerance", &def->manifold_tolerance);
     if (st == CF_OK) st = get_int(p, obj, at, "solver_iterations", &def->solver_iterations);
     if (st == CF_OK) st = get_number(p, obj, at, "solver_tolerance", &def->solver_tolerance);
     if (st == CF_OK) st = get_solver(p, obj, at, &def->solver);

@@ -57,6 +57,8 @@ struct cfStepWork {
     cfDualSystem dual;
     double *u_dual;
     int *rigid_off, *soft_off;
+    cfContactList spare;    /* the contact list of two steps ago: this step's detection reuses its memory */
+    struct cfManifoldCache *manifolds; /* persistent manifolds (def.manifold_tolerance > 0) */
 };
 
 static void soft_work_release(SoftWork *sw)
@@ -94,6 +96,8 @@ void cf_step_work_free(struct cfStepWork *k)
     free(k->u_dual);
     free(k->rigid_off);
     free(k->soft_off);
+    cf_contacts_free(&k->spare);
+    cf_manifold_cache_free(k->manifolds);
     free(k);
 }
 
@@ -191,19 +195,24 @@ static cfStatus stage_detect(cfWorld *w)
     cfDetectOptions opt = cf_detect_options_default();
     opt.margin = w->def.contact_margin;
     opt.broadphase = w->def.detector == CF_DETECT_ALL_PAIRS ? CF_BROADPHASE_ALL_PAIRS : CF_BROADPHASE_SAP;
+    /* two lists take turns (the previous step's and this one's): no allocation in a steady state */
+    struct cfStepWork *k = w->work;
     cfContactList prev = w->contacts;
-    memset(&w->contacts, 0, sizeof w->contacts);
-    cfStatus st = cf_detect_world(w, &opt, &w->contacts, NULL);
+    w->contacts = k->spare;
+    cfStatus st = w->def.manifold_tolerance > 0.0
+                      ? cf_detect_world_cached(w, &opt, w->def.manifold_tolerance, &k->manifolds, &w->contacts, NULL)
+                      : cf_detect_world(w, &opt, &w->contacts, NULL);
     if (st == CF_OK && w->n_soft > 0) st = cf_detect_soft(w, &opt, &w->contacts, NULL);
     if (st == CF_OK && prev.count > 0 && cf_contacts_carry(&w->contacts, &prev, w->def.solver != NULL) < 0)
         st = CF_NO_MEMORY;
     if (st == CF_OK) {
-        cf_contacts_free(&prev);
+        k->spare = prev;
     } else {
-        cf_contacts_free(&w->contacts);
+        k->spare = w->contacts;
         w->contacts = prev; /* nothing is lost on failure */
-        if (st == CF_BAD_INPUT) return fail(w, st, "detect: a body's position or orientation is not finite");
     }
+    cf_contacts_clear(&k->spare);
+    if (st == CF_BAD_INPUT) return fail(w, st, "detect: a body's position or orientation is not finite");
     w->stats.n_contacts = w->contacts.count;
     return st;
 }

@@ -197,6 +197,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
     if (!(isfinite(d->slop) && d->slop >= 0.0)) return REFUSE(err, "slop: must be >= 0 (got %g)", d->slop);
     if (!(isfinite(d->restitution_threshold) && d->restitution_threshold >= 0.0))
         return REFUSE(err, "restitution_threshold: must be >= 0 (m/s) (got %g)", d->restitution_threshold);
+    if (!(isfinite(d->manifold_tolerance) && d->manifold_tolerance >= 0.0))
+        return REFUSE(err, "manifold_tolerance: must be >= 0 (got %g)", d->manifold_tolerance);
     if (!(isfinite(d->max_matrix_mb) && d->max_matrix_mb > 0.0))
         return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
     if (!(d->preconditioner >= 0 && d->preconditioner < CF_PRECONDITIONER_COUNT))

@@ -5,16 +5,15 @@
 
 #include <string.h>
 
-/* a contact from the two surface points: p = (p_A + p_B)/2, phi measured along n */
-static cfContact contact_from(cfVec3 pa, cfVec3 pb, cfVec3 n, double phi, uint32_t feature)
+/* *c: a contact from the two surface points: p = (p_A + p_B)/2, phi measured along n, the rest
+   zero (written in place: a contact is a few hundred bytes) */
+static void contact_from(cfContact *c, cfVec3 pa, cfVec3 pb, cfVec3 n, double phi, uint32_t feature)
 {
-    cfContact c;
-    memset(&c, 0, sizeof c);
-    c.p = cfu_scale(0.5, cfu_add(pa, pb));
-    c.n = n;
-    c.phi = phi;
-    c.feature = feature;
-    return c;
+    memset(c, 0, sizeof *c);
+    c->p = cfu_scale(0.5, cfu_add(pa, pb));
+    c->n = n;
+    c->phi = phi;
+    c->feature = feature;
 }
 
 /* the unit axis l oriented from A to B (n . d >= 0) */

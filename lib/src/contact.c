@@ -5,15 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+cfStatus cf_contacts_reserve(cfContactList *list, int extra)
+{
+    if (list->count + extra <= list->cap) return CF_OK;
+    int nc = list->cap ? 2 * list->cap : 16;
+    while (nc < list->count + extra) nc *= 2;
+    cfContact *p = realloc(list->items, (size_t)nc * sizeof *p);
+    if (!p) return CF_NO_MEMORY;
+    list->items = p;
+    list->cap = nc;
+    return CF_OK;
+}
+
 cfStatus cf_contacts_push(cfContactList *list, const cfContact *c)
 {
-    if (list->count == list->cap) {
-        int nc = list->cap ? 2 * list->cap : 16;
-        cfContact *p = realloc(list->items, (size_t)nc * sizeof *p);
-        if (!p) return CF_NO_MEMORY;
-        list->items = p;
-        list->cap = nc;
-    }
+    cfStatus st = cf_contacts_reserve(list, 1);
+    if (st != CF_OK) return st;
     list->items[list->count++] = *c;
     return CF_OK;
 }

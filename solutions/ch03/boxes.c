@@ -5,16 +5,15 @@
 
 #include <string.h>
 
-/* a contact from the two surface points: p = (p_A + p_B)/2, phi measured along n */
-static cfContact contact_from(cfVec3 pa, cfVec3 pb, cfVec3 n, double phi, uint32_t feature)
+/* *c: a contact from the two surface points: p = (p_A + p_B)/2, phi measured along n, the rest
+   zero (written in place: a contact is a few hundred bytes) */
+static void contact_from(cfContact *c, cfVec3 pa, cfVec3 pb, cfVec3 n, double phi, uint32_t feature)
 {
-    cfContact c;
-    memset(&c, 0, sizeof c);
-    c.p = cfu_scale(0.5, cfu_add(pa, pb));
-    c.n = n;
-    c.phi = phi;
-    c.feature = feature;
-    return c;
+    memset(c, 0, sizeof *c);
+    c->p = cfu_scale(0.5, cfu_add(pa, pb));
+    c->n = n;
+    c->phi = phi;
+    c->feature = feature;
 }
 
 /* the unit axis l oriented from A to B (n . d >= 0) */
@@ -185,7 +184,8 @@ static int face_contacts(const cfObb *ref, int i, cfVec3 m, const cfObb *inc, bo
         cfVec3 p_inc = cfu_add(ref->c, cfu_mat3_mul_vec(ref->R, x));
         cfVec3 p_ref = cfu_mul_add(p_inc, -phi, m);
         uint32_t id = cf_feature(type, (uint32_t)(ref_face << 9 | inc_face << 6 | P.tag[k]));
-        out[count++] = ref_is_a ? contact_from(p_ref, p_inc, n, phi, id) : contact_from(p_inc, p_ref, n, phi, id);
+        if (ref_is_a) contact_from(&out[count++], p_ref, p_inc, n, phi, id);
+        else contact_from(&out[count++], p_inc, p_ref, n, phi, id);
     }
     return count;
 }
@@ -224,7 +224,7 @@ int cf_collide_box_box(const cfObb *a, const cfObb *b, double margin, int max_co
         cfVec3 pb = cfu_add(b0, cfu_scale(t, cfu_sub(b1, b0)));
         double phi = cfu_dot(n, cfu_sub(pb, pa));
         if (!(phi <= margin)) return 0; /* also rejects NaN */
-        out[0] = contact_from(pa, pb, n, phi, cf_feature(CF_FEAT_EDGE_EDGE, (uint32_t)(ea << 4 | eb)));
+        contact_from(&out[0], pa, pb, n, phi, cf_feature(CF_FEAT_EDGE_EDGE, (uint32_t)(ea << 4 | eb)));
         return 1;
     }
     int count = sat.axis < 3 ? face_contacts(a, sat.axis, n, b, true, margin, out)
@@ -245,7 +245,7 @@ int cf_collide_plane_box(cfVec3 n, double offset, const cfObb *b, double margin,
         cfVec3 v = cf_obb_vertex(b, k);
         double phi = cfu_dot(n, v) - offset;
         if (!(phi <= margin)) continue;
-        out[count++] = contact_from(cfu_mul_add(v, -phi, n), v, n, phi, cf_feature(CF_FEAT_VERTEX, (uint32_t)k));
+        contact_from(&out[count++], cfu_mul_add(v, -phi, n), v, n, phi, cf_feature(CF_FEAT_VERTEX, (uint32_t)k));
     }
     if (count > max_contacts) count = cf_manifold_reduce(out, count, max_contacts, out);
     return count;

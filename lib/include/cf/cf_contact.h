@@ -107,6 +107,8 @@ typedef struct cfContactList {
     cfContact *items;   /**< the contacts */
 } cfContactList;
 
+/** Make room for @p extra (>= 0) more contacts beyond count, keeping the contents (CF_NO_MEMORY on failure). */
+cfStatus cf_contacts_reserve(cfContactList *list, int extra);
 /** Append @p c (CF_NO_MEMORY on failure). */
 cfStatus cf_contacts_push(cfContactList *list, const cfContact *c);
 /** Forget all contacts, keep the memory. */

@@ -55,6 +55,7 @@ typedef struct cfDetectStats {
     int narrow_calls;    /**< narrow-phase routines called */
     int contacts;        /**< contacts produced */
     int unsupported;     /**< candidate pairs skipped because no routine handles their shapes */
+    int reused;          /**< pairs whose contacts came from the manifold cache (the world's manifold_tolerance) */
     double seconds;      /**< wall time of the pass */
 } cfDetectStats;
 
