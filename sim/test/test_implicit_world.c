@@ -86,10 +86,10 @@ START_TEST(world_step_is_chapter_step)
         s.eps = 0.005;
         s.profile = CF_SLIDE_RATIONAL;
         for (int k = 0; k < b->n_nodes; ++k)
-            ck_assert_int_eq(cf_implicit_add_node(&s, b->x[k], b->v[k], b->mass[k], b->fixed[k]), k);
+            ck_assert_msg(cf_implicit_add_node(&s, b->x[k], b->v[k], b->mass[k], b->fixed[k]) == k, "node k = %d", k);
         for (int k = 0; k < b->n_springs; ++k) {
             int e = cf_implicit_add_spring(&s, b->springs[k].i, b->springs[k].j, b->springs[k].k);
-            ck_assert_int_ge(e, 0);
+            ck_assert_msg(e >= 0, "spring k = %d", k);
             s.rest[e] = b->springs[k].rest;
         }
         cfVec3 n = cfu_normalize(cfu_vec3(0.1, 0, 1));
