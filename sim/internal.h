@@ -50,5 +50,13 @@ int cf_contact_side_id(const cfContact *c, int side);
 /* the ipc pipeline (ipc.c): the bodies it takes (cfPipeline::check) and its step (cfPipeline::step) */
 cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err);
 cfStatus cf_world_ipc_step(cfWorld *w);
+/* chapter 9's systems have one friction coefficient: the first body's (*ref, *ref_name, set by the
+   first call) and every other body's must agree; CF_BAD_INPUT naming body @p i of @p kind otherwise */
+cfStatus cf_world_same_mu(const char *pipeline, const char *kind, int i, const char *name, double mu, double *ref,
+                          const char **ref_name, cfError *err);
+
+/* the implicit-soft pipeline (implicit.c): the bodies it takes and its step */
+cfStatus cf_world_implicit_check(const cfWorld *w, cfError *err);
+cfStatus cf_world_implicit_step(cfWorld *w);
 
 #endif

@@ -17,9 +17,8 @@
 
 /* ---- which worlds the pipeline takes ------------------------------------------------------------ */
 
-/* the one friction coefficient of the system: every body's mu must agree (chapter 9 has one mu) */
-static cfStatus same_mu(const char *kind, int i, const char *name, double mu, double *ref, const char **ref_name,
-                        cfError *err)
+cfStatus cf_world_same_mu(const char *pipeline, const char *kind, int i, const char *name, double mu, double *ref,
+                          const char **ref_name, cfError *err)
 {
     if (!*ref_name) {
         *ref = mu;
@@ -27,8 +26,8 @@ static cfStatus same_mu(const char *kind, int i, const char *name, double mu, do
         return CF_OK;
     }
     if (mu == *ref) return CF_OK;
-    return cf_error_set(err, CF_BAD_INPUT, "%s[%d] '%s': mu: the ipc pipeline has one friction coefficient "
-                        "(chapter 9's system) and this body's %g differs from %g of '%s'", kind, i, name, mu, *ref,
+    return cf_error_set(err, CF_BAD_INPUT, "%s[%d] '%s': mu: the %s pipeline has one friction coefficient "
+                        "(chapter 9's system) and this body's %g differs from %g of '%s'", kind, i, name, pipeline, mu, *ref,
                         *ref_name);
 }
 
@@ -63,7 +62,7 @@ cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
         if (why)
             return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': %s (got a %s)", i, b->name, why,
                                 cf_shape_name(b->shape.type));
-        cfStatus st = same_mu("bodies", i, b->name, b->mu, &mu, &mu_of, err);
+        cfStatus st = cf_world_same_mu("ipc", "bodies", i, b->name, b->mu, &mu, &mu_of, err);
         if (st != CF_OK) return st;
     }
     for (int i = 0; i < w->n_soft; ++i) {
@@ -76,7 +75,7 @@ cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
                           : s->consistent_mass ? "consistent_mass: the ipc pipeline uses lumped masses"
                                                : NULL;
         if (why) return cf_error_set(err, CF_BAD_INPUT, "soft_bodies[%d] '%s': %s", i, s->name, why);
-        cfStatus st = same_mu("soft_bodies", i, s->name, s->mu, &mu, &mu_of, err);
+        cfStatus st = cf_world_same_mu("ipc", "soft_bodies", i, s->name, s->mu, &mu, &mu_of, err);
         if (st != CF_OK) return st;
     }
     if (w->n_pairs > 0)

@@ -373,6 +373,8 @@ static const char *rfactor_name(int i) { return cf_rfactor_name((cfRFactor)i); }
 static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
 static const char *preconditioner_name(int i) { return cf_preconditioner_name((cfPreconditioner)i); }
 static const char *pipeline_name(int i) { return cf_pipeline_name((cfPipelineKind)i); }
+static const char *implicit_integrator_name(int i) { return cf_implicit_integrator_name((cfImplicitIntegrator)i); }
+static const char *slide_profile_name(int i) { return cf_slide_profile_name((cfSlideProfile)i); }
 
 /* the string member @p key as a value of an enum with @p count names (a no-op once st failed) */
 #define GET_ENUM(key, what, names, count, field)                                                     \
@@ -413,8 +415,9 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
                                        "restitution_threshold",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
-                                       "pipeline", "ipc", NULL};
+                                       "pipeline", "ipc", "implicit", NULL};
     static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", NULL};
+    static const char *const implicit_keys[] = {"integrator", "kappa", "delta", "eps", "profile", NULL};
     const char *at = "world";
     cfStatus st = check_object(p, obj, at, keys);
     if (st == CF_OK) st = get_vec3(p, obj, at, "gravity", &def->gravity);
@@ -456,6 +459,21 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
         if (st == CF_OK) st = get_number(p, ipc, at_ipc, "kappa", &def->ipc.kappa);
         if (st == CF_OK) st = get_number(p, ipc, at_ipc, "eps_v", &def->ipc.eps_v);
         if (st == CF_OK) st = get_int(p, ipc, at_ipc, "friction_iterations", &def->ipc.friction_iterations);
+    }
+    const cJSON *imp = member(obj, "implicit");
+    if (st == CF_OK && imp) {
+        const char *at_imp = "world.implicit";
+        int integ = (int)def->implicit.integrator, prof = (int)def->implicit.profile;
+        st = check_object(p, imp, at_imp, implicit_keys);
+        if (st == CF_OK)
+            st = get_enum(p, imp, at_imp, "integrator", "integrator", implicit_integrator_name, CF_IMPLICIT_INTEGRATOR_COUNT,
+                          &integ);
+        if (st == CF_OK) st = get_number(p, imp, at_imp, "kappa", &def->implicit.kappa);
+        if (st == CF_OK) st = get_number(p, imp, at_imp, "delta", &def->implicit.delta);
+        if (st == CF_OK) st = get_number(p, imp, at_imp, "eps", &def->implicit.eps);
+        if (st == CF_OK) st = get_enum(p, imp, at_imp, "profile", "profile", slide_profile_name, CF_SLIDE_PROFILE_COUNT, &prof);
+        def->implicit.integrator = (cfImplicitIntegrator)integ;
+        def->implicit.profile = (cfSlideProfile)prof;
     }
     if (st == CF_OK) {
         int seed = (int)def->seed;

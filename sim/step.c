@@ -1493,6 +1493,9 @@ static const cfPipeline pipelines[CF_PIPELINE_COUNT] = {
                               velocity_check, velocity_step},
     [CF_PIPELINE_IPC] = {"ipc", "Incremental Potential Contact: minimize the incremental potential over positions (chapter 9)",
                          3, {"gather", "minimize", "scatter"}, cf_world_ipc_check, cf_world_ipc_step},
+    [CF_PIPELINE_IMPLICIT_SOFT] = {"implicit-soft", "paper 003: solve the momentum balance for the end velocity, friction "
+                                   "taken at the end of the step (ch09.7)",
+                                   3, {"gather", "solve", "scatter"}, cf_world_implicit_check, cf_world_implicit_step},
 };
 //< ch09:world-pipelines
 

@@ -59,6 +59,28 @@ const char *cf_stabilization_name(cfStabilization s)
     return "unknown";
 }
 
+const char *cf_implicit_integrator_name(cfImplicitIntegrator i)
+{
+    switch (i) {
+    case CF_IMPLICIT_BE: return "be";
+    case CF_IMPLICIT_TR: return "tr";
+    case CF_IMPLICIT_BDF2: return "bdf2";
+    case CF_IMPLICIT_SDIRK2: return "sdirk2";
+    case CF_IMPLICIT_INTEGRATOR_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_slide_profile_name(cfSlideProfile p)
+{
+    switch (p) {
+    case CF_SLIDE_QUADRATIC: return "quadratic";
+    case CF_SLIDE_RATIONAL: return "rational";
+    case CF_SLIDE_PROFILE_COUNT: break;
+    }
+    return "unknown";
+}
+
 const char *cf_pipeline_name(cfPipelineKind k)
 {
     const cfPipeline *p = cf_pipeline_of(k);
@@ -101,19 +123,20 @@ cfWorldDef cf_world_def_default(void)
     d.ipc.kappa = 0.0;
     d.ipc.eps_v = 1e-3;
     d.ipc.friction_iterations = 1;
+    d.implicit.integrator = CF_IMPLICIT_BE;
+    d.implicit.kappa = 1e4;
+    d.implicit.delta = 1e-3;
+    d.implicit.eps = 1e-3;
+    d.implicit.profile = CF_SLIDE_QUADRATIC;
     return d;
 }
 
 /* "<field>: must be ... (got ...)" */
 #define REFUSE(err, ...) cf_error_set(err, CF_BAD_INPUT, __VA_ARGS__)
 
-/* the pipeline and the ipc settings: ranges, and no setting of one pipeline under another (a
-   forgotten "pipeline" key would otherwise ignore the ipc keys silently) */
-static cfStatus ipc_check(const cfWorldDef *d, cfError *err)
+/* the ipc settings' ranges */
+static cfStatus ipc_settings_check(const cfIpcSettings *p, cfError *err)
 {
-    if (!(d->pipeline >= 0 && d->pipeline < CF_PIPELINE_COUNT))
-        return REFUSE(err, "pipeline: unknown value %d", (int)d->pipeline);
-    const cfIpcSettings *p = &d->ipc;
     if (!(isfinite(p->dhat) && p->dhat >= 0.0))
         return REFUSE(err, "ipc.dhat: must be >= 0 (m; 0: 1e-3 of the soft bodies' bounding box diagonal) (got %g)", p->dhat);
     if (!(isfinite(p->kappa) && p->kappa >= 0.0))
@@ -121,22 +144,59 @@ static cfStatus ipc_check(const cfWorldDef *d, cfError *err)
     if (!(isfinite(p->eps_v) && p->eps_v > 0.0)) return REFUSE(err, "ipc.eps_v: must be > 0 (m/s) (got %g)", p->eps_v);
     if (p->friction_iterations < 1 || p->friction_iterations > 100)
         return REFUSE(err, "ipc.friction_iterations: must be in [1, 100] (got %d)", p->friction_iterations);
+    return CF_OK;
+}
+
+/* the first ipc setting changed from its default, or NULL (under another pipeline, a forgotten
+   "pipeline" key would otherwise ignore the ipc keys silently) */
+static const char *ipc_changed(const cfIpcSettings *p, const cfIpcSettings *def)
+{
+    return p->dhat != def->dhat ? "dhat" : p->kappa != def->kappa ? "kappa" : p->eps_v != def->eps_v ? "eps_v"
+           : p->friction_iterations != def->friction_iterations ? "friction_iterations" : NULL;
+}
+
+/* the implicit-soft settings' ranges, and the first changed from its default */
+static cfStatus implicit_settings_check(const cfImplicitSoftSettings *p, cfError *err)
+{
+    if (!(p->integrator >= 0 && p->integrator < CF_IMPLICIT_INTEGRATOR_COUNT))
+        return REFUSE(err, "implicit.integrator: unknown value %d", (int)p->integrator);
+    if (!(isfinite(p->kappa) && p->kappa > 0.0)) return REFUSE(err, "implicit.kappa: must be > 0 (N/m) (got %g)", p->kappa);
+    if (!(isfinite(p->delta) && p->delta > 0.0)) return REFUSE(err, "implicit.delta: must be > 0 (m) (got %g)", p->delta);
+    if (!(isfinite(p->eps) && p->eps > 0.0)) return REFUSE(err, "implicit.eps: must be > 0 (m/s) (got %g)", p->eps);
+    if (!(p->profile >= 0 && p->profile < CF_SLIDE_PROFILE_COUNT))
+        return REFUSE(err, "implicit.profile: unknown value %d", (int)p->profile);
+    return CF_OK;
+}
+
+static const char *implicit_changed(const cfImplicitSoftSettings *p, const cfImplicitSoftSettings *def)
+{
+    return p->integrator != def->integrator ? "integrator" : p->kappa != def->kappa ? "kappa"
+           : p->delta != def->delta ? "delta" : p->eps != def->eps ? "eps" : p->profile != def->profile ? "profile" : NULL;
+}
+
+/* the pipeline and its settings: ranges, no setting of one pipeline under another, and none of the
+   velocity pipeline's under another */
+static cfStatus pipeline_check(const cfWorldDef *d, cfError *err)
+{
+    if (!(d->pipeline >= 0 && d->pipeline < CF_PIPELINE_COUNT))
+        return REFUSE(err, "pipeline: unknown value %d", (int)d->pipeline);
+    cfStatus st = ipc_settings_check(&d->ipc, err);
+    if (st == CF_OK) st = implicit_settings_check(&d->implicit, err);
+    if (st != CF_OK) return st;
     cfWorldDef def = cf_world_def_default();
     const char *name = cf_pipeline_name(d->pipeline);
-    if (d->pipeline != CF_PIPELINE_IPC) {
-        const char *key = p->dhat != def.ipc.dhat ? "dhat" : p->kappa != def.ipc.kappa ? "kappa"
-                          : p->eps_v != def.ipc.eps_v ? "eps_v"
-                          : p->friction_iterations != def.ipc.friction_iterations ? "friction_iterations" : NULL;
-        if (key) return REFUSE(err, "ipc.%s: a setting of the ipc pipeline, and the pipeline is '%s'", key, name);
-        return CF_OK;
-    }
-    /* the velocity pipeline's stages do not run under ipc: a setting of theirs would do nothing */
+    const char *key = d->pipeline != CF_PIPELINE_IPC ? ipc_changed(&d->ipc, &def.ipc) : NULL;
+    if (key) return REFUSE(err, "ipc.%s: a setting of the ipc pipeline, and the pipeline is '%s'", key, name);
+    key = d->pipeline != CF_PIPELINE_IMPLICIT_SOFT ? implicit_changed(&d->implicit, &def.implicit) : NULL;
+    if (key) return REFUSE(err, "implicit.%s: a setting of the implicit-soft pipeline, and the pipeline is '%s'", key, name);
+    if (d->pipeline == CF_PIPELINE_VELOCITY) return CF_OK;
+    /* the velocity pipeline's stages do not run under another: a setting of theirs would do nothing */
     if (d->solver) return REFUSE(err, "solver: the %s pipeline solves no velocity-level problem; leave it none", name);
     if (d->detector != CF_DETECT_NONE)
-        return REFUSE(err, "detector: the %s pipeline finds its contacts itself (every pair within dhat); leave it none", name);
+        return REFUSE(err, "detector: the %s pipeline finds its contacts itself; leave it none", name);
     if (d->soft_integrator != CF_SOFT_IMPLICIT)
-        return REFUSE(err, "soft_integrator: the %s pipeline's step is implicit Euler (got '%s')", name,
-                      cf_soft_integrator_name(d->soft_integrator));
+        return REFUSE(err, "soft_integrator: the %s pipeline integrates by its own settings; leave it 'implicit' (got '%s')",
+                      name, cf_soft_integrator_name(d->soft_integrator));
     if (d->cmr_rounds != 0) return REFUSE(err, "cmr_rounds: constraint manifold refinement is a velocity-pipeline step");
     return CF_OK;
 }
@@ -219,7 +279,7 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "cmr_rounds: constraint manifold refinement needs a detector and a solver of assembled or "
                       "dual-form problems (got detector '%s', solver '%s')", cf_detector_name(d->detector),
                       d->solver ? d->solver->name : "none");
-    return ipc_check(d, err);
+    return pipeline_check(d, err);
 }
 
 cfStatus cf_world_erp_cfm(const cfWorldDef *d, double *erp, double *cfm)

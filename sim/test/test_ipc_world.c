@@ -215,13 +215,13 @@ START_TEST(bad_ipc_settings_named)
     refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhat\": \"1mm\"}}, " SOFT "}", "world.ipc.dhat: must be a number");
     refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhta\": 1e-3}}, " SOFT "}",
             "world.ipc: unknown key 'dhta' (did you mean 'dhat'?)");
-    refused("{\"world\": {\"pipeline\": \"icp\"}, " SOFT "}", "world.pipeline: unknown pipeline 'icp' (expected one of: velocity, ipc)");
+    refused("{\"world\": {\"pipeline\": \"icp\"}, " SOFT "}", "world.pipeline: unknown pipeline 'icp' (expected one of: velocity, ipc, implicit-soft)");
     /* an ipc key without the ipc pipeline would be ignored: refused */
     refused("{\"world\": {\"ipc\": {\"kappa\": 1e4}}, " SOFT "}", "world.ipc.kappa: a setting of the ipc pipeline, and the pipeline is 'velocity'");
     /* the velocity pipeline's stages do not run under ipc */
     refused("{\"world\": {\"pipeline\": \"ipc\", \"solver\": \"pgs\"}, " SOFT "}", "world.solver: the ipc pipeline solves no velocity-level problem");
     refused("{\"world\": {\"pipeline\": \"ipc\", \"detector\": \"primitives\"}, " SOFT "}", "world.detector:");
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"soft_integrator\": \"bdf2\"}, " SOFT "}", "world.soft_integrator: the ipc pipeline's step is implicit Euler");
+    refused("{\"world\": {\"pipeline\": \"ipc\", \"soft_integrator\": \"bdf2\"}, " SOFT "}", "world.soft_integrator: the ipc pipeline integrates by its own settings");
     /* the one validator: a world built in code gets the same line */
     cfWorldDef d = cf_world_def_default();
     d.pipeline = CF_PIPELINE_IPC;

@@ -39,6 +39,7 @@
 
 #include "cf/cf_base.h"
 #include "cf/cf_body.h"
+#include "cf/cf_ch09.h"
 #include "cf/cf_ch10.h"
 #include "cf/cf_ch11.h"
 #include "cf/cf_contact.h"
@@ -115,7 +116,8 @@ const char *cf_stabilization_name(cfStabilization s);
 typedef enum cfPipelineKind {
     CF_PIPELINE_VELOCITY = 0, /**< "velocity": the stages of cfStage, a velocity-level contact problem (chapters 1-8, 10) */
     CF_PIPELINE_IPC,          /**< "ipc": Incremental Potential Contact (chapter 9): the step minimizes the incremental potential over positions */
-    CF_PIPELINE_COUNT         /**< number of pipelines; paper 003's "implicit-soft" (ch09.7) is to come as the next value */
+    CF_PIPELINE_IMPLICIT_SOFT, /**< "implicit-soft": paper 003 (ch09.7): the step finds the end velocity whose forces, friction included, are taken at the end of the step */
+    CF_PIPELINE_COUNT         /**< number of pipelines */
 } cfPipelineKind;
 
 /**
@@ -130,7 +132,28 @@ typedef struct cfIpcSettings {
     int friction_iterations; /**< lagging iterations of the friction per step, in [1, 100] (default 1) */
 } cfIpcSettings;
 
-/** Name of a pipeline as used in scene files ("velocity", "ipc"); "unknown" for other values. */
+/**
+ * Parameters of the implicit-soft pipeline (cfWorldDef::implicit; scene object world.implicit):
+ * those of chapter 9's cfImplicitSystem. The defaults: backward Euler and the quadratic profile
+ * s_a (cf_implicit_init()'s), eps = 1e-3 m/s (cf_implicit_init()'s), delta = 1e-3 m (the ipc
+ * pipeline's dhat scale) and kappa = 1e4 N/m, with which a 1 kg node rests delta -
+ * sqrt(g delta / (3 kappa)) = 0.43 mm above a plane (lambda = -b'(d) = m g).
+ */
+typedef struct cfImplicitSoftSettings {
+    cfImplicitIntegrator integrator; /**< "be" (default), "tr", "bdf2" (its history: the soft bodies' x_prev, v_prev), "sdirk2" */
+    double kappa;                    /**< penalty stiffness (N/m, > 0; default 1e4); a step that ends below a plane repeats with it raised (cf_implicit_bump()) for that step only */
+    double delta;                    /**< contact thickness: a node feels a plane within this gap (m, > 0; default 1e-3) */
+    double eps;                      /**< stick-slip speed of the smoothed friction (m/s, > 0; default 1e-3): a particle that Coulomb would hold creeps at the speed x with s(x) = tan(theta)/mu */
+    cfSlideProfile profile;          /**< "quadratic" (s_a, default) or "rational" (s_b) */
+} cfImplicitSoftSettings;
+
+/** Name of an implicit-soft integrator as used in scene files ("be", "tr", "bdf2", "sdirk2"); "unknown" for other values. */
+const char *cf_implicit_integrator_name(cfImplicitIntegrator i);
+
+/** Name of a sliding profile as used in scene files ("quadratic", "rational"); "unknown" for other values. */
+const char *cf_slide_profile_name(cfSlideProfile p);
+
+/** Name of a pipeline as used in scene files ("velocity", "ipc", "implicit-soft"); "unknown" for other values. */
 const char *cf_pipeline_name(cfPipelineKind k);
 
 /** World settings. Start from cf_world_def_default(); check with cf_world_def_check(). */
@@ -166,6 +189,7 @@ typedef struct cfWorldDef {
     int cmr_halvings;                   /**< CMR: times a step may be halved when still colliding (0..8, default 2) */
     cfPipelineKind pipeline;            /**< the step's stage list (default CF_PIPELINE_VELOCITY); the settings above the ipc ones belong to the velocity pipeline and must keep their defaults under another (solver none, detector none, implicit soft integrator, no CMR) */
     cfIpcSettings ipc;                  /**< the ipc pipeline's parameters; must keep their defaults under another pipeline */
+    cfImplicitSoftSettings implicit;    /**< the implicit-soft pipeline's parameters; must keep their defaults under another pipeline */
 } cfWorldDef;
 
 /** Defaults described in ::cfWorldDef. */
@@ -233,6 +257,14 @@ typedef struct cfStepStats {
         double barrier_energy; /**< kappa sum_k b(d_k, dhat) after the step (J; edge-edge pairs with their mollifier) */
         double force_residual; /**< |grad f|_inf / h^2 of the last Newton iterate (N) */
     } ipc;
+    /** the implicit-soft pipeline's step (zero under another pipeline); its Newton iterations,
+     *  final |r|_inf, status and node-plane pairs within delta are also solver_iterations,
+     *  solver_residual, solver_status and n_contacts */
+    struct {
+        double kappa;   /**< the penalty stiffness the step ended with (the setting, or bumped) */
+        int bumps;      /**< stiffness bumps (repeats) of the step */
+        double min_gap; /**< smallest node-plane gap after the step (m; INFINITY without planes) */
+    } implicit;
 } cfStepStats;
 
 /**
@@ -270,9 +302,10 @@ struct cfWorld;
  *   in w->error (the caller restores the state and adds "the step failed").
  * - stages: the names of its stages in order (at most CF_STAGE_COUNT), for timings and the text.
  *
- * Paper 003's implicit frictional dynamics (exercise ch09.7) plugs in as one more row,
- * "implicit-soft": a value of cfPipelineKind, its settings beside cfWorldDef::ipc, its check and
- * its step (a root finding of the momentum balance over positions), and its stage names.
+ * Paper 003's implicit frictional dynamics (exercise ch09.7) is the row "implicit-soft": a value
+ * of cfPipelineKind, its settings (cfWorldDef::implicit), its check (mass-spring soft bodies
+ * against fixed planes) and its step (cf_implicit_step(): a root finding of the momentum balance
+ * over the end velocity).
  */
 typedef struct cfPipeline {
     const char *name;                                       /**< scene value of world.pipeline */
