@@ -194,10 +194,12 @@ static void hud_build(const cfvApp *app, Hud *H)
         const cfvSlot *sl = &run->slot[i];
         const cfWorldDef *d = &sl->w.def;
         char integ[160] = "";
-        if (rigid)
+        if (d->pipeline != CF_PIPELINE_VELOCITY) /* its own step: the integrator settings are the velocity pipeline's */
+            snprintf(integ, sizeof integ, "pipeline %s", cf_pipeline_name(d->pipeline));
+        else if (rigid)
             snprintf(integ, sizeof integ, "rigid %s, gyroscopic %s%s", cf_rigid_integrator_name(d->rigid_integrator),
                      d->gyroscopic ? "on" : "off", soft ? ", " : "");
-        if (soft)
+        if (soft && d->pipeline == CF_PIPELINE_VELOCITY)
             snprintf(integ + strlen(integ), sizeof integ - strlen(integ), "soft %s",
                      cf_soft_integrator_name(d->soft_integrator));
         int m;

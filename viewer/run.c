@@ -248,7 +248,8 @@ static void sample(cfvRun *run)
         if (s->halted && s->energy.n > 0) continue;
         cfv_series_push(&s->energy, s->w.time, cf_world_energy(&s->w));
         cfv_series_push(&s->momentum, s->w.time, cfu_norm(cf_world_angular_momentum(&s->w)));
-        cfv_series_push(&s->barrier, s->w.time, s->w.stats.ipc.barrier_energy);
+        if (s->w.def.pipeline == CF_PIPELINE_IPC) /* the barrier plot has a line for ipc worlds only */
+            cfv_series_push(&s->barrier, s->w.time, s->w.stats.ipc.barrier_energy);
     }
 }
 
