@@ -194,20 +194,26 @@ static cfStatus affine_newton(cfIpcAffine *a, const cfIpcSystem *s, double *z, c
     //< ch09:affine-newton
 }
 
+typedef struct AffineSolve {
+    cfIpcAffine *a;
+    double *z;
+} AffineSolve;
+
+/* Newton over the affine unknowns; the nodes follow z */
+static cfStatus affine_solve(void *ctx, cfIpcSystem *s, const cfIpcOptions *o, cfIpcStats *one)
+{
+    AffineSolve *c = ctx;
+    cfStatus st = affine_newton(c->a, s, c->z, o, one);
+    cf_ipc_affine_positions(c->a, s, c->z, s->q);
+    return st;
+}
+
 cfStatus cf_ipc_affine_step(cfIpcAffine *a, cfIpcSystem *s, double *z, const double *z_guess, const cfIpcOptions *opt,
                             cfIpcStats *stats)
 {
     cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
     int N = 3 * s->n;
-    double h = s->h;
-    for (int i = 0; i < s->n; ++i)
-        for (int r = 0; r < 3; ++r) {
-            int p = 3 * i + r;
-            s->q_start[p] = s->q[p];
-            s->q_tilde[p] = s->fixed[i] ? s->q[p] : s->q[p] + h * s->u[p] + h * h * cfu_vec3_at(s->gravity, r);
-        }
-    cfIpcStats sum = {0}, one;
-    cfStatus result = CF_OK;
+    cf_ipc_step_begin(s);
     if (z_guess) { /* the guess, as far as the straight node paths towards it are safe (CCD) */
         double *dz = malloc((size_t)a->n_z * sizeof *dz), *dq = malloc((size_t)N * sizeof *dq);
         if (!dz || !dq) {
@@ -221,21 +227,6 @@ cfStatus cf_ipc_affine_step(cfIpcAffine *a, cfIpcSystem *s, double *z, const dou
         cf_ipc_affine_positions(a, s, z, s->q);
         free(dz), free(dq);
     }
-    for (int l = 0; l < (o.lag_iters > 0 ? o.lag_iters : 1); ++l) {
-        memset(&one, 0, sizeof one);
-        cfStatus st = cf_ipc_lag_friction(s, s->q);
-        if (st == CF_OK) st = affine_newton(a, s, z, &o, &one);
-        cf_ipc_affine_positions(a, s, z, s->q);
-        if (st == CF_NOT_IMPLEMENTED || st == CF_NO_MEMORY || st == CF_BAD_INPUT) return st;
-        if (st != CF_OK) result = st;
-        sum.iterations += one.iterations;
-        sum.halvings += one.halvings;
-        sum.ccd_clamps += one.ccd_clamps;
-        sum.grad_norm = one.grad_norm;
-        sum.energy = one.energy;
-    }
-    for (int p = 0; p < N; ++p) s->u[p] = (s->q[p] - s->q_start[p]) / h;
-    sum.min_dist = cf_ipc_min_distance(s, s->q, &sum.active);
-    if (stats) *stats = sum;
-    return result;
+    AffineSolve c = {a, z};
+    return cf_ipc_step_lagged(s, &o, affine_solve, &c, stats);
 }

@@ -388,23 +388,25 @@ cfStatus cf_ipc_lag_friction(cfIpcSystem *s, const double *q)
     return L.st;
 }
 
-cfStatus cf_ipc_step(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats)
+void cf_ipc_step_begin(cfIpcSystem *s)
 {
-    cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
-    int N = 3 * s->n;
     double h = s->h;
-    cfVec3 gv = s->gravity;
     for (int i = 0; i < s->n; ++i)
         for (int a = 0; a < 3; ++a) {
             int p = 3 * i + a;
             s->q_start[p] = s->q[p];
-            s->q_tilde[p] = s->fixed[i] ? s->q[p] : s->q[p] + h * s->u[p] + h * h * cfu_vec3_at(gv, a);
+            s->q_tilde[p] = s->fixed[i] ? s->q[p] : s->q[p] + h * s->u[p] + h * h * cfu_vec3_at(s->gravity, a);
         }
-    cfIpcStats sum = {0}, one;
+}
+
+cfStatus cf_ipc_step_lagged(cfIpcSystem *s, const cfIpcOptions *o, cfIpcSolveFn solve, void *ctx, cfIpcStats *stats)
+{
+    cfIpcStats sum = {0};
     cfStatus result = CF_OK;
-    for (int l = 0; l < (o.lag_iters > 0 ? o.lag_iters : 1); ++l) {
+    for (int l = 0; l < (o->lag_iters > 0 ? o->lag_iters : 1); ++l) {
+        cfIpcStats one = {0};
         cfStatus st = cf_ipc_lag_friction(s, s->q);
-        if (st == CF_OK) st = cf_ipc_newton(s, s->q, &o, &one);
+        if (st == CF_OK) st = solve(ctx, s, o, &one);
         if (st == CF_NOT_IMPLEMENTED || st == CF_NO_MEMORY || st == CF_BAD_INPUT) return st;
         if (st != CF_OK) result = st;
         sum.iterations += one.iterations;
@@ -413,10 +415,23 @@ cfStatus cf_ipc_step(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats)
         sum.grad_norm = one.grad_norm;
         sum.energy = one.energy;
     }
-    for (int p = 0; p < N; ++p) s->u[p] = (s->q[p] - s->q_start[p]) / h;
+    for (int p = 0; p < 3 * s->n; ++p) s->u[p] = (s->q[p] - s->q_start[p]) / s->h;
     sum.min_dist = cf_ipc_min_distance(s, s->q, &sum.active);
     if (stats) *stats = sum;
     return result;
+}
+
+static cfStatus newton_from_q(void *ctx, cfIpcSystem *s, const cfIpcOptions *o, cfIpcStats *one)
+{
+    (void)ctx;
+    return cf_ipc_newton(s, s->q, o, one);
+}
+
+cfStatus cf_ipc_step(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats)
+{
+    cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
+    cf_ipc_step_begin(s);
+    return cf_ipc_step_lagged(s, &o, newton_from_q, NULL, stats);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -333,6 +333,19 @@ cfStatus cf_ipc_lag_friction(cfIpcSystem *s, const double *q);
  * final distance. The status of the last failing solve (CF_MAX_ITER still moves the state).
  */
 cfStatus cf_ipc_step(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats);
+
+/** A minimizer of f for cf_ipc_step_lagged(): leaves its iterate in s->q (cf_ipc_newton() from s->q, say). */
+typedef cfStatus (*cfIpcSolveFn)(void *ctx, cfIpcSystem *s, const cfIpcOptions *o, cfIpcStats *one);
+/** cf_ipc_step()'s start: q_start = q and the inertial target q_tilde = q + h u + h^2 g (free nodes). */
+void cf_ipc_step_begin(cfIpcSystem *s);
+/**
+ * cf_ipc_step()'s lagging loop, for steps that minimize over other unknowns too (the world's affine
+ * bodies, sim/ipc_affine.c): after cf_ipc_step_begin(), max(lag_iters, 1) times lag the friction at
+ * s->q and call @p solve; then u = (q - q_start)/h. Returns CF_NOT_IMPLEMENTED, CF_NO_MEMORY or
+ * CF_BAD_INPUT of a lag or solve at once, else the status of the last failing solve, else CF_OK;
+ * @p stats (may be NULL) sums the solves and reports the final distance.
+ */
+cfStatus cf_ipc_step_lagged(cfIpcSystem *s, const cfIpcOptions *o, cfIpcSolveFn solve, void *ctx, cfIpcStats *stats);
 /** @} */
 
 /* ==================================================================================== */
