@@ -374,25 +374,27 @@ static double pose_change(const CachedPair *e, const cfRigidBody *a, const cfRig
     return cfu_norm(cfu_sub(dx, e->dx)) + chord * (bound_radius(&a->shape) + bound_radius(&b->shape));
 }
 
+/* *items holds at least @p need elements of @p size bytes (capacity doubled from @p first) */
+static cfStatus grow(void **items, int *cap, int need, int first, size_t size)
+{
+    if (need <= *cap) return CF_OK;
+    int n = *cap ? 2 * *cap : first;
+    while (n < need) n *= 2;
+    void *p = realloc(*items, (size_t)n * size);
+    if (!p) return CF_NO_MEMORY;
+    *items = p;
+    *cap = n;
+    return CF_OK;
+}
+
 static cfStatus cache_reserve(Manifolds *c, int pairs, int pts)
 {
-    if (pairs > c->cap_pairs) {
-        int cap = c->cap_pairs ? 2 * c->cap_pairs : 64;
-        while (cap < pairs) cap *= 2;
-        CachedPair *p = realloc(c->pairs, (size_t)cap * sizeof *p);
-        if (!p) return CF_NO_MEMORY;
-        c->pairs = p;
-        c->cap_pairs = cap;
-    }
-    if (pts > c->cap_pts) {
-        int cap = c->cap_pts ? 2 * c->cap_pts : 256;
-        while (cap < pts) cap *= 2;
-        CachedPoint *p = realloc(c->pts, (size_t)cap * sizeof *p);
-        if (!p) return CF_NO_MEMORY;
-        c->pts = p;
-        c->cap_pts = cap;
-    }
-    return CF_OK;
+    void *pp = c->pairs, *pt = c->pts;
+    cfStatus st = grow(&pp, &c->cap_pairs, pairs, 64, sizeof *c->pairs);
+    c->pairs = pp;
+    if (st == CF_OK) st = grow(&pt, &c->cap_pts, pts, 256, sizeof *c->pts);
+    c->pts = pt;
+    return st;
 }
 
 /* record the n contacts of pair (ia, ib) just detected at the bodies' present poses */
