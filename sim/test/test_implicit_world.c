@@ -13,6 +13,7 @@
 #include "cf/cf_ch09.h"
 #include "cf/cf_scene.h"
 #include "cf/cf_world.h"
+#include "scene_support.h"
 
 static void load(const char *scene, cfWorld *w)
 {
@@ -75,9 +76,7 @@ START_TEST(world_step_is_chapter_step)
         char json[2048];
         snprintf(json, sizeof json, CHAIN, name);
         cfWorld w;
-        cfError err = {{0}};
-        cfStatus st = cf_scene_parse(json, "t.json", &w, NULL, &err);
-        ck_assert_msg(st == CF_OK, "%s", err.msg);
+        sim_parse(json, &w);
         const cfSoftBody *b = &w.soft[0];
         cfImplicitSystem s;
         cft_assert_ok(cf_implicit_init(&s, 0.01, 2e3, 0.002));
@@ -120,33 +119,25 @@ END_TEST
 
 /* ---- refusals ----------------------------------------------------------------------------------- */
 
-static void refused(const char *json, const char *want)
-{
-    cfWorld w;
-    cfError err = {{0}};
-    cft_assert_status(cf_scene_parse(json, "t.json", &w, NULL, &err), CF_BAD_INPUT);
-    ck_assert_msg(strstr(err.msg, want), "wanted '%s' in: %s", want, err.msg);
-}
-
 #define SOFT "\"soft_bodies\": [{\"type\": \"particle\", \"position\": [0, 0, 1], \"mass\": 1}]"
 #define IMP "{\"world\": {\"pipeline\": \"implicit-soft\", \"implicit\": "
 
 START_TEST(bad_implicit_settings_named)
 {
-    refused(IMP "{\"kappa\": 0}}, " SOFT "}", "t.json: world.implicit.kappa: must be > 0");
-    refused(IMP "{\"delta\": -1}}, " SOFT "}", "t.json: world.implicit.delta: must be > 0");
-    refused(IMP "{\"eps\": 0}}, " SOFT "}", "t.json: world.implicit.eps: must be > 0");
-    refused(IMP "{\"integrator\": \"rk4\"}}, " SOFT "}",
+    sim_refused(IMP "{\"kappa\": 0}}, " SOFT "}", "t.json: world.implicit.kappa: must be > 0");
+    sim_refused(IMP "{\"delta\": -1}}, " SOFT "}", "t.json: world.implicit.delta: must be > 0");
+    sim_refused(IMP "{\"eps\": 0}}, " SOFT "}", "t.json: world.implicit.eps: must be > 0");
+    sim_refused(IMP "{\"integrator\": \"rk4\"}}, " SOFT "}",
             "world.implicit.integrator: unknown integrator 'rk4' (expected one of: be, tr, bdf2, sdirk2)");
-    refused(IMP "{\"profile\": \"cubic\"}}, " SOFT "}",
+    sim_refused(IMP "{\"profile\": \"cubic\"}}, " SOFT "}",
             "world.implicit.profile: unknown profile 'cubic' (expected one of: quadratic, rational)");
-    refused(IMP "{\"kapa\": 1}}, " SOFT "}", "world.implicit: unknown key 'kapa'");
+    sim_refused(IMP "{\"kapa\": 1}}, " SOFT "}", "world.implicit: unknown key 'kapa'");
     /* a setting of implicit-soft under another pipeline would be ignored: refused */
-    refused("{\"world\": {\"implicit\": {\"eps\": 0.01}}, " SOFT "}",
+    sim_refused("{\"world\": {\"implicit\": {\"eps\": 0.01}}, " SOFT "}",
             "world.implicit.eps: a setting of the implicit-soft pipeline, and the pipeline is 'velocity'");
-    refused("{\"world\": {\"pipeline\": \"implicit-soft\", \"ipc\": {\"dhat\": 0.01}}, " SOFT "}",
+    sim_refused("{\"world\": {\"pipeline\": \"implicit-soft\", \"ipc\": {\"dhat\": 0.01}}, " SOFT "}",
             "world.ipc.dhat: a setting of the ipc pipeline, and the pipeline is 'implicit-soft'");
-    refused("{\"world\": {\"pipeline\": \"implicit-soft\", \"solver\": \"pgs\"}, " SOFT "}",
+    sim_refused("{\"world\": {\"pipeline\": \"implicit-soft\", \"solver\": \"pgs\"}, " SOFT "}",
             "world.solver: the implicit-soft pipeline solves no velocity-level problem");
     /* the one validator: a world built in code gets the same line */
     cfWorldDef d = cf_world_def_default();
@@ -160,14 +151,14 @@ END_TEST
 
 START_TEST(bad_implicit_bodies_named)
 {
-    refused(IMP "{}}, \"bodies\": [{\"name\": \"ball\", \"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}",
+    sim_refused(IMP "{}}, \"bodies\": [{\"name\": \"ball\", \"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}",
             "t.json: bodies[0] 'ball': the implicit-soft pipeline's obstacles are fixed planes");
-    refused(IMP "{}}, \"bodies\": [{\"name\": \"slab\", \"fixed\": true, \"shape\": {\"type\": \"box\", "
+    sim_refused(IMP "{}}, \"bodies\": [{\"name\": \"slab\", \"fixed\": true, \"shape\": {\"type\": \"box\", "
             "\"half_extents\": [1, 1, 0.1]}}]}", "bodies[0] 'slab': the implicit-soft pipeline's obstacles are fixed planes");
-    refused(IMP "{}}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\", \"origin\": [0, 0, 1], "
+    sim_refused(IMP "{}}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\", \"origin\": [0, 0, 1], "
             "\"size\": [0.2, 0.2, 0.2], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e4, \"poisson\": 0.3}]}",
             "soft_bodies[0] 'jelly': tetrahedra");
-    refused(IMP "{}}, \"bodies\": [{\"name\": \"g\", \"fixed\": true, \"mu\": 0.5, \"shape\": {\"type\": \"plane\", "
+    sim_refused(IMP "{}}, \"bodies\": [{\"name\": \"g\", \"fixed\": true, \"mu\": 0.5, \"shape\": {\"type\": \"plane\", "
             "\"normal\": [0, 0, 1], \"offset\": 0}}], \"soft_bodies\": [{\"name\": \"p\", \"type\": \"particle\", "
             "\"position\": [0, 0, 1], \"mass\": 1, \"mu\": 0.2}]}",
             "soft_bodies[0] 'p': mu: the implicit-soft pipeline has one friction coefficient");

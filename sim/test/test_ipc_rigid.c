@@ -12,13 +12,7 @@
 #include "cf/cf_ipc_affine.h"
 #include "cf/cf_scene.h"
 #include "cf/cf_world.h"
-
-static void parse(const char *json, cfWorld *w)
-{
-    cfError err = {{0}};
-    cfStatus st = cf_scene_parse(json, "t.json", w, NULL, &err);
-    ck_assert_msg(st == CF_OK, "%s", err.msg);
-}
+#include "scene_support.h"
 
 /* step @p n times, certifying after every step that no surface crossed another and no node or
    corner went through static geometry (cf_world_crossings() with the world before the step) */
@@ -154,7 +148,7 @@ START_TEST(rigid_box_rests_on_ground)
                        " {\"name\": \"crate\", \"mass\": 2, \"mu\": 0.3, \"position\": [0.05, -0.02, 0.09],"
                        "  \"orientation\": [0.995, 0.0998, 0, 0], \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.15, 0.05]}}]}";
     cfWorld w;
-    parse(json, &w);
+    sim_parse(json, &w);
     step_certified(&w, 50);
     const cfRigidBody *b = &w.bodies[1];
     double dhat = w.stats.ipc.dhat;
@@ -192,7 +186,7 @@ START_TEST(free_spinning_box_keeps_momentum)
                        "  \"velocity\": [0.3, -0.1, 0.2], \"angular_velocity\": [0, 0, 2],"
                        "  \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.15, 0.05]}}]}";
     cfWorld w;
-    parse(json, &w);
+    sim_parse(json, &w);
     const cfRigidBody *b = &w.bodies[0];
     cfVec3 p0 = cf_world_linear_momentum(&w), orbit0 = cfu_cross(b->x, cfu_scale(b->mass, b->v));
     cfVec3 spin0 = cfu_sub(cf_world_angular_momentum(&w), orbit0);
@@ -229,7 +223,7 @@ START_TEST(mixed_stacks_rest)
         "  {\"name\": \"soft on rigid\", \"type\": \"spring_box\", \"origin\": [0.52, -0.08, 0.13], \"size\": [0.16, 0.16, 0.16],"
         "   \"mass\": 0.5, \"stiffness\": 3000, \"mu\": 0.3}]}";
     cfWorld w;
-    parse(json, &w);
+    sim_parse(json, &w);
     step_certified(&w, 40);
     double dhat = w.stats.ipc.dhat;
     /* rigid on soft: its lowest corner above the soft box's highest node, within dhat */
@@ -258,7 +252,7 @@ START_TEST(certificate_sees_rigid_crossings)
                        " {\"name\": \"b\", \"mass\": 1, \"mu\": 0.3, \"position\": [0.05, 0.03, 0.45],"
                        "  \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1]}}]}";
     cfWorld w;
-    parse(json, &w);
+    sim_parse(json, &w);
     ck_assert_int_eq(cf_world_crossings(&w, NULL, NULL, 0), 0);
     cfWorld before;
     cft_assert_ok(cf_world_copy(&before, &w));

@@ -15,19 +15,13 @@
 #include "cf/cf_scene.h"
 #include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
+#include "scene_support.h"
 
 static void load(const char *scene, cfWorld *w)
 {
     cfError err = {{0}};
     cfStatus st = cf_scene_load(cft_scene_path(scene), w, NULL, &err);
     ck_assert_msg(st == CF_OK, "%s: %s", scene, err.msg);
-}
-
-static void parse(const char *json, cfWorld *w)
-{
-    cfError err = {{0}};
-    cfStatus st = cf_scene_parse(json, "t.json", w, NULL, &err);
-    ck_assert_msg(st == CF_OK, "%s", err.msg);
 }
 
 /* a copy of @p w: the state before a step, whose paths the certificate checks (cf_world_free() it) */
@@ -143,7 +137,7 @@ START_TEST(soft_box_matches_chapter_loop)
         " \"soft_bodies\": [{\"type\": \"spring_box\", \"origin\": [0.2, -0.2, 0.03], \"size\": [0.4, 0.4, 0.4],"
         "   \"mass\": 1, \"stiffness\": 2000, \"mu\": 0.5}]}";
     cfWorld w;
-    parse(json, &w);
+    sim_parse(json, &w);
     cfIpcSystem s;
     cft_assert_ok(cf_ipc_init(&s, 0.01, 0.01, 1e3));
     s.gravity = cfu_vec3(0, 0, -9.81);
@@ -182,7 +176,7 @@ START_TEST(derived_kappa_rests_at_half_dhat)
                        " \"bodies\": [{\"fixed\": true, \"mu\": 0, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}],"
                        " \"soft_bodies\": [{\"type\": \"particle\", \"position\": [0.3, -0.2, 6e-4], \"mass\": 2, \"mu\": 0}]}";
     cfWorld w;
-    parse(json, &w);
+    sim_parse(json, &w);
     step_certified(&w, 60);
     cft_assert_near(w.stats.ipc.dhat, 1e-3, 0, 1e-15);
     cft_assert_near(w.stats.ipc.kappa, 2 * 9.81 / ((log(2.0) + 0.5) * 1e-3), 0, 1e-12);
@@ -194,34 +188,25 @@ END_TEST
 
 /* ---- bad input ----------------------------------------------------------------------------------- */
 
-/* the scene @p world_and_bodies is refused and the message contains @p want */
-static void refused(const char *json, const char *want)
-{
-    cfWorld w;
-    cfError err = {{0}};
-    cft_assert_status(cf_scene_parse(json, "t.json", &w, NULL, &err), CF_BAD_INPUT);
-    ck_assert_msg(strstr(err.msg, want), "wanted '%s' in: %s", want, err.msg);
-}
-
 #define SOFT "\"soft_bodies\": [{\"type\": \"particle\", \"position\": [0, 0, 1], \"mass\": 1}]"
 
 START_TEST(bad_ipc_settings_named)
 {
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhat\": -1}}, " SOFT "}", "t.json: world.ipc.dhat: must be >= 0");
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"kappa\": -5}}, " SOFT "}", "t.json: world.ipc.kappa: must be >= 0");
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"eps_v\": 0}}, " SOFT "}", "t.json: world.ipc.eps_v: must be > 0");
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"friction_iterations\": 0}}, " SOFT "}",
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhat\": -1}}, " SOFT "}", "t.json: world.ipc.dhat: must be >= 0");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"kappa\": -5}}, " SOFT "}", "t.json: world.ipc.kappa: must be >= 0");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"eps_v\": 0}}, " SOFT "}", "t.json: world.ipc.eps_v: must be > 0");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"friction_iterations\": 0}}, " SOFT "}",
             "t.json: world.ipc.friction_iterations: must be in [1, 100]");
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhat\": \"1mm\"}}, " SOFT "}", "world.ipc.dhat: must be a number");
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhta\": 1e-3}}, " SOFT "}",
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhat\": \"1mm\"}}, " SOFT "}", "world.ipc.dhat: must be a number");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"dhta\": 1e-3}}, " SOFT "}",
             "world.ipc: unknown key 'dhta' (did you mean 'dhat'?)");
-    refused("{\"world\": {\"pipeline\": \"icp\"}, " SOFT "}", "world.pipeline: unknown pipeline 'icp' (expected one of: velocity, ipc, implicit-soft)");
+    sim_refused("{\"world\": {\"pipeline\": \"icp\"}, " SOFT "}", "world.pipeline: unknown pipeline 'icp' (expected one of: velocity, ipc, implicit-soft)");
     /* an ipc key without the ipc pipeline would be ignored: refused */
-    refused("{\"world\": {\"ipc\": {\"kappa\": 1e4}}, " SOFT "}", "world.ipc.kappa: a setting of the ipc pipeline, and the pipeline is 'velocity'");
+    sim_refused("{\"world\": {\"ipc\": {\"kappa\": 1e4}}, " SOFT "}", "world.ipc.kappa: a setting of the ipc pipeline, and the pipeline is 'velocity'");
     /* the velocity pipeline's stages do not run under ipc */
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"solver\": \"pgs\"}, " SOFT "}", "world.solver: the ipc pipeline solves no velocity-level problem");
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"detector\": \"primitives\"}, " SOFT "}", "world.detector:");
-    refused("{\"world\": {\"pipeline\": \"ipc\", \"soft_integrator\": \"bdf2\"}, " SOFT "}", "world.soft_integrator: the ipc pipeline integrates by its own settings");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"solver\": \"pgs\"}, " SOFT "}", "world.solver: the ipc pipeline solves no velocity-level problem");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"detector\": \"primitives\"}, " SOFT "}", "world.detector:");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"soft_integrator\": \"bdf2\"}, " SOFT "}", "world.soft_integrator: the ipc pipeline integrates by its own settings");
     /* the one validator: a world built in code gets the same line */
     cfWorldDef d = cf_world_def_default();
     d.pipeline = CF_PIPELINE_IPC;
@@ -234,24 +219,24 @@ END_TEST
 
 START_TEST(bad_ipc_bodies_named)
 {
-    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"ball\", \"mass\": 1, \"mu\": 0.5,"
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"ball\", \"mass\": 1, \"mu\": 0.5,"
             " \"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}",
             "t.json: bodies[0] 'ball': a moving rigid body under ipc is a box");
-    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"crate\", \"mass\": 1, \"mu\": 0.5,"
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"crate\", \"mass\": 1, \"mu\": 0.5,"
             " \"inertia\": [1, 1, 1], \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1]}}]}",
             "t.json: bodies[0] 'crate': inertia: a moving box under ipc has the solid box's inertia");
-    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"post\", \"fixed\": true, \"mu\": 0,"
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"post\", \"fixed\": true, \"mu\": 0,"
             " \"shape\": {\"type\": \"capsule\", \"radius\": 0.1, \"half_height\": 1}}], " SOFT "}",
             "bodies[0] 'post': static geometry under ipc is a box or a plane (got a capsule)");
-    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\","
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\","
             " \"size\": [1, 1, 1], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e5, \"poisson\": 0.3}]}",
             "soft_bodies[0] 'jelly': tetrahedra: the ipc pipeline's elastic energy has springs only");
-    refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"a\", \"type\": \"particle\", \"position\": [0, 0, 1],"
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"a\", \"type\": \"particle\", \"position\": [0, 0, 1],"
             " \"mass\": 1, \"mu\": 0.5}, {\"name\": \"b\", \"type\": \"particle\", \"position\": [1, 0, 1], \"mass\": 1, \"mu\": 0.3}]}",
             "soft_bodies[1] 'b': mu: the ipc pipeline has one friction coefficient");
     /* the step refuses the same world built in code (no scene loader) */
     cfWorld w;
-    parse("{\"world\": {\"pipeline\": \"ipc\"}, " SOFT "}", &w);
+    sim_parse("{\"world\": {\"pipeline\": \"ipc\"}, " SOFT "}", &w);
     cfRigidBody b;
     cfError err = {{0}};
     cft_assert_ok(cf_rigid_init(&b, cf_shape_sphere(0.1), 1.0, &err));
