@@ -107,7 +107,7 @@ int main(int argc, char **argv)
         for (int m = 0; m < 2; ++m) {
             cfDetectOptions o = cf_detect_options_default();
             o.broadphase = m == 0 ? CF_BROADPHASE_SAP : CF_BROADPHASE_ALL_PAIRS;
-            cfContactList list = {0, 0, NULL};
+            cfContactList list = {0};
             cfDetectStats st, best;
             memset(&best, 0, sizeof best);
             double ms = 1e300;

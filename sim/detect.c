@@ -234,9 +234,7 @@ int cf_detect_pair(const cfRigidBody *a, int ia, const cfRigidBody *b, int ib, c
         out[k].body_b = ib;
         out[k].mu = mu;
         /* rigid sides only, isotropic until the contacts stage applies the world's friction pairs */
-        memset(&out[k].soft_a, 0, sizeof out[k].soft_a);
-        memset(&out[k].soft_b, 0, sizeof out[k].soft_b);
-        memset(&out[k].friction, 0, sizeof out[k].friction);
+        out[k].extra = NULL;
     }
     return n;
 }
@@ -644,6 +642,15 @@ static cfSoftSide soft_point(int body, int n, const int *node, const double *w)
     return s;
 }
 
+/* a zeroed contact @p c whose extra is the caller's @p x (zeroed too), for the soft sides:
+   cf_contacts_push() copies it into the list */
+static void soft_contact(cfContact *c, cfContactExtra *x)
+{
+    memset(c, 0, sizeof *c);
+    memset(x, 0, sizeof *x);
+    c->extra = x;
+}
+
 static uint32_t face_feature(int tri, int point)
 {
     return cf_feature(CF_FEAT_SOFT_FACE, (uint32_t)tri * 2654435761u ^ (uint32_t)point * 40503u);
@@ -660,8 +667,9 @@ static bool sheet(const cfSoftBody *s) { return s->n_tets == 0 && s->n_tris > 0;
    near another face of the body (a thin slab's far side, a side face), not this one. Side A is the
    triangle, the normal its outward normal; a sheet's triangle is two-sided: the normal turns to
    the point's side. The gap is less the offsets (half thicknesses) of the two sides, @p extra
-   the point's. Returns true and fills @p c. */
-static bool point_triangle(const cfSoftBody *s, int si, int t, cfVec3 x, double margin, double extra, cfContact *c)
+   the point's. Returns true and fills @p c, its extra in @p x (soft_contact()). */
+static bool point_triangle(const cfSoftBody *s, int si, int t, cfVec3 x, double margin, double extra, cfContact *c,
+                           cfContactExtra *xc)
 {
     const int *v = s->tris[t];
     cfVec3 a = s->x[v[0]], b = s->x[v[1]], d = s->x[v[2]];
@@ -679,9 +687,9 @@ static bool point_triangle(const cfSoftBody *s, int si, int t, cfVec3 x, double 
     if (phi > margin || dist < -depth) return false;
     double w[3];
     if (cf_barycentric_triangle(x, a, b, d, w) != CF_OK || w[0] < 0.0 || w[1] < 0.0 || w[2] < 0.0) return false;
-    memset(c, 0, sizeof *c);
+    soft_contact(c, xc);
     c->body_a = c->body_b = -1;
-    c->soft_a = soft_point(si, 3, v, w);
+    xc->soft_a = soft_point(si, 3, v, w);
     c->n = m;
     c->p = cfu_sub(x, cfu_scale(dist, m)); /* the material point of the triangle */
     c->phi = phi;
@@ -714,11 +722,12 @@ static cfStatus soft_rigid(const cfWorld *w, int si, const unsigned char *surf, 
         phi -= offset_of(s);
         if (phi > o->margin) continue;
         cfContact c;
-        memset(&c, 0, sizeof c);
+        cfContactExtra x;
+        soft_contact(&c, &x);
         c.body_a = ri;
         c.body_b = -1;
         const double one = 1.0;
-        c.soft_b = soft_point(si, 1, &k, &one);
+        x.soft_b = soft_point(si, 1, &k, &one);
         c.n = n;
         c.p = cfu_sub(s->x[k], cfu_scale(phi + offset_of(s), n)); /* on the rigid surface */
         c.phi = phi;
@@ -733,7 +742,8 @@ static cfStatus soft_rigid(const cfWorld *w, int si, const unsigned char *surf, 
         if (!aabb_has(sbox, x)) continue;
         for (int t = 0; t < s->n_tris && res == CF_OK; ++t) {
             cfContact c;
-            if (!point_triangle(s, si, t, x, o->margin, 0.0, &c)) continue;
+            cfContactExtra xc;
+            if (!point_triangle(s, si, t, x, o->margin, 0.0, &c, &xc)) continue;
             c.body_b = ri;
             c.p = x; /* the rigid side's point: the box corner */
             c.mu = mu;
@@ -757,9 +767,11 @@ static cfStatus soft_soft(const cfWorld *w, int sa, int sb, const unsigned char 
         tb = cf_aabb_inflate(tb, margin + 0.5 * cfu_norm(cfu_sub(tb.hi, tb.lo)));
         for (int k = 0; k < B->n_nodes && res == CF_OK; ++k) {
             cfContact c;
-            if (!surf_b[k] || !aabb_has(tb, B->x[k]) || !point_triangle(A, sa, t, B->x[k], margin, offset_of(B), &c)) continue;
+            cfContactExtra x;
+            if (!surf_b[k] || !aabb_has(tb, B->x[k]) || !point_triangle(A, sa, t, B->x[k], margin, offset_of(B), &c, &x))
+                continue;
             const double one = 1.0;
-            c.soft_b = soft_point(sb, 1, &k, &one);
+            x.soft_b = soft_point(sb, 1, &k, &one);
             c.mu = mu;
             c.feature = face_feature(t, k);
             res = push(out, &c, st);
@@ -819,8 +831,8 @@ typedef struct Key {
 
 static Key key_of(const cfContact *c, int index)
 {
-    Key k = {c->body_a, c->body_b, c->soft_a.n > 0 ? c->soft_a.body : -1, c->soft_b.n > 0 ? c->soft_b.body : -1, c->feature,
-             index};
+    const cfSoftSide *sa = cf_contact_soft(c, 0), *sb = cf_contact_soft(c, 1);
+    Key k = {c->body_a, c->body_b, sa ? sa->body : -1, sb ? sb->body : -1, c->feature, index};
     return k;
 }
 
@@ -844,9 +856,9 @@ static cfVec3 moved_point(const cfRigidBody *b0, const cfRigidBody *b1, cfVec3 p
 /* the material point of side @p side of @p c at the positions x1 (soft) and poses b1 (rigid) */
 static cfVec3 side_point(const cfWorld *w, const cfContact *c, int side, cfVec3 *const *x1, const cfRigidBody *b1)
 {
-    const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
+    const cfSoftSide *ss = cf_contact_soft(c, side);
     int body = side == 0 ? c->body_a : c->body_b;
-    if (ss->n > 0) {
+    if (ss) {
         cfVec3 p = cfu_zero3();
         for (int k = 0; k < ss->n; ++k) p = cfu_mul_add(p, ss->w[k], x1[ss->body][ss->node[k]]);
         return p;
@@ -857,31 +869,31 @@ static cfVec3 side_point(const cfWorld *w, const cfContact *c, int side, cfVec3 
 
 static double side_offset(const cfWorld *w, const cfContact *c)
 {
-    return (c->soft_a.n > 0 ? offset_of(&w->soft[c->soft_a.body]) : 0.0) +
-           (c->soft_b.n > 0 ? offset_of(&w->soft[c->soft_b.body]) : 0.0);
+    const cfSoftSide *sa = cf_contact_soft(c, 0), *sb = cf_contact_soft(c, 1);
+    return (sa ? offset_of(&w->soft[sa->body]) : 0.0) + (sb ? offset_of(&w->soft[sb->body]) : 0.0);
 }
 
 /* A contact for a CCD hit of point (side B: a soft vertex, or rigid body rb's point q) against
    triangle t of soft body A, at the start positions: the normal at the time of impact, the
-   triangle's weights at that time, the gap along the normal now. */
-static cfContact ccd_face_contact(const cfWorld *w, int A, int t, const cfCcdResult *r, int B, int vert, int rb, int corner,
-                                  cfVec3 q)
+   triangle's weights at that time, the gap along the normal now. In @p out, its extra in @p x. */
+static void ccd_face_contact(const cfWorld *w, int A, int t, const cfCcdResult *r, int B, int vert, int rb, int corner,
+                             cfVec3 q, cfContact *out, cfContactExtra *x)
 {
     const cfSoftBody *sa = &w->soft[A];
     const int *v = sa->tris[t];
     double wt[3] = {1.0 - r->a - r->b, r->a, r->b};
     cfContact c;
-    memset(&c, 0, sizeof c);
+    soft_contact(&c, x);
     c.body_a = -1;
     c.body_b = rb;
-    c.soft_a = soft_point(A, 3, v, wt);
+    x->soft_a = soft_point(A, 3, v, wt);
     cfVec3 pa = cfu_zero3();
     for (int k = 0; k < 3; ++k) pa = cfu_mul_add(pa, wt[k], sa->x[v[k]]);
     cfVec3 pb = q;
     double mu = sa->mu;
     if (rb < 0) {
         const double one = 1.0;
-        c.soft_b = soft_point(B, 1, &vert, &one);
+        x->soft_b = soft_point(B, 1, &vert, &one);
         pb = w->soft[B].x[vert];
         mu = sqrt(fmax(sa->mu, 0.0) * fmax(w->soft[B].mu, 0.0));
         c.feature = face_feature(t, vert);
@@ -893,7 +905,7 @@ static cfContact ccd_face_contact(const cfWorld *w, int A, int t, const cfCcdRes
     c.p = rb < 0 ? pa : q;
     c.phi = cfu_dot(c.n, cfu_sub(pb, pa)) - side_offset(w, &c);
     c.mu = mu;
-    return c;
+    *out = c;
 }
 
 static uint32_t edge_feature(const int e1[2], const int e2[2])
@@ -904,17 +916,17 @@ static uint32_t edge_feature(const int e1[2], const int e2[2])
 }
 
 /* edge-edge contact of edge (A, ea) and (B, eb) with parameters s, t along them, normal n from A
-   to B, at the start positions */
-static cfContact edge_contact(const cfWorld *w, int A, const int ea[2], int B, const int eb[2], double sp, double tp,
-                              cfVec3 n)
+   to B, at the start positions; in @p out, its extra in @p x */
+static void edge_contact(const cfWorld *w, int A, const int ea[2], int B, const int eb[2], double sp, double tp, cfVec3 n,
+                         cfContact *out, cfContactExtra *x)
 {
     const cfSoftBody *a = &w->soft[A], *b = &w->soft[B];
     double wa[2] = {1.0 - sp, sp}, wb[2] = {1.0 - tp, tp};
     cfContact c;
-    memset(&c, 0, sizeof c);
+    soft_contact(&c, x);
     c.body_a = c.body_b = -1;
-    c.soft_a = soft_point(A, 2, ea, wa);
-    c.soft_b = soft_point(B, 2, eb, wb);
+    x->soft_a = soft_point(A, 2, ea, wa);
+    x->soft_b = soft_point(B, 2, eb, wb);
     cfVec3 pa = cfu_mul_add(cfu_scale(wa[0], a->x[ea[0]]), wa[1], a->x[ea[1]]);
     cfVec3 pb = cfu_mul_add(cfu_scale(wb[0], b->x[eb[0]]), wb[1], b->x[eb[1]]);
     c.n = n;
@@ -922,7 +934,7 @@ static cfContact edge_contact(const cfWorld *w, int A, const int ea[2], int B, c
     c.phi = cfu_dot(n, cfu_sub(pb, pa)) - offset_of(a) - offset_of(b);
     c.mu = sqrt(fmax(a->mu, 0.0) * fmax(b->mu, 0.0));
     c.feature = edge_feature(ea, eb);
-    return c;
+    *out = c;
 }
 
 
@@ -1092,9 +1104,10 @@ static cfStatus soft_surfaces(const cfWorld *w, double margin, cfContactList *ou
             if (!may_touch(w, A, B) || (A == B && in_tri(w->soft[A].tris[t], node))) continue;
             st->candidate_pairs++;
             cfContact c;
-            if (!point_triangle(&w->soft[A], A, t, x, margin, offset_of(&w->soft[B]), &c)) continue;
+            cfContactExtra xc;
+            if (!point_triangle(&w->soft[A], A, t, x, margin, offset_of(&w->soft[B]), &c, &xc)) continue;
             const double one = 1.0;
-            c.soft_b = soft_point(B, 1, &node, &one);
+            xc.soft_b = soft_point(B, 1, &node, &one);
             c.mu = sqrt(fmax(w->soft[A].mu, 0.0) * fmax(w->soft[B].mu, 0.0));
             c.feature = face_feature(t, node);
             res = push(out, &c, st);
@@ -1129,7 +1142,9 @@ static cfStatus soft_surfaces(const cfWorld *w, double margin, cfContactList *ou
             bool crossed = (!sheet(&w->soft[A]) && cfu_dot(n, S.edge_normal[e]) < 0.0) ||
                            (sheet(&w->soft[A]) && !sheet(&w->soft[B]) && cfu_dot(n, S.edge_normal[f]) > 0.0);
             if (crossed) n = cfu_neg(n);
-            cfContact c = edge_contact(w, A, S.edge[e], B, S.edge[f], sp, tp, n);
+            cfContact c;
+            cfContactExtra x;
+            edge_contact(w, A, S.edge[e], B, S.edge[f], sp, tp, n, &c, &x);
             res = push(out, &c, st);
         }
     }
@@ -1205,11 +1220,12 @@ cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b
             if (!point_gap(r1, x1[B][node], &phi1, &n1) || phi1 - offset_of(sb) >= 0.0) continue;
             if (!point_gap(r0, sb->x[node], &phi0, &n0)) continue;
             cfContact c;
-            memset(&c, 0, sizeof c);
+            cfContactExtra x;
+            soft_contact(&c, &x);
             c.body_a = r;
             c.body_b = -1;
             const double one = 1.0;
-            c.soft_b = soft_point(B, 1, &node, &one);
+            x.soft_b = soft_point(B, 1, &node, &one);
             c.n = n0;
             c.p = cfu_sub(sb->x[node], cfu_scale(phi0, n0));
             c.phi = phi0 - offset_of(sb);
@@ -1235,7 +1251,9 @@ cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b
             cfVec3 u[4] = {cfu_sub(x1[A][tv[0]], x[0]), cfu_sub(x1[A][tv[1]], x[1]), cfu_sub(x1[A][tv[2]], x[2]), cfu_sub(p1, p0)};
             cfCcdResult r = cf_ccd_vertex_face(x, u, 1.0);
             if (r.status != CF_CCD_HIT) continue;
-            cfContact c = ccd_face_contact(w, A, t, &r, B, node, -1, 0, p0);
+            cfContact c;
+            cfContactExtra xc;
+            ccd_face_contact(w, A, t, &r, B, node, -1, 0, p0, &c, &xc);
             res = hit(&H, &c);
         }
     }
@@ -1254,7 +1272,9 @@ cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b
                 cfVec3 u[4] = {cfu_sub(x1[A][tv[0]], x[0]), cfu_sub(x1[A][tv[1]], x[1]), cfu_sub(x1[A][tv[2]], x[2]), cfu_sub(p1, p0)};
                 cfCcdResult r = cf_ccd_vertex_face(x, u, 1.0);
                 if (r.status != CF_CCD_HIT) continue;
-                cfContact c = ccd_face_contact(w, A, t, &r, -1, 0, rb, k, p0);
+                cfContact c;
+                cfContactExtra xc;
+                ccd_face_contact(w, A, t, &r, -1, 0, rb, k, p0, &c, &xc);
                 res = hit(&H, &c);
             }
         }
@@ -1277,7 +1297,9 @@ cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b
                            cfu_sub(x1[B][eb[1]], x[3])};
             cfCcdResult r = cf_ccd_edge_edge(x, u, 1.0);
             if (r.status != CF_CCD_HIT || r.a <= 0.0 || r.a >= 1.0 || r.b <= 0.0 || r.b >= 1.0) continue;
-            cfContact c = edge_contact(w, A, ea, B, eb, r.a, r.b, r.n);
+            cfContact c;
+            cfContactExtra xc;
+            edge_contact(w, A, ea, B, eb, r.a, r.b, r.n, &c, &xc);
             res = hit(&H, &c);
         }
     }

@@ -11,7 +11,7 @@ int cf_contact_side_id(const cfContact *c, int side)
 {
     switch (cf_contact_side_kind(c, side)) {
     case CF_SIDE_RIGID: return side == 0 ? c->body_a : c->body_b;
-    case CF_SIDE_SOFT: return -2 - (side == 0 ? c->soft_a.body : c->soft_b.body);
+    case CF_SIDE_SOFT: return -2 - cf_contact_soft(c, side)->body;
     case CF_SIDE_STATIC:
     case CF_SIDE_KIND_COUNT: break;
     }
@@ -19,8 +19,16 @@ int cf_contact_side_id(const cfContact *c, int side)
 }
 
 /* the same, inlined in the hot comparisons (every contact of a step is compared a few times) */
-static inline int side_a(const cfContact *c) { return c->body_a >= 0 ? c->body_a : c->soft_a.n > 0 ? -2 - c->soft_a.body : -1; }
-static inline int side_b(const cfContact *c) { return c->body_b >= 0 ? c->body_b : c->soft_b.n > 0 ? -2 - c->soft_b.body : -1; }
+static inline int side_a(const cfContact *c)
+{
+    const cfSoftSide *s = cf_contact_soft(c, 0);
+    return c->body_a >= 0 ? c->body_a : s ? -2 - s->body : -1;
+}
+static inline int side_b(const cfContact *c)
+{
+    const cfSoftSide *s = cf_contact_soft(c, 1);
+    return c->body_b >= 0 ? c->body_b : s ? -2 - s->body : -1;
+}
 
 /* order of the two sides: negative when p's pair comes before q's */
 static inline int pair_cmp(const cfContact *p, const cfContact *q)

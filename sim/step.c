@@ -223,7 +223,7 @@ static bool side_is(const cfContact *c, int side, cfSideKind kind, int index)
 {
     if (cf_contact_side_kind(c, side) != kind) return false;
     if (kind == CF_SIDE_RIGID) return (side == 0 ? c->body_a : c->body_b) == index;
-    if (kind == CF_SIDE_SOFT) return (side == 0 ? c->soft_a.body : c->soft_b.body) == index;
+    if (kind == CF_SIDE_SOFT) return cf_contact_soft(c, side)->body == index;
     return true;
 }
 
@@ -242,18 +242,22 @@ static const cfFrictionPair *pair_of(const cfWorld *w, const cfContact *c, int *
     return NULL;
 }
 
-/* the friction law of the world's pair (if any) on contact @p c: mu, the law and its direction at
-   the contact point; returns the pair (NULL: the bodies' own mu) */
-static const cfFrictionPair *contact_law(const cfWorld *w, cfContact *c, int *a_is)
+/* the friction law of the world's pair (if any) on contact @p c of @p list: mu, the law and its
+   direction at the contact point (in c's extra, made in the list's store when the law is not
+   isotropic or the pair is Matchstick's, which cf_contact_matchstick() writes); returns the pair
+   (NULL: the bodies' own mu) in *pair; CF_NO_MEMORY when an extra cannot be made */
+static cfStatus contact_law(const cfWorld *w, cfContactList *list, cfContact *c, const cfFrictionPair **pair, int *a_is)
 {
-    const cfFrictionPair *p = pair_of(w, c, a_is);
-    if (p) {
-        c->mu = p->mu;
-        c->friction = p->law;
-        if (p->law.law != CF_LAW_ISOTROPIC && p->field.kind != CF_FIELD_WORLD)
-            c->friction.dir = cf_direction_field_at(&p->field, c->p, NULL);
-    }
-    return p;
+    const cfFrictionPair *p = *pair = pair_of(w, c, a_is);
+    if (!p) return CF_OK;
+    c->mu = p->mu;
+    if (!c->extra && p->law.law == CF_LAW_ISOTROPIC && !p->matchstick) return CF_OK; /* the zeroed default law */
+    cfContactExtra *x = cf_contacts_extra(list, c);
+    if (!x) return CF_NO_MEMORY;
+    x->friction = p->law;
+    if (p->law.law != CF_LAW_ISOTROPIC && p->field.kind != CF_FIELD_WORLD)
+        x->friction.dir = cf_direction_field_at(&p->field, c->p, NULL);
+    return CF_OK;
 }
 
 static const char *side_name(const cfWorld *w, const cfContact *c, int side);
@@ -281,7 +285,7 @@ static cfStatus anisotropic_frame(cfWorld *w, cfContact *c, const cfFrictionPair
     }
     if (st != CF_OK)
         return fail(w, st, "contacts: no ellipse for the %s law of the contact between '%s' and '%s' (chapter 10: %s)",
-                    p && p->matchstick ? "matchstick" : cf_friction_law_name(c->friction.law), side_name(w, c, 0),
+                    p && p->matchstick ? "matchstick" : cf_friction_law_name(cf_contact_friction(c)->law), side_name(w, c, 0),
                     side_name(w, c, 1), cf_status_name(st));
     return CF_OK;
 }
@@ -290,7 +294,7 @@ static const char *side_name(const cfWorld *w, const cfContact *c, int side)
 {
     switch (cf_contact_side_kind(c, side)) {
     case CF_SIDE_RIGID: return w->bodies[side == 0 ? c->body_a : c->body_b].name;
-    case CF_SIDE_SOFT: return w->soft[side == 0 ? c->soft_a.body : c->soft_b.body].name;
+    case CF_SIDE_SOFT: return w->soft[cf_contact_soft(c, side)->body].name;
     case CF_SIDE_STATIC:
     case CF_SIDE_KIND_COUNT: break;
     }
@@ -306,9 +310,10 @@ static cfStatus stage_contacts(cfWorld *w)
     for (int a = 0; a < w->contacts.count; ++a) {
         cfContact *c = &w->contacts.items[a];
         int a_is = 0;
-        const cfFrictionPair *p = contact_law(w, c, &a_is);
+        const cfFrictionPair *p;
+        if (contact_law(w, &w->contacts, c, &p, &a_is) != CF_OK) return fail(w, CF_NO_MEMORY, "out of memory");
         bool anisotropic = !cf_contact_isotropic(c) || (p && p->matchstick);
-        bool soft = c->soft_a.n > 0 || c->soft_b.n > 0;
+        bool soft = cf_contact_has_soft(c);
         if (soft && s->form == CF_FORM_ROWS) {
             char names[512];
             return fail(w, CF_BAD_INPUT,
@@ -322,16 +327,16 @@ static cfStatus stage_contacts(cfWorld *w)
             return fail(w, CF_BAD_INPUT, "solver '%s' takes isotropic friction only; the contact "
                         "between '%s' and '%s' has the %s law (chapter 10; every solver of an assembled problem takes it: %s)",
                         s->name, side_name(w, c, 0), side_name(w, c, 1),
-                        p && p->matchstick ? "matchstick" : cf_friction_law_name(c->friction.law),
+                        p && p->matchstick ? "matchstick" : cf_friction_law_name(cf_contact_friction(c)->law),
                         cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
         }
         for (int side = 0; side < 2 && soft; ++side) {
-            const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
-            if (ss->n > 0 && w->def.soft_integrator != CF_SOFT_IMPLICIT && w->def.soft_integrator != CF_SOFT_BDF2)
+            const cfSoftSide *ss = cf_contact_soft(c, side);
+            if (ss && w->def.soft_integrator != CF_SOFT_IMPLICIT && w->def.soft_integrator != CF_SOFT_BDF2)
                 return fail(w, CF_BAD_INPUT, "soft body '%s' is touched, but the soft integrator '%s' takes no contact "
                             "impulses (use implicit or bdf2)",
                             w->soft[ss->body].name, cf_soft_integrator_name(w->def.soft_integrator));
-            if (ss->n > 0 && w->soft[ss->body].consistent_mass && s->form != CF_FORM_DUAL)
+            if (ss && w->soft[ss->body].consistent_mass && s->form != CF_FORM_DUAL)
                 return fail(w, CF_BAD_INPUT, "soft body '%s' has consistent mass: its contacts need a dual-form solver "
                             "(chapter 8's 'dual'), solver '%s' builds a lumped-mass dual form", w->soft[ss->body].name, s->name);
         }
@@ -371,12 +376,19 @@ static cfStatus soft_step_explicit(cfSoftBody *s, cfVec3 g, double h, bool sympl
     return CF_OK;
 }
 
+/* is side @p side of @p c a point of soft body i? */
+static bool on_soft(const cfContact *c, int side, int i)
+{
+    const cfSoftSide *s = cf_contact_soft(c, side);
+    return s && s->body == i;
+}
+
 /* does any contact of this step touch soft body i? */
 static bool soft_touched(const cfWorld *w, int i)
 {
     for (int a = 0; a < w->contacts.count; ++a) {
         const cfContact *c = &w->contacts.items[a];
-        if ((c->soft_a.n > 0 && c->soft_a.body == i) || (c->soft_b.n > 0 && c->soft_b.body == i)) return true;
+        if (on_soft(c, 0, i) || on_soft(c, 1, i)) return true;
     }
     return false;
 }
@@ -590,7 +602,7 @@ static cfStatus soft_dual(cfWorld *w, int i)
     int m = 0;
     for (int a = 0; a < w->contacts.count; ++a) {
         const cfContact *c = &w->contacts.items[a];
-        m += (c->soft_a.n > 0 && c->soft_a.body == i) || (c->soft_b.n > 0 && c->soft_b.body == i);
+        m += on_soft(c, 0, i) || on_soft(c, 1, i);
     }
     if (m > sw->cap_nc) {
         cfSoftContact *sc = realloc(sw->sc, (size_t)m * sizeof *sc);
@@ -605,19 +617,21 @@ static cfStatus soft_dual(cfWorld *w, int i)
     m = 0;
     for (int a = 0; a < w->contacts.count; ++a) {
         const cfContact *c = &w->contacts.items[a];
-        bool on_a = c->soft_a.n > 0 && c->soft_a.body == i, on_b = c->soft_b.n > 0 && c->soft_b.body == i;
+        bool on_a = on_soft(c, 0, i), on_b = on_soft(c, 1, i);
         if (!on_a && !on_b) continue;
         cfSoftContact *sc = &sw->sc[m];
         memset(sc, 0, sizeof *sc);
         if (on_a) {
-            sc->na = c->soft_a.n;
-            memcpy(sc->node_a, c->soft_a.node, sizeof sc->node_a);
-            memcpy(sc->w_a, c->soft_a.w, sizeof sc->w_a);
+            const cfSoftSide *s = &c->extra->soft_a;
+            sc->na = s->n;
+            memcpy(sc->node_a, s->node, sizeof sc->node_a);
+            memcpy(sc->w_a, s->w, sizeof sc->w_a);
         }
         if (on_b) {
-            sc->nb = c->soft_b.n;
-            memcpy(sc->node_b, c->soft_b.node, sizeof sc->node_b);
-            memcpy(sc->w_b, c->soft_b.w, sizeof sc->w_b);
+            const cfSoftSide *s = &c->extra->soft_b;
+            sc->nb = s->n;
+            memcpy(sc->node_b, s->node, sizeof sc->node_b);
+            memcpy(sc->w_b, s->w, sizeof sc->w_b);
         }
         sc->p = c->p;
         sc->n = c->n;
@@ -734,9 +748,9 @@ static cfStatus check_size(cfWorld *w)
         const cfContact *c = &w->contacts.items[a];
         for (int s = 0; s < 2; ++s) {
             int b = s == 0 ? c->body_a : c->body_b;
-            const cfSoftSide *ss = s == 0 ? &c->soft_a : &c->soft_b;
+            const cfSoftSide *ss = cf_contact_soft(c, s);
             if (b >= 0 && !w->bodies[b].fixed) per[b]++;
-            if (ss->n > 0) per[w->n_bodies + ss->body]++;
+            if (ss) per[w->n_bodies + ss->body]++;
         }
     }
     double blocks = nc, dense = 0.0;
@@ -778,8 +792,8 @@ static cfStatus assemble_fc3d(cfWorld *w, double erp)
         for (int a = 0; a < nc; ++a) {
             const cfContact *c = &w->contacts.items[a];
             bool iso = cf_contact_isotropic(c);
-            k->fc.ellipse[2 * a] = iso ? c->mu : c->friction.coef[0];
-            k->fc.ellipse[2 * a + 1] = iso ? c->mu : c->friction.coef[1];
+            k->fc.ellipse[2 * a] = iso ? c->mu : c->extra->friction.coef[0];
+            k->fc.ellipse[2 * a + 1] = iso ? c->mu : c->extra->friction.coef[1];
         }
     }
     double *phi = k->lambda; /* scratch until the solve stage fills it */
@@ -928,19 +942,20 @@ static cfStatus assemble_dual(cfWorld *w, double erp)
                 for (int col = 0; col < 6 && st == CF_OK; ++col)
                     if (Jr[r][col] != 0.0) st = cf_triplets_add(&J, 3 * a + r, ro[body] + col, Jr[r][col]);
         }
-        if (st == CF_OK && (c->soft_a.n > 0 || c->soft_b.n > 0)) {
+        if (st == CF_OK && cf_contact_has_soft(c)) {
+            const cfSoftSide *s_a = &c->extra->soft_a, *s_b = &c->extra->soft_b;
             cfSoftContact sc;
             memset(&sc, 0, sizeof sc);
-            sc.na = c->soft_a.n, sc.nb = c->soft_b.n;
-            memcpy(sc.node_a, c->soft_a.node, sizeof sc.node_a);
-            memcpy(sc.node_b, c->soft_b.node, sizeof sc.node_b);
-            memcpy(sc.w_a, c->soft_a.w, sizeof sc.w_a);
-            memcpy(sc.w_b, c->soft_b.w, sizeof sc.w_b);
+            sc.na = s_a->n, sc.nb = s_b->n;
+            memcpy(sc.node_a, s_a->node, sizeof sc.node_a);
+            memcpy(sc.node_b, s_b->node, sizeof sc.node_b);
+            memcpy(sc.w_a, s_a->w, sizeof sc.w_a);
+            memcpy(sc.w_b, s_b->w, sizeof sc.w_b);
             sc.p = c->p, sc.n = c->n, sc.t = c->t, sc.b = c->b, sc.phi = c->phi, sc.mu = c->mu;
             double Sa[CF_SOFT_CONTACT_NODES][9], Sb[CF_SOFT_CONTACT_NODES][9];
             st = cf_soft_contact_jacobian(&sc, Sa, Sb);
             for (int side = 0; side < 2 && st == CF_OK; ++side) {
-                const cfSoftSide *ss = side == 0 ? &c->soft_a : &c->soft_b;
+                const cfSoftSide *ss = side == 0 ? s_a : s_b;
                 for (int q = 0; q < ss->n && st == CF_OK; ++q) {
                     if (w->soft[ss->body].fixed[ss->node[q]]) continue;
                     st = add_block3(&J, 3 * a, so[ss->body] + 3 * ss->node[q], side == 0 ? Sa[q] : Sb[q], 1.0);
@@ -978,7 +993,7 @@ static cfStatus impacts(cfWorld *w)
     for (int a = 0; a < w->contacts.count; ++a) {
         const cfContact *c = &w->contacts.items[a];
         k->impact[a] = 0.0;
-        if (c->soft_a.n > 0 || c->soft_b.n > 0) continue;
+        if (cf_contact_has_soft(c)) continue;
         double e = 0.0;
         for (int s = 0; s < 2; ++s) {
             int b = s == 0 ? c->body_a : c->body_b;
@@ -1406,11 +1421,13 @@ static cfStatus cmr_collide(void *ctx, int *added, int *colliding)
     for (int a = 0; a < found.count && st == CF_OK; ++a) {
         cfContact *n = &found.items[a];
         int a_is = 0;
-        const cfFrictionPair *p = contact_law(w, n, &a_is);
-        if (!cf_contact_isotropic(n) || (p && p->matchstick))
+        const cfFrictionPair *p;
+        if (contact_law(w, &found, n, &p, &a_is) != CF_OK)
+            st = fail(w, CF_NO_MEMORY, "out of memory");
+        else if (!cf_contact_isotropic(n) || (p && p->matchstick))
             st = fail(w, CF_BAD_INPUT, "CMR: the contact between '%s' and '%s' has the %s law; the dual form takes "
                       "isotropic friction only", side_name(w, n, 0), side_name(w, n, 1),
-                      p && p->matchstick ? "matchstick" : cf_friction_law_name(n->friction.law));
+                      p && p->matchstick ? "matchstick" : cf_friction_law_name(cf_contact_friction(n)->law));
         if (st == CF_OK) st = cf_contact_frame(n->n, &n->t, &n->b);
         if (st == CF_OK) st = cf_contacts_push(&w->contacts, n);
     }

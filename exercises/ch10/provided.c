@@ -104,36 +104,38 @@ cfStatus cf_aniso_problem_from_fc(const cfFrictionProblem *fc, cfProxProblem *p)
     return CF_OK;
 }
 
-/* the contact's law becomes the ellipse (mu_t, mu_b) along the frame's t */
+/* the contact's law (in its extra) becomes the ellipse (mu_t, mu_b) along the frame's t */
 static void set_ellipse(cfContact *c, double mu_t, double mu_b)
 {
-    c->friction.law = CF_LAW_ORTHOTROPIC;
-    c->friction.dir = c->t;
-    c->friction.coef[0] = mu_t;
-    c->friction.coef[1] = mu_b;
-    c->friction.coef[2] = c->friction.coef[3] = 0.0;
+    cfFriction *f = &c->extra->friction;
+    f->law = CF_LAW_ORTHOTROPIC;
+    f->dir = c->t;
+    f->coef[0] = mu_t;
+    f->coef[1] = mu_b;
+    f->coef[2] = f->coef[3] = 0.0;
     c->mu = fmax(mu_t, mu_b);
 }
 
 cfStatus cf_contact_ellipse_frame(cfContact *c)
 {
-    if (c->friction.law == CF_LAW_ISOTROPIC) return CF_OK;
-    if (c->friction.law != CF_LAW_ORTHOTROPIC && c->friction.law != CF_LAW_TENSOR) return CF_BAD_INPUT;
+    if (cf_contact_isotropic(c)) return CF_OK;
+    const cfFriction *f = &c->extra->friction;
+    if (f->law != CF_LAW_ORTHOTROPIC && f->law != CF_LAW_TENSOR) return CF_BAD_INPUT;
     cfStatus st = cf_contact_frame(c->n, &c->t, &c->b);
     if (st != CF_OK) return st;
     /* t along the projection of the law's direction (ch02.2's t when the direction is along n) */
-    cfVec3 d = cfu_sub(c->friction.dir, cfu_scale(cfu_dot(c->friction.dir, c->n), c->n));
+    cfVec3 d = cfu_sub(f->dir, cfu_scale(cfu_dot(f->dir, c->n), c->n));
     double len = cfu_norm(d);
-    if (len > 1e-9 * cfu_norm(c->friction.dir)) {
+    if (len > 1e-9 * cfu_norm(f->dir)) {
         c->t = cfu_scale(1.0 / len, d);
         c->b = cfu_cross(c->n, c->t);
     }
-    if (c->friction.law == CF_LAW_ORTHOTROPIC) {
-        set_ellipse(c, c->friction.coef[0], c->friction.coef[1]);
+    if (f->law == CF_LAW_ORTHOTROPIC) {
+        set_ellipse(c, f->coef[0], f->coef[1]);
         return CF_OK;
     }
     double mu_tb[2], angle;
-    st = cf_friction_tensor_cone(c->friction.coef, mu_tb, &angle);
+    st = cf_friction_tensor_cone(f->coef, mu_tb, &angle);
     if (st != CF_OK) return st;
     cfVec3 t = cfu_add(cfu_scale(cos(angle), c->t), cfu_scale(sin(angle), c->b));
     c->t = t;
@@ -144,6 +146,7 @@ cfStatus cf_contact_ellipse_frame(cfContact *c)
 
 cfStatus cf_contact_matchstick(cfContact *c, cfVec3 s_a, cfVec3 s_b, const cfMatchstick *m)
 {
+    if (!c->extra) return CF_BAD_INPUT;
     double mu_tb[2];
     cfStatus st = cf_matchstick_cone(c->n, s_a, s_b, m, &c->t, &c->b, mu_tb);
     if (st == CF_OK) set_ellipse(c, mu_tb[0], mu_tb[1]);

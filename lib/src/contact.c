@@ -17,18 +17,51 @@ cfStatus cf_contacts_reserve(cfContactList *list, int extra)
     return CF_OK;
 }
 
+cfContactExtra *cf_contacts_extra(cfContactList *list, cfContact *c)
+{
+    if (c->extra) return c->extra;
+    int block = list->n_extras / CF_CONTACT_EXTRA_BLOCK, slot = list->n_extras % CF_CONTACT_EXTRA_BLOCK;
+    if (block == list->n_blocks) {
+        /* only the array of block pointers moves; the blocks themselves never do */
+        cfContactExtra **blocks = realloc(list->blocks, (size_t)(block + 1) * sizeof *blocks);
+        if (!blocks) return NULL;
+        list->blocks = blocks;
+        if (!(blocks[block] = malloc(CF_CONTACT_EXTRA_BLOCK * sizeof **blocks))) return NULL;
+        list->n_blocks++;
+    }
+    cfContactExtra *e = &list->blocks[block][slot];
+    memset(e, 0, sizeof *e);
+    list->n_extras++;
+    c->extra = e;
+    return e;
+}
+
 cfStatus cf_contacts_push(cfContactList *list, const cfContact *c)
 {
     cfStatus st = cf_contacts_reserve(list, 1);
     if (st != CF_OK) return st;
-    list->items[list->count++] = *c;
+    cfContact *d = &list->items[list->count];
+    *d = *c;
+    if (c->extra) {
+        d->extra = NULL;
+        cfContactExtra *e = cf_contacts_extra(list, d);
+        if (!e) return CF_NO_MEMORY;
+        *e = *c->extra;
+    }
+    list->count++;
     return CF_OK;
 }
 
-void cf_contacts_clear(cfContactList *list) { list->count = 0; }
+void cf_contacts_clear(cfContactList *list)
+{
+    list->count = 0;
+    list->n_extras = 0;
+}
 
 void cf_contacts_free(cfContactList *list)
 {
+    for (int k = 0; k < list->n_blocks; ++k) free(list->blocks[k]);
+    free(list->blocks);
     free(list->items);
     memset(list, 0, sizeof *list);
 }
@@ -55,4 +88,10 @@ const char *cf_friction_law_name(cfFrictionLaw law)
     return "unknown";
 }
 
-bool cf_contact_isotropic(const cfContact *c) { return c->friction.law == CF_LAW_ISOTROPIC; }
+const cfFriction *cf_contact_friction(const cfContact *c)
+{
+    static const cfFriction isotropic; /* zeroed: CF_LAW_ISOTROPIC */
+    return c->extra ? &c->extra->friction : &isotropic;
+}
+
+bool cf_contact_isotropic(const cfContact *c) { return !c->extra || c->extra->friction.law == CF_LAW_ISOTROPIC; }

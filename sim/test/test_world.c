@@ -403,9 +403,10 @@ START_TEST(box_stands_on_a_soft_slab)
     int kinds[3] = {0, 0, 0};
     for (int a = 0; a < w.contacts.count; ++a) {
         const cfContact *c = &w.contacts.items[a];
-        if (c->body_a == 0 && c->soft_b.n == 1) kinds[0]++;
-        else if (c->body_a == 1 && c->soft_b.n == 1) kinds[1]++;
-        else if (c->soft_a.n == 3 && c->body_b == 1) kinds[2]++;
+        const cfSoftSide *sa = cf_contact_soft(c, 0), *sb = cf_contact_soft(c, 1);
+        if (c->body_a == 0 && sb && sb->n == 1) kinds[0]++;
+        else if (c->body_a == 1 && sb && sb->n == 1) kinds[1]++;
+        else if (sa && sa->n == 3 && c->body_b == 1) kinds[2]++;
     }
     ck_assert_msg(kinds[0] > 0 && kinds[1] + kinds[2] > 0, "contacts: ground %d, under the box %d, corners %d", kinds[0],
                   kinds[1], kinds[2]);
@@ -490,8 +491,8 @@ START_TEST(soft_on_soft)
     step_ok(&w, 180);
     int between = 0;
     for (int a = 0; a < w.contacts.count; ++a) {
-        const cfContact *c = &w.contacts.items[a];
-        between += c->soft_a.n > 0 && c->soft_b.n > 0 && c->soft_a.body != c->soft_b.body;
+        const cfSoftSide *sa = cf_contact_soft(&w.contacts.items[a], 0), *sb = cf_contact_soft(&w.contacts.items[a], 1);
+        between += sa && sb && sa->body != sb->body;
     }
     ck_assert_msg(between > 0, "no contact between the two soft bodies");
     double lowest_top = INFINITY, highest_base = -INFINITY, vmax = 0.0;

@@ -83,12 +83,13 @@ cfStatus cf_prox_problem_from_fc(const cfFrictionProblem *fc, cfProxProblem *p)
 
 cfStatus cf_prox_frame(cfContact *c)
 {
-    if (c->friction.law != CF_LAW_ORTHOTROPIC) return cf_contact_frame(c->n, &c->t, &c->b);
+    const cfFriction *f = cf_contact_friction(c);
+    if (f->law != CF_LAW_ORTHOTROPIC) return cf_contact_frame(c->n, &c->t, &c->b);
     cfStatus st = cf_contact_frame(c->n, &c->t, &c->b);
     if (st != CF_OK) return st;
-    cfVec3 d = cfu_sub(c->friction.dir, cfu_scale(cfu_dot(c->friction.dir, c->n), c->n));
+    cfVec3 d = cfu_sub(f->dir, cfu_scale(cfu_dot(f->dir, c->n), c->n));
     double len = cfu_norm(d);
-    if (len > 1e-9 * fmax(1.0, cfu_norm(c->friction.dir))) {
+    if (len > 1e-9 * fmax(1.0, cfu_norm(f->dir))) {
         c->t = cfu_scale(1.0 / len, d);
         c->b = cfu_cross(c->n, c->t);
     }
@@ -109,10 +110,10 @@ cfStatus cf_prox_problem_rigid(const cfRigidBody *bodies, int nb, const cfContac
         if (!(cfu_vec3_finite(c->p) && cfu_vec3_finite(c->n) && cfu_vec3_finite(c->t) && cfu_vec3_finite(c->b) &&
               isfinite(c->phi) && isfinite(c->mu) && c->mu >= 0.0))
             return CF_BAD_INPUT;
-        if (c->friction.law != CF_LAW_ISOTROPIC && c->friction.law != CF_LAW_ORTHOTROPIC) return CF_BAD_INPUT;
-        if (c->friction.law == CF_LAW_ORTHOTROPIC &&
-            !(isfinite(c->friction.coef[0]) && isfinite(c->friction.coef[1]) && c->friction.coef[0] >= 0.0 &&
-              c->friction.coef[1] >= 0.0))
+        const cfFriction *f = cf_contact_friction(c);
+        if (f->law != CF_LAW_ISOTROPIC && f->law != CF_LAW_ORTHOTROPIC) return CF_BAD_INPUT;
+        if (f->law == CF_LAW_ORTHOTROPIC &&
+            !(isfinite(f->coef[0]) && isfinite(f->coef[1]) && f->coef[0] >= 0.0 && f->coef[1] >= 0.0))
             return CF_BAD_INPUT;
     }
     int m = dim * nc;
@@ -149,9 +150,10 @@ cfStatus cf_prox_problem_rigid(const cfRigidBody *bodies, int nb, const cfContac
             }
         }
         double mt = c->mu, mb = c->mu;
-        if (c->friction.law == CF_LAW_ORTHOTROPIC) {
-            mt = c->friction.coef[0];
-            mb = c->friction.coef[1];
+        const cfFriction *f = cf_contact_friction(c);
+        if (f->law == CF_LAW_ORTHOTROPIC) {
+            mt = f->coef[0];
+            mb = f->coef[1];
         }
         p->mu[3 * a] = mt;
         p->mu[3 * a + 1] = mb;

@@ -25,7 +25,7 @@ static int node_of(const cfContact *c, int side, const cfRigidBody *bodies, int 
         int i = side == 0 ? c->body_a : c->body_b;
         return bodies[i].fixed ? -1 : i;
     }
-    case CF_SIDE_SOFT: return nb + (side == 0 ? c->soft_a.body : c->soft_b.body);
+    case CF_SIDE_SOFT: return nb + cf_contact_soft(c, side)->body;
     case CF_SIDE_STATIC:
     case CF_SIDE_KIND_COUNT: break;
     }
@@ -84,9 +84,10 @@ cfStatus cf_islands_find(const cfRigidBody *bodies, int nb, int ns, const cfCont
     for (int a = 0; a < nc; ++a)
         for (int side = 0; side < 2; ++side) {
             const cfContact *c = &contacts[a];
-            int r = side == 0 ? c->body_a : c->body_b, s = side == 0 ? c->soft_a.body : c->soft_b.body;
+            int r = side == 0 ? c->body_a : c->body_b;
+            const cfSoftSide *s = cf_contact_soft(c, side);
             cfSideKind k = cf_contact_side_kind(c, side);
-            if ((k == CF_SIDE_RIGID && r >= nb) || (k == CF_SIDE_SOFT && (s < 0 || s >= ns))) return CF_BAD_INPUT;
+            if ((k == CF_SIDE_RIGID && r >= nb) || (k == CF_SIDE_SOFT && (s->body < 0 || s->body >= ns))) return CF_BAD_INPUT;
         }
     out->nb = nb, out->ns = ns, out->nc = nc;
     out->of_body = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *out->of_body);

@@ -866,7 +866,7 @@ START_TEST(ch03_3_persistent_ids)
     world_with(&w, 3, pos, half, fixed);
     cfDetectOptions opt = cf_detect_options_default();
     opt.broadphase = CF_BROADPHASE_ALL_PAIRS; /* ch03.7 is tested on its own */
-    cfContactList list = {0, 0, NULL};
+    cfContactList list = {0};
     uint32_t ids[2][4];
     cfRng rng;
     cf_rng_seed(&rng, 336);
@@ -2173,7 +2173,7 @@ START_TEST(integration_detect_world)
     }
     cfDetectOptions o1 = cf_detect_options_default(), o2 = o1;
     o2.broadphase = CF_BROADPHASE_ALL_PAIRS;
-    cfContactList l1 = {0, 0, NULL}, l2 = {0, 0, NULL};
+    cfContactList l1 = {0}, l2 = {0};
     cfDetectStats s1, s2;
     ck_assert(cf_detect_world(&w, &o1, &l1, &s1) == CF_OK);
     ck_assert(cf_detect_world(&w, &o2, &l2, &s2) == CF_OK);
@@ -2278,7 +2278,7 @@ START_TEST(integration_warm_start)
     cfVec3 pos[1] = {V(0, 0, 0.499)}, half[1] = {V(0.5, 0.5, 0.5)};
     cfWorld w;
     world_with(&w, 1, pos, half, NULL);
-    cfContactList prev = {0, 0, NULL}, now = {0, 0, NULL};
+    cfContactList prev = {0}, now = {0};
     ck_assert(cf_detect_world(&w, NULL, &prev, NULL) == CF_OK);
     ck_assert_int_eq(prev.count, 4);
     for (int k = 0; k < 4; ++k) prev.items[k].lambda[0] = 1.0 + prev.items[k].feature;
@@ -2301,7 +2301,7 @@ START_TEST(integration_warm_start_merge_equals_search)
     cfWorld w;
     cfError err;
     cft_assert_ok(cf_scene_load(cft_scene_path("ch05_pyramid_10.json"), &w, NULL, &err));
-    cfContactList prev = {0, 0, NULL}, now = {0, 0, NULL}, now2 = {0, 0, NULL}, rev = {0, 0, NULL};
+    cfContactList prev = {0}, now = {0}, now2 = {0}, rev = {0};
     ck_assert(cf_detect_world(&w, NULL, &prev, NULL) == CF_OK);
     ck_assert_int_gt(prev.count, 100);
     for (int k = 0; k < prev.count; ++k) prev.items[k].lambda[0] = k + 1.0;

@@ -43,7 +43,7 @@ static void step(cfvRun *run)
     for (int k = 0; k < 3; ++k) d->kinds[k] = 0;
     for (int a = 0; a < w->contacts.count; ++a) {
         const cfContact *c = &w->contacts.items[a];
-        d->kinds[c->body_a == 0 ? 0 : c->soft_b.n > 0 ? 1 : 2]++;
+        d->kinds[c->body_a == 0 ? 0 : cf_contact_soft(c, 1) ? 1 : 2]++;
     }
     cfv_run_info(run, 0, "contacts: slab on ground %d, slab nodes under the box %d, box corners on the slab %d",
                  d->kinds[0], d->kinds[1], d->kinds[2]);

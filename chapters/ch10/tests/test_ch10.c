@@ -794,22 +794,25 @@ START_TEST(ch10_5_tensor_cone)
     /* the world's use (provided): a contact with a tensor law becomes its ellipse, frame turned */
     for (int k = 0; k < 20; ++k) {
         cfContact ct;
+        cfContactExtra ext;
         memset(&ct, 0, sizeof ct);
+        memset(&ext, 0, sizeof ext);
+        ct.extra = &ext;
         ct.n = cf_rng_unit_vec3(&g);
-        ct.friction.law = CF_LAW_TENSOR;
-        ct.friction.dir = cf_rng_unit_vec3(&g);
-        for (int i = 0; i < 4; ++i) ct.friction.coef[i] = cf_rng_range(&g, -1, 1) + (i == 0 || i == 3 ? 1.5 : 0);
+        ext.friction.law = CF_LAW_TENSOR;
+        ext.friction.dir = cf_rng_unit_vec3(&g);
+        for (int i = 0; i < 4; ++i) ext.friction.coef[i] = cf_rng_range(&g, -1, 1) + (i == 0 || i == 3 ? 1.5 : 0);
         double Lc[4];
-        memcpy(Lc, ct.friction.coef, sizeof Lc);
-        cfVec3 d = cfu_sub(ct.friction.dir, cfu_scale(cfu_dot(ct.friction.dir, ct.n), ct.n));
+        memcpy(Lc, ext.friction.coef, sizeof Lc);
+        cfVec3 d = cfu_sub(ext.friction.dir, cfu_scale(cfu_dot(ext.friction.dir, ct.n), ct.n));
         cfVec3 t0 = cfu_normalize(d), b0 = cfu_cross(ct.n, t0);
         cft_assert_ok_at(cf_contact_ellipse_frame(&ct), "k = %d", k);
-        ck_assert_int_eq(ct.friction.law, CF_LAW_ORTHOTROPIC);
+        ck_assert_int_eq(ext.friction.law, CF_LAW_ORTHOTROPIC);
         for (int i = 0; i < 12; ++i) {
             double th = 2 * CF_PI * i / 12, v[2] = {cos(th), sin(th)};
             cfVec3 f = cfu_add(cfu_scale(-(Lc[0] * v[0] + Lc[1] * v[1]), t0), cfu_scale(-(Lc[2] * v[0] + Lc[3] * v[1]), b0));
             double fa[2] = {cfu_dot(f, ct.t), cfu_dot(f, ct.b)};
-            cft_assert_near_at(ellipse_level(ct.friction.coef, fa), 1.0, 1e-10, 0, "k = %d, i = %d", k, i);
+            cft_assert_near_at(ellipse_level(ext.friction.coef, fa), 1.0, 1e-10, 0, "k = %d, i = %d", k, i);
         }
     }
 }

@@ -307,12 +307,15 @@ static cfContact rigid_contact(int a, int b)
     return c;
 }
 
-static cfContact soft_contact(int rigid, int soft)
+/* side B a node of soft body @p soft, kept in the caller's @p x */
+static cfContact soft_contact(int rigid, int soft, cfContactExtra *x)
 {
     cfContact c = rigid_contact(rigid, -1);
-    c.soft_b.n = 1;
-    c.soft_b.body = soft;
-    c.soft_b.w[0] = 1.0;
+    memset(x, 0, sizeof *x);
+    x->soft_b.n = 1;
+    x->soft_b.body = soft;
+    x->soft_b.w[0] = 1.0;
+    c.extra = x;
     return c;
 }
 
@@ -334,8 +337,10 @@ static int islands_by_search(const cfRigidBody *bodies, int nb, int ns, const cf
                 int s[2];
                 for (int side = 0; side < 2; ++side) {
                     cfSideKind k = cf_contact_side_kind(&cs[a], side);
-                    int r = side == 0 ? cs[a].body_a : cs[a].body_b, so = side == 0 ? cs[a].soft_a.body : cs[a].soft_b.body;
-                    s[side] = k == CF_SIDE_RIGID ? (bodies[r].fixed ? -1 : r) : k == CF_SIDE_SOFT ? nb + so : -1;
+                    int r = side == 0 ? cs[a].body_a : cs[a].body_b;
+                    s[side] = k == CF_SIDE_RIGID  ? (bodies[r].fixed ? -1 : r)
+                              : k == CF_SIDE_SOFT ? nb + cf_contact_soft(&cs[a], side)->body
+                                                  : -1;
                 }
                 for (int side = 0; side < 2; ++side)
                     if (s[side] == u && s[1 - side] >= 0 && label[s[1 - side]] < 0) {
@@ -367,7 +372,8 @@ START_TEST(ch11_2_islands)
     /* the numbering follows the first body, not the first contact; a contact with the body on
        side B and static side A; soft bodies after the rigid ones */
     memset(bodies, 0, sizeof bodies);
-    cfContact c2[4] = {rigid_contact(2, 3), rigid_contact(-1, 1), soft_contact(3, 1), soft_contact(-1, 0)};
+    cfContactExtra x2[2];
+    cfContact c2[4] = {rigid_contact(2, 3), rigid_contact(-1, 1), soft_contact(3, 1, &x2[0]), soft_contact(-1, 0, &x2[1])};
     cft_assert_ok(cf_islands_find(bodies, 4, 2, c2, 4, &is));
     ck_assert_int_eq(is.count, 4); /* {0}, {1}, {2, 3, soft 1}, {soft 0} */
     int ob2[4] = {0, 1, 2, 2}, os2[2] = {3, 2}, oc2[4] = {2, 1, 2, 3};
@@ -384,16 +390,17 @@ START_TEST(ch11_2_islands)
         memset(bodies, 0, sizeof bodies);
         for (int i = 0; i < nb; ++i) bodies[i].fixed = cf_rng_below(&rng, 5) == 0;
         cfContact rc[40];
+        cfContactExtra rx[40];
         for (int a = 0; a < nc; ++a) {
             int kind = (int)cf_rng_below(&rng, 4);
             int x = (int)cf_rng_below(&rng, (uint32_t)nb), y = (int)cf_rng_below(&rng, (uint32_t)nb);
             if (kind == 0 || ns == 0) rc[a] = rigid_contact(x, y == x ? -1 : y);
-            else if (kind == 1) rc[a] = soft_contact(x, (int)cf_rng_below(&rng, (uint32_t)ns));
-            else if (kind == 2) rc[a] = soft_contact(-1, (int)cf_rng_below(&rng, (uint32_t)ns));
+            else if (kind == 1) rc[a] = soft_contact(x, (int)cf_rng_below(&rng, (uint32_t)ns), &rx[a]);
+            else if (kind == 2) rc[a] = soft_contact(-1, (int)cf_rng_below(&rng, (uint32_t)ns), &rx[a]);
             else {
-                rc[a] = soft_contact(-1, (int)cf_rng_below(&rng, (uint32_t)ns));
-                rc[a].soft_a.n = 1;
-                rc[a].soft_a.body = (int)cf_rng_below(&rng, (uint32_t)ns);
+                rc[a] = soft_contact(-1, (int)cf_rng_below(&rng, (uint32_t)ns), &rx[a]);
+                rx[a].soft_a.n = 1;
+                rx[a].soft_a.body = (int)cf_rng_below(&rng, (uint32_t)ns);
             }
         }
         int label[64];
@@ -403,10 +410,11 @@ START_TEST(ch11_2_islands)
         for (int i = 0; i < nb; ++i) cft_assert_int_at(is.of_body[i], ==, label[i], "trial %d, body %d", trial, i);
         for (int i = 0; i < ns; ++i) cft_assert_int_at(is.of_soft[i], ==, label[nb + i], "trial %d, soft %d", trial, i);
         for (int a = 0; a < nc; ++a) {
+            const cfSoftSide *sa = cf_contact_soft(&rc[a], 0), *sb = cf_contact_soft(&rc[a], 1);
             int r = rc[a].body_a >= 0 && !bodies[rc[a].body_a].fixed ? label[rc[a].body_a]
-                    : rc[a].soft_a.n > 0                              ? label[nb + rc[a].soft_a.body]
+                    : sa                                              ? label[nb + sa->body]
                     : rc[a].body_b >= 0 && !bodies[rc[a].body_b].fixed ? label[rc[a].body_b]
-                    : rc[a].soft_b.n > 0                              ? label[nb + rc[a].soft_b.body]
+                    : sb                                              ? label[nb + sb->body]
                                                                       : -1;
             cft_assert_int_at(is.of_contact[a], ==, r, "trial %d, contact %d", trial, a);
         }

@@ -94,8 +94,8 @@ cfStatus cf_prox_problem_from_fc(const cfFrictionProblem *fc, cfProxProblem *p);
  * with r = p - x, and for dim 4 the spin row n.(w_B - w_A). G holds the same rows times M^-1
  * (1/m for v, I_world^-1 for omega). b = J u with the bodies' current velocities (call it after the
  * free-velocity update). mu: an isotropic contact gives (mu, mu, @p mu_tau); an orthotropic one
- * (cfContact::friction) gives (coef[0], coef[1], @p mu_tau) and needs its frame t along the
- * projection of friction.dir (cf_prox_frame() makes it so). Other laws: CF_BAD_INPUT.
+ * (cf_contact_friction()) gives (coef[0], coef[1], @p mu_tau) and needs its frame t along the
+ * projection of the law's dir (cf_prox_frame() makes it so). Other laws: CF_BAD_INPUT.
  * CF_BAD_INPUT also for dim not 3 or 4, body indices out of range, non-finite data, mu_tau < 0.
  */
 cfStatus cf_prox_problem_rigid(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc, int dim,
@@ -103,9 +103,9 @@ cfStatus cf_prox_problem_rigid(const cfRigidBody *bodies, int nb, const cfContac
 
 /**
  * The contact frame of @p c for its friction law: cf_contact_frame() (ch02.2) for isotropic
- * friction; for an orthotropic law t = the unit projection of friction.dir on the tangent plane
- * (ch02.2's frame when dir is parallel to n) and b = n x t. CF_BAD_INPUT for a normal that is not
- * unit length.
+ * friction; for an orthotropic law (cf_contact_friction()) t = the unit projection of its dir on
+ * the tangent plane (ch02.2's frame when dir is parallel to n) and b = n x t. CF_BAD_INPUT for a
+ * normal that is not unit length.
  */
 cfStatus cf_prox_frame(cfContact *c);
 

@@ -104,10 +104,10 @@ cfStatus cf_fc_isotropic_equivalent(const cfFrictionProblem *p, cfFrictionProble
 cfStatus cf_aniso_problem_from_fc(const cfFrictionProblem *fc, cfProxProblem *p);
 
 /**
- * Turn the law of contact @p c (frame n filled) into its ellipse in the contact frame, the form
- * the assembled problem carries: ISOTROPIC: nothing; ORTHOTROPIC: t = the unit projection of
- * friction.dir on the tangent plane (the ch02.2 frame's t when dir is along n), b = n x t, coef
- * kept; TENSOR: the equivalent cone of the tensor L = coef in the frame (dir, n x dir)
+ * Turn the law of contact @p c (frame n filled; cf_contact_friction()) into its ellipse in the
+ * contact frame, the form the assembled problem carries, written back to c's extra: ISOTROPIC
+ * (also no extra): nothing; ORTHOTROPIC: t = the unit projection of the law's dir on the tangent
+ * plane (the ch02.2 frame's t when dir is along n), b = n x t, coef kept; TENSOR: the equivalent cone of the tensor L = coef in the frame (dir, n x dir)
  * (cf_friction_tensor_cone(), ch10.5): t turned by its angle, coef = its (mu_t, mu_b). Afterwards
  * the law is ORTHOTROPIC with dir = t, and mu = max(coef) (the bound of cfContact::mu).
  * CF_BAD_INPUT for a normal that is not unit length or an unknown law; CF_SINGULAR for a singular
@@ -126,7 +126,9 @@ typedef struct cfMatchstick {
  * The Matchstick law of contact @p c (normal filled) from the structure directions @p s_a of
  * side A and @p s_b of side B (world): cf_matchstick_cone() (ch10.1) sets the frame (t, b) and the
  * ellipse, and the contact's law becomes ORTHOTROPIC with dir = t, coef = (mu_t, mu_b), mu = max.
- * The status of ch10.1.
+ * The law is written to c's extra, which must exist (cf_contacts_extra() makes one in the contact's
+ * list, or point it at a cfContactExtra of your own): CF_BAD_INPUT when c->extra is NULL. Otherwise
+ * the status of ch10.1.
  */
 cfStatus cf_contact_matchstick(cfContact *c, cfVec3 s_a, cfVec3 s_b, const cfMatchstick *m);
 /** @} */

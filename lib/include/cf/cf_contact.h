@@ -28,7 +28,7 @@ extern "C" {
 typedef enum cfSideKind {
     CF_SIDE_STATIC = 0, /**< the static environment: never moves, infinite mass */
     CF_SIDE_RIGID,      /**< a rigid body (cfContact::body_a / body_b) */
-    CF_SIDE_SOFT,       /**< a material point of a soft body (cfContact::soft_a / soft_b) */
+    CF_SIDE_SOFT,       /**< a material point of a soft body (cfContactExtra::soft_a / soft_b) */
     CF_SIDE_KIND_COUNT  /**< number of kinds */
 } cfSideKind;
 
@@ -69,10 +69,29 @@ typedef struct cfFriction {
 } cfFriction;
 
 /**
+ * The cold part of a contact: what only soft contacts and anisotropic laws (chapter 10) need.
+ * A contact without one (cfContact::extra NULL) has no soft side and the isotropic law with
+ * cfContact::mu; a zeroed cfContactExtra means the same.
+ */
+typedef struct cfContactExtra {
+    cfSoftSide soft_a;  /**< soft side A (n = 0: side A is not soft) */
+    cfSoftSide soft_b;  /**< soft side B (n = 0: side B is not soft) */
+    cfFriction friction; /**< the friction law (zeroed: isotropic with mu) */
+} cfContactExtra;
+
+/**
  * One contact point between two sides. Each side is the static environment, a rigid body or a
- * soft body's material point: side A is rigid when body_a >= 0, soft when soft_a.n > 0 (never
- * both), static otherwise; likewise side B. Chapters 2-5 handle rigid and static sides; the
- * world's assembled solvers handle soft sides too (through the soft dual form, ch02.8).
+ * soft body's material point: side A is rigid when body_a >= 0, soft when
+ * cf_contact_soft(c, 0) is not NULL (never both), static otherwise; likewise side B. Chapters
+ * 2-5 handle rigid and static sides; the world's assembled solvers handle soft sides too
+ * (through the soft dual form, ch02.8).
+ *
+ * The fields every pass over the contacts reads (detection, warm start, assembly) come first and
+ * fill 152 bytes; the soft sides and the friction law, which few contacts have, live behind
+ * `extra` so that a rigid contact is 160 bytes, not 328. `extra` points into the store of the
+ * cfContactList that holds the contact (cf_contacts_extra(), cf_contacts_push()) or, for a
+ * contact built by hand, at the caller's own cfContactExtra; either way it must outlive the
+ * contact's use.
  */
 typedef struct cfContact {
     int body_a;         /**< rigid body of side A (the normal points away from it), or -1 when side A is not a rigid body */
@@ -85,33 +104,80 @@ typedef struct cfContact {
     double mu;          /**< friction coefficient of the pair (>= 0); the isotropic law's, and a bound for the others */
     uint32_t feature;   /**< feature id (pair of features), stable while the contact persists */
     double lambda[3];   /**< impulse (normal, t, b) in N s: solver output, warm start input */
-    cfSoftSide soft_a;  /**< soft side A (n = 0: side A is not soft) */
-    cfSoftSide soft_b;  /**< soft side B (n = 0: side B is not soft) */
-    cfFriction friction; /**< the friction law (zeroed: isotropic with mu) */
+    cfContactExtra *extra; /**< soft sides and friction law; NULL: no soft side, isotropic with mu */
 } cfContact;
+
+/* The hot fields (152 bytes) and one pointer: the size every pass over the contacts walks. */
+_Static_assert(sizeof(cfContact) == 152 + sizeof(cfContactExtra *), "cfContact: hot fields and one pointer");
+
+/**
+ * The soft side @p side (0 = A, 1 = B) of @p c, or NULL when that side is not a soft body (no
+ * extra, or its n is 0).
+ */
+static inline const cfSoftSide *cf_contact_soft(const cfContact *c, int side)
+{
+    if (!c->extra) return NULL;
+    const cfSoftSide *s = side == 0 ? &c->extra->soft_a : &c->extra->soft_b;
+    return s->n > 0 ? s : NULL;
+}
+
+/** True when side A or side B of @p c is a soft body. */
+static inline bool cf_contact_has_soft(const cfContact *c)
+{
+    return cf_contact_soft(c, 0) || cf_contact_soft(c, 1);
+}
 
 /** Kind of side @p side (0 = A, 1 = B) of @p c. */
 static inline cfSideKind cf_contact_side_kind(const cfContact *c, int side)
 {
     int body = side == 0 ? c->body_a : c->body_b;
-    int soft = side == 0 ? c->soft_a.n : c->soft_b.n;
-    return body >= 0 ? CF_SIDE_RIGID : soft > 0 ? CF_SIDE_SOFT : CF_SIDE_STATIC;
+    return body >= 0 ? CF_SIDE_RIGID : cf_contact_soft(c, side) ? CF_SIDE_SOFT : CF_SIDE_STATIC;
 }
+
+/**
+ * The friction law of @p c: its extra's, or a static zeroed (isotropic) law when it has none.
+ * Never NULL; valid while c->extra is.
+ */
+const cfFriction *cf_contact_friction(const cfContact *c);
+
 /** True when the contact's friction law is isotropic (cfContact::mu says it all). */
 bool cf_contact_isotropic(const cfContact *c);
 
-/** A growable array of contacts. */
+/**
+ * A growable array of contacts and the store of their extras. A zeroed list is empty and valid.
+ * The extras live in blocks that never move: a contact's `extra` stays valid while the list
+ * lives, through cf_contacts_reserve() and cf_contacts_push() (which may move `items`), until
+ * cf_contacts_clear() or cf_contacts_free(). Moving the struct itself (swapping two lists) keeps
+ * them valid too.
+ */
 typedef struct cfContactList {
     int count;          /**< contacts in use */
     int cap;            /**< allocated */
     cfContact *items;   /**< the contacts */
+    int n_extras;       /**< extras handed out from the store since the last clear */
+    int n_blocks;       /**< blocks of CF_CONTACT_EXTRA_BLOCK extras allocated */
+    cfContactExtra **blocks; /**< the store's blocks */
 } cfContactList;
+
+/** Extras per block of a cfContactList's store. */
+#define CF_CONTACT_EXTRA_BLOCK 64
 
 /** Make room for @p extra (>= 0) more contacts beyond count, keeping the contents (CF_NO_MEMORY on failure). */
 cfStatus cf_contacts_reserve(cfContactList *list, int extra);
-/** Append @p c (CF_NO_MEMORY on failure). */
+/**
+ * Append a copy of @p c (CF_NO_MEMORY on failure, the list unchanged). A deep copy: when c has
+ * an extra, the new contact gets its own copy in the list's store, so it does not depend on
+ * where c's extra lives (another list that is cleared next, a local). @p c must not be an
+ * element of @p list (the list may move its items).
+ */
 cfStatus cf_contacts_push(cfContactList *list, const cfContact *c);
-/** Forget all contacts, keep the memory. */
+/**
+ * The extra of @p c, created zeroed (no soft side, isotropic) in @p list's store when c has
+ * none; NULL on no memory. @p c is usually an element of @p list; its extra then lives as long
+ * as the list's store (see cfContactList).
+ */
+cfContactExtra *cf_contacts_extra(cfContactList *list, cfContact *c);
+/** Forget all contacts and their extras (pointers to them become invalid), keep the memory. */
 void cf_contacts_clear(cfContactList *list);
 /** Free and zero. */
 void cf_contacts_free(cfContactList *list);
