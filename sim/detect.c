@@ -667,7 +667,7 @@ static bool sheet(const cfSoftBody *s) { return s->n_tets == 0 && s->n_tris > 0;
    near another face of the body (a thin slab's far side, a side face), not this one. Side A is the
    triangle, the normal its outward normal; a sheet's triangle is two-sided: the normal turns to
    the point's side. The gap is less the offsets (half thicknesses) of the two sides, @p extra
-   the point's. Returns true and fills @p c, its extra in @p x (soft_contact()). */
+   the point's. Returns true and fills @p c, its extra in @p xc (soft_contact()). */
 static bool point_triangle(const cfSoftBody *s, int si, int t, cfVec3 x, double margin, double extra, cfContact *c,
                            cfContactExtra *xc)
 {

@@ -63,8 +63,8 @@ typedef struct cfDetectStats {
  * Contacts between bodies @p a (index @p ia) and @p b (index @p ib): dispatches on the shape
  * types to the chapter-3 routines, swapping roles where a routine expects the other order and
  * then flipping the normal, so that n always points from @p a to @p b (p and phi are
- * unchanged by the swap). Fills body_a = ia, body_b = ib, mu = sqrt(mu_a mu_b) and the
- * routine's feature id. @p out needs room for CF_BOX_MAX_CONTACTS (8). Returns the number of
+ * unchanged by the swap). Fills body_a = ia, body_b = ib, mu = sqrt(mu_a mu_b), extra = NULL
+ * (two rigid sides, the isotropic law) and the routine's feature id. @p out needs room for CF_BOX_MAX_CONTACTS (8). Returns the number of
  * contacts, or -1 when the pair of shapes is not supported. @p opt NULL: defaults.
  */
 int cf_detect_pair(const cfRigidBody *a, int ia, const cfRigidBody *b, int ib, const cfDetectOptions *opt,
