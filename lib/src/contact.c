@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every pass over the contacts (detection writing them, warm start, assembly) walks this size per
+   contact: the hot fields (152 bytes) and the pointer to the cold part, nothing more. A field added
+   to cfContact belongs in cfContactExtra unless every solver reads it. */
+_Static_assert(sizeof(cfContact) == 152 + sizeof(cfContactExtra *), "cfContact: the hot fields and one pointer");
+
 cfStatus cf_contacts_reserve(cfContactList *list, int extra)
 {
     if (list->count + extra <= list->cap) return CF_OK;

@@ -106,12 +106,12 @@ START_TEST(contact_extras_survive_growth)
     for (int k = 0; k < N; ++k) {
         cfContactExtra local;
         cfContact c = k % 2 ? cold_contact(0.01 * k, &local) : rigid_contact(k, -1);
-        cft_assert_ok(cf_contacts_push(&list, &c));
+        cft_assert_ok_at(cf_contacts_push(&list, &c), "k = %d", k);
         if (k % 2 == 0) {
             cfContactExtra *x = cf_contacts_extra(&list, &list.items[k]);
-            ck_assert(x != NULL && x == list.items[k].extra);
-            ck_assert(x->friction.law == CF_LAW_ISOTROPIC && x->soft_a.n == 0 && x->soft_b.n == 0);
-            ck_assert(cf_contacts_extra(&list, &list.items[k]) == x); /* one extra per contact */
+            cft_assert_at(x != NULL && x == list.items[k].extra, "k = %d", k);
+            cft_assert_at(x->friction.law == CF_LAW_ISOTROPIC && x->soft_a.n == 0 && x->soft_b.n == 0, "k = %d", k);
+            cft_assert_at(cf_contacts_extra(&list, &list.items[k]) == x, "k = %d", k); /* one extra per contact */
             x->friction.law = CF_LAW_TENSOR;
             x->friction.coef[3] = k;
         }
@@ -142,7 +142,7 @@ START_TEST(contact_clear_then_reuse)
     cfContactExtra local;
     for (int k = 0; k < CF_CONTACT_EXTRA_BLOCK + 1; ++k) {
         cfContact c = cold_contact(0.2, &local);
-        cft_assert_ok(cf_contacts_push(&list, &c));
+        cft_assert_ok_at(cf_contacts_push(&list, &c), "k = %d", k);
     }
     int blocks = list.n_blocks;
     cf_contacts_clear(&list);
@@ -169,15 +169,15 @@ START_TEST(contact_copy_outlives_its_source_list)
     cfContactExtra local;
     for (int k = 0; k < 5; ++k) {
         cfContact c = cold_contact(0.1 * (k + 1), &local);
-        cft_assert_ok(cf_contacts_push(&src, &c));
+        cft_assert_ok_at(cf_contacts_push(&src, &c), "k = %d", k);
     }
-    for (int k = 0; k < 5; ++k) cft_assert_ok(cf_contacts_push(&dst, &src.items[k]));
+    for (int k = 0; k < 5; ++k) cft_assert_ok_at(cf_contacts_push(&dst, &src.items[k]), "k = %d", k);
     cf_contacts_clear(&src);
     for (int k = 0; k < 5; ++k) {
         cfContact r = rigid_contact(k, -1);
-        cft_assert_ok(cf_contacts_push(&src, &r));
+        cft_assert_ok_at(cf_contacts_push(&src, &r), "k = %d", k);
         cfContactExtra *x = cf_contacts_extra(&src, &src.items[k]); /* reuses the slots the copies came from */
-        ck_assert(x != NULL);
+        cft_assert_at(x != NULL, "k = %d", k);
         x->friction.law = CF_LAW_TENSOR;
         x->friction.coef[0] = -1.0;
     }

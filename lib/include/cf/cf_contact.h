@@ -107,9 +107,6 @@ typedef struct cfContact {
     cfContactExtra *extra; /**< soft sides and friction law; NULL: no soft side, isotropic with mu */
 } cfContact;
 
-/* The hot fields (152 bytes) and one pointer: the size every pass over the contacts walks. */
-_Static_assert(sizeof(cfContact) == 152 + sizeof(cfContactExtra *), "cfContact: hot fields and one pointer");
-
 /**
  * The soft side @p side (0 = A, 1 = B) of @p c, or NULL when that side is not a soft body (no
  * extra, or its n is 0).
