@@ -25,6 +25,8 @@ extern const cfvDemo cfv_demo_ch05_mass_ratio;
 extern const cfvDemo cfv_demo_ch05_exact_vs_pgs;
 extern const cfvDemo cfv_demo_ch05_soft_block;
 extern const cfvDemo cfv_demo_ch05_box_on_slab;
+extern const cfvDemo cfv_demo_ch05_wall_50;
+extern const cfvDemo cfv_demo_ch05_wall_100;
 /* chapters/ch06/demos/ */
 extern const cfvDemo cfv_demo_ch06_newton_vs_pgs;
 extern const cfvDemo cfv_demo_ch06_incline_mu;
@@ -71,6 +73,8 @@ const cfvDemo *const cfv_demos[] = {
     &cfv_demo_ch05_exact_vs_pgs,
     &cfv_demo_ch05_soft_block,
     &cfv_demo_ch05_box_on_slab,
+    &cfv_demo_ch05_wall_50,
+    &cfv_demo_ch05_wall_100,
     &cfv_demo_ch06_newton_vs_pgs,
     &cfv_demo_ch06_incline_mu,
     &cfv_demo_ch07_wall,

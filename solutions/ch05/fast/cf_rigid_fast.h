@@ -62,19 +62,33 @@ typedef struct cfFastRow {
     int stick_ok;      /**< the tangent block is invertible (det > 1e-14 a c) */
 } cfFastRow;
 
+/** Most threads the fast solver's sweeps use. */
+#define CF_FAST_MAX_THREADS 8
+
 /** Work space of the fast solver; zero it before first use, free with cf_rigid_fast_free(). */
 typedef struct cfRigidFast {
     int nc;            /**< contacts prepared */
     int nb;            /**< bodies prepared */
     int cap;           /**< rows allocated */
-    int cap_bodies;    /**< body slots allocated (nb + 1) */
+    int cap_bodies;    /**< body slots allocated (nb + 2 CF_FAST_MAX_THREADS) */
     cfFastRow *rows;   /**< nc rows, in visiting order */
-    double *vel;       /**< 6 (nb + 1) doubles: v, w per body, then the zero slot */
-    double *pv;        /**< 6 (nb + 1) pseudo-velocities of the split-impulse stabilization */
+    double *vel;       /**< 6 (nb + 2 CF_FAST_MAX_THREADS) doubles: v, w per body, then the zero slot of thread t at nb + 2 t */
+    double *pv;        /**< 6 (nb + 2 CF_FAST_MAX_THREADS) pseudo-velocities of the split-impulse stabilization */
     double *aux;       /**< nc scratch values (stabilization: bias) */
     int *perm;         /**< nc: visiting order of a sweep */
     struct cfFastSchedule *sched; /**< the lane schedule of the sequential and symmetric sweeps (owned, private) */
+    int threads;       /**< threads of the sequential sweeps, 1..CF_FAST_MAX_THREADS (0: cf_fast_threads() at the next prepare) */
+    int emulate;       /**< tests: 0 runs the threads for real; 1 (2) runs their shares on one thread, always the
+                            highest- (lowest-) numbered thread whose waits are met first, so that a missing wait
+                            changes the results whatever the timing (CF_INTERNAL if no thread can go on) */
 } cfRigidFast;
+
+/**
+ * Threads the fast solver uses when a workspace does not say: the environment variable CF_THREADS
+ * (an integer 1..CF_FAST_MAX_THREADS; larger values are clamped), 1 when it is unset or not a
+ * positive integer. The results do not depend on it (cf_rigid_fast_solve()).
+ */
+int cf_fast_threads(void);
 
 /** Free and zero. */
 void cf_rigid_fast_free(cfRigidFast *ws);
@@ -91,6 +105,12 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
  * prepared rows) and write the velocities to the bodies and the impulses to the contacts. The
  * first solve after a prepare with a sequential or symmetric order builds the lane schedule
  * (CF_NO_MEMORY if that fails).
+ *
+ * Threads: with the sequential order and ws->threads = T > 1 the sweeps run on T threads (OpenMP),
+ * each owning the box pairs of one slab of space and waiting, pair by pair, only for the pairs of
+ * other threads that come first on a shared body. Every body still sees its contacts in the
+ * sequential order, so the results are those of one thread, bit for bit, for any T (tested). The
+ * symmetric and random orders use one thread.
  */
 cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
                              const cfRigidPgsOptions *o, cfReport *rep);
@@ -100,7 +120,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
  * sequential order, on the lane schedule) that remove the fraction @p erp of the predicted
  * penetration phi + h u_n - slop after the velocity solve of @p ws, as the world's reference
  * stage for CF_SOLVER_PGS. Leaves them in ws->pv (6 per body). CF_NO_MEMORY if the schedule cannot
- * be built.
+ * be built. Runs on ws->threads threads with the same results, as cf_rigid_fast_solve().
  */
 cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                          double slop, int sweeps);

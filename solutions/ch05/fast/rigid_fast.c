@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* The fast matrix-free blocked PGS (registry row "pgs-fast"): ch05.6's method with compact rows, an inlined local solve and box pairs solved side by side. */
+#define _POSIX_C_SOURCE 200809L /* sched_yield */
 #include "cf_rigid_fast.h"
 
 #include <math.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "cf/cf_problem.h"
 
@@ -24,6 +31,15 @@ void cf_rigid_fast_free(cfRigidFast *ws)
     free(ws->perm);
     schedule_free(ws->sched);
     memset(ws, 0, sizeof *ws);
+}
+
+int cf_fast_threads(void)
+{
+    const char *e = getenv("CF_THREADS");
+    char *end;
+    long n = e ? strtol(e, &end, 10) : 0;
+    if (!e || end == e || *end != '\0' || n < 1) return 1;
+    return n > CF_FAST_MAX_THREADS ? CF_FAST_MAX_THREADS : (int)n;
 }
 
 static bool options_ok(const cfRigidPgsOptions *o)
@@ -60,13 +76,14 @@ static cfStatus reserve(cfRigidFast *ws, int nc, int nb)
         if (!rows || !perm || !aux) return CF_NO_MEMORY;
         ws->cap = nc;
     }
-    if (nb + 1 > ws->cap_bodies) {
-        double *vel = realloc(ws->vel, (size_t)6 * (nb + 1) * sizeof *vel);
+    if (nb + 2 * CF_FAST_MAX_THREADS > ws->cap_bodies) {
+        int slots = nb + 2 * CF_FAST_MAX_THREADS; /* a zero slot per thread, two apart: never one cache line */
+        double *vel = realloc(ws->vel, (size_t)6 * slots * sizeof *vel);
         if (vel) ws->vel = vel;
-        double *pv = realloc(ws->pv, (size_t)6 * (nb + 1) * sizeof *pv);
+        double *pv = realloc(ws->pv, (size_t)6 * slots * sizeof *pv);
         if (pv) ws->pv = pv;
         if (!vel || !pv) return CF_NO_MEMORY;
-        ws->cap_bodies = nb + 1;
+        ws->cap_bodies = slots;
     }
     return CF_OK;
 }
@@ -136,9 +153,20 @@ typedef struct Pack {
 } Pack;
 
 typedef struct Group {
-    int a[CF_LANES], b[CF_LANES]; /* velocity slots per lane (nb: the zero slot of fixed bodies and padding) */
+    int a[CF_LANES], b[CF_LANES]; /* velocity slots per lane (nb + 2 t: the zero slot of thread t, for fixed bodies and padding) */
+    int m[CF_LANES];              /* manifold per lane (-1: padding) */
+    int sig[CF_LANES];            /* its counter in done[] when a thread waits for it (-1: none does) */
     int first, npoints;           /* its packs: [first, first + npoints) */
+    int wfirst, nwaits;           /* its waits: [wfirst, wfirst + nwaits) */
 } Group;
+
+/* before a group runs in sweep k (from 0), a manifold of another thread (its counter done[sig])
+   must have finished sweep k + 1 - wrap: wrap = 0 for a pair that comes first on a shared body in
+   the same sweep, 1 for the last pair on a body whose first pair this group holds (it ran in the
+   previous sweep) */
+typedef struct Wait {
+    int sig, wrap;
+} Wait;
 
 struct cfFastSchedule {
     Pack *packs;      /* n_packs, 64-byte aligned */
@@ -146,14 +174,29 @@ struct cfFastSchedule {
     cfLaneV *nbias;   /* per pack: the split-impulse bias of each lane's normal row */
     cfLaneV *nlam;    /* per pack: the split-impulse normal impulses */
     int n_packs, cap_packs;
-    Group *groups;
+    Group *groups;    /* n_groups, in the order they were formed (one thread walks them so) */
     int n_groups;
     int *mstart;      /* manifold m: rows [mstart[m], mstart[m + 1]) */
     int *succ;        /* 2 per manifold: the next manifold touching its body a, b (-1: none) */
+    int *pred;        /* 2 per manifold: the previous one (-1: none) */
     int *indeg;       /* unfinished predecessors */
-    int *heap;        /* ready manifolds, smallest index on top */
+    int *heap;        /* ready manifolds, smallest index on top: one heap of nm + 1 per thread */
     int *last;        /* per body: the last manifold seen touching it */
+    int *part;        /* per manifold: the thread that owns it */
+    double *key;      /* per manifold: its first contact point along the split axis */
+    int *order;       /* nm: manifolds sorted by key */
     int cap_m, cap_b;
+    /* T > 1 threads: thread t walks groups tgroup[tstart[t] .. tstart[t + 1]) */
+    int threads;
+    int tstart[CF_FAST_MAX_THREADS + 1];
+    int *tgroup;
+    Wait *waits;
+    int n_waits, cap_waits;
+    int *sig;         /* per manifold: its counter in done[], -1 when no other thread waits for it */
+    atomic_int *done; /* the sweeps a manifold has finished in this solve: one region per thread, a cache line apart */
+    int n_done;
+    double *dm;       /* threads x sweeps: each thread's largest change per sweep */
+    int cap_dm;
     bool ready;       /* built for the rows prepared last, packs hold their impulses */
 };
 
@@ -167,9 +210,18 @@ static void schedule_free(struct cfFastSchedule *s)
     free(s->groups);
     free(s->mstart);
     free(s->succ);
+    free(s->pred);
     free(s->indeg);
     free(s->heap);
     free(s->last);
+    free(s->part);
+    free(s->key);
+    free(s->order);
+    free(s->tgroup);
+    free(s->waits);
+    free(s->sig);
+    free(s->done);
+    free(s->dm);
     free(s);
 }
 
@@ -232,45 +284,67 @@ static void pack_lane(Pack *q, int l, const cfFastRow *r)
     for (int k = 0; k < 3; ++k) q->lam[k][l] = r->lam[k];
 }
 
-static cfStatus build_schedule(cfRigidFast *ws)
+static const double *sort_keys; /* qsort has no context argument; the schedule is built on one thread */
+static int by_key(const void *x, const void *y)
 {
-    if (!ws->sched && !(ws->sched = calloc(1, sizeof *ws->sched))) return CF_NO_MEMORY;
-    struct cfFastSchedule *s = ws->sched;
-    const cfFastRow *rows = ws->rows;
-    int nc = ws->nc, nb = ws->nb;
+    double a = sort_keys[*(const int *)x], b = sort_keys[*(const int *)y];
+    return a < b ? -1 : a > b ? 1 : (*(const int *)x > *(const int *)y) - (*(const int *)x < *(const int *)y);
+}
+
+/* the owner of every manifold for T threads: slabs of space along the axis where the pairs' first
+   contact points spread most, cut so that each slab holds about 1/T of the rows */
+static void partition(struct cfFastSchedule *s, const cfContact *contacts, const cfFastRow *rows, int nm, int T)
+{
+    if (T == 1) {
+        memset(s->part, 0, (size_t)nm * sizeof *s->part);
+        return;
+    }
+    cfVec3 lo = cfu_vec3(INFINITY, INFINITY, INFINITY), hi = cfu_neg(lo);
+    for (int m = 0; m < nm; ++m) {
+        cfVec3 p = contacts[rows[s->mstart[m]].contact].p;
+        lo = cfu_vec3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+        hi = cfu_vec3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+    }
+    cfVec3 ext = cfu_sub(hi, lo);
+    int axis = ext.x >= ext.y && ext.x >= ext.z ? 0 : ext.y >= ext.z ? 1 : 2;
+    for (int m = 0; m < nm; ++m) {
+        s->key[m] = cfu_vec3_at(contacts[rows[s->mstart[m]].contact].p, axis);
+        s->order[m] = m;
+    }
+    sort_keys = s->key;
+    qsort(s->order, (size_t)nm, sizeof *s->order, by_key);
+    int nc = s->mstart[nm], seen = 0;
+    for (int i = 0; i < nm; ++i) {
+        int m = s->order[i];
+        s->part[m] = (int)((long long)seen * T / nc);
+        seen += s->mstart[m + 1] - s->mstart[m];
+    }
+}
+
+/* counters per cache line: the threads' regions of done[] are this far apart */
+#define DONE_PAD 16
+
+static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
+{
     if (nc + 1 > s->cap_m) {
-        bool ok = grow_int(&s->mstart, nc + 1) && grow_int(&s->succ, 2 * nc + 2) && grow_int(&s->indeg, nc + 1) &&
-                  grow_int(&s->heap, nc + 1);
+        bool ok = grow_int(&s->mstart, nc + 1) && grow_int(&s->succ, 2 * nc + 2) && grow_int(&s->pred, 2 * nc + 2) &&
+                  grow_int(&s->indeg, nc + 1) && grow_int(&s->part, nc + 1) && grow_int(&s->order, nc + 1) &&
+                  grow_int(&s->tgroup, nc + 1) && grow_int(&s->sig, nc + 1);
         Group *g = realloc(s->groups, (size_t)(nc + 1) * sizeof *g);
         if (g) s->groups = g;
-        if (!ok || !g) return CF_NO_MEMORY;
+        double *key = realloc(s->key, (size_t)(nc + 1) * sizeof *key);
+        if (key) s->key = key;
+        atomic_int *done = realloc(s->done, (size_t)(nc + 1 + 2 * DONE_PAD * CF_FAST_MAX_THREADS) * sizeof *done);
+        if (done) s->done = done;
+        if (!ok || !g || !key || !done) return CF_NO_MEMORY;
         s->cap_m = nc + 1; /* groups too: at most one per manifold */
+        free(s->heap);     /* the heaps: T of them */
+        s->heap = NULL;
     }
+    if (!s->heap && !(s->heap = malloc((size_t)CF_FAST_MAX_THREADS * s->cap_m * sizeof *s->heap))) return CF_NO_MEMORY;
     if (nb + 1 > s->cap_b) {
         if (!grow_int(&s->last, nb + 1)) return CF_NO_MEMORY;
         s->cap_b = nb + 1;
-    }
-    /* manifolds and the "shares a body, comes first" edges */
-    int nm = 0;
-    for (int i = 0; i < nc; ++i)
-        if (i == 0 || rows[i].a != rows[i - 1].a || rows[i].b != rows[i - 1].b) s->mstart[nm++] = i;
-    s->mstart[nm] = nc;
-    for (int i = 0; i < nb; ++i) s->last[i] = -1;
-    for (int m = 0; m < nm; ++m) {
-        s->indeg[m] = 0;
-        s->succ[2 * m] = s->succ[2 * m + 1] = -1;
-        int body[2] = {rows[s->mstart[m]].a, rows[s->mstart[m]].b};
-        for (int j = 0; j < 2; ++j) {
-            int x = body[j];
-            if (x >= nb) continue; /* fixed bodies are never written: no order to keep */
-            int p = s->last[x];
-            if (p >= 0) {
-                int pj = rows[s->mstart[p]].a == x ? 0 : 1;
-                s->succ[2 * p + pj] = m;
-                s->indeg[m]++;
-            }
-            s->last[x] = m;
-        }
     }
     /* at most one pack per row */
     if (nc > s->cap_packs) {
@@ -289,35 +363,134 @@ static cfStatus build_schedule(cfRigidFast *ws)
         }
         s->cap_packs = nc;
     }
+    return CF_OK;
+}
+
+/* a wait of group g (thread t) on manifold p, when another thread owns p */
+static bool add_wait(struct cfFastSchedule *s, Group *g, int t, int p, int wrap)
+{
+    if (p < 0 || s->part[p] == t) return true;
+    s->sig[p] = 0; /* someone waits for p: it gets a counter */
+    if (s->n_waits == s->cap_waits) {
+        int cap = s->cap_waits ? 2 * s->cap_waits : 64;
+        Wait *w = realloc(s->waits, (size_t)cap * sizeof *w);
+        if (!w) return false;
+        s->waits = w;
+        s->cap_waits = cap;
+    }
+    s->waits[s->n_waits++] = (Wait){p, wrap}; /* the manifold for now, its counter once all are known */
+    g->nwaits++;
+    return true;
+}
+
+/* The groups for T threads (T = 1: the order of the rows, as above). Kahn's algorithm with one heap
+   of ready manifolds per thread: each round forms a group of up to CF_LANES ready manifolds of
+   each thread in turn, so the groups in the order formed are a topological order of the whole
+   graph, and so is every thread's share of it. Thread t walks its groups in that order and, before
+   a group, waits until the manifolds of other threads that come first on its bodies have run:
+   no thread ever waits for a group that waits for it (the earliest group not yet run can always
+   run), and every body sees its contacts in the sequential order. */
+static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T)
+{
+    if (!ws->sched && !(ws->sched = calloc(1, sizeof *ws->sched))) return CF_NO_MEMORY;
+    struct cfFastSchedule *s = ws->sched;
+    const cfFastRow *rows = ws->rows;
+    int nc = ws->nc, nb = ws->nb;
+    cfStatus st = reserve_schedule(s, nc, nb);
+    if (st != CF_OK) return st;
+    /* manifolds and the "shares a body, comes first" edges */
+    int nm = 0;
+    for (int i = 0; i < nc; ++i)
+        if (i == 0 || rows[i].a != rows[i - 1].a || rows[i].b != rows[i - 1].b) s->mstart[nm++] = i;
+    s->mstart[nm] = nc;
+    for (int i = 0; i < nb; ++i) s->last[i] = -1;
+    for (int m = 0; m < nm; ++m) {
+        s->indeg[m] = 0;
+        s->succ[2 * m] = s->succ[2 * m + 1] = s->pred[2 * m] = s->pred[2 * m + 1] = -1;
+        int body[2] = {rows[s->mstart[m]].a, rows[s->mstart[m]].b};
+        for (int j = 0; j < 2; ++j) {
+            int x = body[j];
+            if (x >= nb) continue; /* fixed bodies are never written: no order to keep */
+            int p = s->last[x];
+            if (p >= 0) {
+                int pj = rows[s->mstart[p]].a == x ? 0 : 1;
+                s->succ[2 * p + pj] = m;
+                s->pred[2 * m + j] = p;
+                s->indeg[m]++;
+            }
+            s->last[x] = m;
+        }
+    }
+    partition(s, contacts, rows, nm, T);
     /* Kahn's algorithm, CF_LANES ready manifolds per group (ready ones never share a body) */
     static const cfFastRow pad = {.W = {0, 0, 0, 0, 1, 0, 0, 0, 1}, .a = -1, .b = -1, .contact = -1};
-    int nh = 0, ng = 0, npk = 0;
-    for (int m = 0; m < nm; ++m)
-        if (s->indeg[m] == 0) heap_push(s->heap, &nh, m);
-    while (nh > 0) {
-        Group *g = &s->groups[ng++];
-        int lanes[CF_LANES], nl = 0, np = 0;
-        while (nl < CF_LANES && nh > 0) lanes[nl++] = heap_pop(s->heap, &nh);
-        for (int l = 0; l < CF_LANES; ++l) {
-            g->a[l] = l < nl ? rows[s->mstart[lanes[l]]].a : nb;
-            g->b[l] = l < nl ? rows[s->mstart[lanes[l]]].b : nb;
-            if (l < nl && s->mstart[lanes[l] + 1] - s->mstart[lanes[l]] > np)
-                np = s->mstart[lanes[l] + 1] - s->mstart[lanes[l]];
-        }
-        g->first = npk;
-        g->npoints = np;
-        for (int p = 0; p < np; ++p, ++npk)
-            for (int l = 0; l < CF_LANES; ++l) {
-                int row = l < nl && s->mstart[lanes[l]] + p < s->mstart[lanes[l] + 1] ? s->mstart[lanes[l]] + p : -1;
-                pack_lane(&s->packs[npk], l, row >= 0 ? &rows[row] : &pad);
-                s->pack_row[CF_LANES * npk + l] = row;
-            }
-        for (int l = 0; l < nl; ++l)
-            for (int j = 0; j < 2; ++j) {
-                int n = s->succ[2 * lanes[l] + j];
-                if (n >= 0 && --s->indeg[n] == 0) heap_push(s->heap, &nh, n);
-            }
+    int nh[CF_FAST_MAX_THREADS] = {0}, ng = 0, npk = 0, left = 0, count[CF_FAST_MAX_THREADS] = {0};
+    int *heap[CF_FAST_MAX_THREADS];
+    for (int t = 0; t < T; ++t) heap[t] = s->heap + (size_t)t * s->cap_m;
+    for (int m = 0; m < nm; ++m) {
+        s->sig[m] = -1;
+        if (s->indeg[m] == 0) heap_push(heap[s->part[m]], &nh[s->part[m]], m), ++left;
     }
+    s->n_waits = 0;
+    while (left > 0)
+        for (int t = 0; t < T; ++t) {
+            if (nh[t] == 0) continue;
+            Group *g = &s->groups[ng++];
+            int lanes[CF_LANES], nl = 0, np = 0;
+            while (nl < CF_LANES && nh[t] > 0) lanes[nl++] = heap_pop(heap[t], &nh[t]);
+            left -= nl;
+            count[t]++;
+            for (int l = 0; l < CF_LANES; ++l) {
+                int a = l < nl ? rows[s->mstart[lanes[l]]].a : nb, b = l < nl ? rows[s->mstart[lanes[l]]].b : nb;
+                g->a[l] = a == nb ? nb + 2 * t : a;
+                g->b[l] = b == nb ? nb + 2 * t : b;
+                g->m[l] = l < nl ? lanes[l] : -1;
+                if (l < nl && s->mstart[lanes[l] + 1] - s->mstart[lanes[l]] > np)
+                    np = s->mstart[lanes[l] + 1] - s->mstart[lanes[l]];
+            }
+            g->first = npk;
+            g->npoints = np;
+            g->wfirst = s->n_waits;
+            g->nwaits = 0;
+            for (int p = 0; p < np; ++p, ++npk)
+                for (int l = 0; l < CF_LANES; ++l) {
+                    int row = l < nl && s->mstart[lanes[l]] + p < s->mstart[lanes[l] + 1] ? s->mstart[lanes[l]] + p : -1;
+                    pack_lane(&s->packs[npk], l, row >= 0 ? &rows[row] : &pad);
+                    s->pack_row[CF_LANES * npk + l] = row;
+                }
+            for (int l = 0; l < nl; ++l)
+                for (int j = 0; j < 2; ++j) {
+                    int m = lanes[l], x = j == 0 ? rows[s->mstart[m]].a : rows[s->mstart[m]].b;
+                    if (x >= nb) continue;
+                    bool ok = s->pred[2 * m + j] >= 0 ? add_wait(s, g, t, s->pred[2 * m + j], 0)
+                                                       : s->last[x] == m || add_wait(s, g, t, s->last[x], 1);
+                    if (!ok) return CF_NO_MEMORY;
+                    int n = s->succ[2 * m + j];
+                    if (n >= 0 && --s->indeg[n] == 0) heap_push(heap[s->part[n]], &nh[s->part[n]], n), ++left;
+                }
+        }
+    /* every thread's groups, in the order formed */
+    s->tstart[0] = 0;
+    for (int t = 0; t < T; ++t) s->tstart[t + 1] = s->tstart[t] + count[t];
+    int fill[CF_FAST_MAX_THREADS];
+    memcpy(fill, s->tstart, sizeof fill);
+    for (int gi = 0; gi < ng; ++gi) {
+        const Group *g = &s->groups[gi];
+        s->tgroup[fill[s->part[g->m[0]]]++] = gi; /* lane 0 always holds a manifold */
+    }
+    /* the counters of the manifolds other threads wait for: thread by thread, each region on cache
+       lines of its own (a thread writes only to its own, the others only read them) */
+    int nd = 0;
+    for (int t = 0; t < T; ++t) {
+        for (int m = 0; m < nm; ++m)
+            if (s->part[m] == t && s->sig[m] >= 0) s->sig[m] = nd++;
+        nd = (nd + DONE_PAD - 1) / DONE_PAD * DONE_PAD + DONE_PAD;
+    }
+    s->n_done = nd;
+    for (int w = 0; w < s->n_waits; ++w) s->waits[w].sig = s->sig[s->waits[w].sig];
+    for (int gi = 0; gi < ng; ++gi)
+        for (int l = 0; l < CF_LANES; ++l) s->groups[gi].sig[l] = s->groups[gi].m[l] >= 0 ? s->sig[s->groups[gi].m[l]] : -1;
+    s->threads = T;
     s->n_groups = ng;
     s->n_packs = npk;
     s->ready = true;
@@ -439,37 +612,207 @@ static inline __attribute__((always_inline)) cfLaneV pack_step(Pack *q, bool box
     return vmax(vabs(dl0), vmax(vabs(dl1), vabs(dl2)));
 }
 
-/* one sweep over the groups (backward: groups and points in reverse); returns max |change| */
-static inline __attribute__((always_inline)) double sweep_lanes_with(struct cfFastSchedule *s, double *vel,
-                                                                      bool box, double omega, double cfm,
-                                                                      bool backward)
+/* one normal row in every lane, for the split-impulse pseudo-velocities (the same operations as
+   the reference stage in world.c) */
+static inline __attribute__((always_inline)) void pack_normal_step(const Pack *q, cfLaneV bias, cfLaneV *lam,
+                                                                    cfLaneV va[6], cfLaneV vb[6])
+{
+    const cfLaneV zero = {0};
+    cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+    cfLaneV un = bias + (q->d[0] * dv[0] + q->d[1] * dv[1] + q->d[2] * dv[2]) +
+                 (q->jb[0] * vb[3] + q->jb[1] * vb[4] + q->jb[2] * vb[5]) -
+                 (q->ja[0] * va[3] + q->ja[1] * va[4] + q->ja[2] * va[5]);
+    cfLaneV l = vmax(zero, *lam - un * q->inv_wnn), dl = l - *lam;
+    *lam = l;
+    for (int i = 0; i < 3; ++i) {
+        va[i] -= dl * (q->ima * q->d[i]);
+        va[3 + i] -= dl * q->ka[i];
+        vb[i] += dl * (q->imb * q->d[i]);
+        vb[3 + i] += dl * q->kb[i];
+    }
+}
+
+/* one group: the velocity rows of its packs (backward: points in reverse), or with normal_only the
+   split-impulse normal rows on the pseudo-velocities; returns dmax raised by its changes */
+static inline __attribute__((always_inline)) cfLaneV run_group(struct cfFastSchedule *s, const Group *g, double *v,
+                                                               bool normal_only, bool box, double omega, double cfm,
+                                                               bool backward, cfLaneV dmax)
+{
+    cfLaneV va[6], vb[6];
+    gather6(v, g->a, va);
+    gather6(v, g->b, vb);
+    Pack *q = &s->packs[g->first];
+    if (normal_only)
+        for (int p = g->first; p < g->first + g->npoints; ++p) pack_normal_step(&s->packs[p], s->nbias[p], &s->nlam[p], va, vb);
+    else if (backward)
+        for (int p = g->npoints - 1; p >= 0; --p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
+    else
+        for (int p = 0; p < g->npoints; ++p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
+    scatter6(v, g->a, va);
+    scatter6(v, g->b, vb);
+    return dmax;
+}
+
+static inline double lane_max(cfLaneV d)
+{
+    double m = 0.0;
+    for (int l = 0; l < CF_LANES; ++l) m = m > d[l] ? m : d[l];
+    return m;
+}
+
+/* one sweep over all groups in the order formed (backward: groups and points in reverse), on one
+   thread whatever the schedule was built for; returns max |change| */
+static inline __attribute__((always_inline)) double sweep_lanes_with(struct cfFastSchedule *s, double *v,
+                                                                      bool normal_only, bool box, double omega,
+                                                                      double cfm, bool backward)
 {
     cfLaneV dmax = {0};
-    for (int gi = 0; gi < s->n_groups; ++gi) {
-        const Group *g = &s->groups[backward ? s->n_groups - 1 - gi : gi];
-        cfLaneV va[6], vb[6];
-        gather6(vel, g->a, va);
-        gather6(vel, g->b, vb);
-        Pack *q = &s->packs[g->first];
-        if (backward)
-            for (int p = g->npoints - 1; p >= 0; --p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
-        else
-            for (int p = 0; p < g->npoints; ++p) dmax = vmax(dmax, pack_step(&q[p], box, omega, cfm, va, vb));
-        scatter6(vel, g->a, va);
-        scatter6(vel, g->b, vb);
-    }
-    double m = 0.0;
-    for (int l = 0; l < CF_LANES; ++l) m = m > dmax[l] ? m : dmax[l];
-    return m;
+    for (int gi = 0; gi < s->n_groups; ++gi)
+        dmax = run_group(s, &s->groups[backward ? s->n_groups - 1 - gi : gi], v, normal_only, box, omega, cfm, backward, dmax);
+    return lane_max(dmax);
 }
 
 /* the sweep specialized for the common case: cone friction, no relaxation (omega = 1, and
    x * 1.0 is x exactly, so the compiler drops the products and the results do not change) */
-static double sweep_lanes(struct cfFastSchedule *s, double *vel, bool box, double omega, double cfm,
+static double sweep_lanes(struct cfFastSchedule *s, double *v, bool normal_only, bool box, double omega, double cfm,
                           bool backward)
 {
-    if (!box && omega == 1.0 && !backward) return sweep_lanes_with(s, vel, false, 1.0, cfm, false);
-    return sweep_lanes_with(s, vel, box, omega, cfm, backward);
+    if (normal_only) return sweep_lanes_with(s, v, true, false, 1.0, 0.0, false);
+    if (!box && omega == 1.0 && !backward) return sweep_lanes_with(s, v, false, false, 1.0, cfm, false);
+    return sweep_lanes_with(s, v, false, box, omega, cfm, backward);
+}
+
+/* ---- the sweeps on several threads ---- */
+
+static inline void cpu_relax(void)
+{
+#if defined(__SSE2__)
+    _mm_pause();
+#endif
+}
+
+/* until *d >= v: spin a little, then leave the core to others (a busy machine, more threads than cores) */
+static inline void wait_done(atomic_int *d, int v)
+{
+    for (int spin = 0; atomic_load_explicit(d, memory_order_acquire) < v; ++spin)
+        if (spin < 2000) cpu_relax();
+        else sched_yield();
+}
+
+/* thread t's groups in sweep k (forward): each waits for the pairs of other threads before it */
+static inline __attribute__((always_inline)) double sweep_share(struct cfFastSchedule *s, double *v, int t, int k,
+                                                                 bool normal_only, bool box, double omega, double cfm)
+{
+    cfLaneV dmax = {0};
+    for (int i = s->tstart[t]; i < s->tstart[t + 1]; ++i) {
+        const Group *g = &s->groups[s->tgroup[i]];
+        for (int w = g->wfirst; w < g->wfirst + g->nwaits; ++w) wait_done(&s->done[s->waits[w].sig], k + 1 - s->waits[w].wrap);
+        dmax = run_group(s, g, v, normal_only, box, omega, cfm, false, dmax);
+        for (int l = 0; l < CF_LANES; ++l)
+            if (g->sig[l] >= 0) atomic_store_explicit(&s->done[g->sig[l]], k + 1, memory_order_release);
+    }
+    return lane_max(dmax);
+}
+
+static double sweep_share_any(struct cfFastSchedule *s, double *v, int t, int k, bool normal_only, bool box,
+                              double omega, double cfm)
+{
+    if (normal_only) return sweep_share(s, v, t, k, true, false, 1.0, 0.0);
+    if (!box && omega == 1.0) return sweep_share(s, v, t, k, false, false, 1.0, cfm);
+    return sweep_share(s, v, t, k, false, box, omega, cfm);
+}
+
+/* forward sweeps 0 .. n - 1 on the schedule's threads; s->dm[t n + k]: thread t's largest change in
+   sweep k. With tol > 0 all threads stop after the first sweep whose largest change is <= tol.
+   Returns the sweeps run, or -1 (nothing done) when the schedule has one thread or OpenMP gives
+   fewer threads than it was built for */
+/* cfRigidFast::emulate: the shares on this thread, the highest- (policy 1) or lowest- (2) numbered
+   thread whose next group's waits are met first; returns n */
+static int sweeps_emulated(struct cfFastSchedule *s, double *v, int n, bool normal_only, bool box, double omega,
+                           double cfm, int policy)
+{
+    int T = s->threads, pos[CF_FAST_MAX_THREADS] = {0}, sweep[CF_FAST_MAX_THREADS], busy = 0;
+    double d[CF_FAST_MAX_THREADS] = {0};
+    for (int t = 0; t < T; ++t) {
+        sweep[t] = s->tstart[t] == s->tstart[t + 1] ? n : 0; /* no groups: done */
+        busy += sweep[t] < n;
+    }
+    while (busy > 0) {
+        int t = -1;
+        for (int i = 0; i < T && t < 0; ++i) {
+            int u = policy == 1 ? T - 1 - i : i;
+            if (sweep[u] == n) continue;
+            const Group *g = &s->groups[s->tgroup[s->tstart[u] + pos[u]]];
+            bool ok = true;
+            for (int w = g->wfirst; w < g->wfirst + g->nwaits && ok; ++w)
+                ok = atomic_load(&s->done[s->waits[w].sig]) >= sweep[u] + 1 - s->waits[w].wrap;
+            if (ok) t = u;
+        }
+        if (t < 0) { /* the real threads would wait for ever: a bug of build_schedule() */
+            fprintf(stderr, "rigid_fast: no thread of the schedule can go on\n");
+            abort();
+        }
+        const Group *g = &s->groups[s->tgroup[s->tstart[t] + pos[t]]];
+        d[t] = fmax(d[t], lane_max(run_group(s, g, v, normal_only, box, omega, cfm, false, (cfLaneV){0})));
+        for (int l = 0; l < CF_LANES; ++l)
+            if (g->sig[l] >= 0) atomic_store(&s->done[g->sig[l]], sweep[t] + 1);
+        if (++pos[t] == s->tstart[t + 1] - s->tstart[t]) {
+            s->dm[t * n + sweep[t]] = d[t];
+            d[t] = 0.0;
+            pos[t] = 0;
+            busy -= ++sweep[t] == n;
+        }
+    }
+    return n;
+}
+
+static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double tol, bool normal_only, bool box,
+                           double omega, double cfm, int emulate)
+{
+    int T = s->threads;
+    if (T < 2 || n < 1) return -1;
+    for (int i = 0; i < s->n_done; ++i) atomic_store_explicit(&s->done[i], 0, memory_order_relaxed);
+    for (int t = 0; t < T; ++t) /* a thread without groups has finished every sweep */
+        if (s->tstart[t] == s->tstart[t + 1])
+            for (int k = 0; k < n; ++k) s->dm[t * n + k] = 0.0;
+    if (emulate) return tol > 0.0 ? -1 : sweeps_emulated(s, v, n, normal_only, box, omega, cfm, emulate);
+#ifdef _OPENMP
+    int ran = n, got = T;
+#pragma omp parallel num_threads(T)
+    {
+        int t = omp_get_thread_num();
+        if (omp_get_num_threads() != T) {
+            if (t == 0) got = omp_get_num_threads();
+        } else {
+            for (int k = 0; k < n; ++k) {
+                s->dm[t * n + k] = sweep_share_any(s, v, t, k, normal_only, box, omega, cfm);
+                if (tol > 0.0) {
+#pragma omp barrier
+                    double d = 0.0;
+                    for (int u = 0; u < T; ++u) d = d > s->dm[u * n + k] ? d : s->dm[u * n + k];
+                    if (d <= tol) {
+                        if (t == 0) ran = k + 1;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    return got == T ? ran : -1;
+#else
+    (void)v, (void)tol, (void)normal_only, (void)box, (void)omega, (void)cfm;
+    return -1;
+#endif
+}
+
+static cfStatus reserve_dm(struct cfFastSchedule *s, int n)
+{
+    if (s->threads * n <= s->cap_dm) return CF_OK;
+    double *dm = realloc(s->dm, (size_t)s->threads * n * sizeof *dm);
+    if (!dm) return CF_NO_MEMORY;
+    s->dm = dm;
+    s->cap_dm = s->threads * n;
+    return CF_OK;
 }
 
 /* the impulses of the packs back into the rows */
@@ -492,6 +835,9 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
     if (st != CF_OK) return st;
     ws->nc = nc;
     ws->nb = nb;
+    if (ws->threads < 1 || ws->threads > CF_FAST_MAX_THREADS) ws->threads = cf_fast_threads();
+    /* rows are independent: on the solver's threads when there are enough of them */
+#pragma omp parallel for num_threads(ws->threads) if (ws->threads > 1 && nc >= 512) schedule(static)
     for (int i = 0; i < nc; ++i) fill_row(bodies, nb, &contacts[i], i, o, &ws->rows[i]);
     if (ws->sched) ws->sched->ready = false; /* built by the first solve that needs it */
     return CF_OK;
@@ -565,8 +911,10 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
         put3(&vel[6 * i], bodies[i].v);
         put3(&vel[6 * i + 3], bodies[i].w);
     }
-    memset(&vel[6 * nb], 0, 6 * sizeof *vel);
     cfFastRow *rows = ws->rows;
+    /* the sequential order on several threads (the same sweeps); the others on one */
+    const int T = o->ordering == CF_ORDER_SEQUENTIAL ? ws->threads : 1;
+    memset(&vel[6 * nb], 0, (size_t)12 * T * sizeof *vel); /* every thread's zero slot */
     /* warm start; writes to the zero slot are skipped so that it stays zero */
     for (int a = 0; a < nc; ++a) {
         const cfFastRow *r = &rows[a];
@@ -586,11 +934,22 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     /* sequential and symmetric orders: the lane schedule (the same sweeps, see build_schedule());
        the random order is drawn per sweep and goes row by row */
     const bool random = o->ordering == CF_ORDER_RANDOM;
-    if (!random && o->max_iter > 0 && !(ws->sched && ws->sched->ready)) {
-        cfStatus st = build_schedule(ws);
+    if (!random && o->max_iter > 0 && !(ws->sched && ws->sched->ready && ws->sched->threads == T)) {
+        cfStatus st = build_schedule(ws, contacts, T);
+        if (st == CF_OK && T > 1) st = reserve_dm(ws->sched, o->max_iter);
         if (st != CF_OK) {
             if (rep) rep->status = st;
             return st;
+        }
+    }
+    int ran = random ? -1 : sweeps_threaded(ws->sched, vel, o->max_iter, o->tol, false, box, omega, cfm, ws->emulate);
+    if (ran >= 0) { /* the threads' sweeps, reported as one thread would */
+        struct cfFastSchedule *s = ws->sched;
+        for (k = 0; k < ran; ++k) {
+            double dmax = 0.0;
+            for (int t = 0; t < T; ++t) dmax = max2(dmax, s->dm[t * o->max_iter + k]);
+            if (rep) cf_report_push(rep, dmax);
+            why = o->tol > 0.0 && dmax <= o->tol ? CF_STOP_STAGNATION : CF_STOP_MAX_ITER;
         }
     }
     while (why == CF_STOP_NONE) {
@@ -599,7 +958,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
             cf_ordering_permutation(o->ordering, nc, k, &rng, ws->perm);
             dmax = sweep_rows(ws, box, omega, cfm);
         } else {
-            dmax = sweep_lanes(ws->sched, vel, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
+            dmax = sweep_lanes(ws->sched, vel, false, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
         }
         ++k;
         if (rep) cf_report_push(rep, dmax);
@@ -633,32 +992,11 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     return st;
 }
 
-/* one normal row in every lane, for the split-impulse pseudo-velocities (the same operations as
-   the reference stage in world.c) */
-static inline __attribute__((always_inline)) void pack_normal_step(const Pack *q, cfLaneV bias, cfLaneV *lam,
-                                                                    cfLaneV va[6], cfLaneV vb[6])
-{
-    const cfLaneV zero = {0};
-    cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
-    cfLaneV un = bias + (q->d[0] * dv[0] + q->d[1] * dv[1] + q->d[2] * dv[2]) +
-                 (q->jb[0] * vb[3] + q->jb[1] * vb[4] + q->jb[2] * vb[5]) -
-                 (q->ja[0] * va[3] + q->ja[1] * va[4] + q->ja[2] * va[5]);
-    cfLaneV l = vmax(zero, *lam - un * q->inv_wnn), dl = l - *lam;
-    *lam = l;
-    for (int i = 0; i < 3; ++i) {
-        va[i] -= dl * (q->ima * q->d[i]);
-        va[3 + i] -= dl * q->ka[i];
-        vb[i] += dl * (q->imb * q->d[i]);
-        vb[3 + i] += dl * q->kb[i];
-    }
-}
-
 cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                          double slop, int sweeps)
 {
     int nc = ws->nc, nb = ws->nb;
     double *pv = ws->pv, *bias = ws->aux;
-    memset(pv, 0, (size_t)6 * (nb + 1) * sizeof *pv);
     bool active = false;
     const double *vel = ws->vel; /* the solver's final velocities (the bodies' v, w; zero slot for fixed) */
     for (int a = 0; a < nc; ++a) {
@@ -670,14 +1008,17 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
         bias[a] = erp * min2(phi + slop, 0.0) / h;
         active |= bias[a] != 0.0;
     }
+    memset(pv, 0, (size_t)6 * (nb + 1) * sizeof *pv);
     /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
     if (!active) return CF_OK;
     /* the lane schedule of the velocity solve (built here if that solve went row by row) */
     if (!(ws->sched && ws->sched->ready)) {
-        cfStatus st = build_schedule(ws);
+        cfStatus st = build_schedule(ws, contacts, ws->threads);
         if (st != CF_OK) return st;
     }
     struct cfFastSchedule *s = ws->sched;
+    if (reserve_dm(s, sweeps) != CF_OK) return CF_NO_MEMORY;
+    memset(pv, 0, (size_t)6 * (nb + 2 * s->threads) * sizeof *pv); /* every thread's zero slot */
     cfLaneV *pb = s->nbias, *pl = s->nlam;
     for (int p = 0; p < s->n_packs; ++p) {
         for (int l = 0; l < CF_LANES; ++l) {
@@ -686,16 +1027,8 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
         }
         pl[p] = (cfLaneV){0};
     }
-    for (int k = 0; k < sweeps; ++k)
-        for (int gi = 0; gi < s->n_groups; ++gi) {
-            const Group *g = &s->groups[gi];
-            cfLaneV va[6], vb[6];
-            gather6(pv, g->a, va);
-            gather6(pv, g->b, vb);
-            for (int p = g->first; p < g->first + g->npoints; ++p) pack_normal_step(&s->packs[p], pb[p], &pl[p], va, vb);
-            scatter6(pv, g->a, va);
-            scatter6(pv, g->b, vb);
-        }
+    if (sweeps_threaded(s, pv, sweeps, 0.0, true, false, 1.0, 0.0, ws->emulate) < 0)
+        for (int k = 0; k < sweeps; ++k) sweep_lanes(s, pv, true, false, 1.0, 0.0, false);
     return CF_OK;
 }
 

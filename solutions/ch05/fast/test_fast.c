@@ -152,6 +152,128 @@ START_TEST(lib_fast_pgs_pyramid_stands)
 }
 END_TEST
 
+/* ---- threads ------------------------------------------------------------------------------- */
+
+START_TEST(fast_threads_from_environment)
+{
+    static const struct {
+        const char *value;
+        int threads;
+    } cases[] = {{"1", 1}, {"2", 2}, {"3", 3}, {"64", CF_FAST_MAX_THREADS}, {"0", 1}, {"-2", 1}, {"two", 1}, {"2x", 1}, {"", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        setenv("CF_THREADS", cases[i].value, 1);
+        ck_assert_msg(cf_fast_threads() == cases[i].threads, "CF_THREADS=\"%s\": %d threads, expected %d", cases[i].value,
+                      cf_fast_threads(), cases[i].threads);
+    }
+    unsetenv("CF_THREADS");
+    ck_assert_int_eq(cf_fast_threads(), 1);
+}
+END_TEST
+
+/* one solve and one split-impulse stage of a scene's contacts after @p steps, on 1 thread and on
+   @p T threads: the same impulses, velocities, pseudo-velocities, sweep count and history, bit for
+   bit (the threads keep every body's sequential order; docs/performance.md) */
+static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, double tol, int T, int emulate)
+{
+    cfWorld w;
+    cfError err;
+    cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w, NULL, &err));
+    w.def.solver = cf_solver_find("pgs");
+    for (int s = 0; s < steps; ++s) cft_assert_ok(cf_world_step(&w));
+    int nb = w.n_bodies, nc = w.contacts.count;
+    cfRigidBody *b[2];
+    cfContact *c[2];
+    cfRigidFast ws[2] = {{.threads = 1}, {.threads = T, .emulate = emulate}};
+    double hist[2][64];
+    cfReport r[2];
+    cfRigidPgsOptions o = cf_rigid_pgs_options_default();
+    o.friction = model;
+    o.tol = tol;
+    for (int e = 0; e < 2; ++e) {
+        b[e] = malloc((size_t)nb * sizeof *b[e]);
+        c[e] = malloc((size_t)nc * sizeof *c[e]);
+        memcpy(b[e], w.bodies, (size_t)nb * sizeof *b[e]);
+        memcpy(c[e], w.contacts.items, (size_t)nc * sizeof *c[e]);
+        for (int i = 0; i < nb; ++i) /* a push so that friction slides somewhere, and a step deeper in */
+            if (!b[e][i].fixed) b[e][i].v = cfu_add(b[e][i].v, cfu_vec3(0.3 * sin(i), 0.2 * cos(i), -0.5));
+        cf_report_init(&r[e], hist[e], 64);
+        cft_assert_ok(cf_rigid_fast_prepare(b[e], nb, c[e], nc, &o, &ws[e]));
+        cft_assert_ok(cf_rigid_fast_solve(b[e], nb, c[e], nc, &ws[e], &o, &r[e]));
+        cft_assert_ok(cf_rigid_fast_pseudo_velocities(c[e], &ws[e], o.h, 0.2, 0.0, 10));
+    }
+    ck_assert_msg(r[0].iterations == r[1].iterations && r[0].iterations > 0, "%s: %d sweeps on 1 thread, %d on %d",
+                  scene, r[0].iterations, r[1].iterations, T);
+    ck_assert_msg(tol == 0.0 || r[0].reason == CF_STOP_STAGNATION, "%s: tol %g never reached", scene, tol);
+    ck_assert_msg(r[0].reason == r[1].reason && memcmp(hist[0], hist[1], (size_t)r[0].iterations * sizeof(double)) == 0,
+                  "%s: the %d threads' residual history differs", scene, T);
+    for (int a = 0; a < nc; ++a)
+        ck_assert_msg(memcmp(c[0][a].lambda, c[1][a].lambda, sizeof c[0][a].lambda) == 0,
+                      "%s, %s, %d threads: contact %d's impulse differs", scene, cf_friction_model_name(model), T, a);
+    bool pushed = false;
+    for (int i = 0; i < nb; ++i) {
+        ck_assert_msg(memcmp(&b[0][i].v, &b[1][i].v, sizeof(cfVec3)) == 0 && memcmp(&b[0][i].w, &b[1][i].w, sizeof(cfVec3)) == 0,
+                      "%s, %d threads: body %d's velocity differs", scene, T, i);
+        pushed |= ws[0].pv[6 * i + 2] != 0.0;
+    }
+    ck_assert_msg(pushed, "%s: nothing for the split-impulse sweeps to do", scene);
+    ck_assert_msg(memcmp(ws[0].pv, ws[1].pv, (size_t)6 * nb * sizeof *ws[0].pv) == 0, "%s, %d threads: pseudo-velocities differ",
+                  scene, T);
+    for (int e = 0; e < 2; ++e) {
+        cf_rigid_fast_free(&ws[e]);
+        free(b[e]);
+        free(c[e]);
+    }
+    cf_world_free(&w);
+}
+
+START_TEST(fast_threads_solve_as_one)
+{
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, 0);
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_BOX, 0.0, 3, 0);
+    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0);
+    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 3e-2, 2, 0); /* all threads stop at the same sweep */
+    threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 4, 0);
+}
+END_TEST
+
+/* the waits, whatever the timing: the threads' shares interleaved on one thread, each thread running
+   as far ahead of the others as its waits let it (cfRigidFast::emulate); a wait left out makes
+   some pair run before one that comes first on its body, and the impulses differ */
+START_TEST(fast_threads_waits_suffice)
+{
+    for (int policy = 1; policy <= 2; ++policy) {
+        threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, policy);
+        threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 3, policy);
+        threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 4, policy);
+        threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_BOX, 0.0, 2, policy);
+    }
+}
+END_TEST
+
+/* whole world steps with CF_THREADS = 1 and 2: the same trajectory, bit for bit */
+START_TEST(fast_threads_world_as_one)
+{
+    static const char *const scenes[] = {"ch05_pyramid_10.json", "ch05_grid_10x10x10.json"};
+    for (int k = 0; k < 2; ++k) {
+        cfWorld w[2];
+        cfError err;
+        for (int e = 0; e < 2; ++e) {
+            setenv("CF_THREADS", e == 0 ? "1" : "2", 1); /* read by the solver's first prepare */
+            cft_assert_ok(cf_scene_load(cft_scene_path(scenes[k]), &w[e], NULL, &err));
+            w[e].def.solver = cf_solver_find("pgs-fast");
+            for (int s = 0; s < 40; ++s) cft_assert_ok(cf_world_step(&w[e]));
+        }
+        unsetenv("CF_THREADS");
+        for (int i = 0; i < w[0].n_bodies; ++i)
+            ck_assert_msg(memcmp(&w[0].bodies[i].x, &w[1].bodies[i].x, sizeof(cfVec3)) == 0 &&
+                              memcmp(&w[0].bodies[i].q, &w[1].bodies[i].q, sizeof w[0].bodies[i].q) == 0,
+                          "%s: body %d differs after 40 steps on 2 threads", scenes[k], i);
+        cf_world_free(&w[0]);
+        cf_world_free(&w[1]);
+    }
+}
+END_TEST
+
 /* ---- the soft step ------------------------------------------------------------------------ */
 
 START_TEST(soft_step_is_registered)
@@ -269,6 +391,10 @@ static void build(Suite *s)
     CFT_TEST(t, lib_fast_pgs_matches_reference, "pgs-fast equals ch05.6 to 1e-10 (same order)");
     CFT_TEST(t, lib_fast_world_matches_reference, "pgs-fast steps as the reference, split impulse included");
     CFT_TEST(t, lib_fast_pgs_pyramid_stands, "pgs-fast: the pyramid stands with the reference's drift");
+    CFT_TEST(t, fast_threads_from_environment, "CF_THREADS: 1 to 8 threads, 1 unless a positive integer");
+    CFT_TEST(t, fast_threads_solve_as_one, "pgs-fast on 2, 3 and 4 threads: the impulses of 1 thread, bit for bit");
+    CFT_TEST(t, fast_threads_waits_suffice, "pgs-fast's threads run ahead of each other as far as they may: still one thread's impulses");
+    CFT_TEST(t, fast_threads_world_as_one, "pgs-fast with CF_THREADS=2: the trajectory of 1 thread, bit for bit");
     CFT_TEST(t, soft_step_is_registered, "the registry lists soft-step, a rows solver with its own position stage");
     CFT_TEST(t, soft_step_softness_is_implicit_euler, "soft-step: the soft update is implicit Euler on the spring-damper");
     CFT_TEST(t, soft_step_resting_loads_match_reference, "soft-step: a resting wall's interface loads are the reference's");
