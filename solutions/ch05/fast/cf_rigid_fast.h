@@ -65,6 +65,10 @@ typedef struct cfFastRow {
 /** Most threads the fast solver's sweeps use. */
 #define CF_FAST_MAX_THREADS 8
 
+/** Below this many contacts a solve runs on one thread: it is too short for the threads' start and
+    waits to pay (measured in docs/performance.md: pyramid 10's 580 contacts are 15 % slower on two). */
+#define CF_FAST_THREAD_MIN_CONTACTS 2000
+
 /** Work space of the fast solver; zero it before first use, free with cf_rigid_fast_free(). */
 typedef struct cfRigidFast {
     int nc;            /**< contacts prepared */
@@ -78,6 +82,7 @@ typedef struct cfRigidFast {
     int *perm;         /**< nc: visiting order of a sweep */
     struct cfFastSchedule *sched; /**< the lane schedule of the sequential and symmetric sweeps (owned, private) */
     int threads;       /**< threads of the sequential sweeps, 1..CF_FAST_MAX_THREADS (0: cf_fast_threads() at the next prepare) */
+    int thread_min_contacts; /**< fewer contacts than this: one thread (0: CF_FAST_THREAD_MIN_CONTACTS) */
     int emulate;       /**< tests: 0 runs the threads for real; 1 (2) runs their shares on one thread, always the
                             highest- (lowest-) numbered thread whose waits are met first, so that a missing wait
                             changes the results whatever the timing (CF_INTERNAL if no thread can go on) */
@@ -106,7 +111,8 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
  * first solve after a prepare with a sequential or symmetric order builds the lane schedule
  * (CF_NO_MEMORY if that fails).
  *
- * Threads: with the sequential order and ws->threads = T > 1 the sweeps run on T threads (OpenMP),
+ * Threads: with the sequential order, ws->threads = T > 1 and at least ws->thread_min_contacts
+ * contacts, the sweeps run on T threads (OpenMP),
  * each owning the box pairs of one slab of space and waiting, pair by pair, only for the pairs of
  * other threads that come first on a shared body. Every body still sees its contacts in the
  * sequential order, so the results are those of one thread, bit for bit, for any T (tested). The

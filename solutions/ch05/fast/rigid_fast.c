@@ -33,6 +33,8 @@ void cf_rigid_fast_free(cfRigidFast *ws)
     memset(ws, 0, sizeof *ws);
 }
 
+static int thread_min(const cfRigidFast *ws) { return ws->thread_min_contacts > 0 ? ws->thread_min_contacts : CF_FAST_THREAD_MIN_CONTACTS; }
+
 int cf_fast_threads(void)
 {
     const char *e = getenv("CF_THREADS");
@@ -183,8 +185,7 @@ struct cfFastSchedule {
     int *heap;        /* ready manifolds, smallest index on top: one heap of nm + 1 per thread */
     int *last;        /* per body: the last manifold seen touching it */
     int *part;        /* per manifold: the thread that owns it */
-    double *key;      /* per manifold: its first contact point along the split axis */
-    int *order;       /* nm: manifolds sorted by key */
+    int *order;       /* per manifold: its bin in the slab cut (scratch) */
     int cap_m, cap_b;
     /* T > 1 threads: thread t walks groups tgroup[tstart[t] .. tstart[t + 1]) */
     int threads;
@@ -197,7 +198,8 @@ struct cfFastSchedule {
     int n_done;
     double *dm;       /* threads x sweeps: each thread's largest change per sweep */
     int cap_dm;
-    bool ready;       /* built for the rows prepared last, packs hold their impulses */
+    bool ready;       /* built for the rows prepared last */
+    bool packed;      /* the packs hold the rows (on T threads each fills its own, in its own cache) */
 };
 
 static void schedule_free(struct cfFastSchedule *s)
@@ -215,7 +217,6 @@ static void schedule_free(struct cfFastSchedule *s)
     free(s->heap);
     free(s->last);
     free(s->part);
-    free(s->key);
     free(s->order);
     free(s->tgroup);
     free(s->waits);
@@ -284,41 +285,54 @@ static void pack_lane(Pack *q, int l, const cfFastRow *r)
     for (int k = 0; k < 3; ++k) q->lam[k][l] = r->lam[k];
 }
 
-static const double *sort_keys; /* qsort has no context argument; the schedule is built on one thread */
-static int by_key(const void *x, const void *y)
+/* bins of the slab cut: each slab gets whole bins, so a slab's share of the rows is within a bin's of 1/T */
+#define SLAB_BINS 256
+
+/* the owner of every manifold for T threads when the slabs are cut along @p axis (each slab about
+   1/T of the rows, by the pairs' first contact points, binned); returns the edges of the "comes
+   first on a body" graph that join two threads (a thread waits at each, in every sweep) */
+static int cut_along(struct cfFastSchedule *s, const cfContact *contacts, const cfFastRow *rows, int nm, int T, int axis)
 {
-    double a = sort_keys[*(const int *)x], b = sort_keys[*(const int *)y];
-    return a < b ? -1 : a > b ? 1 : (*(const int *)x > *(const int *)y) - (*(const int *)x < *(const int *)y);
+    double lo = INFINITY, hi = -INFINITY;
+    for (int m = 0; m < nm; ++m) {
+        double x = cfu_vec3_at(contacts[rows[s->mstart[m]].contact].p, axis);
+        lo = fmin(lo, x);
+        hi = fmax(hi, x);
+    }
+    double scale = hi > lo ? SLAB_BINS / (hi - lo) : 0.0;
+    int rows_in[SLAB_BINS] = {0}, owner[SLAB_BINS];
+    for (int m = 0; m < nm; ++m) {
+        double x = cfu_vec3_at(contacts[rows[s->mstart[m]].contact].p, axis);
+        int b = (int)((x - lo) * scale);
+        s->order[m] = b < 0 ? 0 : b >= SLAB_BINS ? SLAB_BINS - 1 : b; /* the bin of m */
+        rows_in[s->order[m]] += s->mstart[m + 1] - s->mstart[m];
+    }
+    int nc = s->mstart[nm], seen = 0, cut = 0;
+    for (int b = 0; b < SLAB_BINS; ++b) {
+        long long mid = 2LL * seen + rows_in[b]; /* twice the rows before the bin's middle */
+        owner[b] = (int)(mid * T / (2LL * (nc > 0 ? nc : 1)));
+        if (owner[b] >= T) owner[b] = T - 1;
+        seen += rows_in[b];
+    }
+    for (int m = 0; m < nm; ++m) s->part[m] = owner[s->order[m]];
+    for (int m = 0; m < 2 * nm; ++m) cut += s->pred[m] >= 0 && s->part[s->pred[m]] != s->part[m / 2];
+    return cut;
 }
 
-/* the owner of every manifold for T threads: slabs of space along the axis where the pairs' first
-   contact points spread most, cut so that each slab holds about 1/T of the rows */
+/* the slabs along the axis (x, y or z) that cuts the fewest edges: a wall's layers (z) rather than
+   its width, so that the threads meet at one layer and not at every one */
 static void partition(struct cfFastSchedule *s, const cfContact *contacts, const cfFastRow *rows, int nm, int T)
 {
     if (T == 1) {
         memset(s->part, 0, (size_t)nm * sizeof *s->part);
         return;
     }
-    cfVec3 lo = cfu_vec3(INFINITY, INFINITY, INFINITY), hi = cfu_neg(lo);
-    for (int m = 0; m < nm; ++m) {
-        cfVec3 p = contacts[rows[s->mstart[m]].contact].p;
-        lo = cfu_vec3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
-        hi = cfu_vec3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+    int best = 0, best_cut = -1;
+    for (int axis = 0; axis < 3; ++axis) {
+        int cut = cut_along(s, contacts, rows, nm, T, axis);
+        if (best_cut < 0 || cut < best_cut) best = axis, best_cut = cut;
     }
-    cfVec3 ext = cfu_sub(hi, lo);
-    int axis = ext.x >= ext.y && ext.x >= ext.z ? 0 : ext.y >= ext.z ? 1 : 2;
-    for (int m = 0; m < nm; ++m) {
-        s->key[m] = cfu_vec3_at(contacts[rows[s->mstart[m]].contact].p, axis);
-        s->order[m] = m;
-    }
-    sort_keys = s->key;
-    qsort(s->order, (size_t)nm, sizeof *s->order, by_key);
-    int nc = s->mstart[nm], seen = 0;
-    for (int i = 0; i < nm; ++i) {
-        int m = s->order[i];
-        s->part[m] = (int)((long long)seen * T / nc);
-        seen += s->mstart[m + 1] - s->mstart[m];
-    }
+    if (best != 2) cut_along(s, contacts, rows, nm, T, best);
 }
 
 /* counters per cache line: the threads' regions of done[] are this far apart */
@@ -332,11 +346,9 @@ static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
                   grow_int(&s->tgroup, nc + 1) && grow_int(&s->sig, nc + 1);
         Group *g = realloc(s->groups, (size_t)(nc + 1) * sizeof *g);
         if (g) s->groups = g;
-        double *key = realloc(s->key, (size_t)(nc + 1) * sizeof *key);
-        if (key) s->key = key;
         atomic_int *done = realloc(s->done, (size_t)(nc + 1 + 2 * DONE_PAD * CF_FAST_MAX_THREADS) * sizeof *done);
         if (done) s->done = done;
-        if (!ok || !g || !key || !done) return CF_NO_MEMORY;
+        if (!ok || !g || !done) return CF_NO_MEMORY;
         s->cap_m = nc + 1; /* groups too: at most one per manifold */
         free(s->heap);     /* the heaps: T of them */
         s->heap = NULL;
@@ -364,6 +376,21 @@ static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
         s->cap_packs = nc;
     }
     return CF_OK;
+}
+
+/* the packs of groups [g0, g1) from the rows (the groups of tgroup order when T > 1) */
+static void fill_packs(struct cfFastSchedule *s, const cfFastRow *rows, int g0, int g1)
+{
+    static const cfFastRow pad = {.W = {0, 0, 0, 0, 1, 0, 0, 0, 1}, .a = -1, .b = -1, .contact = -1};
+    for (int i = g0; i < g1; ++i) {
+        const Group *g = &s->groups[s->threads > 1 ? s->tgroup[i] : i];
+        for (int p = g->first; p < g->first + g->npoints; ++p)
+            for (int l = 0; l < CF_LANES; ++l) {
+                int row = s->pack_row[CF_LANES * p + l];
+                pack_lane(&s->packs[p], l, row >= 0 ? &rows[row] : &pad);
+            }
+    }
+    if (g0 == 0 && g1 == s->n_groups) s->packed = true;
 }
 
 /* a wait of group g (thread t) on manifold p, when another thread owns p */
@@ -423,7 +450,6 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
     }
     partition(s, contacts, rows, nm, T);
     /* Kahn's algorithm, CF_LANES ready manifolds per group (ready ones never share a body) */
-    static const cfFastRow pad = {.W = {0, 0, 0, 0, 1, 0, 0, 0, 1}, .a = -1, .b = -1, .contact = -1};
     int nh[CF_FAST_MAX_THREADS] = {0}, ng = 0, npk = 0, left = 0, count[CF_FAST_MAX_THREADS] = {0};
     int *heap[CF_FAST_MAX_THREADS];
     for (int t = 0; t < T; ++t) heap[t] = s->heap + (size_t)t * s->cap_m;
@@ -455,7 +481,6 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
             for (int p = 0; p < np; ++p, ++npk)
                 for (int l = 0; l < CF_LANES; ++l) {
                     int row = l < nl && s->mstart[lanes[l]] + p < s->mstart[lanes[l] + 1] ? s->mstart[lanes[l]] + p : -1;
-                    pack_lane(&s->packs[npk], l, row >= 0 ? &rows[row] : &pad);
                     s->pack_row[CF_LANES * npk + l] = row;
                 }
             for (int l = 0; l < nl; ++l)
@@ -494,6 +519,8 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
     s->n_groups = ng;
     s->n_packs = npk;
     s->ready = true;
+    s->packed = false;
+    if (T == 1) fill_packs(s, rows, 0, ng);
     return CF_OK;
 }
 
@@ -766,11 +793,12 @@ static int sweeps_emulated(struct cfFastSchedule *s, double *v, int n, bool norm
     return n;
 }
 
-static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double tol, bool normal_only, bool box,
-                           double omega, double cfm, int emulate)
+static int sweeps_threaded(struct cfFastSchedule *s, const cfFastRow *rows, double *v, int n, double tol,
+                           bool normal_only, bool box, double omega, double cfm, int emulate)
 {
     int T = s->threads;
     if (T < 2 || n < 1) return -1;
+    if (emulate && !s->packed) fill_packs(s, rows, 0, s->n_groups);
     for (int i = 0; i < s->n_done; ++i) atomic_store_explicit(&s->done[i], 0, memory_order_relaxed);
     for (int t = 0; t < T; ++t) /* a thread without groups has finished every sweep */
         if (s->tstart[t] == s->tstart[t + 1])
@@ -784,6 +812,7 @@ static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double to
         if (omp_get_num_threads() != T) {
             if (t == 0) got = omp_get_num_threads();
         } else {
+            if (!s->packed) fill_packs(s, rows, s->tstart[t], s->tstart[t + 1]); /* its own packs, into its own cache */
             for (int k = 0; k < n; ++k) {
                 s->dm[t * n + k] = sweep_share_any(s, v, t, k, normal_only, box, omega, cfm);
                 if (tol > 0.0) {
@@ -798,9 +827,10 @@ static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double to
             }
         }
     }
+    if (got == T) s->packed = true;
     return got == T ? ran : -1;
 #else
-    (void)v, (void)tol, (void)normal_only, (void)box, (void)omega, (void)cfm;
+    (void)rows, (void)v, (void)tol, (void)normal_only, (void)box, (void)omega, (void)cfm;
     return -1;
 #endif
 }
@@ -837,7 +867,7 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
     ws->nb = nb;
     if (ws->threads < 1 || ws->threads > CF_FAST_MAX_THREADS) ws->threads = cf_fast_threads();
     /* rows are independent: on the solver's threads when there are enough of them */
-#pragma omp parallel for num_threads(ws->threads) if (ws->threads > 1 && nc >= 512) schedule(static)
+#pragma omp parallel for num_threads(ws->threads) if (ws->threads > 1 && nc >= thread_min(ws)) schedule(static)
     for (int i = 0; i < nc; ++i) fill_row(bodies, nb, &contacts[i], i, o, &ws->rows[i]);
     if (ws->sched) ws->sched->ready = false; /* built by the first solve that needs it */
     return CF_OK;
@@ -913,7 +943,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     }
     cfFastRow *rows = ws->rows;
     /* the sequential order on several threads (the same sweeps); the others on one */
-    const int T = o->ordering == CF_ORDER_SEQUENTIAL ? ws->threads : 1;
+    const int T = o->ordering == CF_ORDER_SEQUENTIAL && nc >= thread_min(ws) ? ws->threads : 1;
     memset(&vel[6 * nb], 0, (size_t)12 * T * sizeof *vel); /* every thread's zero slot */
     /* warm start; writes to the zero slot are skipped so that it stays zero */
     for (int a = 0; a < nc; ++a) {
@@ -942,7 +972,8 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
             return st;
         }
     }
-    int ran = random ? -1 : sweeps_threaded(ws->sched, vel, o->max_iter, o->tol, false, box, omega, cfm, ws->emulate);
+    int ran = random ? -1 : sweeps_threaded(ws->sched, rows, vel, o->max_iter, o->tol, false, box, omega, cfm, ws->emulate);
+    if (!random && ws->sched && !ws->sched->packed) fill_packs(ws->sched, rows, 0, ws->sched->n_groups);
     if (ran >= 0) { /* the threads' sweeps, reported as one thread would */
         struct cfFastSchedule *s = ws->sched;
         for (k = 0; k < ran; ++k) {
@@ -1013,7 +1044,7 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
     if (!active) return CF_OK;
     /* the lane schedule of the velocity solve (built here if that solve went row by row) */
     if (!(ws->sched && ws->sched->ready)) {
-        cfStatus st = build_schedule(ws, contacts, ws->threads);
+        cfStatus st = build_schedule(ws, contacts, nc >= thread_min(ws) ? ws->threads : 1);
         if (st != CF_OK) return st;
     }
     struct cfFastSchedule *s = ws->sched;
@@ -1027,8 +1058,10 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
         }
         pl[p] = (cfLaneV){0};
     }
-    if (sweeps_threaded(s, pv, sweeps, 0.0, true, false, 1.0, 0.0, ws->emulate) < 0)
+    if (sweeps_threaded(s, ws->rows, pv, sweeps, 0.0, true, false, 1.0, 0.0, ws->emulate) < 0) {
+        if (!s->packed) fill_packs(s, ws->rows, 0, s->n_groups);
         for (int k = 0; k < sweeps; ++k) sweep_lanes(s, pv, true, false, 1.0, 0.0, false);
+    }
     return CF_OK;
 }
 

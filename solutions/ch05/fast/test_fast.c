@@ -183,7 +183,7 @@ static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, 
     int nb = w.n_bodies, nc = w.contacts.count;
     cfRigidBody *b[2];
     cfContact *c[2];
-    cfRigidFast ws[2] = {{.threads = 1}, {.threads = T, .emulate = emulate}};
+    cfRigidFast ws[2] = {{.threads = 1}, {.threads = T, .thread_min_contacts = 1, .emulate = emulate}};
     double hist[2][64];
     cfReport r[2];
     cfRigidPgsOptions o = cf_rigid_pgs_options_default();
@@ -253,7 +253,7 @@ END_TEST
 /* whole world steps with CF_THREADS = 1 and 2: the same trajectory, bit for bit */
 START_TEST(fast_threads_world_as_one)
 {
-    static const char *const scenes[] = {"ch05_pyramid_10.json", "ch05_grid_10x10x10.json"};
+    static const char *const scenes[] = {"ch05_pyramid_20.json", "ch05_grid_10x10x10.json"};
     for (int k = 0; k < 2; ++k) {
         cfWorld w[2];
         cfError err;
