@@ -26,6 +26,7 @@ typedef struct Parser {
     const char *label;
     cfError *err;
     double *elements_left; /* soft-body nodes and elements the scene may still build (max_elements) */
+    const char *solver;    /* the caller's world.solver instead of the scene's (NULL: the scene's) */
 } Parser;
 
 /* default of the top-level "max_elements": soft-body nodes plus tetrahedra plus springs, about
@@ -388,18 +389,20 @@ static const char *slide_profile_name(int i) { return cf_slide_profile_name((cfS
 static cfStatus get_solver(const Parser *p, const cJSON *obj, const char *at, const cfSolver **out)
 {
     const cJSON *item = member(obj, "solver");
-    if (!item) return CF_OK;
     char path[PATH_CAP], names[512];
     field_path(path, at, "solver");
-    if (!cJSON_IsString(item)) return fail(p, path, "must be a string (got %s)", json_type_name(item));
-    if (strcmp(item->valuestring, "none") == 0) {
+    if (item && !cJSON_IsString(item)) return fail(p, path, "must be a string (got %s)", json_type_name(item));
+    const char *name = p->solver ? p->solver : item ? item->valuestring : NULL;
+    if (!name) return CF_OK;
+    if (p->solver) snprintf(path, sizeof path, "the solver asked for instead of the scene's");
+    if (strcmp(name, "none") == 0) {
         *out = NULL;
         return CF_OK;
     }
-    const cfSolver *s = cf_solver_find(item->valuestring);
+    const cfSolver *s = cf_solver_find(name);
     if (!s)
-        return fail(p, path, "unknown solver '%s' (expected none or one of: %s)%s", item->valuestring,
-                    cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names), cf_solver_absent_reason(item->valuestring));
+        return fail(p, path, "unknown solver '%s' (expected none or one of: %s)%s", name,
+                    cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names), cf_solver_absent_reason(name));
     *out = s; /* one that takes no contact problems is refused by cf_world_def_check(), with the reason */
     return CF_OK;
 }
@@ -1132,10 +1135,11 @@ static cfStatus syntax_error(const Parser *p, const char *json, const char *wher
     return cf_error_set(p->err, CF_BAD_INPUT, "%s:%d:%d: invalid JSON near '%s'", p->label, line, col, near);
 }
 
-cfStatus cf_scene_parse(const char *json, const char *label, cfWorld *w, cfSceneInfo *info, cfError *err)
+static cfStatus parse_scene(const char *json, const char *label, const char *solver, cfWorld *w, cfSceneInfo *info,
+                            cfError *err)
 {
     double budget = SCENE_DEFAULT_MAX_ELEMENTS;
-    Parser p = {label && *label ? label : "<scene>", err, &budget};
+    Parser p = {label && *label ? label : "<scene>", err, &budget, solver};
     if (w) memset(w, 0, sizeof *w);
     if (info) memset(info, 0, sizeof *info);
     if (!w) return fail(&p, NULL, "no world to load into (w is NULL)");
@@ -1161,7 +1165,17 @@ cfStatus cf_scene_parse(const char *json, const char *label, cfWorld *w, cfScene
     return CF_OK;
 }
 
+cfStatus cf_scene_parse(const char *json, const char *label, cfWorld *w, cfSceneInfo *info, cfError *err)
+{
+    return parse_scene(json, label, NULL, w, info, err);
+}
+
 cfStatus cf_scene_load(const char *path, cfWorld *w, cfSceneInfo *info, cfError *err)
+{
+    return cf_scene_load_solved(path, NULL, w, info, err);
+}
+
+cfStatus cf_scene_load_solved(const char *path, const char *solver, cfWorld *w, cfSceneInfo *info, cfError *err)
 {
     if (w) memset(w, 0, sizeof *w);
     if (info) memset(info, 0, sizeof *info);
@@ -1205,7 +1219,7 @@ cfStatus cf_scene_load(const char *path, cfWorld *w, cfSceneInfo *info, cfError 
         free(text);
         return cf_error_set(err, CF_BAD_INPUT, "%s:%d:%d: invalid JSON: NUL byte in the file", path, line, col);
     }
-    st = cf_scene_parse(text, path, w, info, err);
+    st = parse_scene(text, path, solver, w, info, err);
     free(text);
     return st;
 }

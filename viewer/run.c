@@ -89,7 +89,8 @@ int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfV
     return run->n_slots++;
 }
 
-int cfv_run_add_scene(cfvRun *run, const char *file, const char *label, cfVec3 offset, cfError *err)
+/* the scene file into a new slot, with its solver replaced by @p solver (NULL: the scene's) */
+static int add_scene(cfvRun *run, const char *file, const char *label, cfVec3 offset, const char *solver, cfError *err)
 {
     if (run->n_slots >= CFV_MAX_WORLDS) {
         cf_error_set(err, CF_BAD_INPUT, "at most %d worlds per demo", CFV_MAX_WORLDS);
@@ -100,10 +101,15 @@ int cfv_run_add_scene(cfvRun *run, const char *file, const char *label, cfVec3 o
     snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "scenes", file);
     cfvSlot *s = &run->slot[run->n_slots];
     memset(s, 0, sizeof *s);
-    if (cf_scene_load(path, &s->w, NULL, err) != CF_OK) return -1;
+    if (cf_scene_load_solved(path, solver, &s->w, NULL, err) != CF_OK) return -1;
     snprintf(s->label, sizeof s->label, "%s", label ? label : "");
     s->offset = offset;
     return run->n_slots++;
+}
+
+int cfv_run_add_scene(cfvRun *run, const char *file, const char *label, cfVec3 offset, cfError *err)
+{
+    return add_scene(run, file, label, offset, NULL, err);
 }
 
 int cfv_run_add_scene_solved(cfvRun *run, const char *file, const char *label, cfVec3 offset, const char *solver,
@@ -116,7 +122,7 @@ int cfv_run_add_scene_solved(cfvRun *run, const char *file, const char *label, c
                      solver, *why ? ": " : "", why);
         return -1;
     }
-    int i = cfv_run_add_scene(run, file, label, offset, err);
+    int i = add_scene(run, file, label, offset, solver, err);
     if (i < 0) return -1;
     cfWorldDef *d = &run->slot[i].w.def;
     d->solver = s;

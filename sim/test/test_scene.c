@@ -10,6 +10,7 @@
 
 #include "cft.h"
 #include "cf/cf_scene.h"
+#include "cf/cf_solvers.h"
 
 /* true when all @p n bytes at @p p are zero */
 static bool all_zero(const void *p, size_t n)
@@ -50,6 +51,30 @@ START_TEST(scene_every_file_loads)
         cf_world_free(&w);
     }
     globfree(&g);
+}
+END_TEST
+
+/* cf_scene_load_solved: the caller's solver instead of the scene's, checked by the same rules */
+START_TEST(scene_load_with_another_solver)
+{
+    cfWorld w;
+    cfError err;
+    const char *file = cft_scene_path("ch05_stack_10.json");
+    cft_assert_ok(cf_scene_load_solved(file, "pgs-blocked", &w, NULL, &err));
+    ck_assert_msg(w.def.solver == cf_solver_find("pgs-blocked"), "the solver asked for, not the scene's");
+    cf_world_free(&w);
+    cft_assert_ok(cf_scene_load_solved(file, "none", &w, NULL, &err));
+    ck_assert_msg(w.def.solver == NULL, "none: no contact solver");
+    cf_world_free(&w);
+    cft_assert_ok(cf_scene_load_solved(file, NULL, &w, NULL, &err));
+    cfWorld plain;
+    cft_assert_ok(cf_scene_load(file, &plain, NULL, &err));
+    ck_assert_msg(w.def.solver == plain.def.solver, "NULL keeps the scene's");
+    cf_world_free(&w);
+    cf_world_free(&plain);
+    ck_assert_int_eq(cf_scene_load_solved(file, "pgs-fastest", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "ch05_stack_10.json") && strstr(err.msg, "'pgs-fastest'"), "got: %s", err.msg);
+    ck_assert_int_eq(w.n_bodies, 0);
 }
 END_TEST
 
@@ -504,6 +529,7 @@ static void build(Suite *s)
     TCase *tf = cft_tcase_scene(s, "scene-files");
     CFT_TEST(tf, scene_every_file_loads, "every scene in scenes/ loads");
     CFT_TEST(tf, scene_demo_scene_exists, "the make demo scene exists");
+    CFT_TEST(tf, scene_load_with_another_solver, "cf_scene_load_solved: the caller's solver replaces the scene's");
     TCase *tb = cft_tcase_unit(s, "scene-bad");
     CFT_TEST(tb, scene_bad_input_is_refused, "bad input is refused with one line");
     CFT_TEST(tb, scene_null_arguments, "NULL arguments");

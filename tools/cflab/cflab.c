@@ -338,7 +338,8 @@ static int cmd_run(int argc, char **argv)
     cfWorld w;
     cfSceneInfo info;
     cfError err;
-    cfStatus st = cf_scene_load(o.scene, &w, &info, &err);
+    /* --solver replaces the scene's before it is checked: a scene written for a reference-only row runs on another */
+    cfStatus st = cf_scene_load_solved(o.scene, o.solver_set ? (o.solver ? o.solver->name : "none") : NULL, &w, &info, &err);
     if (st != CF_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return EXIT_BAD_INPUT;

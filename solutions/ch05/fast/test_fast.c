@@ -197,9 +197,9 @@ static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, 
         for (int i = 0; i < nb; ++i) /* a push so that friction slides somewhere, and a step deeper in */
             if (!b[e][i].fixed) b[e][i].v = cfu_add(b[e][i].v, cfu_vec3(0.3 * sin(i), 0.2 * cos(i), -0.5));
         cf_report_init(&r[e], hist[e], 64);
-        cft_assert_ok(cf_rigid_fast_prepare(b[e], nb, c[e], nc, &o, &ws[e]));
-        cft_assert_ok(cf_rigid_fast_solve(b[e], nb, c[e], nc, &ws[e], &o, &r[e]));
-        cft_assert_ok(cf_rigid_fast_pseudo_velocities(c[e], &ws[e], o.h, 0.2, 0.0, 10));
+        cft_assert_ok_at(cf_rigid_fast_prepare(b[e], nb, c[e], nc, &o, &ws[e]), "e = %d", e);
+        cft_assert_ok_at(cf_rigid_fast_solve(b[e], nb, c[e], nc, &ws[e], &o, &r[e]), "e = %d", e);
+        cft_assert_ok_at(cf_rigid_fast_pseudo_velocities(c[e], &ws[e], o.h, 0.2, 0.0, 10), "e = %d", e);
     }
     ck_assert_msg(r[0].iterations == r[1].iterations && r[0].iterations > 0, "%s: %d sweeps on 1 thread, %d on %d",
                   scene, r[0].iterations, r[1].iterations, T);
@@ -259,9 +259,9 @@ START_TEST(fast_threads_world_as_one)
         cfError err;
         for (int e = 0; e < 2; ++e) {
             setenv("CF_THREADS", e == 0 ? "1" : "2", 1); /* read by the solver's first prepare */
-            cft_assert_ok(cf_scene_load(cft_scene_path(scenes[k]), &w[e], NULL, &err));
+            cft_assert_ok_at(cf_scene_load(cft_scene_path(scenes[k]), &w[e], NULL, &err), "k = %d, e = %d", k, e);
             w[e].def.solver = cf_solver_find("pgs-fast");
-            for (int s = 0; s < 40; ++s) cft_assert_ok(cf_world_step(&w[e]));
+            for (int s = 0; s < 40; ++s) cft_assert_ok_at(cf_world_step(&w[e]), "e = %d", e);
         }
         unsetenv("CF_THREADS");
         for (int i = 0; i < w[0].n_bodies; ++i)
