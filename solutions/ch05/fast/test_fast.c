@@ -30,6 +30,15 @@ static double run_drift(cfWorld *w, int steps)
     return d;
 }
 
+/* scene @p scene after @p steps of the reference PGS: contacts to solve again */
+static void load_settled(const char *scene, int steps, cfWorld *w)
+{
+    cfError err;
+    cft_assert_ok(cf_scene_load(cft_scene_path(scene), w, NULL, &err));
+    w->def.solver = cf_solver_find("pgs");
+    for (int s = 0; s < steps; ++s) cft_assert_ok(cf_world_step(w));
+}
+
 START_TEST(fast_is_registered)
 {
     const cfSolver *s = cf_solver_find("pgs-fast");
@@ -44,10 +53,7 @@ END_TEST
 static void fast_vs_reference(const char *scene, int steps, cfFrictionModel model, cfOrdering ordering)
 {
     cfWorld w;
-    cfError err;
-    cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w, NULL, &err));
-    w.def.solver = cf_solver_find("pgs");
-    for (int s = 0; s < steps; ++s) cft_assert_ok(cf_world_step(&w));
+    load_settled(scene, steps, &w);
     int nb = w.n_bodies, nc = w.contacts.count;
     ck_assert_int_gt(nc, 20);
     cfRigidBody *b1 = malloc((size_t)nb * sizeof *b1), *b2 = malloc((size_t)nb * sizeof *b2);
@@ -176,10 +182,7 @@ END_TEST
 static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, double tol, int T, int emulate)
 {
     cfWorld w;
-    cfError err;
-    cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w, NULL, &err));
-    w.def.solver = cf_solver_find("pgs");
-    for (int s = 0; s < steps; ++s) cft_assert_ok(cf_world_step(&w));
+    load_settled(scene, steps, &w);
     int nb = w.n_bodies, nc = w.contacts.count;
     cfRigidBody *b[2];
     cfContact *c[2];
