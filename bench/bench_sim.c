@@ -332,7 +332,8 @@ static int scaling(bool large)
             break;
         }
         int bodies = w.n_bodies, own = w.def.solver_iterations;
-        bool own_soft = w.def.solver == cf_solver_find("soft-step") && own != CFLAB_ITERS[3] && own != CFLAB_ITERS[4];
+        bool own_soft = w.def.solver == cf_solver_find("soft-step"); /* at a count no engine row runs */
+        for (int e = 0; e < N_CFLAB; ++e) own_soft = own_soft && !(!strcmp(CFLAB_SOLVER[e], "soft-step") && CFLAB_ITERS[e] == own);
         cf_world_free(&w);
         if ((st = run_scene(scenes[i], 1, false, r, &p[0], &p[1])) != 0) break;
         /* a wall whose scene sets the soft step at another count (pyramid 100: 60) also runs as the

@@ -32,23 +32,7 @@ cfStatus cf_world_implicit_check(const cfWorld *w, cfError *err)
         cfStatus st = cf_world_same_mu("implicit-soft", "bodies", i, b->name, b->mu, &mu, &mu_of, err);
         if (st != CF_OK) return st;
     }
-    for (int i = 0; i < w->n_soft; ++i) {
-        const cfSoftBody *s = &w->soft[i];
-        const char *why = s->n_tets > 0 ? "tetrahedra: the implicit-soft pipeline's nodes have springs only (ch09.7); "
-                                          "use a spring_box, cloth, chain or particle"
-                          : s->damping_alpha > 0.0 || s->damping_beta > 0.0 ? "damping: the implicit-soft pipeline's forces "
-                                                                              "have no Rayleigh damping"
-                          : s->thickness > 0.0 ? "thickness: the implicit-soft pipeline keeps nodes off planes by its delta"
-                          : s->consistent_mass ? "consistent_mass: the implicit-soft pipeline uses lumped masses"
-                                               : NULL;
-        if (why) return cf_error_set(err, CF_BAD_INPUT, "soft_bodies[%d] '%s': %s", i, s->name, why);
-        cfStatus st = cf_world_same_mu("implicit-soft", "soft_bodies", i, s->name, s->mu, &mu, &mu_of, err);
-        if (st != CF_OK) return st;
-    }
-    if (w->n_pairs > 0)
-        return cf_error_set(err, CF_BAD_INPUT, "friction[0]: the implicit-soft pipeline takes no material pairs (one mu "
-                            "for every contact: give the bodies the same mu)");
-    return CF_OK;
+    return cf_world_spring_soft_check(w, "implicit-soft", "keeps nodes off planes by its delta", &mu, &mu_of, err);
 }
 
 /* ---- stage 1, gather ---------------------------------------------------------------------------- */

@@ -54,6 +54,11 @@ cfStatus cf_world_ipc_step(cfWorld *w);
    first call) and every other body's must agree; CF_BAD_INPUT naming body @p i of @p kind otherwise */
 cfStatus cf_world_same_mu(const char *pipeline, const char *kind, int i, const char *name, double mu, double *ref,
                           const char **ref_name, cfError *err);
+/* the soft bodies and material pairs of chapter 9's pipelines: mass-spring bodies with lumped
+   masses, no damping and no thickness (@p thickness_why: what the pipeline does instead), one mu
+   with the rigid bodies' (cf_world_same_mu(), *ref and *ref_name carried over), no material pairs */
+cfStatus cf_world_spring_soft_check(const cfWorld *w, const char *pipeline, const char *thickness_why, double *ref,
+                                    const char **ref_name, cfError *err);
 
 /* the implicit-soft pipeline (implicit.c): the bodies it takes and its step */
 cfStatus cf_world_implicit_check(const cfWorld *w, cfError *err);

@@ -31,6 +31,31 @@ cfStatus cf_world_same_mu(const char *pipeline, const char *kind, int i, const c
                         *ref_name);
 }
 
+cfStatus cf_world_spring_soft_check(const cfWorld *w, const char *pipeline, const char *thickness_why, double *ref,
+                                    const char **ref_name, cfError *err)
+{
+    for (int i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *s = &w->soft[i];
+        const char *why = s->n_tets > 0 ? "tetrahedra: the %s pipeline's soft bodies have springs only (chapter 9); "
+                                          "use a spring_box, cloth, chain or particle"
+                          : s->damping_alpha > 0.0 || s->damping_beta > 0.0 ? "damping: the %s pipeline has no Rayleigh damping"
+                          : s->thickness > 0.0 ? "thickness: the %s pipeline %s"
+                          : s->consistent_mass ? "consistent_mass: the %s pipeline uses lumped masses"
+                                               : NULL;
+        if (why) {
+            char msg[256];
+            snprintf(msg, sizeof msg, why, pipeline, thickness_why);
+            return cf_error_set(err, CF_BAD_INPUT, "soft_bodies[%d] '%s': %s", i, s->name, msg);
+        }
+        cfStatus st = cf_world_same_mu(pipeline, "soft_bodies", i, s->name, s->mu, ref, ref_name, err);
+        if (st != CF_OK) return st;
+    }
+    if (w->n_pairs > 0)
+        return cf_error_set(err, CF_BAD_INPUT, "friction[0]: the %s pipeline takes no material pairs (one mu for every "
+                            "contact: give the bodies the same mu)", pipeline);
+    return CF_OK;
+}
+
 /* the solid box's inertia, which the nine nodes of a moving box carry (gather()) */
 static bool solid_box_inertia(const cfRigidBody *b)
 {
@@ -65,23 +90,7 @@ cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
         cfStatus st = cf_world_same_mu("ipc", "bodies", i, b->name, b->mu, &mu, &mu_of, err);
         if (st != CF_OK) return st;
     }
-    for (int i = 0; i < w->n_soft; ++i) {
-        const cfSoftBody *s = &w->soft[i];
-        const char *why = s->n_tets > 0 ? "tetrahedra: the ipc pipeline's elastic energy has springs only (chapter 9); "
-                                          "use a spring_box, cloth, chain or particle"
-                          : s->damping_alpha > 0.0 || s->damping_beta > 0.0 ? "damping: the ipc pipeline's energy has no "
-                                                                              "Rayleigh damping"
-                          : s->thickness > 0.0 ? "thickness: the ipc pipeline keeps surfaces dhat apart, not a thickness"
-                          : s->consistent_mass ? "consistent_mass: the ipc pipeline uses lumped masses"
-                                               : NULL;
-        if (why) return cf_error_set(err, CF_BAD_INPUT, "soft_bodies[%d] '%s': %s", i, s->name, why);
-        cfStatus st = cf_world_same_mu("ipc", "soft_bodies", i, s->name, s->mu, &mu, &mu_of, err);
-        if (st != CF_OK) return st;
-    }
-    if (w->n_pairs > 0)
-        return cf_error_set(err, CF_BAD_INPUT, "friction[0]: the ipc pipeline takes no material pairs (one mu for every "
-                            "contact: give the bodies the same mu)");
-    return CF_OK;
+    return cf_world_spring_soft_check(w, "ipc", "keeps surfaces dhat apart, not a thickness", &mu, &mu_of, err);
 }
 
 /* ---- stage 1, gather: the world as one IPC system ------------------------------------------------ */

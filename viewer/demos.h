@@ -192,6 +192,12 @@ void cfv_run_set_camera(cfvRun *run, cfVec3 target, double yaw, double pitch, do
 bool cfv_run_add_contact(cfvRun *run, int i, const cfContact *c);
 /** Add a mark to slot @p i (colour 0xRRGGBB, label may be NULL); false when out of memory. */
 bool cfv_run_mark(cfvRun *run, int i, cfvMarkKind kind, cfVec3 a, cfVec3 b, uint32_t rgb, const char *label);
+/**
+ * Mark every pair of slot @p i's ipc-pipeline world closer than its dhat (cf_world_ipc_pairs()): a
+ * red segment between the two closest points and a red dot at its middle (the segments are often
+ * millimetres long). Returns how many pairs were marked.
+ */
+int cfv_run_mark_ipc_pairs(cfvRun *run, int i);
 /** Forget every slot's marks and extra contacts (a key handler that redraws calls this first). */
 void cfv_run_clear_marks(cfvRun *run);
 /** Set HUD line @p line (0 .. CFV_INFO_LINES-1) of the demo (printf-style). */

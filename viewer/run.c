@@ -202,6 +202,28 @@ void cfv_run_info(cfvRun *run, int line, const char *fmt, ...)
     va_end(ap);
 }
 
+typedef struct IpcMarks {
+    cfvRun *run;
+    int slot, pairs;
+} IpcMarks;
+
+static void mark_ipc_pair(void *ctx, cfVec3 a, cfVec3 b, double d)
+{
+    (void)d;
+    IpcMarks *m = ctx;
+    cfv_run_mark(m->run, m->slot, CFV_MARK_LINE, a, b, 0xff3030, NULL);
+    cfv_run_mark(m->run, m->slot, CFV_MARK_POINT, cfu_scale(0.5, cfu_add(a, b)), a, 0xff3030, NULL);
+    m->pairs++;
+}
+
+int cfv_run_mark_ipc_pairs(cfvRun *run, int i)
+{
+    IpcMarks m = {run, i, 0};
+    const cfWorld *w = cfv_run_world(run, i);
+    if (w) cf_world_ipc_pairs(w, mark_ipc_pair, &m);
+    return m.pairs;
+}
+
 double cfv_world_max_speed(const cfWorld *w)
 {
     double m = 0;

@@ -230,7 +230,7 @@ START_TEST(bad_ipc_bodies_named)
             "bodies[0] 'post': static geometry under ipc is a box or a plane (got a capsule)");
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\","
             " \"size\": [1, 1, 1], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e5, \"poisson\": 0.3}]}",
-            "soft_bodies[0] 'jelly': tetrahedra: the ipc pipeline's elastic energy has springs only");
+            "soft_bodies[0] 'jelly': tetrahedra: the ipc pipeline's soft bodies have springs only");
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"a\", \"type\": \"particle\", \"position\": [0, 0, 1],"
             " \"mass\": 1, \"mu\": 0.5}, {\"name\": \"b\", \"type\": \"particle\", \"position\": [1, 0, 1], \"mass\": 1, \"mu\": 0.3}]}",
             "soft_bodies[1] 'b': mu: the ipc pipeline has one friction coefficient");

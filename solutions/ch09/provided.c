@@ -35,6 +35,18 @@ void cf_ipc_free(cfIpcSystem *s)
 }
 
 /* make room for @p need items of @p size bytes in *p (capacity *cap); false when out of memory */
+double cf_ipc_resting_distance(double weight, double kappa, double dhat)
+{
+    double lo = 1e-12 * dhat, hi = dhat;
+    for (int i = 0; i < 200; ++i) {
+        double mid = 0.5 * (lo + hi), db;
+        cf_ipc_barrier(mid, dhat, &db, NULL);
+        if (kappa * -db > weight) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 static bool grow(void **p, int *cap, int need, size_t size)
 {
     if (need <= *cap) return true;

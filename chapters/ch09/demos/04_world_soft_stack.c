@@ -23,15 +23,6 @@ typedef struct Data {
     int pairs;
 } Data;
 
-static void mark_pair(void *ctx, cfVec3 a, cfVec3 b, double d)
-{
-    (void)d;
-    cfvRun *run = ctx;
-    cfv_run_mark(run, 0, CFV_MARK_LINE, a, b, 0xff3030, NULL);
-    cfv_run_mark(run, 0, CFV_MARK_POINT, cfu_scale(0.5, cfu_add(a, b)), a, 0xff3030, NULL); /* millimetres: a dot shows where */
-    ((Data *)run->data)->pairs++;
-}
-
 static cfStatus setup(cfvRun *run, cfError *err)
 {
     Data *d = run->data;
@@ -47,8 +38,7 @@ static void step(cfvRun *run)
     Data *d = run->data;
     cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
-    d->pairs = 0;
-    cf_world_ipc_pairs(w, mark_pair, run);
+    d->pairs = cfv_run_mark_ipc_pairs(run, 0);
     d->min_dist = fmin(d->min_dist, w->stats.ipc.min_distance);
     d->barrier_max = fmax(d->barrier_max, w->stats.ipc.barrier_energy);
     d->max_speed = cfv_world_max_speed(w);

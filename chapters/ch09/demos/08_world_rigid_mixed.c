@@ -26,19 +26,6 @@ typedef struct Data {
     int pairs;
 } Data;
 
-/* the distance where kappa (-b'(d)) = W (b' < 0 and increasing on (0, dhat): bisection) */
-static double resting_distance(double W, double kappa, double dhat)
-{
-    double lo = 1e-12 * dhat, hi = dhat;
-    for (int i = 0; i < 200; ++i) {
-        double mid = 0.5 * (lo + hi), db;
-        cf_ipc_barrier(mid, dhat, &db, NULL);
-        if (kappa * -db > W) lo = mid;
-        else hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
 /* lowest and highest corner heights of rigid box @p b */
 static void corner_heights(const cfRigidBody *b, double *low, double *high)
 {
@@ -58,15 +45,6 @@ static void node_heights(const cfSoftBody *s, double *low, double *high)
     for (int k = 0; k < s->n_nodes; ++k) *low = fmin(*low, s->x[k].z), *high = fmax(*high, s->x[k].z);
 }
 
-static void mark_pair(void *ctx, cfVec3 a, cfVec3 b, double d)
-{
-    (void)d;
-    cfvRun *run = ctx;
-    cfv_run_mark(run, 0, CFV_MARK_LINE, a, b, 0xff3030, NULL);
-    cfv_run_mark(run, 0, CFV_MARK_POINT, cfu_scale(0.5, cfu_add(a, b)), a, 0xff3030, NULL);
-    ((Data *)run->data)->pairs++;
-}
-
 static cfStatus setup(cfvRun *run, cfError *err)
 {
     Data *d = run->data;
@@ -83,8 +61,7 @@ static void step(cfvRun *run)
     Data *d = run->data;
     cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
-    d->pairs = 0;
-    cf_world_ipc_pairs(w, mark_pair, run);
+    d->pairs = cfv_run_mark_ipc_pairs(run, 0);
     d->min_dist = fmin(d->min_dist, w->stats.ipc.min_distance);
     cfv_run_info(run, 0, "barrier energy %.3e J (in the energy plot), pairs within dhat: %d, Newton iterations %d",
                  w->stats.ipc.barrier_energy, d->pairs, w->stats.solver_iterations);
@@ -105,8 +82,8 @@ static int check(const cfvRun *run, char *msg, size_t cap)
     node_heights(&w->soft[0], &jelly_low, &jelly_high);
     node_heights(&w->soft[1], &cube_low, &cube_high);
     double lid_gap = lid_low - jelly_high, cube_gap = cube_low - crate_high;
-    double crate_want = resting_distance((crate->mass + 0.5) * g / 4.0, kappa, dhat);
-    double brick_want = resting_distance(brick->mass * g / 4.0, kappa, dhat);
+    double crate_want = cf_ipc_resting_distance((crate->mass + 0.5) * g / 4.0, kappa, dhat);
+    double brick_want = cf_ipc_resting_distance(brick->mass * g / 4.0, kappa, dhat);
     double speed = cfv_world_max_speed(w);
     bool ok = !run->slot[0].halted && run->slot[0].crossings == 0 && d->min_dist > 0.0 && lid_gap > 0.0 &&
               lid_gap < dhat && cube_gap > 0.0 && cube_gap < dhat && fabs(crate_low / crate_want - 1.0) < 0.01 &&

@@ -309,6 +309,13 @@ double cf_ipc_pair_dist2(const cfVec3 x[4], bool ee, cfDistStencil *st);
 double cf_ipc_min_distance(const cfIpcSystem *s, const double *q, int *active);
 
 /**
+ * Where a barrier contact carrying the weight @p weight (N, > 0) rests: the d in (0, dhat) with
+ * kappa (-b'(d)) = weight, b = cf_ipc_barrier() (-b' falls from +infinity to 0 on (0, dhat), so
+ * bisection: 200 halvings of [1e-12 dhat, dhat]). kappa > 0, dhat > 0.
+ */
+double cf_ipc_resting_distance(double weight, double kappa, double dhat);
+
+/**
  * The incremental potential f(q) of the model (file comment) with s->q_tilde, s->q_start and
  * s->fric (an edge-edge pair's barrier is kappa m b with the mollifier m of ch09.3, eps_x from
  * q_rest), its gradient @p g (3n, may be NULL) and, when @p H is not NULL, its Hessian (3n x 3n
