@@ -86,6 +86,9 @@ typedef struct cfRigidFast {
     int emulate;       /**< tests: 0 runs the threads for real; 1 (2) runs their shares on one thread, always the
                             highest- (lowest-) numbered thread whose waits are met first, so that a missing wait
                             changes the results whatever the timing (CF_INTERNAL if no thread can go on) */
+    int lanes;         /**< box pairs side by side: 2 (SSE2) or 4 (AVX2, where the processor has it); 0: cf_fast_lanes().
+                            Set before the first prepare (the work space keeps it until freed); the results do not
+                            depend on it */
 } cfRigidFast;
 
 /**
@@ -94,6 +97,13 @@ typedef struct cfRigidFast {
  * positive integer. The results do not depend on it (cf_rigid_fast_solve()).
  */
 int cf_fast_threads(void);
+
+/**
+ * Lanes the fast solver uses when a workspace does not say: 4 on an x86-64 processor with AVX2
+ * (and a GCC build), else 2; the environment variable CF_FAST_LANES=2 asks for 2 (for comparisons).
+ * The results do not depend on it.
+ */
+int cf_fast_lanes(void);
 
 /** Free and zero. */
 void cf_rigid_fast_free(cfRigidFast *ws);

@@ -1,6 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* The fast matrix-free blocked PGS (registry row "pgs-fast"): ch05.6's method with compact rows, an inlined local solve and box pairs solved side by side. */
 #define _POSIX_C_SOURCE 200809L /* sched_yield */
+
+/* This file is compiled twice. As itself it solves two box pairs side by side, in the two lanes
+   of SSE2 vectors (any x86-64; elsewhere the same code on GCC's generic vectors). On x86-64 with
+   GCC, rigid_fast_wide.c compiles it again for AVX2 with four lanes (CF_FAST_WIDE), its public
+   functions renamed *_wide; the functions of the first build hand a work space to the second when
+   the processor has AVX2 (cfRigidFast::lanes). The lanes do not change the results: a sweep is the
+   sequential sweep however its box pairs are grouped, and both builds do the same operations on
+   each lane (no contracted multiply-adds in ISO C), so the two give the same impulses bit for bit
+   (test_fast: fast_lanes_solve_as_one). */
+#ifdef CF_FAST_WIDE
+#define cf_rigid_fast_free cf_rigid_fast_free_wide
+#define cf_rigid_fast_prepare cf_rigid_fast_prepare_wide
+#define cf_rigid_fast_solve cf_rigid_fast_solve_wide
+#define cf_rigid_fast_pseudo_velocities cf_rigid_fast_pseudo_velocities_wide
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CF_FAST_DISPATCH 1 /* rigid_fast_wide.c has the four-lane build */
+#endif
 #include "cf_rigid_fast.h"
 
 #include <math.h>
@@ -16,14 +33,54 @@
 #include "cf/cf_problem.h"
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 static void schedule_free(struct cfFastSchedule *s);
 
+#ifdef CF_FAST_DISPATCH
+void cf_rigid_fast_free_wide(cfRigidFast *ws);
+cfStatus cf_rigid_fast_prepare_wide(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
+                                    const cfRigidPgsOptions *o, cfRigidFast *ws);
+cfStatus cf_rigid_fast_solve_wide(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
+                                  const cfRigidPgsOptions *o, cfReport *rep);
+cfStatus cf_rigid_fast_pseudo_velocities_wide(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
+                                              double slop, int sweeps);
+
+int cf_fast_lanes(void)
+{
+    __builtin_cpu_init();
+    int widest = __builtin_cpu_supports("avx2") ? 4 : 2;
+    const char *e = getenv("CF_FAST_LANES");
+    return e && strcmp(e, "2") == 0 ? 2 : widest;
+}
+
+/* the build this work space uses: chosen at its first prepare, kept until it is freed */
+static bool wide(cfRigidFast *ws)
+{
+    if (ws->lanes != 2 && ws->lanes != 4) ws->lanes = cf_fast_lanes();
+    if (ws->lanes == 4 && !__builtin_cpu_supports("avx2")) ws->lanes = 2;
+    return ws->lanes == 4;
+}
+#elif !defined(CF_FAST_WIDE)
+int cf_fast_lanes(void) { return 2; }
+
+static bool wide(cfRigidFast *ws)
+{
+    ws->lanes = 2;
+    return false;
+}
+#endif
+
 void cf_rigid_fast_free(cfRigidFast *ws)
 {
     if (!ws) return;
+#ifdef CF_FAST_DISPATCH
+    if (ws->lanes == 4) {
+        cf_rigid_fast_free_wide(ws);
+        return;
+    }
+#endif
     free(ws->rows);
     free(ws->vel);
     free(ws->pv);
@@ -35,6 +92,7 @@ void cf_rigid_fast_free(cfRigidFast *ws)
 
 static int thread_min(const cfRigidFast *ws) { return ws->thread_min_contacts > 0 ? ws->thread_min_contacts : CF_FAST_THREAD_MIN_CONTACTS; }
 
+#ifndef CF_FAST_WIDE
 int cf_fast_threads(void)
 {
     const char *e = getenv("CF_THREADS");
@@ -43,6 +101,7 @@ int cf_fast_threads(void)
     if (!e || end == e || *end != '\0' || n < 1) return 1;
     return n > CF_FAST_MAX_THREADS ? CF_FAST_MAX_THREADS : (int)n;
 }
+#endif
 
 static bool options_ok(const cfRigidPgsOptions *o)
 {
@@ -530,6 +589,9 @@ static inline cfLaneV vsel(cfLaneM m, cfLaneV a, cfLaneV b) { return (cfLaneV)((
 #if CF_LANES == 2 && defined(__SSE2__)
 static inline cfLaneV vmax(cfLaneV a, cfLaneV b) { return (cfLaneV)_mm_max_pd((__m128d)a, (__m128d)b); }
 static inline cfLaneV vmin(cfLaneV a, cfLaneV b) { return (cfLaneV)_mm_min_pd((__m128d)a, (__m128d)b); }
+#elif CF_LANES == 4 && defined(__AVX__)
+static inline cfLaneV vmax(cfLaneV a, cfLaneV b) { return (cfLaneV)_mm256_max_pd((__m256d)a, (__m256d)b); }
+static inline cfLaneV vmin(cfLaneV a, cfLaneV b) { return (cfLaneV)_mm256_min_pd((__m256d)a, (__m256d)b); }
 #else
 static inline cfLaneV vmax(cfLaneV a, cfLaneV b)
 {
@@ -579,33 +641,42 @@ static inline void scatter6(double *v, const int slot[CF_LANES], const cfLaneV i
 #endif
 }
 
-/* one point in every lane: the row step of cf_rigid_fast_solve(), the same operations in the same
-   order (so the same results), branch-free (stick and slide both computed, one selected) */
+/* one point in every lane: the row step of cf_rigid_fast_solve() (the same local solve), branch-free
+   (stick and slide both computed, one selected), with its arithmetic arranged for a short chain
+   from one point's velocities to the next point's: what does not depend on the velocities (the
+   bias, the impulses of the last sweep, the couplings of the 3x3 block) is folded in beside the
+   chain, so that each quantity on it is one product and one sum from the previous. The sums are
+   grouped differently from the reference's, so the impulses agree with it to rounding. */
 static inline __attribute__((always_inline)) cfLaneV pack_step(Pack *q, bool box, double omega, double cfm, cfLaneV va[6], cfLaneV vb[6])
 {
     cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]}, u[3];
     for (int k = 0; k < 3; ++k)
         u[k] = (q->d[3 * k] * dv[0] + q->d[3 * k + 1] * dv[1] + q->d[3 * k + 2] * dv[2]) +
-               (q->jb[3 * k] * vb[3] + q->jb[3 * k + 1] * vb[4] + q->jb[3 * k + 2] * vb[5]) -
-               (q->ja[3 * k] * va[3] + q->ja[3 * k + 1] * va[4] + q->ja[3 * k + 2] * va[5]);
-    u[0] += q->bias + cfm * q->lam[0];
+               ((q->jb[3 * k] * vb[3] + q->jb[3 * k + 1] * vb[4] + q->jb[3 * k + 2] * vb[5]) -
+                (q->ja[3 * k] * va[3] + q->ja[3 * k + 1] * va[4] + q->ja[3 * k + 2] * va[5]));
     const cfLaneV zero = {0}, one = zero + 1.0;
     cfLaneV l0 = q->lam[0], l1 = q->lam[1], l2 = q->lam[2];
-    cfLaneV rn = vmax(zero, l0 - omega * u[0] * q->inv_wnn);
-    cfLaneV dn = rn - l0;
-    u[1] += q->w3 * dn;
-    u[2] += q->w6 * dn;
+    /* normal: rn = max(0, l0 - omega (u_n + bias + cfm l0) / W_nn), the velocity-free part first */
+    cfLaneV sn = omega * q->inv_wnn;
+    cfLaneV rn = vmax(zero, (l0 - sn * (q->bias + cfm * l0)) - sn * u[0]);
+    /* the tangent velocities after the normal change, u_t + W_tn (rn - l0), as a1 + W_tn rn */
+    cfLaneV a1 = u[1] - q->w3 * l0, a2 = u[2] - q->w6 * l0;
     cfLaneV radius = q->mu * rn, t0, t1;
     if (box) {
-        t0 = vmax(-radius, vmin(l1 - omega * u[1] / q->w4, radius));
-        u[2] += q->w7 * (t0 - l1);
-        t1 = vmax(-radius, vmin(l2 - omega * u[2] / q->w8, radius));
+        cfLaneV u1 = a1 + q->w3 * rn;
+        t0 = vmax(-radius, vmin(l1 - omega * u1 / q->w4, radius));
+        cfLaneV u2 = (a2 + q->w6 * rn) + q->w7 * (t0 - l1);
+        t1 = vmax(-radius, vmin(l2 - omega * u2 / q->w8, radius));
     } else {
         cfLaneV r2 = radius * radius;
-        cfLaneV s0 = l1 - (q->kt0 * u[1] + q->kt1 * u[2]);
-        cfLaneV s1 = l2 - (q->kt1 * u[1] + q->kt2 * u[2]);
+        /* stick: lam_t - K_tt^-1 u_t; the rn coefficient K_tt^-1 W_tn off the chain */
+        cfLaneV g0 = q->kt0 * q->w3 + q->kt1 * q->w6, g1 = q->kt1 * q->w3 + q->kt2 * q->w6;
+        cfLaneV s0 = (l1 - (q->kt0 * a1 + q->kt1 * a2)) - g0 * rn;
+        cfLaneV s1 = (l2 - (q->kt1 * a1 + q->kt2 * a2)) - g1 * rn;
         cfLaneM stick = (q->stick_ok != 0.0) & (s0 * s0 + s1 * s1 <= r2);
-        cfLaneV p0 = l1 - omega * u[1] * q->inv_sigma, p1 = l2 - omega * u[2] * q->inv_sigma;
+        /* slide: lam_t - omega u_t / sigma, projected on the disk */
+        cfLaneV st = omega * q->inv_sigma;
+        cfLaneV p0 = (l1 - st * a1) - (st * q->w3) * rn, p1 = (l2 - st * a2) - (st * q->w6) * rn;
         cfLaneV m2 = p0 * p0 + p1 * p1;
         cfLaneM open = radius > 0.0, out = (m2 > r2) & ~stick & open;
         p0 = vsel(open, p0, zero); /* no normal impulse: the disk is a point */
@@ -623,15 +694,15 @@ static inline __attribute__((always_inline)) cfLaneV pack_step(Pack *q, bool box
         t0 = vsel(stick, s0, p0);
         t1 = vsel(stick, s1, p1);
     }
+    /* the change of impulse to the bodies; the normal part (known first) off the chain */
     cfLaneV dl0 = rn - l0, dl1 = t0 - l1, dl2 = t1 - l2;
     for (int i = 0; i < 3; ++i) {
-        cfLaneV P = dl0 * q->d[i] + (dl1 * q->d[3 + i] + dl2 * q->d[6 + i]);
-        cfLaneV wa = dl0 * q->ka[i] + (dl1 * q->ka[3 + i] + dl2 * q->ka[6 + i]);
-        cfLaneV wb = dl0 * q->kb[i] + (dl1 * q->kb[3 + i] + dl2 * q->kb[6 + i]);
-        va[i] -= q->ima * P;
-        va[3 + i] -= wa;
-        vb[i] += q->imb * P;
-        vb[3 + i] += wb;
+        cfLaneV Pt = dl1 * q->d[3 + i] + dl2 * q->d[6 + i];
+        cfLaneV Pn = dl0 * q->d[i];
+        va[i] = (va[i] - q->ima * Pn) - q->ima * Pt;
+        vb[i] = (vb[i] + q->imb * Pn) + q->imb * Pt;
+        va[3 + i] = (va[3 + i] - dl0 * q->ka[i]) - (dl1 * q->ka[3 + i] + dl2 * q->ka[6 + i]);
+        vb[3 + i] = (vb[3 + i] + dl0 * q->kb[i]) + (dl1 * q->kb[3 + i] + dl2 * q->kb[6 + i]);
     }
     q->lam[0] = rn;
     q->lam[1] = t0;
@@ -858,6 +929,9 @@ static void lanes_to_rows(const struct cfFastSchedule *s, cfFastRow *rows)
 cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
                                const cfRigidPgsOptions *o, cfRigidFast *ws)
 {
+#ifndef CF_FAST_WIDE
+    if (ws && wide(ws)) return cf_rigid_fast_prepare_wide(bodies, nb, contacts, nc, o, ws);
+#endif
     if (!options_ok(o) || nb < 0 || nc < 0 || (nc > 0 && !contacts) || !ws || (nb > 0 && !bodies)) return CF_BAD_INPUT;
     for (int a = 0; a < nc; ++a)
         if (!contact_ok(&contacts[a], nb)) return CF_BAD_INPUT;
@@ -931,6 +1005,9 @@ static double sweep_rows(cfRigidFast *ws, bool box, double omega, double cfm)
 cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
                              const cfRigidPgsOptions *o, cfReport *rep)
 {
+#ifdef CF_FAST_DISPATCH
+    if (ws && ws->lanes == 4) return cf_rigid_fast_solve_wide(bodies, nb, contacts, nc, ws, o, rep);
+#endif
     double t0 = cf_seconds();
     if (!options_ok(o) || !ws || ws->nc != nc || ws->nb != nb || (nc > 0 && !contacts)) {
         if (rep) rep->status = CF_BAD_INPUT;
@@ -1026,6 +1103,9 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
 cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                          double slop, int sweeps)
 {
+#ifdef CF_FAST_DISPATCH
+    if (ws->lanes == 4) return cf_rigid_fast_pseudo_velocities_wide(contacts, ws, h, erp, slop, sweeps);
+#endif
     int nc = ws->nc, nb = ws->nb;
     double *pv = ws->pv, *bias = ws->aux;
     bool active = false;
@@ -1065,6 +1145,7 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
     return CF_OK;
 }
 
+#ifndef CF_FAST_WIDE
 /* ---- the registry row "pgs-fast" (sim/solvers.c lists it when this file is linked) ---------- */
 
 static cfStatus fast_prepare(void **work, const cfContactProblem *p, const cfSolverParams *par)
@@ -1116,3 +1197,4 @@ const cfSolver cf_solver_pgs_fast = {
     .split = fast_split,
     .release = fast_release,
 };
+#endif /* CF_FAST_WIDE */

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cf_rigid_fast.h"
@@ -176,17 +177,18 @@ START_TEST(fast_threads_from_environment)
 }
 END_TEST
 
-/* one solve and one split-impulse stage of a scene's contacts after @p steps, on 1 thread and on
-   @p T threads: the same impulses, velocities, pseudo-velocities, sweep count and history, bit for
-   bit (the threads keep every body's sequential order; docs/performance.md) */
-static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, double tol, int T, int emulate)
+/* one solve and one split-impulse stage of a scene's contacts after @p steps, on 1 thread with 2
+   lanes and on @p T threads with @p lanes lanes (0: the widest the processor has): the same
+   impulses, velocities, pseudo-velocities, sweep count and history, bit for bit (the threads and
+   the lanes keep every body's sequential order; docs/performance.md) */
+static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, double tol, int T, int emulate, int lanes)
 {
     cfWorld w;
     load_settled(scene, steps, &w);
     int nb = w.n_bodies, nc = w.contacts.count;
     cfRigidBody *b[2];
     cfContact *c[2];
-    cfRigidFast ws[2] = {{.threads = 1}, {.threads = T, .thread_min_contacts = 1, .emulate = emulate}};
+    cfRigidFast ws[2] = {{.threads = 1, .lanes = 2}, {.threads = T, .thread_min_contacts = 1, .emulate = emulate, .lanes = lanes}};
     double hist[2][64];
     cfReport r[2];
     cfRigidPgsOptions o = cf_rigid_pgs_options_default();
@@ -204,23 +206,26 @@ static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, 
         cft_assert_ok_at(cf_rigid_fast_solve(b[e], nb, c[e], nc, &ws[e], &o, &r[e]), "e = %d", e);
         cft_assert_ok_at(cf_rigid_fast_pseudo_velocities(c[e], &ws[e], o.h, 0.2, 0.0, 10), "e = %d", e);
     }
+    ck_assert_msg(ws[0].lanes == 2 && ws[1].lanes == (lanes ? lanes : cf_fast_lanes()), "lanes %d and %d (asked %d)",
+                  ws[0].lanes, ws[1].lanes, lanes);
     ck_assert_msg(r[0].iterations == r[1].iterations && r[0].iterations > 0, "%s: %d sweeps on 1 thread, %d on %d",
                   scene, r[0].iterations, r[1].iterations, T);
     ck_assert_msg(tol == 0.0 || r[0].reason == CF_STOP_STAGNATION, "%s: tol %g never reached", scene, tol);
     ck_assert_msg(r[0].reason == r[1].reason && memcmp(hist[0], hist[1], (size_t)r[0].iterations * sizeof(double)) == 0,
-                  "%s: the %d threads' residual history differs", scene, T);
+                  "%s: the residual history on %d threads, %d lanes differs from 1 thread, 2 lanes", scene, T, ws[1].lanes);
     for (int a = 0; a < nc; ++a)
         ck_assert_msg(memcmp(c[0][a].lambda, c[1][a].lambda, sizeof c[0][a].lambda) == 0,
-                      "%s, %s, %d threads: contact %d's impulse differs", scene, cf_friction_model_name(model), T, a);
+                      "%s, %s, %d threads, %d lanes: contact %d's impulse differs", scene, cf_friction_model_name(model), T,
+                      ws[1].lanes, a);
     bool pushed = false;
     for (int i = 0; i < nb; ++i) {
         ck_assert_msg(memcmp(&b[0][i].v, &b[1][i].v, sizeof(cfVec3)) == 0 && memcmp(&b[0][i].w, &b[1][i].w, sizeof(cfVec3)) == 0,
-                      "%s, %d threads: body %d's velocity differs", scene, T, i);
+                      "%s, %d threads, %d lanes: body %d's velocity differs", scene, T, ws[1].lanes, i);
         pushed |= ws[0].pv[6 * i + 2] != 0.0;
     }
     ck_assert_msg(pushed, "%s: nothing for the split-impulse sweeps to do", scene);
-    ck_assert_msg(memcmp(ws[0].pv, ws[1].pv, (size_t)6 * nb * sizeof *ws[0].pv) == 0, "%s, %d threads: pseudo-velocities differ",
-                  scene, T);
+    ck_assert_msg(memcmp(ws[0].pv, ws[1].pv, (size_t)6 * nb * sizeof *ws[0].pv) == 0,
+                  "%s, %d threads, %d lanes: pseudo-velocities differ", scene, T, ws[1].lanes);
     for (int e = 0; e < 2; ++e) {
         cf_rigid_fast_free(&ws[e]);
         free(b[e]);
@@ -231,11 +236,11 @@ static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, 
 
 START_TEST(fast_threads_solve_as_one)
 {
-    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, 0);
-    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_BOX, 0.0, 3, 0);
-    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0);
-    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 3e-2, 2, 0); /* all threads stop at the same sweep */
-    threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 4, 0);
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, 0, 0);
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_BOX, 0.0, 3, 0, 2);
+    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0, 0);
+    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 3e-2, 2, 0, 0); /* all threads stop at the same sweep */
+    threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 4, 0, 0);
 }
 END_TEST
 
@@ -245,15 +250,31 @@ END_TEST
 START_TEST(fast_threads_waits_suffice)
 {
     for (int policy = 1; policy <= 2; ++policy) {
-        threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, policy);
-        threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 3, policy);
-        threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 4, policy);
-        threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_BOX, 0.0, 2, policy);
+        threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, policy, 0);
+        threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 3, policy, 0);
+        threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 4, policy, 0);
+        threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_BOX, 0.0, 2, policy, 2);
     }
 }
 END_TEST
 
-/* whole world steps with CF_THREADS = 1 and 2: the same trajectory, bit for bit */
+/* four lanes (AVX2) against two on one thread: the same sweeps, bit for bit. Without AVX2 (or a
+   GCC build for x86-64) the solver keeps two lanes, and this compares two against two. */
+START_TEST(fast_lanes_solve_as_one)
+{
+    if (cf_fast_lanes() == 2) fprintf(stderr, "fast_lanes_solve_as_one: this processor or build has two lanes only\n");
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 1, 0, 4);
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_BOX, 0.0, 1, 0, 4);
+    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 3e-2, 1, 0, 4);
+    threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 1, 0, 4);
+    setenv("CF_FAST_LANES", "2", 1);
+    ck_assert_int_eq(cf_fast_lanes(), 2);
+    unsetenv("CF_FAST_LANES");
+}
+END_TEST
+
+/* whole world steps with CF_THREADS=1 and two lanes (CF_FAST_LANES=2), and with CF_THREADS=2 and
+   the widest lanes: the same trajectory, bit for bit */
 START_TEST(fast_threads_world_as_one)
 {
     static const char *const scenes[] = {"ch05_pyramid_20.json", "ch05_grid_10x10x10.json"};
@@ -261,7 +282,9 @@ START_TEST(fast_threads_world_as_one)
         cfWorld w[2];
         cfError err;
         for (int e = 0; e < 2; ++e) {
-            setenv("CF_THREADS", e == 0 ? "1" : "2", 1); /* read by the solver's first prepare */
+            setenv("CF_THREADS", e == 0 ? "1" : "2", 1); /* both read by the solver's first prepare */
+            if (e == 0) setenv("CF_FAST_LANES", "2", 1);
+            else unsetenv("CF_FAST_LANES");
             cft_assert_ok_at(cf_scene_load(cft_scene_path(scenes[k]), &w[e], NULL, &err), "k = %d, e = %d", k, e);
             w[e].def.solver = cf_solver_find("pgs-fast");
             for (int s = 0; s < 40; ++s) cft_assert_ok_at(cf_world_step(&w[e]), "e = %d", e);
@@ -397,7 +420,8 @@ static void build(Suite *s)
     CFT_TEST(t, fast_threads_from_environment, "CF_THREADS: 1 to 8 threads, 1 unless a positive integer");
     CFT_TEST(t, fast_threads_solve_as_one, "pgs-fast on 2, 3 and 4 threads: the impulses of 1 thread, bit for bit");
     CFT_TEST(t, fast_threads_waits_suffice, "pgs-fast's threads run ahead of each other as far as they may: still one thread's impulses");
-    CFT_TEST(t, fast_threads_world_as_one, "pgs-fast with CF_THREADS=2: the trajectory of 1 thread, bit for bit");
+    CFT_TEST(t, fast_lanes_solve_as_one, "pgs-fast with four lanes (AVX2): the impulses of two, bit for bit");
+    CFT_TEST(t, fast_threads_world_as_one, "pgs-fast on 2 threads, widest lanes: the trajectory of 1 thread, 2 lanes, bit for bit");
     CFT_TEST(t, soft_step_is_registered, "the registry lists soft-step, a rows solver with its own position stage");
     CFT_TEST(t, soft_step_softness_is_implicit_euler, "soft-step: the soft update is implicit Euler on the spring-damper");
     CFT_TEST(t, soft_step_resting_loads_match_reference, "soft-step: a resting wall's interface loads are the reference's");
