@@ -75,12 +75,13 @@ typedef struct cfRigidFast {
     int nb;            /**< bodies prepared */
     int cap;           /**< rows allocated */
     int cap_bodies;    /**< body slots allocated (nb + 2 CF_FAST_MAX_THREADS) */
-    cfFastRow *rows;   /**< nc rows, in visiting order */
+    cfFastRow *rows;   /**< nc rows in contact order, filled by cf_rigid_fast_prepare_rows() (not used by the lane schedule) */
     double *vel;       /**< 6 (nb + 2 CF_FAST_MAX_THREADS) doubles: v, w per body, then the zero slot of thread t at nb + 2 t */
     double *pv;        /**< 6 (nb + 2 CF_FAST_MAX_THREADS) pseudo-velocities of the split-impulse stabilization */
-    double *aux;       /**< nc scratch values (stabilization: bias) */
+    int *ab;           /**< 2 nc: the velocity slots of each contact's two bodies */
     int *perm;         /**< nc: visiting order of a sweep */
     struct cfFastSchedule *sched; /**< the lane schedule of the sequential and symmetric sweeps (owned, private) */
+    bool lanes_only;   /**< prepared for the lane schedule (the rows made right in its packs; rows[] not filled) */
     int threads;       /**< threads of the sequential sweeps, 1..CF_FAST_MAX_THREADS (0: cf_fast_threads() at the next prepare) */
     int thread_min_contacts; /**< fewer contacts than this: one thread (0: CF_FAST_THREAD_MIN_CONTACTS) */
     int emulate;       /**< tests: 0 runs the threads for real; 1 (2) runs their shares on one thread, always the
@@ -109,17 +110,28 @@ int cf_fast_lanes(void);
 void cf_rigid_fast_free(cfRigidFast *ws);
 
 /**
- * Precompute the rows as cf_rigid_pgs_prepare() (same options, same input check), in contact
- * order. CF_BAD_INPUT or CF_NO_MEMORY on failure.
+ * Precompute the rows as cf_rigid_pgs_prepare() (same options, same input check) for a solve in
+ * the order o->ordering: for the sequential and symmetric orders, the lane schedule (box pairs side
+ * by side, in an order every body sees as the sequential one; with o->ordering sequential, on
+ * ws->threads threads when there are at least ws->thread_min_contacts contacts), each row computed
+ * right into its lane; for the random order, cf_rigid_fast_prepare_rows(). CF_BAD_INPUT or
+ * CF_NO_MEMORY on failure.
  */
 cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
                                const cfRigidPgsOptions *o, cfRigidFast *ws);
 
 /**
+ * Precompute the rows into ws->rows, in contact order (the random order's sweeps, and the soft
+ * step, which reads them). A sequential or symmetric solve needs cf_rigid_fast_prepare() instead.
+ */
+cfStatus cf_rigid_fast_prepare_rows(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
+                                    const cfRigidPgsOptions *o, cfRigidFast *ws);
+
+/**
  * Solve as cf_rigid_pgs_solve() (same steps, report and results; o->ordering permutes the
- * prepared rows) and write the velocities to the bodies and the impulses to the contacts. The
- * first solve after a prepare with a sequential or symmetric order builds the lane schedule
- * (CF_NO_MEMORY if that fails).
+ * prepared rows) and write the velocities to the bodies and the impulses to the contacts.
+ * CF_BAD_INPUT unless the last prepare was cf_rigid_fast_prepare() with the same ordering family
+ * (random, or sequential/symmetric) and the same nb, nc.
  *
  * Threads: with the sequential order, ws->threads = T > 1 and at least ws->thread_min_contacts
  * contacts, the sweeps run on T threads (OpenMP),

@@ -13,6 +13,7 @@
 #ifdef CF_FAST_WIDE
 #define cf_rigid_fast_free cf_rigid_fast_free_wide
 #define cf_rigid_fast_prepare cf_rigid_fast_prepare_wide
+#define cf_rigid_fast_prepare_rows cf_rigid_fast_prepare_rows_wide
 #define cf_rigid_fast_solve cf_rigid_fast_solve_wide
 #define cf_rigid_fast_pseudo_velocities cf_rigid_fast_pseudo_velocities_wide
 #elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -42,6 +43,8 @@ static void schedule_free(struct cfFastSchedule *s);
 void cf_rigid_fast_free_wide(cfRigidFast *ws);
 cfStatus cf_rigid_fast_prepare_wide(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
                                     const cfRigidPgsOptions *o, cfRigidFast *ws);
+cfStatus cf_rigid_fast_prepare_rows_wide(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
+                                         const cfRigidPgsOptions *o, cfRigidFast *ws);
 cfStatus cf_rigid_fast_solve_wide(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
                                   const cfRigidPgsOptions *o, cfReport *rep);
 cfStatus cf_rigid_fast_pseudo_velocities_wide(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
@@ -84,8 +87,8 @@ void cf_rigid_fast_free(cfRigidFast *ws)
     free(ws->rows);
     free(ws->vel);
     free(ws->pv);
-    free(ws->aux);
     free(ws->perm);
+    free(ws->ab);
     schedule_free(ws->sched);
     memset(ws, 0, sizeof *ws);
 }
@@ -132,9 +135,9 @@ static cfStatus reserve(cfRigidFast *ws, int nc, int nb)
         if (rows) ws->rows = rows;
         int *perm = realloc(ws->perm, (size_t)nc * sizeof *perm);
         if (perm) ws->perm = perm;
-        double *aux = realloc(ws->aux, (size_t)nc * sizeof *aux);
-        if (aux) ws->aux = aux;
-        if (!rows || !perm || !aux) return CF_NO_MEMORY;
+        int *ab = realloc(ws->ab, (size_t)2 * nc * sizeof *ab);
+        if (ab) ws->ab = ab;
+        if (!rows || !perm || !ab) return CF_NO_MEMORY;
         ws->cap = nc;
     }
     if (nb + 2 * CF_FAST_MAX_THREADS > ws->cap_bodies) {
@@ -258,7 +261,6 @@ struct cfFastSchedule {
     double *dm;       /* threads x sweeps: each thread's largest change per sweep */
     int cap_dm;
     bool ready;       /* built for the rows prepared last */
-    bool packed;      /* the packs hold the rows (on T threads each fills its own, in its own cache) */
 };
 
 static void schedule_free(struct cfFastSchedule *s)
@@ -350,18 +352,18 @@ static void pack_lane(Pack *q, int l, const cfFastRow *r)
 /* the owner of every manifold for T threads when the slabs are cut along @p axis (each slab about
    1/T of the rows, by the pairs' first contact points, binned); returns the edges of the "comes
    first on a body" graph that join two threads (a thread waits at each, in every sweep) */
-static int cut_along(struct cfFastSchedule *s, const cfContact *contacts, const cfFastRow *rows, int nm, int T, int axis)
+static int cut_along(struct cfFastSchedule *s, const cfContact *contacts, int nm, int T, int axis)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (int m = 0; m < nm; ++m) {
-        double x = cfu_vec3_at(contacts[rows[s->mstart[m]].contact].p, axis);
+        double x = cfu_vec3_at(contacts[s->mstart[m]].p, axis);
         lo = fmin(lo, x);
         hi = fmax(hi, x);
     }
     double scale = hi > lo ? SLAB_BINS / (hi - lo) : 0.0;
     int rows_in[SLAB_BINS] = {0}, owner[SLAB_BINS];
     for (int m = 0; m < nm; ++m) {
-        double x = cfu_vec3_at(contacts[rows[s->mstart[m]].contact].p, axis);
+        double x = cfu_vec3_at(contacts[s->mstart[m]].p, axis);
         int b = (int)((x - lo) * scale);
         s->order[m] = b < 0 ? 0 : b >= SLAB_BINS ? SLAB_BINS - 1 : b; /* the bin of m */
         rows_in[s->order[m]] += s->mstart[m + 1] - s->mstart[m];
@@ -380,7 +382,7 @@ static int cut_along(struct cfFastSchedule *s, const cfContact *contacts, const 
 
 /* the slabs along the axis (x, y or z) that cuts the fewest edges: a wall's layers (z) rather than
    its width, so that the threads meet at one layer and not at every one */
-static void partition(struct cfFastSchedule *s, const cfContact *contacts, const cfFastRow *rows, int nm, int T)
+static void partition(struct cfFastSchedule *s, const cfContact *contacts, int nm, int T)
 {
     if (T == 1) {
         memset(s->part, 0, (size_t)nm * sizeof *s->part);
@@ -388,10 +390,10 @@ static void partition(struct cfFastSchedule *s, const cfContact *contacts, const
     }
     int best = 0, best_cut = -1;
     for (int axis = 0; axis < 3; ++axis) {
-        int cut = cut_along(s, contacts, rows, nm, T, axis);
+        int cut = cut_along(s, contacts, nm, T, axis);
         if (best_cut < 0 || cut < best_cut) best = axis, best_cut = cut;
     }
-    if (best != 2) cut_along(s, contacts, rows, nm, T, best);
+    if (best != 2) cut_along(s, contacts, nm, T, best);
 }
 
 /* counters per cache line: the threads' regions of done[] are this far apart */
@@ -437,19 +439,46 @@ static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
     return CF_OK;
 }
 
-/* the packs of groups [g0, g1) from the rows (the groups of tgroup order when T > 1) */
-static void fill_packs(struct cfFastSchedule *s, const cfFastRow *rows, int g0, int g1)
+/* where the packs' rows come from: the prepared rows, or (rows NULL) each made from its contact
+   right where it is packed, so that no row array is written and read again */
+typedef struct PackSource {
+    const cfFastRow *rows;
+    const cfRigidBody *bodies;
+    int nb;
+    const cfContact *contacts;
+    const cfRigidPgsOptions *o;
+} PackSource;
+
+static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int index, const cfRigidPgsOptions *o,
+                     cfFastRow *row);
+
+/* the packs of groups [g0, g1) (the groups of tgroup order when T > 1) */
+static void fill_packs(struct cfFastSchedule *s, const PackSource *src, int g0, int g1)
 {
     static const cfFastRow pad = {.W = {0, 0, 0, 0, 1, 0, 0, 0, 1}, .a = -1, .b = -1, .contact = -1};
+    cfFastRow made;
     for (int i = g0; i < g1; ++i) {
         const Group *g = &s->groups[s->threads > 1 ? s->tgroup[i] : i];
         for (int p = g->first; p < g->first + g->npoints; ++p)
             for (int l = 0; l < CF_LANES; ++l) {
                 int row = s->pack_row[CF_LANES * p + l];
-                pack_lane(&s->packs[p], l, row >= 0 ? &rows[row] : &pad);
+                const cfFastRow *r = &pad;
+                if (row >= 0 && src->rows) r = &src->rows[row];
+                else if (row >= 0) {
+                    fill_row(src->bodies, src->nb, &src->contacts[row], row, src->o, &made);
+                    r = &made;
+                }
+                pack_lane(&s->packs[p], l, r);
             }
     }
-    if (g0 == 0 && g1 == s->n_groups) s->packed = true;
+}
+
+/* every group's packs, on the schedule's threads (each fills its own groups, into its own cache) */
+static void fill_all_packs(struct cfFastSchedule *s, const PackSource *src)
+{
+    const int T = s->threads;
+#pragma omp parallel for num_threads(T) if (T > 1) schedule(static, 1)
+    for (int t = 0; t < T; ++t) fill_packs(s, src, s->tstart[t], s->tstart[t + 1]);
 }
 
 /* a wait of group g (thread t) on manifold p, when another thread owns p */
@@ -480,26 +509,26 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
 {
     if (!ws->sched && !(ws->sched = calloc(1, sizeof *ws->sched))) return CF_NO_MEMORY;
     struct cfFastSchedule *s = ws->sched;
-    const cfFastRow *rows = ws->rows;
+    const int *ab = ws->ab; /* row i joins slots ab[2 i] and ab[2 i + 1] */
     int nc = ws->nc, nb = ws->nb;
     cfStatus st = reserve_schedule(s, nc, nb);
     if (st != CF_OK) return st;
     /* manifolds and the "shares a body, comes first" edges */
     int nm = 0;
     for (int i = 0; i < nc; ++i)
-        if (i == 0 || rows[i].a != rows[i - 1].a || rows[i].b != rows[i - 1].b) s->mstart[nm++] = i;
+        if (i == 0 || ab[2 * i] != ab[2 * i - 2] || ab[2 * i + 1] != ab[2 * i - 1]) s->mstart[nm++] = i;
     s->mstart[nm] = nc;
     for (int i = 0; i < nb; ++i) s->last[i] = -1;
     for (int m = 0; m < nm; ++m) {
         s->indeg[m] = 0;
         s->succ[2 * m] = s->succ[2 * m + 1] = s->pred[2 * m] = s->pred[2 * m + 1] = -1;
-        int body[2] = {rows[s->mstart[m]].a, rows[s->mstart[m]].b};
+        int body[2] = {ab[2 * s->mstart[m]], ab[2 * s->mstart[m] + 1]};
         for (int j = 0; j < 2; ++j) {
             int x = body[j];
             if (x >= nb) continue; /* fixed bodies are never written: no order to keep */
             int p = s->last[x];
             if (p >= 0) {
-                int pj = rows[s->mstart[p]].a == x ? 0 : 1;
+                int pj = ab[2 * s->mstart[p]] == x ? 0 : 1;
                 s->succ[2 * p + pj] = m;
                 s->pred[2 * m + j] = p;
                 s->indeg[m]++;
@@ -507,7 +536,7 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
             s->last[x] = m;
         }
     }
-    partition(s, contacts, rows, nm, T);
+    partition(s, contacts, nm, T);
     /* Kahn's algorithm, CF_LANES ready manifolds per group (ready ones never share a body) */
     int nh[CF_FAST_MAX_THREADS] = {0}, ng = 0, npk = 0, left = 0, count[CF_FAST_MAX_THREADS] = {0};
     int *heap[CF_FAST_MAX_THREADS];
@@ -526,7 +555,7 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
             left -= nl;
             count[t]++;
             for (int l = 0; l < CF_LANES; ++l) {
-                int a = l < nl ? rows[s->mstart[lanes[l]]].a : nb, b = l < nl ? rows[s->mstart[lanes[l]]].b : nb;
+                int a = l < nl ? ab[2 * s->mstart[lanes[l]]] : nb, b = l < nl ? ab[2 * s->mstart[lanes[l]] + 1] : nb;
                 g->a[l] = a == nb ? nb + 2 * t : a;
                 g->b[l] = b == nb ? nb + 2 * t : b;
                 g->m[l] = l < nl ? lanes[l] : -1;
@@ -544,7 +573,7 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
                 }
             for (int l = 0; l < nl; ++l)
                 for (int j = 0; j < 2; ++j) {
-                    int m = lanes[l], x = j == 0 ? rows[s->mstart[m]].a : rows[s->mstart[m]].b;
+                    int m = lanes[l], x = ab[2 * s->mstart[m] + j];
                     if (x >= nb) continue;
                     bool ok = s->pred[2 * m + j] >= 0 ? add_wait(s, g, t, s->pred[2 * m + j], 0)
                                                        : s->last[x] == m || add_wait(s, g, t, s->last[x], 1);
@@ -578,8 +607,6 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
     s->n_groups = ng;
     s->n_packs = npk;
     s->ready = true;
-    s->packed = false;
-    if (T == 1) fill_packs(s, rows, 0, ng);
     return CF_OK;
 }
 
@@ -864,12 +891,11 @@ static int sweeps_emulated(struct cfFastSchedule *s, double *v, int n, bool norm
     return n;
 }
 
-static int sweeps_threaded(struct cfFastSchedule *s, const cfFastRow *rows, double *v, int n, double tol,
-                           bool normal_only, bool box, double omega, double cfm, int emulate)
+static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double tol, bool normal_only, bool box,
+                           double omega, double cfm, int emulate)
 {
     int T = s->threads;
     if (T < 2 || n < 1) return -1;
-    if (emulate && !s->packed) fill_packs(s, rows, 0, s->n_groups);
     for (int i = 0; i < s->n_done; ++i) atomic_store_explicit(&s->done[i], 0, memory_order_relaxed);
     for (int t = 0; t < T; ++t) /* a thread without groups has finished every sweep */
         if (s->tstart[t] == s->tstart[t + 1])
@@ -883,7 +909,6 @@ static int sweeps_threaded(struct cfFastSchedule *s, const cfFastRow *rows, doub
         if (omp_get_num_threads() != T) {
             if (t == 0) got = omp_get_num_threads();
         } else {
-            if (!s->packed) fill_packs(s, rows, s->tstart[t], s->tstart[t + 1]); /* its own packs, into its own cache */
             for (int k = 0; k < n; ++k) {
                 s->dm[t * n + k] = sweep_share_any(s, v, t, k, normal_only, box, omega, cfm);
                 if (tol > 0.0) {
@@ -898,10 +923,9 @@ static int sweeps_threaded(struct cfFastSchedule *s, const cfFastRow *rows, doub
             }
         }
     }
-    if (got == T) s->packed = true;
     return got == T ? ran : -1;
 #else
-    (void)rows, (void)v, (void)tol, (void)normal_only, (void)box, (void)omega, (void)cfm;
+    (void)v, (void)tol, (void)normal_only, (void)box, (void)omega, (void)cfm;
     return -1;
 #endif
 }
@@ -916,22 +940,74 @@ static cfStatus reserve_dm(struct cfFastSchedule *s, int n)
     return CF_OK;
 }
 
-/* the impulses of the packs back into the rows */
-static void lanes_to_rows(const struct cfFastSchedule *s, cfFastRow *rows)
+/* ---- the lane schedule's other passes: warm start, and results ---- */
+
+/* the warm-start impulses of the packs to the velocities, group by group (every body sees its
+   contacts in order; the arithmetic of cf_fast_apply() lane by lane) */
+static void warm_start_lanes(const struct cfFastSchedule *s, double *v)
 {
-    for (int p = 0; p < s->n_packs; ++p)
-        for (int l = 0; l < CF_LANES; ++l) {
-            int r = s->pack_row[CF_LANES * p + l];
-            if (r >= 0)
-                for (int k = 0; k < 3; ++k) rows[r].lam[k] = s->packs[p].lam[k][l];
+    for (int gi = 0; gi < s->n_groups; ++gi) {
+        const Group *g = &s->groups[gi];
+        cfLaneV va[6], vb[6];
+        gather6(v, g->a, va);
+        gather6(v, g->b, vb);
+        for (int p = g->first; p < g->first + g->npoints; ++p) {
+            const Pack *q = &s->packs[p];
+            for (int i = 0; i < 3; ++i) {
+                cfLaneV P = q->lam[0] * q->d[i] + (q->lam[1] * q->d[3 + i] + q->lam[2] * q->d[6 + i]);
+                cfLaneV wa = q->lam[0] * q->ka[i] + (q->lam[1] * q->ka[3 + i] + q->lam[2] * q->ka[6 + i]);
+                cfLaneV wb = q->lam[0] * q->kb[i] + (q->lam[1] * q->kb[3 + i] + q->lam[2] * q->kb[6 + i]);
+                va[i] -= q->ima * P;
+                va[3 + i] -= wa;
+                vb[i] += q->imb * P;
+                vb[3 + i] += wb;
+            }
         }
+        scatter6(v, g->a, va);
+        scatter6(v, g->b, vb);
+    }
 }
-cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
-                               const cfRigidPgsOptions *o, cfRigidFast *ws)
+
+/* the contact velocities of pack @p q at the velocities of its lanes' bodies (as cf_fast_contact_velocity()) */
+static inline void pack_velocity(const Pack *q, const cfLaneV va[6], const cfLaneV vb[6], cfLaneV u[3])
 {
-#ifndef CF_FAST_WIDE
-    if (ws && wide(ws)) return cf_rigid_fast_prepare_wide(bodies, nb, contacts, nc, o, ws);
-#endif
+    cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+    for (int k = 0; k < 3; ++k)
+        u[k] = (q->d[3 * k] * dv[0] + q->d[3 * k + 1] * dv[1] + q->d[3 * k + 2] * dv[2]) +
+               (q->jb[3 * k] * vb[3] + q->jb[3 * k + 1] * vb[4] + q->jb[3 * k + 2] * vb[5]) -
+               (q->ja[3 * k] * va[3] + q->ja[3 * k + 1] * va[4] + q->ja[3 * k + 2] * va[5]);
+}
+
+/* the impulses of the packs to their contacts; returns the sum over the contacts of the squared
+   natural-map residual of the contact law at the final (biased) velocities */
+static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm)
+{
+    double sum = 0.0;
+    for (int gi = 0; gi < s->n_groups; ++gi) {
+        const Group *g = &s->groups[gi];
+        cfLaneV va[6], vb[6];
+        gather6(v, g->a, va);
+        gather6(v, g->b, vb);
+        for (int p = g->first; p < g->first + g->npoints; ++p) {
+            const Pack *q = &s->packs[p];
+            cfLaneV u[3];
+            pack_velocity(q, va, vb, u);
+            for (int l = 0; l < CF_LANES; ++l) {
+                int row = s->pack_row[CF_LANES * p + l];
+                if (row < 0) continue;
+                double r[3] = {q->lam[0][l], q->lam[1][l], q->lam[2][l]};
+                double ul[3] = {u[0][l] + q->bias[l] + cfm * r[0], u[1][l], u[2][l]};
+                sum += cf_contact_residual2(r, ul, q->mu[l], box ? CF_FRICTION_BOX : CF_FRICTION_CONE);
+                memcpy(contacts[row].lambda, r, sizeof r);
+            }
+        }
+    }
+    return sum;
+}
+/* the checks and sizes both prepares share */
+static cfStatus prepare_begin(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
+                              const cfRigidPgsOptions *o, cfRigidFast *ws)
+{
     if (!options_ok(o) || nb < 0 || nc < 0 || (nc > 0 && !contacts) || !ws || (nb > 0 && !bodies)) return CF_BAD_INPUT;
     for (int a = 0; a < nc; ++a)
         if (!contact_ok(&contacts[a], nb)) return CF_BAD_INPUT;
@@ -940,10 +1016,52 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
     ws->nc = nc;
     ws->nb = nb;
     if (ws->threads < 1 || ws->threads > CF_FAST_MAX_THREADS) ws->threads = cf_fast_threads();
+    if (ws->sched) ws->sched->ready = false;
+    return CF_OK;
+}
+
+/* the velocity slots of contact c's bodies, as fill_row() sets them */
+static void slots_of(const cfRigidBody *bodies, int nb, const cfContact *c, int *ab)
+{
+    ab[0] = c->body_a >= 0 && !bodies[c->body_a].fixed ? c->body_a : nb;
+    ab[1] = c->body_b >= 0 && !bodies[c->body_b].fixed ? c->body_b : nb;
+}
+
+cfStatus cf_rigid_fast_prepare_rows(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
+                                    const cfRigidPgsOptions *o, cfRigidFast *ws)
+{
+#ifndef CF_FAST_WIDE
+    if (ws && wide(ws)) return cf_rigid_fast_prepare_rows_wide(bodies, nb, contacts, nc, o, ws);
+#endif
+    cfStatus st = prepare_begin(bodies, nb, contacts, nc, o, ws);
+    if (st != CF_OK) return st;
     /* rows are independent: on the solver's threads when there are enough of them */
 #pragma omp parallel for num_threads(ws->threads) if (ws->threads > 1 && nc >= thread_min(ws)) schedule(static)
-    for (int i = 0; i < nc; ++i) fill_row(bodies, nb, &contacts[i], i, o, &ws->rows[i]);
-    if (ws->sched) ws->sched->ready = false; /* built by the first solve that needs it */
+    for (int i = 0; i < nc; ++i) {
+        fill_row(bodies, nb, &contacts[i], i, o, &ws->rows[i]);
+        ws->ab[2 * i] = ws->rows[i].a;
+        ws->ab[2 * i + 1] = ws->rows[i].b;
+    }
+    ws->lanes_only = false;
+    return CF_OK;
+}
+
+cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
+                               const cfRigidPgsOptions *o, cfRigidFast *ws)
+{
+#ifndef CF_FAST_WIDE
+    if (ws && wide(ws)) return cf_rigid_fast_prepare_wide(bodies, nb, contacts, nc, o, ws);
+#endif
+    if (o && o->ordering == CF_ORDER_RANDOM) return cf_rigid_fast_prepare_rows(bodies, nb, contacts, nc, o, ws);
+    cfStatus st = prepare_begin(bodies, nb, contacts, nc, o, ws);
+    if (st != CF_OK) return st;
+    /* the sequential and symmetric orders: the lane schedule, and each row made in its pack */
+    for (int i = 0; i < nc; ++i) slots_of(bodies, nb, &contacts[i], &ws->ab[2 * i]);
+    const int T = o->ordering == CF_ORDER_SEQUENTIAL && nc >= thread_min(ws) ? ws->threads : 1;
+    if ((st = build_schedule(ws, contacts, T)) != CF_OK) return st;
+    if (T > 1 && (st = reserve_dm(ws->sched, o->max_iter)) != CF_OK) return st;
+    fill_all_packs(ws->sched, &(PackSource){.bodies = bodies, .nb = nb, .contacts = contacts, .o = o});
+    ws->lanes_only = true;
     return CF_OK;
 }
 
@@ -1002,6 +1120,37 @@ static double sweep_rows(cfRigidFast *ws, bool box, double omega, double cfm)
     return dmax;
 }
 
+/* the random order's passes, row by row: warm start, and the impulses to the contacts with the
+   residual (as finish_lanes()) */
+static void warm_start_rows(const cfRigidFast *ws, double *vel)
+{
+    /* writes to the zero slot are skipped so that it stays zero */
+    for (int a = 0; a < ws->nc; ++a) {
+        const cfFastRow *r = &ws->rows[a];
+        double va[6], vb[6];
+        memcpy(va, &vel[6 * r->a], sizeof va);
+        memcpy(vb, &vel[6 * r->b], sizeof vb);
+        cf_fast_apply(r, r->lam, va, vb);
+        if (r->a < ws->nb) memcpy(&vel[6 * r->a], va, sizeof va);
+        if (r->b < ws->nb) memcpy(&vel[6 * r->b], vb, sizeof vb);
+    }
+}
+
+static double finish_rows(const cfRigidFast *ws, const double *vel, cfContact *contacts, bool box, double cfm)
+{
+    double sum = 0.0;
+    for (int a = 0; a < ws->nc; ++a) {
+        const cfFastRow *row = &ws->rows[a];
+        double u[3];
+        const double *r = row->lam;
+        cf_fast_contact_velocity(row, &vel[6 * row->a], &vel[6 * row->b], u);
+        u[0] += row->bias + cfm * r[0];
+        sum += cf_contact_residual2(r, u, row->mu, box ? CF_FRICTION_BOX : CF_FRICTION_CONE);
+        memcpy(contacts[row->contact].lambda, r, 3 * sizeof *r);
+    }
+    return sum;
+}
+
 cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
                              const cfRigidPgsOptions *o, cfReport *rep)
 {
@@ -1009,29 +1158,23 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     if (ws && ws->lanes == 4) return cf_rigid_fast_solve_wide(bodies, nb, contacts, nc, ws, o, rep);
 #endif
     double t0 = cf_seconds();
-    if (!options_ok(o) || !ws || ws->nc != nc || ws->nb != nb || (nc > 0 && !contacts)) {
+    const bool random = o && o->ordering == CF_ORDER_RANDOM;
+    /* prepared for this order: rows for the random one, the lane schedule for the others */
+    if (!options_ok(o) || !ws || ws->nc != nc || ws->nb != nb || (nc > 0 && !contacts) || ws->lanes_only == random ||
+        (!random && !(ws->sched && ws->sched->ready))) {
         if (rep) rep->status = CF_BAD_INPUT;
         return CF_BAD_INPUT;
     }
+    struct cfFastSchedule *s = ws->sched;
+    const int T = random ? 1 : s->threads;
     double *vel = ws->vel;
     for (int i = 0; i < nb; ++i) {
         put3(&vel[6 * i], bodies[i].v);
         put3(&vel[6 * i + 3], bodies[i].w);
     }
-    cfFastRow *rows = ws->rows;
-    /* the sequential order on several threads (the same sweeps); the others on one */
-    const int T = o->ordering == CF_ORDER_SEQUENTIAL && nc >= thread_min(ws) ? ws->threads : 1;
     memset(&vel[6 * nb], 0, (size_t)12 * T * sizeof *vel); /* every thread's zero slot */
-    /* warm start; writes to the zero slot are skipped so that it stays zero */
-    for (int a = 0; a < nc; ++a) {
-        const cfFastRow *r = &rows[a];
-        double va[6], vb[6];
-        memcpy(va, &vel[6 * r->a], sizeof va);
-        memcpy(vb, &vel[6 * r->b], sizeof vb);
-        cf_fast_apply(r, r->lam, va, vb);
-        if (r->a < nb) memcpy(&vel[6 * r->a], va, sizeof va);
-        if (r->b < nb) memcpy(&vel[6 * r->b], vb, sizeof vb);
-    }
+    if (random) warm_start_rows(ws, vel);
+    else warm_start_lanes(s, vel);
     const bool box = o->friction == CF_FRICTION_BOX;
     const double omega = o->omega, cfm = o->cfm;
     cfRng rng;
@@ -1040,19 +1183,8 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     int k = 0;
     /* sequential and symmetric orders: the lane schedule (the same sweeps, see build_schedule());
        the random order is drawn per sweep and goes row by row */
-    const bool random = o->ordering == CF_ORDER_RANDOM;
-    if (!random && o->max_iter > 0 && !(ws->sched && ws->sched->ready && ws->sched->threads == T)) {
-        cfStatus st = build_schedule(ws, contacts, T);
-        if (st == CF_OK && T > 1) st = reserve_dm(ws->sched, o->max_iter);
-        if (st != CF_OK) {
-            if (rep) rep->status = st;
-            return st;
-        }
-    }
-    int ran = random ? -1 : sweeps_threaded(ws->sched, rows, vel, o->max_iter, o->tol, false, box, omega, cfm, ws->emulate);
-    if (!random && ws->sched && !ws->sched->packed) fill_packs(ws->sched, rows, 0, ws->sched->n_groups);
+    int ran = random ? -1 : sweeps_threaded(s, vel, o->max_iter, o->tol, false, box, omega, cfm, ws->emulate);
     if (ran >= 0) { /* the threads' sweeps, reported as one thread would */
-        struct cfFastSchedule *s = ws->sched;
         for (k = 0; k < ran; ++k) {
             double dmax = 0.0;
             for (int t = 0; t < T; ++t) dmax = max2(dmax, s->dm[t * o->max_iter + k]);
@@ -1066,26 +1198,15 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
             cf_ordering_permutation(o->ordering, nc, k, &rng, ws->perm);
             dmax = sweep_rows(ws, box, omega, cfm);
         } else {
-            dmax = sweep_lanes(ws->sched, vel, false, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
+            dmax = sweep_lanes(s, vel, false, box, omega, cfm, o->ordering == CF_ORDER_SYMMETRIC && k % 2 == 1);
         }
         ++k;
         if (rep) cf_report_push(rep, dmax);
         if (o->tol > 0.0 && dmax <= o->tol) why = CF_STOP_STAGNATION;
         else if (k >= o->max_iter) why = CF_STOP_MAX_ITER;
     }
-    if (!random && k > 0) lanes_to_rows(ws->sched, rows);
-    if (random && ws->sched) ws->sched->ready = false; /* the packs hold older impulses now */
     /* the natural-map residual of the contact law at the final (biased) velocities */
-    double sum = 0.0;
-    for (int a = 0; a < nc; ++a) {
-        const cfFastRow *row = &rows[a];
-        double u[3];
-        const double *r = row->lam;
-        cf_fast_contact_velocity(row, &vel[6 * row->a], &vel[6 * row->b], u);
-        u[0] += row->bias + cfm * r[0];
-        sum += cf_contact_residual2(r, u, row->mu, box ? CF_FRICTION_BOX : CF_FRICTION_CONE);
-        memcpy(contacts[row->contact].lambda, r, 3 * sizeof *r);
-    }
+    double sum = random ? finish_rows(ws, vel, contacts, box, cfm) : finish_lanes(s, vel, contacts, box, cfm);
     for (int i = 0; i < nb; ++i)
         if (!bodies[i].fixed) {
             bodies[i].v = cfu_vec3(vel[6 * i], vel[6 * i + 1], vel[6 * i + 2]);
@@ -1106,42 +1227,43 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
 #ifdef CF_FAST_DISPATCH
     if (ws->lanes == 4) return cf_rigid_fast_pseudo_velocities_wide(contacts, ws, h, erp, slop, sweeps);
 #endif
-    int nc = ws->nc, nb = ws->nb;
-    double *pv = ws->pv, *bias = ws->aux;
-    bool active = false;
-    const double *vel = ws->vel; /* the solver's final velocities (the bodies' v, w; zero slot for fixed) */
-    for (int a = 0; a < nc; ++a) {
-        const cfFastRow *r = &ws->rows[a];
-        const double *A = &vel[6 * r->a], *B = &vel[6 * r->b];
-        double dv[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
-        double un = cf_fast_dot3(r->d, dv) + cf_fast_dot3(r->jb, B + 3) - cf_fast_dot3(r->ja, A + 3);
-        double phi = contacts[r->contact].phi + h * un;
-        bias[a] = erp * min2(phi + slop, 0.0) / h;
-        active |= bias[a] != 0.0;
-    }
-    memset(pv, 0, (size_t)6 * (nb + 1) * sizeof *pv);
-    /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
-    if (!active) return CF_OK;
-    /* the lane schedule of the velocity solve (built here if that solve went row by row) */
+    /* after a random-order solve (rows): the lane schedule now, its packs from the rows */
     if (!(ws->sched && ws->sched->ready)) {
-        cfStatus st = build_schedule(ws, contacts, nc >= thread_min(ws) ? ws->threads : 1);
+        cfStatus st = build_schedule(ws, contacts, ws->nc >= thread_min(ws) ? ws->threads : 1);
         if (st != CF_OK) return st;
+        fill_all_packs(ws->sched, &(PackSource){.rows = ws->rows});
     }
     struct cfFastSchedule *s = ws->sched;
-    if (reserve_dm(s, sweeps) != CF_OK) return CF_NO_MEMORY;
-    memset(pv, 0, (size_t)6 * (nb + 2 * s->threads) * sizeof *pv); /* every thread's zero slot */
-    cfLaneV *pb = s->nbias, *pl = s->nlam;
-    for (int p = 0; p < s->n_packs; ++p) {
-        for (int l = 0; l < CF_LANES; ++l) {
-            int r = s->pack_row[CF_LANES * p + l];
-            pb[p][l] = r >= 0 ? bias[r] : 0.0;
+    /* each normal row's bias erp min(phi + h u_n + slop, 0) / h, u_n at the solver's final
+       velocities (the bodies' v, w; zero slot for fixed) */
+    bool active = false;
+    for (int gi = 0; gi < s->n_groups; ++gi) {
+        const Group *g = &s->groups[gi];
+        cfLaneV va[6], vb[6];
+        gather6(ws->vel, g->a, va);
+        gather6(ws->vel, g->b, vb);
+        for (int p = g->first; p < g->first + g->npoints; ++p) {
+            const Pack *q = &s->packs[p];
+            cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
+            cfLaneV un = (q->d[0] * dv[0] + q->d[1] * dv[1] + q->d[2] * dv[2]) +
+                         (q->jb[0] * vb[3] + q->jb[1] * vb[4] + q->jb[2] * vb[5]) -
+                         (q->ja[0] * va[3] + q->ja[1] * va[4] + q->ja[2] * va[5]);
+            for (int l = 0; l < CF_LANES; ++l) {
+                int row = s->pack_row[CF_LANES * p + l];
+                double phi = row >= 0 ? contacts[row].phi + h * un[l] : 0.0;
+                s->nbias[p][l] = row >= 0 ? erp * min2(phi + slop, 0.0) / h : 0.0;
+                active |= s->nbias[p][l] != 0.0;
+            }
+            s->nlam[p] = (cfLaneV){0};
         }
-        pl[p] = (cfLaneV){0};
     }
-    if (sweeps_threaded(s, ws->rows, pv, sweeps, 0.0, true, false, 1.0, 0.0, ws->emulate) < 0) {
-        if (!s->packed) fill_packs(s, ws->rows, 0, s->n_groups);
+    double *pv = ws->pv;
+    memset(pv, 0, (size_t)6 * (ws->nb + 2 * s->threads) * sizeof *pv); /* and every thread's zero slot */
+    /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
+    if (!active) return CF_OK;
+    if (reserve_dm(s, sweeps) != CF_OK) return CF_NO_MEMORY;
+    if (sweeps_threaded(s, pv, sweeps, 0.0, true, false, 1.0, 0.0, ws->emulate) < 0)
         for (int k = 0; k < sweeps; ++k) sweep_lanes(s, pv, true, false, 1.0, 0.0, false);
-    }
     return CF_OK;
 }
 

@@ -127,7 +127,7 @@ static cfStatus soft_prepare(void **work, const cfContactProblem *p, const cfSol
     cfSoftStep *ws = *work;
     cfRigidPgsOptions o = cf_rigid_pgs_options_of(p, par);
     o.cfm = 0.0; /* the spring is the softness */
-    cfStatus st = cf_rigid_fast_prepare(p->bodies, p->nb, p->contacts, p->nc, &o, &ws->rows);
+    cfStatus st = cf_rigid_fast_prepare_rows(p->bodies, p->nb, p->contacts, p->nc, &o, &ws->rows);
     if (st == CF_OK) st = reserve(ws, p->nb, p->nc);
     return st;
 }
