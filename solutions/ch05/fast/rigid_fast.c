@@ -160,23 +160,24 @@ static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int 
     row->a = A ? c->body_a : nb;
     row->b = B ? c->body_b : nb;
     row->contact = index;
-    cfVec3 dir[3] = {c->n, c->t, c->b};
+    const cfVec3 *dir[3] = {&c->n, &c->t, &c->b};
     row->ima = A ? A->inv_mass : 0.0;
     row->imb = B ? B->inv_mass : 0.0;
     for (int k = 0; k < 3; ++k) {
-        cfVec3 ja = A ? cfu_cross(cfu_sub(c->p, A->x), dir[k]) : cfu_zero3();
-        cfVec3 jb = B ? cfu_cross(cfu_sub(c->p, B->x), dir[k]) : cfu_zero3();
-        put3(&row->d[3 * k], dir[k]);
+        cfVec3 ja = A ? cfu_cross(cfu_sub(c->p, A->x), *dir[k]) : cfu_zero3();
+        cfVec3 jb = B ? cfu_cross(cfu_sub(c->p, B->x), *dir[k]) : cfu_zero3();
+        put3(&row->d[3 * k], *dir[k]);
         put3(&row->ja[3 * k], ja);
         put3(&row->jb[3 * k], jb);
         put3(&row->ka[3 * k], A ? cfu_mat3_mul_vec(A->inv_inertia_world, ja) : cfu_zero3());
         put3(&row->kb[3 * k], B ? cfu_mat3_mul_vec(B->inv_inertia_world, jb) : cfu_zero3());
     }
     double im = row->ima + row->imb;
-    for (int k = 0; k < 3; ++k)
-        for (int l = 0; l < 3; ++l)
-            row->W[3 * k + l] = im * cf_fast_dot3(&row->d[3 * k], &row->d[3 * l]) + cf_fast_dot3(&row->ja[3 * k], &row->ka[3 * l]) +
-                                cf_fast_dot3(&row->jb[3 * k], &row->kb[3 * l]);
+    for (int k = 0; k < 3; ++k) /* W is symmetric: the upper triangle, mirrored */
+        for (int l = k; l < 3; ++l)
+            row->W[3 * k + l] = row->W[3 * l + k] = im * cf_fast_dot3(&row->d[3 * k], &row->d[3 * l]) +
+                                                    cf_fast_dot3(&row->ja[3 * k], &row->ka[3 * l]) +
+                                                    cf_fast_dot3(&row->jb[3 * k], &row->kb[3 * l]);
     row->W[0] += o->cfm;
     row->inv_wnn = 1.0 / row->W[0];
     double a = row->W[4], b = row->W[5], cc = row->W[8], det = a * cc - b * b;
@@ -448,9 +449,6 @@ typedef struct PackSource {
     const cfContact *contacts;
     const cfRigidPgsOptions *o;
 } PackSource;
-
-static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int index, const cfRigidPgsOptions *o,
-                     cfFastRow *row);
 
 /* the packs of groups [g0, g1) (the groups of tgroup order when T > 1) */
 static void fill_packs(struct cfFastSchedule *s, const PackSource *src, int g0, int g1)
