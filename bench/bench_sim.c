@@ -282,7 +282,7 @@ static int write_grid(const char *path, int n)
 }
 
 /* least squares ms = a + b contacts over the scenes; R^2 and the largest relative deviation */
-static void print_fit(const char *engine, const double *x, const double *y, int n)
+static void print_fit(const char *engine, const char *which, const double *x, const double *y, int n)
 {
     if (n < 2) return;
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -295,8 +295,8 @@ static void print_fit(const char *engine, const double *x, const double *y, int 
         st += (y[i] - my) * (y[i] - my);
         dev = fmax(dev, fabs(y[i] - f) / y[i]);
     }
-    printf("# fit %s: ms_step = %.3f + %.3f per 1000 contacts (%.1f ns per contact), R^2 %.4f, largest deviation %.0f %%\n",
-           engine, a, 1e3 * b, 1e6 * b, 1.0 - ss / st, 100.0 * dev);
+    printf("# fit %s%s: ms_step = %.3f + %.3f per 1000 contacts (%.1f ns per contact), R^2 %.4f, largest deviation %.0f %%\n",
+           engine, which, a, 1e3 * b, 1e6 * b, 1.0 - ss / st, 100.0 * dev);
 }
 
 static int scaling(bool large)
@@ -317,8 +317,8 @@ static int scaling(bool large)
     printf("# scaling: one round per engine; stands: no box moved more than 5 cm in 10 s\n");
     printf("engine,scene,bodies,contacts,ms_step,drift_m,stands_5cm\n");
     enum { E = N_CFLAB + 2 };
-    double x[E][8], y[E][8];
-    int m[E] = {0};
+    double x[E][8], y[E][8], xs[E][8], ys[E][8]; /* every scene; the scenes the engine keeps standing */
+    int m[E] = {0}, n_up[E] = {0};
     const char *name[E] = {CFLAB_ENGINE[0], CFLAB_ENGINE[1], CFLAB_ENGINE[2], CFLAB_ENGINE[3], CFLAB_ENGINE[4], "ode", "bullet"};
     int st = 0;
     for (int i = 0; i < ns && st == 0; ++i) {
@@ -357,9 +357,15 @@ static int scaling(bool large)
             printf("%s,%s,%d,%.0f,%.3f,%.5f,%s\n", name[e], scenes[i], bodies, c, ms, d, d <= 0.05 ? "yes" : "no");
             fflush(stdout);
             x[e][m[e]] = c, y[e][m[e]] = ms, ++m[e];
+            if (d <= 0.05) xs[e][n_up[e]] = c, ys[e][n_up[e]] = ms, ++n_up[e];
         }
     }
-    for (int e = 1; e < E && st == 0; ++e) print_fit(name[e], x[e], y[e], m[e]);
+    /* a collapsing wall is no measure of the step's growth (boxes in flight cost more per contact,
+       and the engine keeps fewer contacts): the second line fits the scenes that stand only */
+    for (int e = 1; e < E && st == 0; ++e) {
+        print_fit(name[e], "", x[e], y[e], m[e]);
+        print_fit(name[e], " (standing scenes)", xs[e], ys[e], n_up[e]);
+    }
     for (int g = 0; g < 2 && large; ++g) remove(grid[g]);
     return st;
 }
@@ -381,7 +387,8 @@ int main(int argc, char **argv)
     if (n == 0)
         for (n = 0; n < 3; ++n) list[n] = scenes[n];
     printf("# bench_sim: %d steps of 1/60 s, %d iterations, warm start, split impulse: cflab = matrix-free PGS, the reference ch05.6;\n"
-           "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, the same sweeps, box pairs side by side) with persistent manifolds (manifold_tolerance 0.1 mm);\n"
+           "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, the same sweeps, box pairs side by side: 4 lanes where the processor has AVX2,\n"
+           "# else 2; CF_FAST_LANES=2 asks for 2) with persistent manifolds (manifold_tolerance 0.1 mm);\n"
            "# cflab-fast2 the same on 2 threads (CF_THREADS=2: the same results bit for bit, slabs of space per thread);\n"
            "# cflab-soft = solver soft-step (solutions/ch05/fast/soft_step.c: %d substeps, one soft and one relax sweep each),\n"
            "# cflab-soft40 the same at 40 iterations (20 substeps); ns_per_contact_iter counts sweeps;\n"
