@@ -21,7 +21,9 @@
  *    the lanes of short vectors. The groups come from a topological sort that keeps, for every
  *    body, the order of the contacts touching it, so a sweep is the sequential sweep exactly
  *    (contacts without a common body commute); only the CPU no longer waits for one contact's
- *    write before starting the next.
+ *    write before starting the next. Two lanes with SSE2, four where the processor has AVX2
+ *    (cfRigidFast::lanes); each row is computed right into its lane (cf_rigid_fast_prepare()),
+ *    and the warm start and the results go through the lanes too.
  * For the same ordering the impulses equal the reference's to rounding (checked in
  * chapters/ch05/tests/test_ch05.c, lib_fast_pgs_matches_reference).
  */

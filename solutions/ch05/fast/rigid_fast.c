@@ -199,10 +199,10 @@ static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int 
    groups the manifolds (runs of consecutive rows with the same two bodies: the points of one box
    pair) into groups of CF_LANES manifolds without a common moving body, by a topological sort
    (Kahn's algorithm, the earliest ready manifold first) of "m before m' when they share a body
-   and m comes first". A group's manifolds are then solved point by point in the two lanes of
-   short vectors (GCC/Clang vector extensions; SSE2 on any x86-64), so that one instruction does
-   the work of two contacts and one contact's update no longer waits for the previous one's.
-   The reverse sweep of the symmetric order walks the same groups and points backwards. */
+   and m comes first". A group's manifolds are then solved point by point in the CF_LANES lanes of
+   short vectors (GCC/Clang vector extensions: SSE2 on any x86-64 for two, AVX2 for four), so that
+   one instruction does the work of two (four) contacts and one contact's update no longer waits
+   for the previous one's. The reverse sweep of the symmetric order walks the same groups and points backwards. */
 
 #ifndef CF_LANES
 #define CF_LANES 2
