@@ -250,6 +250,9 @@ struct cfFastSchedule {
     int *part;        /* per manifold: the thread that owns it */
     int *order;       /* per manifold: its bin in the slab cut (scratch) */
     int cap_m, cap_b;
+    int *ab_built;    /* the rows' velocity slots it was built for (2 nc_built): the next step's
+                         rows, when equal, reuse it (nothing in it depends on more than these) */
+    int nc_built, nb_built;
     /* T > 1 threads: thread t walks groups tgroup[tstart[t] .. tstart[t + 1]) */
     int threads;
     int tstart[CF_FAST_MAX_THREADS + 1];
@@ -278,6 +281,7 @@ static void schedule_free(struct cfFastSchedule *s)
     free(s->indeg);
     free(s->heap);
     free(s->last);
+    free(s->ab_built);
     free(s->part);
     free(s->order);
     free(s->tgroup);
@@ -405,7 +409,7 @@ static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
     if (nc + 1 > s->cap_m) {
         bool ok = grow_int(&s->mstart, nc + 1) && grow_int(&s->succ, 2 * nc + 2) && grow_int(&s->pred, 2 * nc + 2) &&
                   grow_int(&s->indeg, nc + 1) && grow_int(&s->part, nc + 1) && grow_int(&s->order, nc + 1) &&
-                  grow_int(&s->tgroup, nc + 1) && grow_int(&s->sig, nc + 1);
+                  grow_int(&s->tgroup, nc + 1) && grow_int(&s->sig, nc + 1) && grow_int(&s->ab_built, 2 * nc + 2);
         Group *g = realloc(s->groups, (size_t)(nc + 1) * sizeof *g);
         if (g) s->groups = g;
         atomic_int *done = realloc(s->done, (size_t)(nc + 1 + 2 * DONE_PAD * CF_FAST_MAX_THREADS) * sizeof *done);
@@ -604,6 +608,9 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
     s->threads = T;
     s->n_groups = ng;
     s->n_packs = npk;
+    if (nc > 0) memcpy(s->ab_built, ab, (size_t)2 * nc * sizeof *ab);
+    s->nc_built = nc;
+    s->nb_built = nb;
     s->ready = true;
     return CF_OK;
 }
@@ -1056,7 +1063,13 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
     /* the sequential and symmetric orders: the lane schedule, and each row made in its pack */
     for (int i = 0; i < nc; ++i) slots_of(bodies, nb, &contacts[i], &ws->ab[2 * i]);
     const int T = o->ordering == CF_ORDER_SEQUENTIAL && nc >= thread_min(ws) ? ws->threads : 1;
-    if ((st = build_schedule(ws, contacts, T)) != CF_OK) return st;
+    /* the same pairs in the same order as the last step's (persistent manifolds): the same schedule */
+    struct cfFastSchedule *s = ws->sched;
+    if (s && s->threads == T && s->nc_built == nc && s->nb_built == nb &&
+        (nc == 0 || memcmp(s->ab_built, ws->ab, (size_t)2 * nc * sizeof *ws->ab) == 0))
+        s->ready = true;
+    else if ((st = build_schedule(ws, contacts, T)) != CF_OK)
+        return st;
     if (T > 1 && (st = reserve_dm(ws->sched, o->max_iter)) != CF_OK) return st;
     fill_all_packs(ws->sched, &(PackSource){.bodies = bodies, .nb = nb, .contacts = contacts, .o = o});
     ws->lanes_only = true;
