@@ -202,7 +202,8 @@ static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int 
    and m comes first". A group's manifolds are then solved point by point in the CF_LANES lanes of
    short vectors (GCC/Clang vector extensions: SSE2 on any x86-64 for two, AVX2 for four), so that
    one instruction does the work of two (four) contacts and one contact's update no longer waits
-   for the previous one's. The reverse sweep of the symmetric order walks the same groups and points backwards. */
+   for the previous one's. The reverse sweep of the symmetric order walks the same groups and
+   points backwards. */
 
 #ifndef CF_LANES
 #define CF_LANES 2
@@ -1254,14 +1255,11 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
         gather6(ws->vel, g->a, va);
         gather6(ws->vel, g->b, vb);
         for (int p = g->first; p < g->first + g->npoints; ++p) {
-            const Pack *q = &s->packs[p];
-            cfLaneV dv[3] = {vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]};
-            cfLaneV un = (q->d[0] * dv[0] + q->d[1] * dv[1] + q->d[2] * dv[2]) +
-                         (q->jb[0] * vb[3] + q->jb[1] * vb[4] + q->jb[2] * vb[5]) -
-                         (q->ja[0] * va[3] + q->ja[1] * va[4] + q->ja[2] * va[5]);
+            cfLaneV u[3];
+            pack_velocity(&s->packs[p], va, vb, u);
             for (int l = 0; l < CF_LANES; ++l) {
                 int row = s->pack_row[CF_LANES * p + l];
-                double phi = row >= 0 ? contacts[row].phi + h * un[l] : 0.0;
+                double phi = row >= 0 ? contacts[row].phi + h * u[0][l] : 0.0;
                 s->nbias[p][l] = row >= 0 ? erp * min2(phi + slop, 0.0) / h : 0.0;
                 active |= s->nbias[p][l] != 0.0;
             }
