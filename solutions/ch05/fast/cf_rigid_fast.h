@@ -68,8 +68,9 @@ typedef struct cfFastRow {
 #define CF_FAST_MAX_THREADS 8
 
 /** Below this many contacts a solve runs on one thread: it is too short for the threads' start and
-    waits to pay (measured in docs/performance.md: pyramid 10's 580 contacts are 15 % slower on two). */
-#define CF_FAST_THREAD_MIN_CONTACTS 2000
+    waits to pay (measured in docs/performance.md, four lanes: pyramid 20's 2360 contacts are about
+    10 % slower on two threads, the grid's 4000 about 14 % faster). */
+#define CF_FAST_THREAD_MIN_CONTACTS 3000
 
 /** Work space of the fast solver; zero it before first use, free with cf_rigid_fast_free(). */
 typedef struct cfRigidFast {
