@@ -327,8 +327,8 @@ typedef struct PairJob {
     int old;    /* its kept entry of the last pass, or -1: detected anew */
     int thread; /* detected anew: the thread whose scratch holds its contacts, from index src */
     int src;
-    int at;     /* its first contact in the pass's list, its entry and first point in the new cache */
-    int entry, pt;
+    int at;     /* its first contact in the pass's list (and first point in the new cache) */
+    int entry;  /* its entry in the new cache */
 } PairJob;
 
 struct cfManifoldCache {
@@ -477,6 +477,16 @@ static void cache_emit(const Manifolds *c, const CachedPair *e, const cfRigidBod
 
 /* ---- the world ------------------------------------------------------------------------ */
 
+/* whether pair (i, j) of bodies a, b keeps its contacts of old: it is there (the cursor *j_old
+   walks old's pairs in order and stops at it) and has moved less than tol since */
+static bool kept_entry(const Manifolds *old, int *j_old, int i, int j, const cfRigidBody *a, const cfRigidBody *b, double tol)
+{
+    while (*j_old < old->n_pairs && (old->pairs[*j_old].a < i || (old->pairs[*j_old].a == i && old->pairs[*j_old].b < j)))
+        ++*j_old;
+    const CachedPair *e = *j_old < old->n_pairs ? &old->pairs[*j_old] : NULL;
+    return e && e->a == i && e->b == j && pose_change(e, a, b) <= tol;
+}
+
 /* the contacts of pair (i, j), appended to out: from the cache `old` when the pair is there and
    has moved less than `tol` since (cursor *j_old walks old's pairs in order), else from the
    narrow phase; recorded in `now` when it is not NULL */
@@ -491,19 +501,15 @@ static cfStatus emit_pair(const cfWorld *w, int i, int j, const cfDetectOptions 
     if (s == CF_OK && now) s = cache_reserve(now, now->n_pairs + 1, now->n_pts + CF_BOX_MAX_CONTACTS);
     if (s != CF_OK) return s;
     cfContact *c = out->items + out->count;
-    if (old) {
-        while (*j_old < old->n_pairs && (old->pairs[*j_old].a < i || (old->pairs[*j_old].a == i && old->pairs[*j_old].b < j)))
-            ++*j_old;
-        const CachedPair *e = *j_old < old->n_pairs ? &old->pairs[*j_old] : NULL;
-        if (e && e->a == i && e->b == j && pose_change(e, a, b) <= tol) {
-            cache_emit(old, e, a, i, b, j, c);
-            cache_keep(old, e, &now->pairs[now->n_pairs++], now->pts, now->n_pts);
-            now->n_pts += e->n;
-            out->count += e->n;
-            st->contacts += e->n;
-            st->reused++;
-            return CF_OK;
-        }
+    if (old && kept_entry(old, j_old, i, j, a, b, tol)) {
+        const CachedPair *e = &old->pairs[*j_old];
+        cache_emit(old, e, a, i, b, j, c);
+        cache_keep(old, e, &now->pairs[now->n_pairs++], now->pts, now->n_pts);
+        now->n_pts += e->n;
+        out->count += e->n;
+        st->contacts += e->n;
+        st->reused++;
+        return CF_OK;
     }
     int n = cf_detect_pair(a, i, b, j, o, c);
     if (n < 0) {
@@ -575,15 +581,10 @@ static cfStatus sort_range(const cfWorld *w, const cfPairList *pairs, int lo, in
         PairJob *jb = &jobs[k];
         jb->n = jb->old = -1;
         if (a->fixed && b->fixed) continue;
-        if (old) {
-            while (j_old < old->n_pairs && (old->pairs[j_old].a < i || (old->pairs[j_old].a == i && old->pairs[j_old].b < j)))
-                ++j_old;
-            const CachedPair *e = j_old < old->n_pairs ? &old->pairs[j_old] : NULL;
-            if (e && e->a == i && e->b == j && pose_change(e, a, b) <= tol) {
-                jb->old = j_old;
-                jb->n = e->n;
-                continue;
-            }
+        if (old && kept_entry(old, &j_old, i, j, a, b, tol)) {
+            jb->old = j_old;
+            jb->n = old->pairs[j_old].n;
+            continue;
         }
         cfStatus s = cf_contacts_reserve(scratch, CF_BOX_MAX_CONTACTS);
         if (s != CF_OK) return s;
@@ -607,11 +608,11 @@ static void place_range(const cfWorld *w, const cfPairList *pairs, int lo, int h
         cfContact *c = out->items + jb->at;
         if (jb->old >= 0) {
             cache_emit(old, &old->pairs[jb->old], a, i, b, j, c);
-            cache_keep(old, &old->pairs[jb->old], &now->pairs[jb->entry], now->pts, jb->pt);
+            cache_keep(old, &old->pairs[jb->old], &now->pairs[jb->entry], now->pts, jb->at);
             continue;
         }
         memcpy(c, scratch[jb->thread].items + jb->src, (size_t)jb->n * sizeof *c);
-        if (now) manifold_record(&now->pairs[jb->entry], now->pts, jb->pt, a, i, b, j, c, jb->n);
+        if (now) manifold_record(&now->pairs[jb->entry], now->pts, jb->at, a, i, b, j, c, jb->n);
     }
 }
 
@@ -631,7 +632,7 @@ static cfStatus place_all(const cfWorld *w, const cfPairList *pairs, PairJob *jo
         }
         if (jb->old >= 0) st->reused++;
         else st->narrow_calls++;
-        jb->at = jb->pt = at;
+        jb->at = at;
         jb->entry = entry++;
         at += jb->n;
     }
@@ -651,8 +652,8 @@ static cfStatus place_all(const cfWorld *w, const cfPairList *pairs, PairJob *jo
    (one below CF_DETECT_THREAD_MIN_PAIRS pairs) in three phases: each thread takes runs of pairs
    and decides for each whether its contacts are kept or detects them anew into its scratch;
    one thread places every pair's contacts and manifold in pair order; the threads write them
-   there. Every pair's contacts are computed as on one thread: the lists are one thread's, bit for
-   bit, and no contact is copied twice. */
+   there (kept contacts moved in place, new ones copied from the scratch). Every pair's contacts
+   are computed as on one thread: the lists are one thread's, bit for bit. */
 static cfStatus emit_all(const cfWorld *w, const cfPairList *pairs, const cfDetectOptions *o, const Manifolds *old,
                          Manifolds *now, double tol, struct cfManifoldCache *cache, int threads, cfContactList *out,
                          cfDetectStats *st)

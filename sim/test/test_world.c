@@ -60,10 +60,10 @@ static bool same_contact(const cfContact *p, const cfContact *q)
            memcmp(p->lambda, q->lambda, sizeof p->lambda) == 0 && p->extra == NULL && q->extra == NULL;
 }
 
-/* The step's stages on CF_THREADS = 2 and 3 threads (the narrow phase split into runs of pairs,
-   the warm start and the integration into runs of contacts and bodies) give one thread's world,
-   bit for bit, step after step: the contacts in the same order with the same impulses, the same
-   bodies; with persistent manifolds (most pairs kept) and without (every pair detected anew). */
+/* The step on CF_THREADS = 2 and 3 threads (the narrow phase in runs of pairs, placed in pair
+   order; the fast solver's threads when it is linked) gives one thread's world, bit for bit, step
+   after step: the contacts in the same order with the same impulses, the same bodies; with
+   persistent manifolds (most pairs kept) and without (every pair detected anew). */
 START_TEST(step_threads_as_one)
 {
     static const struct {
