@@ -454,8 +454,9 @@ static void cache_keep(const Manifolds *old, const CachedPair *e, CachedPair *ds
 }
 
 /* the cached contacts of entry e, moved with the bodies: points from their bodies' frames, the
-   normal with A, the gap measured anew along it */
-static void cache_emit(const Manifolds *c, const CachedPair *e, const cfRigidBody *A, int ia, const cfRigidBody *B,
+   normal with A, the gap measured anew along it (inlined in both callers: called, it cost the
+   one-thread pass 4.6 % more instructions on pyramid 20) */
+__attribute__((always_inline)) static inline void cache_emit(const Manifolds *c, const CachedPair *e, const cfRigidBody *A, int ia, const cfRigidBody *B,
                        int ib, cfContact *out)
 {
     cfMat3 Ra = cfu_quat_to_mat3(cfu_quat_normalize(A->q)), Rb = cfu_quat_to_mat3(cfu_quat_normalize(B->q));
@@ -479,7 +480,7 @@ static void cache_emit(const Manifolds *c, const CachedPair *e, const cfRigidBod
 
 /* whether pair (i, j) of bodies a, b keeps its contacts of old: it is there (the cursor *j_old
    walks old's pairs in order and stops at it) and has moved less than tol since */
-static bool kept_entry(const Manifolds *old, int *j_old, int i, int j, const cfRigidBody *a, const cfRigidBody *b, double tol)
+static inline bool kept_entry(const Manifolds *old, int *j_old, int i, int j, const cfRigidBody *a, const cfRigidBody *b, double tol)
 {
     while (*j_old < old->n_pairs && (old->pairs[*j_old].a < i || (old->pairs[*j_old].a == i && old->pairs[*j_old].b < j)))
         ++*j_old;
