@@ -14,12 +14,17 @@ void cf_step_work_free(struct cfStepWork *k);
    the two bounding radii) since they were computed; the contacts are moved with the bodies (each
    surface point with its own body, the normal with A, the gap measured anew), feature ids kept.
    The broad phase runs on boxes grown by a fat margin and its pairs are kept while every body
-   stays inside its grown box. *cache is allocated on first use; free it with
+   stays inside its grown box. tol = 0: nothing is reused, the contacts of cf_detect_world(). The
+   narrow phase runs on @p threads threads (1..CF_MAX_THREADS; one below
+   CF_DETECT_THREAD_MIN_PAIRS candidate pairs), with the contacts and statistics of one thread, bit
+   for bit. *cache (also the threads' scratch space) is allocated on first use; free it with
    cf_manifold_cache_free(). A cache filled with other options or another number of bodies is
    forgotten. Same contacts as cf_detect_world() where nothing is reused; same statuses. */
 struct cfManifoldCache;
-cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, struct cfManifoldCache **cache,
-                                cfContactList *out, cfDetectStats *stats);
+cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, int threads,
+                                struct cfManifoldCache **cache, cfContactList *out, cfDetectStats *stats);
+/* fewer candidate pairs than this: the narrow phase on one thread (docs/performance.md) */
+#define CF_DETECT_THREAD_MIN_PAIRS 300
 void cf_manifold_cache_free(struct cfManifoldCache *c);
 
 /* contacts of the soft bodies against rigid shapes, each other and the static ground, appended

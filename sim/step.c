@@ -58,7 +58,8 @@ struct cfStepWork {
     double *u_dual;
     int *rigid_off, *soft_off;
     cfContactList spare;    /* the contact list of two steps ago: this step's detection reuses its memory */
-    struct cfManifoldCache *manifolds; /* persistent manifolds (def.manifold_tolerance > 0) */
+    struct cfManifoldCache *manifolds; /* persistent manifolds (def.manifold_tolerance > 0) and the detection threads' scratch */
+    int threads;            /* threads of the stages that have them: cf_threads() when the work space was made */
 };
 
 static void soft_work_release(SoftWork *sw)
@@ -103,7 +104,10 @@ void cf_step_work_free(struct cfStepWork *k)
 
 static cfStatus work_reserve(cfWorld *w)
 {
-    if (!w->work && !(w->work = calloc(1, sizeof *w->work))) return CF_NO_MEMORY;
+    if (!w->work) {
+        if (!(w->work = calloc(1, sizeof *w->work))) return CF_NO_MEMORY;
+        w->work->threads = cf_threads();
+    }
     struct cfStepWork *k = w->work;
     int nb = w->n_bodies, nc = w->contacts.count;
     if (6 * nb > k->cap_bodies) {
@@ -199,9 +203,7 @@ static cfStatus stage_detect(cfWorld *w)
     struct cfStepWork *k = w->work;
     cfContactList prev = w->contacts;
     w->contacts = k->spare;
-    cfStatus st = w->def.manifold_tolerance > 0.0
-                      ? cf_detect_world_cached(w, &opt, w->def.manifold_tolerance, &k->manifolds, &w->contacts, NULL)
-                      : cf_detect_world(w, &opt, &w->contacts, NULL);
+    cfStatus st = cf_detect_world_cached(w, &opt, w->def.manifold_tolerance, k->threads, &k->manifolds, &w->contacts, NULL);
     if (st == CF_OK && w->n_soft > 0) st = cf_detect_soft(w, &opt, &w->contacts, NULL);
     if (st == CF_OK && prev.count > 0 && cf_contacts_carry(&w->contacts, &prev, w->def.solver != NULL) < 0)
         st = CF_NO_MEMORY;

@@ -142,3 +142,12 @@ double cf_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+int cf_threads(void)
+{
+    const char *e = getenv("CF_THREADS");
+    char *end;
+    long n = e ? strtol(e, &end, 10) : 0;
+    if (!e || end == e || *end != '\0' || n < 1) return 1;
+    return n > CF_MAX_THREADS ? CF_MAX_THREADS : (int)n;
+}

@@ -48,6 +48,63 @@ static double drift(cfWorld *w, int steps)
     return d;
 }
 
+/* ---- threads ------------------------------------------------------------------------------- */
+
+/* the same contact, field by field (the padding of a contact is no part of it) */
+static bool same_contact(const cfContact *p, const cfContact *q)
+{
+    return p->body_a == q->body_a && p->body_b == q->body_b && memcmp(&p->p, &q->p, sizeof p->p) == 0 &&
+           memcmp(&p->n, &q->n, sizeof p->n) == 0 && memcmp(&p->t, &q->t, sizeof p->t) == 0 &&
+           memcmp(&p->b, &q->b, sizeof p->b) == 0 && memcmp(&p->phi, &q->phi, sizeof p->phi) == 0 &&
+           memcmp(&p->mu, &q->mu, sizeof p->mu) == 0 && p->feature == q->feature &&
+           memcmp(p->lambda, q->lambda, sizeof p->lambda) == 0 && p->extra == NULL && q->extra == NULL;
+}
+
+/* The step on CF_THREADS = 2 and 3 threads (the narrow phase in runs of pairs, placed in pair
+   order; the fast solver's threads when it is linked) gives one thread's world, bit for bit, step
+   after step: the contacts in the same order with the same impulses, the same bodies; with
+   persistent manifolds (most pairs kept) and without (every pair detected anew). */
+START_TEST(step_threads_as_one)
+{
+    static const struct {
+        const char *scene;
+        double manifold_tolerance;
+        int steps;
+    } cases[] = {{"ch05_pyramid_20.json", 1e-4, 40}, {"ch05_grid_10x10x10.json", 0.0, 12}};
+    const cfSolver *fast = cf_solver_find("pgs-fast"); /* the fast rows when linked: the same stages, sooner */
+    for (int k = 0; k < 2; ++k) {
+        cfWorld w[3];
+        for (int e = 0; e < 3; ++e) {
+            load(cases[k].scene, &w[e]);
+            if (fast) w[e].def.solver = fast;
+            w[e].def.manifold_tolerance = cases[k].manifold_tolerance;
+        }
+        for (int s = 0; s < cases[k].steps; ++s)
+            for (int e = 0; e < 3; ++e) {
+                char T[2] = {(char)('1' + e), '\0'};
+                if (s == 0) setenv("CF_THREADS", T, 1); /* read by the world's first step */
+                step_ok(&w[e], 1);
+                unsetenv("CF_THREADS");
+                if (e == 0) continue;
+                ck_assert_msg(w[e].contacts.count == w[0].contacts.count, "%s step %d, %d threads: %d contacts, %d on one",
+                              cases[k].scene, s, e + 1, w[e].contacts.count, w[0].contacts.count);
+                for (int a = 0; a < w[0].contacts.count; ++a)
+                    ck_assert_msg(same_contact(&w[e].contacts.items[a], &w[0].contacts.items[a]),
+                                  "%s step %d, %d threads: contact %d (bodies %d-%d) differs", cases[k].scene, s, e + 1, a,
+                                  w[e].contacts.items[a].body_a, w[e].contacts.items[a].body_b);
+                for (int i = 0; i < w[0].n_bodies; ++i) {
+                    const cfRigidBody *p = &w[e].bodies[i], *q = &w[0].bodies[i];
+                    ck_assert_msg(memcmp(&p->x, &q->x, sizeof p->x) == 0 && memcmp(&p->q, &q->q, sizeof p->q) == 0 &&
+                                      memcmp(&p->v, &q->v, sizeof p->v) == 0 && memcmp(&p->w, &q->w, sizeof p->w) == 0,
+                                  "%s step %d, %d threads: body %d differs", cases[k].scene, s, e + 1, i);
+                }
+            }
+        ck_assert_msg(w[0].contacts.count > 1000, "%s: %d contacts", cases[k].scene, w[0].contacts.count);
+        for (int e = 0; e < 3; ++e) cf_world_free(&w[e]);
+    }
+}
+END_TEST
+
 /* ---- persistent manifolds ------------------------------------------------------------------- */
 
 /* every contact of @p fresh has one in @p kept of the same pair and feature with p and phi within
@@ -84,7 +141,7 @@ START_TEST(detect_persistent_manifolds_move_with_the_bodies)
     cfContactList kept = {0}, fresh = {0};
     cfDetectStats st;
     const double tol = 1e-3;
-    cft_assert_ok(cf_detect_world_cached(&w, &o, tol, &cache, &kept, &st));
+    cft_assert_ok(cf_detect_world_cached(&w, &o, tol, 1, &cache, &kept, &st));
     ck_assert_int_eq(st.reused, 0);
     int pairs = st.narrow_calls;
     int ground = 0; /* the ground is paired with every box */
@@ -97,7 +154,7 @@ START_TEST(detect_persistent_manifolds_move_with_the_bodies)
         b->x = cfu_add(cfu_quat_rotate(turn, b->x), cfu_vec3(1.5, -2.0, 0.0));
         b->q = cfu_quat_mul(turn, b->q);
     }
-    cft_assert_ok(cf_detect_world_cached(&w, &o, tol, &cache, &kept, &st));
+    cft_assert_ok(cf_detect_world_cached(&w, &o, tol, 1, &cache, &kept, &st));
     ck_assert_msg(st.reused == pairs - ground && st.narrow_calls == ground, "reused %d, detected %d of %d pairs (%d on the ground)",
                   st.reused, st.narrow_calls, pairs, ground);
     cft_assert_ok(cf_detect_world(&w, &o, &fresh, NULL));
@@ -110,7 +167,7 @@ START_TEST(detect_persistent_manifolds_move_with_the_bodies)
     for (int round = 0; round < 2; ++round) {
         double lift = round == 0 ? 0.4 * tol : 2.0 * tol;
         w.bodies[top].x.z += lift;
-        cft_assert_ok(cf_detect_world_cached(&w, &o, tol, &cache, &kept, &st));
+        cft_assert_ok(cf_detect_world_cached(&w, &o, tol, 1, &cache, &kept, &st));
         /* the top box has two boxes below it and the ground */
         ck_assert_msg(st.narrow_calls == (round == 0 ? 0 : 3), "lift %g: %d pairs detected anew", lift, st.narrow_calls);
         cft_assert_ok(cf_detect_world(&w, &o, &fresh, NULL));
@@ -785,6 +842,7 @@ static void build(Suite *s)
     TCase *m = cft_tcase_scene(s, "manifolds");
     CFT_TEST(m, detect_persistent_manifolds_move_with_the_bodies, "persistent manifolds: cached contacts equal fresh ones where used");
     CFT_TEST(m, detect_persistent_manifolds_pyramid_as_without, "persistent manifolds: the pyramid steps as without them (1 mm)");
+    CFT_TEST(m, step_threads_as_one, "CF_THREADS=2, 3: the step's stages give one thread's contacts and bodies, bit for bit");
     TCase *d = cft_tcase_unit(s, "settings");
     CFT_TEST(d, settings_one_validator, "one validator for scenes and worlds; field-named messages");
     CFT_TEST(d, settings_contact_spring_is_erp_and_cfm, "contact stiffness and damping: ERP and CFM by ch02.7");

@@ -148,6 +148,16 @@ void cf_report_push_inner(cfReport *r, double residual, int inner);
 
 /** Monotonic wall clock in seconds (for timings; never used for results). */
 double cf_seconds(void);
+
+/** Most threads a world step uses (cf_threads()). */
+#define CF_MAX_THREADS 8
+
+/**
+ * Threads of the world step and the fast solver, the one knob for both: the environment variable
+ * CF_THREADS (an integer 1..CF_MAX_THREADS; larger values are clamped), 1 when it is unset or not a
+ * positive integer. Results never depend on it: every threaded stage gives one thread's bits.
+ */
+int cf_threads(void);
 /** @} */
 
 #ifdef __cplusplus

@@ -64,8 +64,8 @@ typedef struct cfFastRow {
     int stick_ok;      /**< the tangent block is invertible (det > 1e-14 a c) */
 } cfFastRow;
 
-/** Most threads the fast solver's sweeps use. */
-#define CF_FAST_MAX_THREADS 8
+/** Most threads the fast solver's sweeps use (the world step's, cf_threads()). */
+#define CF_FAST_MAX_THREADS CF_MAX_THREADS
 
 /** Below this many contacts a solve runs on one thread: it is too short for the threads' start and
     waits to pay (measured in docs/performance.md, four lanes: pyramid 20's 2360 contacts are about
@@ -96,9 +96,8 @@ typedef struct cfRigidFast {
 } cfRigidFast;
 
 /**
- * Threads the fast solver uses when a workspace does not say: the environment variable CF_THREADS
- * (an integer 1..CF_FAST_MAX_THREADS; larger values are clamped), 1 when it is unset or not a
- * positive integer. The results do not depend on it (cf_rigid_fast_solve()).
+ * Threads the fast solver uses when a workspace does not say: cf_threads(), the world step's knob
+ * (CF_THREADS). The results do not depend on it (cf_rigid_fast_solve()).
  */
 int cf_fast_threads(void);
 

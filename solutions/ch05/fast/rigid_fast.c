@@ -96,14 +96,7 @@ void cf_rigid_fast_free(cfRigidFast *ws)
 static int thread_min(const cfRigidFast *ws) { return ws->thread_min_contacts > 0 ? ws->thread_min_contacts : CF_FAST_THREAD_MIN_CONTACTS; }
 
 #ifndef CF_FAST_WIDE
-int cf_fast_threads(void)
-{
-    const char *e = getenv("CF_THREADS");
-    char *end;
-    long n = e ? strtol(e, &end, 10) : 0;
-    if (!e || end == e || *end != '\0' || n < 1) return 1;
-    return n > CF_FAST_MAX_THREADS ? CF_FAST_MAX_THREADS : (int)n;
-}
+int cf_fast_threads(void) { return cf_threads(); }
 #endif
 
 static bool options_ok(const cfRigidPgsOptions *o)
