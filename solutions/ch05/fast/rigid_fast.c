@@ -230,6 +230,7 @@ typedef struct Wait {
 struct cfFastSchedule {
     Pack *packs;      /* n_packs, 64-byte aligned */
     int *pack_row;    /* CF_LANES per pack: the row in that lane, -1 for padding */
+    int *pack_row_tmp; /* the same size: scratch of build_schedule() */
     cfLaneV *nbias;   /* per pack: the split-impulse bias of each lane's normal row */
     cfLaneV *nlam;    /* per pack: the split-impulse normal impulses */
     int n_packs, cap_packs;
@@ -266,6 +267,7 @@ static void schedule_free(struct cfFastSchedule *s)
     if (!s) return;
     free(s->packs);
     free(s->pack_row);
+    free(s->pack_row_tmp);
     free(s->nbias);
     free(s->nlam);
     free(s->groups);
@@ -428,7 +430,7 @@ static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
         s->packs = aligned_alloc(64, bytes);
         s->nbias = aligned_alloc(64, vbytes);
         s->nlam = aligned_alloc(64, vbytes);
-        bool ok = grow_int(&s->pack_row, CF_LANES * nc);
+        bool ok = grow_int(&s->pack_row, CF_LANES * nc) && grow_int(&s->pack_row_tmp, CF_LANES * nc);
         if (!s->packs || !s->nbias || !s->nlam || !ok) {
             s->cap_packs = 0;
             return CF_NO_MEMORY;
@@ -586,6 +588,20 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
     for (int gi = 0; gi < ng; ++gi) {
         const Group *g = &s->groups[gi];
         s->tgroup[fill[s->part[g->m[0]]]++] = gi; /* lane 0 always holds a manifold */
+    }
+    /* the packs of each thread in one block, in the order it walks them: the groups were formed
+       in turns, so their packs alternate between threads, and a pack's impulses share a cache line
+       with the next pack's first rows (a pack is not a whole number of lines) */
+    if (T > 1) {
+        int *row = s->pack_row_tmp, np = 0;
+        for (int i = 0; i < ng; ++i) {
+            Group *g = &s->groups[s->tgroup[i]];
+            memcpy(&row[CF_LANES * np], &s->pack_row[CF_LANES * g->first], (size_t)CF_LANES * g->npoints * sizeof *row);
+            g->first = np;
+            np += g->npoints;
+        }
+        s->pack_row_tmp = s->pack_row;
+        s->pack_row = row;
     }
     /* the counters of the manifolds other threads wait for: thread by thread, each region on cache
        lines of its own (a thread writes only to its own, the others only read them) */
