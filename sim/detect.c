@@ -572,7 +572,7 @@ static int old_cursor(const Manifolds *old, int i, int j)
 
 /* Phase 1 of a pass on several threads, pairs [lo, hi): what becomes of each (kept from old or
    detected anew into thread t's scratch) and its count of contacts */
-static cfStatus sort_range(const cfWorld *w, const cfPairList *pairs, int lo, int hi, const cfDetectOptions *o,
+static cfStatus classify_range(const cfWorld *w, const cfPairList *pairs, int lo, int hi, const cfDetectOptions *o,
                            const Manifolds *old, double tol, PairJob *jobs, cfContactList *scratch, int t)
 {
     int j_old = old ? old_cursor(old, pairs->items[lo].a, pairs->items[lo].b) : 0;
@@ -649,6 +649,9 @@ static cfStatus place_all(const cfWorld *w, const cfPairList *pairs, PairJob *jo
     return CF_OK;
 }
 
+/* the end of the run of pairs that starts at lo, of n */
+static int run_end(int lo, int n) { return lo + CF_DETECT_RUN < n ? lo + CF_DETECT_RUN : n; }
+
 /* The narrow phase of every pair (emit_pair()'s work, in pair order), on @p threads threads
    (one below CF_DETECT_THREAD_MIN_PAIRS pairs) in three phases: each thread takes runs of pairs
    and decides for each whether its contacts are kept or detects them anew into its scratch;
@@ -671,8 +674,8 @@ static cfStatus emit_all(const cfWorld *w, const cfPairList *pairs, const cfDete
     cfStatus s = grow(&jobs, &cache->cap_jobs, pairs->count, 256, sizeof *cache->jobs);
     cache->jobs = jobs;
     if (s != CF_OK) return s;
-    cfStatus sorted[CF_MAX_THREADS];
-    for (int t = 0; t < T; ++t) sorted[t] = CF_OK; /* also of threads OpenMP does not give */
+    cfStatus classified[CF_MAX_THREADS]; /* each thread's phase-1 status */
+    for (int t = 0; t < T; ++t) classified[t] = CF_OK; /* also of threads OpenMP does not give */
     const int runs = (pairs->count + CF_DETECT_RUN - 1) / CF_DETECT_RUN;
 #pragma omp parallel num_threads(T)
     {
@@ -684,20 +687,20 @@ static cfStatus emit_all(const cfWorld *w, const cfPairList *pairs, const cfDete
         cf_contacts_clear(scratch);
 #pragma omp for schedule(dynamic)
         for (int r = 0; r < runs; ++r) {
-            int lo = r * CF_DETECT_RUN, hi = lo + CF_DETECT_RUN < pairs->count ? lo + CF_DETECT_RUN : pairs->count;
-            if (sorted[t] == CF_OK) sorted[t] = sort_range(w, pairs, lo, hi, o, old, tol, cache->jobs, scratch, t);
+            int lo = r * CF_DETECT_RUN, hi = run_end(lo, pairs->count);
+            if (classified[t] == CF_OK) classified[t] = classify_range(w, pairs, lo, hi, o, old, tol, cache->jobs, scratch, t);
         }
 #pragma omp single
         {
             for (int k = 0; k < T; ++k)
-                if (s == CF_OK) s = sorted[k];
+                if (s == CF_OK) s = classified[k];
             if (s == CF_OK) s = place_all(w, pairs, cache->jobs, now, out, st);
         }
         if (s == CF_OK) {
 #pragma omp for schedule(dynamic)
             for (int r = 0; r < runs; ++r) {
-                int lo = r * CF_DETECT_RUN, hi = lo + CF_DETECT_RUN < pairs->count ? lo + CF_DETECT_RUN : pairs->count;
-                place_range(w, pairs, lo, hi, old, now, cache->jobs, cache->scratch, out);
+                int lo = r * CF_DETECT_RUN;
+                place_range(w, pairs, lo, run_end(lo, pairs->count), old, now, cache->jobs, cache->scratch, out);
             }
         }
     }

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Library tests: small value math (cf_math.h) and the seeded generator (cf_rng.h), checked
-   against identities rather than stored numbers. */
+   against identities rather than stored numbers; the thread count of CF_THREADS (cf_base.h). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdlib.h>
+
 #include "cft.h"
 #include "cf/cf_rng.h"
 
@@ -143,6 +146,22 @@ START_TEST(rng_is_deterministic_and_uniform)
 }
 END_TEST
 
+START_TEST(threads_from_environment)
+{
+    static const struct {
+        const char *value;
+        int threads;
+    } cases[] = {{"1", 1}, {"2", 2}, {"3", 3}, {"64", CF_MAX_THREADS}, {"0", 1}, {"-2", 1}, {"two", 1}, {"2x", 1}, {"", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        setenv("CF_THREADS", cases[i].value, 1);
+        ck_assert_msg(cf_threads() == cases[i].threads, "CF_THREADS=\"%s\": %d threads, expected %d", cases[i].value,
+                      cf_threads(), cases[i].threads);
+    }
+    unsetenv("CF_THREADS");
+    ck_assert_int_eq(cf_threads(), 1);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *tc = cft_tcase_unit(s, "math");
@@ -153,6 +172,8 @@ static void build(Suite *s)
     CFT_TEST(tc, math_quat_exp_log_round_trip, "exponential map round trip");
     TCase *tr = cft_tcase_unit(s, "rng");
     CFT_TEST(tr, rng_is_deterministic_and_uniform, "seeded generator");
+    TCase *tt = cft_tcase_unit(s, "threads");
+    CFT_TEST(tt, threads_from_environment, "CF_THREADS: 1 to 8 threads, 1 unless a positive integer");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "lib-math", build); }

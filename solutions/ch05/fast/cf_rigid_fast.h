@@ -85,7 +85,7 @@ typedef struct cfRigidFast {
     int *perm;         /**< nc: visiting order of a sweep */
     struct cfFastSchedule *sched; /**< the lane schedule of the sequential and symmetric sweeps (owned, private) */
     bool lanes_only;   /**< prepared for the lane schedule (the rows made right in its packs; rows[] not filled) */
-    int threads;       /**< threads of the sequential sweeps, 1..CF_FAST_MAX_THREADS (0: cf_fast_threads() at the next prepare) */
+    int threads;       /**< threads of the sequential sweeps, 1..CF_FAST_MAX_THREADS (0: cf_threads(), CF_THREADS, at the next prepare) */
     int thread_min_contacts; /**< fewer contacts than this: one thread (0: CF_FAST_THREAD_MIN_CONTACTS) */
     int emulate;       /**< tests: 0 runs the threads for real; 1 (2) runs their shares on one thread, always the
                             highest- (lowest-) numbered thread whose waits are met first, so that a missing wait
@@ -94,12 +94,6 @@ typedef struct cfRigidFast {
                             Set before the first prepare (the work space keeps it until freed); the results do not
                             depend on it */
 } cfRigidFast;
-
-/**
- * Threads the fast solver uses when a workspace does not say: cf_threads(), the world step's knob
- * (CF_THREADS). The results do not depend on it (cf_rigid_fast_solve()).
- */
-int cf_fast_threads(void);
 
 /**
  * Lanes the fast solver uses when a workspace does not say: 4 on an x86-64 processor with AVX2

@@ -95,9 +95,6 @@ void cf_rigid_fast_free(cfRigidFast *ws)
 
 static int thread_min(const cfRigidFast *ws) { return ws->thread_min_contacts > 0 ? ws->thread_min_contacts : CF_FAST_THREAD_MIN_CONTACTS; }
 
-#ifndef CF_FAST_WIDE
-int cf_fast_threads(void) { return cf_threads(); }
-#endif
 
 static bool options_ok(const cfRigidPgsOptions *o)
 {
@@ -145,13 +142,21 @@ static cfStatus reserve(cfRigidFast *ws, int nc, int nb)
     return CF_OK;
 }
 
+/* the velocity slots of contact c's bodies: the body's index, or nb (the zero slot) for a fixed one */
+static void slots_of(const cfRigidBody *bodies, int nb, const cfContact *c, int ab[2])
+{
+    ab[0] = c->body_a >= 0 && !bodies[c->body_a].fixed ? c->body_a : nb;
+    ab[1] = c->body_b >= 0 && !bodies[c->body_b].fixed ? c->body_b : nb;
+}
+
 static void fill_row(const cfRigidBody *bodies, int nb, const cfContact *c, int index, const cfRigidPgsOptions *o,
                      cfFastRow *row)
 {
-    const cfRigidBody *A = (c->body_a >= 0 && !bodies[c->body_a].fixed) ? &bodies[c->body_a] : NULL;
-    const cfRigidBody *B = (c->body_b >= 0 && !bodies[c->body_b].fixed) ? &bodies[c->body_b] : NULL;
-    row->a = A ? c->body_a : nb;
-    row->b = B ? c->body_b : nb;
+    int ab[2];
+    slots_of(bodies, nb, c, ab);
+    row->a = ab[0];
+    row->b = ab[1];
+    const cfRigidBody *A = ab[0] < nb ? &bodies[ab[0]] : NULL, *B = ab[1] < nb ? &bodies[ab[1]] : NULL;
     row->contact = index;
     const cfVec3 *dir[3] = {&c->n, &c->t, &c->b};
     row->ima = A ? A->inv_mass : 0.0;
@@ -1030,16 +1035,9 @@ static cfStatus prepare_begin(const cfRigidBody *bodies, int nb, const cfContact
     if (st != CF_OK) return st;
     ws->nc = nc;
     ws->nb = nb;
-    if (ws->threads < 1 || ws->threads > CF_FAST_MAX_THREADS) ws->threads = cf_fast_threads();
+    if (ws->threads < 1 || ws->threads > CF_FAST_MAX_THREADS) ws->threads = cf_threads();
     if (ws->sched) ws->sched->ready = false;
     return CF_OK;
-}
-
-/* the velocity slots of contact c's bodies, as fill_row() sets them */
-static void slots_of(const cfRigidBody *bodies, int nb, const cfContact *c, int *ab)
-{
-    ab[0] = c->body_a >= 0 && !bodies[c->body_a].fixed ? c->body_a : nb;
-    ab[1] = c->body_b >= 0 && !bodies[c->body_b].fixed ? c->body_b : nb;
 }
 
 cfStatus cf_rigid_fast_prepare_rows(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
