@@ -152,6 +152,7 @@ double cf_ncp_eval(cfNcpKind kind, double a, double b, double r, double penalty,
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.2 The Newton loop and min-map Newton for the LCP (20 points)
+ *  Some of its tests also call ch06.1 and ch06.7: write those first.
  *  @{ */
 
 /**
@@ -197,6 +198,7 @@ cfStatus cf_lcp_newton_minmap(const cfLcp *p, const cfNewtonOptions *o, double *
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.3 Fischer-Burmeister Newton for the LCP (10 points)
+ *  Some of its tests also call ch06.1, ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
@@ -216,6 +218,7 @@ cfStatus cf_lcp_newton_fb(const cfLcp *p, const cfNewtonOptions *o, double *x, c
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.4 The boxed LCP by the mid map (10 points)
+ *  Some of its tests also call ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
@@ -244,6 +247,7 @@ cfStatus cf_blcp_newton(const cfBlcp *p, const cfNewtonOptions *o, double *x, cf
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.5 The full contact system with friction (notes Eq.\ 198-199) (15 points)
+ *  Some of its tests also call ch06.1 and ch06.2: write those first.
  *  @{ */
 
 /**
@@ -310,6 +314,7 @@ cfStatus cf_contact_system_newton(const cfContactSystem *s, cfNcpKind kind, cons
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.6 Alart-Curnier Newton on the Coulomb problem (FC3D) (20 points)
+ *  Some of its tests also call ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
@@ -342,6 +347,7 @@ cfStatus cf_fc_newton_ac(const cfFrictionProblem *p, const cfNewtonOptions *o, d
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.7 r-scaling as a preconditioner (notes 3.3.5) (15 points)
+ *  Some of its tests also call ch06.1, ch06.2 and ch06.6: write those first.
  *  @{ */
 
 /**

@@ -226,6 +226,7 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.2 The closest point on an ellipsoid and the friction set of a contact (15 points)
+ *  Some of its tests also call ch07.1: write it first.
  *  @{ */
 
 /**
@@ -280,6 +281,7 @@ void cf_prox_friction(int n, const double *z, const double mu[3], double lambda_
  *  A PROX solver is a sweep (Jacobi here, Gauss-Seidel in ch07.4) inside one adaptive loop,
  *  cf_prox_solve(). The r-factors R_a are one dim x dim block per contact (ch07.5) times a scalar
  *  scale that the adaptive rule shrinks.
+ *  Some of its tests also call ch07.1, ch07.2, ch07.4 and ch07.5: write those first.
  *  @{ */
 
 /**
@@ -364,6 +366,7 @@ cfStatus cf_prox_finish(cfReport *rep, cfProxStats *stats, cfStopReason why, int
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.4 PROX-Gauss-Seidel, blocked per contact (15 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3 and ch07.5: write those first.
  *  @{ */
 
 /**
@@ -387,6 +390,7 @@ cfStatus cf_prox_gs(const cfProxProblem *p, const cfProxOptions *o, double *lamb
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.5 r-factor strategies, the adaptive rule and the accuracy bound (15 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3 and ch07.4: write those first.
  *  @{ */
 
 /**
@@ -435,6 +439,7 @@ double cf_prox_tol_bound(double r_max, double norm_A, double norm_lambda);
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.6 Moreau time stepping with a Newton impact law; the post-step projection (25 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3, ch07.4 and ch07.5: write those first.
  *  @{ */
 
 /**

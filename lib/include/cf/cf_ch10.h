@@ -193,6 +193,7 @@ void cf_ellipse_max_dissipation(const double mu_tb[2], double lambda_n, const do
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.3 Anisotropic PROX-Gauss-Seidel (Algorithm 22) and blocked PGS (25 points)
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**
@@ -278,6 +279,7 @@ cfStatus cf_fc_bgs_aniso(const cfFrictionProblem *p, const cfSplitOptions *o, do
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.4 The NCP formulation (notes 6.1.5) inside chapter 6's Newton (20 points)
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**
@@ -327,6 +329,7 @@ cfStatus cf_fc_newton_aniso(const cfFrictionProblem *p, const cfNewtonOptions *o
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.5 Friction tensors (notes 6.2, Pabst et al. 2009) (15 points)
  *  A tensor's 2x2 matrices are row-major in a frame (t, n x t) of the tangent plane.
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**
