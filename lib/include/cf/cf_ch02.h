@@ -167,7 +167,7 @@ typedef struct cfSoftContact {
     cfVec3 n;                             /**< contact normal, from A to B (unit) */
     cfVec3 t;                             /**< first tangent */
     cfVec3 b;                             /**< second tangent, t x b = n */
-    double phi;                           /**< gap n.(p_B - p_A) (m) */
+    double phi;                           /**< gap \f$n \cdot (p_B - p_A)\f$ (m) */
     double mu;                            /**< friction coefficient (>= 0) */
 } cfSoftContact;
 

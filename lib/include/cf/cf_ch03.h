@@ -116,7 +116,7 @@ typedef struct cfSatResult {
     int axis;       /**< chosen axis: 0..2 face of A (axis i), 3..5 face of B (axis j), 6 + 3 i + j edges a_i x b_j */
     double s;       /**< separation along the chosen axis (m); negative: penetration */
     double s_max;   /**< largest separation over all tested axes (without the face bias) */
-    cfVec3 n;       /**< chosen unit axis oriented from A to B: n . (cB - cA) >= 0 */
+    cfVec3 n;       /**< chosen unit axis oriented from A to B: \f$n \cdot (c_B - c_A) \ge 0\f$ */
 } cfSatResult;
 
 /**
@@ -179,7 +179,7 @@ int cf_collide_box_box(const cfObb *a, const cfObb *b, double margin, int max_co
 
 /**
  * @brief ch03.3: contacts between the plane A {x : n.x <= offset} and box B: one per box
- *        vertex with phi = n . v - offset <= margin, p = v - phi/2 n, the plane normal as n,
+ *        vertex with \f$\phi = n \cdot v - \mathrm{offset} \le \mathrm{margin}\f$, p = v - phi/2 n, the plane normal as n,
  *        feature = cf_feature(CF_FEAT_VERTEX, k) for vertex k (cf_obb_vertex()). @p out has
  *        room for CF_BOX_MAX_CONTACTS; more than @p max_contacts contacts are reduced with
  *        cf_manifold_reduce(). Returns the number of contacts.
@@ -239,9 +239,10 @@ typedef struct cfCcdResult {
 int cf_cubic_roots(const double c[4], double t0, double t1, double tol, double roots[3]);
 
 /**
- * @brief ch03.4: coefficients c[0..3] of f(t) = ((x1 - x0) x (x2 - x0)) . (x3 - x0) at time
- *        t (notes Eq. 91-97): with a = x1 - x0, b = u1 - u0, c = x2 - x0, d = u2 - u0,
- *        e = x3 - x0, g = u3 - u0:
+ * @brief ch03.4: coefficients c[0..3] of the coplanarity cubic
+ *        \f$f(t) = ((x_1 - x_0) \times (x_2 - x_0)) \cdot (x_3 - x_0)\f$ at time t (notes Eq.\ 91-97),
+ *        with \f$a = x_1 - x_0\f$, \f$b = u_1 - u_0\f$, \f$c = x_2 - x_0\f$, \f$d = u_2 - u_0\f$,
+ *        \f$e = x_3 - x_0\f$, \f$g = u_3 - u_0\f$:
  * @f[ c_0 = (a\times c)\cdot e,\ c_1 = (a\times c)\cdot g + (a\times d + b\times c)\cdot e,\
  *     c_2 = (a\times d + b\times c)\cdot g + (b\times d)\cdot e,\ c_3 = (b\times d)\cdot g @f]
  * f(t) = 0 exactly when the four points are coplanar. Worked example: triangle (0,0,0),

@@ -220,7 +220,7 @@ void cf_baraff_free(cfBaraffProblem *p);
 /**
  * Largest violation of Baraff's contact conditions by (f, a = A f + b) (provided, for tests,
  * tools and demos): per contact, normal min(f_N, a_N) complementarity and signs; static contacts:
- * |f_T| <= mu f_N, f_T . a_T <= 0 and a_T = 0 when |f_T| < mu f_N; dynamic contacts:
+ * \f$\|f_T\| \le \mu f_N\f$, \f$f_T \cdot a_T \le 0\f$ and \f$a_T = 0\f$ when \f$\|f_T\| < \mu f_N\f$; dynamic contacts:
  * f_T = -mu f_N slip/|slip|. Measured as an absolute max-norm.
  */
 double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const double *a);

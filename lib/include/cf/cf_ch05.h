@@ -326,7 +326,7 @@ cfStatus cf_blcp_staggered(const cfBlcp *p, const cfSplitOptions *o, double *x, 
  *  @{ */
 
 /**
- * @brief ch05.8: PGS-SM on a boxed LCP (notes Algorithm 9; Silcowitz et al. 2010).
+ * @brief ch05.8: PGS-SM on a boxed LCP (notes Algorithm 9; Silcowitz et al.\ 2010).
  * Each outer iteration: phase I, o->inner boxed PGS sweeps (as ch05.4); phase II, up to
  * o->inner_sm times: classify F = {lo_i < x_i < hi_i} with the effective bounds (a strict
  * tolerance of 1e-12 (1 + |bound|)), solve A_FF y = -(b_F + A_FB x_B) by dense Cholesky
@@ -339,8 +339,8 @@ cfStatus cf_blcp_staggered(const cfBlcp *p, const cfSplitOptions *o, double *x, 
 cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfReport *rep);
 
 /**
- * @brief ch05.9: non-smooth nonlinear conjugate gradient (notes Algorithm 10; Silcowitz et al.
- * 2010a) on a boxed LCP. With G(x) one boxed PGS sweep (as ch05.4, omega 1):
+ * @brief ch05.9: non-smooth nonlinear conjugate gradient (notes Algorithm 10; Silcowitz et
+ * al.\ 2010a) on a boxed LCP. With G(x) one boxed PGS sweep (as ch05.4, omega 1):
  * x_1 = G(x_0), g_0 = x_0 - x_1, p_0 = -g_0; then for k = 1, 2, ...: x_{k+1} = G(x_k),
  * g_k = x_k - x_{k+1}, beta = |g_k|^2 / |g_{k-1}|^2; if beta > 1 restart (no momentum step,
  * p_k = -g_k as for beta = 0, counted in @p restarts; the notes' listing writes p_k = 0, which

@@ -53,7 +53,7 @@ extern "C" {
 
 /**
  * A contact problem in factored form, A = J M^-1 J^T never assembled (notes Eq.\ 230-231):
- * m = dim nc rows (dim per contact, contact a owns rows dim a .. dim a + dim - 1, ordered
+ * m = dim nc rows (dim per contact, contact a owns rows dim a to dim a + dim - 1, ordered
  * n, t, b[, tau]) over nv velocity unknowns.
  * - J (m x nv): the contact velocity of row r is v_r = J_r u + b_r;
  * - G (m x nv): G = (M^-1 J^T)^T, row r is the velocity change of a unit impulse on row r (the
@@ -111,7 +111,7 @@ cfStatus cf_prox_frame(cfContact *c);
 
 /**
  * The diagonal block A_aa (dim x dim, row-major into @p out) of contact @p a: entry (k, l) is the
- * sparse dot product J_{dim a + k} . G_{dim a + l}.
+ * sparse dot product \f$J_{\mathrm{dim}\,a + k} \cdot G_{\mathrm{dim}\,a + l}\f$.
  */
 void cf_prox_block(const cfProxProblem *p, int a, double *out);
 

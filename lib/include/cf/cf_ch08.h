@@ -2,8 +2,8 @@
 /**
  * @file cf_ch08.h
  * @brief Chapter 8 exercises: soft-body contact in the dual form, the preconditioner taxonomy
- *        (W_M lumped, W_A exact by Algorithm 15, W_D block-diagonal), partial evaluation, and
- *        Otaduy et al.'s implicit contact handling (ICA and constraint manifold refinement).
+ *        (W_M lumped, W_A exact by Algorithm 15, W_D block-diagonal), partial evaluation, and the
+ *        implicit contact handling of Otaduy et al.\ (ICA and constraint manifold refinement).
  *
  * The text is chapters/ch08/README.md; the tests are chapters/ch08/tests/test_ch08.c
  * (`make test-ch8`). Each function marked "ch08.K" is an exercise: its specification here is
@@ -46,9 +46,9 @@ extern "C" {
 /** The 3x3 blocks of a contact Jacobian, per contact (cf_contact_blocks()). */
 typedef struct cfContactBlocks {
     int nc;        /**< contacts */
-    int *start;    /**< nc + 1: contact a touches the blocks start[a] .. start[a + 1] - 1 */
-    int *block;    /**< per block: its unknown block k (unknowns 3k .. 3k + 2), ascending within a contact */
-    double *val;   /**< per block: 9 values, row-major: rows (n, t, b) of the contact, columns 3k .. 3k + 2 */
+    int *start;    /**< nc + 1: contact a touches the blocks start[a] to start[a + 1] - 1 */
+    int *block;    /**< per block: its unknown block k (unknowns 3k to 3k + 2), ascending within a contact */
+    double *val;   /**< per block: 9 values, row-major: rows (n, t, b) of the contact, columns 3k to 3k + 2 */
 } cfContactBlocks;
 
 /** Split the 3 nc x n CSR Jacobian @p J into per-contact 3x3 blocks (entries summed). Allocates @p cb. */
@@ -212,7 +212,7 @@ typedef struct cfIcaStats {
 } cfIcaStats;
 
 /**
- * @brief ch08.5: ICA, the nested relaxation of Otaduy et al. 2009 (section 5; notes 4.3.6).
+ * @brief ch08.5: ICA, the nested relaxation of Otaduy et al.\ 2009 (section 5; notes 4.3.6).
  *
  * Split A = D - L - U with D the 3x3 block diagonal (cf_csr_block_diag_inverse() gives D^-1),
  * L and U the strictly lower and upper block parts (negated). With @p vstar = A^-1 b (the

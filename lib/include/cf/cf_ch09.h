@@ -424,7 +424,7 @@ double cf_friction_f1(double s, double a, double *df1, double *f0);
 /**
  * @brief ch09.6: the lagged friction potential of one pair and its derivatives in the 12
  * displacements dx = x - x^t of its nodes (notes Eq.\ 298):
- *   u = (t1 . w, t2 . w) with w = sum_i c_i dx_i,   s = |u|,   D = mu N f0(s),
+ *   u = (t1 \f$\cdot\f$ w, t2 \f$\cdot\f$ w) with w = sum_i c_i dx_i,   s = |u|,   D = mu N f0(s),
  *   grad D (node i) = mu N c_i f1(s)/s (t1 u_1 + t2 u_2),
  *   Hess D (i, j) = mu N c_i c_j T K T^T,  T = [t1 t2],  K = (f1/s) I + ((f1/s)'/s) u u^T
  * with (f1/s)' = (f1' s - f1)/s^2. At s = 0 use the limits f1/s = 2/a, ((f1/s)'/s) u u^T = 0.
@@ -539,7 +539,7 @@ double cf_volume_penalty(double V, double V0, double beta, double *dW);
 
 /**
  * @brief ch09.7: the volume enclosed by a closed triangle mesh with outward (counter-clockwise seen
- * from outside) triangles, V = sum over triangles (a, b, c) of x_a . (x_b x x_c) / 6, and its gradient
+ * from outside) triangles, \f$V = \sum_{(a, b, c)} x_a \cdot (x_b \times x_c) / 6\f$ over the triangles, and its gradient
  * @p grad (3n, overwritten; may be NULL): triangle (a, b, c) adds (x_b x x_c)/6 to node a,
  * (x_c x x_a)/6 to b and (x_a x x_b)/6 to c.
  *
@@ -549,7 +549,7 @@ double cf_mesh_volume(int n, const double *q, int n_tri, const int (*tri)[3], do
 
 /** An obstacle: a fixed smooth surface whose gap function d(x) the nodes are kept outside of. */
 typedef enum cfImplicitObstacleKind {
-    CF_IMPLICIT_PLANE = 0, /**< d(x) = n . (x - p), n a unit normal */
+    CF_IMPLICIT_PLANE = 0, /**< \f$d(x) = n \cdot (x - p)\f$, n a unit normal */
     CF_IMPLICIT_SPHERE,    /**< d(x) = |x - p| - radius (outside the ball), normal (x - p)/|x - p| */
 } cfImplicitObstacleKind;
 
