@@ -72,24 +72,27 @@ cfStatus cf_dual_split_check(const cfDualSystem *s, const double *P, const doubl
  *  @{ */
 
 /**
- * @brief ch08.1: the linear system A u+ = b of one step of soft body @p s (notes 4.3.2-4.3.3).
+ * @brief ch08.1: the linear system \f$A u^+ = b\f$ of one step of soft body @p s (notes 4.3.2-4.3.3).
  *
- * With M = cf_soft_mass_matrix() (lumped or consistent), K+ = cf_soft_stiffness() at @p x (so the
- * notes' K = -K+), the Rayleigh damping force f_d(u) = -(alpha M + beta K+) u (so B = -(alpha M +
- * beta K+)) and f(x) = cf_soft_forces() at @p x (elastic plus gravity):
- * - @p implicit (linearized backward Euler, notes 4.3.3, tau = t + h):
- *   @f[ A = M - hB - h^2K = (1 + h\alpha) M + (h\beta + h^2) K^+, \qquad b = M u + h f(x) @f]
- *   (the digest's fix: h multiplies the forces only, b = h (f_ext + f_e) + M u);
- * - explicit (forces at the start of the step with lumped mass, notes 4.3.2, tau = t): A is the
- *   LUMPED mass (diagonal, whatever s->consistent_mass: lumping is what makes W_M cheap) and
- *   b = M_lumped u + h (f(x) + f_d(u)).
- * Fixed nodes are pinned (cf_csr_pin_dofs(), b = 0 there), so that u+ = 0 for them. The same call
- * serves BDF2 with h -> 2h/3 and (x, u) -> the extrapolations (ch01.5).
+ * With M = cf_soft_mass_matrix() (lumped or consistent, as s->consistent_mass says),
+ * \f$K^+\f$ = cf_soft_stiffness() at @p x (so the notes' \f$K = -K^+\f$), the Rayleigh damping
+ * force \f$f_d(u) = -(\alpha M + \beta K^+)\, u\f$ (so \f$B = -(\alpha M + \beta K^+)\f$) and
+ * f(x) = cf_soft_forces() at @p x (elastic plus gravity):
+ * - @p implicit (linearized backward Euler, notes 4.3.3, \f$\tau = t + h\f$):
+ *   \f[ A = M - hB - h^2 K = (1 + h\alpha)\, M + (h\beta + h^2)\, K^+, \qquad b = M u + h f(x) \f]
+ *   (the digest's fix: h multiplies the forces only, \f$b = h (f_{ext} + f_e) + M u\f$);
+ * - explicit (forces at the start of the step, notes 4.3.2, \f$\tau = t\f$): every M is the
+ *   LUMPED mass \f$M_L\f$ (diagonal, cf_soft_mass_matrix() of a lumped body), whatever
+ *   s->consistent_mass says: in A, in \f$M u\f$ and in the damping force,
+ *   \f[ A = M_L, \qquad b = M_L u + h\,\big(f(x) + f_d(u)\big), \qquad f_d(u) = -(\alpha M_L + \beta K^+)\, u \f]
+ *   (lumping is what makes \f$W_M\f$ cheap; the test gives a consistent-mass body and checks this).
+ * Fixed nodes are pinned (cf_csr_pin_dofs(), b = 0 there), so that \f$u^+ = 0\f$ for them. The
+ * same call serves BDF2 with \f$h \to 2h/3\f$ and \f$(x, u)\f$ the extrapolations (ch01.5).
  *
- * Implicitly, A is the Jacobian dF/du+ of the backward-Euler residual F(u+) = M (u+ - u) -
- * h f(x + h u+) - h f_d(u+) with f linearized at x (the rotations of co-rotational tetrahedra
- * held), and b = -F(0): A u+ = b is F = 0 for the linearized forces. The tests compare A with
- * central differences of F, and b with -F(0).
+ * Implicitly, A is the Jacobian \f$\partial F/\partial u^+\f$ of the backward-Euler residual
+ * \f$F(u^+) = M (u^+ - u) - h f(x + h u^+) - h f_d(u^+)\f$ with f linearized at x (the rotations
+ * of co-rotational tetrahedra held), and \f$b = -F(0)\f$: \f$A u^+ = b\f$ is \f$F = 0\f$ for the
+ * linearized forces. The tests compare A with central differences of F, and b with \f$-F(0)\f$.
  * Allocates @p A (3N x 3N); @p b has 3N entries. CF_BAD_INPUT for h < 0 or non-finite h (provided).
  * Worked example: the two-node spring (file comment) gives A = [[2, -1], [-1, 2]] on the vertical
  * velocities and b = (-1, -1); explicitly, A = I and b = (-1, -1).
@@ -130,19 +133,27 @@ cfStatus cf_dual_delassus_block(const cfDualSystem *s, const double *P, cfFricti
  *  @{ */
 
 /**
- * @brief ch08.3: the dense W_A = J A^-1 J^T by the notes' Algorithm 15 (Parallel-Build-Delassus).
+ * @brief ch08.3: the dense \f$W_A = J A^{-1} J^T\f$ by the notes' Algorithm 15 (Parallel-Build-Delassus).
  *
  * @p S is a prepared solver of A (cf_linsolver_setup(): a sparse Cholesky factor, exact, or PCG,
- * approximate). For each row k of @p J (m rows): j = (row k of J)^T, solve A x = j
- * (cf_linsolver_solve(), starting from x = 0), then column k of W is J x. The columns are
- * independent: compute them in parallel (`#pragma omp parallel for`, each thread with its own
- * work space and vectors) when cf_linsolver_reentrant(S) and the work pays for the threads
- * (m n >= 2e5), serially otherwise; the result must not depend on the number of threads. Finally replace W by (W + W^T) / 2 (the solves' round-off
- * asymmetry). @p W is allocated m x m (cf_dense_init()).
+ * approximate). For each row k of @p J (m rows): \f$j = (J_{k,:})^T\f$, solve \f$A x = j\f$
+ * (cf_linsolver_solve(), starting from x = 0), then column k of W is \f$J x\f$. Finally
+ * \f$W \leftarrow (W + W^T)/2\f$ (the solves' round-off asymmetry). @p W is allocated m x m
+ * (cf_dense_init()).
  *
- * Returns CF_OK, or the first failing solve's status (PCG's CF_MAX_ITER or CF_DIVERGED; W is
+ * The columns are independent: compute them in parallel with OpenMP (chapter 8 is compiled with
+ * -fopenmp, and the grader runs OpenMP code) when cf_linsolver_reentrant(S) and the work pays for
+ * the threads (\f$m\, n \ge 2 \cdot 10^5\f$), serially otherwise. The reference's shape:
+ * `#pragma omp parallel if (...)` around a block that allocates the thread's own right-hand side,
+ * x, \f$J x\f$ and work space (cf_linsolver_work_size()) once, then `#pragma omp for` over the
+ * rows k; a failed solve is kept in a `#pragma omp critical` section. (A plain
+ * `#pragma omp parallel for` that allocates its vectors per column is correct too.) Each column
+ * is computed by the same operations whatever thread computes it, so the result must not depend
+ * on the number of threads: the test builds W with one and with two threads and compares the bits.
+ *
+ * Returns CF_OK, or a failing solve's status (PCG's CF_MAX_ITER or CF_DIVERGED; W is
  * then freed). Cost: one factorization and m solves, O(m nnz(L)) plus m sparse products.
- * Worked example: the two-node spring, J = [1, 0]: W_A = (A^-1)_11 = 2/3.
+ * Worked example: the two-node spring, J = [1, 0]: \f$W_A = (A^{-1})_{11} = 2/3\f$.
  */
 cfStatus cf_dual_delassus_factored(const cfLinSolver *S, const cfCsr *J, cfDense *W);
 /** @} */
