@@ -336,8 +336,9 @@ cfStatus cf_ipc_lag_friction(cfIpcSystem *s, const double *q);
 /**
  * One implicit Euler step: q_start = q, q_tilde = q + h u + h^2 g (free nodes), then lag_iters
  * times: lag the friction at the current iterate and minimize f by cf_ipc_newton() from it. Then
- * u = (q - q_start)/h and q is the minimizer. @p stats (may be NULL) sums the solves and reports the
- * final distance. The status of the last failing solve (CF_MAX_ITER still moves the state).
+ * u = (q - q_start)/h and q is the minimizer. @p opt may be NULL (cf_ipc_options_default()).
+ * @p stats (may be NULL) sums the solves and reports the final distance. The status of the last
+ * failing solve (CF_MAX_ITER still moves the state).
  */
 cfStatus cf_ipc_step(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats);
 
@@ -379,7 +380,8 @@ cfStatus cf_psd_project(int n, double *A);
  * re-evaluated at the new iterate by the next cf_ipc_energy() (the digest's fix of where C is
  * refreshed). CF_MAX_ITER after opt->max_iter iterations, CF_STAGNATED when the line search
  * finds no decrease (alpha = 0), CF_BAD_INPUT when f(q) is not finite on entry. @p st (may be
- * NULL) gets iterations, halvings, CCD clamps, the final gradient norm and energy.
+ * NULL) gets iterations, halvings, CCD clamps, the final gradient norm and energy. @p opt may
+ * be NULL: cf_ipc_options_default().
  */
 cfStatus cf_ipc_newton(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpcStats *st);
 /** @} */
@@ -442,19 +444,22 @@ double cf_ipc_pair_friction(const cfIpcFrictionPair *p, const double dx[12], dou
  * Larionov, Longva, Ascher, Bender, Pai (digest-papers.md, paper 3). The unknown of a step is
  * the end velocity v (3 per node); every integrator here is a sequence of stages, each a root
  * finding problem of the one form
- *   r(v) = M v - b - c f(qa + c v, v) = 0,      q = qa + c v,
+ * \f[ r(v) = M v - b - c\, f(q_a + c v, v) = 0, \qquad q = q_a + c v, \f]
  * with f(q, v) the total force: gravity, springs, the cubic penalty of every node against every
- * obstacle and its smoothed friction, whose normal force lambda(q) and tangent projector P(q)
- * are evaluated at the unknown end of the step (the paper's point: IPC freezes them at the
- * start). Stages (the stiffly accurate SDIRK2 has gamma = 1 - sqrt(2)/2):
- *   BE      qa = q^n,                          b = M v^n,                          c = h
- *   TR      qa = q^n + h/2 v^n,                b = M v^n + h/2 f(q^n, v^n),        c = h/2
- *   BDF2    qa = (4 q^n - q^{n-1})/3,          b = M (4 v^n - v^{n-1})/3,          c = 2h/3
- *   SDIRK2  1: qa = q^n, b = M v^n, c = gamma h (v1, q1 = q^n + gamma h v1);
- *           2: qa = q^n + (1-gamma) h v1, b = M v^n + (1-gamma) h f(q1, v1), c = gamma h.
- * The Jacobian is J = M - c (c K + D) with K = df/dq, D = df/dv: symmetric for mu = 0, not when
- * sliding (friction's lambda(q) and P(q)). An optional closed surface adds the volume change
- * penalty of section 3.4.
+ * obstacle and its smoothed friction, whose normal force \f$\lambda(q)\f$ and tangent projector
+ * P(q) are evaluated at the unknown end of the step (the paper's point: IPC freezes them at the
+ * start). Stages (the stiffly accurate SDIRK2 has \f$\gamma = 1 - \sqrt{2}/2\f$):
+ * \f[ \begin{array}{llll}
+ *   \mathrm{BE} & q_a = q^n & b = M v^n & c = h \\
+ *   \mathrm{TR} & q_a = q^n + \tfrac{h}{2} v^n & b = M v^n + \tfrac{h}{2} f(q^n, v^n) & c = h/2 \\
+ *   \mathrm{BDF2} & q_a = (4 q^n - q^{n-1})/3 & b = M (4 v^n - v^{n-1})/3 & c = 2h/3 \\
+ *   \mathrm{SDIRK2},\ 1 & q_a = q^n & b = M v^n & c = \gamma h \quad (v_1,\ q_1 = q^n + \gamma h v_1) \\
+ *   \mathrm{SDIRK2},\ 2 & q_a = q^n + (1-\gamma) h v_1 & b = M v^n + (1-\gamma) h f(q_1, v_1) & c = \gamma h
+ * \end{array} \f]
+ * The Jacobian is \f$J = M - c\,(c K + D)\f$ with \f$K = \partial f/\partial q\f$,
+ * \f$D = \partial f/\partial v\f$: symmetric for \f$\mu = 0\f$, not when sliding (friction's
+ * \f$\lambda(q)\f$ and P(q)). An optional closed surface adds the volume change penalty of
+ * section 3.4.
  *  @{ */
 
 /**
@@ -679,17 +684,23 @@ double cf_implicit_kinetic_energy(const cfImplicitSystem *s, const double *v);
 
 /**
  * @brief ch09.7: the total force f(q, v) on every node, on dual numbers (3n each; f of fixed nodes
- * is 0): for a free node i with mass m_i
- *   f_i = m_i g + sum over springs (i, j) of k (L - L0) e/L  (e = x_j - x_i, L = |e|)
- *       + sum over obstacles with d = d(x_i) < delta of  lambda n - mu lambda eta(P v_i),
- *   lambda = -b'(d) (cf_cubic_penalty() with s->kappa, s->delta), n = grad d, P = I - n n^T,
- *   eta(w) = s(|w|) w/|w| (cf_slide_profile(); 0 at w = 0),
- * and with s->beta > 0 the volume force -W'(V) grad V (cf_volume_penalty() with s->V0, s->beta; V
- * and grad V as in cf_mesh_volume()) on every free node.
- * With @p q_lag (3n real, may be NULL) the friction's lambda, n and P are taken at q_lag
- * instead (lagged friction); the normal force always at q. Real functions of a dual x are lifted
- * with cf_dual_lift(); |w| is a cf_dual_sqrt() and eta = (s(|w|)/|w|) w with the limit s'(0) at
- * w = 0. Evaluating at v + p e (q + c p e) gives f and its directional derivative at once.
+ * is 0): for a free node i with mass \f$m_i\f$
+ * \f[ f_i = m_i g + \sum_{\mathrm{springs}\ (i, j)} k\, (L - L_0)\, \frac{e}{L}
+ *       + \sum_{\mathrm{obstacles},\ d(x_i) < \delta} \big( \lambda\, n - \mu \lambda\, \eta(P v_i) \big),
+ *   \qquad e = x_j - x_i,\ L = \|e\|, \f]
+ * \f$\lambda = -b'(d)\f$ (cf_cubic_penalty() with s->kappa, s->delta), \f$n = \nabla d\f$,
+ * \f$P = I - n n^T\f$, \f$\eta(w) = s(\|w\|)\, w/\|w\|\f$ (cf_slide_profile(); 0 at w = 0),
+ * and with s->beta > 0 the volume force \f$-W'(V) \nabla V\f$ (cf_volume_penalty() with s->V0,
+ * s->beta; V and \f$\nabla V\f$ as in cf_mesh_volume()) on every free node.
+ *
+ * Lagged friction: with @p q_lag (3n real, may be NULL) the friction term of node i and an
+ * obstacle uses \f$d = d(x^{lag}_i)\f$, \f$\lambda = -b'(d)\f$, n and P all taken at q_lag, and
+ * acts exactly when \f$d(x^{lag}_i) < \delta\f$ (the gate too is lagged: a node that reaches the
+ * obstacle during the step gets no friction this step, as in IPC); the normal force is always
+ * evaluated, and gated, at q. Without q_lag both are gated by \f$d(x_i) < \delta\f$.
+ * Real functions of a dual x are lifted with cf_dual_lift(); \f$\|w\|\f$ is a cf_dual_sqrt() and
+ * \f$\eta = (s(\|w\|)/\|w\|)\, w\f$ with the limit s'(0) at w = 0. Evaluating at v + p e
+ * (q + c p e) gives f and its directional derivative at once.
  */
 void cf_implicit_forces(const cfImplicitSystem *s, const cfDual *q, const cfDual *v, const double *q_lag, cfDual *f);
 
@@ -708,6 +719,7 @@ void cf_implicit_forces(const cfImplicitSystem *s, const cfDual *q, const cfDual
  * rank one), with Hess V's blocks of triangle (a, b, c): (a, b) -[x_c]/6, (a, c) [x_b]/6, (b, c) -[x_a]/6
  * and their transposes, [y] the cross-product matrix ([y] z = y x z).
  * Rows and columns of fixed nodes are 0 in D; K rows of fixed nodes are 0. CF_NO_MEMORY.
+ * @p q_lag gates friction as in cf_implicit_forces() (by the gap at q_lag).
  */
 cfStatus cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag, double *K,
                             double *D);
@@ -732,7 +744,8 @@ cfStatus cf_bicgstab(int n, cfMatVec A, void *ctx, const double *b, double *x, d
 
 /**
  * @brief ch09.7: solve the stage r(v) = 0 (cf_implicit_residual()) from the guess @p v (3n, in place) by
- * damped Newton with backtracking on the merit 1/2 |r|^2.
+ * damped Newton with backtracking on the merit 1/2 |r|^2. @p opt may be NULL: then
+ * cf_implicit_options_default() (the tests call it so).
  *
  * Loop: stop with CF_OK when |r|_inf <= opt->tol. Direction: direct: J p = -r with
  * cf_implicit_jacobian() and cf_dense_solve(); BiCGSTAB: |J p + r| <= eta_k |r| by cf_bicgstab() on
@@ -756,7 +769,8 @@ cfStatus cf_implicit_newton(const cfImplicitSystem *s, const cfImplicitStage *st
  * cf_implicit_bump() and the step is repeated from q^n, v^n, at most opt->max_bumps times. With
  * s->lagged, friction's lambda and P are those of q^n. On a failing stage (its status is returned)
  * the state is left at q^n, v^n. @p st (may be NULL) sums the stages' counts; d_min is the final
- * gap. This is the one entry point a world pipeline needs.
+ * gap. @p opt may be NULL: cf_implicit_options_default() (the tests call it so). This is the one
+ * entry point a world pipeline needs.
  */
 cfStatus cf_implicit_step(cfImplicitSystem *s, cfImplicitIntegrator integ, const cfImplicitOptions *opt, cfImplicitStats *st);
 /** @} */
