@@ -140,21 +140,23 @@ cfStatus cf_contact_matchstick(cfContact *c, cfVec3 s_a, cfVec3 s_b, const cfMat
 /**
  * @brief ch10.1: notes Algorithm 21 with the digest's robustness. In: the unit normal @p n, the
  * structure directions @p s_a, @p s_b of the two surfaces (world, any length), the model @p m.
- * Out: the frame @p t, @p b and the ellipse @p mu_tb = (mu_t, mu_b).
- * 1. Project each direction on the tangent plane, s <- s - (s.n) n, and normalize. A direction
- *    whose projection is shorter than 1e-9 |s| (or zero) has no orientation: that surface is
- *    unstructured, d = 0 (isotropic), and t is the other direction's projection, or ch02.2's
- *    t (cf_contact_frame()) when neither has one.
- * 2. Orientation only counts: if s_a.s_b < 0, s_b <- -s_b.
- * 3. theta = acos(clamp(s_a.s_b, 0, 1)), d = 1 - 2 theta / pi (1 parallel, 0 at right angles).
- * 4. mu_t = d mu_t^A + (1 - d) mu, mu_b = d mu_b^A + (1 - d) mu (linear in d).
- * 5. t = (s_a + s_b) / |s_a + s_b| (the mean structure direction; |.| >= sqrt 2 after the flip),
- *    b = n x t.
- * CF_BAD_INPUT for a normal whose length is not 1 within 1e-6, non-finite input or a negative
- * coefficient.
- * Worked (mu 0.5, mu^A (0.2, 0.8), n = z, s_a = x): s_b = x or -x -> (0.2, 0.8), t = x, b = y;
- * s_b = y -> (0.5, 0.5); s_b at 45 degrees -> d = 0.5, (0.35, 0.65), t at 22.5 degrees
- * (0.92388, 0.38268, 0), b = (-0.38268, 0.92388, 0).
+ * Out: the frame @p t, @p b and the ellipse @p mu_tb \f$= (\mu_t, \mu_b)\f$.
+ * 1. Project each direction on the tangent plane, \f$s \leftarrow s - (s \cdot n)\, n\f$, and
+ *    normalize. A direction whose projection is shorter than \f$10^{-9} \|s\|\f$ (or zero) has no
+ *    orientation: that surface is unstructured, d = 0 (isotropic), and t is the other direction's
+ *    projection, or ch02.2's t (cf_contact_frame()) when neither has one.
+ * 2. Orientation only counts: if \f$s_a \cdot s_b < 0\f$, \f$s_b \leftarrow -s_b\f$.
+ * 3. \f$\theta = \arccos(\mathrm{clamp}(s_a \cdot s_b, 0, 1))\f$,
+ *    \f$d = 1 - 2\theta/\pi\f$ (1 parallel, 0 at right angles). For \f$\pi\f$ use CF_PI
+ *    (cf_math.h): M_PI is not part of C17, and `-std=c17` does not declare it.
+ * 4. \f$\mu_t = d\, \mu_t^A + (1 - d)\, \mu\f$, \f$\mu_b = d\, \mu_b^A + (1 - d)\, \mu\f$ (linear in d).
+ * 5. \f$t = (s_a + s_b) / \|s_a + s_b\|\f$ (the mean structure direction;
+ *    \f$\|s_a + s_b\| \ge \sqrt{2}\f$ after the flip), \f$b = n \times t\f$.
+ * CF_BAD_INPUT for a normal whose length is not 1 within \f$10^{-6}\f$, non-finite input or a
+ * negative coefficient.
+ * Worked (\f$\mu = 0.5\f$, \f$\mu^A = (0.2, 0.8)\f$, n = z, \f$s_a\f$ = x): \f$s_b\f$ = x or -x
+ * gives (0.2, 0.8), t = x, b = y; \f$s_b\f$ = y gives (0.5, 0.5); \f$s_b\f$ at 45 degrees gives
+ * d = 0.5, (0.35, 0.65), t at 22.5 degrees (0.92388, 0.38268, 0), b = (-0.38268, 0.92388, 0).
  */
 cfStatus cf_matchstick_cone(cfVec3 n, cfVec3 s_a, cfVec3 s_b, const cfMatchstick *m, cfVec3 *t, cfVec3 *b,
                             double mu_tb[2]);
@@ -165,28 +167,35 @@ cfStatus cf_matchstick_cone(cfVec3 n, cfVec3 s_a, cfVec3 s_b, const cfMatchstick
  *  @{ */
 
 /**
- * @brief ch10.2: the closest point @p x of the ellipse {(x_1/a_1)^2 + (x_2/a_2)^2 <= 1}, semi-axes
- * @p axes = (a_1, a_2) >= 0, to @p z: chapter 7's bisection (ch07.2) in the plane.
- * 1. An axis of length 0 pins its coordinate (x_i = 0); both 0: x = 0.
- * 2. Scale by s = 1/max(1, a_1, a_2, |z_1|, |z_2|).
- * 3. Inside (sum z_i^2/a_i^2 <= 1 over the axes > 0): x = z (coordinates of zero axes set to 0).
- * 4. Otherwise x_i = a_i^2 z_i / (a_i^2 + t) at the root t* > 0 of the decreasing
- *    g(t) = sum a_i^2 z_i^2 / (a_i^2 + t)^2 - 1: bracket [0, t_1], t_1 = max(a) |z| (grown by 1.5
- *    while g(t_1) > 0), bisect until hi - lo <= @p tol hi, the midpoint equals an end, or 1100 steps.
- * 5. Undo the scale. Returns the bisection steps (0 inside).
- * Properties the tests check: on the boundary when z is outside, z - x = t K x with t >= 0
- * (K = diag(a_i^-2): the normal of the ellipse), idempotent, no sampled boundary point closer;
- * a circle gives ch07.1's disk. Worked: axes (2, 1), z = (3, 2) -> (1.72541, 0.50571).
+ * @brief ch10.2: the closest point @p x of the ellipse \f$\{(x_1/a_1)^2 + (x_2/a_2)^2 \le 1\}\f$,
+ * semi-axes @p axes \f$= (a_1, a_2) \ge 0\f$, to @p z: chapter 7's bisection (ch07.2) in the plane.
+ * 1. An axis of length 0 pins its coordinate (\f$x_i = 0\f$); both 0: x = 0.
+ * 2. Scale by a power of two, as ch07.2 does: \f$m = \max(a_1, a_2, |z_1|, |z_2|) = f\,2^e\f$ with
+ *    f in [0.5, 1) (frexp()), \f$z \leftarrow 2^{-e} z\f$, \f$a \leftarrow 2^{-e} a\f$ (ldexp(),
+ *    exact); m = 0: x = 0. (The notes' \f$s = 1/\max(1, \dots)\f$ never scales up: inputs near
+ *    \f$10^{-200}\f$ square to 0 and give 0/0; chapter 7's errata. The test projects at
+ *    \f$10^{-200}\f$ and \f$10^{200}\f$.)
+ * 3. Inside (\f$\sum_i z_i^2/a_i^2 \le 1\f$ over the axes > 0): x = z (coordinates of zero axes set to 0).
+ * 4. Otherwise \f$x_i = a_i^2 z_i / (a_i^2 + t)\f$ at the root \f$t^* > 0\f$ of the decreasing
+ *    \f[ g(t) = \sum_i \frac{a_i^2 z_i^2}{(a_i^2 + t)^2} - 1: \f]
+ *    bracket \f$[0, t_1]\f$, \f$t_1 = \max(a)\,\|z\|\f$ (grown by 1.5 while \f$g(t_1) > 0\f$), bisect
+ *    until hi - lo <= @p tol hi, the midpoint equals an end, or 1100 steps.
+ * 5. Undo the scale (\f$x \leftarrow 2^e x\f$). Returns the bisection steps (0 inside).
+ * Properties the tests check: on the boundary when z is outside, \f$z - x = t K x\f$ with
+ * \f$t \ge 0\f$ (\f$K = \mathrm{diag}(a_i^{-2})\f$: the normal of the ellipse), idempotent, no
+ * sampled boundary point closer; a circle gives ch07.1's disk. Worked: axes (2, 1), z = (3, 2)
+ * gives (1.72541, 0.50571).
  */
 int cf_ellipse_project(const double axes[2], const double z[2], double tol, double x[2]);
 
 /**
  * @brief ch10.2: the force of maximal dissipation on the ellipse @p mu_tb sized by @p lambda_n
- * (negative counts as 0) for the sliding velocity @p v (t, b): the f in E(lambda_n) that
- * minimizes f.v, f = -lambda_n D^2 v / |D v| with D = diag(mu_t, mu_b) (Lagrange: -v is normal to
- * the ellipse at f). It lies on the boundary and is anti-parallel to v only when v is along t or
- * b. f = 0 when |D v| = 0.
- * Worked: (0.2, 0.8), lambda_n 1, v at 45 degrees: f at 86.4 degrees from -t, not 45.
+ * (negative counts as 0) for the sliding velocity @p v (t, b): the f in \f$E(\lambda_n)\f$ that
+ * minimizes \f$f \cdot v\f$,
+ * \f[ f = -\lambda_n \frac{D^2 v}{\|D v\|}, \qquad D = \mathrm{diag}(\mu_t, \mu_b) \f]
+ * (Lagrange: \f$-v\f$ is normal to the ellipse at f). It lies on the boundary and is
+ * anti-parallel to v only when v is along t or b. f = 0 when \f$\|D v\| = 0\f$.
+ * Worked: (0.2, 0.8), \f$\lambda_n = 1\f$, v at 45 degrees: f at 86.4 degrees from -t, not 45.
  */
 void cf_ellipse_max_dissipation(const double mu_tb[2], double lambda_n, const double v[2], double f[2]);
 /** @} */
@@ -397,11 +406,21 @@ cfVec3 cf_height_field_normal(const cfHeightField *hf, cfVec3 x);
 
 /**
  * @brief ch10.6: the plowing coefficient of one meso-facet (notes Eq.\ 335, one-sided): with
- * theta = acos(clamp(m_hat.n_hat, -1, 1)) and m' the unit projection of @p m on the plane of
- * @p n, mu_d = max(0, m'.d_hat) (2/pi) theta for the plowing direction @p d (the direction the
- * facet's surface is pushed, projected on the plane and normalized). m, n, d of any length > 0.
- * 0 for a flat facet (m along n) and for d along n. The printed theta, not Eq.\ 333's tan theta:
- * with tan and a unit m' the average over any periodic texture is symmetric (see the text).
+ * \f$\theta = \arccos(\mathrm{clamp}(\hat m \cdot \hat n, -1, 1))\f$ and \f$\hat m'\f$ the unit
+ * projection of @p m on the plane of @p n,
+ * \f[ \mu_d = \max(0, \hat m' \cdot \hat d)\; g(\theta), \qquad g(\theta) = \tfrac{2}{\pi}\,\theta \f]
+ * for the plowing direction @p d (the direction the facet's surface is pushed, projected on the
+ * plane and normalized). m, n, d of any length > 0. 0 for a flat facet (m along n) and for d
+ * along n.
+ *
+ * The law of the tilt: the notes print \f$g = \tfrac{2}{\pi}\theta\f$ in Eq.\ 334-336 and
+ * \f$g = \tfrac{2}{\pi}\tan\theta\f$ in Eq.\ 333. The reference uses \f$\theta\f$, and so should
+ * you: with tan and a unit \f$\hat m'\f$, the one-sided average over any periodic texture is the
+ * same in both directions (the positive and negative slopes of a period cancel), so the
+ * direction-dependent friction that is the point of the model (the ramp of the test, the
+ * grooves of the demos) disappears. The tests accept either reading, taken from your value at a
+ * facet tilted 30 degrees (1/3 with \f$\theta\f$, 0.36755 with tan) and then used for every
+ * other expected value, so use one reading throughout ch10.6.
  * Worked: a facet tilted 30 degrees towards d: 1/3; away from d: 0.
  */
 double cf_plowing_mu(cfVec3 m, cfVec3 n, cfVec3 d);
