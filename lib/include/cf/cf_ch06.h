@@ -37,8 +37,8 @@ extern "C" {
 
 /** The NCP function a solver uses. */
 typedef enum cfNcpKind {
-    CF_NCP_MINMAP = 0,   /**< psi(a, b) = min(a, b) (ch06.1) */
-    CF_NCP_FB,           /**< Fischer-Burmeister psi(a, b) = a + b - sqrt(a^2 + b^2) (ch06.1) */
+    CF_NCP_MINMAP = 0,   /**< \f$\psi(a, b) = \min(a, b)\f$ (ch06.1) */
+    CF_NCP_FB,           /**< Fischer-Burmeister \f$\psi(a, b) = a + b - \sqrt{a^2 + b^2}\f$ (ch06.1) */
     CF_NCP_KIND_COUNT    /**< number of kinds */
 } cfNcpKind;
 
@@ -120,32 +120,45 @@ cfStatus cf_lcp_newton_check(const cfLcp *p, const double *x, cfError *err);
  *  @{ */
 
 /**
- * @brief ch06.1: the minimum map psi(a, b) = min(a, b) (notes Eq.\ 179) and one element of its
- * generalized gradient: (da, db) = (1, 0) when a <= b (the constraint is active: a TIE IS
- * ACTIVE, notes Eq.\ 182), (0, 1) otherwise. @p da and @p db may be NULL.
+ * @brief ch06.1: the minimum map \f$\psi(a, b) = \min(a, b)\f$ (notes Eq.\ 179) and one element
+ * of its generalized gradient: (da, db) = (1, 0) when \f$a \le b\f$ (the constraint is active: a
+ * TIE IS ACTIVE, notes Eq.\ 182), (0, 1) otherwise. @p da and @p db may be NULL.
  * Worked example: min(-1, 2) = -1 with (1, 0); min(3, 3) = 3 with (1, 0); min(2, -1) = -1 with (0, 1).
  */
 double cf_ncp_minmap(double a, double b, double *da, double *db);
 
 /**
- * @brief ch06.1: Fischer-Burmeister psi(a, b) = a + b - sqrt(a^2 + b^2) (notes Eq.\ 184) and
- * its partials alpha = 1 - a / sqrt(a^2 + b^2), beta = 1 - b / sqrt(a^2 + b^2) (Eq.\ 185-186);
- * at (0, 0), where psi is not differentiable, alpha = 0 and beta = 1 (Eq.\ 187-188).
- * Computed without overflow for |a|, |b| up to DBL_MAX / 2 (use hypot()).
- * Worked example: psi(1, 1) = 2 - sqrt(2); psi(0, 5) = psi(3, 0) = 0; psi(-1, 2) = 1 - sqrt(5).
- * Facts: alpha, beta in [0, 2], alpha + beta >= 2 - sqrt(2).
+ * @brief ch06.1: Fischer-Burmeister \f$\psi(a, b) = a + b - \sqrt{a^2 + b^2}\f$ (notes Eq.\ 184)
+ * and its partials (Eq.\ 185-186)
+ * \f[ \alpha = \frac{\partial\psi}{\partial a} = 1 - \frac{a}{\sqrt{a^2 + b^2}}, \qquad
+ *     \beta = \frac{\partial\psi}{\partial b} = 1 - \frac{b}{\sqrt{a^2 + b^2}}; \f]
+ * at (0, 0), where \f$\psi\f$ is not differentiable, \f$\alpha = 0\f$ and \f$\beta = 1\f$
+ * (Eq.\ 187-188). @p da and @p db may be NULL.
+ *
+ * Two numerical details are part of the exercise (the test checks both):
+ * - \f$s = \sqrt{a^2 + b^2}\f$ as `hypot(a, b)`: `sqrt(a*a + b*b)` overflows at \f$10^{300}\f$;
+ * - for a > 0 and b > 0, \f$a + b - s\f$ cancels every digit when \f$a \gg b\f$
+ *   (\f$\psi(10^8, 10^{-8}) = 10^{-8}\f$, not 0): use the equal form
+ *   \f$2ab/(a + b + s)\f$ (from \f$(a + b)^2 - s^2 = 2ab\f$), evaluated as `2 * a * (b / (a + b + s))`:
+ *   the product 2ab written first overflows for \f$a = b = 10^{300}\f$ although \f$\psi\f$ is finite
+ *   (\f$(2 - \sqrt{2}) \cdot 10^{300}\f$, which the test demands). Otherwise (a sign <= 0) \f$a + b - s\f$
+ *   has no cancellation.
+ * Finite for \f$|a|, |b| \le\f$ DBL_MAX / 4 (then \f$a + b + s\f$ does not overflow).
+ * Worked example: \f$\psi(1, 1) = 2 - \sqrt{2}\f$; \f$\psi(0, 5) = \psi(3, 0) = 0\f$;
+ * \f$\psi(-1, 2) = 1 - \sqrt{5}\f$. Facts: \f$\alpha, \beta \in [0, 2]\f$,
+ * \f$\alpha + \beta \ge 2 - \sqrt{2}\f$.
  */
 double cf_ncp_fb(double a, double b, double *da, double *db);
 
 /**
- * @brief ch06.1: the scaled and penalized NCP function psi(a, r b) of kind @p kind with
- * partials with respect to a and b (chain rule: d/db = r psi_2(a, r b)).
+ * @brief ch06.1: the scaled and penalized NCP function \f$\psi(a, r b)\f$ of kind @p kind with
+ * partials with respect to a and b (chain rule: \f$\partial/\partial b = r\, \psi_2(a, r b)\f$).
  * For CF_NCP_FB and @p penalty < 1 it is the penalized Fischer-Burmeister function of Chen, Chen
  * and Kanzow (2000) in this sign convention:
- * psi_p(a, c) = p psi_FB(a, c) - (1 - p) max(a, 0) max(c, 0) with c = r b; its partials add
- * -(1 - p) max(c, 0) [a > 0] and -(1 - p) max(a, 0) [c > 0] (times r for b). @p penalty is
- * ignored for the min map. @p da, @p db may be NULL.
- * Worked example: minmap with r = 1/4: psi(-1/8, 1/4 * 1) = -1/8 with (1, 0).
+ * \f[ \psi_p(a, c) = p\, \psi_{FB}(a, c) - (1 - p) \max(a, 0) \max(c, 0), \qquad c = r b; \f]
+ * its partials add \f$-(1 - p) \max(c, 0)\, [a > 0]\f$ and \f$-(1 - p) \max(a, 0)\, [c > 0]\f$
+ * (times r for b). @p penalty is ignored for the min map. @p da, @p db may be NULL.
+ * Worked example: min map with r = 1/4: \f$\psi(-1/8, \tfrac14 \cdot 1) = -1/8\f$ with (1, 0).
  */
 double cf_ncp_eval(cfNcpKind kind, double a, double b, double r, double penalty, double *da, double *db);
 /** @} */
