@@ -143,19 +143,29 @@ typedef struct cfIslandSummary {
 /** Summary of island @p k of @p is (provided). */
 cfIslandSummary cf_island_summary(const cfIslands *is, int k, const cfContact *contacts);
 
-/** The largest island (in contacts) that cf_island_solver() gives to an exact pivoting method. */
+/** The largest island (in contacts) that the reference's cf_island_solver() gives to an exact pivoting method. */
 #define CF_EXACT_MAX_CONTACTS 8
 
 /**
  * @brief ch11.2 (part 2): the solver (a row name of the registry, `cflab solvers`) for an island.
  *
- * The rule, first match wins (the chapter's text explains each line):
- * 1. no contacts: NULL (free motion, nothing to solve);
+ * The rule is yours; the tests check what makes a rule sensible, not the reference's numbers:
+ * - no contacts: NULL (free motion, nothing to solve); otherwise a row of the registry
+ *   (cf_solver_find()) that solves world contacts (cfSolver::contacts) and takes the island: an
+ *   assembled form (not CF_FORM_ROWS) when it has a soft body, a row that solves ellipses
+ *   (cfSolver::anisotropic) when a contact is anisotropic;
+ * - a rigid island with isotropic friction and at most 4 contacts gets an exact pivoting
+ *   method (cfSolver::dense), one with 64 contacts or more does not (its cost grows with the cube
+ *   of the unknowns), and in between the exact sizes are those below a threshold of your choice
+ *   (once a size gets an iterative row, every larger one does).
+ *
+ * The reference's rule, first match wins (the chapter's text explains each line):
+ * 1. no contacts: NULL;
  * 2. a soft body: "prox-gs-aniso" when a contact is anisotropic, else "dual" (the dual form of
  *    chapter 8: soft contacts need an assembled problem, and its exact preconditioner is
  *    the implicit soft step);
  * 3. anisotropic contacts (rigid only): "pgs-blocked-aniso" (chapter 10);
- * 4. at most CF_EXACT_MAX_CONTACTS contacts: "lemke" (chapter 4: exact, small stacks stand still);
+ * 4. at most #CF_EXACT_MAX_CONTACTS (8) contacts: "lemke" (chapter 4: exact, small stacks stand still);
  * 5. otherwise "pgs" (chapter 5: a pile, cost linear in the contacts).
  */
 const char *cf_island_solver(const cfIslandSummary *s);
