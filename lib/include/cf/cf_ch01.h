@@ -110,7 +110,8 @@ cfStatus cf_soft_step_implicit(cfSoftBody *s, cfVec3 gravity, double h, cfReport
  * Euler system with h -> beta = 2h/3, x -> x*, u -> u* = 4/3 u^n - 1/3 u^{n-1}: reuse
  * cf_soft_assemble_implicit(). When no previous step exists (has_prev false) take one implicit
  * Euler step instead (the usual start-up). Afterwards x_prev/v_prev hold the old state.
- * The method is second order: halving h divides the error at a fixed time by about 4.
+ * The method is second order: halving h divides the error at a fixed time by about 4. @p rep
+ * (may be NULL) as in ch01.4; h == 0, h < 0 and a failed solve as in ch01.4.
  */
 cfStatus cf_soft_step_bdf2(cfSoftBody *s, cfVec3 gravity, double h, cfReport *rep);
 

@@ -453,7 +453,7 @@ int cf_collide_sdf_mesh(const cfSdf *sdf, cfPose A, const cfTriMesh *mesh, cfPos
  * Output: every overlapping pair (a < b) exactly once, sorted by (a, b), appended to
  * @p pairs after clearing it. The number of tests is far below n (n - 1)/2 when the boxes are
  * spread out (the tests check the growth rate). CF_BAD_INPUT for n < 0 or a non-finite box;
- * CF_NO_MEMORY. @p tests may be NULL.
+ * CF_NO_MEMORY. @p tests may be NULL; @p boxes may be NULL when n = 0 (no pairs, CF_OK).
  */
 cfStatus cf_broadphase_sap(const cfAabb *boxes, int n, cfPairList *pairs, long *tests);
 /** @} */

@@ -20,6 +20,7 @@
  *
  * **Common contract of the LCP solvers** cf_lcp_dantzig(), cf_lcp_lemke(), cf_lcp_murty(),
  * cf_lcp_bpp():
+ * - @p opt may be NULL: cf_pivot_options_default() (provided code, before your part runs).
  * - @p x (n values) receives the solution; it is read only as a warm start where the options say so.
  * - @p rep (may be NULL) receives status, `iterations` = pivots (for BPP: linear solves), the final
  *   natural-map residual ||min(x, w)||_2 (cf_lcp_residual()), wall time, and when a history buffer is

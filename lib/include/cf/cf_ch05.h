@@ -20,6 +20,8 @@
  * cf_split_stop() whether to stop; the reason and the matching status end up in the report via
  * cf_split_finish(). Before the first sweep the residual r_0 of the initial guess is computed; if
  * it is already <= tol_abs the solver returns at once with 0 iterations and reason ABSOLUTE.
+ * @p rep may be NULL (::cfReport; the tests pass NULL): cf_split_finish() and the other provided
+ * helpers accept it, and your own history pushes are guarded (`if (rep) cf_report_push(...)`).
  */
 #ifndef CF_CH05_H
 #define CF_CH05_H

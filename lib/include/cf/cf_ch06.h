@@ -184,8 +184,8 @@ double cf_ncp_eval(cfNcpKind kind, double a, double b, double r, double penalty,
  *    r_k <= o->tol.
  * 3. CF_MAX_ITER when the budget is spent, CF_DIVERGED (and x restored to the last finite
  *    iterate) if H or r becomes non-finite.
- * The report holds the status, reason, iterations, the last r and the time; @p stats (may be NULL)
- * the counters. Errors of eval and CF_NO_MEMORY are returned as they are.
+ * The report (may be NULL, as for every solver of the chapter: ::cfReport) holds the status,
+ * reason, iterations, the last r and the time; @p stats (may be NULL) the counters. Errors of eval and CF_NO_MEMORY are returned as they are.
  */
 cfStatus cf_newton_solve(const cfNewtonSystem *sys, const cfNewtonOptions *o, double *x, cfReport *rep,
                          cfNewtonStats *stats);

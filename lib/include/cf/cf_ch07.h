@@ -352,7 +352,7 @@ cfProxOptions cf_prox_options_of(const cfSolverParams *par);
 cfStatus cf_prox_solve_fc(const cfFrictionProblem *fc, cfProxSweep sweep, const cfSolverParams *par, double *scale,
                           double *r, cfReport *rep);
 
-/** PROX-Jacobi: cf_prox_solve() with cf_prox_jacobi_sweep() (provided). */
+/** PROX-Jacobi: cf_prox_solve() with cf_prox_jacobi_sweep() (provided; @p rep, @p stats may be NULL). */
 cfStatus cf_prox_jacobi(const cfProxProblem *p, const cfProxOptions *o, double *lambda, cfReport *rep,
                         cfProxStats *stats);
 
@@ -380,7 +380,7 @@ cfStatus cf_prox_finish(cfReport *rep, cfProxStats *stats, cfStopReason why, int
 double cf_prox_gs_sweep(const cfProxProblem *p, const double *R, double scale, const cfProxOptions *o,
                         const double *lambda, double *trial, double *w, double *v);
 
-/** PROX-Gauss-Seidel: cf_prox_solve() with cf_prox_gs_sweep() (provided). */
+/** PROX-Gauss-Seidel: cf_prox_solve() with cf_prox_gs_sweep() (provided; @p rep, @p stats may be NULL). */
 cfStatus cf_prox_gs(const cfProxProblem *p, const cfProxOptions *o, double *lambda, cfReport *rep,
                     cfProxStats *stats);
 /** @} */

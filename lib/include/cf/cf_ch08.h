@@ -17,6 +17,7 @@
  * A = M - h B - h^2 K, symmetric positive definite; the library stores K+ = -K
  * (cf_soft_stiffness()) and the Rayleigh B+ = alpha M + beta K+. Impulses lambda are in N s,
  * ordered (n, t, b) per contact; a dual system (cf_dual.h) asks J u + bias >= 0 on every normal.
+ * Every solver's report @p rep (::cfReport) and statistics @p st may be NULL (the tests pass NULL).
  *
  * The two-node spring of the digest (section 2.3), used throughout: node 1 on the ground
  * (J = [1, 0] on the vertical velocities), node 2 above it, m = 1, k = 100, h = 0.1, spring at
@@ -147,7 +148,8 @@ cfStatus cf_dual_delassus_block(const cfDualSystem *s, const double *P, cfFricti
  * `#pragma omp parallel if (...)` around a block that allocates the thread's own right-hand side,
  * x, \f$J x\f$ and work space (cf_linsolver_work_size()) once, then `#pragma omp for` over the
  * rows k; a failed solve is kept in a `#pragma omp critical` section. (A plain
- * `#pragma omp parallel for` that allocates its vectors per column is correct too.) Each column
+ * `#pragma omp parallel for` that allocates its vectors per column is correct too.) Pragmas
+ * only: the reference calls no omp_* function and includes no omp.h. Each column
  * is computed by the same operations whatever thread computes it, so the result must not depend
  * on the number of threads: the test builds W with one and with two threads and compares the bits.
  *

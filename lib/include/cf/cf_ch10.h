@@ -22,7 +22,8 @@
  * separates) and the impulse acts on B along +n. An ellipse of principal coefficients
  * mu_tb = (mu_t, mu_b) in the (t, b) frame is the friction set
  * E(lambda_n) = {(lambda_t / mu_t)^2 + (lambda_b / mu_b)^2 <= lambda_n^2}: a problem with ellipses
- * is a cfFrictionProblem with cfFrictionProblem::ellipse set (cf_problem.h).
+ * is a cfFrictionProblem with cfFrictionProblem::ellipse set (cf_problem.h). Every solver's
+ * report @p rep (::cfReport) may be NULL (the tests pass NULL).
  */
 #ifndef CF_CH10_H
 #define CF_CH10_H
