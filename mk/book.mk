@@ -40,6 +40,8 @@ docs:
 	  { cat $(BUILD)/docs/warnings.log >&2; echo "docs: doxygen failed (log: $(BUILD)/docs/doxygen.log)" >&2; exit 1; }
 	@if [ -s $(BUILD)/docs/warnings.log ]; then cat $(BUILD)/docs/warnings.log >&2; \
 	  echo "docs: doxygen warnings (they are errors)" >&2; exit 1; fi
+	@if grep -o '.\{0,50\}\\f[][$$].\{0,30\}' $$(ls $(BUILD)/docs/html/*.html | grep -v _source.html) >&2; then \
+	  echo "docs: a formula left as its source (\\f\$$ inside quotes, or unbalanced): Doxygen did not render it" >&2; exit 1; fi
 	@tools/docs-briefs $(BUILD)/docs/xml || \
 	  { echo "docs: write 'Eq.\\ 75', 'et al.\\ 2010', a formula \\f\$$n \\cdot x\\f\$$ or 'rows 3k to 3k + 2' in the header" >&2; exit 1; }
 	@if [ -f $(MATHJAX_DIR)/MathJax.js ]; then \

@@ -14,8 +14,8 @@
  * The model (notes 3.4, Erleben 2017). Per contact I with impulse
  * \f$\lambda_I = (\lambda_n, \lambda_F)\f$ and contact velocity \f$v_I = (A \lambda + b)_I\f$, the
  * contact law is the pair of fixed points, for any r > 0,
- * \f[ \lambda_n = \mathrm{prox}_N(\lambda_n - r v_n), \quad N = [0, \infty) \quad\text{(Signorini)}, \qquad
- *     \lambda_F = \mathrm{prox}_F(\lambda_F - r v_F), \quad F = F(\lambda_n) \text{ convex} \quad\text{(maximal dissipation)}, \f]
+ * \f[ \lambda_n = \mathrm{prox}_N(\lambda_n - r v_n), \quad N = [0, \infty) \qquad\text{(Signorini)}, \f]
+ * \f[ \lambda_F = \mathrm{prox}_F(\lambda_F - r v_F), \quad F = F(\lambda_n) \text{ convex} \qquad\text{(maximal dissipation)}, \f]
  * where \f$\mathrm{prox}_C(z) = \arg\min_{x \in C} \|z - x\|\f$ is the Euclidean projection. The
  * friction set F is the disk \f$\|\lambda_T\| \le \mu \lambda_n\f$ (isotropic Coulomb), the
  * ellipse of the principal coefficients \f$(\mu_t, \mu_b)\f$, or with a fourth, torsional row
@@ -58,7 +58,7 @@ extern "C" {
  * n, t, b[, tau]) over nv velocity unknowns.
  * - J (m x nv): the contact velocity of row r is \f$v_r = J_r u + b_r\f$;
  * - G (m x nv): \f$G = (M^{-1} J^T)^T\f$, row r is the velocity change of a unit impulse on row r
- *   (the notes' "precomputed \f$M^{-1} J^T\f$, stored transposed");
+ *   (the notes precompute \f$M^{-1} J^T\f$ and store it transposed);
  *   \f$w = M^{-1} J^T \lambda = G^T \lambda\f$.
  * Then \f$A = J G^T\f$ and \f$v = J w + b\f$. Rigid bodies (cf_prox_problem_rigid()): nv = 6 nb,
  * \f$u = (v, \omega)\f$ per body, a row has at most 12 entries. An assembled FC3D problem
@@ -255,6 +255,7 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
  *    until hi - lo <= @p tol hi, or the midpoint equals lo or hi (no double between them), or 1100
  *    steps; \f$t^* = (lo + hi)/2\f$.
  * 5. Undo the scale: \f$x = 2^e x(t^*)\f$ (the listing's lines 18-19 are garbled).
+ *
  * The result is on the surface (f(x) = 0 to about 1e-15 relative), x - z is parallel to K x with a
  * negative multiplier (KKT), and it is the projection: for a, b, c from 1e-6 to 1e6.
  * Worked: (2, 1, 0.5), z = (3, 2, 1) gives (1.708406, 0.497007, 0.076357); the sphere (1, 1, 1),
