@@ -1121,7 +1121,7 @@ static void build(Suite *s)
     CFT_GRADED(t5, ch10_5_dissipation, "ch10.5", 4, "dissipation: 10.46 degrees, eigenvectors, the ellipse's maximum");
 
     TCase *t6 = cft_tcase_unit(s, "ch10.6");
-    CFT_GRADED(t6, ch10_6_plowing, "ch10.6", 4, "plowing: 1/3 at 30 degrees, one-sided, flat");
+    CFT_GRADED(t6, ch10_6_plowing, "ch10.6", 4, "plowing: 30 degrees (1/3, or 0.36755 with tan), one-sided, flat");
     CFT_GRADED(t6, ch10_6_patch, "ch10.6", 6, "patch sampling: a ramp texture in closed form, both sides");
     CFT_GRADED(t6, ch10_6_directional_box, "ch10.6", 5, "directional box and its PGS: asymmetric thresholds, residual");
 
