@@ -8,6 +8,10 @@
  * authoritative. Your implementations go in exercises/ch01/integrate.c and
  * exercises/ch01/soft.c; they may call anything in lib/include/cf/ (cf_math.h, cf_body.h,
  * cf_soft.h, cf_linalg.h) but nothing from later chapters.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  */
 #ifndef CF_CH01_H
 #define CF_CH01_H

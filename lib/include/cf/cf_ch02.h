@@ -9,6 +9,10 @@
  * is authoritative. Your implementations go in the files of exercises/ch02/; they may call anything in
  * lib/include/cf/ (cf_math.h, cf_body.h, cf_soft.h, cf_linalg.h, cf_contact.h, cf_problem.h),
  * the chapter 1 functions (include cf_ch01.h) and the earlier exercises of this chapter.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Conventions used throughout (docs/conventions.md):
  * - the normal n points from body A to body B; the gap phi is > 0 when separated, 0 when

@@ -9,6 +9,10 @@
  * anything in lib/include/cf/ (cf_math.h, cf_geometry.h, cf_contact.h, ...) but nothing from
  * later chapters, and nothing from chapter 2's exercises (tangent frames are chapter 2's job:
  * leave cfContact::t, cfContact::b and cfContact::lambda zero).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Every contact routine follows the conventions of cf_geometry.h:
  * - n is a unit vector from A to B; phi > 0 separated, < 0 penetrating;

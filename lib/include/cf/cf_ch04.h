@@ -9,6 +9,10 @@
  * authoritative. Your implementations go in exercises/ch04/ (dantzig.c, baraff.c, lemke.c,
  * principal.c); they may call anything in lib/include/cf/ (cf_linalg.h for dense solves,
  * cf_problem.h for residuals) but nothing from later chapters.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * **The problem.** LCP (cf_problem.h): w = A x + b, 0 <= x ⊥ w >= 0 (Siconos: w = M z + q).
  *

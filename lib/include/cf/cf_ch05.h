@@ -10,6 +10,10 @@
  * authoritative. Your implementations go in exercises/ch05/; they may call anything in
  * lib/include/cf/ (cf_problem.h residuals, cf_linalg.h, cf_rng.h), the "Provided" functions of
  * this header and chapters 1-3 (cf_ch01.h, cf_ch02.h, cf_ch03.h).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Conventions (docs/conventions.md): LCP w = A x + b, 0 <= x ⊥ w >= 0; boxed LCP and frictional
  * contact problems as in cf_problem.h; impulses per contact ordered (n, t, b) in N s.

@@ -10,6 +10,10 @@
  * authoritative. Your implementations go in exercises/ch06/; they may call anything in
  * lib/include/cf/ (cf_problem.h residuals, cf_linalg.h, cf_gmres.h), the "Provided" functions
  * of this header and chapters 1-5.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Every solver of this chapter is one Newton loop (ch06.2, cf_newton_solve()) on a different
  * root problem H(x) = 0: the exercise is the function H and one element of its generalized

@@ -10,6 +10,10 @@
  * authoritative. Your implementations go in exercises/ch07/; they may call anything in
  * lib/include/cf/ (cf_problem.h, cf_linalg.h, cf_rng.h), the "Provided" functions of this header
  * and chapters 1-5 (cf_ch01.h ... cf_ch05.h).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * The model (notes 3.4, Erleben 2017). Per contact I with impulse
  * \f$\lambda_I = (\lambda_n, \lambda_F)\f$ and contact velocity \f$v_I = (A \lambda + b)_I\f$, the

@@ -11,6 +11,10 @@
  * lib/include/cf/ (cf_soft.h, cf_linalg.h with its linear solvers, cf_dual.h, cf_problem.h), the
  * "Provided" functions of this header and chapters 1-5 (cf_ch05.h's cf_contact_local_solve(),
  * cf_fc_bgs() and the splitting options in particular).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Conventions (docs/conventions.md; the digest's section 1): forces are f = -grad E; the notes'
  * K = d f_e / d x and B = d f_d / d u are negative semi-definite, so the implicit system is

@@ -11,6 +11,10 @@
  * authoritative. Your implementations go in exercises/ch09/; they may call anything in
  * lib/include/cf/ (cf_linalg.h for the symmetric eigen-decomposition, Cholesky and LU), the
  * "Provided" functions of this header and chapters 1-8 (chapter 3's CCD in particular).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * The model (notes 5.3, IPC). A step of size h minimizes over the positions q (3 per node) the
  * incremental potential

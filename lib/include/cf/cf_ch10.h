@@ -11,6 +11,10 @@
  * authoritative. Your implementations go in exercises/ch10/; they may call anything in
  * lib/include/cf/ (cf_problem.h residuals, cf_linalg.h), the "Provided" functions of this header
  * and chapters 1-7 (cf_ch01.h ... cf_ch07.h).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * The point of the chapter (course notes 6, digest section 4): a solver needs only a projection
  * onto the friction set, so a friction law that is an ellipse instead of a disk plugs into PGS

@@ -9,6 +9,10 @@
  * authoritative. Your implementations go in exercises/ch11/; they may call anything in
  * lib/include/cf/ and chapters 1-10 (cf_ch01.h ... cf_ch10.h), nothing of the simulation
  * layer `sim/` (the world, the solver registry): `tools/layers` checks it.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * **Why the step reaches the world through a table.** The world (`sim/`, cf_world.h) sits above
  * the chapters: it is the one code that calls them. A chapter that called the world would turn
@@ -150,8 +154,9 @@ cfIslandSummary cf_island_summary(const cfIslands *is, int k, const cfContact *c
  * @brief ch11.2 (part 2): the solver (a row name of the registry, `cflab solvers`) for an island.
  *
  * The rule is yours; the tests check what makes a rule sensible, not the reference's numbers:
- * - no contacts: NULL (free motion, nothing to solve); otherwise a row of the registry
- *   (cf_solver_find()) that solves world contacts (cfSolver::contacts) and takes the island: an
+ * - no contacts: NULL (free motion, nothing to solve); otherwise the name of a row of the
+ *   registry (the test looks it up with cf_solver_find(); your code only names it, as sim/ is not
+ *   yours to call) that solves world contacts (cfSolver::contacts) and takes the island: an
  *   assembled form (not CF_FORM_ROWS) when it has a soft body, a row that solves ellipses
  *   (cfSolver::anisotropic) when a contact is anisotropic;
  * - a rigid island with isotropic friction and at most 4 contacts gets an exact pivoting
