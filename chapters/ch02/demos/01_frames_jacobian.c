@@ -42,7 +42,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     snprintf(b.name, sizeof b.name, "B");
     if (cf_world_add_body(cfv_run_world(run, s), &a) < 0 || cf_world_add_body(cfv_run_world(run, s), &b) < 0)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.4), -30, 35, 3.0);
+    cfv_run_subject(run, s, 0);
+    cfv_run_subject(run, s, 1);
+    cfv_run_set_camera(run, cfu_zero3(), -30, 35, 0);
     step(run); /* place the bodies and draw the first frame */
     return CF_OK;
 }
@@ -138,7 +140,7 @@ const cfvDemo cfv_demo_ch02_frames_jacobian = {
     .point_at = "the frame at the contact: n (blue) follows the tilting face, t (red) and b (green) stay in the "
                 "face and never flip; the white J u arrow starts at the tip of v_A(p) (cyan) and always ends on the "
                 "tip of v_B(p) (orange): J u = v_B(p) - v_A(p), written in [n t b]",
-    .keys = "space pause, c contact points, r reset",
+    .keys = "pause,points,restart",
     .prediction = "for every pose, J u (ch02.3) turned back to world coordinates equals v_B(p) - v_A(p) to round-off, "
                   "and [n t b] (ch02.2) is orthonormal and right-handed",
     .overlays = "points",

@@ -47,7 +47,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     b.x = cfu_vec3(0, 0, 2 * HALF.z - SINK);
     if (cf_world_add_body(cfv_run_world(run, s), &a) < 0 || cf_world_add_body(cfv_run_world(run, s), &b) < 0)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.45), -30, 50, 5.0);
+    cfv_run_subject(run, s, 0);
+    cfv_run_subject(run, s, 1);
+    cfv_run_set_camera(run, cfu_zero3(), -30, 50, 0);
     show(run);
     return CF_OK;
 }
@@ -99,7 +101,7 @@ static void show(cfvRun *run)
             d->n45_kept = nk;
         }
     } else {
-        cfv_run_info(run, 1, "x y z turn the upper box by 5 deg, 0 back to the automatic swing");
+        cfv_run_info(run, 1, "1 2 3 turn the upper box by 5 deg about x, y, z; 0 back to the automatic swing");
     }
 }
 
@@ -114,8 +116,8 @@ static void step(cfvRun *run)
 static bool key(cfvRun *run, int k)
 {
     Data *d = run->data;
-    cfVec3 axis = k == 'x' ? cfu_vec3(1, 0, 0) : k == 'y' ? cfu_vec3(0, 1, 0) : cfu_vec3(0, 0, 1);
-    if (k == 'x' || k == 'y' || k == 'z') {
+    cfVec3 axis = k == '1' ? cfu_vec3(1, 0, 0) : k == '2' ? cfu_vec3(0, 1, 0) : cfu_vec3(0, 0, 1);
+    if (k == '1' || k == '2' || k == '3') {
         if (!d->manual) d->q = cfv_run_world(run, 0)->bodies[1].q;
         d->manual = true;
         d->q = cfu_quat_normalize(cfu_quat_mul(cfu_quat_from_axis_angle(axis, 5 * CF_PI / 180), d->q));
@@ -147,7 +149,9 @@ const cfvDemo cfv_demo_ch03_box_manifold = {
     .point_at = "the red contact points: 4 at the corners while the boxes are aligned; as the upper box turns the "
                 "clipped square becomes an octagon (grey dots: all 8 points), of which 4 are kept; turn about x or "
                 "y and watch the manifold shrink to an edge or a point",
-    .keys = "x y z turn the upper box by 5 deg, 0 automatic swing, d depths, n normals, space pause",
+    .keys = "depth,normals,pause",
+    .demo_keys = (const cfvDemoKey[]){{'1', "turn the upper box 5 deg about x"}, {'2', "about y"}, {'3', "about z"},
+                                      {'0', "the automatic swing"}, {0, NULL}},
     .prediction = "stacked unit cubes sunk by 0.1 m: 4 contacts at depth 0.1; turned by 45 deg about z: 8 points "
                   "before reduction, 4 after",
     .overlays = "points,normals,depth",
