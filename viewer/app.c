@@ -442,7 +442,7 @@ bool cfv_app_plot_shown(cfvApp *app, int p)
     return false;
 }
 
-static void draw_hud(SDL_Renderer *r, const Hud *H)
+static void draw_hud(cfvRaster *r, const Hud *H)
 {
     float s = H->s;
     float x = H->top.x + 6, y = H->top.y + 5;
@@ -462,7 +462,7 @@ static void draw_hud(SDL_Renderer *r, const Hud *H)
 }
 
 /* the times: drawing this frame so far, and the step (its own thread's in a window) */
-static void draw_corner(cfvApp *app, SDL_Renderer *r, Uint64 t0)
+static void draw_corner(cfvApp *app, cfvRaster *r, Uint64 t0)
 {
     char buf[200];
     double ms = 1e3 * (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
@@ -477,7 +477,7 @@ static void draw_corner(cfvApp *app, SDL_Renderer *r, Uint64 t0)
     cfv_text(r, app->w - w - 8, app->h - h - 4, 1.0f, dim, buf);
 }
 
-static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
+static void draw_plots(cfvApp *app, cfvRaster *r, const Hud *H)
 {
     const cfvRun *run = &app->run;
     const cfvSeries *se[CFV_MAX_WORLDS], *sm[CFV_MAX_WORLDS], *sb[CFV_MAX_WORLDS];
@@ -515,7 +515,7 @@ static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
 }
 
 /* the `h` help: the key table, then the demo's own keys */
-static void draw_help(cfvApp *app, SDL_Renderer *r)
+static void draw_help(cfvApp *app, cfvRaster *r)
 {
     float s = app->text_scale, lh = 12.0f * s, kw = 0, dw = 0;
     enum { ROWS = 64 };
@@ -556,7 +556,7 @@ static void draw_help(cfvApp *app, SDL_Renderer *r)
     }
 }
 
-static void draw_banner(cfvApp *app, SDL_Renderer *r)
+static void draw_banner(cfvApp *app, cfvRaster *r)
 {
     char msg[512], wrapped[640];
     cfv_run_todo_message(&app->run, msg, sizeof msg);
@@ -581,33 +581,34 @@ void cfv_app_draw(cfvApp *app, SDL_Renderer *r)
         hud_build(app, &H);
     }
     cfvView view = cfv_view_make(&app->cam, app->w, app->h, &app->area);
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    /* everything is drawn into the frame, which SDL then shows as one texture */
     app->draw.overlays = app->overlays;
-    if (cfv_draw_begin(&app->draw, &view, false)) {
-        cfv_draw_worlds(&app->draw, &view, &app->run);
-        cfv_draw_overlays(&app->draw, &view, &app->run, app->overlays, &app->scales);
-        cfv_draw_present(&app->draw, r);
-    } else {
+    cfvRaster *R = &app->draw.raster;
+    if (!cfv_draw_begin(&app->draw, &view, false)) {
         SDL_SetRenderDrawColor(r, cfv_background.r, cfv_background.g, cfv_background.b, 255);
         SDL_RenderClear(r);
+        return;
     }
+    cfv_draw_worlds(&app->draw, &view, &app->run);
+    cfv_draw_overlays(&app->draw, &view, &app->run, app->overlays, &app->scales);
     cfvWorldLabel labels[CFV_MAX_WORLDS];
     int nl = cfv_world_labels(app, &view, labels);
-    cfv_draw_world_labels(r, labels, nl);
-    if (app->hud) draw_hud(r, &H);
-    if (app->plots && H.plots.w > 0) draw_plots(app, r, &H);
-    if (app->hud) draw_corner(app, r, t0);
-    if (app->run.todo[0]) draw_banner(app, r);
-    if (app->help) draw_help(app, r);
+    cfv_draw_world_labels(R, labels, nl);
+    if (app->hud) draw_hud(R, &H);
+    if (app->plots && H.plots.w > 0) draw_plots(app, R, &H);
+    if (app->run.todo[0]) draw_banner(app, R);
+    if (app->help) draw_help(app, R);
     if (app->flash[0] && SDL_GetTicks() / 1000.0 < app->flash_until) {
         char wrapped[400];
         cfv_wrap(app->flash, (int)(0.8f * app->w / (6.0f * app->text_scale)), wrapped, sizeof wrapped);
         float w, h;
         cfv_text_size(wrapped, app->text_scale, &w, &h);
         float x = 0.5f * (app->w - w), y = (app->hud ? H.bottom.y : (float)app->h) - h - 16;
-        cfv_panel(r, x - 8, y - 6, w + 16, h + 10, panel_bg);
-        cfv_text(r, x, y, app->text_scale, fg, wrapped);
+        cfv_panel(R, x - 8, y - 6, w + 16, h + 10, panel_bg);
+        cfv_text(R, x, y, app->text_scale, fg, wrapped);
     }
+    if (app->hud) draw_corner(app, R, t0);
+    cfv_draw_present(&app->draw, r);
     app->draw_ms = 1e3 * (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
     app->frame++;
 }

@@ -116,6 +116,8 @@ void cfv_raster_line(cfvRaster *R, float ax, float ay, float aiz, float bx, floa
                      unsigned mode);
 /** A square of half side @p half pixels at one depth. */
 void cfv_raster_rect(cfvRaster *R, float x, float y, float half, float iz, Uint32 rgb, unsigned mode);
+/** A rectangle (pixels whose centre is inside), blended by the colour's alpha; no depth. */
+void cfv_raster_fill(cfvRaster *R, float x, float y, float w, float h, SDL_Color c);
 /** Whether a point at (x, y) with 1/depth @p iz passes the depth test (false off the image). */
 bool cfv_raster_visible(const cfvRaster *R, float x, float y, float iz);
 /** Copy the framebuffer to the renderer's target through the streaming texture *tex (made or
@@ -125,12 +127,6 @@ bool cfv_raster_present(cfvRaster *R, SDL_Renderer *r, SDL_Texture **tex, int *t
 /* ---- the 3D view: bodies into the rasterizer (render.c) --------------------------------- */
 /** Object ids in the id buffer: world slot, rigid (0) or soft (1), index + 1. */
 #define CFV_ID(slot, soft, index) (((Uint32)(slot) << 24) | ((Uint32)(soft) << 23) | (Uint32)((index) + 1))
-/** Text anchored in the 3D view, drawn over the image after it is shown. */
-typedef struct cfvLabel {
-    float x, y, scale;
-    SDL_Color c;
-    char text[64];
-} cfvLabel;
 /** Buffers of the 3D view (grown on demand, never shrunk: few allocations). */
 typedef struct cfvDraw {
     cfvRaster raster;
@@ -139,7 +135,6 @@ typedef struct cfvDraw {
     cfVec3 *scratch; int cap_scratch;     /**< transformed mesh vertices */
     cfVec3 *scratch_n; int cap_scratch_n; /**< their normals */
     float *heat; int cap_heat;            /**< a soft body's deformation per node (CFV_OV_DEFORMATION) */
-    cfvLabel *labels; int n_labels, cap_labels; /**< 3D text of this frame */
     /** when set, only the objects it keeps are drawn and no ground (the visual check's second image) */
     bool (*keep)(const void *ctx, Uint32 id);
     const void *keep_ctx;
@@ -155,10 +150,9 @@ void cfv_draw_release(cfvDraw *d);
 bool cfv_draw_begin(cfvDraw *d, const cfvView *view, bool ids);
 /** Draw every world of the run (planes as a ground grid, bodies, glass last). */
 void cfv_draw_worlds(cfvDraw *d, const cfvView *view, const cfvRun *run);
-/** Show the frame on the renderer's target, then the 3D text; false when SDL refuses. */
+/** Show the frame (3D view, text, panels: all drawn into d->raster) on the renderer's target; false
+ *  when SDL refuses. */
 bool cfv_draw_present(cfvDraw *d, SDL_Renderer *r);
-/** Queue a text at image position (x, y) for cfv_draw_present(). */
-void cfv_draw_label(cfvDraw *d, float x, float y, float scale, SDL_Color c, const char *text);
 
 /* ---- overlays (drawn on top of the 3D view) ----------------------------------------- */
 enum {
@@ -192,19 +186,19 @@ void cfv_line3(cfvDraw *d, const cfvView *view, cfVec3 a, cfVec3 b, float px, SD
 void cfv_arrow3(cfvDraw *d, const cfvView *view, cfVec3 a, cfVec3 b, float px, SDL_Color c, bool on_top);
 
 /* ---- text, HUD and plots ------------------------------------------------------------- */
-/** Draw @p text at (x, y) in pixels, scale 1 = stb_easy_font size; returns its width. */
-float cfv_text(SDL_Renderer *r, float x, float y, float scale, SDL_Color c, const char *text);
+/** Draw @p text at (x, y) in pixels into the frame, scale 1 = stb_easy_font size; returns its width. */
+float cfv_text(cfvRaster *r, float x, float y, float scale, SDL_Color c, const char *text);
 /** Width and height of @p text at @p scale. */
 void cfv_text_size(const char *text, float scale, float *w, float *h);
 /** A filled rectangle with alpha blending. */
-void cfv_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c);
+void cfv_panel(cfvRaster *r, float x, float y, float w, float h, SDL_Color c);
 
 /** Add a sample (t, y) to a series; false on allocation failure. */
 bool cfv_series_push(cfvSeries *s, double t, double y);
 void cfv_series_free(cfvSeries *s);
 /** One plot panel: a title, series from every slot, min/max labels; log10 y when @p logy;
  *  @p xunit follows the largest x label ("s" for time; "" for none). */
-void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *title,
+void cfv_plot(cfvRaster *r, float x, float y, float w, float h, const char *title,
               const cfvSeries *const *series, const SDL_Color *colors, int n, bool logy, const char *xunit);
 /** The residual per iteration of each slot's last solve (cfStepStats::solver_history) as series
  *  against the iteration number 1, 2, ...; @p t and @p y hold CF_STATS_HISTORY doubles per slot.
@@ -415,7 +409,7 @@ bool cfv_subject_box(const cfvRun *run, int k, cfVec3 *lo, cfVec3 *hi);
 void cfv_run_frame_box(const cfvRun *run, cfVec3 *lo, cfVec3 *hi);
 /** Place the world labels for @p view (none for a single world or without CFV_OV_LABELS); returns how many. */
 int cfv_world_labels(const cfvApp *app, const cfvView *view, cfvWorldLabel *out);
-void cfv_draw_world_labels(SDL_Renderer *r, const cfvWorldLabel *labels, int n);
+void cfv_draw_world_labels(cfvRaster *r, const cfvWorldLabel *labels, int n);
 /**
  * The visual check of the frame the app would draw now: every subject inside the free area, at
  * least half of it not hidden by other objects and not a speck (a region or group: a quarter of

@@ -201,7 +201,7 @@ int cfv_world_labels(const cfvApp *app, const cfvView *view, cfvWorldLabel *out)
     return n;
 }
 
-void cfv_draw_world_labels(SDL_Renderer *r, const cfvWorldLabel *labels, int n)
+void cfv_draw_world_labels(cfvRaster *r, const cfvWorldLabel *labels, int n)
 {
     for (int i = 0; i < n; ++i) {
         const cfvWorldLabel *L = &labels[i];

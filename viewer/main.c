@@ -31,7 +31,8 @@ static const char usage[] =
     "  --camera YAW,PITCH[,DIST]  view direction in degrees, distance in m (default: fit)\n"
     "  --software             window with SDL's software renderer\n"
     "  --frames N             window: close after N frames, print the time per frame and the memory\n"
-    "  --bench                frames per second at --size for 200, 1000 and 5000 boxes (headless)\n"
+    "  --bench                frames per second at --size for 200, 1000 and 5000 boxes (headless);\n"
+    "                         with --demo ID[,ID...] or a scene: drawing and stepping times of each, headless\n"
     "  --window               with --bench: in a window (with --software: SDL's software renderer)\n"
     "exit status: 0 ok, 1 a prediction failed, 2 bad input, 3 an exercise is not implemented\n";
 
@@ -788,6 +789,61 @@ static int bench(const Opts *o)
     return status;
 }
 
+/* the drawing and stepping times of demos (or a scene), headless: the frames a window would draw,
+   each after its steps, one CSV line per demo */
+static int bench_runs(const Opts *o)
+{
+    SDL_Surface *surf = NULL;
+    SDL_Renderer *r = cfv_headless_renderer(o->w, o->h, &surf);
+    if (!r) return bad("cannot create a software renderer: %s", SDL_GetError());
+    printf("cfview --bench: %dx%d headless, SDL's software renderer; each frame: the steps of 1/60 s, then the drawing\n",
+           o->w, o->h);
+    printf("run,frames,steps_per_frame,draw_ms,step_ms,frame_ms,fps_drawing,fps_with_steps,triangles\n");
+    int status = CFV_EXIT_OK;
+    char list[512];
+    cfv_copy(list, sizeof list, o->demo ? o->demo : "");
+    for (char *p = list, *next; p && (*p || o->scene); p = next) {
+        next = strchr(p, ',');
+        if (next) *next++ = 0;
+        cfvApp app;
+        cfv_app_init(&app, o->w, o->h);
+        cfError err = {{0}};
+        const cfvDemo *demo = o->scene ? NULL : cfv_demo_find(p);
+        cfStatus st = demo ? cfv_run_start_demo(&app.run, demo, &err)
+                           : o->scene ? cfv_run_start_scene(&app.run, o->scene, &err)
+                                      : cf_error_set(&err, CF_BAD_INPUT, "unknown demo '%s'", p);
+        if (st != CF_OK) {
+            status = bad("--bench: %s", err.msg);
+            cfv_app_free(&app);
+            break;
+        }
+        cfv_app_on_start(&app);
+        Uint64 f = SDL_GetPerformanceFrequency(), t_start = SDL_GetPerformanceCounter();
+        double draw = 0, step = 0;
+        int frames = 0;
+        cfv_app_draw(&app, r); /* the first frame: allocations */
+        while (frames < 10 || ((double)(SDL_GetPerformanceCounter() - t_start) / (double)f < 3.0 && frames < 600)) {
+            Uint64 t0 = SDL_GetPerformanceCounter();
+            for (int k = 0; k < app.ctl.steps_per_frame && !app.run.todo[0]; ++k) cfv_run_step(&app.run);
+            Uint64 t1 = SDL_GetPerformanceCounter();
+            cfv_app_track(&app);
+            cfv_app_draw(&app, r);
+            Uint64 t2 = SDL_GetPerformanceCounter();
+            step += (double)(t1 - t0) / (double)f;
+            draw += (double)(t2 - t1) / (double)f;
+            frames++;
+        }
+        printf("%s,%d,%d,%.2f,%.2f,%.2f,%.1f,%.1f,%ld\n", app.run.name, frames, app.ctl.steps_per_frame, 1e3 * draw / frames,
+               1e3 * step / frames, 1e3 * (draw + step) / frames, frames / draw, frames / (draw + step), app.draw.tris_drawn);
+        fflush(stdout);
+        cfv_app_free(&app);
+        if (o->scene) break;
+    }
+    SDL_DestroyRenderer(r);
+    SDL_FreeSurface(surf);
+    return status;
+}
+
 /* ---- main --------------------------------------------------------------------------------------- */
 
 /* --compare LIST: the world solvers of the registry it names; their number, or -1 after a message */
@@ -822,7 +878,7 @@ static int run_main(const Opts *o)
         list_demos();
         return CFV_EXIT_OK;
     }
-    if (o->bench) return bench(o);
+    if (o->bench) return o->demo || o->scene ? bench_runs(o) : bench(o);
 
     cfError err = {{0}};
     const char *shot = o->screenshot;

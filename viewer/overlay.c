@@ -114,7 +114,7 @@ static void text3(cfvDraw *d, const cfvView *view, cfVec3 p, float dx, float dy,
     float x = (float)(view->cx + view->focal * q.x / q.z), y = (float)(view->cy - view->focal * q.y / q.z);
     depth_mode(d, on_top);
     if (!on_top && !cfv_raster_visible(&d->raster, x, y, (float)(1.0 / q.z))) return;
-    cfv_draw_label(d, x + dx, y + dy, scale, c, s);
+    cfv_text(&d->raster, x + dx, y + dy, scale, c, s);
 }
 
 /* ---- physics helpers ------------------------------------------------------------------ */

@@ -37,8 +37,8 @@ bool cfv_raster_begin(cfvRaster *R, int w, int h, SDL_Color bg, bool ids)
     R->cur_id = 0;
     R->bias = 0;
     R->alpha = 1;
-    Uint32 c = cfv_rgb(bg);
-    for (size_t i = 0; i < n; ++i) R->color[i] = c;
+    Uint32 c = cfv_rgb(bg), *px = R->color;
+    for (size_t i = 0; i < n; ++i) px[i] = c;
     memset(R->depth, 0, n * sizeof *R->depth);
     if (ids) memset(R->id, 0, n * sizeof *R->id);
     return true;
@@ -52,13 +52,12 @@ void cfv_raster_free(cfvRaster *R)
     memset(R, 0, sizeof *R);
 }
 
-static inline Uint32 blend(Uint32 dst, Uint32 src, float a)
+static inline Uint32 blend(Uint32 dst, Uint32 src, float alpha)
 {
-    float b = 1.0f - a;
-    Uint32 r = (Uint32)(((src >> 16) & 255) * a + ((dst >> 16) & 255) * b);
-    Uint32 g = (Uint32)(((src >> 8) & 255) * a + ((dst >> 8) & 255) * b);
-    Uint32 bl = (Uint32)((src & 255) * a + (dst & 255) * b);
-    return (r << 16) | (g << 8) | bl;
+    Uint32 a = (Uint32)(alpha * 256.0f + 0.5f), b = 256u - a;
+    Uint32 rb = (((src & 0xff00ffu) * a + (dst & 0xff00ffu) * b) >> 8) & 0xff00ffu;
+    Uint32 g = (((src & 0x00ff00u) * a + (dst & 0x00ff00u) * b) >> 8) & 0x00ff00u;
+    return rb | g;
 }
 
 static inline Uint32 pack(float r, float g, float b)
@@ -139,14 +138,15 @@ static void raster_tri(cfvRaster *R, const cfvRVert *v0, const cfvRVert *v1, con
         size_t i = (size_t)y * (size_t)R->w + (size_t)xs;
         if (flat && mode == (CFV_R_TEST | CFV_R_WRITE) && !R->ids) {
             /* the common case, bodies and the ground: a tight loop the compiler vectorizes */
-            float *dp = R->depth + i;
-            Uint32 *cp = R->color + i, c = v0->rgb;
-            int n = xe - xs + 1;
-            for (int k = 0; k < n; ++k) { /* branch-free: selects, not jumps */
+            float *restrict dp = R->depth + i;
+            Uint32 *restrict cp = R->color + i;
+            const Uint32 c = v0->rgb;
+            const int n = xe - xs + 1;
+            for (int k = 0; k < n; ++k) { /* branch-free: masks, not jumps */
                 float z = iz + zx * (float)k, old = dp[k];
-                bool in = z > old;
-                dp[k] = in ? z : old;
-                cp[k] = in ? c : cp[k];
+                Uint32 m = 0u - (Uint32)(z > old);
+                dp[k] = z > old ? z : old;
+                cp[k] = (c & m) | (cp[k] & ~m);
             }
         } else if (flat || (mode & CFV_R_NOCOLOR)) {
             Uint32 c = v0->rgb;
@@ -261,6 +261,31 @@ void cfv_raster_line(cfvRaster *R, float ax, float ay, float aiz, float bx, floa
     for (int k = 0; k <= n; ++k, x += sx, y += sy, z += sz) {
         int ix = (int)floorf(x), iy = (int)floorf(y);
         if (ix >= 0 && iy >= 0 && ix < R->w && iy < R->h) plot(R, (size_t)iy * (size_t)R->w + (size_t)ix, z, rgb, mode);
+    }
+}
+
+void cfv_raster_fill(cfvRaster *R, float x, float y, float w, float h, SDL_Color c)
+{
+    int x0 = (int)ceilf(x - 0.5f), x1 = (int)ceilf(x + w - 0.5f) - 1;
+    int y0 = (int)ceilf(y - 0.5f), y1 = (int)ceilf(y + h - 0.5f) - 1;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > R->w - 1) x1 = R->w - 1;
+    if (y1 > R->h - 1) y1 = R->h - 1;
+    if (x0 > x1 || y0 > y1 || !R->color) return;
+    Uint32 rgb = cfv_rgb(c), a = c.a + 1u, b = 256u - a; /* weights out of 256 */
+    Uint32 s_rb = (rgb & 0xff00ffu) * a, s_g = (rgb & 0x00ff00u) * a;
+    for (int yy = y0; yy <= y1; ++yy) {
+        Uint32 *p = R->color + (size_t)yy * (size_t)R->w;
+        if (c.a == 255) {
+            for (int xx = x0; xx <= x1; ++xx) p[xx] = rgb;
+            continue;
+        }
+        for (int xx = x0; xx <= x1; ++xx) { /* red and blue in one word, green in another */
+            Uint32 d = p[xx];
+            Uint32 rb = ((s_rb + (d & 0xff00ffu) * b) >> 8) & 0xff00ffu, g = ((s_g + (d & 0x00ff00u) * b) >> 8) & 0x00ff00u;
+            p[xx] = rb | g;
+        }
     }
 }
 

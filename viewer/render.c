@@ -226,26 +226,13 @@ void cfv_draw_free(cfvDraw *d)
     free(d->scratch);
     free(d->scratch_n);
     free(d->heat);
-    free(d->labels);
     memset(d, 0, sizeof *d);
 }
 
 bool cfv_draw_begin(cfvDraw *d, const cfvView *view, bool ids)
 {
     d->tris_drawn = d->tris_culled = 0;
-    d->n_labels = 0;
     return cfv_raster_begin(&d->raster, view->w, view->h, cfv_background, ids);
-}
-
-void cfv_draw_label(cfvDraw *d, float x, float y, float scale, SDL_Color c, const char *text)
-{
-    if (!GROW_BUF(d->labels, d->cap_labels, d->n_labels + 1)) return;
-    cfvLabel *l = &d->labels[d->n_labels++];
-    l->x = x;
-    l->y = y;
-    l->scale = scale;
-    l->c = c;
-    cfv_copy(l->text, sizeof l->text, text);
 }
 
 bool cfv_draw_present(cfvDraw *d, SDL_Renderer *r)
@@ -256,10 +243,6 @@ bool cfv_draw_present(cfvDraw *d, SDL_Renderer *r)
     }
     bool ok = cfv_raster_present(&d->raster, r, &d->tex, &d->tex_w, &d->tex_h);
     d->tex_owner = d->tex ? r : NULL;
-    for (int i = 0; i < d->n_labels; ++i) {
-        const cfvLabel *l = &d->labels[i];
-        cfv_text(r, l->x, l->y, l->scale, l->c, l->text);
-    }
     return ok;
 }
 
