@@ -10,14 +10,19 @@
 
 EXTRA_HELP += book book-pdf docs catalogue
 
+# the viewer that makes the demos' figures: the reference solutions when the tree has them
+BOOK_IMPL := $(if $(wildcard solutions/ch01),solutions,exercises)
+BOOK_CFVIEW := $(BUILD)/rel/bin/$(BOOK_IMPL)/cfview
 .PHONY: book book-pdf docs catalogue
 book:
 	@command -v pandoc >/dev/null || tools/install-deps
-	@tools/book/build $(if $(EDITION),--edition $(EDITION))
+	@$(MAKE) --no-print-directory IMPL=$(BOOK_IMPL) PRIOR=$(BOOK_IMPL) $(BOOK_CFVIEW)
+	@tools/book/build --cfview $(BOOK_CFVIEW) $(if $(EDITION),--edition $(EDITION))
 
 book-pdf:
 	@command -v pandoc >/dev/null || tools/install-deps
-	@tools/book/build --pdf $(if $(EDITION),--edition $(EDITION))
+	@$(MAKE) --no-print-directory IMPL=$(BOOK_IMPL) PRIOR=$(BOOK_IMPL) $(BOOK_CFVIEW)
+	@tools/book/build --pdf --cfview $(BOOK_CFVIEW) $(if $(EDITION),--edition $(EDITION))
 
 catalogue:
 	@command -v pandoc >/dev/null || tools/install-deps
