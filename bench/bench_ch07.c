@@ -612,6 +612,7 @@ static void fc3d_table(const char *data)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     const char *data = getenv("CF_DATA_DIR") ? getenv("CF_DATA_DIR") : "../shared/data";
     bool do_paper = true, do_fc3d = true;
     const char *only = NULL;

@@ -407,7 +407,7 @@ int cfv_app_look(cfvApp *app, char *msg, size_t cap)
     const char *want = run->demo ? run->demo->plots : NULL;
     static const char *const names[] = {"energy", "momentum", "barrier", "residual"};
     int n_plots = 0;
-    for (int p = 0; p < 4; ++p) {
+    for (int p = 0; p < 4 && app->plots; ++p) { /* plots the user hid (--no-plots) are not asked for */
         if (!want || !plot_named(want, names[p])) continue;
         n_plots++;
         if (!cfv_app_plot_shown(app, p)) {
