@@ -181,11 +181,16 @@ static bool informative(const cfvRun *run, size_t series_offset)
     return false;
 }
 
-/* a line needs two iterations: a solve that took one (a stack at rest) leaves no panel */
+/* a line needs two iterations with a residual the log axis can show: a solve that took one (a stack
+   at rest) or ended at exactly 0 leaves no panel */
 static bool has_history(const cfvRun *run)
 {
-    for (int i = 0; i < run->n_slots; ++i)
-        if (run->slot[i].w.stats.solver_history_len >= 2) return true;
+    for (int i = 0; i < run->n_slots; ++i) {
+        const cfStepStats *st = &run->slot[i].w.stats;
+        int n = st->solver_history_len < CF_STATS_HISTORY ? st->solver_history_len : CF_STATS_HISTORY, good = 0;
+        for (int k = 0; k < n; ++k) good += st->solver_history[k] > 0 && isfinite(st->solver_history[k]);
+        if (good >= 2) return true;
+    }
     return false;
 }
 
@@ -427,11 +432,7 @@ bool cfv_app_plot_shown(cfvApp *app, int p)
     Hud H;
     hud_build(app, &H);
     if (!H.plot[p]) return false;
-    if (p == 3) { /* a line needs two iterations */
-        for (int i = 0; i < app->run.n_slots; ++i)
-            if (app->run.slot[i].w.stats.solver_history_len >= 2) return true;
-        return false;
-    }
+    if (p == 3) return true; /* has_history(): two iterations with a positive residual */
     static const size_t off[3] = {offsetof(cfvSlot, energy), offsetof(cfvSlot, momentum), offsetof(cfvSlot, barrier)};
     for (int i = 0; i < app->run.n_slots; ++i) {
         const cfvSeries *se = (const cfvSeries *)((const char *)&app->run.slot[i] + off[p]);

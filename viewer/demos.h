@@ -184,7 +184,7 @@ typedef struct cfvRun {
     int n_subjects;
     cfvTrail trail[CFV_MAX_TRAILS];      /**< paths drawn behind objects (cfv_run_trail()) */
     int n_trails;
-    struct { int slot, body; } glass[CFV_MAX_GLASS]; /**< bodies drawn as glass (cfv_run_glass()) */
+    struct { int slot, body; bool soft; } glass[CFV_MAX_GLASS]; /**< bodies drawn as glass (cfv_run_glass()) */
     int n_glass;
     int n_compare;               /**< a scene compared across solvers (cfv_run_start_compare()): one slot each; 0 otherwise */
     const cfSolver *compare[CFV_MAX_WORLDS]; /**< the solver of each compared slot (kept over restarts) */
@@ -273,8 +273,11 @@ void cfv_run_trail_soft(cfvRun *run, int slot, int k, int node, uint32_t rgb, bo
  *  shape now from here on, not with its rest shape (a cushion settled under its own weight, so
  *  that the dent a body makes stands out). */
 void cfv_run_deformation_from_now(cfvRun *run, int slot, int k);
-/** Draw body @p body as glass: translucent with its edges, hiding nothing behind it. */
+/** Draw body @p body as glass: translucent with its edges, hiding nothing behind it (so the
+ *  contacts under or inside it show). A glass body is seen, not checked: declare a region subject. */
 void cfv_run_glass(cfvRun *run, int slot, int body);
+/** The same for soft body @p k (translucent, no edges). */
+void cfv_run_glass_soft(cfvRun *run, int slot, int k);
 /** Add a contact for the overlays of slot @p i (demos that compute their own, tests); cleared each step. */
 bool cfv_run_add_contact(cfvRun *run, int i, const cfContact *c);
 /** Add a mark to slot @p i (colour 0xRRGGBB, label may be NULL; kind | CFV_MARK_ON_TOP: over the

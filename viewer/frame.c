@@ -55,7 +55,18 @@ static void grow_body(Box *b, const cfRigidBody *rb, cfVec3 off)
 
 static void grow_soft(Box *b, const cfSoftBody *s, cfVec3 off)
 {
-    for (int i = 0; i < s->n_nodes; ++i) grow_pt(b, cfu_add(s->x[i], off));
+    /* without a surface the nodes are drawn as balls (render.c: 0.12 of the mean spring length) */
+    double r = 0.0;
+    if (s->n_tris == 0) {
+        double mean = 0.0;
+        int n = 0;
+        for (int k = 0; k < s->n_springs && k < 64; ++k, ++n) mean += s->springs[k].rest;
+        r = fmax(0.01, 0.12 * (n ? mean / n : 0.2));
+    }
+    for (int i = 0; i < s->n_nodes; ++i) {
+        grow_pt(b, cfu_add(s->x[i], cfu_add(off, cfu_vec3(-r, -r, -r))));
+        grow_pt(b, cfu_add(s->x[i], cfu_add(off, cfu_vec3(r, r, r))));
+    }
 }
 
 bool cfv_subject_box(const cfvRun *run, int k, cfVec3 *lo, cfVec3 *hi)

@@ -690,10 +690,10 @@ static void draw_plane(cfvDraw *d, const cfvView *v, const cfShape *s, cfVec3 ta
 
 /* ---- the frame --------------------------------------------------------------------------- */
 
-static bool is_glass(const cfvRun *run, int slot, int body)
+static bool is_glass(const cfvRun *run, int slot, int index, bool soft)
 {
     for (int g = 0; g < run->n_glass; ++g)
-        if (run->glass[g].slot == slot && run->glass[g].body == body) return true;
+        if (run->glass[g].slot == slot && run->glass[g].body == index && run->glass[g].soft == soft) return true;
     return false;
 }
 
@@ -783,21 +783,22 @@ void cfv_draw_worlds(cfvDraw *d, const cfvView *view, const cfvRun *run)
                 if (b->shape.type == CF_SHAPE_PLANE) continue;
                 SDL_Color col = b->fixed ? cfv_fixed_color : cfv_object_color(s, k++);
                 if (!cfu_vec3_finite(b->x) || !cfu_quat_finite(b->q)) continue;
-                bool g = is_glass(run, s, i);
+                bool g = is_glass(run, s, i, false);
                 if (g != (pass == 1)) continue;
                 Uint32 id = CFV_ID(s, 0, i);
                 if (only && !d->keep(d->keep_ctx, id)) continue;
                 R->cur_id = g ? 0 : id;
                 draw_body(d, view, b, cfu_add(b->x, sl->offset), col, g ? &glass : &solid);
             }
-            if (pass == 1) continue;
             for (int i = 0; i < w->n_soft; ++i) {
                 Uint32 id = CFV_ID(s, 1, i);
                 SDL_Color col = cfv_object_color(s, k++);
+                bool g = is_glass(run, s, i, true);
+                if (g != (pass == 1)) continue;
                 if (only && !d->keep(d->keep_ctx, id)) continue;
-                R->cur_id = id;
+                R->cur_id = g ? 0 : id;
                 const cfVec3 *ref = sl->shape_ref && sl->shape_ref_k == i && sl->shape_ref_n == w->soft[i].n_nodes ? sl->shape_ref : NULL;
-                draw_soft(d, view, &w->soft[i], ref, sl->offset, col, &solid);
+                draw_soft(d, view, &w->soft[i], ref, sl->offset, col, g ? &glass : &solid);
             }
         }
     }

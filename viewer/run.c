@@ -248,12 +248,17 @@ void cfv_run_deformation_from_now(cfvRun *run, int slot, int k)
     s->shape_ref_n = b->n_nodes;
 }
 
-void cfv_run_glass(cfvRun *run, int slot, int body)
+static void add_glass(cfvRun *run, int slot, int index, bool soft)
 {
     if (run->n_glass >= CFV_MAX_GLASS) return;
     run->glass[run->n_glass].slot = slot;
-    run->glass[run->n_glass++].body = body;
+    run->glass[run->n_glass].soft = soft;
+    run->glass[run->n_glass++].body = index;
 }
+
+void cfv_run_glass(cfvRun *run, int slot, int body) { add_glass(run, slot, body, false); }
+
+void cfv_run_glass_soft(cfvRun *run, int slot, int k) { add_glass(run, slot, k, true); }
 
 #define TRAIL_CAP 1024
 

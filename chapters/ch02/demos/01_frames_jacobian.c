@@ -44,7 +44,7 @@ static cfStatus setup(cfvRun *run, cfError *err)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
     cfv_run_subject(run, s, 0);
     cfv_run_subject(run, s, 1);
-    cfv_run_set_camera(run, cfu_zero3(), -30, 35, 0);
+    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.4), -30, 35, 3.0); /* close: the arrows at the contact are the lesson */
     step(run); /* place the bodies and draw the first frame */
     return CF_OK;
 }
@@ -107,13 +107,13 @@ static void step(cfvRun *run)
     /* what the lecturer sees */
     cfv_run_add_contact(run, 0, &c);
     double L = 0.45;
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, cfu_mul_add(c.p, L, c.n), 0x5a8cff, "n");
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, cfu_mul_add(c.p, L, c.t), 0xff7878, "t");
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, cfu_mul_add(c.p, L, c.b), 0x78e678, "b");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, cfu_mul_add(c.p, L, c.n), 0x5a8cff, "n");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, cfu_mul_add(c.p, L, c.t), 0xff7878, "t");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, cfu_mul_add(c.p, L, c.b), 0x78e678, "b");
     cfVec3 tipa = cfu_add(c.p, va), tipb = cfu_add(c.p, vb);
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, tipa, 0x78dcff, "v_A(p)");
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, tipb, 0xffa040, "v_B(p)");
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, tipa, cfu_add(tipa, ju_world), 0xffffff, "J u");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, tipa, 0x78dcff, "v_A(p)");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, tipb, 0xffa040, "v_B(p)");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, tipa, cfu_add(tipa, ju_world), 0xffffff, "J u");
     cfv_run_info(run, 0, "n = (%+.3f %+.3f %+.3f)  t = (%+.3f %+.3f %+.3f)  b = (%+.3f %+.3f %+.3f)", c.n.x, c.n.y,
                  c.n.z, c.t.x, c.t.y, c.t.z, c.b.x, c.b.y, c.b.z);
     cfv_run_info(run, 1, "J u = (%+.4f, %+.4f, %+.4f) m/s  (n, t, b);  |J u - (v_B(p) - v_A(p))| = %.1e", ju[0], ju[1],

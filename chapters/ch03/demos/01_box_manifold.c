@@ -14,6 +14,7 @@
  * about z, the clipped square becomes an octagon: 8 points at 45 deg, before reduction; the
  * manifold actually kept (max 4, cf_manifold_reduce) is drawn as the contacts, the discarded
  * points as grey dots. Nothing is integrated: the keys (or the automatic swing) set the pose.
+ * The upper box is drawn as glass: the contacts lie inside the overlap, which it would hide.
  */
 
 typedef struct Data {
@@ -47,8 +48,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     b.x = cfu_vec3(0, 0, 2 * HALF.z - SINK);
     if (cf_world_add_body(cfv_run_world(run, s), &a) < 0 || cf_world_add_body(cfv_run_world(run, s), &b) < 0)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    cfv_run_glass(run, s, 1); /* the upper box: the manifold is seen through it */
     cfv_run_subject(run, s, 0);
-    cfv_run_subject(run, s, 1);
+    cfv_run_subject_region(run, s, cfu_vec3(-HALF.x, -HALF.y, -HALF.z), cfu_vec3(HALF.x, HALF.y, 3 * HALF.z - SINK));
     cfv_run_set_camera(run, cfu_zero3(), -30, 50, 0);
     show(run);
     return CF_OK;
@@ -82,7 +84,7 @@ static void show(cfvRun *run)
     for (int i = 0; i < nf; ++i) { /* the points the reduction dropped */
         bool dropped = true;
         for (int j = 0; j < nk; ++j) dropped = dropped && cfu_norm(cfu_sub(full[i].p, kept[j].p)) > 1e-9;
-        if (dropped) cfv_run_mark(run, 0, CFV_MARK_POINT, full[i].p, full[i].p, 0xb0b0b0, NULL);
+        if (dropped) cfv_run_mark(run, 0, CFV_MARK_POINT | CFV_MARK_ON_TOP, full[i].p, full[i].p, 0xb0b0b0, NULL);
     }
     double deepest = 0;
     for (int i = 0; i < nk; ++i) deepest = fmax(deepest, -kept[i].phi);

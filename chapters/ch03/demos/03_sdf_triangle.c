@@ -96,9 +96,9 @@ static void show(cfvRun *run)
         cfv_run_add_contact(run, 0, &c);
         char lbl[40];
         snprintf(lbl, sizeof lbl, "s = %.3f", c.phi);
-        cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, cfu_add(c.p, cfu_scale(0.5, c.n)), 0xff4040, lbl);
+        cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, cfu_add(c.p, cfu_scale(0.5, c.n)), 0xff4040, lbl);
         cfVec3 x = cfu_add(c.p, cfu_scale(0.5 * c.phi, c.n)); /* the point of the triangle */
-        cfv_run_mark(run, 0, CFV_MARK_POINT, x, x, 0xffffff, NULL);
+        cfv_run_mark(run, 0, CFV_MARK_POINT | CFV_MARK_ON_TOP, x, x, 0xffffff, NULL);
     }
     cfv_run_info(run, 0, "%s: %d contact%s", d->vertices_only ? "vertex sampling only" : "vertices + face refinement",
                  ns, ns == 1 ? "" : "s");

@@ -30,7 +30,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (b->n_nodes > 64) return cf_error_set(err, CF_BAD_INPUT, "the scene's cube has %d nodes (at most 64)", b->n_nodes);
     for (int k = 0; k < b->n_nodes; ++k) d->x0[k] = b->x[k];
     d->lowest = INFINITY;
-    cfv_run_subject_soft(run, s, 0);
+    /* the contacts are under the cube: it is drawn as glass, and the region it stands in is the subject */
+    cfv_run_glass_soft(run, s, 0);
+    cfv_run_subject_region(run, s, cfu_vec3(-0.3, -0.3, 0), cfu_vec3(0.3, 0.3, 0.6));
     cfv_run_set_camera(run, cfu_zero3(), -60, 20, 0);
     return CF_OK;
 }
