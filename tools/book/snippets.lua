@@ -38,7 +38,7 @@ end
 
 local function read_meta(m)
   for _, k in ipairs({"snippets_file", "used_file", "extras_file", "chapter", "src_prefix",
-                      "figure_prefix", "edition", "source_name", "root"}) do
+                      "figure_prefix", "edition", "source_name", "root", "demo_figures"}) do
     meta_cfg[k] = str(m[k])
   end
   if not meta_cfg.snippets_file then fail("snippets_file metadata is missing") end
@@ -319,6 +319,12 @@ local function image(el)
   local t = el.src
   local demo = t:match("^demo:(.+)$")
   local bench = t:match("^bench:(.+)$")
+  if demo and meta_cfg.demo_figures == "no" then
+    -- no reference solutions in this tree (a handout): say where the picture is
+    return pandoc.Emph({pandoc.Str("(Figure:"), pandoc.Space(), pandoc.Code(demo), pandoc.Str(","), pandoc.Space(),
+                        pandoc.Str("which"), pandoc.Space(), pandoc.Code("make demo-ch" .. tonumber(demo:match("^ch(%d+)"))),
+                        pandoc.Space(), pandoc.Str("shows once your code passes the chapter's tests.)")})
+  end
   if demo then el.src = (meta_cfg.figure_prefix or "") .. "figures/demo-" .. demo:gsub("/", "_") .. ".png"; return el end
   if bench then el.src = (meta_cfg.figure_prefix or "") .. "figures/" .. bench:match("([^/]+)$"); return el end
   if not is_relative(t) then return nil end

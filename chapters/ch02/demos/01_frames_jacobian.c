@@ -42,9 +42,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     snprintf(b.name, sizeof b.name, "B");
     if (cf_world_add_body(cfv_run_world(run, s), &a) < 0 || cf_world_add_body(cfv_run_world(run, s), &b) < 0)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    cfv_run_subject(run, s, 0);
-    cfv_run_subject(run, s, 1);
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.4), -30, 35, 3.0); /* close: the arrows at the contact are the lesson */
+    cfv_run_subject(run, s, 1); /* the ball and the contact under it: the arrows there are the lesson, the box around them */
+    cfv_run_set_camera(run, cfu_zero3(), -30, 35, 0);
     step(run); /* place the bodies and draw the first frame */
     return CF_OK;
 }
