@@ -44,6 +44,8 @@ void cf_cone_project(const double x[3], double mu, double out[3])
         out[0] = a;
         out[1] = mu * a * x[1] / xt;
         out[2] = mu * a * x[2] / xt;
+        /* |x| near DBL_MAX: the product overflows where the direction x_T / |x_T| does not */
+        if (!isfinite(out[1]) || !isfinite(out[2])) out[1] = mu * a * (x[1] / xt), out[2] = mu * a * (x[2] / xt);
     }
 }
 //< ch02:cone-project
@@ -58,44 +60,102 @@ const char *cf_friction_model_name(cfFrictionModel m)
     return "unknown";
 }
 
-double cf_contact_residual2(const double r[3], const double u[3], double mu, cfFrictionModel model)
+/* |(a, b)| as sqrt(a^2 + b^2) where the squares neither overflow nor underflow (bit for bit what
+   the residuals always used), by hypot() elsewhere */
+static double norm2d(double a, double b)
+{
+    double t = sqrt(a * a + b * b);
+    return t >= 0x1p-480 && t <= 0x1p500 ? t : hypot(a, b);
+}
+
+/* the error vector e = r - P(r - u_hat) of one contact (see cf_contact_residual2()) */
+static void contact_error(const double r[3], const double u[3], double mu, cfFrictionModel model, double e[3])
 {
     if (model == CF_FRICTION_BOX) {
-        double hi = mu * fmax(r[0], 0.0), en = r[0] - fmax(0.0, r[0] - u[0]);
-        double et = r[1] - fmax(-hi, fmin(r[1] - u[1], hi)), eb = r[2] - fmax(-hi, fmin(r[2] - u[2], hi));
-        return en * en + et * et + eb * eb;
+        double hi = mu * fmax(r[0], 0.0);
+        e[0] = r[0] - fmax(0.0, r[0] - u[0]);
+        e[1] = r[1] - fmax(-hi, fmin(r[1] - u[1], hi));
+        e[2] = r[2] - fmax(-hi, fmin(r[2] - u[2], hi));
+        return;
     }
     /* De Saxce's modified velocity u_hat = u + (mu |u_T|, 0, 0), then e = r - P_K(r - u_hat) */
-    double z[3] = {r[0] - (u[0] + mu * sqrt(u[1] * u[1] + u[2] * u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
+    double z[3] = {r[0] - (u[0] + mu * norm2d(u[1], u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
     cf_cone_project(z, mu, pz);
-    return (r[0] - pz[0]) * (r[0] - pz[0]) + (r[1] - pz[1]) * (r[1] - pz[1]) + (r[2] - pz[2]) * (r[2] - pz[2]);
+    for (int k = 0; k < 3; ++k) e[k] = r[k] - pz[k];
+}
+
+/* the same for the ellipse of (mu_t, mu_b) (see cf_contact_residual2_ellipse()): a pinned axis
+   (coefficient 0) contributes its impulse */
+static void contact_error_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
+                                  cfFrictionModel model, double e[3])
+{
+    double m = fmax(mu_t, mu_b), mk[2] = {mu_t, mu_b};
+    if (model == CF_FRICTION_BOX) {
+        double n = fmax(r[0], 0.0);
+        e[0] = r[0] - fmax(0.0, r[0] - u[0]);
+        for (int k = 0; k < 2; ++k) e[1 + k] = r[1 + k] - fmax(-mk[k] * n, fmin(r[1 + k] - u[1 + k], mk[k] * n));
+        return;
+    }
+    if (!(m > 0.0)) {
+        contact_error(r, u, 0.0, CF_FRICTION_CONE, e);
+        return;
+    }
+    /* the isotropic cone of m in the variables r'_T = S^-1 r_T, u'_T = S u_T, S = diag(mu_t, mu_b) / m */
+    double rs[3] = {r[0], 0.0, 0.0}, us[3] = {u[0], 0.0, 0.0};
+    for (int k = 0; k < 2; ++k)
+        if (mk[k] > 0.0) {
+            double s = mk[k] / m;
+            rs[1 + k] = r[1 + k] / s;
+            us[1 + k] = s * u[1 + k];
+        }
+    contact_error(rs, us, m, CF_FRICTION_CONE, e);
+    for (int k = 0; k < 2; ++k)
+        if (!(mk[k] > 0.0)) e[1 + k] = r[1 + k];
+}
+
+double cf_contact_residual2(const double r[3], const double u[3], double mu, cfFrictionModel model)
+{
+    double e[3];
+    contact_error(r, u, mu, model, e);
+    return e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
 }
 
 double cf_contact_residual2_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
                                     cfFrictionModel model)
 {
-    if (model == CF_FRICTION_BOX) {
-        double n = fmax(r[0], 0.0), hi[2] = {mu_t * n, mu_b * n}, en = r[0] - fmax(0.0, r[0] - u[0]);
-        double sum = en * en;
-        for (int k = 0; k < 2; ++k) {
-            double e = r[1 + k] - fmax(-hi[k], fmin(r[1 + k] - u[1 + k], hi[k]));
-            sum += e * e;
-        }
-        return sum;
-    }
-    /* the isotropic cone of m in the variables r'_T = S^-1 r_T, u'_T = S u_T, S = diag(mu_t, mu_b) / m */
-    double m = fmax(mu_t, mu_b), mk[2] = {mu_t, mu_b}, rs[3] = {r[0], 0.0, 0.0}, us[3] = {u[0], 0.0, 0.0}, pinned = 0.0;
-    if (!(m > 0.0)) return cf_contact_residual2(r, u, 0.0, CF_FRICTION_CONE);
+    double m = fmax(mu_t, mu_b), e[3];
+    contact_error_ellipse(r, u, mu_t, mu_b, model, e);
+    if (model == CF_FRICTION_BOX || !(m > 0.0)) return e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+    /* the mapped cone's term, then the pinned axes' (the order the terms were always summed in) */
+    double cone = e[0] * e[0], pinned = 0.0;
     for (int k = 0; k < 2; ++k) {
-        if (mk[k] > 0.0) {
-            double s = mk[k] / m;
-            rs[1 + k] = r[1 + k] / s;
-            us[1 + k] = s * u[1 + k];
-        } else {
-            pinned += r[1 + k] * r[1 + k];
-        }
+        double t = e[1 + k] * e[1 + k];
+        if (mu_t > 0.0 && k == 0) cone += t;
+        else if (mu_b > 0.0 && k == 1) cone += t;
+        else pinned += t;
     }
-    return cf_contact_residual2(rs, us, m, CF_FRICTION_CONE) + pinned;
+    return cone + pinned;
+}
+
+double cf_contacts_residual(int nc, const double *r, const double *u, const double *mu, const double *ellipse,
+                            cfFrictionModel model)
+{
+    double sum = 0.0;
+    for (int a = 0; a < nc; ++a)
+        sum += ellipse ? cf_contact_residual2_ellipse(&r[3 * a], &u[3 * a], ellipse[2 * a], ellipse[2 * a + 1], model)
+                       : cf_contact_residual2(&r[3 * a], &u[3 * a], mu[a], model);
+    if (nc == 0 || (sum >= CF_NORM2_SAFE_MIN && sum <= CF_NORM2_SAFE_MAX)) return sqrt(sum);
+    if (!cf_vec_finite(3 * nc, r) || !cf_vec_finite(3 * nc, u)) return INFINITY;
+    /* a square overflowed or underflowed: the error vectors, then their scaled norm */
+    double *e = malloc((size_t)3 * nc * sizeof *e);
+    if (!e) return INFINITY;
+    for (int a = 0; a < nc; ++a) {
+        if (ellipse) contact_error_ellipse(&r[3 * a], &u[3 * a], ellipse[2 * a], ellipse[2 * a + 1], model, &e[3 * a]);
+        else contact_error(&r[3 * a], &u[3 * a], mu[a], model, &e[3 * a]);
+    }
+    double res = cf_vec_norm(3 * nc, e);
+    free(e);
+    return isfinite(res) ? res : INFINITY;
 }
 
 static double fc_model_residual(const cfFrictionProblem *p, const double *r, cfFrictionModel model)
@@ -106,12 +166,9 @@ static double fc_model_residual(const cfFrictionProblem *p, const double *r, cfF
     double *u = malloc((size_t)n * sizeof *u);
     if (!u) return INFINITY;
     cf_fc_velocity(p, r, u);
-    double sum = 0.0;
-    for (int a = 0; a < p->nc; ++a)
-        sum += p->ellipse ? cf_contact_residual2_ellipse(&r[3 * a], &u[3 * a], p->ellipse[2 * a], p->ellipse[2 * a + 1], model)
-                          : cf_contact_residual2(&r[3 * a], &u[3 * a], p->mu[a], model);
+    double res = cf_contacts_residual(p->nc, r, u, p->mu, p->ellipse, model);
     free(u);
-    return isfinite(sum) ? sqrt(sum) : INFINITY;
+    return res;
 }
 
 double cf_fc_residual(const cfFrictionProblem *p, const double *r) { return fc_model_residual(p, r, CF_FRICTION_CONE); }

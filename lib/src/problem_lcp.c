@@ -67,40 +67,54 @@ void cf_lcp_w(const cfLcp *p, const double *x, double *w)
     for (int i = 0; i < p->n; ++i) w[i] = row_w(p, x, i);
 }
 
-double cf_lcp_residual(const cfLcp *p, const double *x)
+/* sqrt of a sum of squares of n terms term(p, x, i): plain where nothing overflowed or underflowed
+   (bit for bit the sum it always was), otherwise the terms again into a scaled norm */
+typedef double (*Term)(const cfLcp *p, const double *x, int i);
+static double norm_of_terms(const cfLcp *p, const double *x, Term term)
 {
-    double s = 0.0;
+    double s = 0.0, big = 0.0;
     for (int i = 0; i < p->n; ++i) {
-        double m = fmin(x[i], row_w(p, x, i));
-        if (isnan(x[i])) m = NAN; /* fmin would hide a NaN iterate */
-        s += m * m;
+        double t = term(p, x, i);
+        s += t * t;
+        big = fmax(big, fabs(t));
     }
-    return sqrt(s);
+    if (isnan(s) || big == 0.0 || (s >= CF_NORM2_SAFE_MIN && s <= CF_NORM2_SAFE_MAX)) return sqrt(s);
+    double *t = malloc((size_t)p->n * sizeof *t);
+    if (!t) return INFINITY;
+    for (int i = 0; i < p->n; ++i) t[i] = term(p, x, i);
+    double r = cf_vec_norm(p->n, t);
+    free(t);
+    return r;
+}
+
+static double natural_term(const cfLcp *p, const double *x, int i)
+{
+    double m = fmin(x[i], row_w(p, x, i));
+    return isnan(x[i]) ? NAN : m; /* fmin would hide a NaN iterate */
+}
+
+double cf_lcp_residual(const cfLcp *p, const double *x) { return norm_of_terms(p, x, natural_term); }
+
+static double siconos_term(const cfLcp *p, const double *x, int i)
+{
+    double w = row_w(p, x, i);
+    double d = x[i] - (x[i] - w > 0.0 ? x[i] - w : 0.0);
+    return isnan(x[i]) || isnan(w) ? NAN : d;
 }
 
 double cf_lcp_residual_siconos(const cfLcp *p, const double *x)
 {
-    double s = 0.0;
-    for (int i = 0; i < p->n; ++i) {
-        double w = row_w(p, x, i);
-        double d = x[i] - (x[i] - w > 0.0 ? x[i] - w : 0.0);
-        if (isnan(x[i]) || isnan(w)) d = NAN;
-        s += d * d;
-    }
-    double nb = cf_vec_norm(p->n, p->b);
-    return nb > DBL_EPSILON ? sqrt(s) / nb : sqrt(s);
+    double nb = cf_vec_norm(p->n, p->b), s = norm_of_terms(p, x, siconos_term);
+    return nb > DBL_EPSILON ? s / nb : s;
 }
 
-double cf_lcp_residual_fb(const cfLcp *p, const double *x)
+static double fb_term(const cfLcp *p, const double *x, int i)
 {
-    double s = 0.0;
-    for (int i = 0; i < p->n; ++i) {
-        double w = row_w(p, x, i);
-        double f = hypot(x[i], w) - x[i] - w;
-        s += f * f;
-    }
-    return sqrt(s);
+    double w = row_w(p, x, i);
+    return hypot(x[i], w) - x[i] - w;
 }
+
+double cf_lcp_residual_fb(const cfLcp *p, const double *x) { return norm_of_terms(p, x, fb_term); }
 
 /* ---- Siconos reader ---------------------------------------------------------------------- */
 

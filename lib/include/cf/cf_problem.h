@@ -147,6 +147,17 @@ double cf_contact_residual2(const double r[3], const double u[3], double mu, cfF
 double cf_contact_residual2_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
                                     cfFrictionModel model);
 /**
+ * The root of the sum over @p nc contacts of cf_contact_residual2() (cf_contact_residual2_ellipse()
+ * with the 2 nc principal coefficients of @p ellipse when it is not NULL; @p mu unread then) at
+ * impulses @p r and velocities @p u (3 nc each): the one place every problem's residual sums its
+ * contacts. Without overflow or underflow: where a square leaves the safe range of the plain sum
+ * (cf_linalg.h, #CF_NORM2_SAFE_MIN) the error vectors go through cf_vec_norm()'s scaled sum, so
+ * impulses and velocities up to about 1e300 give a finite residual. +INFINITY when an input is not
+ * finite (or no memory is left for the scaled sum).
+ */
+double cf_contacts_residual(int nc, const double *r, const double *u, const double *mu, const double *ellipse,
+                            cfFrictionModel model);
+/**
  * Absolute natural-map error sqrt(sum_a |r_a - P_K(r_a - u_hat_a)|^2) (Siconos
  * fc3d_compute_error with rho = 1); divide by cf_fc_norm_q() or by max(|q|, |r|, |u|) for the
  * two normalizations in use (see ../shared/data/siconos-fc3d/README.md). The per-contact term is
