@@ -389,6 +389,16 @@ START_TEST(spatial_hash_equals_all_pairs)
         }
     }
     cf_hash_free(&h);
+    /* a hash of no boxes, and a query that finds nothing (no result buffer yet: qsort must not
+       be handed it; UBSan in make check says so) */
+    cft_assert_ok(cf_hash_build(&h, b, 0, 0.2));
+    const int *none;
+    cfAabb far = cf_aabb_inflate(cf_aabb_add_point(cf_aabb_empty(), cfu_vec3(50, 50, 50)), 0.1);
+    ck_assert_int_eq(cf_hash_query(&h, far, &none), 0);
+    cf_hash_free(&h);
+    cft_assert_ok(cf_hash_build(&h, b + 1, 1, 0.2));
+    ck_assert_int_eq(cf_hash_query(&h, far, &none), 0);
+    cf_hash_free(&h);
     cfAabb bad = b[0];
     bad.lo.x = NAN;
     cft_assert_status(cf_hash_build(&h, &bad, 1, 0.2), CF_BAD_INPUT);
