@@ -787,7 +787,7 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
         if (st != CF_OK) return st;
         scene_relative(p, node, npath, sizeof npath);
         scene_relative(p, ele, epath, sizeof epath);
-        st = cf_soft_read_tetgen(s, npath, epath, scale, offset, density, young, poisson, &inner);
+        st = cf_soft_read_tetgen(s, npath, epath, scale, offset, density, young, poisson, fmax(*p->elements_left, 0.5), &inner);
         if (st == CF_OK) st = spend_elements(p, at, "node", (double)s->n_nodes + s->n_tets);
         if (st != CF_OK) {
             cf_soft_free(s);

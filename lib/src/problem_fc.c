@@ -178,13 +178,15 @@ double cf_fc_box_residual(const cfFrictionProblem *p, const double *r) { return 
 double cf_fc_norm_q(const cfFrictionProblem *p) { return cf_vec_norm(3 * p->nc, p->q); }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Reading: the whole file is split into whitespace-separated tokens, numbered from 1 so that
-   every message can say which token is wrong.                                                 */
+/* Reading: the whole file is split into whitespace-separated tokens, numbered from 1, each with
+   its line, so that every message can say where the wrong one is: "path:LINE: token N ('x')". */
 
 typedef struct Tokens {
     const char *path;
     char *buf; /* file contents, each token NUL-terminated in place */
     char **tok; /* token start pointers */
+    int *line; /* the line of each token */
+    int last_line; /* the line of the last token (for messages at the end of the file) */
     long count; /* tokens in the file */
     long next; /* index of the next token to read */
     cfError *err;
@@ -194,6 +196,7 @@ static void tokens_free(Tokens *t)
 {
     free(t->buf);
     free(t->tok);
+    free(t->line);
 }
 
 static cfStatus tokens_load(Tokens *t, const char *path, cfError *err)
@@ -201,33 +204,10 @@ static cfStatus tokens_load(Tokens *t, const char *path, cfError *err)
     memset(t, 0, sizeof *t);
     t->path = path;
     t->err = err;
-    FILE *f = fopen(path, "rb");
-    if (!f) return cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    cfStatus st = buf ? CF_OK : CF_NO_MEMORY;
-    while (st == CF_OK) {
-        if (len + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                st = CF_NO_MEMORY;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (st == CF_OK && ferror(f)) st = cf_error_set(err, CF_IO_ERROR, "%s: read error", path);
-    fclose(f);
-    if (st != CF_OK) {
-        free(buf);
-        return st == CF_NO_MEMORY ? cf_error_set(err, st, "%s: out of memory", path) : st;
-    }
-    buf[len] = '\0';
-    t->buf = buf;
+    size_t len;
+    cfStatus st = cf_file_read_text(path, 0, &t->buf, &len, err);
+    if (st != CF_OK) return st;
+    char *buf = t->buf;
     /* count, then record and terminate the tokens */
     long count = 0;
     for (size_t i = 0; i < len;) {
@@ -237,21 +217,31 @@ static cfStatus tokens_load(Tokens *t, const char *path, cfError *err)
         while (i < len && !isspace((unsigned char)buf[i])) ++i;
     }
     t->tok = malloc((size_t)(count > 0 ? count : 1) * sizeof *t->tok);
-    if (!t->tok) {
+    t->line = malloc((size_t)(count > 0 ? count : 1) * sizeof *t->line);
+    if (!t->tok || !t->line) {
         tokens_free(t);
         return cf_error_set(err, CF_NO_MEMORY, "%s: out of memory", path);
     }
     long k = 0;
+    int line = 1;
     for (size_t i = 0; i < len;) {
-        while (i < len && isspace((unsigned char)buf[i])) ++i;
+        while (i < len && isspace((unsigned char)buf[i])) line += buf[i++] == '\n';
         if (i >= len) break;
+        t->line[k] = line;
         t->tok[k++] = &buf[i];
         while (i < len && !isspace((unsigned char)buf[i])) ++i;
-        buf[i < len ? i++ : i] = '\0';
+        if (i < len) {
+            line += buf[i] == '\n';
+            buf[i++] = '\0';
+        }
     }
+    t->last_line = count > 0 ? t->line[count - 1] : 1; /* the end of the file: where its last token is */
     t->count = count;
     return CF_OK;
 }
+
+/* the line of token number @p k (from 1), or the file's last line past its end */
+static int tokens_line(const Tokens *t, long k) { return k >= 1 && k <= t->count ? t->line[k - 1] : t->last_line; }
 
 static long tokens_left(const Tokens *t) { return t->count - t->next; }
 
@@ -259,8 +249,8 @@ static long tokens_left(const Tokens *t) { return t->count - t->next; }
 static const char *tokens_next(Tokens *t, const char *what)
 {
     if (t->next >= t->count) {
-        cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: unexpected end of file, expected %s", t->path,
-                     t->next + 1, what);
+        cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld: unexpected end of file, expected %s", t->path,
+                     t->last_line, t->next + 1, what);
         return NULL;
     }
     return t->tok[t->next++];
@@ -277,11 +267,11 @@ static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, long *ou
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || *end != '\0' || errno == ERANGE)
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected an integer (%s)",
-                            t->path, t->next, s, what);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): expected an integer (%s)",
+                            t->path, tokens_line(t, t->next), t->next, s, what);
     if (v < lo || v > hi)
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s must be in [%ld, %ld]",
-                            t->path, t->next, s, what, lo, hi);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): %s must be in [%ld, %ld]",
+                            t->path, tokens_line(t, t->next), t->next, s, what, lo, hi);
     *out = v;
     return CF_OK;
 }
@@ -293,11 +283,11 @@ static cfStatus read_double(Tokens *t, const char *what, long index, double *out
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end != '\0')
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected a number (%s[%ld])",
-                            t->path, t->next, s, what, index);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): expected a number (%s[%ld])",
+                            t->path, tokens_line(t, t->next), t->next, s, what, index);
     if (!isfinite(v))
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s[%ld] is not finite", t->path,
-                            t->next, s, what, index);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): %s[%ld] is not finite", t->path,
+                            tokens_line(t, t->next), t->next, s, what, index);
     *out = v;
     return CF_OK;
 }
@@ -307,8 +297,8 @@ static cfStatus require_tokens(Tokens *t, long need, const char *what)
 {
     if (tokens_left(t) >= need) return CF_OK;
     return cf_error_set(t->err, CF_BAD_INPUT,
-                        "%s: token %ld: file ends early: %s needs %ld more values, %ld left", t->path,
-                        t->next + 1, what, need, tokens_left(t));
+                        "%s:%d: token %ld: file ends early: %s needs %ld more values, %ld left", t->path,
+                        tokens_line(t, t->next + 1), t->next + 1, what, need, tokens_left(t));
 }
 
 /* dense W, column-major on disk: keep every diagonal block and the non-zero off-diagonal ones */
@@ -422,8 +412,8 @@ cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err
     for (long a = 0; a < nc && st == CF_OK; ++a) {
         st = read_double(&t, "mu", a, &p->mu[a]);
         if (st == CF_OK && p->mu[a] < 0.0)
-            st = cf_error_set(err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): mu[%ld] = %g must be >= 0", path,
-                              t.next, t.tok[t.next - 1], a, p->mu[a]);
+            st = cf_error_set(err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): mu[%ld] = %g must be >= 0", path,
+                              tokens_line(&t, t.next), t.next, t.tok[t.next - 1], a, p->mu[a]);
     }
     /* anything after mu (Siconos files sometimes end with a comment) is ignored */
     tokens_free(&t);

@@ -118,12 +118,14 @@ double cf_lcp_residual_fb(const cfLcp *p, const double *x) { return norm_of_term
 
 /* ---- Siconos reader ---------------------------------------------------------------------- */
 
-/* Whitespace-separated tokens of a whole file; `count` numbers them from 1 in messages. */
+/* Whitespace-separated tokens of a whole file; `count` numbers them from 1 in messages, `line`
+   is the line of the current one. */
 typedef struct Tokens {
     const char *path;
     char *text;
     char *cur;
     long count;
+    int line;
     char tok[128];
     cfError *err;
 } Tokens;
@@ -132,11 +134,13 @@ typedef struct Tokens {
 static bool next_token(Tokens *t)
 {
     char *s = t->cur;
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f') ++s;
-    if (!*s) {
+    int line = t->line;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f') line += *s++ == '\n';
+    if (!*s) { /* the end of the file: messages name the line of its last token */
         t->cur = s;
         return false;
     }
+    t->line = line;
     size_t len = 0;
     while (s[len] && !strchr(" \t\n\r\v\f", s[len])) ++len;
     size_t keep = len < sizeof t->tok - 1 ? len : sizeof t->tok - 1;
@@ -150,9 +154,9 @@ static bool next_token(Tokens *t)
 static cfStatus bad(Tokens *t, const char *what, const char *why)
 {
     if (t->tok[0])
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: %s: %s (read '%s')", t->path, t->count, what,
-                            why, t->tok);
-    return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: %s: %s", t->path, t->count, what, why);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld: %s: %s (read '%s')", t->path, t->line, t->count,
+                            what, why, t->tok);
+    return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld: %s: %s", t->path, t->line, t->count, what, why);
 }
 
 /* An integer in [lo, hi] named `what` (hi is cut to INT_MAX: a count that does not fit an int is
@@ -193,49 +197,6 @@ static cfStatus read_double(Tokens *t, const char *what, double *out)
     if (!isfinite(v)) return bad(t, what, "not a finite number");
     *out = v;
     return CF_OK;
-}
-
-static char *slurp(const char *path, cfError *err, cfStatus *st)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *st = cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (len + 1 < cap) break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (!buf) {
-        *st = cf_error_set(err, CF_NO_MEMORY, "%s: out of memory", path);
-        return NULL;
-    }
-    if (failed) {
-        free(buf);
-        *st = cf_error_set(err, CF_IO_ERROR, "%s: read error", path);
-        return NULL;
-    }
-    buf[len] = '\0';
-    if (memchr(buf, '\0', len)) {
-        free(buf);
-        *st = cf_error_set(err, CF_BAD_INPUT, "%s: token 1: not a text file (NUL byte)", path);
-        return NULL;
-    }
-    *st = CF_OK;
-    return buf;
 }
 
 /* Dense storage: "size0 size1" again, then the entries column by column. */
@@ -320,11 +281,11 @@ cfStatus cf_lcp_read_siconos(const char *path, cfLcp *p, cfError *err)
     if (!p) return cf_error_set(err, CF_BAD_INPUT, "cf_lcp_read_siconos: no problem to fill");
     memset(p, 0, sizeof *p);
     if (!path) return cf_error_set(err, CF_BAD_INPUT, "cf_lcp_read_siconos: no path");
-    cfStatus st;
-    char *text = slurp(path, err, &st);
-    if (!text) return st;
+    char *text;
+    cfStatus st = cf_file_read_text(path, 0, &text, NULL, err);
+    if (st != CF_OK) return st;
 
-    Tokens t = {.path = path, .text = text, .cur = text, .count = 0, .err = err};
+    Tokens t = {.path = path, .text = text, .cur = text, .count = 0, .line = 1, .err = err};
     int n, storage, s0, s1;
     st = read_int(&t, "problem size n", 1, 1 << 20, &n);
     if (st == CF_OK) st = read_int(&t, "matrix storage type", 0, 2, &storage);

@@ -441,25 +441,25 @@ END_TEST
 
 START_TEST(fc_malformed_files)
 {
-    /* each malformed file gives CF_BAD_INPUT and a message with the path, the token and a reason */
+    /* each malformed file gives CF_BAD_INPUT and a message with the path, the line, the token and a reason */
     static const struct {
         const char *text, *expect;
     } cases[] = {
-        {"2\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n0.1\n", "token 1 ('2')"},
-        {"3\n0\n", "token 2 ('0')"},
-        {"3\n1\n2\n3\n3\n", "token 3 ('2'): storage type"},
-        {"3\n1\n0\n6\n6\n", "token 4 ('6')"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 x 0 0 0 1\n0 0 0\n0.1\n", "token 12 ('x'): expected a number"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 nan 0 0 0 1\n0 0 0\n0.1\n", "token 12 ('nan')"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n-0.1\n", "mu[0]"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0\n", "file ends early"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0\n", "file ends early"},
-        {"3\n1\n0\n3\n3\n3 4\n", "token 7 ('4')"},
-        {"3 1 1 3 3 1 1 1 4 4 2 1 0 1 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 9 ('4')"}, /* block size 4 */
+        {"2\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n0.1\n", ":1: token 1 ('2')"},
+        {"3\n0\n", ":2: token 2 ('0')"},
+        {"3\n1\n2\n3\n3\n", ":3: token 3 ('2'): storage type"},
+        {"3\n1\n0\n6\n6\n", ":4: token 4 ('6')"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 x 0 0 0 1\n0 0 0\n0.1\n", ":7: token 12 ('x'): expected a number"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 nan 0 0 0 1\n0 0 0\n0.1\n", ":7: token 12 ('nan')"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n-0.1\n", ":9: token 20 ('-0.1'): mu[0]"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0\n", ":8: token 17: file ends early"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0\n", ":7: token 8: file ends early"},
+        {"3\n1\n0\n3\n3\n3 4\n", ":6: token 7 ('4')"},
+        {"3 1 1 3 3 1 1 1 4 4 2 1 0 1 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", ":1: token 9 ('4')"}, /* block size 4 */
         {"3 2 1 6 6 2 2 2 3 6 3 6 3 2 0 2 2 0 0 0 1 0 0 0 1 0 0 0 1 1 1 0 0 0 1 0 0 0 1 0 0 0 0 0 0 0.1 0.1",
          "listed twice"},
-        {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 0 7 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 16 ('7'): block number"},
-        {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 3 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 15 ('3'): block column index"},
+        {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 0 7 1 0 0 0 1 0 0 0 1 0 0 0 0.1", ":1: token 16 ('7'): block number"},
+        {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 3 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", ":1: token 15 ('3'): block column index"},
     };
     char path[64];
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {

@@ -78,17 +78,25 @@ static void json_exact(FILE *f, double v)
     else fputs("null", f);
 }
 
-/* FC3D files start "3 nc storage size0 ...", with storage 0, 1 or 2 and size0 = 3 nc; LCP files
-   "n storage n ...". Anything else is read as an LCP, whose reader says what is wrong. */
+/* FC3D files start "3 nc storage size0 ..." with storage 0, 1 or 2; LCP files "n storage size0
+   size1" with size0 = n. An LCP of n = 3 has its third number 3, an FC3D file never (storage <= 2),
+   and an LCP's second number is a storage type (0, 1 or 2): so a file starting with 3 that is not
+   "3 s 3" with s <= 2 is an FC3D file, whose reader then says what is wrong with its header (a
+   corrupted FC3D header was read as an LCP, with messages about another format). Anything else is
+   an LCP. Only a regular file is opened (cf_file_open(): a FIFO would block); the readers refuse
+   the others with their message. */
 static bool looks_fc3d(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    cfStatus st;
+    FILE *f = cf_file_open(path, 0, &st, NULL);
     if (!f) return false;
-    double t[4];
+    double t[3];
     int n = 0;
-    while (n < 4 && fscanf(f, "%lf", &t[n]) == 1) ++n;
+    while (n < 3 && fscanf(f, "%lf", &t[n]) == 1) ++n;
     fclose(f);
-    return n == 4 && t[0] == 3.0 && t[1] >= 1.0 && (t[2] == 0.0 || t[2] == 1.0 || t[2] == 2.0) && t[3] == 3.0 * t[1];
+    if (n < 1 || t[0] != 3.0) return false;
+    bool lcp3 = n == 3 && (t[1] == 0.0 || t[1] == 1.0 || t[1] == 2.0) && t[2] == 3.0;
+    return !lcp3;
 }
 
 typedef struct Args {

@@ -54,7 +54,8 @@ double cf_lcp_residual_fb(const cfLcp *p, const double *x);
 /**
  * Read the Siconos LCP text format (dense column-major or sparse block, see
  * ../shared/data/siconos-lcp/README.md). CF_IO_ERROR for an unreadable file, CF_BAD_INPUT with
- * "path: token N: reason" for malformed content (bad sizes, short data, non-finite numbers).
+ * "path:LINE: token N: reason" for malformed content (bad sizes, short data, non-finite numbers)
+ * and for a file that is not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_read_text()).
  */
 cfStatus cf_lcp_read_siconos(const char *path, cfLcp *p, cfError *err);
 /** Write @p p in the Siconos dense format (column-major), readable by cf_lcp_read_siconos(). */
@@ -174,7 +175,9 @@ double cf_fc_residual(const cfFrictionProblem *p, const double *r);
 double cf_fc_box_residual(const cfFrictionProblem *p, const double *r);
 /** ||q||_2 */
 double cf_fc_norm_q(const cfFrictionProblem *p);
-/** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). */
+/** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). CF_IO_ERROR for an
+ *  unreadable file, CF_BAD_INPUT with "path:LINE: token N ('text'): reason" for malformed content and
+ *  for a file that is not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_read_text()). */
 cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err);
 /** Write @p p in the Siconos FC3D sparse-block format; cf_fc_read_siconos() reads it back exactly.
  *  The format has no elliptic cones: a problem with cfFrictionProblem::ellipse is CF_BAD_INPUT. */
