@@ -234,7 +234,7 @@ static int solve_lcp(Args *a)
         return 2;
     }
     if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
-    if (!a->tol_set && !s->dense) a->par.tol = 1e-10;
+    if (!a->tol_set) a->par.tol = 1e-10;
     double *x = calloc((size_t)p.n, sizeof *x);
     if (!x) {
         fprintf(stderr, "cflab solve: out of memory (n = %d)\n", p.n);
@@ -251,8 +251,9 @@ static int solve_lcp(Args *a)
     if (a->json) {
         printf("{\"file\": ");
         json_string(stdout, a->file);
-        printf(", \"kind\": \"lcp\", \"n\": %d, \"solver\": \"%s\", \"status\": \"%s\", \"solved\": %s, \"residual_siconos\": ",
-               p.n, s->name, cf_status_name(st), st == CF_OK ? "true" : "false");
+        printf(", \"kind\": \"lcp\", \"n\": %d, \"solver\": \"%s\", \"form\": \"lcp\", \"tol\": %.17g, \"status\": \"%s\", "
+               "\"solved\": %s, \"residual_siconos\": ",
+               p.n, s->name, a->par.tol, cf_status_name(st), st == CF_OK ? "true" : "false");
         json_number(stdout, res_sic);
         printf(", \"residual_abs\": ");
         json_number(stdout, res_abs);
@@ -299,7 +300,7 @@ static int solve_fc3d(Args *a)
         return 2;
     }
     if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
-    if (!a->tol_set && !s->dense) a->par.tol = 1e-10;
+    if (!a->tol_set) a->par.tol = 1e-10;
     int n = 3 * p.nc;
     double *r = calloc((size_t)n, sizeof *r), *u = malloc((size_t)n * sizeof *u);
     cfFormWork fw = {0};
@@ -316,6 +317,11 @@ static int solve_fc3d(Args *a)
         return 2;
     }
     st = cf_form_solve(&fw, s, &prob, &a->par, r, &rep);
+    /* the LCP form's own unknowns (lambda_n, lambda_d, beta), which --print-x shows too */
+    int n_lcp = s->form == CF_FORM_LCP && prob.lcp ? prob.lcp->n : 0;
+    double *x_lcp = n_lcp ? malloc((size_t)n_lcp * sizeof *x_lcp) : NULL;
+    if (x_lcp) memcpy(x_lcp, fw.x, (size_t)n_lcp * sizeof *x_lcp);
+    else n_lcp = 0;
     cf_form_work_free(&fw);
     cf_fc_velocity(&p, r, u);
     double res = cf_fc_residual(&p, r), nq = cf_fc_norm_q(&p);
@@ -325,8 +331,11 @@ static int solve_fc3d(Args *a)
     if (a->json) {
         printf("{\"file\": ");
         json_string(stdout, a->file);
-        printf(", \"kind\": \"fc3d\", \"contacts\": %d, \"n\": %d, \"solver\": \"%s\", \"status\": \"%s\", \"solved\": %s",
-               p.nc, n, s->name, cf_status_name(st), st == CF_OK ? "true" : "false");
+        printf(", \"kind\": \"fc3d\", \"contacts\": %d, \"n\": %d, \"solver\": \"%s\", \"form\": \"%s\", \"friction\": \"%s\"",
+               p.nc, n, s->name, cf_form_name(s->form), cf_friction_model_name(a->par.friction));
+        if (s->form == CF_FORM_LCP) printf(", \"directions\": %d", a->par.directions);
+        printf(", \"tol\": %.17g, \"status\": \"%s\", \"solved\": %s", a->par.tol, cf_status_name(st),
+               st == CF_OK ? "true" : "false");
         printf(", \"residual_abs\": ");
         json_number(stdout, res);
         printf(", \"residual_q\": ");
@@ -347,6 +356,14 @@ static int solve_fc3d(Args *a)
                 json_exact(stdout, r[i]);
             }
             printf("]");
+            if (n_lcp) {
+                printf(", \"x_lcp\": [");
+                for (int i = 0; i < n_lcp; ++i) {
+                    if (i) printf(", ");
+                    json_exact(stdout, x_lcp[i]);
+                }
+                printf("]");
+            }
         }
         printf("}\n");
     } else {
@@ -366,6 +383,7 @@ static int solve_fc3d(Args *a)
     cf_fc_free(&p);
     free(r);
     free(u);
+    free(x_lcp);
     return st == CF_OK ? 0 : 1;
 }
 
