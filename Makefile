@@ -26,14 +26,14 @@ include mk/chapters.mk
 -include $(sort $(wildcard mk/ch[0-9][0-9].mk))
 
 .SECONDARY:
-.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check demo demo-cli exercises \
+.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check fuzz demo demo-cli exercises \
         exercises-check stubs-werror clean
 
 all: libs libtests simtests tests apps
 
 help:
 	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "other targets: test, test-lib, test-sim, exercises, exercises-check, stubs-werror, install-deps, clean"
+	@echo "other targets: test, test-lib, test-sim, fuzz, exercises, exercises-check, stubs-werror, install-deps, clean"
 	@echo "               $(EXTRA_HELP)"
 
 # ---- dependencies: installed on demand from Debian's packages ------------------------------
@@ -140,6 +140,16 @@ test: $(ALL_TEST_BINS)
 
 check:
 	@tools/check
+
+# ---- fuzzing: tools/fuzz (its --help says what it fails on) for FUZZ_SECONDS on FUZZ_JOBS jobs,
+# on the AddressSanitizer + UBSan build of cflab; FUZZ_SEED picks the cases (each is reproducible) -
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS ?= 2
+FUZZ_SEED ?= 1
+fuzz:
+	@$(MAKE) --no-print-directory SAN=1 IMPL=solutions PRIOR=solutions $(BUILD)/asan/bin/solutions/cflab
+	nice -n 10 tools/fuzz --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --seed $(FUZZ_SEED) \
+	  --cflab $(BUILD)/asan/bin/solutions/cflab
 
 # ---- exercises/ is generated from solutions/ -----------------------------------------------
 exercises:
