@@ -202,10 +202,10 @@ static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fall
     const cfSolver *s = cf_solver_find(name);
     char names[512];
     cf_solver_names(kind, names, sizeof names);
-    if (!s) fprintf(stderr, "cflab solve: unknown solver '%s' (for %s files: %s)\n", name, what, names);
+    if (!s) fprintf(stderr, "cflab solve: --solver: unknown solver '%s' (for %s files: %s)\n", name, what, names);
     else if (!cf_solver_matches(s, kind))
-        fprintf(stderr, "cflab solve: solver '%s' does not take %s problems (%s form; for %s files: %s)\n", name, what,
-                cf_form_name(s->form), what, names);
+        fprintf(stderr, "cflab solve: %s: solver '%s' does not take %s problems (%s form; for %s files: %s)\n", a->file,
+                name, what, cf_form_name(s->form), what, names);
     return s && cf_solver_matches(s, kind) ? s : NULL;
 }
 
