@@ -779,11 +779,16 @@ static cfStatus assemble_fc3d(cfWorld *w, double erp)
     cfStatus st = cf_friction_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, nc, &k->fc);
     if (st != CF_OK) return fail(w, st, "assemble: the rigid contact problem failed (ch02.5: %s)", cf_status_name(st));
     bool soft = false;
-    for (int i = 0; i < w->n_soft && st == CF_OK; ++i)
+    for (int i = 0; i < w->n_soft && st == CF_OK; ++i) {
         if (soft_touched(w, i)) {
             soft = true;
             st = soft_dual(w, i);
+        } else {
+            /* no contact this step: nothing of the last step's dual form (its contact count and
+               indices into that step's list) may reach the merge or the apply */
+            soft_work_release(&k->soft[i]);
         }
+    }
     if (st == CF_OK && soft) st = merge_soft(w);
     if (st != CF_OK) return fail(w, st, "assemble: %s", cf_status_name(st));
     /* the ellipses of the anisotropic contacts (chapter 10), in their frames */

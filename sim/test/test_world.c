@@ -812,6 +812,65 @@ START_TEST(input_control_characters_escaped)
 }
 END_TEST
 
+/* ---- issue 30: a status that tells the truth ------------------------------------------------- */
+
+/* Two jelly cubes on the ground; the second is thrown up and leaves its contacts while the first
+   keeps its own. The assembly refreshed the dual form only of the bodies with contacts, so the
+   thrown one kept last step's contact count and indices: merge_soft and the apply read and wrote
+   past their arrays (AddressSanitizer: heap-buffer-overflow; a release build aborted in free())
+   and gave the free cube last step's contact velocities. Once in the air it must step exactly as
+   chapter 1's implicit Euler steps it alone, bit for bit. */
+START_TEST(truth_soft_body_leaves_contact)
+{
+    const char *json = "{\"world\": {\"dt\": 0.0166666666666667, \"detector\": \"primitives\", \"contact_margin\": 0.01,"
+                       " \"solver\": \"pgs-blocked\", \"solver_iterations\": 30, \"soft_integrator\": \"implicit\"},"
+                       " \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"mu\": 0.6,"
+                       "   \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}],"
+                       " \"soft_bodies\": ["
+                       "  {\"name\": \"stays\", \"type\": \"tet_box\", \"origin\": [-0.6, -0.15, 0], \"size\": [0.3, 0.3, 0.3],"
+                       "   \"cells\": [1, 1, 1], \"density\": 500, \"young\": 3e4, \"poisson\": 0.3, \"mu\": 0.6},"
+                       "  {\"name\": \"thrown\", \"type\": \"tet_box\", \"origin\": [0.3, -0.15, 0], \"size\": [0.3, 0.3, 0.3],"
+                       "   \"cells\": [2, 2, 2], \"density\": 500, \"young\": 3e4, \"poisson\": 0.3, \"mu\": 0.6}]}";
+    cfWorld w;
+    cfError err;
+    cfStatus st = cf_scene_parse(json, "soft_leaves", &w, NULL, &err);
+    ck_assert_msg(st == CF_OK, "%s", err.msg);
+    step_ok(&w, 20);
+    int on[2] = {0, 0};
+    for (int a = 0; a < w.contacts.count; ++a)
+        for (int side = 0; side < 2; ++side) {
+            const cfSoftSide *ss = cf_contact_soft(&w.contacts.items[a], side);
+            if (ss) on[ss->body]++;
+        }
+    ck_assert_msg(on[0] > 0 && on[1] > on[0], "contacts per cube: %d, %d", on[0], on[1]);
+    cfSoftBody *t = &w.soft[1];
+    for (int n = 0; n < t->n_nodes; ++n) t->v[n].z += 4.0;
+    step_ok(&w, 2); /* up and out of the margin */
+    for (int a = 0; a < w.contacts.count; ++a) {
+        const cfContact *c = &w.contacts.items[a];
+        const cfSoftSide *sa = cf_contact_soft(c, 0), *sb = cf_contact_soft(c, 1);
+        ck_assert_msg(!(sa && sa->body == 1) && !(sb && sb->body == 1), "the thrown cube still touches");
+        ck_assert_msg((sa && sa->body == 0) || (sb && sb->body == 0), "a contact of neither cube");
+    }
+    ck_assert(w.contacts.count > 0); /* the other cube keeps its contacts: the assembly still merges */
+    cfSoftBody ref;
+    memset(&ref, 0, sizeof ref);
+    cft_assert_ok(cf_soft_copy(&ref, t));
+    for (int k = 0; k < 10; ++k) {
+        step_ok(&w, 1);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_soft_step_implicit(&ref, w.def.gravity, w.def.dt, &rep));
+        for (int n = 0; n < ref.n_nodes; ++n)
+            ck_assert_msg(cfu_norm(cfu_sub(ref.x[n], t->x[n])) == 0.0 && cfu_norm(cfu_sub(ref.v[n], t->v[n])) == 0.0,
+                          "step %d node %d: world v (%g %g %g), alone (%g %g %g)", k, n, t->v[n].x, t->v[n].y, t->v[n].z,
+                          ref.v[n].x, ref.v[n].y, ref.v[n].z);
+    }
+    cf_soft_free(&ref);
+    cf_world_free(&w);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *r = cft_tcase_scene(s, "registry");
@@ -826,6 +885,7 @@ static void build(Suite *s)
     TCase *t = cft_tcase_scene(s, "soft");
     CFT_TEST(t, soft_step_matches_implicit_euler, "soft bodies without contacts: the world steps as ch01.4, bit for bit");
     CFT_TEST(t, soft_step_matches_bdf2, "soft bodies without contacts: the world steps as ch01.5, bit for bit");
+    CFT_TEST(t, truth_soft_body_leaves_contact, "a soft body that leaves its contacts steps as ch01.4 alone (no stale dual form)");
     CFT_TEST(t, soft_block_stands_on_the_ground, "a soft block stands on the ground 10 s (dual form)");
     CFT_TEST(t, box_stands_on_a_soft_slab, "a rigid box stands on a soft slab 10 s (mixed contacts)");
 
