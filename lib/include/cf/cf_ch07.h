@@ -338,10 +338,10 @@ double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scal
  * @p lambda (m values) in: the start, out: the answer; @p rep and @p stats may be NULL. After the
  * provided check (cf_prox_check(); CF_BAD_INPUT with rep->status set) and the r-factors of the
  * strategy (cf_prox_r_init(), ch07.5), with e_old = INFINITY, the rule's state from cf_prox_adapt_init()
- * and its scale = o->scale0, each sweep k = 1, 2, ...:
+ * and its scale = max(o->scale0, o->scale_min), each sweep k = 1, 2, ...:
  * 1. e = @p sweep (lambda -> trial);
  * 2. cf_prox_accept(o, &state, e) (ch07.5): accepted -> lambda = trial, e_old = e; rejected ->
- *    lambda stays (roll back) and the rule shrank scale by nu;
+ *    lambda stays (roll back) and the rule shrank scale by nu (or, at its floor, reset it);
  * 3. push e_old (the accepted merit; e while none is accepted) to the report's history;
  * 4. stop after an accepted sweep when e <= tol (ABSOLUTE), tol = scale tol_abs (the merit per
  *    unit of the starting r-factors: after a shrink the step is shorter by the scale, which is
@@ -353,7 +353,7 @@ double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scal
  *    sweep since the last one: after a reset the window is empty, so only a merit that is not
  *    finite at every step size gets there: DIVERGENCE); after any sweep when k = max_iter
  *    (MAX_ITER; max_iter = 0 does no sweep).
- * The scale starts at max(o->scale0, o->scale_min). End with cf_prox_finish() (provided: status,
+ * End with cf_prox_finish() (provided: status,
  * report, measure CF_MEASURE_IMPULSE_CHANGE). Stats: sweeps, accepted, rollbacks, grows (the rule
  * raised scale on an accepted sweep), resets (the rule's), r_scale = scale, r_max, merit = the last
  * accepted e, tol_used, reason.
