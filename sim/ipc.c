@@ -361,6 +361,7 @@ static void scatter(cfWorld *w, const cfIpcSystem *s, const Map *m, const cfIpcA
     cfStepStats *t = &w->stats;
     t->solver_iterations = is->iterations;
     t->solver_status = st;
+    t->contact_solve = true;
     t->n_contacts = is->active;
     t->ipc.dhat = s->dhat;
     t->ipc.kappa = s->kappa;

@@ -374,6 +374,7 @@ static const char *rfactor_name(int i) { return cf_rfactor_name((cfRFactor)i); }
 static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
 static const char *preconditioner_name(int i) { return cf_preconditioner_name((cfPreconditioner)i); }
 static const char *pipeline_name(int i) { return cf_pipeline_name((cfPipelineKind)i); }
+static const char *failure_name(int i) { return cf_solver_failure_name((cfSolverFailure)i); }
 static const char *implicit_integrator_name(int i) { return cf_implicit_integrator_name((cfImplicitIntegrator)i); }
 static const char *slide_profile_name(int i) { return cf_slide_profile_name((cfSlideProfile)i); }
 
@@ -418,7 +419,7 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
                                        "restitution_threshold",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
-                                       "pipeline", "ipc", "implicit", NULL};
+                                       "pipeline", "ipc", "implicit", "on_solver_failure", "bounds", NULL};
     static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", NULL};
     static const char *const implicit_keys[] = {"integrator", "kappa", "delta", "eps", "profile", NULL};
     const char *at = "world";
@@ -435,6 +436,8 @@ static cfStatus parse_world_def(const Parser *p, const cJSON *obj, cfWorldDef *d
     if (st == CF_OK) st = get_number(p, obj, at, "manifold_tolerance", &def->manifold_tolerance);
     if (st == CF_OK) st = get_int(p, obj, at, "solver_iterations", &def->solver_iterations);
     if (st == CF_OK) st = get_number(p, obj, at, "solver_tolerance", &def->solver_tolerance);
+    GET_ENUM("on_solver_failure", "policy", failure_name, CF_ON_FAILURE_COUNT, def->on_solver_failure);
+    if (st == CF_OK) st = get_number(p, obj, at, "bounds", &def->bounds);
     if (st == CF_OK) st = get_solver(p, obj, at, &def->solver);
     GET_ENUM("friction_model", "friction model", friction_model_name, CF_FRICTION_MODEL_COUNT, def->friction_model);
     if (st == CF_OK) st = get_int(p, obj, at, "friction_directions", &def->friction_directions);
@@ -1091,6 +1094,31 @@ static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSc
     i = 0;
     for (const cJSON *c = friction ? friction->child : NULL; c; c = c->next, ++i)
         if ((st = parse_friction_pair(p, c, i, w)) != CF_OK) return st;
+    /* every body inside the world's bounds, and none that would leave them within a step */
+    const double lim = w->def.bounds, vlim = w->def.bounds / w->def.dt;
+    for (i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        char at[64];
+        snprintf(at, sizeof at, "bodies[%d].position", i);
+        if (!(cfu_norm_inf(b->x) <= lim))
+            return fail(p, at, "(%g, %g, %g) lies outside the world's bounds |x|_inf <= %g m (world.bounds)", b->x.x, b->x.y,
+                        b->x.z, lim);
+        snprintf(at, sizeof at, "bodies[%d].velocity", i);
+        if (!b->fixed && !(cfu_norm_inf(b->v) <= vlim))
+            return fail(p, at, "(%g, %g, %g) m/s would leave the world's bounds (%g m, world.bounds) within one step of %g s",
+                        b->v.x, b->v.y, b->v.z, lim, w->def.dt);
+    }
+    for (i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *s = &w->soft[i];
+        for (int n = 0; n < s->n_nodes; ++n) {
+            if (!(cfu_norm_inf(s->x[n]) <= lim))
+                return fail(p, NULL, "soft_bodies[%d] '%s': node %d at (%g, %g, %g) lies outside the world's bounds |x|_inf "
+                            "<= %g m (world.bounds)", i, s->name, n, s->x[n].x, s->x[n].y, s->x[n].z, lim);
+            if (!(cfu_norm_inf(s->v[n]) <= vlim))
+                return fail(p, NULL, "soft_bodies[%d] '%s': node %d moves at (%g, %g, %g) m/s and would leave the world's "
+                            "bounds (%g m, world.bounds) within one step", i, s->name, n, s->v[n].x, s->v[n].y, s->v[n].z, lim);
+        }
+    }
     /* the bodies the pipeline can step (the velocity pipeline takes every world) */
     cfError inner = {{0}};
     if (cf_pipeline_of(w->def.pipeline)->check(w, &inner) != CF_OK) return fail(p, NULL, "%s", inner.msg);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +124,8 @@ int cf_todo(const char *exercise_id, const char *file, int line)
 void cf_report_init(cfReport *r, double *history, int cap)
 {
     memset(r, 0, sizeof *r);
-    r->status = CF_OK;
+    r->status = r->claimed = CF_OK;
+    r->common = NAN;
     r->history = history;
     r->history_cap = history ? cap : 0;
 }

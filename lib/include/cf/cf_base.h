@@ -170,9 +170,13 @@ typedef struct cfReport {
     int history_len;       /**< entries written to @ref history */
     int *inner;            /**< caller-owned, @ref history_cap entries (may be NULL): inner iterations of outer
                                 iteration k of a nested solver (chapter 8's ICA), beside history[k] */
+    double common;         /**< the common residual of the problem solved (relative, cf_solvers.h): what "converged"
+                                is checked against, beside the solver's own @ref residual; NAN when not computed */
+    double common_tol;     /**< the tolerance @ref common was checked against (0 when not checked) */
+    cfStatus claimed;      /**< the status the solver itself returned: @ref status unless the check downgraded it */
 } cfReport;
 
-/** Reset @p r; @p history (may be NULL) of @p cap doubles receives per-iteration residuals. */
+/** Reset @p r (status CF_OK, common NAN); @p history (may be NULL) of @p cap doubles receives per-iteration residuals. */
 void cf_report_init(cfReport *r, double *history, int cap);
 
 /** Append @p residual to the history (dropped silently when the buffer is full). */
