@@ -791,10 +791,15 @@ static cfStatus build_soft(const Parser *p, const cJSON *obj, const char *at, cf
         scene_relative(p, node, npath, sizeof npath);
         scene_relative(p, ele, epath, sizeof epath);
         st = cf_soft_read_tetgen(s, npath, epath, scale, offset, density, young, poisson, fmax(*p->elements_left, 0.5), &inner);
-        if (st == CF_OK) st = spend_elements(p, at, "node", (double)s->n_nodes + s->n_tets);
         if (st != CF_OK) {
             cf_soft_free(s);
-            return inner.msg[0] ? fail_from(p, at, st, &inner) : st;
+            /* the reader names its file and line ("mesh.node:2: ..."): after the body, not glued to its path */
+            return cf_error_set(p->err, st, "%s: %s: %s", p->label, at, inner.msg[0] ? inner.msg : cf_status_name(st));
+        }
+        st = spend_elements(p, at, "node", (double)s->n_nodes + s->n_tets);
+        if (st != CF_OK) {
+            cf_soft_free(s);
+            return st;
         }
     } else if (strcmp(type->valuestring, "chain") == 0) {
         cfVec3 from = cfu_zero3(), to = cfu_zero3();
@@ -1047,6 +1052,48 @@ static cfStatus get_array(const Parser *p, const cJSON *obj, const char *key, co
     return CF_OK;
 }
 
+/* every body inside the world's bounds, and none that would leave them within a step
+   ("label: bodies[i].position: ..." in @p err) */
+static cfStatus world_bounds_check(const cfWorld *w, cfError *err, const char *label)
+{
+    const double lim = w->def.bounds, vlim = w->def.bounds / w->def.dt;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (!(cfu_norm_inf(b->x) <= lim))
+            return cf_error_set(err, CF_BAD_INPUT, "%s: bodies[%d].position: (%g, %g, %g) lies outside the world's bounds "
+                                "|x|_inf <= %g m (world.bounds)", label, i, b->x.x, b->x.y, b->x.z, lim);
+        if (!b->fixed && !(cfu_norm_inf(b->v) <= vlim))
+            return cf_error_set(err, CF_BAD_INPUT, "%s: bodies[%d].velocity: (%g, %g, %g) m/s would leave the world's bounds "
+                                "(%g m, world.bounds) within one step of %g s", label, i, b->v.x, b->v.y, b->v.z, lim, w->def.dt);
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *s = &w->soft[i];
+        for (int n = 0; n < s->n_nodes; ++n) {
+            if (!(cfu_norm_inf(s->x[n]) <= lim))
+                return cf_error_set(err, CF_BAD_INPUT, "%s: soft_bodies[%d] '%s': node %d at (%g, %g, %g) lies outside the "
+                                    "world's bounds |x|_inf <= %g m (world.bounds)", label, i, s->name, n, s->x[n].x, s->x[n].y,
+                                    s->x[n].z, lim);
+            if (!(cfu_norm_inf(s->v[n]) <= vlim))
+                return cf_error_set(err, CF_BAD_INPUT, "%s: soft_bodies[%d] '%s': node %d moves at (%g, %g, %g) m/s and would "
+                                    "leave the world's bounds (%g m, world.bounds) within one step of %g s", label, i, s->name,
+                                    n, s->v[n].x, s->v[n].y, s->v[n].z, lim, w->def.dt);
+        }
+    }
+    return CF_OK;
+}
+
+cfStatus cf_scene_check(const cfWorld *w, const char *label, cfError *err)
+{
+    cfError inner = {{0}};
+    if (!label || !*label) label = "<scene>";
+    if (cf_world_def_check(&w->def, &inner) != CF_OK) return cf_error_set(err, CF_BAD_INPUT, "%s: world.%s", label, inner.msg);
+    cfStatus st = world_bounds_check(w, err, label);
+    if (st != CF_OK) return st;
+    if (cf_pipeline_of(w->def.pipeline)->check(w, &inner) != CF_OK)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: %s", label, inner.msg);
+    return CF_OK;
+}
+
 static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSceneInfo *info)
 {
     static const char *const keys[] = {"name", "chapter", "description", "expect", "world", "bodies",
@@ -1094,36 +1141,13 @@ static cfStatus build_scene(const Parser *p, const cJSON *root, cfWorld *w, cfSc
     i = 0;
     for (const cJSON *c = friction ? friction->child : NULL; c; c = c->next, ++i)
         if ((st = parse_friction_pair(p, c, i, w)) != CF_OK) return st;
-    /* every body inside the world's bounds, and none that would leave them within a step */
-    const double lim = w->def.bounds, vlim = w->def.bounds / w->def.dt;
-    for (i = 0; i < w->n_bodies; ++i) {
-        const cfRigidBody *b = &w->bodies[i];
-        char at[64];
-        snprintf(at, sizeof at, "bodies[%d].position", i);
-        if (!(cfu_norm_inf(b->x) <= lim))
-            return fail(p, at, "(%g, %g, %g) lies outside the world's bounds |x|_inf <= %g m (world.bounds)", b->x.x, b->x.y,
-                        b->x.z, lim);
-        snprintf(at, sizeof at, "bodies[%d].velocity", i);
-        if (!b->fixed && !(cfu_norm_inf(b->v) <= vlim))
-            return fail(p, at, "(%g, %g, %g) m/s would leave the world's bounds (%g m, world.bounds) within one step of %g s",
-                        b->v.x, b->v.y, b->v.z, lim, w->def.dt);
-    }
-    for (i = 0; i < w->n_soft; ++i) {
-        const cfSoftBody *s = &w->soft[i];
-        for (int n = 0; n < s->n_nodes; ++n) {
-            if (!(cfu_norm_inf(s->x[n]) <= lim))
-                return fail(p, NULL, "soft_bodies[%d] '%s': node %d at (%g, %g, %g) lies outside the world's bounds |x|_inf "
-                            "<= %g m (world.bounds)", i, s->name, n, s->x[n].x, s->x[n].y, s->x[n].z, lim);
-            if (!(cfu_norm_inf(s->v[n]) <= vlim))
-                return fail(p, NULL, "soft_bodies[%d] '%s': node %d moves at (%g, %g, %g) m/s and would leave the world's "
-                            "bounds (%g m, world.bounds) within one step", i, s->name, n, s->v[n].x, s->v[n].y, s->v[n].z, lim);
-        }
-    }
+    if ((st = world_bounds_check(w, p->err, p->label)) != CF_OK) return st;
     /* the bodies the pipeline can step (the velocity pipeline takes every world) */
     cfError inner = {{0}};
     if (cf_pipeline_of(w->def.pipeline)->check(w, &inner) != CF_OK) return fail(p, NULL, "%s", inner.msg);
     return CF_OK;
 }
+
 
 /* 1-based line and column (in bytes) of @p offset in @p text */
 static void line_col(const char *text, size_t offset, int *line, int *col)

@@ -281,6 +281,9 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
     }
     if (!(d->r_factor >= 0 && d->r_factor < CF_RFACTOR_COUNT))
         return REFUSE(err, "r_factor: unknown value %d", (int)d->r_factor);
+    if (d->solver && d->r_factor != CF_RFACTOR_LOCAL && !d->solver->r_factors)
+        return REFUSE(err, "r_factor: '%s' is a strategy of the PROX solvers (chapter 7); solver '%s' would ignore it",
+                      cf_rfactor_name(d->r_factor), d->solver->name);
     if (!(d->relaxation > 0.0 && d->relaxation < 2.0))
         return REFUSE(err, "relaxation: must be in (0, 2) (got %g)", d->relaxation);
     if (!(d->stabilization >= 0 && d->stabilization < CF_STABILIZATION_COUNT))

@@ -230,6 +230,7 @@ static void hud_build(const cfvApp *app, Hud *H)
 
     double stage[CF_STAGE_COUNT] = {0};
     int iters = 0, budget = 0, contacts = 0;
+    long unconverged = 0, solved_steps = 0;
     double resid = 0, common = 0;
     /* the stage times of the worlds that run the first world's pipeline */
     const cfPipeline *pl = cf_pipeline_of(run->n_slots ? run->slot[0].w.def.pipeline : CF_PIPELINE_VELOCITY);
@@ -242,6 +243,8 @@ static void hud_build(const cfvApp *app, Hud *H)
         budget = w->def.solver_iterations > budget ? w->def.solver_iterations : budget; /* the worlds' largest */
         resid = fmax(resid, w->stats.solver_residual);
         contacts += w->stats.n_contacts;
+        unconverged += w->unconverged_steps;
+        solved_steps += w->step;
     }
     size_t n = 0;
     n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, "step (ms):");
@@ -266,9 +269,10 @@ static void hud_build(const cfvApp *app, Hud *H)
             snprintf(H->detail + n, sizeof H->detail - n, "\ncontact solver: none   contacts %d", contacts);
         else
             snprintf(H->detail + n, sizeof H->detail - n,
-                     "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d",
+                     "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d"
+                     "   not converged %ld of %ld steps",
                      d->solver->name, cf_friction_model_name(d->friction_model), iters, budget, resid,
-                     cf_measure_name(d->solver->measure), common, contacts);
+                     cf_measure_name(d->solver->measure), common, contacts, unconverged, solved_steps);
     }
 
     float w1, h1, w2, h2, w3, h3;

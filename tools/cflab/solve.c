@@ -36,8 +36,11 @@ static void solve_help(FILE *f)
         const char *files = lcp && fc3d ? "LCP, FC3D" : lcp ? "LCP" : fc3d ? "FC3D" : NULL;
         if (files) fprintf(f, "                    %-14s %-9s %s\n", s->name, files, s->summary);
     }
-    fputs("  --tol T         iterative solvers: stop when their own measure is <= T (default 1e-10);\n"
-          "                  the pivoting methods use their relative sign tolerance 1e-12\n"
+    fputs("  --tol T         \"converged\" means the common residual, the natural map of the problem the\n"
+          "                  solver solved over ||q|| (LCP; Coulomb cone, or the pyramid of the boxed\n"
+          "                  solvers and of --friction box; the polyhedral LCP of the LCP solvers), is <= T\n"
+          "                  (default 1e-10); a solver that stops on its own measure above it is reported\n"
+          "                  stagnated or max-iterations, with both numbers\n"
           "  --max-iter N    iteration, sweep or pivot limit (default: 100 n + 1000 pivoting, 10000 iterative)\n"
           "  --omega W       relaxation of the splitting solvers, in (0, 2) (default 1)\n"
           "  --friction M    FC3D with pgs-blocked: cone (default) or box\n"
@@ -47,8 +50,9 @@ static void solve_help(FILE *f)
           "  --print-x       also print the solution (z, or r per contact)\n"
           "  -h, --help      this text\n"
           "\n"
-          "exit status: 0 solved, 1 not solved (infeasible, iteration limit, singular, ...), 2 bad\n"
-          "arguments, a solver that does not take the file's problem, or an unreadable file\n",
+          "exit status: 0 solved (\"solved\" in --json: the status is converged), 1 not solved (infeasible,\n"
+          "iteration limit, stagnated, singular, ...), 2 bad arguments, a solver that does not take the\n"
+          "file's problem or an option it would ignore, or an unreadable file\n",
           f);
 }
 
@@ -102,7 +106,7 @@ static bool looks_fc3d(const char *path)
 typedef struct Args {
     const char *file, *solver;
     cfSolverParams par;
-    bool tol_set, iter_set;
+    bool tol_set, iter_set, friction_set, r_factor_set, directions_set;
     int json, print_x;
 } Args;
 
@@ -151,6 +155,7 @@ static int parse_args(int argc, char **argv, Args *a)
         } else if ((v = cflab_option_value(argc, argv, &i, "--friction", &missing)) != NULL) {
             if (strcmp(v, "cone") == 0) a->par.friction = CF_FRICTION_CONE;
             else if (strcmp(v, "box") == 0) a->par.friction = CF_FRICTION_BOX;
+            if (a->par.friction == CF_FRICTION_CONE || a->par.friction == CF_FRICTION_BOX) a->friction_set = true;
             else {
                 fprintf(stderr, "cflab solve: --friction: expected cone or box (got '%s')\n", v);
                 return 2;
@@ -163,6 +168,7 @@ static int parse_args(int argc, char **argv, Args *a)
                 return 2;
             }
             a->par.r_factor = (cfRFactor)k;
+            a->r_factor_set = true;
         } else if ((v = cflab_option_value(argc, argv, &i, "--directions", &missing)) != NULL) {
             errno = 0;
             long k = strtol(v, &end, 10);
@@ -171,6 +177,7 @@ static int parse_args(int argc, char **argv, Args *a)
                 return 2;
             }
             a->par.directions = (int)k;
+            a->directions_set = true;
         } else if (missing) {
             fprintf(stderr, "cflab solve: %s needs a value (see cflab solve --help)\n", argv[i]);
             return 2;
@@ -206,7 +213,22 @@ static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fall
     else if (!cf_solver_matches(s, kind))
         fprintf(stderr, "cflab solve: %s: solver '%s' does not take %s problems (%s form; for %s files: %s)\n", a->file,
                 name, what, cf_form_name(s->form), what, names);
-    return s && cf_solver_matches(s, kind) ? s : NULL;
+    if (!s || !cf_solver_matches(s, kind)) return NULL;
+    /* an option the row would ignore is refused, with the reason */
+    const char *why = kind == CF_SOLVERS_LCP && (a->friction_set || a->r_factor_set || a->directions_set)
+                          ? "--friction, --r-factor and --directions: an LCP file has no friction"
+                      : a->friction_set && !s->friction_model
+                          ? (s->form == CF_FORM_BLCP ? "--friction: it solves the pyramid (box) of the boxed LCP, always"
+                                                     : "--friction: it solves the Coulomb cone only")
+                      : a->r_factor_set && !s->r_factors ? "--r-factor: r-factors are a choice of the PROX solvers (chapter 7)"
+                      : a->directions_set && s->form != CF_FORM_LCP
+                          ? "--directions: friction directions make the polyhedral cone of the LCP solvers"
+                          : NULL;
+    if (why) {
+        fprintf(stderr, "cflab solve: solver '%s' would ignore %s\n", s->name, why);
+        return NULL;
+    }
+    return s;
 }
 
 static const char *note_of(const cfSolver *s, cfStatus st)
@@ -257,6 +279,9 @@ static int solve_lcp(Args *a)
         json_number(stdout, res_sic);
         printf(", \"residual_abs\": ");
         json_number(stdout, res_abs);
+        printf(", \"common\": ");
+        json_number(stdout, rep.common);
+        printf(", \"claimed\": \"%s\"", cf_status_name(rep.claimed));
         printf(", \"iterations\": %d, \"pivots\": %d, \"seconds\": %.6e", rep.iterations, rep.iterations, rep.seconds);
         if (note[0]) {
             printf(", \"note\": ");
@@ -274,8 +299,9 @@ static int solve_lcp(Args *a)
     } else {
         printf("%s: LCP, n = %d, solver %s\n", a->file, p.n, s->name);
         printf("  status    %s%s%s%s\n", cf_status_name(st), note[0] ? " (" : "", note, note[0] ? ")" : "");
-        printf("  residual  %.3e (Siconos ||z - max(0, z - w)|| / ||q||), %.3e (absolute ||min(z, w)||)\n", res_sic,
-               res_abs);
+        printf("  residual  %.3e (Siconos ||z - max(0, z - w)|| / ||q||: the common one; converged means <= %.3g), %.3e "
+               "(absolute ||min(z, w)||)%s%s%s\n", res_sic, rep.common_tol, res_abs, rep.claimed != st ? " (the solver said " : "",
+               rep.claimed != st ? cf_status_name(rep.claimed) : "", rep.claimed != st ? ")" : "");
         printf("  %-9s %d\n", s->dense ? (strcmp(s->name, "bpp") == 0 ? "solves" : "pivots") : "sweeps", rep.iterations);
         printf("  time      %.3f ms\n", 1e3 * rep.seconds);
         if (a->print_x) {
@@ -344,6 +370,9 @@ static int solve_fc3d(Args *a)
         json_number(stdout, res_sic);
         printf(", \"own_measure\": \"%s\", \"own_residual\": ", cf_measure_name(s->measure));
         json_number(stdout, rep.residual);
+        printf(", \"common\": ");
+        json_number(stdout, rep.common);
+        printf(", \"claimed\": \"%s\"", cf_status_name(rep.claimed));
         printf(", \"iterations\": %d, \"seconds\": %.6e", rep.iterations, rep.seconds);
         if (note[0]) {
             printf(", \"note\": ");
@@ -372,6 +401,10 @@ static int solve_fc3d(Args *a)
         printf("  residual  %.3e (Coulomb natural map, absolute), %.3e (/ ||q||), %.3e (Siconos: / max(||q||, ||r||, ||u||))\n",
                res, res_q, res_sic);
         printf("  own       %.3e (%s)\n", rep.residual, cf_measure_describe(s->measure));
+        printf("  common    %.3e (the %s natural map / ||q||; converged means <= %.3g)%s%s%s\n", rep.common,
+               s->form == CF_FORM_LCP ? "polyhedral LCP's" : s->form == CF_FORM_BLCP || (s->friction_model && a->par.friction == CF_FRICTION_BOX) ? "pyramid's" : "Coulomb",
+               rep.common_tol, rep.claimed != st ? " (the solver said " : "", rep.claimed != st ? cf_status_name(rep.claimed) : "",
+               rep.claimed != st ? ")" : "");
         printf("  %-9s %d\n", s->dense ? "pivots" : "sweeps", rep.iterations);
         printf("  time      %.3f ms\n", 1e3 * rep.seconds);
         if (a->print_x) {

@@ -168,6 +168,7 @@ typedef struct cfSolver {
                                   (restitution > 0) fails naming the solver */
     bool friction_model;     /**< reads cfSolverParams::friction (the cone or the box); false: one model only, the cone
                                   (the boxed LCP's rows: the pyramid), and a friction asked of it is refused */
+    bool r_factors;          /**< reads cfSolverParams::r_factor (chapter 7's PROX rows); false: another strategy is refused */
     cfMeasure measure;       /**< what the report's residual and history hold */
     const char *summary;     /**< one line for help texts */
     /** CF_FORM_ROWS: precompute the rows (the world's assemble stage); NULL for assembled forms. */

@@ -82,6 +82,13 @@ cfStatus cf_scene_load(const char *path, cfWorld *w, cfSceneInfo *info, cfError 
  * @p solver is an error naming it.
  */
 cfStatus cf_scene_load_solved(const char *path, const char *solver, cfWorld *w, cfSceneInfo *info, cfError *err);
+/**
+ * The checks the loader ends with, on a world it built and a caller then changed (cflab's command-
+ * line options): the world settings (cf_world_def_check()), every body inside world.bounds and none
+ * fast enough to leave them within a step, and the pipeline's check of the bodies. CF_BAD_INPUT with
+ * "label: world.field: reason" or "label: bodies[i].field: reason" in @p err.
+ */
+cfStatus cf_scene_check(const cfWorld *w, const char *label, cfError *err);
 /** As cf_scene_load() from a string; @p label names the source in messages. */
 cfStatus cf_scene_parse(const char *json, const char *label, cfWorld *w, cfSceneInfo *info, cfError *err);
 
