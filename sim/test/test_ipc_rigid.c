@@ -270,6 +270,33 @@ START_TEST(certificate_sees_rigid_crossings)
 }
 END_TEST
 
+/* ---- issue 30: planes are planes ------------------------------------------------------------- */
+
+/* A puck sliding at 2 m/s on a frictionless plane: under ipc the plane was the top face of a slab
+   around the rest positions, so it fell off the "infinite" floor after 1.5 m. It must slide on,
+   x = v t (no friction, and the barrier pushes straight up), at its resting height, for 4 m. */
+START_TEST(truth_ipc_plane_is_unbounded)
+{
+    const char *json = "{\"world\": {\"dt\": 0.01, \"pipeline\": \"ipc\"}, \"bodies\": ["
+                       " {\"name\": \"floor\", \"fixed\": true, \"mu\": 0, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}},"
+                       " {\"name\": \"puck\", \"mass\": 1, \"mu\": 0, \"position\": [0, 0, 0.0502], \"velocity\": [2, 0, 0],"
+                       "  \"shape\": {\"type\": \"box\", \"half_extents\": [0.05, 0.05, 0.05]}}]}";
+    cfWorld w;
+    sim_parse(json, &w);
+    step_certified(&w, 50); /* settled on its corners */
+    double z = w.bodies[1].x.z, x0 = w.bodies[1].x.x;
+    for (int k = 0; k < 150; ++k) {
+        cfStatus st = cf_world_step(&w);
+        ck_assert_msg(st == CF_OK, "step %ld: %s", w.step + 1, w.error.msg);
+    }
+    const cfRigidBody *b = &w.bodies[1];
+    cft_assert_near(b->x.x - x0, 2.0 * 1.5, 1e-6, 0);
+    cft_assert_near(b->x.z, z, 1e-6, 0);
+    ck_assert(b->x.x > 3.9);
+    cf_world_free(&w);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *u = cft_tcase_unit(s, "affine");
@@ -279,6 +306,7 @@ static void build(Suite *s)
     CFT_TEST(c, free_spinning_box_keeps_momentum, "a free spinning box: momentum kept, spin decays as implicit Euler's (1 + phi^2)^(-n/2)");
     CFT_TEST(c, mixed_stacks_rest, "rigid on soft and soft on rigid rest without crossing, gaps in (0, dhat)");
     CFT_TEST(c, certificate_sees_rigid_crossings, "the certificate finds rigid overlaps and corner paths through the ground");
+    CFT_TEST(c, truth_ipc_plane_is_unbounded, "a puck slides 4 m on an ipc plane: the plane has no edge");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "sim-ipc-rigid", build); }
