@@ -1232,45 +1232,11 @@ cfStatus cf_scene_load_solved(const char *path, const char *solver, cfWorld *w, 
     if (w) memset(w, 0, sizeof *w);
     if (info) memset(info, 0, sizeof *info);
     if (!path) return cf_error_set(err, CF_IO_ERROR, "<scene>: no file name (path is NULL)");
-    FILE *f = fopen(path, "rb");
-    if (!f) return cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
-
-    /* read the whole file, doubling the buffer as needed */
-    size_t len = 0, cap = 4096;
-    char *text = malloc(cap);
-    cfStatus st = text ? CF_OK : CF_NO_MEMORY;
-    while (st == CF_OK) {
-        if (len + 1 == cap) {
-            char *bigger = cap < SCENE_MAX_BYTES ? realloc(text, 2 * cap) : NULL;
-            if (!bigger) {
-                st = cap < SCENE_MAX_BYTES ? CF_NO_MEMORY : CF_BAD_INPUT;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int read_errno = errno;
-    bool read_failed = ferror(f) != 0;
-    fclose(f);
-    if (st != CF_OK || read_failed) {
-        free(text);
-        if (st == CF_NO_MEMORY) return cf_error_set(err, st, "%s: out of memory while reading", path);
-        if (st == CF_BAD_INPUT)
-            return cf_error_set(err, st, "%s: too large for a scene (more than %zu bytes)", path,
-                                (size_t)SCENE_MAX_BYTES);
-        return cf_error_set(err, CF_IO_ERROR, "%s: cannot read: %s", path, strerror(read_errno));
-    }
-    text[len] = '\0';
-    if (strlen(text) != len) {
-        int line, col;
-        line_col(text, strlen(text), &line, &col);
-        free(text);
-        return cf_error_set(err, CF_BAD_INPUT, "%s:%d:%d: invalid JSON: NUL byte in the file", path, line, col);
-    }
+    /* a regular text file of at most SCENE_MAX_BYTES (cf_file_read_text(): a FIFO or a device is
+       refused without blocking, a NUL byte is named by its line) */
+    char *text;
+    cfStatus st = cf_file_read_text(path, (long)SCENE_MAX_BYTES, &text, NULL, err);
+    if (st != CF_OK) return st;
     st = parse_scene(text, path, solver, w, info, err);
     free(text);
     return st;
