@@ -276,7 +276,7 @@ START_TEST(fc_residuals_scale_without_overflow)
         for (int j = 0; j < N; ++j) {
             double s = i == j ? 0.5 : 0.0;
             for (int k = 0; k < N; ++k) s += G[i][k] * G[j][k];
-            ck_assert(cf_triplets_add(&T, i, j, s) == CF_OK);
+            cft_assert_at(cf_triplets_add(&T, i, j, s) == CF_OK, "i = %d, j = %d", i, j);
         }
     cfCsr A;
     ck_assert(cf_csr_from_triplets(&T, &A) == CF_OK);
@@ -288,7 +288,7 @@ START_TEST(fc_residuals_scale_without_overflow)
             double B[9];
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j) B[3 * i + j] = cf_csr_get(&A, 3 * a + i, 3 * b + j);
-            ck_assert(cf_bsr_add_block(&p.W, a, b, B) == CF_OK);
+            cft_assert_at(cf_bsr_add_block(&p.W, a, b, B) == CF_OK, "a = %d, b = %d", a, b);
         }
     cf_bsr_finalize(&p.W);
     p.q = malloc(N * sizeof *p.q);

@@ -270,13 +270,13 @@ START_TEST(files_refused_without_blocking)
         cfLcp p;
         cfFrictionProblem fc;
         cfError err;
-        cft_assert_status(cf_lcp_read_siconos(cases[k].path, &p, &err), CF_BAD_INPUT);
+        cft_assert_status_at(cf_lcp_read_siconos(cases[k].path, &p, &err), CF_BAD_INPUT, "k = %zu", k);
         cft_assert_at(strstr(err.msg, cases[k].path) == err.msg && strstr(err.msg, cases[k].why), "LCP: %s", err.msg);
-        cft_assert_status(cf_fc_read_siconos(cases[k].path, &fc, &err), CF_BAD_INPUT);
+        cft_assert_status_at(cf_fc_read_siconos(cases[k].path, &fc, &err), CF_BAD_INPUT, "k = %zu", k);
         cft_assert_at(strstr(err.msg, cases[k].path) == err.msg && strstr(err.msg, cases[k].why), "FC3D: %s", err.msg);
         cfSoftBody s;
-        cft_assert_status(cf_soft_read_tetgen(&s, cases[k].path, cases[k].path, 1.0, cfu_zero3(), 1000, 1e5, 0.3, 0, &err),
-                          CF_BAD_INPUT);
+        cft_assert_status_at(cf_soft_read_tetgen(&s, cases[k].path, cases[k].path, 1.0, cfu_zero3(), 1000, 1e5, 0.3, 0, &err),
+                             CF_BAD_INPUT, "k = %zu", k);
         cft_assert_at(strstr(err.msg, cases[k].path) == err.msg, "TetGen: %s", err.msg);
     }
     /* the size cap, on a small file and a small cap */

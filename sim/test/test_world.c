@@ -955,8 +955,8 @@ START_TEST(truth_world_failure_policy)
             for (int k = 0; k < 4 && st == CF_OK; ++k) st = cf_world_step(&w);
             ck_assert_msg(st == CF_OK, "%s: %s", cf_solver_failure_name(policies[p]), w.error.msg);
             ck_assert_int_eq(w.unconverged_steps, 5);
-            ck_assert_int_eq(w.retried_steps, policies[p] == CF_ON_FAILURE_RETRY ? 5 : 0);
-            ck_assert_int_eq(w.stats.solver_iterations, policies[p] == CF_ON_FAILURE_RETRY ? 20 : 5);
+            cft_assert_int_at(w.retried_steps, ==, policies[p] == CF_ON_FAILURE_RETRY ? 5 : 0, "p = %d", p);
+            cft_assert_int_at(w.stats.solver_iterations, ==, policies[p] == CF_ON_FAILURE_RETRY ? 20 : 5, "p = %d", p);
         }
         cf_world_free(&w);
     }
@@ -1006,7 +1006,7 @@ START_TEST(truth_world_bounds_and_planes)
          "world.on_solver_failure"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
-        cft_assert_status(cf_scene_parse(bad[k].json, "bad", &w, NULL, &err), CF_BAD_INPUT);
+        cft_assert_status_at(cf_scene_parse(bad[k].json, "bad", &w, NULL, &err), CF_BAD_INPUT, "k = %zu", k);
         ck_assert_msg(strstr(err.msg, bad[k].want), "case %zu: '%s' lacks '%s'", k, err.msg, bad[k].want);
     }
 }

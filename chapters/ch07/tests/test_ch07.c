@@ -1159,7 +1159,7 @@ static void rank_one_problem(uint64_t seed, int nc, cfFrictionProblem *fc)
             double B[9];
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j) B[3 * i + j] = v[3 * a + i] * v[3 * b + j];
-            cft_assert_ok(cf_bsr_add_block(&fc->W, a, b, B));
+            cft_assert_ok_at(cf_bsr_add_block(&fc->W, a, b, B), "a = %d, b = %d", a, b);
         }
     cf_bsr_finalize(&fc->W);
     fc->q = malloc((size_t)n * sizeof *fc->q);

@@ -1116,7 +1116,7 @@ START_TEST(truth_aniso_prox_no_false_convergence)
                 double B[9];
                 for (int i = 0; i < 3; ++i)
                     for (int j = 0; j < 3; ++j) B[3 * i + j] = v[3 * a + i] * v[3 * b + j];
-                cft_assert_ok(cf_bsr_add_block(&fc.W, a, b, B));
+                cft_assert_ok_at(cf_bsr_add_block(&fc.W, a, b, B), "a = %d, b = %d", a, b);
             }
         cf_bsr_finalize(&fc.W);
         fc.q = malloc(N * sizeof *fc.q);
