@@ -28,7 +28,7 @@ GENERAL_HELP := $(EXTRA_HELP)
 -include $(sort $(wildcard mk/ch[0-9][0-9].mk))
 
 .SECONDARY:
-.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check exercises \
+.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check fuzz demo demo-cli exercises \
         exercises-check stubs-werror clean
 
 all: libs libtests simtests tests apps
@@ -39,7 +39,7 @@ help:
 	@echo "Chapters (N = $(call num,$(firstword $(CHAPTER_DIRS)))..$(call num,$(lastword $(CHAPTER_DIRS))); in this tree $(call runs_,$(foreach c,$(CHAPTER_DIRS),$c:$(call released_or_yours,$c)))):"
 	@echo "  test-chN [CASE=chNN.K] [SAN=1], demo-chN [DEMO=name], and a chapter's own targets:"
 	@$(foreach c,$(CHAPTER_DIRS),echo "  $c  test-ch$(call num,$c)$(if $(filter $c,$(DEMO_CHAPTERS)), demo-ch$(call num,$c))$$(sed -n 's/^EXTRA_HELP += /  /p' mk/$c.mk 2>/dev/null)";)
-	@echo "Other targets: test, test-lib, test-sim, exercises, exercises-check, stubs-werror, install-deps, clean,"
+	@echo "Other targets: test, test-lib, test-sim, fuzz, exercises, exercises-check, stubs-werror, install-deps, clean,"
 	@echo "  $(GENERAL_HELP)"
 
 # ---- dependencies: installed on demand from Debian's packages ------------------------------
@@ -139,6 +139,16 @@ test: $(ALL_TEST_BINS)
 
 check:
 	@tools/check
+
+# ---- fuzzing: tools/fuzz (its --help says what it fails on) for FUZZ_SECONDS on FUZZ_JOBS jobs,
+# on the AddressSanitizer + UBSan build of cflab; FUZZ_SEED picks the cases (each is reproducible) -
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS ?= 2
+FUZZ_SEED ?= 1
+fuzz:
+	@$(MAKE) --no-print-directory SAN=1 IMPL=solutions PRIOR=solutions $(BUILD)/asan/bin/solutions/cflab
+	nice -n 10 tools/fuzz --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --seed $(FUZZ_SEED) \
+	  --cflab $(BUILD)/asan/bin/solutions/cflab
 
 # ---- exercises/ is generated from solutions/ -----------------------------------------------
 exercises:

@@ -320,6 +320,7 @@ static void hud_build(const cfvApp *app, Hud *H)
 
     double stage[CF_STAGE_COUNT] = {0};
     int iters = 0, budget = 0, contacts = 0;
+    long unconverged = 0, solved_steps = 0;
     double resid = 0, common = 0;
     /* the stage times of the worlds that run the first world's pipeline */
     const cfPipeline *pl = cf_pipeline_of(run->n_slots ? run->slot[0].w.def.pipeline : CF_PIPELINE_VELOCITY);
@@ -332,6 +333,8 @@ static void hud_build(const cfvApp *app, Hud *H)
         budget = w->def.solver_iterations > budget ? w->def.solver_iterations : budget; /* the worlds' largest */
         resid = fmax(resid, w->stats.solver_residual);
         contacts += w->stats.n_contacts;
+        unconverged += w->unconverged_steps;
+        solved_steps += w->step;
     }
     char detail[700];
     size_t k = 0;
@@ -359,9 +362,10 @@ static void hud_build(const cfvApp *app, Hud *H)
             snprintf(detail, sizeof detail, "contact solver: none   contacts %d", contacts);
         else
             snprintf(detail, sizeof detail,
-                     "solver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d",
+                     "solver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d"
+                     "   not converged %ld of %ld steps",
                      d->solver->name, cf_friction_model_name(d->friction_model), iters, budget, resid,
-                     cf_measure_name(d->solver->measure), common, contacts);
+                     cf_measure_name(d->solver->measure), common, contacts, unconverged, solved_steps);
     }
     add_lines(H, detail, dim, 1.0f, -1, dchars);
 
