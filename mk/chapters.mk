@@ -33,7 +33,7 @@ TAP_DIR := $(BLD)/tap/$(IMPL)-$(PRIOR)
 define chapter_rules
 # $1 = chNN
 $1_TEST_OBJ := $$(patsubst %.c,$$(OBJ)/%.o,$$(wildcard chapters/$1/tests/*.c) $$(wildcard $$(HIDDEN)/$1/*.c))
-$$(TEST_BIN_DIR)/test_$1: $$($1_TEST_OBJ) $$(call link_objs,$1) $$(call confine_objs,$1) $$(CFT_OBJ) $$(LIBSIM) $$(LIBCF)
+$$(TEST_BIN_DIR)/test_$1: $$($1_TEST_OBJ) $$(call link_objs,$1) $$(call confine_objs,$1) $$(CFT_OBJ) $$(LIBSIM) $$(LIBCF) | $$(call confine_wraps,$1)
 	@$$(call require_impls,$$(IMPL),$1)
 	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTER_DIRS),$$(if $$(call is_before,$$c,$1),$$c)))
 	@mkdir -p $$(@D)

@@ -18,4 +18,5 @@ $(OBJ)/lib/test/confine/confine_%.o: $(CONFINE_GEN)/confine_%.c
 # proxies linked into the test binary of chapter $1 (chapters 1..$1), and the linker options
 confine_chapters = $(foreach c,$(CONFINE_CHAPTERS),$(if $(or $(filter $c,$1),$(call is_before,$c,$1)),$c))
 confine_objs = $(foreach c,$(call confine_chapters,$1),$(OBJ)/lib/test/confine/confine_$c.o) $(OBJ)/lib/test/confine/types.o
-confine_ldflags = $(foreach c,$(call confine_chapters,$1),-Wl,@$(CONFINE_GEN)/confine_$c.wrap)
+confine_wraps = $(foreach c,$(call confine_chapters,$1),$(CONFINE_GEN)/confine_$c.wrap)
+confine_ldflags = $(foreach c,$(call confine_wraps,$1),-Wl,@$c)

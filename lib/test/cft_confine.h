@@ -105,6 +105,19 @@ void cft_child_get(cftCall *c, void *p, size_t n);
 void *cft_child_get_block(cftCall *c, size_t *n, size_t max);
 /** Test's side: send @p n bytes at @p p as a block (NULL: a NULL block). */
 void cft_send_block(cftCall *c, const void *p, size_t n);
+/** A hot function's input that rarely changes between calls (a problem): the test's side keeps
+ *  a copy of what it sent to which server, the server what it received and what it built. */
+typedef struct cftCache {
+    void *sent;       /**< test's side: the bytes sent last */
+    size_t n;         /**< their length */
+    pid_t server;     /**< the server they went to */
+    void *got;        /**< server: the bytes received last */
+    void *obj;        /**< server: what was built from them */
+} cftCache;
+/** Test's side: send @p n bytes, or a mark that they are the ones sent last to this server. */
+void cft_send_cached(cftCall *c, cftCache *k, const void *p, size_t n);
+/** Server: the bytes of cft_send_cached() (kept in @p k); @p fresh tells whether they are new. */
+void *cft_recv_cached(cftCall *c, cftCache *k, size_t *n, bool *fresh);
 /** @} */
 
 /** @name Callbacks: a function the exercise calls that must run in the test's process (a

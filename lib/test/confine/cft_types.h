@@ -17,6 +17,9 @@
 #include "cf/cf_ch10.h"
 #include "cf/cf_ch11.h"
 #include "cf/cf_contact.h"
+#include "cf/cf_dual.h"
+#include "cf/cf_ch06.h"
+#include "cf/cf_ch07.h"
 #include "cf/cf_geometry.h"
 #include "cf/cf_linalg.h"
 #include "cf/cf_problem.h"
@@ -61,13 +64,57 @@ void cft_get_rigid_pgs(cftCall *c, cfRigidPgs *ws);
 void cft_put_islands_new(cftCall *c, const cfIslands *is, long nb, long ns, long nc);
 void cft_get_islands_new(cftCall *c, cfIslands *is, long nb, long ns, long nc);
 
-void cft_send_in_sdf_grid(cftCall *c, const cfSdfGrid *g);
-const void *cft_recv_in_sdf_grid(cftCall *c);
+/* hot functions' inputs (cached) and the objects they change (sent, rebuilt, sent back) */
+void cft_send_in_lcp(cftCall *c, const cfLcp *p, cftCache *k);
+void *cft_recv_in_lcp(cftCall *c, cftCache *k);
+void cft_send_in_blcp(cftCall *c, const cfBlcp *p, cftCache *k);
+void *cft_recv_in_blcp(cftCall *c, cftCache *k);
+void cft_send_in_fc(cftCall *c, const cfFrictionProblem *p, cftCache *k);
+void *cft_recv_in_fc(cftCall *c, cftCache *k);
+void cft_send_in_csys(cftCall *c, const cfContactSystem *p, cftCache *k);
+void *cft_recv_in_csys(cftCall *c, cftCache *k);
+void cft_send_in_sdf_grid(cftCall *c, const cfSdfGrid *g, cftCache *k);
+void *cft_recv_in_sdf_grid(cftCall *c, cftCache *k);
+void cft_send_in_contact(cftCall *c, const cfContact *ct, cftCache *k);
+void *cft_recv_in_contact(cftCall *c, cftCache *k);
+void cft_send_in_ipc(cftCall *c, const cfIpcSystem *p, cftCache *k);
+void *cft_recv_in_ipc(cftCall *c, cftCache *k);
+void cft_send_in_soft(cftCall *c, const cfSoftBody *b, cftCache *k);
+void *cft_recv_in_soft(cftCall *c, cftCache *k);
+void cft_send_in_dual(cftCall *c, const cfDualSystem *p, cftCache *k);
+void *cft_recv_in_dual(cftCall *c, cftCache *k);
+void cft_send_in_contacts(cftCall *c, const cfContact *ct, long n, cftCache *k);
+void *cft_recv_in_contacts(cftCall *c, long n, cftCache *k);
+void cft_send_csr_new(cftCall *c, const cfCsr *A);
+void *cft_recv_csr_new(cftCall *c);
+void cft_send_fc_values(cftCall *c, const cfFrictionProblem *p);
+void *cft_recv_fc_values(cftCall *c);
+void cft_send_implicit_state(cftCall *c, const cfImplicitSystem *p);
+void *cft_recv_implicit_state(cftCall *c);
+void cft_send_report(cftCall *c, const cfReport *r);
+void *cft_recv_report(cftCall *c);
+void cft_send_triplets(cftCall *c, const cfTriplets *t);
+void *cft_recv_triplets(cftCall *c);
+void cft_send_contacts(cftCall *c, const cfContact *ct, long n);
+void *cft_recv_contacts(cftCall *c, long n);
+void cft_send_contacts_out(cftCall *c, const cfContact *ct, long n);
+void *cft_recv_contacts_out(cftCall *c, long n);
+void cft_put_contacts_out(cftCall *c, const cfContact *out, long n);
+void cft_get_contacts_out(cftCall *c, cfContact *out, long n);
+void cft_send_rigid_pgs(cftCall *c, const cfRigidPgs *ws);
+void *cft_recv_rigid_pgs(cftCall *c);
+void cft_send_soft_state(cftCall *c, const cfSoftBody *b);
+void *cft_recv_soft_state(cftCall *c);
+void cft_send_contact_list(cftCall *c, const cfContactList *l);
+void *cft_recv_contact_list(cftCall *c);
 
 const cfPivotOptions *cft_cb_child_pivot_trace(cftCall *c, const cfPivotOptions *o, long n);
 void cft_cb_parent_pivot_trace(cftCall *c, const cfPivotOptions *o, long n);
 cfConeGenerator cft_cb_child_cone_gen(cftCall *c, cfConeGenerator gen, long ctx);
 void cft_cb_parent_cone_gen(cftCall *c, cfConeGenerator gen, long ctx);
+cfMoreauDetect cft_cb_child_moreau_detect(cftCall *c, cfMoreauDetect detect, long ctx, long bodies, long nb);
+void cft_cb_parent_moreau_detect(cftCall *c, cfMoreauDetect detect, long ctx, long bodies, long nb);
+void cft_get_contact_list_entries(cftCall *c, cfContactList *l);
 const cfCmrOps *cft_cb_child_cmr_ops(cftCall *c, const cfCmrOps *ops);
 void cft_cb_parent_cmr_ops(cftCall *c, const cfCmrOps *ops);
 const cfStepOps *cft_cb_child_step_ops(cftCall *c, const cfStepOps *ops);

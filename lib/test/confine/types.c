@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "confine/cft_types.h"
 
@@ -462,9 +463,12 @@ void cft_get_implicit_state(cftCall *c, cfImplicitSystem *s)
 
 /* ---- contacts: `extra` comes back NULL or as the caller had it, never as a new pointer ---- */
 
+static void contacts_back(cfContact *ct, long n);
+
 void cft_put_contacts(cftCall *c, const cfContact *out, long n)
 {
     if (!out || n <= 0) return;
+    contacts_back((cfContact *)out, n);
     cft_put(c, out, (size_t)n * sizeof *out);
 }
 
@@ -502,9 +506,17 @@ void cft_put_contact_list(cftCall *c, const cfContactList *l)
     }
 }
 
+void cft_get_contact_list_entries(cftCall *c, cfContactList *l);
+
 void cft_get_contact_list(cftCall *c, cfContactList *l)
 {
     if (!l) return;
+    cft_get_contact_list_entries(c, l);
+}
+
+/* the contacts of a list as put_list()/cft_put_contact_list() send them, appended to @p l */
+void cft_get_contact_list_entries(cftCall *c, cfContactList *l)
+{
     int n = get_count(c, 1 << 20, "contacts");
     cf_contacts_clear(l);
     for (int k = 0; k < n; ++k) {
@@ -702,51 +714,825 @@ void cft_get_islands_new(cftCall *c, cfIslands *is, long nb, long ns, long nc)
     is->nc = head[3];
 }
 
-/* ---- a hot function's input with pointers: chapter 3's grid SDF (cached in the server) ---- */
+/* ---- hot functions' inputs that hold pointers: serialized by the test's side (each array
+   length-prefixed, 8-byte aligned) and rebuilt by the server, the struct first; inputs are
+   cached (cft_send_cached), objects the function changes are rebuilt with arrays of their own
+   (it may grow or free them) ---- */
 
-void cft_send_in_sdf_grid(cftCall *c, const cfSdfGrid *g)
+typedef struct Ser {
+    char *p;
+    size_t n, cap;
+    const char *ref; /* a cached input's bytes sent last: while they match, nothing is copied */
+    size_t ref_n;
+} Ser;
+
+/* the bytes so far match the reference up to s->n: make them a buffer of their own */
+static void ser_own(Ser *s)
 {
-    bool has = g != NULL;
-    cft_send(c, &has, sizeof has);
-    if (!has) return;
-    cft_send(c, g, sizeof *g);
-    long n = (long)g->n[0] * g->n[1] * g->n[2];
-    /* the samples only when they differ from the ones sent last (the server keeps them) */
-    static double *last;
-    static size_t last_bytes;
-    static pid_t last_server;
-    size_t bytes = g->phi && n > 0 ? (size_t)n * sizeof *g->phi : 0;
-    bool same = last && last_server == c->pid && bytes == last_bytes && memcmp(last, g->phi, bytes) == 0;
-    cft_send(c, &same, sizeof same);
-    if (!same) {
-        cft_send_block(c, g->phi, bytes);
-        free(last);
-        last = malloc(bytes ? bytes : 1);
-        if (last) memcpy(last, g->phi, bytes);
-        last_bytes = bytes;
-        last_server = c->pid;
+    const char *ref = s->ref;
+    s->ref = NULL;
+    size_t n = s->n;
+    s->n = 0;
+    if (n) {
+        s->cap = n > 4096 ? n : 4096;
+        s->p = malloc(s->cap);
+        if (!s->p) abort();
+        memcpy(s->p, ref, n);
+        s->n = n;
     }
 }
 
-const void *cft_recv_in_sdf_grid(cftCall *c)
+static void ser_put(Ser *s, const void *p, size_t n)
+{
+    if (s->ref) {
+        uint64_t len = p ? (uint64_t)n : UINT64_MAX;
+        size_t step = 8 + (p ? ((n + 7) & ~(size_t)7) : 0);
+        if (s->n + step <= s->ref_n && memcmp(s->ref + s->n, &len, 8) == 0 &&
+            (!p || n == 0 || memcmp(s->ref + s->n + 8, p, n) == 0)) {
+            s->n += step;
+            return;
+        }
+        ser_own(s);
+    }
+    size_t need = s->n + 8 + ((n + 7) & ~(size_t)7);
+    if (need > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 4096;
+        while (cap < need) cap *= 2;
+        char *q = realloc(s->p, cap);
+        if (!q) abort(); /* the test's process has no memory left */
+        s->p = q;
+        s->cap = cap;
+    }
+    uint64_t len = p ? (uint64_t)n : UINT64_MAX;
+    memcpy(s->p + s->n, &len, 8);
+    s->n += 8;
+    if (p && n) memcpy(s->p + s->n, p, n);
+    if (p) {
+        memset(s->p + s->n + n, 0, ((n + 7) & ~(size_t)7) - n);
+        s->n += (n + 7) & ~(size_t)7;
+    }
+}
+
+#define SER_ARR(s, p, count) ser_put((s), (p), (p) ? (size_t)((count) > 0 ? (count) : 0) * sizeof *(p) : 0)
+
+typedef struct Cur {
+    char *p;
+    size_t n, at;
+} Cur;
+
+/* the next array: a pointer into the buffer, NULL for a NULL array */
+static void *cur_get(Cur *c)
+{
+    if (c->at + 8 > c->n) _exit(124);
+    uint64_t len;
+    memcpy(&len, c->p + c->at, 8);
+    c->at += 8;
+    if (len == UINT64_MAX) return NULL;
+    if (len > c->n - c->at) _exit(124);
+    void *q = c->p + c->at;
+    c->at += (len + 7) & ~(uint64_t)7;
+    return q;
+}
+
+/* the same as memory of its own (the function may grow or free it) */
+static void *cur_dup(Cur *c)
+{
+    size_t at = c->at;
+    uint64_t len;
+    if (at + 8 > c->n) _exit(124);
+    memcpy(&len, c->p + at, 8);
+    void *q = cur_get(c);
+    if (!q) return NULL;
+    void *d = malloc(len ? len : 1);
+    if (!d) _exit(124);
+    memcpy(d, q, len);
+    return d;
+}
+
+/* a Ser for a cached input: compared with what went to this server last */
+static Ser ser_for(cftCall *c, cftCache *k)
+{
+    Ser s = {0};
+    if (k && k->sent && k->server == c->pid) {
+        s.ref = k->sent;
+        s.ref_n = k->n;
+    }
+    return s;
+}
+
+static void send_ser(cftCall *c, Ser *s, cftCache *k)
+{
+    if (k && s->ref && s->n == s->ref_n) {
+        cft_send_cached(c, k, s->ref, s->n); /* the same bytes: only a mark goes */
+        return;
+    }
+    if (s->ref) ser_own(s);
+    if (k)
+        cft_send_cached(c, k, s->p, s->n);
+    else
+        cft_send_block(c, s->p, s->n);
+    free(s->p);
+}
+
+/* server: the buffer of send_ser(); *fresh: new bytes (a cached input built again) */
+static bool recv_ser(cftCall *c, cftCache *k, Cur *cur)
+{
+    bool fresh = true;
+    size_t n;
+    cur->p = k ? cft_recv_cached(c, k, &n, &fresh) : cft_child_get_block(c, &n, (size_t)1 << 31);
+    cur->n = n;
+    cur->at = 0;
+    if (!cur->p) _exit(124);
+    return fresh;
+}
+
+static void *server_obj(cftCache *k, size_t size)
+{
+    if (!k->obj) k->obj = calloc(1, size);
+    if (!k->obj) _exit(124);
+    return k->obj;
+}
+
+static void ser_csr(Ser *s, const cfCsr *A)
+{
+    SER_ARR(s, A->rowptr, A->rows + 1);
+    SER_ARR(s, A->colidx, A->nnz);
+    SER_ARR(s, A->val, A->nnz);
+}
+
+static void cur_csr(Cur *c, cfCsr *A)
+{
+    A->rowptr = cur_get(c);
+    A->colidx = cur_get(c);
+    A->val = cur_get(c);
+}
+
+static void ser_bsr(Ser *s, const cfBsr *A)
+{
+    SER_ARR(s, A->rowptr, A->brows + 1);
+    SER_ARR(s, A->colidx, A->nnzb);
+    SER_ARR(s, A->val, (long)A->nnzb * A->br * A->bc);
+}
+
+static void cur_bsr(Cur *c, cfBsr *A, bool own)
+{
+    A->rowptr = own ? cur_dup(c) : cur_get(c);
+    A->colidx = own ? cur_dup(c) : cur_get(c);
+    A->val = own ? cur_dup(c) : cur_get(c);
+    A->capb = A->nnzb;
+}
+
+/* an LCP */
+void cft_send_in_lcp(cftCall *c, const cfLcp *p, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_put(&s, p, p ? sizeof *p : 0);
+    if (p) {
+        ser_csr(&s, &p->A);
+        SER_ARR(&s, p->b, p->n);
+    }
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_lcp(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfLcp *src = cur_get(&cur);
+    if (!src) return NULL;
+    cfLcp *p = server_obj(k, sizeof *p);
+    {
+        *p = *src;
+        cur_csr(&cur, &p->A);
+        p->b = cur_get(&cur);
+    }
+    return p;
+}
+
+/* a boxed LCP */
+void cft_send_in_blcp(cftCall *c, const cfBlcp *p, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_put(&s, p, p ? sizeof *p : 0);
+    if (p) {
+        ser_csr(&s, &p->A);
+        SER_ARR(&s, p->b, p->n);
+        SER_ARR(&s, p->lo, p->n);
+        SER_ARR(&s, p->hi, p->n);
+        SER_ARR(&s, p->findex, p->n);
+        SER_ARR(&s, p->mu, p->n);
+    }
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_blcp(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfBlcp *src = cur_get(&cur);
+    if (!src) return NULL;
+    cfBlcp *p = server_obj(k, sizeof *p);
+    {
+        *p = *src;
+        cur_csr(&cur, &p->A);
+        p->b = cur_get(&cur);
+        p->lo = cur_get(&cur);
+        p->hi = cur_get(&cur);
+        p->findex = cur_get(&cur);
+        p->mu = cur_get(&cur);
+    }
+    return p;
+}
+
+/* a frictional contact problem (an input, or the object cf_stabilize() changes) */
+static void ser_fc(Ser *s, const cfFrictionProblem *p)
+{
+    ser_put(s, p, p ? sizeof *p : 0);
+    if (!p) return;
+    ser_bsr(s, &p->W);
+    SER_ARR(s, p->q, 3l * p->nc);
+    SER_ARR(s, p->mu, p->nc);
+    SER_ARR(s, p->ellipse, 2l * p->nc);
+}
+
+static cfFrictionProblem *cur_fc(Cur *cur, cfFrictionProblem *p, bool own)
+{
+    cfFrictionProblem *src = cur_get(cur);
+    if (!src) return NULL;
+    *p = *src;
+    cur_bsr(cur, &p->W, own);
+    p->q = own ? cur_dup(cur) : cur_get(cur);
+    p->mu = own ? cur_dup(cur) : cur_get(cur);
+    p->ellipse = own ? cur_dup(cur) : cur_get(cur);
+    return p;
+}
+
+void cft_send_in_fc(cftCall *c, const cfFrictionProblem *p, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_fc(&s, p);
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_fc(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    return cur_fc(&cur, server_obj(k, sizeof(cfFrictionProblem)), false);
+}
+
+void cft_send_fc_values(cftCall *c, const cfFrictionProblem *p)
+{
+    Ser s = {0};
+    ser_fc(&s, p);
+    send_ser(c, &s, NULL);
+}
+
+void *cft_recv_fc_values(cftCall *c)
+{
+    Cur cur;
+    recv_ser(c, NULL, &cur);
+    static cfFrictionProblem p;
+    return cur_fc(&cur, &p, true);
+}
+
+/* chapter 6's rigid contact system */
+void cft_send_in_csys(cftCall *c, const cfContactSystem *p, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_put(&s, p, p ? sizeof *p : 0);
+    if (p) {
+        SER_ARR(&s, p->M, 36l * p->nb);
+        SER_ARR(&s, p->p, 6l * p->nb);
+        ser_bsr(&s, &p->J);
+        SER_ARR(&s, p->bias, p->nc);
+        SER_ARR(&s, p->mu, p->nc);
+    }
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_csys(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfContactSystem *src = cur_get(&cur);
+    if (!src) return NULL;
+    cfContactSystem *p = server_obj(k, sizeof *p);
+    {
+        *p = *src;
+        p->M = cur_get(&cur);
+        p->p = cur_get(&cur);
+        cur_bsr(&cur, &p->J, false);
+        p->bias = cur_get(&cur);
+        p->mu = cur_get(&cur);
+    }
+    return p;
+}
+
+/* chapter 3's grid SDF */
+void cft_send_in_sdf_grid(cftCall *c, const cfSdfGrid *g, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_put(&s, g, g ? sizeof *g : 0);
+    if (g) SER_ARR(&s, g->phi, (long)g->n[0] * g->n[1] * g->n[2]);
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_sdf_grid(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfSdfGrid *src = cur_get(&cur);
+    if (!src) return NULL;
+    cfSdfGrid *g = server_obj(k, sizeof *g);
+    {
+        *g = *src;
+        g->phi = cur_get(&cur);
+    }
+    return g;
+}
+
+/* one contact, with its extra (its soft sides and friction law) */
+void cft_send_in_contact(cftCall *c, const cfContact *ct, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_put(&s, ct, ct ? sizeof *ct : 0);
+    if (ct) ser_put(&s, ct->extra, ct->extra ? sizeof *ct->extra : 0);
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_contact(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfContact *src = cur_get(&cur);
+    if (!src) return NULL;
+    cfContact *ct = server_obj(k, sizeof *ct);
+    {
+        *ct = *src;
+        ct->extra = cur_get(&cur);
+    }
+    return ct;
+}
+
+/* contacts as an input (with their extras) */
+void cft_send_in_contacts(cftCall *c, const cfContact *ct, long n, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    SER_ARR(&s, ct, n);
+    for (long j = 0; ct && j < n; ++j) ser_put(&s, ct[j].extra, ct[j].extra ? sizeof *ct[j].extra : 0);
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_contacts(cftCall *c, long n, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfContact *ct = cur_get(&cur);
+    for (long j = 0; ct && j < n; ++j) ct[j].extra = cur_get(&cur);
+    return ct;
+}
+
+/* a matrix the function allocates: nothing to send */
+void cft_send_csr_new(cftCall *c, const cfCsr *A)
+{
+    bool has = A != NULL;
+    cft_send(c, &has, sizeof has);
+}
+
+void *cft_recv_csr_new(cftCall *c)
+{
+    bool has;
+    cft_child_get(c, &has, sizeof has);
+    static cfCsr A;
+    memset(&A, 0, sizeof A);
+    return has ? &A : NULL;
+}
+
+/* chapter 9's IPC system (read only: the line search, the CCD step, Newton's energy) */
+static void ser_ipc(Ser *s, const cfIpcSystem *p)
+{
+    ser_put(s, p, p ? sizeof *p : 0);
+    if (!p) return;
+    long n3 = 3l * p->n;
+    SER_ARR(s, p->q, n3);
+    SER_ARR(s, p->u, n3);
+    SER_ARR(s, p->q_rest, n3);
+    SER_ARR(s, p->mass, p->n);
+    SER_ARR(s, p->fixed, p->n);
+    SER_ARR(s, p->tri, p->n_tri);
+    SER_ARR(s, p->edge, p->n_edge);
+    SER_ARR(s, p->spring, p->n_spring);
+    SER_ARR(s, p->rest, p->n_spring);
+    SER_ARR(s, p->stiff, p->n_spring);
+    SER_ARR(s, p->q_start, n3);
+    SER_ARR(s, p->q_tilde, n3);
+    SER_ARR(s, p->fric, p->n_fric);
+}
+
+void cft_send_in_ipc(cftCall *c, const cfIpcSystem *p, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_ipc(&s, p);
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_ipc(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfIpcSystem *src = cur_get(&cur);
+    if (!src) return NULL;
+    cfIpcSystem *p = server_obj(k, sizeof *p);
+    {
+        *p = *src;
+        p->q = cur_get(&cur);
+        p->u = cur_get(&cur);
+        p->q_rest = cur_get(&cur);
+        p->mass = cur_get(&cur);
+        p->fixed = cur_get(&cur);
+        p->tri = cur_get(&cur);
+        p->edge = cur_get(&cur);
+        p->spring = cur_get(&cur);
+        p->rest = cur_get(&cur);
+        p->stiff = cur_get(&cur);
+        p->q_start = cur_get(&cur);
+        p->q_tilde = cur_get(&cur);
+        p->fric = cur_get(&cur);
+        p->cap_n = p->n, p->cap_tri = p->n_tri, p->cap_edge = p->n_edge, p->cap_spring = p->n_spring;
+        p->cap_fric = p->n_fric;
+    }
+    return p;
+}
+
+/* chapter 9's implicit system (its step changes its state: rebuilt with arrays of its own) */
+void cft_send_implicit_state(cftCall *c, const cfImplicitSystem *p)
+{
+    Ser s = {0};
+    ser_put(&s, p, p ? sizeof *p : 0);
+    if (p) {
+        long n3 = 3l * p->n;
+        SER_ARR(&s, p->q, n3);
+        SER_ARR(&s, p->v, n3);
+        SER_ARR(&s, p->q_prev, n3);
+        SER_ARR(&s, p->v_prev, n3);
+        SER_ARR(&s, p->mass, p->n);
+        SER_ARR(&s, p->fixed, p->n);
+        SER_ARR(&s, p->spring, p->n_spring);
+        SER_ARR(&s, p->rest, p->n_spring);
+        SER_ARR(&s, p->stiff, p->n_spring);
+        SER_ARR(&s, p->obst, p->n_obst);
+        SER_ARR(&s, p->tri, p->n_tri);
+    }
+    send_ser(c, &s, NULL);
+}
+
+void *cft_recv_implicit_state(cftCall *c)
+{
+    Cur cur;
+    recv_ser(c, NULL, &cur);
+    cfImplicitSystem *src = cur_get(&cur);
+    if (!src) return NULL;
+    static cfImplicitSystem p;
+    p = *src;
+    p.q = cur_dup(&cur);
+    p.v = cur_dup(&cur);
+    p.q_prev = cur_dup(&cur);
+    p.v_prev = cur_dup(&cur);
+    p.mass = cur_dup(&cur);
+    p.fixed = cur_dup(&cur);
+    p.spring = cur_dup(&cur);
+    p.rest = cur_dup(&cur);
+    p.stiff = cur_dup(&cur);
+    p.obst = cur_dup(&cur);
+    p.tri = cur_dup(&cur);
+    p.cap_n = p.n, p.cap_spring = p.n_spring, p.cap_obst = p.n_obst, p.cap_tri = p.n_tri;
+    return &p;
+}
+
+/* a solver report: the caller's history buffer, its capacity */
+void cft_send_report(cftCall *c, const cfReport *r)
+{
+    bool has = r != NULL;
+    cft_send(c, &has, sizeof has);
+    if (!has) return;
+    cft_send(c, r, sizeof *r);
+}
+
+void *cft_recv_report(cftCall *c)
 {
     bool has;
     cft_child_get(c, &has, sizeof has);
     if (!has) return NULL;
-    static cfSdfGrid g;
-    static double *phi;
-    cft_child_get(c, &g, sizeof g);
-    bool same;
-    cft_child_get(c, &same, sizeof same);
-    if (!same) {
-        size_t n;
-        double *p = cft_child_get_block(c, &n, (size_t)1 << 31);
-        free(phi);
-        phi = p ? malloc(n ? n : 1) : NULL;
-        if (p && phi) memcpy(phi, p, n);
+    static cfReport r;
+    static double *history;
+    static int *inner;
+    cft_child_get(c, &r, sizeof r);
+    free(history);
+    free(inner);
+    int cap = r.history_cap > 0 ? r.history_cap : 0;
+    history = r.history ? calloc((size_t)cap + 1, sizeof *history) : NULL;
+    inner = r.inner ? calloc((size_t)cap + 1, sizeof *inner) : NULL;
+    r.history = history;
+    r.inner = inner;
+    return &r;
+}
+
+/* a triplet list the function appends to */
+void cft_send_triplets(cftCall *c, const cfTriplets *t)
+{
+    Ser s = {0};
+    ser_put(&s, t, t ? sizeof *t : 0);
+    if (t) {
+        SER_ARR(&s, t->i, t->nnz);
+        SER_ARR(&s, t->j, t->nnz);
+        SER_ARR(&s, t->v, t->nnz);
     }
-    g.phi = phi;
-    return &g;
+    send_ser(c, &s, NULL);
+}
+
+void *cft_recv_triplets(cftCall *c)
+{
+    Cur cur;
+    recv_ser(c, NULL, &cur);
+    cfTriplets *src = cur_get(&cur);
+    if (!src) return NULL;
+    static cfTriplets t;
+    t = *src;
+    t.i = cur_dup(&cur);
+    t.j = cur_dup(&cur);
+    t.v = cur_dup(&cur);
+    t.cap = t.nnz;
+    return &t;
+}
+
+/* contacts the function changes in place (their lambda, say): the server keeps the caller's
+   extra pointers beside its own copies and puts them back before the contacts return */
+static cfContactExtra **extra_of; /* the caller's, per contact */
+static cfContactExtra *extra_copy;
+static long n_extra;
+
+void cft_send_contacts(cftCall *c, const cfContact *ct, long n)
+{
+    Ser s = {0};
+    SER_ARR(&s, ct, n);
+    for (long k = 0; ct && k < n; ++k) ser_put(&s, ct[k].extra, ct[k].extra ? sizeof *ct[k].extra : 0);
+    send_ser(c, &s, NULL);
+}
+
+void *cft_recv_contacts(cftCall *c, long n)
+{
+    Cur cur;
+    recv_ser(c, NULL, &cur);
+    cfContact *ct = cur_get(&cur);
+    free(extra_of);
+    free(extra_copy);
+    extra_of = NULL, extra_copy = NULL, n_extra = 0;
+    if (!ct || n <= 0) return ct;
+    extra_of = malloc((size_t)n * sizeof *extra_of);
+    extra_copy = malloc((size_t)n * sizeof *extra_copy);
+    if (!extra_of || !extra_copy) _exit(124);
+    n_extra = n;
+    for (long k = 0; k < n; ++k) {
+        cfContactExtra *e = cur_get(&cur);
+        extra_of[k] = ct[k].extra;
+        if (e) {
+            extra_copy[k] = *e;
+            ct[k].extra = &extra_copy[k];
+        }
+    }
+    return ct;
+}
+
+/* the server's copies of extras back to the caller's pointers (before cft_put_contacts) */
+static void contacts_back(cfContact *ct, long n)
+{
+    for (long k = 0; ct && k < n && k < n_extra; ++k)
+        if (ct[k].extra == &extra_copy[k]) ct[k].extra = extra_of[k];
+}
+
+/* contacts the function only writes (a detection's output buffer, whose entries the caller may
+   not have initialized: nothing of them is read here) */
+void cft_send_contacts_out(cftCall *c, const cfContact *ct, long n)
+{
+    long m = ct ? n : -1;
+    cft_send(c, &m, sizeof m);
+}
+
+void *cft_recv_contacts_out(cftCall *c, long n)
+{
+    long m;
+    cft_child_get(c, &m, sizeof m);
+    (void)n;
+    if (m < 0) return NULL;
+    static cfContact *buf;
+    free(buf);
+    buf = calloc((size_t)(m > 0 ? m : 1), sizeof *buf);
+    if (!buf) _exit(124);
+    return buf;
+}
+
+void cft_put_contacts_out(cftCall *c, const cfContact *out, long n)
+{
+    cft_put_contacts(c, out, n);
+}
+
+void cft_get_contacts_out(cftCall *c, cfContact *out, long n)
+{
+    cft_get_contacts(c, out, n);
+}
+
+/* chapter 5's work space (the function sizes it; arrays of its own) */
+void cft_send_rigid_pgs(cftCall *c, const cfRigidPgs *ws)
+{
+    Ser s = {0};
+    ser_put(&s, ws, ws ? sizeof *ws : 0);
+    if (ws) {
+        SER_ARR(&s, ws->rows, ws->nc);
+        SER_ARR(&s, ws->perm, ws->nc);
+        SER_ARR(&s, ws->vel, 2l * ws->nb);
+    }
+    send_ser(c, &s, NULL);
+}
+
+void *cft_recv_rigid_pgs(cftCall *c)
+{
+    Cur cur;
+    recv_ser(c, NULL, &cur);
+    cfRigidPgs *src = cur_get(&cur);
+    if (!src) return NULL;
+    static cfRigidPgs ws;
+    ws = *src;
+    ws.rows = cur_dup(&cur);
+    ws.perm = cur_dup(&cur);
+    ws.vel = cur_dup(&cur);
+    ws.cap = ws.rows ? ws.nc : 0;
+    if (!ws.perm) ws.cap = 0;
+    ws.cap_bodies = ws.vel ? ws.nb : 0;
+    return &ws;
+}
+
+/* a soft body whose step changes its state */
+void cft_send_soft_state(cftCall *c, const cfSoftBody *b)
+{
+    Ser s = {0};
+    ser_put(&s, b, b ? sizeof *b : 0);
+    if (b) {
+        long n = b->n_nodes;
+        SER_ARR(&s, b->x, n);
+        SER_ARR(&s, b->v, n);
+        SER_ARR(&s, b->x_rest, n);
+        SER_ARR(&s, b->mass, n);
+        SER_ARR(&s, b->fixed, n);
+        SER_ARR(&s, b->springs, b->n_springs);
+        SER_ARR(&s, b->tets, b->n_tets);
+        SER_ARR(&s, b->tris, b->n_tris);
+        SER_ARR(&s, b->x_prev, n);
+        SER_ARR(&s, b->v_prev, n);
+    }
+    send_ser(c, &s, NULL);
+}
+
+void *cft_recv_soft_state(cftCall *c)
+{
+    Cur cur;
+    recv_ser(c, NULL, &cur);
+    cfSoftBody *src = cur_get(&cur);
+    if (!src) return NULL;
+    static cfSoftBody b;
+    b = *src;
+    b.x = cur_dup(&cur);
+    b.v = cur_dup(&cur);
+    b.x_rest = cur_dup(&cur);
+    b.mass = cur_dup(&cur);
+    b.fixed = cur_dup(&cur);
+    b.springs = cur_dup(&cur);
+    b.tets = cur_dup(&cur);
+    b.tris = cur_dup(&cur);
+    b.x_prev = cur_dup(&cur);
+    b.v_prev = cur_dup(&cur);
+    b.cap_springs = b.n_springs, b.cap_tets = b.n_tets, b.cap_tris = b.n_tris;
+    return &b;
+}
+
+/* a soft body as an input */
+void cft_send_in_soft(cftCall *c, const cfSoftBody *b, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_put(&s, b, b ? sizeof *b : 0);
+    if (b) {
+        long n = b->n_nodes;
+        SER_ARR(&s, b->x, n);
+        SER_ARR(&s, b->v, n);
+        SER_ARR(&s, b->x_rest, n);
+        SER_ARR(&s, b->mass, n);
+        SER_ARR(&s, b->fixed, n);
+        SER_ARR(&s, b->springs, b->n_springs);
+        SER_ARR(&s, b->tets, b->n_tets);
+        SER_ARR(&s, b->tris, b->n_tris);
+        SER_ARR(&s, b->x_prev, n);
+        SER_ARR(&s, b->v_prev, n);
+    }
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_soft(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfSoftBody *src = cur_get(&cur);
+    if (!src) return NULL;
+    cfSoftBody *b = server_obj(k, sizeof *b);
+    {
+        *b = *src;
+        b->x = cur_get(&cur);
+        b->v = cur_get(&cur);
+        b->x_rest = cur_get(&cur);
+        b->mass = cur_get(&cur);
+        b->fixed = cur_get(&cur);
+        b->springs = cur_get(&cur);
+        b->tets = cur_get(&cur);
+        b->tris = cur_get(&cur);
+        b->x_prev = cur_get(&cur);
+        b->v_prev = cur_get(&cur);
+    }
+    return b;
+}
+
+/* chapter 8's dual system */
+void cft_send_in_dual(cftCall *c, const cfDualSystem *p, cftCache *k)
+{
+    Ser s = ser_for(c, k);
+    ser_put(&s, p, p ? sizeof *p : 0);
+    if (p) {
+        ser_csr(&s, &p->A);
+        SER_ARR(&s, p->b, p->n);
+        SER_ARR(&s, p->vfree, p->n);
+        ser_csr(&s, &p->J);
+        SER_ARR(&s, p->bias, p->nc);
+        SER_ARR(&s, p->mu, p->nc);
+    }
+    send_ser(c, &s, k);
+}
+
+void *cft_recv_in_dual(cftCall *c, cftCache *k)
+{
+    Cur cur;
+    recv_ser(c, k, &cur);
+    cfDualSystem *src = cur_get(&cur);
+    if (!src) return NULL;
+    cfDualSystem *p = server_obj(k, sizeof *p);
+    {
+        *p = *src;
+        cur_csr(&cur, &p->A);
+        p->b = cur_get(&cur);
+        p->vfree = cur_get(&cur);
+        cur_csr(&cur, &p->J);
+        p->bias = cur_get(&cur);
+        p->mu = cur_get(&cur);
+    }
+    return p;
+}
+
+/* a contact list the function clears and fills (chapter 7's Moreau step): rebuilt with the
+   library's own functions */
+void cft_send_contact_list(cftCall *c, const cfContactList *l)
+{
+    Ser s = {0};
+    bool has = l != NULL;
+    ser_put(&s, &has, sizeof has);
+    if (l) {
+        SER_ARR(&s, l->items, l->count);
+        for (int k = 0; k < l->count; ++k)
+            ser_put(&s, l->items[k].extra, l->items[k].extra ? sizeof *l->items[k].extra : 0);
+    }
+    send_ser(c, &s, NULL);
+}
+
+void *cft_recv_contact_list(cftCall *c)
+{
+    Cur cur;
+    recv_ser(c, NULL, &cur);
+    bool *has = cur_get(&cur);
+    if (!has || !*has) return NULL;
+    static cfContactList l;
+    cf_contacts_free(&l);
+    uint64_t len;
+    memcpy(&len, cur.p + cur.at, 8);
+    cfContact *items = cur_get(&cur);
+    int n = items ? (int)(len / sizeof *items) : 0;
+    for (int k = 0; k < n; ++k) {
+        cfContact ct = items[k];
+        ct.extra = NULL;
+        if (cf_contacts_push(&l, &ct) != CF_OK) _exit(124);
+        cfContactExtra *e = cur_get(&cur);
+        if (e) {
+            cfContactExtra *x = cf_contacts_extra(&l, &l.items[l.count - 1]);
+            if (!x) _exit(124);
+            *x = *e;
+        }
+    }
+    return &l;
 }
 
 /* ---- callbacks that run in the test's process ---- */
@@ -854,6 +1640,108 @@ void cft_cb_parent_cone_gen(cftCall *c, cfConeGenerator gen, long ctx)
     if (!gen) return;
     cft_call_on_callback(c, cone_handler, (void *)(uintptr_t)ctx);
     c->cb_arg = (long)(uintptr_t)gen;
+}
+
+/* chapter 7: the caller's detection of a Moreau step (it may check that it sees the caller's
+   bodies, and carries warm starts over from the list it is given): runs in the test's process
+   on the caller's bodies, brought to the child's current state first, and on a list that holds
+   what the child's list holds; the list it fills goes back to the child */
+static void put_list(cftCall *c, const cfContactList *l, bool child)
+{
+    int n = l ? l->count : 0;
+    if (child)
+        cft_put(c, &n, sizeof n);
+    else
+        cft_send(c, &n, sizeof n);
+    for (int k = 0; k < n; ++k) {
+        cfContact ct = l->items[k];
+        bool extra = ct.extra != NULL;
+        ct.extra = NULL;
+        if (child) {
+            cft_put(c, &ct, sizeof ct);
+            cft_put(c, &extra, sizeof extra);
+            if (extra) cft_put(c, l->items[k].extra, sizeof *l->items[k].extra);
+        } else {
+            cft_send(c, &ct, sizeof ct);
+            cft_send(c, &extra, sizeof extra);
+            if (extra) cft_send(c, l->items[k].extra, sizeof *l->items[k].extra);
+        }
+    }
+}
+
+static cfStatus detect_stub(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out)
+{
+    (void)ctx;
+    cftCall *c = cft_child_call();
+    cft_callback(c, 0);
+    cft_put(c, &nb, sizeof nb);
+    cft_put(c, bodies, nb > 0 ? (size_t)nb * sizeof *bodies : 0);
+    put_list(c, out, true);
+    cfStatus st;
+    int n;
+    cft_child_get(c, &st, sizeof st);
+    cft_child_get(c, &n, sizeof n);
+    if (out) cf_contacts_clear(out);
+    for (int k = 0; k < n; ++k) {
+        cfContact ct;
+        bool extra;
+        cft_child_get(c, &ct, sizeof ct);
+        cft_child_get(c, &extra, sizeof extra);
+        cfContactExtra e;
+        if (extra) cft_child_get(c, &e, sizeof e);
+        if (!out) continue;
+        if (cf_contacts_push(out, &ct) != CF_OK) _exit(124);
+        if (extra) {
+            cfContactExtra *x = cf_contacts_extra(out, &out->items[out->count - 1]);
+            if (!x) _exit(124);
+            *x = e;
+        }
+    }
+    return st;
+}
+
+cfMoreauDetect cft_cb_child_moreau_detect(cftCall *c, cfMoreauDetect detect, long ctx, long bodies, long nb)
+{
+    (void)c, (void)ctx, (void)bodies, (void)nb;
+    return detect ? detect_stub : NULL;
+}
+
+typedef struct DetectArgs {
+    cfMoreauDetect detect;
+    void *ctx;
+    cfRigidBody *bodies;
+    int nb;
+} DetectArgs;
+
+static void detect_handler(cftCall *c, int k, void *arg)
+{
+    const DetectArgs *a = arg;
+    if (k != 0) cft_call_reject(c, "an unknown callback %d", k);
+    int nb;
+    cft_get(c, &nb, sizeof nb);
+    if (nb != a->nb || !a->bodies) cft_call_reject(c, "detection asked for %d bodies of %d", nb, a->nb);
+    /* the caller's bodies take the child's state (they are an output of the step anyway) */
+    cfRigidBody *got = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *got);
+    if (!got) cft_call_reject(c, "no memory");
+    cft_get(c, got, (size_t)(nb > 0 ? nb : 0) * sizeof *got);
+    memcpy(a->bodies, got, (size_t)(nb > 0 ? nb : 0) * sizeof *got);
+    free(got);
+    static cfContactList list;
+    cf_contacts_clear(&list);
+    cft_get_contact_list_entries(c, &list);
+    cfStatus st = a->detect(a->ctx, a->bodies, nb, &list);
+    cft_send(c, &st, sizeof st);
+    put_list(c, &list, false);
+}
+
+void cft_cb_parent_moreau_detect(cftCall *c, cfMoreauDetect detect, long ctx, long bodies, long nb)
+{
+    if (!detect) return;
+    static DetectArgs args[8];
+    static int next;
+    DetectArgs *a = &args[next++ % 8]; /* a nested confined call uses another */
+    *a = (DetectArgs){detect, (void *)(uintptr_t)ctx, (cfRigidBody *)(uintptr_t)bodies, (int)nb};
+    cft_call_on_callback(c, detect_handler, a);
 }
 
 /* chapter 8: the world's callbacks of a CMR step */
