@@ -134,8 +134,18 @@ static void out_of_time(int sig)
                           test_limit);
 }
 
+static int grade_fd = -1;
+
 static void start_clock(double seconds)
 {
+    /* the grader's run with direct calls (the sanitizer build's): the student's code is in this
+       process; nothing it starts may outlive the test (cft_confine.h) */
+    static bool hardened;
+    if (grade_fd >= 0 && !hardened && !cft_confine_enabled()) {
+        hardened = true;
+        if (cft_confine_harden_direct() != 0)
+            fprintf(stderr, "cft: cannot restrict the test's process (%s)\n", strerror(errno));
+    }
     const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
     double mult = m && *m ? strtod(m, NULL) : 1.0;
     test_limit = seconds * (mult > 0 ? mult : 1.0);
@@ -194,8 +204,6 @@ static void todo_fails_test(const char *id, const char *file, int line)
    cannot reach the socket (its descriptors are /dev/null). In the sanitizer build's run the
    student's code runs in the test's process and could write here: the grader only lets that run
    take points away (docs/grading.md). */
-
-static int grade_fd = -1;
 
 static int grader_fd(void)
 {

@@ -396,6 +396,57 @@ static int install_filter(void)
 #endif
 }
 
+/* ---- the sanitizer build's run: the student's code runs in the test's process (it may only take
+   points away, see tools/grade), but starts no process that outlives the test, enters no
+   namespace and talks to no socket: a filter that refuses those (quietly) and allows the rest,
+   threads and AddressSanitizer's leak check (a process sharing the test's memory, ptrace)
+   included. A process started by a vfork (posix_spawn, popen: memory shared until its exec)
+   stays in the test's process group (no setsid, no setpgid; the filter goes with it through
+   exec), so Check's end of the test kills it. ---- */
+
+#define DENY(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+
+int cft_confine_harden_direct(void)
+{
+#ifndef CFT_AUDIT_ARCH
+    errno = ENOSYS;
+    return -1;
+#else
+    const uint32_t ns = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
+                        CLONE_NEWPID | CLONE_NEWNET;
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CFT_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef __x86_64__
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+#endif
+#ifdef __NR_fork
+        DENY(__NR_fork), DENY(__NR_vfork),
+#endif
+        DENY(__NR_setsid), DENY(__NR_setpgid),
+        DENY(__NR_unshare), DENY(__NR_setns), DENY(__NR_mount), DENY(__NR_umount2),
+        DENY(__NR_pivot_root), DENY(__NR_chroot), DENY(__NR_socket), DENY(__NR_socketpair),
+        DENY(__NR_process_vm_writev), DENY(__NR_bpf), DENY(__NR_perf_event_open), DENY(__NR_userfaultfd),
+        DENY(__NR_io_uring_setup), DENY(__NR_keyctl), DENY(__NR_add_key), DENY(__NR_request_key),
+        ANSWER(__NR_clone3, SECCOMP_RET_ERRNO | ENOSYS),
+        /* clone: memory shared with this process (threads, the leak check's tracer), no namespace */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 5),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, ns, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_VM, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {.len = (unsigned short)(sizeof f / sizeof f[0]), .filter = f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+    return (int)syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+#endif
+}
+
 /* Every descriptor the child inherited, except its own pipes: /dev/null from now on, so that
    code of the test's that runs in the child (a callback, Check's bookkeeping of an assertion)
    writes into nothing instead of into a descriptor that is gone or, worse, one of the pipes. */

@@ -144,6 +144,9 @@ size_t cft_count_of(int n, ...);
 void cft_confine_test_start(double deadline, double limit);
 /** True when some exercise is confined in this run (CFT_CONFINE). */
 bool cft_confine_enabled(void);
+/** The sanitizer build's run under the grader (direct calls): refuse, for the rest of this
+ *  process, what starts a process, enters a namespace or opens a socket. 0 on success. */
+int cft_confine_harden_direct(void);
 /** The exercise running directly in this process, or NULL (for timeout messages). */
 const cftExercise *cft_confine_running(void);
 /** @} */
