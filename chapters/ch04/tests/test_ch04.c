@@ -1308,6 +1308,18 @@ START_TEST(ch04_3_ray_is_infeasible)
         cft_assert_at(cf_vec_finite(ps[k].n, x), "k = %d", k);
         cf_lcp_free(&ps[k]);
     }
+    /* a ray with z0 zero but for the rounding is CF_OK only when x passes the certificate: row 0
+       of A = [[0, 0], [0, 1]], b = (-1e-4, 1) reads w_0 = -1e-4 whatever x is (no solution). With
+       the cover d = (1e6, 1), z0 enters at 1e-4 / 1e6 = 1e-10, within 1000 tol_w = 1e-9 of zero,
+       and x_0 enters with the column -A e_0 = 0: a ray. x = 0 read off the basis leaves the
+       residual 1e-4 = 1e8 tol_w: still CF_INFEASIBLE (a "z0 vanished, so solved" shortcut calls
+       it converged) */
+    double A4[4] = {0, 0, 0, 1}, b4[2] = {-1e-4, 1}, cover4[2] = {1e6, 1};
+    cfLcp p4 = make_lcp(2, A4, b4);
+    cfPivotOptions o4 = cf_pivot_options_default();
+    o4.cover = cover4;
+    cft_assert_status(cf_lcp_lemke(&p4, &o4, x, NULL), CF_INFEASIBLE);
+    cf_lcp_free(&p4);
 }
 END_TEST
 

@@ -507,6 +507,10 @@ START_TEST(ch07_3_adaptive_cycle)
     ck_assert_int_eq(rep.iterations, st.sweeps);
     ck_assert(rep.reason == CF_STOP_ABSOLUTE && rep.measure == CF_MEASURE_IMPULSE_CHANGE);
     cft_assert_near(st.r_scale, 0.5, 0, 0); /* one halving ends the cycle (digest: final r 0.5) */
+    /* after the halving a sweep moves lambda by half as much for the same error: the stop
+       compares e with scale tol_abs = 5e-11, not tol_abs (the listing's test) */
+    cft_assert_near(st.tol_used, 0.5 * o.tol_abs, 0, 1e-15);
+    ck_assert_msg(st.merit <= st.tol_used, "merit %g above the scaled tolerance %g", st.merit, st.tol_used);
     /* the accepted merit never grows */
     ck_assert_int_eq(rep.history_len, st.sweeps);
     for (int k = 1; k < rep.history_len; ++k)
@@ -977,6 +981,15 @@ START_TEST(ch07_6_resting_box)
         cft_assert_at(cfu_norm(w.bodies[i].v) < 1e-8, "step %d: speed %g", s, cfu_norm(w.bodies[i].v));
     }
     cft_assert_near(w.bodies[i].x.z, 0.5, 1e-6, 0);
+    /* a budget of one sweep: the solve stops with CF_MAX_ITER, the step still applies the
+       impulses it found and returns CF_OK (the spec), the stats tell */
+    o.prox.max_iter = 1;
+    w.bodies[i].v = cfu_vec3(0, 0, 0);
+    for (int a = 0; a < cl.count; ++a) memset(cl.items[a].lambda, 0, sizeof cl.items[a].lambda);
+    cfMoreauStats st;
+    cft_assert_ok(cf_moreau_step(w.bodies, w.n_bodies, detect_cb, &w, &o, &cl, &st, NULL));
+    ck_assert_int_eq(st.prox_status, CF_MAX_ITER);
+    cft_assert_at(w.bodies[i].v.z > -0.5 * 9.81 * o.h, "v_z %g: the impulses of the sweep were not applied", w.bodies[i].v.z);
     cf_contacts_free(&cl);
     cf_world_free(&w);
 }
@@ -1033,6 +1046,26 @@ START_TEST(ch07_6_restitution_bounce)
         cf_contacts_free(&cl);
         cf_world_free(&w);
     }
+    /* restitution 0, the open gap of the spec: a ball (radius 0.1) falling at 1 m/s from 0.007
+       above the ground, h = 0.01. At the midpoint the gap is phi = 0.002 and the free velocity
+       -1.0981 would close it: v_n^{t+1} = -2 phi / h = -0.4 makes the second half step end
+       exactly on the ground, z = 0.102 - (h/2) 0.4 = 0.1 (phi / h would stop it 0.001 above,
+       4 phi / h 0.002 below, no gap term 0.002 above) */
+    cfWorld w;
+    world_ground(&w, 0.5);
+    int i = add_body(&w, cf_shape_sphere(0.1), 1.0, cfu_vec3(0, 0, 0.107), 0.5);
+    w.bodies[i].v = cfu_vec3(0, 0, -1);
+    cfMoreauOptions o = cf_moreau_options_default();
+    o.prox.tol_abs = 1e-12;
+    o.prox.tol_rel = 0;
+    cfContactList cl = {0};
+    cfMoreauStats st;
+    step_n(&w, &o, &cl, 1, &st);
+    ck_assert_int_eq(st.contacts, 1);
+    cft_assert_near(w.bodies[i].v.z, -0.4, 1e-9, 0);
+    cft_assert_near(w.bodies[i].x.z, 0.1, 1e-9, 0);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
 }
 END_TEST
 
