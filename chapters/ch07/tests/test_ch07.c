@@ -628,6 +628,19 @@ START_TEST(ch07_3_stops_and_report)
         for (int k = 0; k < 3; ++k) want = fmax(want, fabs(Rb[3 * k]) + fabs(Rb[3 * k + 1]) + fabs(Rb[3 * k + 2]));
         cft_assert_ok(cf_prox_jacobi(&p, &ob, lb, NULL, &st));
         cft_assert_near(st.r_max, want, 0, 1e-15);
+        /* local r-factors 1/A_ii of diagonal blocks: the largest on the normal row, then on a
+           tangent row that is not the last */
+        const double diag[2][3] = {{0.5, 2, 2}, {2, 0.25, 1}}, r_max[2] = {2, 4};
+        for (int t = 0; t < 2; ++t) {
+            const double A[9] = {diag[t][0], 0, 0, 0, diag[t][1], 0, 0, 0, diag[t][2]}, b[3] = {-1, 0.5, 0.5};
+            cfProxProblem q;
+            one_contact(&q, A, b, 0.5);
+            double l[3] = {0, 0, 0};
+            cfProxOptions ol = cf_prox_options_default();
+            cft_assert_ok_at(cf_prox_jacobi(&q, &ol, l, NULL, &st), "t = %d", t);
+            cft_assert_near_at(st.r_max, r_max[t], 0, 1e-15, "t = %d", t);
+            cf_prox_problem_free(&q);
+        }
     }
     o.tol_rel = 0.0;
     lam[0] = 1, lam[1] = 0, lam[2] = 1;
@@ -866,6 +879,19 @@ START_TEST(ch07_5_r_init_strategies)
     free(R);
     cf_prox_problem_free(&p);
     cf_world_free(&w);
+    /* the blocked inverse of a friction block that is not symmetric (a Siconos W is symmetric
+       only to its rounding; here made clearly so): R_F A_FF = omega I */
+    const double A[9] = {2, 0.1, 0.2, 0.3, 1.5, 0.4, -0.2, -0.3, 1.2}, b[3] = {-1, 0.5, 0.5};
+    one_contact(&p, A, b, 0.5);
+    o.strategy = CF_RFACTOR_BLOCKED;
+    double R3[9];
+    cft_assert_ok(cf_prox_r_init(&p, &o, R3));
+    for (int k = 1; k < 3; ++k)
+        for (int l = 1; l < 3; ++l) {
+            double s = R3[3 * k + 1] * A[3 + l] + R3[3 * k + 2] * A[6 + l];
+            cft_assert_near_at(s, k == l ? 0.8 : 0.0, 1e-14, 0, "k %d l %d", k, l);
+        }
+    cf_prox_problem_free(&p);
 }
 END_TEST
 
@@ -906,6 +932,16 @@ START_TEST(ch07_5_power_iteration)
     }
     cf_prox_problem_free(&p);
     cf_world_free(&w);
+    /* A = 0 (a contact between bodies that cannot move): |A|_2 = 0, and the global strategy's
+       r = 1 / |A|_2 does not exist: CF_SINGULAR */
+    const double Z[9] = {0}, b[3] = {-1, 0, 0};
+    one_contact(&p, Z, b, 0.5);
+    cft_assert_near(cf_prox_norm_estimate(&p, 100, 1e-6), 0.0, 0, 0);
+    cfProxOptions o = cf_prox_options_default();
+    o.strategy = CF_RFACTOR_GLOBAL;
+    double R[9];
+    cft_assert_status(cf_prox_r_init(&p, &o, R), CF_SINGULAR);
+    cf_prox_problem_free(&p);
 }
 END_TEST
 
@@ -1013,6 +1049,27 @@ START_TEST(ch07_6_free_fall_exact)
         cft_assert_vec3_near_at(w.bodies[i].x, want, 1e-12, "step %d", s);
     }
     cft_assert_vec3_near(w.bodies[i].w, cfu_vec3(0, 0, 4), 1e-12);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
+    /* still free, with another body in contact: a ball sliding on the ground (friction turns it)
+       and a second body in the air that falls and spins exactly as before */
+    world_ground(&w, 0.5);
+    int slide = add_body(&w, cf_shape_sphere(0.5), 1.0, cfu_vec3(0, 0, 0.5), 0.5);
+    i = add_body(&w, cf_shape_box(cfu_vec3(0.2, 0.3, 0.4)), 2.0, cfu_vec3(5, 0, 50), 0.5);
+    w.bodies[slide].v = cfu_vec3(2, 0, 0);
+    w.bodies[i].v = v0;
+    w.bodies[i].w = cfu_vec3(0, 0, 4);
+    x0 = w.bodies[i].x;
+    for (int s = 1; s <= 5; ++s) {
+        cfMoreauStats st;
+        step_n(&w, &o, &cl, 1, &st);
+        ck_assert_int_eq(st.contacts, 1);
+        double t = s * o.h;
+        cfVec3 want = cfu_add(x0, cfu_add(cfu_scale(t, v0), cfu_scale(0.5 * t * t, o.gravity)));
+        cft_assert_vec3_near_at(w.bodies[i].x, want, 1e-12, "step %d", s);
+        cft_assert_vec3_near_at(w.bodies[i].w, cfu_vec3(0, 0, 4), 1e-12, "step %d", s);
+    }
+    cft_assert_at(w.bodies[slide].w.y > 0.1, "the sliding ball does not turn (w_y %g)", w.bodies[slide].w.y);
     cf_contacts_free(&cl);
     cf_world_free(&w);
 }
@@ -1178,6 +1235,18 @@ START_TEST(ch07_6_restitution_bounce)
     cft_assert_near(w.bodies[i].v.z, -0.1 - 9.81 * o.h, 1e-12, 0);
     cf_contacts_free(&cl);
     cf_world_free(&w);
+    /* restitution 1, on the ground and moving up at 0.05 m/s (v^- > 0, not approaching): gravity
+       would pull it in within the step (v* = -0.048), no impact law, the contact holds it: v = 0 */
+    world_ground(&w, 0.5);
+    i = add_body(&w, cf_shape_sphere(0.1), 1.0, cfu_vec3(0, 0, 0.0997), 0.5);
+    w.bodies[i].v = cfu_vec3(0, 0, 0.05);
+    o.restitution = 1.0;
+    cl = (cfContactList){0};
+    step_n(&w, &o, &cl, 1, &st);
+    ck_assert_int_eq(st.contacts, 1);
+    cft_assert_near(w.bodies[i].v.z, 0.0, 1e-9, 0);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
 }
 END_TEST
 
@@ -1276,6 +1345,21 @@ START_TEST(ch07_6_post_projection)
         cft_assert_vec3_near(b->x, want.x, 1e-9);
         cft_assert_near(cfu_quat_dot(b->q, want.q), 1.0, 1e-12, 0);
         cft_assert_vec3_near(b->v, cfu_vec3(0, 0, 0), 0); /* velocities unchanged */
+        cf_world_free(&w);
+    }
+    /* two balls of mass 1 and 3 in the air overlapping by 0.02 along (1, 1, 0) / sqrt 2: one pass
+       of the linear problem separates them exactly, each moved along the normal in inverse
+       proportion to its mass (0.015 and 0.005), both components of the motion in play */
+    {
+        world_ground(&w, 0.5);
+        cfVec3 nrm = cfu_normalize(cfu_vec3(1, 1, 0));
+        int i1 = add_body(&w, cf_shape_sphere(0.5), 1.0, cfu_vec3(0, 0, 5), 0.5);
+        int i2 = add_body(&w, cf_shape_sphere(0.5), 3.0, cfu_add(cfu_vec3(0, 0, 5), cfu_scale(0.98, nrm)), 0.5);
+        cfVec3 x1 = w.bodies[i1].x, x2 = w.bodies[i2].x;
+        done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 1, 1e-9, &gap);
+        ck_assert_int_eq(done, 1);
+        cft_assert_vec3_near(w.bodies[i1].x, cfu_sub(x1, cfu_scale(0.015, nrm)), 1e-9);
+        cft_assert_vec3_near(w.bodies[i2].x, cfu_add(x2, cfu_scale(0.005, nrm)), 1e-9);
         cf_world_free(&w);
     }
     /* a seesaw: a long box (half length 1) tilted by 0.06 with one end 0.1 into the ground, the
