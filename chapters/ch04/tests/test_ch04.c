@@ -859,8 +859,66 @@ static void baraff_watch(void *ctx, const cfPivotEvent *ev)
     }
 }
 
+/* trace callback: (entering, leaving, step) of every pivot */
+typedef struct StepLog {
+    int n;
+    int in[32], out[32];
+    double step[32];
+} StepLog;
+
+static void log_step(void *ctx, const cfPivotEvent *ev)
+{
+    StepLog *l = ctx;
+    if (l->n < 32) {
+        l->in[l->n] = ev->entering;
+        l->out[l->n] = ev->leaving;
+        l->step[l->n] = ev->step;
+    }
+    l->n++;
+}
+
 START_TEST(ch04_2_invariants_after_every_pivot)
 {
+    /* first the events of a worked example, pivot by pivot (variables f_N0, f_T0, f_N1, f_T1,
+       f_N2, f_T2; A = I but A_NN = 1, 1.1, 1.2 and the tangents 0 and 1 coupled by 0.5;
+       b = (-1, 0.3, -1.1, -1, -1.2, -0.65), mu = (1.5, 1.2, 1.5)):
+       1-3. the normals, most negative a_N first: N2, N1, N0, each to f_N = 1 (steps 1);
+       4. friction, the largest |a_T| first: T1 (a = -1) to its goal f_T1 = 1 (step 1); the
+          coupling makes a_T0 = 0.3 + 0.5 = 0.8;
+       5. T0 (|0.8| > |-0.65|) driven down; T1 sticks (Delta a_T1 = 0: Delta f_T1 = +0.5 per
+          unit), so contact 1 reaches its cone 1.2 f_N1 at s = 0.4: its tangent saturates
+          (entering 3), and the drive of T0 goes on: only the driven contact's saturation ends it;
+       6. T0 reaches a_T0 = 0 after 0.5 more (a_T0 = 0.8 - 0.75 * 0.4, now falling at rate 1):
+          f_T0 = -0.9;
+       7. T2 to its goal 0.65. A drive of T0 that stopped at contact 1's saturation would take T2
+          first (0.65 > the 0.5 left of a_T0): the same forces in another order. */
+    {
+        cfBaraffProblem p;
+        ck_assert_int_eq(cf_baraff_init(&p, 3, 2), CF_OK);
+        const double diag[6] = {1, 1, 1.1, 1, 1.2, 1}, b[6] = {-1, 0.3, -1.1, -1, -1.2, -0.65}, mu[3] = {1.5, 1.2, 1.5};
+        for (int i = 0; i < 6; ++i) {
+            p.A.a[6 * i + i] = diag[i];
+            p.b[i] = b[i];
+        }
+        p.A.a[6 * 1 + 3] = p.A.a[6 * 3 + 1] = 0.5;
+        for (int c = 0; c < 3; ++c) p.mu[c] = mu[c];
+        StepLog log = {0};
+        cfPivotOptions o = cf_pivot_options_default();
+        o.trace = log_step;
+        o.trace_ctx = &log;
+        double f[6], a[6];
+        cft_assert_ok(cf_baraff_solve(&p, &o, f, a, NULL));
+        const int in[7] = {4, 2, 0, 3, 3, 1, 5};
+        const double step[7] = {1, 1, 1, 1, 0.4, 0.5, 0.65}, want[6] = {1, -0.9, 1, 1.2, 1, 0.65};
+        ck_assert_int_eq(log.n, 7);
+        for (int k = 0; k < 7; ++k) {
+            cft_assert_int_at(log.in[k], ==, in[k], "pivot %d", k + 1);
+            cft_assert_int_at(log.out[k], ==, -1, "pivot %d", k + 1);
+            cft_assert_near_at(log.step[k], step[k], 1e-12, 0, "pivot %d", k + 1);
+        }
+        for (int i = 0; i < 6; ++i) cft_assert_near_at(f[i], want[i], 1e-12, 0, "i = %d", i);
+        cf_baraff_free(&p);
+    }
     /* every pivot keeps the conditions of the index sets (the linear conditions of the direction
        system hold along the step, and the ratio test stops at the first event): forces >= 0,
        released normals without force, clamped normals and sticking tangents with zero
