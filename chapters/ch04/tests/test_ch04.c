@@ -864,6 +864,8 @@ typedef struct StepLog {
     int n;
     int in[32], out[32];
     double step[32];
+    unsigned char label[32][12]; /* the labels after each pivot (up to 12 variables) */
+    double f[32][12];            /* the forces after each pivot */
 } StepLog;
 
 static void log_step(void *ctx, const cfPivotEvent *ev)
@@ -873,8 +875,40 @@ static void log_step(void *ctx, const cfPivotEvent *ev)
         l->in[l->n] = ev->entering;
         l->out[l->n] = ev->leaving;
         l->step[l->n] = ev->step;
+        for (int i = 0; i < ev->n && i < 12; ++i) {
+            l->label[l->n][i] = ev->label[i];
+            l->f[l->n][i] = ev->x[i];
+        }
     }
     l->n++;
+}
+
+/* solve a Baraff problem of nc contacts in dim dimensions given by its dense A (row-major), b
+   and mu with a step log; then every pivot's (entering, leaving, step) must be the expected one,
+   and f at the end */
+static void assert_baraff_path(int nc, int dim, const double *A, const double *b, const double *mu, int pivots, const int *in,
+                               const int *out, const double *step, const double *f_want, StepLog *log, const char *what)
+{
+    cfBaraffProblem p;
+    ck_assert_int_eq(cf_baraff_init(&p, nc, dim), CF_OK);
+    int m = dim * nc;
+    memcpy(p.A.a, A, (size_t)m * m * sizeof *A);
+    memcpy(p.b, b, (size_t)m * sizeof *b);
+    memcpy(p.mu, mu, (size_t)nc * sizeof *mu);
+    memset(log, 0, sizeof *log);
+    cfPivotOptions o = cf_pivot_options_default();
+    o.trace = log_step;
+    o.trace_ctx = log;
+    double f[12], a[12];
+    cft_assert_ok_at(cf_baraff_solve(&p, &o, f, a, NULL), "%s", what);
+    cft_assert_int_at(log->n, ==, pivots, "%s: pivots", what);
+    for (int k = 0; k < pivots; ++k) {
+        cft_assert_int_at(log->in[k], ==, in[k], "%s: pivot %d enters", what, k + 1);
+        cft_assert_int_at(log->out[k], ==, out[k], "%s: pivot %d leaves", what, k + 1);
+        cft_assert_near_at(log->step[k], step[k], 1e-12, 0, "%s: pivot %d step", what, k + 1);
+    }
+    for (int i = 0; i < m; ++i) cft_assert_near_at(f[i], f_want[i], 1e-12, 0, "%s: f[%d]", what, i);
+    cf_baraff_free(&p);
 }
 
 START_TEST(ch04_2_invariants_after_every_pivot)
@@ -918,6 +952,69 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         }
         for (int i = 0; i < 6; ++i) cft_assert_near_at(f[i], want[i], 1e-12, 0, "i = %d", i);
         cf_baraff_free(&p);
+    }
+    /* a release during a friction drive: A = I but A_NN = (1, 1, 1) and the coupling -0.5 of T0
+       and N1; b = (-1, 1.25, -0.5, -2, -0.3, -0.6), mu = (2, 1, 3).
+       1-3. N0, N1, N2 to f_N = 1, 0.5, 0.3;
+       4. T1 (|a| = 2 the largest) reaches its cone mu f_N1 = 0.5 first (step 0.5): saturated;
+       5. T0 (a_T0 = 1.25 - 0.25 = 1) driven down: with N1 clamped f_N1 falls by 0.5 per unit and
+          contact 1 is released at s = 1 (its friction, on the shrinking cone, goes to 0 with it,
+          its tangent UNSEEN again); only the driven contact's release would end the drive:
+       6. T0 goes on to a_T0 = 0 (0.25 left at rate 1): f_T0 = -1.25;
+       7. T2 to its goal 0.6. A drive ended at the release would take T2 (0.6) before the 0.25
+          left of T0. */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[6 * 1 + 2] = A[6 * 2 + 1] = -0.5;
+        const double b[6] = {-1, 1.25, -0.5, -2, -0.3, -0.6}, mu[3] = {2, 1, 3};
+        const int in[7] = {0, 2, 4, 3, -1, 1, 5}, out[7] = {-1, -1, -1, -1, 2, -1, -1};
+        const double step[7] = {1, 0.5, 0.3, 0.5, 1, 0.25, 0.6}, f[6] = {1, -1.25, 0, 0, 0.3, 0.6};
+        assert_baraff_path(3, 2, A, b, mu, 7, in, out, step, f, &log, "release");
+        ck_assert(log.label[4][2] == CF_PIV_LOWER && log.label[4][3] == CF_PIV_UNSEEN);
+        ck_assert(log.f[4][2] == 0.0 && log.f[4][3] == 0.0);
+    }
+    /* a saturated friction that sticks again (2D): A = I but A_N1N1 = 1.1 and the tangents
+       coupled by 0.8; b = (-1, -1.15, -1.1, -1.2), mu = (1, 1).
+       1-2. N1 (a = -1.1) then N0, both to f_N = 1;
+       3. T1 (|a| = 1.2) saturates at f_T1 = 1 (step 1), sliding on with a_T1 = -0.2 (u = +1);
+       4. T0 (a_T0 = -1.15 + 0.8 = -0.35) driven up: a_T1 rises by 0.8 per unit, u . a_T1 reaches 0
+          at s = 0.25 before a_T0 does: contact 1 sticks again (its tangent FREE, leaving 3);
+       5. T0 goes on with T1 sticking (Delta f_T1 = -0.8, a_T0 rising by 1 - 0.64 per unit) to
+          a_T0 = 0 after 0.1 / 0.36 = 5/18: f_T0 = 1/4 + 5/18 = 19/36, f_T1 = 1 - 0.8 * 5/18 = 7/9 */
+    {
+        StepLog log;
+        double A[16] = {0};
+        for (int i = 0; i < 4; ++i) A[5 * i] = 1.0;
+        A[10] = 1.1;
+        A[4 * 1 + 3] = A[4 * 3 + 1] = 0.8;
+        const double b[4] = {-1, -1.15, -1.1, -1.2}, mu[2] = {1, 1};
+        const int in[5] = {2, 0, 3, -1, 1}, out[5] = {-1, -1, -1, 3, -1};
+        const double step[5] = {1, 1, 1, 0.25, 5.0 / 18.0}, f[4] = {1, 19.0 / 36.0, 1, 7.0 / 9.0};
+        assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "stick again");
+        ck_assert(log.label[3][3] == CF_PIV_FREE);
+    }
+    /* the same in 3D (the second tangents unloaded): a 3D friction that leaves its cone is not
+       stuck but UNSEEN, with its force kept, and driven again:
+       1-4. as in 2D (N1, N0, T1 of contact 1 saturates at f = 1, the drive of T0 unsaturates it
+            at s = 0.25), but contact 1's tangents become UNSEEN (leaving 4) and no longer move;
+       5. T0 goes on at rate 1 to a_T0 = 0 after 0.1: f_T0 = 0.35, which raises contact 1's
+          a_T1 to 0.8 * 0.1 = 0.08;
+       6. contact 1's T1 (f a = 0.08 > 0) driven down to a = 0 with T0 sticking (rate 1 - 0.64)
+          after 0.08 / 0.36 = 2/9: the 2D answer, f_T0 = 19/36, f_T1 = 7/9 */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[21] = 1.1;
+        A[6 * 1 + 4] = A[6 * 4 + 1] = 0.8;
+        const double b[6] = {-1, -1.15, 0, -1.1, -1.2, 0}, mu[2] = {1, 1};
+        const int in[6] = {3, 0, 4, -1, 1, 4}, out[6] = {-1, -1, -1, 4, -1, -1};
+        const double step[6] = {1, 1, 1, 0.25, 0.1, 2.0 / 9.0}, f[6] = {1, 19.0 / 36.0, 0, 1, 7.0 / 9.0, 0};
+        assert_baraff_path(2, 3, A, b, mu, 6, in, out, step, f, &log, "3D: UNSEEN again");
+        ck_assert(log.label[3][4] == CF_PIV_UNSEEN && log.label[3][5] == CF_PIV_UNSEEN);
+        cft_assert_near(log.f[3][4], 1.0, 1e-15, 0);
     }
     /* every pivot keeps the conditions of the index sets (the linear conditions of the direction
        system hold along the step, and the ratio test stops at the first event): forces >= 0,
