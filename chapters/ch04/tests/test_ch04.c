@@ -953,27 +953,35 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         for (int i = 0; i < 6; ++i) cft_assert_near_at(f[i], want[i], 1e-12, 0, "i = %d", i);
         cf_baraff_free(&p);
     }
-    /* a release during a friction drive: A = I but A_NN = (1, 1, 1) and the coupling -0.5 of T0
-       and N1; b = (-1, 1.25, -0.5, -2, -0.3, -0.6), mu = (2, 1, 3).
+    /* a release during a friction drive, and the released contact clamped again: A = I but the
+       couplings -0.5 of T0 and N1 and of N1 and T2; b = (-1, 1.25, -0.5, -2, -0.3, -0.6),
+       mu = (2, 1, 3).
        1-3. N0, N1, N2 to f_N = 1, 0.5, 0.3;
        4. T1 (|a| = 2 the largest) reaches its cone mu f_N1 = 0.5 first (step 0.5): saturated;
-       5. T0 (a_T0 = 1.25 - 0.25 = 1) driven down: with N1 clamped f_N1 falls by 0.5 per unit and
-          contact 1 is released at s = 1 (its friction, on the shrinking cone, goes to 0 with it,
-          its tangent UNSEEN again); only the driven contact's release would end the drive:
-       6. T0 goes on to a_T0 = 0 (0.25 left at rate 1): f_T0 = -1.25;
-       7. T2 to its goal 0.6. A drive ended at the release would take T2 (0.6) before the 0.25
-          left of T0. */
+       5. T0 (a_T0 = 1.25 - 0.25 = 1, more than a_T2 = -0.6 - 0.25) driven down: with N1 clamped
+          f_N1 falls by 0.5 per unit and contact 1 is released at s = 1 (its friction, on the
+          shrinking cone, goes to 0 with it, its tangent UNSEEN again); only the driven contact's
+          release would end the drive:
+       6. T0 goes on to a_T0 = 0 (0.25 left at rate 1): f_T0 = -1.25, a_N1 = -0.5 + 0.625;
+       7. T2 (a = -0.6) driven up lowers a_N1 by 0.5 per unit: at s = 0.25 contact 1 is clamped
+          again (a step below 1);
+       8. T2 goes on with N1 clamped (f_N1 up by 2/3, f_T0 by 1/3 per unit, a_T2 rising at 2/3)
+          to its goal after 0.35 / (2/3) = 0.525;
+       9. T1 of the loaded contact 1 (a = -2) saturates at mu f_N1 = 0.35.
+       A drive ended at the release would take T2 (0.6) before the 0.25 left of T0. */
     {
         StepLog log;
         double A[36] = {0};
         for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
         A[6 * 1 + 2] = A[6 * 2 + 1] = -0.5;
+        A[6 * 2 + 5] = A[6 * 5 + 2] = -0.5;
         const double b[6] = {-1, 1.25, -0.5, -2, -0.3, -0.6}, mu[3] = {2, 1, 3};
-        const int in[7] = {0, 2, 4, 3, -1, 1, 5}, out[7] = {-1, -1, -1, -1, 2, -1, -1};
-        const double step[7] = {1, 0.5, 0.3, 0.5, 1, 0.25, 0.6}, f[6] = {1, -1.25, 0, 0, 0.3, 0.6};
-        assert_baraff_path(3, 2, A, b, mu, 7, in, out, step, f, &log, "release");
+        const int in[9] = {0, 2, 4, 3, -1, 1, 2, 5, 3}, out[9] = {-1, -1, -1, -1, 2, -1, -1, -1, -1};
+        const double step[9] = {1, 0.5, 0.3, 0.5, 1, 0.25, 0.25, 0.525, 0.35}, f[6] = {1, -1.075, 0.35, 0.35, 0.3, 0.775};
+        assert_baraff_path(3, 2, A, b, mu, 9, in, out, step, f, &log, "release and clamp");
         ck_assert(log.label[4][2] == CF_PIV_LOWER && log.label[4][3] == CF_PIV_UNSEEN);
         ck_assert(log.f[4][2] == 0.0 && log.f[4][3] == 0.0);
+        ck_assert(log.label[6][2] == CF_PIV_FREE && log.label[6][3] == CF_PIV_UNSEEN);
     }
     /* a saturated friction that sticks again (2D): A = I but A_N1N1 = 1.1 and the tangents
        coupled by 0.8; b = (-1, -1.15, -1.1, -1.2), mu = (1, 1).
