@@ -1632,11 +1632,13 @@ START_TEST(ch04_5_worked_example)
     cft_assert_ok(cf_lcp_bpp(&p, &o, x, &rep));
     ck_assert_int_eq(rep.iterations, 1);
     cf_lcp_free(&p);
-    /* the trace: one event per solve; the last solve, which finds the solution, moves no
-       variable (entering = leaving = -1) */
+    /* the trace: one event per solve; the first moves V = {1} as a block (entering -1, the
+       spec's "move ALL of V"), the last solve, which finds the solution, moves no variable
+       (entering = leaving = -1) */
     PivotLog log;
     cft_assert_ok(solve_logged(cf_lcp_bpp, 2, A, b, NULL, x, &log));
     ck_assert_int_eq(log.n, 2);
+    ck_assert_int_eq(log.in[0], -1);
     ck_assert_int_eq(log.in[1], -1);
     ck_assert_int_eq(log.out[1], -1);
 }
