@@ -1003,26 +1003,37 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "stick again");
         ck_assert(log.label[3][3] == CF_PIV_FREE);
     }
-    /* the same in 3D (the second tangents unloaded): a 3D friction that leaves its cone is not
-       stuck but UNSEEN, with its force kept, and driven again:
-       1-4. as in 2D (N1, N0, T1 of contact 1 saturates at f = 1, the drive of T0 unsaturates it
-            at s = 0.25), but contact 1's tangents become UNSEEN (leaving 4) and no longer move;
-       5. T0 goes on at rate 1 to a_T0 = 0 after 0.1: f_T0 = 0.35, which raises contact 1's
-          a_T1 to 0.8 * 0.1 = 0.08;
-       6. contact 1's T1 (f a = 0.08 > 0) driven down to a = 0 with T0 sticking (rate 1 - 0.64)
-          after 0.08 / 0.36 = 2/9: the 2D answer, f_T0 = 19/36, f_T1 = 7/9 */
+    /* 3D: a friction that leaves its cone is not stuck but UNSEEN, keeps its force, and is
+       driven again, its tangent that pushes along its acceleration (f_i a_i > 0) first. Contact
+       0's T1 coupled by 0.8 to contact 1's T2 and by 0.1 to contact 1's T1; A_N1N1 = 1.1;
+       b = (-1, -1.15, 0, -1.1, 0, -1.2), mu = (1, 1):
+       1-2. N1 then N0, to f_N = 1;
+       3. contact 1's T2 (a = -1.2; its T1 has a = 0) reaches the cone at f = 1 (entering 4,
+          the contact's first tangent), u = (0, 1);
+       4. contact 0's T1 (a = -1.15 + 0.8 = -0.35) driven up raises u . a_T of contact 1 by 0.8
+          per unit: at s = 0.25 it reaches 0, contact 1's tangents become UNSEEN (leaving 4)
+          with f_T = (0, 1) kept;
+       5. T1 of contact 0 goes on at rate 1 to its goal after 0.1: f = 0.35, so contact 1 has
+          a_T = (0.035, 0.08);
+       6. contact 1: T2's friction pushes along its acceleration (1 * 0.08 > 0), so T2 before
+          T1: down to a = 0 with contact 0's T1 sticking (rate 1 - 0.64) after 0.08 / 0.36 = 2/9;
+       7. contact 1's T1 (a = 0.1 * 19/36) down to 0 with both other tangents sticking, at rate
+          1 - 0.1 * 5/18 = 35/36: after 19/350. The answer f = (1, 19/35, 0, 1, -19/350, 134/175)
+          has a_T = 0 on every tangent */
     {
         StepLog log;
         double A[36] = {0};
         for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
         A[21] = 1.1;
-        A[6 * 1 + 4] = A[6 * 4 + 1] = 0.8;
-        const double b[6] = {-1, -1.15, 0, -1.1, -1.2, 0}, mu[2] = {1, 1};
-        const int in[6] = {3, 0, 4, -1, 1, 4}, out[6] = {-1, -1, -1, 4, -1, -1};
-        const double step[6] = {1, 1, 1, 0.25, 0.1, 2.0 / 9.0}, f[6] = {1, 19.0 / 36.0, 0, 1, 7.0 / 9.0, 0};
-        assert_baraff_path(2, 3, A, b, mu, 6, in, out, step, f, &log, "3D: UNSEEN again");
+        A[6 * 1 + 5] = A[6 * 5 + 1] = 0.8;
+        A[6 * 1 + 4] = A[6 * 4 + 1] = 0.1;
+        const double b[6] = {-1, -1.15, 0, -1.1, 0, -1.2}, mu[2] = {1, 1};
+        const int in[7] = {3, 0, 4, -1, 1, 5, 4}, out[7] = {-1, -1, -1, 4, -1, -1, -1};
+        const double step[7] = {1, 1, 1, 0.25, 0.1, 2.0 / 9.0, 19.0 / 350.0};
+        const double f[6] = {1, 19.0 / 35.0, 0, 1, -19.0 / 350.0, 134.0 / 175.0};
+        assert_baraff_path(2, 3, A, b, mu, 7, in, out, step, f, &log, "3D: UNSEEN again");
         ck_assert(log.label[3][4] == CF_PIV_UNSEEN && log.label[3][5] == CF_PIV_UNSEEN);
-        cft_assert_near(log.f[3][4], 1.0, 1e-15, 0);
+        cft_assert_near(log.f[3][5], 1.0, 1e-15, 0);
     }
     /* every pivot keeps the conditions of the index sets (the linear conditions of the direction
        system hold along the step, and the ratio test stops at the first event): forces >= 0,
