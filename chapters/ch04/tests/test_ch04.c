@@ -886,8 +886,9 @@ static void log_step(void *ctx, const cfPivotEvent *ev)
 /* solve a Baraff problem of nc contacts in dim dimensions given by its dense A (row-major), b
    and mu with a step log; then every pivot's (entering, leaving, step) must be the expected one,
    and f at the end */
-static void assert_baraff_path(int nc, int dim, const double *A, const double *b, const double *mu, int pivots, const int *in,
-                               const int *out, const double *step, const double *f_want, StepLog *log, const char *what)
+static void baraff_path_once(int nc, int dim, const double *A, const double *b, const double *mu, int pivots,
+                             const int *in, const int *out, const double *step, const double *f_want, StepLog *log,
+                             const char *what)
 {
     cfBaraffProblem p;
     ck_assert_int_eq(cf_baraff_init(&p, nc, dim), CF_OK);
@@ -911,6 +912,47 @@ static void assert_baraff_path(int nc, int dim, const double *A, const double *b
     cf_baraff_free(&p);
 }
 
+/* baraff_path_once() on the worked example as given, and on two copies that must take the same
+   path: the contacts in reverse order (the rules are per contact, not per index), and with a
+   decoupled frictionless contact in front (b_N = -0.01: its normal is driven last of the
+   normals, which the examples drive first, one pivot each; mu = 0: its friction never moves).
+   @p log holds the path of the example as given. */
+static void assert_baraff_path(int nc, int dim, const double *A, const double *b, const double *mu, int pivots,
+                               const int *in, const int *out, const double *step, const double *f_want, StepLog *log,
+                               const char *what)
+{
+    enum { MAXV = 12 };
+    int m = dim * nc, M = m + dim;
+    ck_assert(M <= MAXV && pivots < 31);
+    char name[96];
+    for (int variant = 1; variant <= 2; ++variant) {
+        /* variable i of the example is variable map[i] of the copy */
+        int map[MAXV], vin[32], vout[32], n2 = variant == 1 ? nc : nc + 1, m2 = dim * n2, np = 0;
+        for (int i = 0; i < m; ++i) map[i] = variant == 1 ? dim * (nc - 1 - i / dim) + i % dim : i + dim;
+        double A2[MAXV * MAXV] = {0}, b2[MAXV] = {0}, mu2[MAXV / 2] = {0}, vstep[32], f2[MAXV] = {0};
+        for (int i = 0; i < m; ++i) {
+            b2[map[i]] = b[i];
+            f2[map[i]] = f_want[i];
+            for (int j = 0; j < m; ++j) A2[map[i] * m2 + map[j]] = A[i * m + j];
+        }
+        for (int c = 0; c < nc; ++c) mu2[map[dim * c] / dim] = mu[c];
+        if (variant == 2) {
+            for (int k = 0; k < dim; ++k) A2[k * m2 + k] = 1.0;
+            b2[0] = -0.01, b2[1] = 0.3;
+            f2[0] = 0.01;
+        }
+        for (int k = 0; k < pivots; ++k) {
+            if (variant == 2 && k == nc) vin[np] = 0, vout[np] = -1, vstep[np++] = 0.01;
+            vin[np] = in[k] < 0 ? in[k] : map[in[k]];
+            vout[np] = out[k] < 0 ? out[k] : map[out[k]];
+            vstep[np++] = step[k];
+        }
+        snprintf(name, sizeof name, "%s, %s", what, variant == 1 ? "contacts reversed" : "a frictionless contact first");
+        baraff_path_once(n2, dim, A2, b2, mu2, np, vin, vout, vstep, f2, log, name);
+    }
+    baraff_path_once(nc, dim, A, b, mu, pivots, in, out, step, f_want, log, what);
+}
+
 START_TEST(ch04_2_invariants_after_every_pivot)
 {
     /* first the events of a worked example, pivot by pivot (variables f_N0, f_T0, f_N1, f_T1,
@@ -927,31 +969,14 @@ START_TEST(ch04_2_invariants_after_every_pivot)
        7. T2 to its goal 0.65. A drive of T0 that stopped at contact 1's saturation would take T2
           first (0.65 > the 0.5 left of a_T0): the same forces in another order. */
     {
-        cfBaraffProblem p;
-        ck_assert_int_eq(cf_baraff_init(&p, 3, 2), CF_OK);
+        StepLog log;
+        double A[36] = {0};
         const double diag[6] = {1, 1, 1.1, 1, 1.2, 1}, b[6] = {-1, 0.3, -1.1, -1, -1.2, -0.65}, mu[3] = {1.5, 1.2, 1.5};
-        for (int i = 0; i < 6; ++i) {
-            p.A.a[6 * i + i] = diag[i];
-            p.b[i] = b[i];
-        }
-        p.A.a[6 * 1 + 3] = p.A.a[6 * 3 + 1] = 0.5;
-        for (int c = 0; c < 3; ++c) p.mu[c] = mu[c];
-        StepLog log = {0};
-        cfPivotOptions o = cf_pivot_options_default();
-        o.trace = log_step;
-        o.trace_ctx = &log;
-        double f[6], a[6];
-        cft_assert_ok(cf_baraff_solve(&p, &o, f, a, NULL));
-        const int in[7] = {4, 2, 0, 3, 3, 1, 5};
-        const double step[7] = {1, 1, 1, 1, 0.4, 0.5, 0.65}, want[6] = {1, -0.9, 1, 1.2, 1, 0.65};
-        ck_assert_int_eq(log.n, 7);
-        for (int k = 0; k < 7; ++k) {
-            cft_assert_int_at(log.in[k], ==, in[k], "pivot %d", k + 1);
-            cft_assert_int_at(log.out[k], ==, -1, "pivot %d", k + 1);
-            cft_assert_near_at(log.step[k], step[k], 1e-12, 0, "pivot %d", k + 1);
-        }
-        for (int i = 0; i < 6; ++i) cft_assert_near_at(f[i], want[i], 1e-12, 0, "i = %d", i);
-        cf_baraff_free(&p);
+        for (int i = 0; i < 6; ++i) A[7 * i] = diag[i];
+        A[6 * 1 + 3] = A[6 * 3 + 1] = 0.5;
+        const int in[7] = {4, 2, 0, 3, 3, 1, 5}, out[7] = {-1, -1, -1, -1, -1, -1, -1};
+        const double step[7] = {1, 1, 1, 1, 0.4, 0.5, 0.65}, f[6] = {1, -0.9, 1, 1.2, 1, 0.65};
+        assert_baraff_path(3, 2, A, b, mu, 7, in, out, step, f, &log, "three contacts");
     }
     /* a release during a friction drive, and the released contact clamped again: A = I but the
        couplings -0.5 of T0 and N1 and of N1 and T2; b = (-1, 1.25, -0.5, -2, -0.3, -0.6),
@@ -1220,6 +1245,22 @@ START_TEST(ch04_2_contact_released)
     cft_assert_near(f[2], 0.999 / 0.85, 1e-12, 1e-12);
     cft_assert_near(f[3], -0.2, 1e-12, 1e-12); /* sticks: 0.2 <= 0.5 f_N */
     ck_assert(rep.residual <= 1e-12);
+    /* the path: N0 to f = 1; N1 driven with N0 clamped (f_N0 falls by 0.9 per unit), N0
+       released at s = 1/0.9 with f_N1 = 10/9 (the drive goes on from there, not from 0), then N1
+       to its goal at 0.999/0.85 (a_N1 = -0.099 + 0.04 * 10/9 left at rate 0.85); T1 to -0.2 */
+    StepLog log = {0};
+    o.trace = log_step;
+    o.trace_ctx = &log;
+    cft_assert_ok(cf_baraff_solve(&p, &o, f, a, NULL));
+    ck_assert_int_eq(log.n, 4);
+    const int in[4] = {0, -1, 2, 3}, out[4] = {-1, 0, -1, -1};
+    const double step[4] = {1, 1 / 0.9, (0.099 - 0.04 / 0.9) / 0.85, 0.2};
+    for (int k = 0; k < 4; ++k) {
+        cft_assert_int_at(log.in[k], ==, in[k], "pivot %d", k + 1);
+        cft_assert_int_at(log.out[k], ==, out[k], "pivot %d", k + 1);
+        cft_assert_near_at(log.step[k], step[k], 1e-12, 0, "pivot %d", k + 1);
+    }
+    cft_assert_near(log.f[1][2], 1 / 0.9, 1e-12, 0);
     cf_baraff_free(&p);
 }
 END_TEST
