@@ -973,8 +973,12 @@ START_TEST(ch05_6_body_zero_on_side_b)
         cft_assert_ok(cf_rigid_pgs_prepare(b, 2, &c, 1, &o, &ws));
         ck_assert_int_eq(ws.rows[0].ia, c.body_a);
         ck_assert_int_eq(ws.rows[0].ib, c.body_b);
-        cft_assert_ok(cf_rigid_pgs_solve(b, 2, &c, 1, &ws, &o, NULL));
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_rigid_pgs_solve(b, 2, &c, 1, &ws, &o, &rep));
         cft_assert_near(c.lambda[0], 0.5, 1e-15, 0);
+        /* the reported residual is the contact law's at both bodies' final velocities: 0 */
+        cft_assert_near_at(rep.residual, 0.0, 1e-15, 0, "swap %d", swap);
         for (int i = 0; i < 2; ++i) {
             cft_assert_vec3_near_at(b[i].v, cfu_vec3(-0.5, 0, 0), 1e-15, "i = %d", i);
             cft_assert_vec3_near_at(b[i].w, cfu_zero3(), 1e-15, "i = %d", i);
@@ -1042,9 +1046,12 @@ START_TEST(ch05_6_bias_cfm_warm_start)
        lambda = 1 / (0.5 + 0.5) = 1 (not 2), v = -1 + 1/2 = -0.5, after any number of sweeps */
     o.cfm = 0.5;
     sphere_on_ground(b, &c, 0.0, -1.0);
-    solve_sphere(b, &c, &o, NULL);
+    cfReport rc;
+    cf_report_init(&rc, NULL, 0);
+    solve_sphere(b, &c, &o, &rc);
     cft_assert_near(c.lambda[0], 1.0, 1e-14, 0);
     cft_assert_near(b[1].v.z, -0.5, 1e-14, 0);
+    cft_assert_near(rc.residual, 0.0, 1e-14, 0); /* the law with the same CFM term: satisfied */
     o.cfm = 0.0;
     /* a warm start acts on the velocities before the first sweep: at rest after gravity
        (v = -g h) with the impulse of the last step m g h carried over, nothing changes; without
@@ -1587,6 +1594,21 @@ START_TEST(ch05_9_iterates_as_specified)
         seen_restart = want;
     }
     ck_assert_msg(seen_restart > 0, "no restart in 12 iterations: the test does not see that branch");
+    /* the stagnation stop measures the PGS step max |x_k - G(x_k)|: with only tol_stag set the
+       converging iteration stops there, with a step at most tol_stag in its last sweep */
+    {
+        double x[8] = {0};
+        cfSplitOptions o = cf_split_options_default();
+        o.max_iter = 10000;
+        o.tol_abs = 0.0;
+        o.tol_rel = 0.0;
+        o.tol_stag = 1e-8;
+        cfReport rep;
+        cf_report_init(&rep, g_hist, HIST);
+        cf_blcp_nncg(&p, &o, x, &rep, NULL);
+        ck_assert_int_eq(rep.reason, CF_STOP_STAGNATION);
+        ck_assert_int_lt(rep.iterations, 10000);
+    }
     cf_blcp_free(&p);
     cf_lcp_free(&l);
 }
