@@ -12,6 +12,7 @@
 
 #include "cft.h"
 #include "cf/cf_ch04.h"
+#include "cf/cf_problem.h"
 #include "cf/cf_rng.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1471,6 +1472,48 @@ START_TEST(ch04_3_murty_exponential)
 }
 END_TEST
 
+/* the polyhedral-cone LCP of ch02.6 (k directions per contact, notes Eq. 34-39) of a frictional
+   contact problem, written out here so that chapter 4's grade does not depend on chapter 2's
+   exercise: unknowns (lambda_n [p], lambda_d [p k], beta [p]), A = [[D W D^T, E], [mu, -E^T, 0]]
+   by blocks, b = (q_n, q_d, 0) */
+static cfLcp polyhedral_lcp(const cfFrictionProblem *fc, int k)
+{
+    const int p = fc->nc, n = p * (k + 2), off_d = p, off_beta = p + p * k;
+    double D[10][3];
+    ck_assert(k <= 9);
+    D[0][0] = 1.0, D[0][1] = D[0][2] = 0.0;
+    for (int i = 0; i < k; ++i) {
+        double th = 2.0 * CF_PI * i / k;
+        D[1 + i][0] = 0.0, D[1 + i][1] = cos(th), D[1 + i][2] = sin(th);
+    }
+    double *A = calloc((size_t)n * n, sizeof *A), *b = calloc((size_t)n, sizeof *b);
+    for (int a = 0; a < p; ++a)
+        for (int e = fc->W.rowptr[a]; e < fc->W.rowptr[a + 1]; ++e) {
+            int c = fc->W.colidx[e];
+            const double *w = &fc->W.val[9 * e];
+            for (int r = 0; r <= k; ++r)
+                for (int t = 0; t <= k; ++t) {
+                    double DW[3];
+                    for (int j = 0; j < 3; ++j) DW[j] = D[r][0] * w[j] + D[r][1] * w[3 + j] + D[r][2] * w[6 + j];
+                    int row = r == 0 ? a : off_d + a * k + r - 1, col = t == 0 ? c : off_d + c * k + t - 1;
+                    A[(long)row * n + col] += DW[0] * D[t][0] + DW[1] * D[t][1] + DW[2] * D[t][2];
+                }
+        }
+    for (int a = 0; a < p; ++a) {
+        A[(long)(off_beta + a) * n + a] = fc->mu[a];
+        for (int i = 0; i < k; ++i) {
+            A[(long)(off_d + a * k + i) * n + off_beta + a] = 1.0;
+            A[(long)(off_beta + a) * n + off_d + a * k + i] = -1.0;
+            b[off_d + a * k + i] = D[1 + i][1] * fc->q[3 * a + 1] + D[1 + i][2] * fc->q[3 * a + 2];
+        }
+        b[a] = fc->q[3 * a];
+    }
+    cfLcp l = make_lcp(n, A, b);
+    free(A);
+    free(b);
+    return l;
+}
+
 START_TEST(ch04_3_degenerate_no_cycling)
 {
     /* every b_i = -1 and small integer matrices: the ratio test ties at every step. Strictly
@@ -1496,6 +1539,24 @@ START_TEST(ch04_3_degenerate_no_cycling)
         assert_solves(&p, x, 1e-10);
         for (int i = 0; i < n; ++i) ck_assert_msg(x[i] >= 0.0, "x[%d] = %g: a solution is clamped to x >= 0", i, x[i]);
         cf_lcp_free(&p);
+    }
+    /* a stack's contact problem (the stack of ten's step 69, sim/test/data; 8 directions): four
+       contacts per face carry one load, and Lemke meets a ray while z0 is zero but for the
+       rounding of its pivots (2e-13 against tol_w 1.6e-13). The basis is complementary: the spec
+       reads x off it and accepts it by its certificate (a "ray, so no solution" is wrong here:
+       the stack stands) */
+    {
+        cfFrictionProblem fc;
+        cfError err;
+        ck_assert_msg(cf_fc_read_siconos("sim/test/data/stack10_step69_fc3d.dat", &fc, &err) == CF_OK,
+                      "%s (run the tests from the repository root)", err.msg);
+        cfLcp p = polyhedral_lcp(&fc, 8);
+        double *z = calloc((size_t)p.n, sizeof *z);
+        cft_assert_ok(cf_lcp_lemke(&p, NULL, z, NULL));
+        ck_assert_msg(cf_lcp_residual(&p, z) <= 1e-10, "residual %g", cf_lcp_residual(&p, z));
+        free(z);
+        cf_lcp_free(&p);
+        cf_fc_free(&fc);
     }
     /* the degenerate 3x3 with x_0 = w_0 = 0 at the solution */
     double A[9] = {9, 6, -4, 6, 6, -4, -4, -4, 9}, b[3] = {-2, -2, 1}, x[3];
