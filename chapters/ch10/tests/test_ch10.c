@@ -488,6 +488,13 @@ START_TEST(ch10_3_prox_gs)
         ck_assert(fixed);
         cf_aniso_prox_gs_sweep(&p, r, NULL, NULL, 1e-15, zero, fixed, w);
         for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(fixed[i], trial[i], 0, 0, "k = %d, i = %d", k, i);
+        /* the loop's first sweep is that sweep, with the local r-factors r / A_ii (o.r = 1) */
+        memset(lam, 0, (size_t)3 * nc * sizeof *lam);
+        cfAnisoProxOptions o1 = o;
+        o1.max_iter = 1;
+        o1.r = 1.0;
+        cf_aniso_prox_gs(&p, NULL, NULL, &o1, lam, NULL, NULL);
+        for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(lam[i], fixed[i], 0, 0, "k = %d, i = %d (first sweep)", k, i);
         free(fixed);
         /* and with the generator, the same solution */
         memset(lam, 0, (size_t)3 * nc * sizeof *lam);
@@ -827,6 +834,11 @@ START_TEST(ch10_5_dissipation)
     /* an eigenvector: maximal dissipation */
     cft_assert_near(cf_friction_tensor_dissipation(L, vx, 1.0, &power), 0.0, 1e-8, 0);
     cft_assert_near(power, -0.2, 1e-15, 0);
+    /* the power f . v with f = -lambda_n L v / |v| at v = (3, 4), lambda_n = 2:
+       -2 (0.2 * 9 + 0.8 * 16) / 5 = -5.84 (both components count) */
+    const double v34[2] = {3, 4};
+    cf_friction_tensor_dissipation(L, v34, 2.0, &power);
+    cft_assert_near(power, -5.84, 1e-14, 0);
     /* against the ellipse's force of maximal dissipation in the cone's own axes */
     cfRng g;
     cf_rng_seed(&g, 1313);
