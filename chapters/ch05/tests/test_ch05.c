@@ -979,6 +979,17 @@ START_TEST(ch05_6_body_zero_on_side_b)
         cft_assert_near(c.lambda[0], 0.5, 1e-15, 0);
         /* the reported residual is the contact law's at both bodies' final velocities: 0 */
         cft_assert_near_at(rep.residual, 0.0, 1e-15, 0, "swap %d", swap);
+        /* warm started from that impulse on the velocities before the collision: it acts on both
+           bodies (index 0 included) before the first sweep, which then changes nothing */
+        b[0].v = cfu_vec3(-1, 0, 0);
+        b[1].v = cfu_zero3();
+        o.warm_start = true;
+        cf_rigid_pgs_free(&ws);
+        memset(&ws, 0, sizeof ws);
+        cft_assert_ok(cf_rigid_pgs_prepare(b, 2, &c, 1, &o, &ws));
+        cft_assert_ok(cf_rigid_pgs_solve(b, 2, &c, 1, &ws, &o, NULL));
+        cft_assert_near_at(c.lambda[0], 0.5, 1e-15, 0, "swap %d (warm)", swap);
+        for (int i = 0; i < 2; ++i) cft_assert_vec3_near_at(b[i].v, cfu_vec3(-0.5, 0, 0), 1e-15, "swap %d, i = %d (warm)", swap, i);
         for (int i = 0; i < 2; ++i) {
             cft_assert_vec3_near_at(b[i].v, cfu_vec3(-0.5, 0, 0), 1e-15, "i = %d", i);
             cft_assert_vec3_near_at(b[i].w, cfu_zero3(), 1e-15, "i = %d", i);
@@ -1052,6 +1063,22 @@ START_TEST(ch05_6_bias_cfm_warm_start)
     cft_assert_near(c.lambda[0], 1.0, 1e-14, 0);
     cft_assert_near(b[1].v.z, -0.5, 1e-14, 0);
     cft_assert_near(rc.residual, 0.0, 1e-14, 0); /* the law with the same CFM term: satisfied */
+    /* the same with the sphere as body 0 on side A (the normal from it into the ground, body 1):
+       the residual reads each side's own velocity (the sphere's -0.5, the ground's 0) */
+    {
+        cfRigidBody bb[2] = {b[1], b[0]};
+        cfContact cc = c;
+        bb[0].v = cfu_vec3(0, 0, -1.0);
+        cc.lambda[0] = cc.lambda[1] = cc.lambda[2] = 0.0;
+        cc.body_a = 0, cc.body_b = 1;
+        cc.n = cfu_vec3(0, 0, -1);
+        cft_assert_ok(cf_contact_frame(cc.n, &cc.t, &cc.b));
+        cf_report_init(&rc, NULL, 0);
+        solve_sphere(bb, &cc, &o, &rc);
+        cft_assert_near(cc.lambda[0], 1.0, 1e-14, 0);
+        cft_assert_near(bb[0].v.z, -0.5, 1e-14, 0);
+        cft_assert_near(rc.residual, 0.0, 1e-14, 0);
+    }
     o.cfm = 0.0;
     /* a warm start acts on the velocities before the first sweep: at rest after gravity
        (v = -g h) with the impulse of the last step m g h carried over, nothing changes; without

@@ -199,6 +199,9 @@ START_TEST(ch06_1_scaled_and_penalized)
     cft_assert_near(cf_ncp_eval(CF_NCP_FB, 3.0, 4.0, 1.0, 0.8, NULL, NULL), 0.8 * 2.0 - 0.2 * 12.0, 1e-14, 0);
     /* ... and no penalty where one argument is negative */
     cft_assert_near(cf_ncp_eval(CF_NCP_FB, -1.0, 2.0, 1.0, 0.8, NULL, NULL), 0.8 * (1.0 - sqrt(5.0)), 1e-15, 0);
+    /* the penalty is FB's: the min map ignores it, min(3, 4) = 3 with (1, 0) */
+    cft_assert_near(cf_ncp_eval(CF_NCP_MINMAP, 3.0, 4.0, 1.0, 0.8, &da, &db), 3.0, 0, 0);
+    ck_assert(da == 1.0 && db == 0.0);
 }
 END_TEST
 
