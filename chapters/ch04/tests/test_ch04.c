@@ -480,10 +480,12 @@ START_TEST(ch04_1_spd_matches_brute_force)
 }
 END_TEST
 
-/* trace callback: the invariants of the index sets after every pivot */
+/* trace callback: the invariants of the index sets after every pivot, and w = A x + b (the
+   pivot moved x and w together along the drive's direction) */
 typedef struct InvariantCtx {
     int pivots, releases;
     double worst;
+    const cfLcp *p;
 } InvariantCtx;
 
 static void check_invariants(void *ctx, const cfPivotEvent *ev)
@@ -494,6 +496,12 @@ static void check_invariants(void *ctx, const cfPivotEvent *ev)
     for (int i = 0; i < ev->n; ++i) {
         if (ev->label[i] == CF_PIV_FREE) c->worst = fmax(c->worst, fmax(fabs(ev->w[i]), -ev->x[i]));
         if (ev->label[i] == CF_PIV_LOWER) c->worst = fmax(c->worst, fmax(fabs(ev->x[i]), -ev->w[i]));
+    }
+    if (c->p) {
+        double w[16];
+        ck_assert(ev->n <= 16);
+        cf_lcp_w(c->p, ev->x, w);
+        for (int i = 0; i < ev->n; ++i) c->worst = fmax(c->worst, fabs(ev->w[i] - w[i]));
     }
 }
 
@@ -516,7 +524,7 @@ START_TEST(ch04_1_invariants_after_every_pivot)
             }
         for (int i = 0; i < n; ++i) b[i] = cf_rng_range(&rng, -1, -0.2);
         cfLcp p = make_lcp(n, A, b);
-        InvariantCtx ctx = {0, 0, 0.0};
+        InvariantCtx ctx = {0, 0, 0.0, &p};
         cfPivotOptions o = cf_pivot_options_default();
         o.trace = check_invariants;
         o.trace_ctx = &ctx;
@@ -524,7 +532,7 @@ START_TEST(ch04_1_invariants_after_every_pivot)
         cf_report_init(&rep, NULL, 0);
         cft_assert_ok(cf_lcp_dantzig(&p, &o, x, &rep));
         ck_assert_int_eq(ctx.pivots, rep.iterations);
-        ck_assert_msg(ctx.worst <= 1e-10, "invariant violated by %g", ctx.worst);
+        ck_assert_msg(ctx.worst <= 1e-10, "problem %d: invariant violated by %g", t, ctx.worst);
         total_releases += ctx.releases;
         assert_solves(&p, x, 1e-12);
         cf_lcp_free(&p);
