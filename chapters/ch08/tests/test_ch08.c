@@ -1183,6 +1183,23 @@ START_TEST(ch08_5_otaduy_properties)
 }
 END_TEST
 
+/* four nodes coupled by 0.6 in each coordinate (A SPD: eigenvalues 2.8 and 0.4 per coordinate)
+   with one frictionless contact under node 0: for the three nodes the contact does not hold,
+   block Jacobi's iteration matrix -0.6 (ones - I) has the eigenvalue -1.2, so the notes' Jacobi
+   outer iteration diverges */
+static void jacobi_divergent(cfDualSystem *s)
+{
+    dual_alloc(s, 12, 1, 0.01);
+    double A[144] = {0}, J[36] = {0};
+    for (int k = 0; k < 4; ++k)
+        for (int l = 0; l < 4; ++l)
+            for (int c = 0; c < 3; ++c) A[(3 * k + c) * 12 + 3 * l + c] = k == l ? 1.0 : 0.6;
+    csr_of(12, 12, A, &s->A);
+    J[0 * 12 + 2] = 1.0, J[1 * 12 + 0] = 1.0, J[2 * 12 + 1] = 1.0;
+    csr_of(3, 12, J, &s->J);
+    for (int i = 0; i < 12; ++i) s->b[i] = i % 3 == 2 ? -1.0 : 0.1 * (i % 3);
+}
+
 START_TEST(ch08_5_feasible_and_friction_box)
 {
     /* random collision-free starts (phi >= 0): never infeasible, never diverged; after every
@@ -1365,6 +1382,22 @@ START_TEST(ch08_5_stopping_rules)
     }
     ck_assert_int_eq(sum, st.inner_total);
     ck_assert_int_eq(top, st.inner_max);
+    /* divergence: CF_DIVERGED once a residual exceeds 1e8 max(its iteration-1 values, 1), not
+       before (the first residuals are below 1 here, so the floor 1 is what counts) */
+    {
+        cfDualSystem dj;
+        jacobi_divergent(&dj);
+        double *vj = unconstrained(&dj), *dd = new_vec(dj.n), *lj = new_vec(3);
+        cfIcaOptions oj = exact_ica(1000, CF_ICA_JACOBI);
+        cfReport rj = report();
+        cfIcaStats sj;
+        cft_assert_status(cf_ica_solve(&dj, vj, &oj, dd, lj, &rj, &sj), CF_DIVERGED);
+        double first = rj.history[0], top_res = fmax(sj.lcp_residual, sj.dyn_residual);
+        ck_assert_msg(first < 1.0, "first contact residual %g: the floor would not count", first);
+        ck_assert_msg(top_res > 1e8 && sj.outer > 10, "stopped at %d iterations with residual %g", sj.outer, top_res);
+        free(vj), free(dd), free(lj);
+        cf_dual_free(&dj);
+    }
     ck_assert_msg(st.inner_max < 200, "the inner rule never stopped a loop (%d sweeps)", st.inner_max);
     free(vs), free(dv), free(lambda);
     cf_dual_free(&s);
