@@ -370,7 +370,7 @@ START_TEST(ch10_3_local_solve)
             for (int j = 0; j < 3; ++j) W[3 * i + j] = (i == j) + 0.5 * (B[i] * B[j] + B[3 + i] * B[3 + j] + B[6 + i] * B[6 + j]);
         for (int i = 0; i < 3; ++i) {
             u1[i] = u2[i] = cf_rng_range(&g, -1, 1);
-            r1[i] = r2[i] = i == 0 ? cf_rng_range(&g, 0, 1) : 0.0;
+            r1[i] = r2[i] = i == 0 ? cf_rng_range(&g, 0, 1) : cf_rng_range(&g, -0.3, 0.3); /* a warm start */
         }
         cfFrictionModel model = k % 2 ? CF_FRICTION_BOX : CF_FRICTION_CONE;
         double d1 = cf_contact_local_solve_ellipse(W, mm, model, 1.0, u1, r1);
