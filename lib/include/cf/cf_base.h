@@ -122,7 +122,14 @@ const char *cf_measure_name(cfMeasure m);
 /** A few words for plot titles and help texts, such as "largest impulse change per sweep (N s)". Never NULL. */
 const char *cf_measure_describe(cfMeasure m);
 
-/** Result of a solver call. Initialize with cf_report_init(). */
+/**
+ * Result of a solver call. Initialize with cf_report_init().
+ *
+ * Every function of cflab that takes a `cfReport *` accepts NULL: it then reports nothing, and
+ * the status it returns is the whole answer. An exercise that writes to its report therefore
+ * writes only when the pointer is not NULL (`if (rep) cf_report_push(rep, r);`): the tests pass
+ * NULL to most solvers somewhere.
+ */
 typedef struct cfReport {
     cfStatus status;       /**< outcome */
     cfStopReason reason;   /**< why an iterative method stopped */

@@ -21,7 +21,7 @@ extern "C" {
 /* ------------------------------------------------------------------------------------ */
 /** @name Dense vectors
  *  @{ */
-/** x . y over n entries. */
+/** \f$x \cdot y\f$ over n entries. */
 double cf_vec_dot(int n, const double *x, const double *y);
 /** Euclidean norm of x. */
 double cf_vec_norm(int n, const double *x);

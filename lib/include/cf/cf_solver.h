@@ -90,7 +90,7 @@ const char *cf_form_name(cfProblemForm f);
 typedef enum cfPreconditioner {
     CF_PRECOND_EXACT = 0,      /**< W_A = J A^-1 J^T by Algorithm 15 on a sparse Cholesky factor (the default) */
     CF_PRECOND_LUMPED,         /**< W_M = J M^-1 J^T: explicit forces, lumped mass, matrix-free PGS */
-    CF_PRECOND_BLOCK_DIAGONAL, /**< W_D = J D_A^-1 J^T inside ICA's splitting (Otaduy et al. 2009) */
+    CF_PRECOND_BLOCK_DIAGONAL, /**< W_D = J D_A^-1 J^T inside ICA's splitting (Otaduy et al.\ 2009) */
     CF_PRECOND_PCG_JACOBI,     /**< W_A by Algorithm 15 with each solve by PCG, 3x3 block-Jacobi preconditioned */
     CF_PRECOND_PCG_IC,         /**< W_A by Algorithm 15 with each solve by PCG, incomplete-Cholesky preconditioned */
     CF_PRECONDITIONER_COUNT    /**< number of preconditioners */
