@@ -1308,7 +1308,9 @@ START_TEST(ch05_7_sequential_equals_pgs)
     o.tol_abs = 0;
     cf_lcp_pgs_ordered(&p, &o, x2, NULL);
     cf_lcp_pgs(&p, &o, x1, NULL);
-    ck_assert_double_le(max_abs_diff(12, x1, x2), 0.0);
+    /* the same sweeps: equal but for the rounding of two summation orders (two exercises
+       written apart may add a row in different orders; another sweep order differs by far more) */
+    ck_assert_double_le(max_abs_diff(12, x1, x2), 1e-12);
     cf_lcp_free(&p);
     /* and the same stagnation stop as ch05.2 on PGS2: exactly 11 sweeps */
     double y[2] = {0, 0};
