@@ -603,6 +603,12 @@ START_TEST(ch02_4_worked_examples)
                                        cfu_vec3(0, 1, 1), &s, &t));
     cft_assert_near(s, 0.5, 1e-15, 0);
     cft_assert_near(t, 0.5, 1e-15, 0);
+    /* parallel segments overlapping on x in [1, 2] (every pair of the overlap is closest): the
+       spec's choice, s = 0, then the best t for a0 (-0.5, clamped to 0), then the best s for b0:
+       (s, t) = (0.5, 0); starting from s = 1 would give (1, 0.5) */
+    cft_assert_ok(cf_closest_edge_edge(cfu_vec3(0, 0, 0), cfu_vec3(2, 0, 0), cfu_vec3(1, 1, 0), cfu_vec3(3, 1, 0), &s, &t));
+    cft_assert_near(s, 0.5, 1e-15, 0);
+    cft_assert_near(t, 0.0, 1e-15, 0);
 }
 END_TEST
 
