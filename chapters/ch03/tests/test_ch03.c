@@ -1844,6 +1844,15 @@ START_TEST(ch03_6_face_refinement_worked)
     cft_assert_near(w[0], 0.25, 1e-6, 0);
     cft_assert_near(w[1], 0.25, 1e-6, 0);
     cft_assert_near(w[2], 0.5, 1e-6, 0);
+    /* one iteration: one projected gradient step from the centroid, w = P(w0 - alpha (g . x_i)) */
+    {
+        cfVec3 x0 = V(0, -1, 0.95), g;
+        cf_sdf_eval(&sph, x0, &g);
+        double want[3] = {1.0 / 3.0 - 0.05 * cfu_dot(g, a), 1.0 / 3.0 - 0.05 * cfu_dot(g, b), 1.0 / 3.0 - 0.05 * cfu_dot(g, c)};
+        cf_project_simplex3(want);
+        cf_sdf_triangle_min(&sph, a, b, c, 0.05, 1, w);
+        for (int k = 0; k < 3; ++k) cft_assert_near_at(w[k], want[k], 1e-15, 0, "k = %d (one step)", k);
+    }
     /* no iteration: the centroid (0, -1, 0.95) and its value; whatever w held before */
     w[0] = 0.9, w[1] = w[2] = 0.05;
     s = cf_sdf_triangle_min(&sph, a, b, c, 0.05, 0, w);
