@@ -895,9 +895,9 @@ static void log_step(void *ctx, const cfPivotEvent *ev)
 /* solve a Baraff problem of nc contacts in dim dimensions given by its dense A (row-major), b
    and mu with a step log; then every pivot's (entering, leaving, step) must be the expected one,
    and f at the end */
-static void baraff_path_once(int nc, int dim, const double *A, const double *b, const double *mu, int pivots,
-                             const int *in, const int *out, const double *step, const double *f_want, StepLog *log,
-                             const char *what)
+static void baraff_path_once(int nc, int dim, const double *A, const double *b, const double *mu, const double *slip,
+                             int pivots, const int *in, const int *out, const double *step, const double *f_want,
+                             StepLog *log, const char *what)
 {
     cfBaraffProblem p;
     ck_assert_int_eq(cf_baraff_init(&p, nc, dim), CF_OK);
@@ -905,6 +905,7 @@ static void baraff_path_once(int nc, int dim, const double *A, const double *b, 
     memcpy(p.A.a, A, (size_t)m * m * sizeof *A);
     memcpy(p.b, b, (size_t)m * sizeof *b);
     memcpy(p.mu, mu, (size_t)nc * sizeof *mu);
+    if (slip) memcpy(p.slip, slip, (size_t)(dim - 1) * nc * sizeof *slip);
     memset(log, 0, sizeof *log);
     cfPivotOptions o = cf_pivot_options_default();
     o.trace = log_step;
@@ -925,10 +926,10 @@ static void baraff_path_once(int nc, int dim, const double *A, const double *b, 
    path: the contacts in reverse order (the rules are per contact, not per index), and with a
    decoupled frictionless contact in front (b_N = -0.01: its normal is driven last of the
    normals, which the examples drive first, one pivot each; mu = 0: its friction never moves).
-   @p log holds the path of the example as given. */
-static void assert_baraff_path(int nc, int dim, const double *A, const double *b, const double *mu, int pivots,
-                               const int *in, const int *out, const double *step, const double *f_want, StepLog *log,
-                               const char *what)
+   @p log holds the path of the example as given; @p slip (may be NULL) the contacts' slip. */
+static void assert_baraff_path_slip(int nc, int dim, const double *A, const double *b, const double *mu,
+                                    const double *slip, int pivots, const int *in, const int *out, const double *step,
+                                    const double *f_want, StepLog *log, const char *what)
 {
     enum { MAXV = 12 };
     int m = dim * nc, M = m + dim;
@@ -938,13 +939,16 @@ static void assert_baraff_path(int nc, int dim, const double *A, const double *b
         /* variable i of the example is variable map[i] of the copy */
         int map[MAXV], vin[32], vout[32], n2 = variant == 1 ? nc : nc + 1, m2 = dim * n2, np = 0;
         for (int i = 0; i < m; ++i) map[i] = variant == 1 ? dim * (nc - 1 - i / dim) + i % dim : i + dim;
-        double A2[MAXV * MAXV] = {0}, b2[MAXV] = {0}, mu2[MAXV / 2] = {0}, vstep[32], f2[MAXV] = {0};
+        double A2[MAXV * MAXV] = {0}, b2[MAXV] = {0}, mu2[MAXV / 2] = {0}, vstep[32], f2[MAXV] = {0}, s2[MAXV] = {0};
         for (int i = 0; i < m; ++i) {
             b2[map[i]] = b[i];
             f2[map[i]] = f_want[i];
             for (int j = 0; j < m; ++j) A2[map[i] * m2 + map[j]] = A[i * m + j];
         }
-        for (int c = 0; c < nc; ++c) mu2[map[dim * c] / dim] = mu[c];
+        for (int c = 0; c < nc; ++c) {
+            mu2[map[dim * c] / dim] = mu[c];
+            for (int k = 0; slip && k < dim - 1; ++k) s2[(dim - 1) * (map[dim * c] / dim) + k] = slip[(dim - 1) * c + k];
+        }
         if (variant == 2) {
             for (int k = 0; k < dim; ++k) A2[k * m2 + k] = 1.0;
             b2[0] = -0.01, b2[1] = 0.3;
@@ -957,9 +961,16 @@ static void assert_baraff_path(int nc, int dim, const double *A, const double *b
             vstep[np++] = step[k];
         }
         snprintf(name, sizeof name, "%s, %s", what, variant == 1 ? "contacts reversed" : "a frictionless contact first");
-        baraff_path_once(n2, dim, A2, b2, mu2, np, vin, vout, vstep, f2, log, name);
+        baraff_path_once(n2, dim, A2, b2, mu2, s2, np, vin, vout, vstep, f2, log, name);
     }
-    baraff_path_once(nc, dim, A, b, mu, pivots, in, out, step, f_want, log, what);
+    baraff_path_once(nc, dim, A, b, mu, slip, pivots, in, out, step, f_want, log, what);
+}
+
+static void assert_baraff_path(int nc, int dim, const double *A, const double *b, const double *mu, int pivots,
+                               const int *in, const int *out, const double *step, const double *f_want, StepLog *log,
+                               const char *what)
+{
+    assert_baraff_path_slip(nc, dim, A, b, mu, NULL, pivots, in, out, step, f_want, log, what);
 }
 
 START_TEST(ch04_2_invariants_after_every_pivot)
@@ -1036,6 +1047,30 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         const double step[5] = {1, 1, 1, 0.25, 5.0 / 18.0}, f[4] = {1, 19.0 / 36.0, 1, 7.0 / 9.0};
         assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "stick again");
         ck_assert(log.label[3][3] == CF_PIV_FREE);
+        /* the same with contact 1 sliding (slip -1, so its friction is mu f_N along +1 for good):
+           a dynamic contact has no events, the drive of T0 goes straight to its goal, 0.35 */
+        const double slip[2] = {0, -1};
+        const int in_d[3] = {2, 0, 1}, out_d[3] = {-1, -1, -1};
+        const double step_d[3] = {1, 1, 0.35}, f_d[4] = {1, 0.35, 1, 1};
+        assert_baraff_path_slip(2, 2, A, b, mu, slip, 3, in_d, out_d, step_d, f_d, &log, "a sliding contact");
+    }
+    /* a sticking friction under a shrinking cone: A = I but the coupling -0.5 of T0 and N1;
+       b = (-1, 1.25, -0.5, -1.2), mu = (2, 3).
+       1-2. N0, N1 to f_N = 1, 0.5;
+       3. T1 (|a| = 1.2 > a_T0 = 1) to its goal f_T1 = 1.2, inside mu f_N1 = 1.5: it sticks;
+       4. T0 driven down: f_N1 falls by 0.5 per unit, T1 held where it is, so contact 1's cone
+          3 f_N1 reaches 1.2 at s = 0.2: it saturates (entering 3);
+       5. its friction shrinks with f_N1 (-1.5 per unit) until the release at s = 0.8 more;
+       6. T0 to its goal after 0.25 (a_T0 = 1 - 0.75 * 1 then falling at rate 1): f_T0 = -1.25 */
+    {
+        StepLog log;
+        double A[16] = {0};
+        for (int i = 0; i < 4; ++i) A[5 * i] = 1.0;
+        A[4 * 1 + 2] = A[4 * 2 + 1] = -0.5;
+        const double b[4] = {-1, 1.25, -0.5, -1.2}, mu[2] = {2, 3};
+        const int in[6] = {0, 2, 3, 3, -1, 1}, out[6] = {-1, -1, -1, -1, 2, -1};
+        const double step[6] = {1, 0.5, 1.2, 0.2, 0.8, 0.25}, f[4] = {1, -1.25, 0, 0};
+        assert_baraff_path(2, 2, A, b, mu, 6, in, out, step, f, &log, "a shrinking cone");
     }
     /* 3D: a friction that leaves its cone is not stuck but UNSEEN, keeps its force, and is
        driven again, its tangent that pushes along its acceleration (f_i a_i > 0) first. Contact
