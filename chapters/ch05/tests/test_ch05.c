@@ -1092,6 +1092,19 @@ START_TEST(ch05_6_bias_cfm_warm_start)
     solve_sphere(b, &c, &o, &rep);
     cft_assert_near(c.lambda[0], 2.0 * gh, 1e-15, 0);
     cft_assert_near(b[1].v.z, 0.0, 1e-15, 0);
+    /* the budget: max_iter 0 does no sweep (the sphere falls on at -1 m/s), max_iter 1 one
+       (which stops it: a single contact's local solve is exact) */
+    o.max_iter = 0;
+    sphere_on_ground(b, &c, 0.0, -1.0);
+    solve_sphere(b, &c, &o, NULL);
+    cft_assert_near(b[1].v.z, -1.0, 0, 0);
+    o.max_iter = 1;
+    sphere_on_ground(b, &c, 0.0, -1.0);
+    cf_report_init(&rep, g_hist, HIST);
+    solve_sphere(b, &c, &o, &rep);
+    ck_assert_int_eq(rep.iterations, 1);
+    cft_assert_near(b[1].v.z, 0.0, 1e-14, 0);
+    o.max_iter = cf_rigid_pgs_options_default().max_iter;
     /* the stop on a small change: the first sweep changes lambda by 2 (from rest at -1 m/s),
        the second by 0: with tol 1e-12 the solve stops after 2 sweeps, reason stagnation, and
        the history holds those two changes */
@@ -1637,6 +1650,8 @@ START_TEST(ch05_9_iterates_as_specified)
         cf_blcp_nncg(&p, &o, x, &rep, NULL);
         ck_assert_int_eq(rep.reason, CF_STOP_STAGNATION);
         ck_assert_int_lt(rep.iterations, 10000);
+        /* a step that small is convergence (a measure that stays 0 would stop after one sweep) */
+        ck_assert_msg(cf_blcp_residual(&p, x) <= 1e-6, "residual %g at the stagnation stop", cf_blcp_residual(&p, x));
     }
     cf_blcp_free(&p);
     cf_lcp_free(&l);
