@@ -447,6 +447,13 @@ START_TEST(ch06_2_line_search_and_fallback)
         cft_assert_status(cf_newton_solve(&s, &o1, &x1, &rep, &st), CF_MAX_ITER);
         cft_assert_near(x1, 1.3 + 0.5 * d, 1e-14, 1e-14);
         ck_assert_int_eq(st.backtracks, 1);
+        /* ... with the Newton direction's slope -2 theta: from 0.5 the full step lands at -0.0796
+           with theta down to 0.029 of theta(0.5), below 1 - 0.8 = 0.2: accepted at once */
+        x1 = 0.5;
+        const double d5 = -atan(0.5) * 1.25;
+        cft_assert_status(cf_newton_solve(&s, &o1, &x1, &rep, &st), CF_MAX_ITER);
+        cft_assert_near(x1, 0.5 + d5, 1e-14, 1e-14);
+        ck_assert_int_eq(st.backtracks, 0);
     }
     /* no root: theta has its minimum 1/2 at x = 0, where J = 0; the loop stops stagnated */
     x = 2.0;
