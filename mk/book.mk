@@ -10,14 +10,19 @@
 
 EXTRA_HELP += book book-pdf docs catalogue
 
+# the viewer that makes the demos' figures, from the reference solutions (a tree without them, a
+# handout, gets the figures' captions and where to see them)
+BOOK_CFVIEW := $(if $(wildcard solutions/ch01),$(BUILD)/rel/bin/solutions/cfview)
 .PHONY: book book-pdf docs catalogue
 book:
 	@command -v pandoc >/dev/null || tools/install-deps
-	@tools/book/build $(if $(EDITION),--edition $(EDITION))
+	@$(if $(BOOK_CFVIEW),$(MAKE) --no-print-directory IMPL=solutions PRIOR=solutions $(BOOK_CFVIEW))
+	@tools/book/build $(if $(BOOK_CFVIEW),--cfview $(BOOK_CFVIEW)) $(if $(EDITION),--edition $(EDITION))
 
 book-pdf:
 	@command -v pandoc >/dev/null || tools/install-deps
-	@tools/book/build --pdf $(if $(EDITION),--edition $(EDITION))
+	@$(if $(BOOK_CFVIEW),$(MAKE) --no-print-directory IMPL=solutions PRIOR=solutions $(BOOK_CFVIEW))
+	@tools/book/build --pdf $(if $(BOOK_CFVIEW),--cfview $(BOOK_CFVIEW)) $(if $(EDITION),--edition $(EDITION))
 
 catalogue:
 	@command -v pandoc >/dev/null || tools/install-deps

@@ -779,11 +779,16 @@ static cfStatus assemble_fc3d(cfWorld *w, double erp)
     cfStatus st = cf_friction_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, nc, &k->fc);
     if (st != CF_OK) return fail(w, st, "assemble: the rigid contact problem failed (ch02.5: %s)", cf_status_name(st));
     bool soft = false;
-    for (int i = 0; i < w->n_soft && st == CF_OK; ++i)
+    for (int i = 0; i < w->n_soft && st == CF_OK; ++i) {
         if (soft_touched(w, i)) {
             soft = true;
             st = soft_dual(w, i);
+        } else {
+            /* no contact this step: nothing of the last step's dual form (its contact count and
+               indices into that step's list) may reach the merge or the apply */
+            soft_work_release(&k->soft[i]);
         }
+    }
     if (st == CF_OK && soft) st = merge_soft(w);
     if (st != CF_OK) return fail(w, st, "assemble: %s", cf_status_name(st));
     /* the ellipses of the anisotropic contacts (chapter 10), in their frames */
@@ -1052,27 +1057,6 @@ static cfStatus stage_assemble(cfWorld *w)
 
 /* ---- CF_STAGE_SOLVE -------------------------------------------------------------------------- */
 
-/* The common measure of rows solvers with the box model: the Coulomb natural map at the velocities
-   the impulses give (rigid sides; rows solvers take nothing else). */
-static double rows_common_residual(const cfWorld *w, const double *lambda)
-{
-    const struct cfStepWork *k = w->work;
-    double sum = 0.0;
-    for (int a = 0; a < w->contacts.count; ++a) {
-        const cfContact *c = &w->contacts.items[a];
-        cfVec3 dv = cfu_zero3();
-        if (c->body_b >= 0) dv = cf_rigid_point_velocity(&w->bodies[c->body_b], c->p);
-        if (c->body_a >= 0) dv = cfu_sub(dv, cf_rigid_point_velocity(&w->bodies[c->body_a], c->p));
-        const double *r = &lambda[3 * a];
-        double u[3] = {cfu_dot(c->n, dv), cfu_dot(c->t, dv), cfu_dot(c->b, dv)};
-        double bias = (c->phi >= 0.0 ? c->phi : k->prob.erp * c->phi) / w->def.dt;
-        if (k->impacts && k->impact[a] < 0.0) bias = fmin(bias, k->impact[a]);
-        u[0] += bias + k->cfm * r[0];
-        sum += cf_contact_residual2(r, u, c->mu, CF_FRICTION_CONE);
-    }
-    return sqrt(sum);
-}
-
 /* the one apply: rigid u+ = u* + M^-1 J^T lambda (ch02's provided apply), soft
    u+ = A^-1 (b + J^T lambda) (ch02.8) */
 static cfStatus apply(cfWorld *w, const double *lambda)
@@ -1114,6 +1098,100 @@ static void apply_dual(cfWorld *w)
     }
 }
 
+/* The velocity of contact a's rows at the bodies' current velocities: (J u)_a plus the normal bias
+   of the world's rule (rigid sides; rows solvers take nothing else), and the CFM term of @p r */
+static void rows_velocity(const cfWorld *w, int a, const double *r, double u[3])
+{
+    const struct cfStepWork *k = w->work;
+    const cfContact *c = &w->contacts.items[a];
+    cfVec3 dv = cfu_zero3();
+    if (c->body_b >= 0) dv = cf_rigid_point_velocity(&w->bodies[c->body_b], c->p);
+    if (c->body_a >= 0) dv = cfu_sub(dv, cf_rigid_point_velocity(&w->bodies[c->body_a], c->p));
+    u[0] = cfu_dot(c->n, dv), u[1] = cfu_dot(c->t, dv), u[2] = cfu_dot(c->b, dv);
+    double bias = (c->phi >= 0.0 ? c->phi : k->prob.erp * c->phi) / w->def.dt;
+    if (k->impacts && k->impact[a] < 0.0) bias = fmin(bias, k->impact[a]);
+    u[0] += bias + (r ? k->cfm * r[0] : 0.0);
+}
+
+/* The natural map of the rows' contact law (cone or box) at the velocities the impulses gave: the
+   common measure of rows solvers (the Coulomb one, whatever model they solved, for comparison) */
+static double rows_residual(const cfWorld *w, const double *lambda, cfFrictionModel model)
+{
+    int nc = w->contacts.count;
+    double *ru = malloc((size_t)(nc > 0 ? 6 * nc : 1) * sizeof *ru), *mu = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *mu);
+    double res = INFINITY;
+    if (ru && mu) {
+        for (int a = 0; a < nc; ++a) {
+            rows_velocity(w, a, &lambda[3 * a], &ru[3 * nc + 3 * a]);
+            memcpy(&ru[3 * a], &lambda[3 * a], 3 * sizeof *ru);
+            mu[a] = w->contacts.items[a].mu;
+        }
+        res = cf_contacts_residual(nc, ru, ru + 3 * nc, mu, NULL, model);
+    }
+    free(ru);
+    free(mu);
+    return res;
+}
+
+/* The free velocity of the rows and dual forms, the common residual's scale: the contacts' rows at
+   the velocities before the solve (u*, with the bias), |J v_free + bias| for the dual form */
+static double free_scale(const cfWorld *w)
+{
+    const struct cfStepWork *k = w->work;
+    const cfSolver *s = w->def.solver;
+    int nc = w->contacts.count;
+    double *v = malloc((size_t)(nc > 0 ? 3 * nc : 1) * sizeof *v), scale = 0.0;
+    if (!v) return 0.0;
+    if (s->form == CF_FORM_ROWS) {
+        for (int a = 0; a < nc; ++a) rows_velocity(w, a, NULL, &v[3 * a]);
+        scale = cf_vec_norm(3 * nc, v);
+    } else if (s->form == CF_FORM_DUAL && k->dual.vfree) {
+        cf_dual_contact_velocity(&k->dual, k->dual.vfree, NULL, v);
+        scale = cf_vec_norm(3 * nc, v);
+    }
+    free(v);
+    return scale;
+}
+
+/* one solve of the step's contact problem with @p par from @p x (in/out), certified on the common
+   residual (cf_solvers.h): by the registry for the assembled forms, here for the rows and the dual
+   form, whose residuals the world computes (@p scale: their free velocity) */
+static cfStatus contact_solve(cfWorld *w, const cfSolverParams *par, double scale, double *x, cfReport *rep)
+{
+    struct cfStepWork *k = w->work;
+    const cfSolver *s = w->def.solver;
+    if (s->form != CF_FORM_ROWS && s->form != CF_FORM_DUAL) return cf_form_solve(&k->form, s, &k->prob, par, x, rep);
+    const cfSolverParams own = cf_solver_own_params(s, &k->prob, par);
+    cfStatus st = s->solve(&k->form.work, &k->prob, &own, x, rep);
+    if (st != CF_OK && st != CF_MAX_ITER && st != CF_STAGNATED) return st;
+    int nc = w->contacts.count;
+    if (!cf_vec_finite(3 * nc, x)) return cf_solver_certify(s, st, INFINITY, par, rep);
+    cfFrictionModel model = s->friction_model ? par->friction : CF_FRICTION_CONE;
+    double res = INFINITY;
+    if (s->form == CF_FORM_DUAL) {
+        res = cf_dual_residual(&k->dual, x, k->u_dual, model);
+    } else if (apply(w, x) == CF_OK) { /* the world's apply (again after this: from u*, the same result) */
+        res = rows_residual(w, x, model);
+    }
+    return cf_solver_certify(s, st, cf_common_relative(res, scale), par, rep);
+}
+
+/* the impulse scale of the world's problem, m g h (cfSolverParams::impulse_scale): m the mean mass
+   of the dynamic bodies (a soft body's whole mass), g = max(|gravity|, 1 m/s^2), h = dt */
+static double impulse_scale(const cfWorld *w)
+{
+    double m = 0.0;
+    int n = 0;
+    for (int i = 0; i < w->n_bodies; ++i)
+        if (!w->bodies[i].fixed) m += w->bodies[i].mass, ++n;
+    for (int i = 0; i < w->n_soft; ++i) {
+        double sm = 0.0;
+        for (int j = 0; j < w->soft[i].n_nodes; ++j) sm += w->soft[i].fixed[j] ? 0.0 : w->soft[i].mass[j];
+        m += sm, ++n;
+    }
+    return (n > 0 && m > 0.0 ? m / n : 1.0) * fmax(cfu_norm(w->def.gravity), 1.0) * w->def.dt;
+}
+
 static cfStatus stage_solve(cfWorld *w)
 {
     if (!solving(w)) return CF_OK;
@@ -1130,10 +1208,33 @@ static cfStatus stage_solve(cfWorld *w)
     cfReport rep;
     cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
     rep.inner = w->stats.solver_inner;
-    cfStatus st = s->form == CF_FORM_ROWS || s->form == CF_FORM_DUAL ? s->solve(&k->form.work, &k->prob, &k->par, x, &rep)
-                                                                     : cf_form_solve(&k->form, s, &k->prob, &k->par, x, &rep);
+    k->par.impulse_scale = impulse_scale(w);
+    const double scale = free_scale(w);
+    cfStatus st = contact_solve(w, &k->par, scale, x, &rep);
+    if (st != CF_OK && (st == CF_MAX_ITER || st == CF_STAGNATED) && w->def.on_solver_failure == CF_ON_FAILURE_RETRY &&
+        !s->dense && cf_vec_finite(3 * nc, x)) {
+        /* once more from the answer, with four times the budget (a rows solver starts again from u*) */
+        for (int i = 0; s->form == CF_FORM_ROWS && i < w->n_bodies; ++i) {
+            const double *u = &k->ustar[6 * i];
+            w->bodies[i].v = cfu_vec3(u[0], u[1], u[2]);
+            w->bodies[i].w = cfu_vec3(u[3], u[4], u[5]);
+        }
+        for (int a = 0; a < nc; ++a) memcpy(w->contacts.items[a].lambda, &x[3 * a], 3 * sizeof *x);
+        cfSolverParams more = k->par;
+        more.max_iter = 4 * (k->par.max_iter > 0 ? k->par.max_iter : 1);
+        more.warm_start = true;
+        cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
+        rep.inner = w->stats.solver_inner;
+        st = contact_solve(w, &more, scale, x, &rep);
+        w->stats.solver_retries = 1;
+    }
     record_solve(&w->stats, &rep, s->measure, st);
-    /* an iterative solver's used-up budget or stagnation still gives usable impulses; a pivoting
+    w->stats.contact_solve = true;
+    w->stats.solver_common = rep.common;
+    w->stats.solver_common_tol = rep.common_tol;
+    w->stats.solver_claimed = rep.claimed;
+    /* an iterative solver's used-up budget or stagnation still gives usable impulses, and so does a
+       pivoting method whose answer passed its own certificate but not the common one; a pivoting
        method that did not finish gives none */
     if (st == CF_DIVERGED) {
         /* name the body that is most likely the cause: the fastest before the solve (or the first that
@@ -1150,8 +1251,12 @@ static cfStatus stage_solve(cfWorld *w)
             return fail(w, st, "solve: solver '%s' diverged on %d contacts; the fastest body is rigid body %d '%s' "
                         "(|v| + |w| = %g before the solve): check its mass and inertia", s->name, nc, worst, w->bodies[worst].name, top);
     }
-    if (st != CF_OK && (s->dense || (st != CF_MAX_ITER && st != CF_STAGNATED)))
-        return fail(w, st, "solve: solver '%s' failed on %d contacts: %s", s->name, nc, cf_status_name(st));
+    bool usable = st == CF_OK || ((st == CF_MAX_ITER || st == CF_STAGNATED) && (!s->dense || rep.claimed == CF_OK));
+    if (!usable) return fail(w, st, "solve: solver '%s' failed on %d contacts: %s", s->name, nc, cf_status_name(st));
+    if (st != CF_OK && w->def.on_solver_failure == CF_ON_FAILURE_STOP)
+        return fail(w, st, "solve: solver '%s' did not converge on %d contacts (%s): common residual %.3e above the tolerance "
+                    "%.3e (its own measure %.3e, %s); world.on_solver_failure is \"stop\"", s->name, nc, cf_status_name(st),
+                    rep.common, rep.common_tol, rep.residual, cf_measure_name(s->measure));
     if (!cf_vec_finite(3 * nc, x)) return fail(w, CF_DIVERGED, "solve: solver '%s' returned impulses that are not finite", s->name);
     if (s->form == CF_FORM_DUAL) {
         if (!cf_vec_finite(k->dual.n, k->u_dual))
@@ -1167,7 +1272,7 @@ static cfStatus stage_solve(cfWorld *w)
     for (int a = 0; a < nc; ++a) memcpy(w->contacts.items[a].lambda, &x[3 * a], 3 * sizeof *x);
     if (s->form != CF_FORM_ROWS) w->stats.common_residual = cf_fc_residual(&k->fc, x);
     else if (k->par.friction == CF_FRICTION_CONE) w->stats.common_residual = rep.residual;
-    else w->stats.common_residual = rows_common_residual(w, x);
+    else w->stats.common_residual = rows_residual(w, x, CF_FRICTION_CONE);
     return CF_OK;
 }
 
@@ -1296,21 +1401,74 @@ static void restore(cfWorld *w, const Saved *sv)
 }
 
 /* the state after the step is finite, or the step fails naming the first body that is not */
-static cfStatus check_finite(cfWorld *w)
+/* the largest n.p over a body's bounding box (its support along n, conservatively) */
+static double support_along(const cfRigidBody *b, cfVec3 n)
+{
+    cfAabb box = cf_aabb_of_body(b);
+    cfVec3 c = cfu_scale(0.5, cfu_add(box.lo, box.hi)), h = cfu_scale(0.5, cfu_sub(box.hi, box.lo));
+    return cfu_dot(n, c) + fabs(n.x) * h.x + fabs(n.y) * h.y + fabs(n.z) * h.z;
+}
+
+/* soft body i's largest n.x over its nodes (@p x: its positions) */
+static double soft_support(const cfSoftBody *s, const cfVec3 *x, cfVec3 n)
+{
+    double m = -INFINITY;
+    for (int k = 0; k < s->n_nodes; ++k) m = fmax(m, cfu_dot(n, x[k]));
+    return m;
+}
+
+/* The state after a step, before it is committed: finite, inside the world's bounds, and no body
+   that went through a static plane during the step (wholly behind it now, not at the start:
+   @p sv holds the start; NULL: not checked). Each failure names the body and the step. */
+static cfStatus check_state(cfWorld *w, const Saved *sv)
 {
     const char *solver = w->def.solver ? w->def.solver->name : "none";
+    const long step = w->step + 1;
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
         if (!(cfu_vec3_finite(b->x) && cfu_quat_finite(b->q) && cfu_vec3_finite(b->v) && cfu_vec3_finite(b->w)))
             return fail(w, CF_DIVERGED, "rigid body %d '%s': state not finite after the step at t = %g (solver %s); "
                         "check its mass and inertia", i, b->name, w->time, solver);
+        if (!b->fixed && !(cfu_norm_inf(b->x) <= w->def.bounds))
+            return fail(w, CF_DIVERGED, "rigid body %d '%s' left the world's bounds (|x|_inf <= %g m, world.bounds) in step %ld "
+                        "(t = %g s): at (%g, %g, %g), moving at %g m/s (solver %s)", i, b->name, w->def.bounds, step,
+                        w->time + w->def.dt, b->x.x, b->x.y, b->x.z, cfu_norm(b->v), solver);
     }
     for (int i = 0; i < w->n_soft; ++i) {
         const cfSoftBody *s = &w->soft[i];
-        for (int n = 0; n < s->n_nodes; ++n)
+        for (int n = 0; n < s->n_nodes; ++n) {
             if (!(cfu_vec3_finite(s->x[n]) && cfu_vec3_finite(s->v[n])))
                 return fail(w, CF_DIVERGED, "soft body %d '%s': node %d not finite after the step at t = %g (solver %s)",
                             i, s->name, n, w->time, solver);
+            if (!(cfu_norm_inf(s->x[n]) <= w->def.bounds))
+                return fail(w, CF_DIVERGED, "soft body %d '%s': node %d left the world's bounds (|x|_inf <= %g m, "
+                            "world.bounds) in step %ld (t = %g s) (solver %s)", i, s->name, n, w->def.bounds, step,
+                            w->time + w->def.dt, solver);
+        }
+    }
+    for (int p = 0; sv && p < w->n_bodies; ++p) {
+        const cfRigidBody *pl = &w->bodies[p];
+        if (pl->shape.type != CF_SHAPE_PLANE || !pl->fixed) continue;
+        cfVec3 n = pl->shape.normal;
+        const double d = pl->shape.offset;
+        for (int i = 0; i < w->n_bodies; ++i) {
+            const cfRigidBody *b = &w->bodies[i];
+            if (b->fixed || b->shape.type == CF_SHAPE_PLANE) continue;
+            double now = support_along(b, n), before = support_along(&sv->bodies[i], n);
+            if (now < d && !(before < d))
+                return fail(w, CF_DIVERGED, "rigid body %d '%s' went through the static plane %d '%s' in step %ld (t = %g s): "
+                            "all of it is behind the plane now, by %g m, moving at %g m/s (solver %s)", i, b->name, p, pl->name,
+                            step, w->time + w->def.dt, d - now, cfu_norm(b->v), solver);
+        }
+        for (int i = 0; i < w->n_soft; ++i) {
+            const cfSoftBody *s = &w->soft[i];
+            if (s->n_nodes == 0) continue;
+            double now = soft_support(s, s->x, n), before = soft_support(s, sv->arr[0][i], n);
+            if (now < d && !(before < d))
+                return fail(w, CF_DIVERGED, "soft body %d '%s' went through the static plane %d '%s' in step %ld (t = %g s): "
+                            "every node is behind the plane now, by %g m at least (solver %s)", i, s->name, p, pl->name, step,
+                            w->time + w->def.dt, d - now, solver);
+        }
     }
     return CF_OK;
 }
@@ -1562,7 +1720,11 @@ static void op_restore(void *ctx)
     op_drop(c);
 }
 
-static cfStatus op_finite(void *ctx) { return check_finite(((StepCtx *)ctx)->w); }
+static cfStatus op_finite(void *ctx)
+{
+    StepCtx *c = ctx;
+    return check_state(c->w, c->saved ? &c->sv : NULL);
+}
 
 static void op_commit(void *ctx)
 {
@@ -1593,7 +1755,7 @@ static cfStatus transaction(cfWorld *w, cfStatus (*step)(cfWorld *w))
     StepCtx c = {.w = w};
     cfStatus st = op_save(&c);
     if (st == CF_OK) st = step(w);
-    if (st == CF_OK) st = check_finite(w);
+    if (st == CF_OK) st = check_state(w, &c.sv);
     if (st == CF_OK) op_commit(&c);
     else op_restore(&c);
     return st;
@@ -1628,6 +1790,10 @@ cfStatus cf_world_step_with(cfWorld *w, cfStepFn step)
     if (st != CF_OK) {
         if (st == CF_NO_MEMORY) fail(w, st, "out of memory");
         fail(w, st, "the step failed: %s", cf_status_name(st));
+    } else {
+        /* a committed step whose solve did not converge (cf_solvers.h), whatever the policy let it do */
+        w->unconverged_steps += w->stats.contact_solve && w->stats.solver_status != CF_OK;
+        w->retried_steps += w->stats.solver_retries > 0;
     }
     return st;
 }

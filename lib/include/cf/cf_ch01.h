@@ -74,6 +74,7 @@ cfQuat cf_quat_integrate(cfQuat q, cfVec3 w, double h);
  * then refresh the world inverse inertia with cf_rigid_update_inertia() so the next step uses
  * @f$ R^+ I_{body}^{-1} R^{+T} @f$. A fixed body is left unchanged. h == 0 changes nothing;
  * h < 0 or non-finite returns CF_BAD_INPUT (provided).
+ * Some of its tests also call ch01.1 and ch01.2: write those first.
  */
 cfStatus cf_rigid_integrate_position(cfRigidBody *b, double h);
 
@@ -116,6 +117,7 @@ cfStatus cf_soft_step_implicit(cfSoftBody *s, cfVec3 gravity, double h, cfReport
  * Euler step instead (the usual start-up). Afterwards x_prev/v_prev hold the old state.
  * The method is second order: halving h divides the error at a fixed time by about 4. @p rep
  * (may be NULL) as in ch01.4; h == 0, h < 0 and a failed solve as in ch01.4.
+ * Some of its tests also call ch01.4: write it first.
  */
 cfStatus cf_soft_step_bdf2(cfSoftBody *s, cfVec3 gravity, double h, cfReport *rep);
 

@@ -180,6 +180,7 @@ typedef struct cfSoftContact {
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch02.4 Soft contact Jacobian with barycentric weights (10 points)
+ *  Some of its tests also call ch02.2: write it first.
  *  @{ */
 
 /**
@@ -252,6 +253,7 @@ cfStatus cf_soft_contact_jacobian(const cfSoftContact *c, double Ja[CF_SOFT_CONT
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch02.5 Delassus operator and the frictional contact problem of rigid bodies (10 points)
+ *  Some of its tests also call ch02.3: write it first.
  *  @{ */
 
 /**
@@ -396,6 +398,7 @@ cfStatus cf_stabilize(cfFrictionProblem *p, const double *phi, double h, double 
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch02.8 Soft system assembly and the soft dual form (10 points)
+ *  Some of its tests also call ch02.4: write it first.
  *  @{ */
 
 /**

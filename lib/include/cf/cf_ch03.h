@@ -301,6 +301,7 @@ cfCcdResult cf_ccd_edge_edge(const cfVec3 x[4], const cfVec3 u[4], double h);
 
 /* ==================================================================================== */
 /** @name ch03.5 Inclusion-based conservative CCD (15 points)
+ *  Some of its tests also call ch03.4: write it first.
  *  @{ */
 
 /** Which feature pair a CCD query is about. */

@@ -224,6 +224,14 @@ cfStatus cf_baraff_init(cfBaraffProblem *p, int nc, int dim);
 void cf_baraff_free(cfBaraffProblem *p);
 
 /**
+ * The automatic pivot limit of cf_baraff_solve() for m = dim nc variables (provided): 10 m + 100.
+ * The method needs about one drive per variable (Baraff 1994 reports O(n) drives; on the Siconos
+ * problems here at most 0.7 m pivots), so a run past this is cycling: with O(k^3) per pivot the
+ * general limit of cf_pivot_max() (100 m + 1000) let an 82-contact problem run for minutes.
+ */
+int cf_baraff_max_pivots(int m);
+
+/**
  * Largest violation of Baraff's contact conditions by (f, a = A f + b) (provided, for tests,
  * tools and demos): per contact, normal min(f_N, a_N) complementarity and signs; static contacts:
  * \f$\|f_T\| \le \mu f_N\f$, \f$f_T \cdot a_T \le 0\f$ and \f$a_T = 0\f$ when \f$\|f_T\| < \mu f_N\f$; dynamic contacts:
@@ -243,7 +251,9 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * - tangential i of a dynamic contact (slip != 0): always UPPER with u = -slip/|slip|;
  * - d itself: Delta f_d = sigma.
  * This square, generally unsymmetric system is solved by LU (cf_dense_solve(); CF_SINGULAR when it
- * is singular). Then Delta a = A Delta f, and the step is the first of these events:
+ * is singular). Only the FREE variables other than d are its unknowns (the other conditions fix
+ * values: fold a saturated tangent's column into its normal's), so a pivot costs O(k^3) for k FREE
+ * variables, not O(m^3). Then Delta a = A Delta f, and the step is the first of these events:
  * - d normal: a_d reaches 0 (Delta a_d > 0) -> d FREE, drive ends;
  * - d tangential: a_d reaches 0 -> d FREE, drive ends; or the contact's friction reaches the cone
  *   |f_T| = mu f_N (the smallest positive root of a quadratic in s) -> its tangents UPPER with
@@ -263,8 +273,8 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * friction pushes along its acceleration, f_i a_i > 0, first, else T1 before T2; among contacts
  * the largest |a_i|). When no tangent is left to drive, a saturated static contact with
  * u . a_T > tol_w (it reached the cone with a direction from earlier) gets UNSEEN tangents again
- * (one pivot) and the loop goes on. Repeat until nothing is violated, at most cf_pivot_max()
- * pivots (then CF_MAX_ITER). The end state must pass its certificate:
+ * (one pivot) and the loop goes on. Repeat until nothing is violated, at most opt->max_pivots
+ * pivots, or cf_baraff_max_pivots() when it is 0 (then CF_MAX_ITER). The end state must pass its certificate:
  * cf_baraff_violation() <= 1e-9 max(1, ||b||_inf) max(1, ||f||_inf), else CF_STAGNATED (the
  * method is stuck; never CF_OK with a violated certificate).
  *

@@ -121,6 +121,7 @@ void cf_disk_project(double lt[2], double radius);
  *  \f[ x_i \leftarrow \max\Big(0,\; x_i - \omega\, \frac{r_i}{A_{ii}}\Big). \f]
  *  Residual: cf_lcp_residual() (natural map \f$\|\min(x, A x + b)\|_2\f$, absolute). Each checks its input with cf_lcp_split_check() (provided,
  *  before the exercise region) and returns CF_BAD_INPUT with rep->status set on failure.
+ *  Some of ch05.3's tests also call ch05.2: write it first.
  *  @{ */
 
 /**
@@ -176,6 +177,7 @@ cfStatus cf_blcp_pgs(const cfBlcp *p, const cfSplitOptions *o, double *x, cfRepo
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.5 Blocked Gauss-Seidel with a local 3x3 solve (10 points)
+ *  Some of its tests also call ch05.4: write it first.
  *  @{ */
 
 /**
@@ -214,6 +216,7 @@ cfStatus cf_fc_bgs(const cfFrictionProblem *p, const cfSplitOptions *o, double *
  *  the rows of M^-1 J^T (its effect on the two bodies' velocities); a sweep reads the two bodies'
  *  velocities once per contact, computes all three contact velocities, runs the local solve of
  *  ch05.5 on its own 3x3 block W_aa, and writes the two velocities back once.
+ *  Some of its tests also call ch05.5: write it first.
  *  @{ */
 
 /** Options of the rigid solver. */
@@ -309,6 +312,7 @@ cfStatus cf_rigid_pgs_solve(cfRigidBody *bodies, int nb, cfContact *contacts, in
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.7 Ordering and staggering (10 points)
+ *  Some of its tests also call ch05.2: write it first.
  *  @{ */
 
 /**
@@ -331,6 +335,7 @@ cfStatus cf_blcp_staggered(const cfBlcp *p, const cfSplitOptions *o, double *x, 
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.8 PGS with subspace minimization, ch05.9 NNCG (20 points)
+ *  Some of ch05.9's tests also call ch05.4: write it first.
  *  @{ */
 
 /**

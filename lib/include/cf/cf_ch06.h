@@ -169,6 +169,7 @@ double cf_ncp_eval(cfNcpKind kind, double a, double b, double r, double penalty,
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.2 The Newton loop and min-map Newton for the LCP (20 points)
+ *  Some of its tests also call ch06.1 and ch06.7: write those first.
  *  @{ */
 
 /**
@@ -216,6 +217,7 @@ cfStatus cf_lcp_newton_minmap(const cfLcp *p, const cfNewtonOptions *o, double *
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.3 Fischer-Burmeister Newton for the LCP (10 points)
+ *  Some of its tests also call ch06.1, ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
@@ -235,6 +237,7 @@ cfStatus cf_lcp_newton_fb(const cfLcp *p, const cfNewtonOptions *o, double *x, c
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.4 The boxed LCP by the mid map (10 points)
+ *  Some of its tests also call ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
@@ -264,6 +267,7 @@ cfStatus cf_blcp_newton(const cfBlcp *p, const cfNewtonOptions *o, double *x, cf
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.5 The full contact system with friction (notes Eq.\ 198-199) (15 points)
+ *  Some of its tests also call ch06.1 and ch06.2: write those first.
  *  @{ */
 
 /**
@@ -331,6 +335,7 @@ cfStatus cf_contact_system_newton(const cfContactSystem *s, cfNcpKind kind, cons
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.6 Alart-Curnier Newton on the Coulomb problem (FC3D) (20 points)
+ *  Some of its tests also call ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
@@ -366,6 +371,7 @@ cfStatus cf_fc_newton_ac(const cfFrictionProblem *p, const cfNewtonOptions *o, d
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.7 r-scaling as a preconditioner (notes 3.3.5) (15 points)
+ *  Some of its tests also call ch06.1, ch06.2 and ch06.6: write those first.
  *  @{ */
 
 /**

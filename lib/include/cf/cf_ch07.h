@@ -51,6 +51,8 @@ extern "C" {
 #define CF_PROX_MAX_DIM 4
 /** Most accepted merits the adaptive rule remembers (cfProxOptions::window). */
 #define CF_PROX_WINDOW_MAX 32
+/** The default floor of the adaptive scale (cfProxOptions::scale_min): 2^-20, about 1e-6. */
+#define CF_PROX_SCALE_MIN 0x1p-20
 
 /* ------------------------------------------------------------------------------------ */
 /** @name Provided: the factored problem, options, statistics (provided.c, not exercises)
@@ -152,10 +154,13 @@ typedef struct cfProxOptions {
     bool bound_tol;      /**< raise tol_abs to the accuracy bound 10 r eps |A|_2 |lambda| (ch07.5; costs a power iteration) */
     double ellipsoid_tol;/**< relative accuracy of the ellipsoid bisection (ch07.2; default 1e-15) */
     double scale0;       /**< the adaptive scale to start from, in (0, 1] (default 1; a world row passes the last solve's, so that a
-                              Jacobi that needed r/4 last step does not spend this step's sweeps finding it again) */
+                              Jacobi that needed r/4 last step does not spend this step's sweeps finding it again); below
+                              @ref scale_min the solve starts at the floor */
+    double scale_min;    /**< the floor of the adaptive scale, in (0, 1] (default #CF_PROX_SCALE_MIN): a rejection never shrinks
+                              the r-factors below it, and a rejection at the floor resets them (cf_prox_accept()) */
 } cfProxOptions;
 
-/** max_iter 1000, tol_abs 1e-6, tol_rel 0, local, r_global 0, omega 1, nu 0, theta 1, grow 1, grow_after 10, disk/ellipsoid, no bound, ellipsoid_tol 1e-15. */
+/** max_iter 1000, tol_abs 1e-6, tol_rel 0, local, r_global 0, omega 1, nu 0, theta 1, grow 1, grow_after 10, disk/ellipsoid, no bound, ellipsoid_tol 1e-15, scale0 1, scale_min #CF_PROX_SCALE_MIN. */
 cfProxOptions cf_prox_options_default(void);
 
 /** The shrink factor the options give for their strategy (nu, or 0.5 / 0.9 / 0.5 when nu is 0). */
@@ -166,6 +171,7 @@ double cf_prox_nu(const cfProxOptions *o);
  * shapes (m x nv), finite data, mu >= 0, every diagonal entry A_rr > 0 of a contact's normal and
  * friction rows (a row that nothing moves cannot be solved for), max_iter >= 0, tolerances >= 0,
  * omega in (0, 2), nu in [0, 1], theta in (0, 1], grow >= 1, grow_after >= 1, r_global >= 0,
+ * scale0 and scale_min in (0, 1],
  * a known strategy. CF_BAD_INPUT with a message naming the field otherwise.
  */
 cfStatus cf_prox_check(const cfProxProblem *p, const double *lambda, const cfProxOptions *o, cfError *err);
@@ -184,9 +190,13 @@ typedef struct cfProxAdapt {
     int run;                             /**< accepted sweeps in a row */
     int n;                               /**< accepted merits kept in @ref recent */
     double recent[CF_PROX_WINDOW_MAX];   /**< the last accepted merits, oldest first */
+    int resets;                          /**< rejections at the floor, each of which reset the scale to 1 */
+    bool progress;                       /**< a sweep was accepted since the start or the last reset */
+    bool stalled;                        /**< the last reset came without an accepted sweep since the one before (or the start):
+                                              no step size gives a finite merit (the solve stops, DIVERGENCE) */
 } cfProxAdapt;
 
-/** scale 1, nothing accepted yet. */
+/** scale 1, nothing accepted yet, no reset. */
 void cf_prox_adapt_init(cfProxAdapt *ad);
 
 /** What a PROX solve did besides its ::cfReport. */
@@ -195,6 +205,7 @@ typedef struct cfProxStats {
     int accepted;        /**< accepted sweeps */
     int rollbacks;       /**< rejected sweeps: each multiplied every r-factor by nu */
     int grows;           /**< growths of the r-factors */
+    int resets;          /**< resets of the scale at its floor (cfProxAdapt::resets) */
     double r_scale;      /**< the factor the r-factors end with, relative to their start */
     double r_max;        /**< the largest r-factor entry at the start (|R_a|_inf over contacts) */
     double merit;        /**< the last accepted merit |lambda^{k+1} - lambda^k|_inf */
@@ -236,6 +247,7 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.2 The closest point on an ellipsoid and the friction set of a contact (15 points)
+ *  Some of its tests also call ch07.1: write it first.
  *  @{ */
 
 /**
@@ -297,6 +309,7 @@ void cf_prox_friction(int n, const double *z, const double mu[3], double lambda_
  *  A PROX solver is a sweep (Jacobi here, Gauss-Seidel in ch07.4) inside one adaptive loop,
  *  cf_prox_solve(). The r-factors R_a are one dim x dim block per contact (ch07.5) times a scalar
  *  scale that the adaptive rule shrinks.
+ *  Some of its tests also call ch07.1, ch07.2, ch07.4 and ch07.5: write those first.
  *  @{ */
 
 /**
@@ -327,10 +340,10 @@ double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scal
  * @p lambda (m values) in: the start, out: the answer; @p rep and @p stats may be NULL. After the
  * provided check (cf_prox_check(); CF_BAD_INPUT with rep->status set) and the r-factors of the
  * strategy (cf_prox_r_init(), ch07.5), with e_old = INFINITY, the rule's state from cf_prox_adapt_init()
- * and its scale = o->scale0, each sweep k = 1, 2, ...:
+ * and its scale = max(o->scale0, o->scale_min), each sweep k = 1, 2, ...:
  * 1. e = @p sweep (lambda -> trial);
  * 2. cf_prox_accept(o, &state, e) (ch07.5): accepted -> lambda = trial, e_old = e; rejected ->
- *    lambda stays (roll back) and the rule shrank scale by nu;
+ *    lambda stays (roll back) and the rule shrank scale by nu (or, at its floor, reset it);
  * 3. push e_old (the accepted merit; e while none is accepted) to the report's history;
  * 4. stop after an accepted sweep when e <= tol (ABSOLUTE), tol = scale tol_abs (the merit per
  *    unit of the starting r-factors: after a shrink the step is shorter by the scale, which is
@@ -338,11 +351,14 @@ double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scal
  *    max(scale tol_abs, cf_prox_tol_bound(scale r_max, |A|_2, |lambda|_inf)) with |A|_2 from
  *    cf_prox_norm_estimate(p, 100, 1e-6) once and r_max = max_a |R_a|_inf; or, with tol_rel > 0
  *    and a previous accepted merit e_prev, when |e - e_prev| <= tol_rel e_prev (RELATIVE); after
- *    any sweep when scale has underflowed to 0 (DIVERGENCE) or k = max_iter (MAX_ITER;
- *    max_iter = 0 does no sweep).
- * End with cf_prox_finish() (provided: status, report, measure CF_MEASURE_IMPULSE_CHANGE). Stats:
- * sweeps, accepted, rollbacks, grows (the rule raised scale), r_scale = scale, r_max, merit =
- * the last accepted e, tol_used, reason.
+ *    a rejected sweep when the rule's state says stalled (a reset at the floor without an accepted
+ *    sweep since the last one: after a reset the window is empty, so only a merit that is not
+ *    finite at every step size gets there: DIVERGENCE); after any sweep when k = max_iter
+ *    (MAX_ITER; max_iter = 0 does no sweep).
+ * End with cf_prox_finish() (provided: status,
+ * report, measure CF_MEASURE_IMPULSE_CHANGE). Stats: sweeps, accepted, rollbacks, grows (the rule
+ * raised scale on an accepted sweep), resets (the rule's), r_scale = scale, r_max, merit = the last
+ * accepted e, tol_used, reason.
  * Worked (digest 3.4.4): A = [[2, 1], [1, 2]], b = (-1, 1) on the unit disk (one contact of dim 3
  * with A_nn large and b_n < 0 so that lambda_n stays 1): fixed r = 1 (nu = 1) cycles
  * (1, 0) <-> (0, -1) forever; adaptive from r = 1 (nu 0.5) reaches 1e-10.
@@ -376,12 +392,13 @@ cfStatus cf_prox_jacobi(const cfProxProblem *p, const cfProxOptions *o, double *
 
 /** The end of a PROX solve (provided): fills @p rep (reason, iterations, residual, status, measure
  *  CF_MEASURE_IMPULSE_CHANGE, time since @p t0) and @p stats' reason; returns the status (ABSOLUTE,
- *  RELATIVE: CF_OK; MAX_ITER: CF_MAX_ITER; DIVERGENCE: CF_DIVERGED). */
+ *  RELATIVE: CF_OK; MAX_ITER: CF_MAX_ITER; STAGNATION: CF_STAGNATED; DIVERGENCE: CF_DIVERGED). */
 cfStatus cf_prox_finish(cfReport *rep, cfProxStats *stats, cfStopReason why, int sweeps, double merit, double t0);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.4 PROX-Gauss-Seidel, blocked per contact (15 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3 and ch07.5: write those first.
  *  @{ */
 
 /**
@@ -407,6 +424,7 @@ cfStatus cf_prox_gs(const cfProxProblem *p, const cfProxOptions *o, double *lamb
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.5 r-factor strategies, the adaptive rule and the accuracy bound (15 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3 and ch07.4: write those first.
  *  @{ */
 
 /**
@@ -433,15 +451,24 @@ double cf_prox_norm_estimate(const cfProxProblem *p, int max_iter, double tol);
 cfStatus cf_prox_r_init(const cfProxProblem *p, const cfProxOptions *o, double *R);
 
 /**
- * @brief ch07.5: the adaptive rule (Algorithm 11 line 8 with the digest's fix, a window and an
- * optional growth). With ref = the largest of the last min(n, window) accepted merits
- * (ad->recent; INFINITY when none): reject when e_new is not below theta ref
- * (!(e_new < theta ref): a NaN too; the listing's strict ">" misses exact 2-cycles), then
- * ad->scale *= nu (cf_prox_nu()) and ad->run = 0. Otherwise accept: append e_new to ad->recent
- * (dropping the oldest when #CF_PROX_WINDOW_MAX are kept), ++ad->run, and when grow > 1 and
- * run >= grow_after: scale = min(1, scale grow) and run = 0. Returns true when accepted.
+ * @brief ch07.5: the adaptive rule (Algorithm 11 line 8 with the digest's fix, a window, an
+ * optional growth, a floor and a reset). With ref = the largest of the last min(n, window)
+ * accepted merits (ad->recent; INFINITY when none): reject when e_new is not below theta ref
+ * (!(e_new < theta ref): a NaN too; the listing's strict ">" misses exact 2-cycles), ad->run = 0,
+ * and then
+ * - above the floor (ad->scale > o->scale_min): shrink, ad->scale = max(ad->scale nu, scale_min)
+ *   (nu = cf_prox_nu());
+ * - at the floor: reset, ad->stalled = !ad->progress, ad->progress = false, ad->scale = 1 (the
+ *   starting r-factors), the window emptied (ad->n = 0), ++ad->resets.
+ * Otherwise accept: append e_new to ad->recent (dropping the oldest when #CF_PROX_WINDOW_MAX are
+ * kept), ad->progress = true, ++ad->run, and when grow > 1 and run >= grow_after:
+ * scale = min(1, scale grow) and run = 0. Returns true when accepted.
  * With window 1 this is the listing's rule; a longer window lets a merit that converges without
- * falling at every sweep (Gauss-Seidel's often does) through, and still catches cycles.
+ * falling at every sweep (Gauss-Seidel's often does) through, and still catches cycles. The
+ * floor keeps the step from underflowing (a zero change is not convergence; small enough
+ * r-factors converge, paper 001 section 4.2, so there is no sense in shrinking further); the reset
+ * restarts the descent from the best iterate with the full step, and a second reset without an
+ * accepted sweep in between says that no step size helps.
  */
 bool cf_prox_accept(const cfProxOptions *o, cfProxAdapt *ad, double e_new);
 
@@ -457,6 +484,7 @@ double cf_prox_tol_bound(double r_max, double norm_A, double norm_lambda);
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.6 Moreau time stepping with a Newton impact law; the post-step projection (25 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3, ch07.4 and ch07.5: write those first.
  *  @{ */
 
 /**

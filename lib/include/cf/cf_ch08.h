@@ -200,6 +200,7 @@ cfStatus cf_dual_pgs_partial(const cfDualSystem *s, const double *P, const cfSpl
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch08.5 Iterative constraint anticipation (ICA; 25 points)
+ *  Some of its tests also call ch08.2: write it first.
  *  @{ */
 
 /** The outer (dynamics) iteration of ICA. */

@@ -106,6 +106,7 @@ double cf_ipc_barrier(double d, double dhat, double *db, double *d2b);
 
 /* ==================================================================================== */
 /** @name ch09.3 Unsigned distances, their derivatives, the edge-edge mollifier (20 points)
+ *  Some of its tests also call ch09.2: write it first.
  *  @{ */
 
 /** Which pair of features the closest points of a pair lie on. */
@@ -371,6 +372,7 @@ cfStatus cf_ipc_step_lagged(cfIpcSystem *s, const cfIpcOptions *o, cfIpcSolveFn 
 
 /* ==================================================================================== */
 /** @name ch09.4 PSD projection and projected Newton (20 points)
+ *  Some of its tests also call ch09.2, ch09.3 and ch09.5: write those first.
  *  @{ */
 
 /**
@@ -402,6 +404,7 @@ cfStatus cf_ipc_newton(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpc
 
 /* ==================================================================================== */
 /** @name ch09.5 CCD-filtered line search (15 points)
+ *  Some of its tests also call ch09.2, ch09.3 and ch09.4: write those first.
  *  @{ */
 
 /**
@@ -426,6 +429,7 @@ double cf_ipc_line_search(const cfIpcSystem *s, const double *q, const double *d
 
 /* ==================================================================================== */
 /** @name ch09.6 Lagged smoothed friction (15 points)
+ *  Some of its tests also call ch09.2, ch09.3, ch09.4 and ch09.5: write those first.
  *  @{ */
 
 /**

@@ -208,6 +208,7 @@ void cf_ellipse_max_dissipation(const double mu_tb[2], double lambda_n, const do
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.3 Anisotropic PROX-Gauss-Seidel (Algorithm 22) and blocked PGS (25 points)
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**
@@ -225,9 +226,10 @@ typedef struct cfAnisoProxOptions {
     double r;           /**< the r-factor of row i is r / A_ii (> 0; default 1: PGS's step) */
     double nu;          /**< a rejected sweep multiplies every r-factor by nu, in (0, 1] (default 0.9, the notes' value for local r) */
     double ellipse_tol; /**< relative accuracy of the ellipse bisection (ch10.2; default 1e-15) */
+    double scale_min;   /**< the floor of the r-factors relative to their start, in (0, 1] (default #CF_PROX_SCALE_MIN, as chapter 7's) */
 } cfAnisoProxOptions;
 
-/** max_iter 1000, tol 1e-10, r 1, nu 0.9, ellipse_tol 1e-15. */
+/** max_iter 1000, tol 1e-10, r 1, nu 0.9, ellipse_tol 1e-15, scale_min #CF_PROX_SCALE_MIN. */
 cfAnisoProxOptions cf_aniso_prox_options_default(void);
 
 /**
@@ -250,17 +252,23 @@ double cf_aniso_prox_gs_sweep(const cfProxProblem *p, const double *r, cfConeGen
 /**
  * @brief ch10.3: notes Algorithm 22, PROX-Gauss-Seidel on an anisotropic problem with the
  * adaptive r. Provided check first (cf_prox_check() with dim 3 only: CF_BAD_INPUT, rep->status
- * set, for dim 4 or an invalid problem; options: max_iter >= 0, tol >= 0, r > 0, nu in (0, 1]).
- * r_i = o->r / A_ii (A_aa by cf_prox_block()); e_old = INFINITY; each sweep k = 1 .. max_iter:
+ * set, for dim 4 or an invalid problem; options: max_iter >= 0, tol >= 0, r > 0, nu in (0, 1],
+ * scale_min in (0, 1]). r0_i = o->r / A_ii (A_aa by cf_prox_block()), r = r0, the scale s = 1
+ * (r = s r0 up to rounding), e_old = ref = INFINITY; each sweep k = 1 .. max_iter:
  * e = cf_aniso_prox_gs_sweep(lambda -> trial);
- * - e <= tol: accept and stop (ABSOLUTE);
- * - e < e_old: accept (lambda = trial, e_old = e);
- * - otherwise (e >= e_old, or not finite): reject, lambda stays, every r_i *= nu, ++rollbacks
- *   (">=": the listing's ">" misses exact cycles, ch07.5);
+ * - e <= s tol: accept and stop (ABSOLUTE; the merit per unit of the starting r-factors, as
+ *   chapter 7's: a step shrunk by s moves the impulses s times less, which is not convergence);
+ * - e < ref: accept (lambda = trial, e_old = ref = e);
+ * - otherwise (e >= ref, or not finite): reject, lambda stays, ++rollbacks (">=": the listing's
+ *   ">" misses exact cycles, ch07.5), and with the floor of chapter 7's rule: when s > scale_min,
+ *   shrink, every r_i *= nu and s *= nu, or r = scale_min r0 and s = scale_min where s nu would
+ *   fall below the floor; at the floor (s <= scale_min) reset, r = r0, s = 1, ref = INFINITY,
+ *   and stop as DIVERGENCE when no sweep was accepted since the start or the last reset (after a
+ *   reset ref is INFINITY: only merits that are not finite at every step size get there);
  * then push e_old (e while nothing is accepted) to the report's history. MAX_ITER after
- * max_iter sweeps; DIVERGENCE when the r-factors underflow to 0. Report: status (CF_OK,
- * CF_MAX_ITER, CF_DIVERGED), reason, sweeps, residual = the last accepted merit, measure
- * CF_MEASURE_IMPULSE_CHANGE. @p rollbacks may be NULL.
+ * max_iter sweeps. Report: status (CF_OK, CF_MAX_ITER, CF_DIVERGED), reason,
+ * sweeps, residual = the last accepted merit, measure CF_MEASURE_IMPULSE_CHANGE. @p rollbacks may
+ * be NULL.
  * With equal coefficients it solves chapter 7's isotropic problem; from r = 10 (divergent with
  * nu = 1) it converges after a few rollbacks.
  */
@@ -296,6 +304,7 @@ cfStatus cf_fc_bgs_aniso(const cfFrictionProblem *p, const cfSplitOptions *o, do
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.4 The NCP formulation (notes 6.1.5) inside chapter 6's Newton (20 points)
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**
@@ -348,6 +357,7 @@ cfStatus cf_fc_newton_aniso(const cfFrictionProblem *p, const cfNewtonOptions *o
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.5 Friction tensors (notes 6.2, Pabst et al. 2009) (15 points)
  *  A tensor's 2x2 matrices are row-major in a frame (t, n x t) of the tangent plane.
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**

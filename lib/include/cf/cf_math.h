@@ -71,6 +71,14 @@ static inline cfVec3 cfu_cross(cfVec3 a, cfVec3 b)
 }
 /** |a| */
 static inline double cfu_norm(cfVec3 a) { return sqrt(cfu_dot(a, a)); }
+/** max(|x|, |y|, |z|): NaN when a component is NaN (fmax would drop it). */
+static inline double cfu_norm_inf(cfVec3 a)
+{
+    double m = fabs(a.x);
+    if (fabs(a.y) > m || isnan(a.y)) m = fabs(a.y);
+    if (fabs(a.z) > m || isnan(a.z)) m = fabs(a.z);
+    return isnan(a.x) ? NAN : m;
+}
 /** |a|^2 */
 static inline double cfu_norm2(cfVec3 a) { return cfu_dot(a, a); }
 /** a / |a|, or the zero vector when |a| == 0. */

@@ -58,7 +58,8 @@ double cf_lcp_residual_fb(const cfLcp *p, const double *x);
 /**
  * Read the Siconos LCP text format (dense column-major or sparse block, see
  * ../shared/data/siconos-lcp/README.md). CF_IO_ERROR for an unreadable file, CF_BAD_INPUT with
- * "path: token N: reason" for malformed content (bad sizes, short data, non-finite numbers).
+ * "path:LINE: token N: reason" for malformed content (bad sizes, short data, non-finite numbers)
+ * and for a file that is not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_read_text()).
  */
 cfStatus cf_lcp_read_siconos(const char *path, cfLcp *p, cfError *err);
 /** Write @p p in the Siconos dense format (column-major), readable by cf_lcp_read_siconos(). */
@@ -151,6 +152,17 @@ double cf_contact_residual2(const double r[3], const double u[3], double mu, cfF
 double cf_contact_residual2_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
                                     cfFrictionModel model);
 /**
+ * The root of the sum over @p nc contacts of cf_contact_residual2() (cf_contact_residual2_ellipse()
+ * with the 2 nc principal coefficients of @p ellipse when it is not NULL; @p mu unread then) at
+ * impulses @p r and velocities @p u (3 nc each): the one place every problem's residual sums its
+ * contacts. Without overflow or underflow: where a square leaves the safe range of the plain sum
+ * (cf_linalg.h, #CF_NORM2_SAFE_MIN) the error vectors go through cf_vec_norm()'s scaled sum, so
+ * impulses and velocities up to about 1e300 give a finite residual. +INFINITY when an input is not
+ * finite (or no memory is left for the scaled sum).
+ */
+double cf_contacts_residual(int nc, const double *r, const double *u, const double *mu, const double *ellipse,
+                            cfFrictionModel model);
+/**
  * Absolute natural-map error \f$\sqrt{\sum_a \|r_a - P_K(r_a - \hat u_a)\|^2}\f$ (Siconos
  * fc3d_compute_error with rho = 1); divide by cf_fc_norm_q() or by max(|q|, |r|, |u|) for the
  * two normalizations in use (see ../shared/data/siconos-fc3d/README.md). The per-contact term is
@@ -167,7 +179,9 @@ double cf_fc_residual(const cfFrictionProblem *p, const double *r);
 double cf_fc_box_residual(const cfFrictionProblem *p, const double *r);
 /** \f$\|q\|_2\f$ */
 double cf_fc_norm_q(const cfFrictionProblem *p);
-/** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). */
+/** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). CF_IO_ERROR for an
+ *  unreadable file, CF_BAD_INPUT with "path:LINE: token N ('text'): reason" for malformed content and
+ *  for a file that is not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_read_text()). */
 cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err);
 /** Write @p p in the Siconos FC3D sparse-block format; cf_fc_read_siconos() reads it back exactly.
  *  The format has no elliptic cones: a problem with cfFrictionProblem::ellipse is CF_BAD_INPUT. */

@@ -195,10 +195,14 @@ cfStatus cf_soft_build_surface(cfSoftBody *s, cfError *err);
  * comment, indices start at 0 or 1 (the first point's index says which). Positions are scaled by
  * @p scale and moved by @p offset; masses come from @p density, the surface from
  * cf_soft_build_surface(). Every error names the file and line: `mesh.ele:7: node index 12 out of
- * range [1, 10]`; CF_IO_ERROR for a file that cannot be read, CF_BAD_INPUT otherwise.
+ * range [1, 10]`; CF_IO_ERROR for a file that cannot be read, CF_BAD_INPUT otherwise: a file that is
+ * not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_open(): a device, FIFO or directory
+ * never blocks the reader), a line longer than 4095 characters, counts outside [1, 1e7], and
+ * points plus tetrahedra above @p max_elements (> 0; 0: no limit but the format's), which both
+ * headers are checked against before anything is allocated.
  */
 cfStatus cf_soft_read_tetgen(cfSoftBody *s, const char *node_path, const char *ele_path, double scale, cfVec3 offset,
-                             double density, double young, double poisson, cfError *err);
+                             double density, double young, double poisson, double max_elements, cfError *err);
 /**
  * Build a chain of @p n_nodes nodes from @p a to @p b joined by springs of stiffness @p k, node
  * mass @p node_mass; the first node is fixed when @p fix_first.
