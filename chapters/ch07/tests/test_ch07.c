@@ -538,16 +538,18 @@ START_TEST(ch07_3_adaptive_cycle)
     cft_assert_ok(cf_prox_jacobi(&p, &o, lam, NULL, &st));
     cft_assert_near(st.tol_used, 0.5 * o.tol_abs, 0, 1e-15);
     o.bound_tol = false;
-    /* growth: from scale0 = 0.01 with grow 1.5 after 3 accepted sweeps the scale is
-       scale0 nu^rollbacks grow^grows (it stays below 1, so no clamp) */
-    o.scale0 = 0.01;
-    o.grow = 1.5;
+    /* growth: from scale0 = 1/4 with grow 1.25 after 3 accepted sweeps the scale is
+       scale0 nu^rollbacks grow^grows (it stays between the floor and 1, so no clamp; powers of
+       2 and 1.25 are exact). A much smaller start (0.01) only creeps here: each grown step's
+       change is rejected against the last, and the scale ends on its floor scale_min */
+    o.scale0 = 0.25;
+    o.grow = 1.25;
     o.grow_after = 3;
     lam[0] = 1, lam[1] = 0, lam[2] = 1;
     cft_assert_ok(cf_prox_jacobi(&p, &o, lam, NULL, &st));
     ck_assert_int_gt(st.grows, 0);
     ck_assert(st.r_scale < 1.0);
-    cft_assert_near(st.r_scale, 0.01 * pow(0.5, st.rollbacks) * pow(1.5, st.grows), 0, 1e-12);
+    cft_assert_near(st.r_scale, 0.25 * pow(0.5, st.rollbacks) * pow(1.25, st.grows), 0, 1e-12);
     cf_prox_problem_free(&p);
 }
 END_TEST
