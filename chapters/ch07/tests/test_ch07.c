@@ -273,6 +273,14 @@ START_TEST(ch07_2_ellipsoid_worked)
     ck_assert(x[0] == 0.3 && x[1] == 0.4 && x[2] == 0.0);
     cf_prox_ellipsoid((double[]){0, 0, 0}, (double[]){0.3, 0.4, 5}, 1e-15, x);
     ck_assert(x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0);
+    /* two axes of length 0, in every position: the segment |x_j| <= 2 along the third, so z with
+       z_j = 3 goes to 2 e_j (a test for "every axis is 0" that reads one axis twice gives 0) */
+    for (int j = 0; j < 3; ++j) {
+        double a2[3] = {0, 0, 0}, z2[3] = {1, -1, 1};
+        a2[j] = 2, z2[j] = 3;
+        cf_prox_ellipsoid(a2, z2, 1e-15, x);
+        for (int k = 0; k < 3; ++k) cft_assert_near_at(x[k], k == j ? 2.0 : 0.0, 1e-14, 0, "j = %d, k = %d", j, k);
+    }
     /* and outside that ellipse: the bisection's answer keeps the pinned coordinate at 0, the
        others on the unit circle */
     cf_prox_ellipsoid((double[]){1, 1, 0}, (double[]){3, 4, 5}, 1e-15, x);
@@ -287,6 +295,12 @@ START_TEST(ch07_2_ellipsoid_worked)
     const double abc[3] = {2, 1, 0.5}, z[3] = {3, 2, 1};
     ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-12, x), 42);
     ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-6, x), 22);
+    /* the bracket takes the largest of all three axes: the same problem with its axes in the
+       other order (the largest last) takes the same 42 steps to the same point reordered */
+    double xr[3];
+    cf_prox_ellipsoid(abc, z, 1e-12, x);
+    ck_assert_int_eq(cf_prox_ellipsoid((double[]){0.5, 1, 2}, (double[]){1, 2, 3}, 1e-12, xr), 42);
+    for (int k = 0; k < 3; ++k) cft_assert_near_at(xr[k], x[2 - k], 1e-12, 0, "k = %d", k);
     /* the scale of step 2: the same problem times 1e200 (its squares overflow) takes the same
        steps to the same point times 1e200 */
     const double abc_big[3] = {2e200, 1e200, 0.5e200}, z_big[3] = {3e200, 2e200, 1e200};
@@ -978,6 +992,18 @@ START_TEST(ch07_5_accept_rule)
     for (int k = 0; k < 40; ++k) cft_assert_at(cf_prox_accept(&o, &ad, 100.0 - k), "k = %d", k);
     ck_assert(!cf_prox_accept(&o, &ad, 92.5));
     ck_assert(cf_prox_accept(&o, &ad, 91.5));
+    /* a reset empties the window: the merits accepted before it no longer count. With the
+       floor at 1 a rejection resets at once; 5 and 4 accepted, 6 rejected (reset), 1 accepted:
+       2 is compared with 1 alone (rejected), not with the 4 left in the array */
+    o.window = 3;
+    o.scale_min = 1.0;
+    cf_prox_adapt_init(&ad);
+    ck_assert(cf_prox_accept(&o, &ad, 5.0) && cf_prox_accept(&o, &ad, 4.0));
+    ck_assert(!cf_prox_accept(&o, &ad, 6.0));
+    ck_assert(ad.resets == 1 && ad.n == 0 && ad.scale == 1.0);
+    ck_assert(cf_prox_accept(&o, &ad, 1.0));
+    ck_assert(!cf_prox_accept(&o, &ad, 2.0));
+    o.scale_min = CF_PROX_SCALE_MIN;
     /* growth: after grow_after accepted in a row, scale *= grow, never above 1 */
     o.window = 1;
     o.grow = 2;
@@ -1402,6 +1428,15 @@ START_TEST(ch07_6_post_projection)
     step_n(&w, &o, &cl, 1, &st);
     ck_assert_int_ge(st.post_passes, 1);
     cft_assert_at(st.min_gap_after >= -1e-6, "gap %g", st.min_gap_after);
+    /* with post_passes = 0 (off) nothing is projected and nothing measured: 0 passes and
+       min_gap_after 0 ("not run"), though the stack starts deeper than one step can lift it */
+    w.bodies[1].x.z = 0.4;
+    w.bodies[2].x.z = 1.3;
+    o.post_passes = 0;
+    step_n(&w, &o, &cl, 1, &st);
+    ck_assert_int_eq(st.post_passes, 0);
+    cft_assert_near(st.min_gap_after, 0.0, 0, 0);
+    o.post_passes = 3;
     /* a detection that fails in the post-step projection: the step returns its status */
     w.bodies[1].x.z = 0.47;
     g_detect_calls = 1;
