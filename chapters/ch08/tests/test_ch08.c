@@ -1248,9 +1248,22 @@ static void ica_after(const cfDualSystem *s, const double *vs, int k, double *lc
     cf_dual_contact_velocity(s, u, lambda, v);
     *ok = true;
     for (int a = 0; a < s->nc; ++a) *ok = *ok && s->h * v[3 * a] >= -0.5 * s->delta;
+    /* the reported contact residual is the box law's at (lambda, v) in the frame aligned with
+       J v* (recomputed here: a solver that reported anything else would stop on it) */
+    double *w = new_vec(3 * s->nc), sum = 0.0;
+    cf_csr_mul_vec(&s->J, vs, w);
+    for (int a = 0; a < s->nc; ++a) {
+        double len = hypot(w[3 * a + 1], w[3 * a + 2]), c = len > 1e-12 ? w[3 * a + 1] / len : 1.0,
+               si = len > 1e-12 ? w[3 * a + 2] / len : 0.0;
+        const double *l = &lambda[3 * a], *va = &v[3 * a];
+        double x[3] = {l[0], c * l[1] + si * l[2], -si * l[1] + c * l[2]};
+        double y[3] = {va[0], c * va[1] + si * va[2], -si * va[1] + c * va[2]};
+        sum += cf_contact_residual2(x, y, s->mu[a], CF_FRICTION_BOX);
+    }
+    cft_assert_near_at(st.lcp_residual, sqrt(sum), 1e-14, 1e-9, "%d outer iterations", k);
     *lcp = st.lcp_residual;
     *dyn = st.dyn_residual;
-    free(dv), free(lambda), free(u), free(v);
+    free(dv), free(lambda), free(u), free(v), free(w);
 }
 
 /* the inner loop's residuals after exactly j sweeps of the first outer iteration (dv = 0 at the
