@@ -268,6 +268,15 @@ START_TEST(ch02_1_worked_examples)
     cft_assert_ok(cf_gap_point_box(cfu_vec3(0, 0, -2.5), cfu_zero3(), cfu_quat_identity(), half, &phi, &n));
     cft_assert_near(phi, -0.5, 1e-15, 0);
     cft_assert_vec3_near(n, cfu_vec3(0, 0, -1), 1e-15);
+    /* inside on a medial plane of the unit cube (d_0 = d_1, or d_1 = d_2): the spec's tie goes
+       to the lowest index */
+    half = cfu_vec3(1, 1, 1);
+    cft_assert_ok(cf_gap_point_box(cfu_vec3(0.5, 0.5, 0), cfu_zero3(), cfu_quat_identity(), half, &phi, &n));
+    cft_assert_near(phi, -0.5, 1e-15, 0);
+    cft_assert_vec3_near(n, cfu_vec3(1, 0, 0), 0.0);
+    cft_assert_ok(cf_gap_point_box(cfu_vec3(0, 0.5, -0.5), cfu_zero3(), cfu_quat_identity(), half, &phi, &n));
+    cft_assert_near(phi, -0.5, 1e-15, 0);
+    cft_assert_vec3_near(n, cfu_vec3(0, 1, 0), 0.0);
 }
 END_TEST
 
@@ -1364,6 +1373,10 @@ START_TEST(ch02_6_ccp_lift_off)
         cf_cone_project(z2, mu3[2], r3 + 6);
         cfFrictionProblem f3 = fc_from_dense(3, W3, q3, mu3);
         cft_assert_near(cf_ccp_residual(&f3, r3), sqrt(0.1805), 1e-14, 0);
+        /* a non-finite velocity of the last contact (r finite, q not) is seen too: +INFINITY,
+           not NaN */
+        f3.q[8] = INFINITY;
+        ck_assert(cf_ccp_residual(&f3, r3) == INFINITY);
         cf_fc_free(&f3);
     }
     cf_blcp_free(&p);
