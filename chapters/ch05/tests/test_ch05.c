@@ -1540,6 +1540,36 @@ START_TEST(ch05_8_friction_and_cycle_example)
         cf_blcp_bounds(&p, y, i, &lo, &hi);
         cft_assert_at(y[i] >= lo - 1e-15 && y[i] <= hi + 1e-15, "i = %d", i);
     }
+    /* the stagnation stop measures each outer iteration's change |x_k - x_{k-1}|_inf (both
+       phases): from runs of exactly k iterations (x_0 = 0, no other stop), the first k whose
+       change is <= tol_stag is where a run with tol_stag stops */
+    {
+        const int n = p.n;
+        double *prev = calloc((size_t)n, sizeof *prev), *cur = calloc((size_t)n, sizeof *cur);
+        cfSplitOptions os = cf_split_options_default();
+        os.tol_abs = 0.0;
+        const double tol_stag = 1e-7;
+        int want = -1;
+        for (int k = 1; k <= 200 && want < 0; ++k) {
+            os.max_iter = k;
+            memset(cur, 0, (size_t)n * sizeof *cur);
+            cf_blcp_pgs_sm(&p, &os, cur, NULL);
+            double d = max_abs_diff(n, cur, prev);
+            cft_assert_at(fabs(d - tol_stag) > 1e-3 * tol_stag, "k = %d: a change at the tolerance", k);
+            if (d <= tol_stag) want = k;
+            memcpy(prev, cur, (size_t)n * sizeof *cur);
+        }
+        ck_assert_int_ge(want, 2);
+        os.max_iter = 1000;
+        os.tol_stag = tol_stag;
+        memset(cur, 0, (size_t)n * sizeof *cur);
+        cfReport rs;
+        cf_report_init(&rs, g_hist, HIST);
+        cf_blcp_pgs_sm(&p, &os, cur, &rs);
+        ck_assert(rs.reason == CF_STOP_STAGNATION);
+        ck_assert_int_eq(rs.iterations, want);
+        free(prev), free(cur);
+    }
     free(y);
     cf_blcp_free(&p);
     cf_fc_free(&fc);
