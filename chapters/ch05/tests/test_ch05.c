@@ -1411,6 +1411,30 @@ START_TEST(ch05_7_staggering)
     cf_report_init(&rep, g_hist, HIST);
     cft_assert_ok(cf_blcp_staggered(&p, &o, y, &rep));
     cft_assert_near(cf_blcp_residual(&p, y), 0.0, 1e-9, 0);
+    /* one outer iteration from 0 is the spec's two halves: a sequential PGS sweep over the rows
+       with findex < 0, then one over the others with bounds from the new normals (recomputed
+       here; to 1e-12: a row may be summed in any order) */
+    {
+        const int n = p.n;
+        double *one = calloc((size_t)n, sizeof *one), *ref = calloc((size_t)n, sizeof *ref);
+        cfSplitOptions o1 = cf_split_options_default();
+        o1.max_iter = 1;
+        o1.tol_abs = 0.0;
+        cf_blcp_staggered(&p, &o1, one, NULL);
+        for (int half = 0; half < 2; ++half)
+            for (int i = 0; i < n; ++i) {
+                if ((p.findex && p.findex[i] >= 0) != (half == 1)) continue;
+                double ri = p.b[i], aii = 0.0, lo, hi;
+                for (int e = p.A.rowptr[i]; e < p.A.rowptr[i + 1]; ++e) {
+                    if (p.A.colidx[e] == i) aii = p.A.val[e];
+                    ri += p.A.val[e] * ref[p.A.colidx[e]];
+                }
+                cf_blcp_bounds(&p, ref, i, &lo, &hi);
+                ref[i] = fmax(lo, fmin(ref[i] - ri / aii, hi));
+            }
+        for (int i = 0; i < n; ++i) cft_assert_near_at(one[i], ref[i], 1e-12, 1e-12, "i = %d", i);
+        free(one), free(ref);
+    }
     free(y);
     cf_blcp_free(&p);
     cf_fc_free(&fc);
