@@ -138,6 +138,14 @@ START_TEST(ch10_1_worked)
     double mu[2];
     cft_assert_ok(cf_matchstick_cone(n, x, cfu_vec3(1, 1, 0), &MS, &t, &b, mu));
     cft_assert_vec3_near(b, cfu_vec3(-0.3826834323650898, 0.9238795325112867, 0), 1e-14);
+    /* parallel directions off the axes: the dot of the two unit tangents may round above 1,
+       and the angle is still 0 (fully anisotropic, finite) */
+    for (int k = 1; k <= 40; ++k) {
+        cfVec3 v = cfu_vec3(1.0 + k, 0.37 * k * k, 0);
+        cft_assert_ok_at(cf_matchstick_cone(n, v, v, &MS, &t, &b, mu), "k = %d", k);
+        cft_assert_near_at(mu[0], 0.2, 1e-7, 0, "k = %d", k);
+        cft_assert_near_at(mu[1], 0.8, 1e-7, 0, "k = %d", k);
+    }
 }
 END_TEST
 
@@ -235,6 +243,17 @@ START_TEST(ch10_2_projection)
     const double in[2] = {1.0, 0.5};
     ck_assert_int_eq(cf_ellipse_project(ax, in, 1e-15, x), 0);
     ck_assert(x[0] == in[0] && x[1] == in[1]);
+    /* degenerate ellipses: both axes 0 and z = 0 gives 0 (whatever x held); one axis 0 is the
+       segment along the other, so z outside goes to its end */
+    x[0] = x[1] = 7.0;
+    cf_ellipse_project((double[]){0, 0}, (double[]){0, 0}, 1e-15, x);
+    ck_assert(x[0] == 0.0 && x[1] == 0.0);
+    cf_ellipse_project((double[]){2, 0}, (double[]){3, 1}, 1e-15, x);
+    cft_assert_near(x[0], 2.0, 1e-14, 0);
+    cft_assert_near(x[1], 0.0, 0, 0);
+    cf_ellipse_project((double[]){0, 2}, (double[]){-1, -3}, 1e-15, x);
+    cft_assert_near(x[0], 0.0, 0, 0);
+    cft_assert_near(x[1], -2.0, 1e-14, 0);
     /* random points and axes from 1e-6 to 1e6: the certificate, idempotence */
     cfRng g;
     cf_rng_seed(&g, 202);
@@ -722,6 +741,10 @@ START_TEST(ch10_5_tensor_force)
     const cfVec3 n = cfu_vec3(0, 0, 1), x = cfu_vec3(1, 0, 0), y = cfu_vec3(0, 1, 0);
     cfVec3 f;
     cf_friction_tensor_force(QA, Z, 1.0, n, x, x, x, 1.0, &f);
+    cft_assert_vec3_near(f, cfu_vec3(-0.2, 0, 0), 1e-15);
+    /* the tangents are projected on the plane and normalized: a longer, tilted t_a (and t_b)
+       gives the same force */
+    cf_friction_tensor_force(QA, Z, 1.0, n, cfu_vec3(2, 0, 0.7), cfu_vec3(0.5, 0, -3), x, 1.0, &f);
     cft_assert_vec3_near(f, cfu_vec3(-0.2, 0, 0), 1e-15);
     cf_friction_tensor_force(QA, Z, 1.0, n, x, x, cfu_vec3(3, 3, 0.5), 1.0, &f);
     cft_assert_vec3_near(f, cfu_vec3(-0.1414213562373095, -0.5656854249492381, 0), 1e-13);
