@@ -756,6 +756,13 @@ static cfBaraffProblem random_contacts(cfRng *rng, int nc, int dim, double mu_ma
     return p;
 }
 
+/* a trace that counts its calls (one per pivot) */
+static void count_calls(void *ctx, const cfPivotEvent *ev)
+{
+    (void)ev;
+    ++*(int *)ctx;
+}
+
 START_TEST(ch04_2_random_contacts_certificate)
 {
     cfRng rng;
@@ -782,6 +789,41 @@ START_TEST(ch04_2_random_contacts_certificate)
         cf_baraff_free(&p);
     }
     ck_assert_msg(solved >= tried * 9 / 10, "only %d of %d solved", solved, tried);
+    /* two 3D contacts (A = J J^T of two random bodies, rounded to 0.01) where the second
+       contact's friction reaches the cone with a direction from an earlier drive and ends the
+       friction drives pushing along its sliding acceleration (u . a_T > tol_w): only the spec's
+       release rule (UNSEEN tangents again, one pivot, drive on) reaches the certificate; in
+       either order of the contacts, so the rule looks at every contact */
+    const double A[36] = {4.5,  0.47,  -0.1,  -0.18, 1.13,  0.5,  0.47,  4.32, 0.56,  0.87,  1.59,  -1.13,
+                          -0.1, 0.56,  3.88,  2.16,  -0.16, 0.37, -0.18, 0.87, 2.16,  4.57,  2.38,  -1.89,
+                          1.13, 1.59,  -0.16, 2.38,  4.43,  -2.53, 0.5,  -1.13, 0.37,  -1.89, -2.53, 3.35};
+    const double b[6] = {-0.64, 0.34, -0.37, -0.26, 0.24, -0.25}, mu[2] = {0.67, 1.06};
+    for (int order = 0; order < 2; ++order) {
+        cfBaraffProblem p;
+        ck_assert_int_eq(cf_baraff_init(&p, 2, 3), CF_OK);
+        for (int c = 0; c < 2; ++c) {
+            const int cs = order ? 1 - c : c;
+            for (int d = 0; d < 2; ++d)
+                for (int i = 0; i < 3; ++i)
+                    for (int j = 0; j < 3; ++j) p.A.a[(3 * cs + i) * 6 + 3 * (order ? 1 - d : d) + j] = A[(3 * c + i) * 6 + 3 * d + j];
+            for (int i = 0; i < 3; ++i) p.b[3 * cs + i] = b[3 * c + i];
+            p.mu[cs] = mu[c];
+        }
+        double f[6], a[6];
+        int calls = 0; /* the release is a pivot too: reported after it, and counted */
+        cfPivotOptions po = cf_pivot_options_default();
+        po.trace = count_calls;
+        po.trace_ctx = &calls;
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok_at(cf_baraff_solve(&p, &po, f, a, &rep), "order %d", order);
+        ck_assert_int_eq(rep.iterations, calls);
+        ck_assert_msg(cf_baraff_violation(&p, f, a) <= 1e-9, "order %d: violation %g", order, cf_baraff_violation(&p, f, a));
+        double aa[6];
+        cf_dense_mul_vec(&p.A, f, aa);
+        for (int i = 0; i < 6; ++i) cft_assert_near_at(a[i], aa[i] + p.b[i], 1e-12, 1e-12, "order %d, i = %d", order, i);
+        cf_baraff_free(&p);
+    }
 }
 END_TEST
 
