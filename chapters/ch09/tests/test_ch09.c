@@ -582,6 +582,13 @@ START_TEST(ch09_4_psd_projection)
     }
     double bad[4] = {1, NAN, NAN, 1};
     cft_assert_status(cf_psd_project(2, bad), CF_BAD_INPUT);
+    /* 1 x 1: max(a, 0) */
+    double one[1] = {-3};
+    cft_assert_ok(cf_psd_project(1, one));
+    ck_assert(one[0] == 0.0);
+    one[0] = 2;
+    cft_assert_ok(cf_psd_project(1, one));
+    ck_assert(one[0] == 2.0);
 }
 END_TEST
 
@@ -1329,6 +1336,7 @@ START_TEST(ch09_7_newton_direct_and_inexact)
     cft_assert_ok(cf_implicit_newton(&s, &st, vd, &o, &sd));
     cf_implicit_residual(&s, &st, vd, r);
     cft_assert_at(cf_vec_norm_inf(12, r) <= o.tol, "direct: |r| = %g", cf_vec_norm_inf(12, r));
+    cft_assert_near(sd.residual, cf_vec_norm_inf(12, r), 0, 1e-9); /* the stats report that residual */
     /* the line search never increases |r|; the last iterations are quadratic */
     cft_assert_at(sd.n_hist == sd.iterations + 1 && sd.iterations >= 2 && sd.residuals == sd.iterations + 1 + sd.backtracks,
                   "%d iterations, %d entries, %d residuals, %d backtracks", sd.iterations, sd.n_hist, sd.residuals, sd.backtracks);
