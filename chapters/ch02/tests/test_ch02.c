@@ -324,6 +324,12 @@ START_TEST(ch02_1_sphere_gradients_fd)
     cft_assert_ok(cf_gap_sphere_sphere(cfu_vec3(1, 1, 1), 1.0, cfu_vec3(1, 1, 1), 0.5, &phi, &n));
     cft_assert_near(phi, -1.5, 1e-15, 0);
     cft_assert_vec3_near(n, cfu_vec3(0, 0, 1), 0.0);
+    /* the spec's threshold is relative, 1e-12 (r_A + r_B): spheres of radius 5e5 with centres
+       1e-7 apart along x coincide (+z); of radius 5e-7, 1e-7 apart, they do not (+x) */
+    cft_assert_ok(cf_gap_sphere_sphere(cfu_zero3(), 5e5, cfu_vec3(1e-7, 0, 0), 5e5, &phi, &n));
+    cft_assert_vec3_near(n, cfu_vec3(0, 0, 1), 0.0);
+    cft_assert_ok(cf_gap_sphere_sphere(cfu_zero3(), 5e-7, cfu_vec3(1e-7, 0, 0), 5e-7, &phi, &n));
+    cft_assert_vec3_near(n, cfu_vec3(1, 0, 0), 1e-15);
 }
 END_TEST
 
