@@ -377,6 +377,19 @@ START_TEST(ch04_1_chol_update_matches_submatrix)
                                                                "r = %d, c = %d", r, c); /* lower */
         }
     }
+    /* a removal from a full factor (k = cap: the rows below move up, none comes from beyond
+       the last; the sanitizer build sees a read past it) */
+    for (int j = 0; j < n; ++j)
+        if (!in[j]) cft_assert_ok(cf_chol_update_append(&F, &A, j, 1e-12));
+    ck_assert_int_eq(F.k, n);
+    cf_chol_update_remove(&F, 0);
+    ck_assert_int_eq(F.k, n - 1);
+    for (int r = 0; r < n - 1; ++r)
+        for (int c = 0; c < n - 1; ++c) {
+            double s = 0.0;
+            for (int m = 0; m < n - 1; ++m) s += F.L[r * F.cap + m] * F.L[c * F.cap + m];
+            cft_assert_near_at(s, Ad[F.idx[r] * n + F.idx[c]], 1e-12, 1e-12, "full factor: r = %d, c = %d", r, c);
+        }
     /* the worked example of the spec, and a singular append that leaves the factor alone */
     double B[4] = {4, 2, 2, 5};
     cfDense Bd = {2, 2, B};
