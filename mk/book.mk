@@ -10,9 +10,9 @@
 
 EXTRA_HELP += book book-pdf docs catalogue
 
-# the viewer that makes the demos' figures, from the reference solutions (a tree without them, a
-# handout, gets the figures' captions and where to see them)
-BOOK_CFVIEW := $(if $(wildcard solutions/ch01),$(BUILD)/rel/bin/solutions/cfview)
+# the viewer that makes the demos' figures, from the reference solutions of every chapter (a tree
+# without all of them, a handout that released some, gets the figures' captions and where to see them)
+BOOK_CFVIEW := $(if $(strip $(foreach c,$(CHAPTER_DIRS),$(if $(wildcard solutions/$c),,$c))),,$(BUILD)/rel/bin/solutions/cfview)
 .PHONY: book book-pdf docs catalogue
 book:
 	@command -v pandoc >/dev/null || tools/install-deps

@@ -37,7 +37,7 @@ ch04_check_solve() {
       bad=1
     fi
   done
-  printf '3\n7\n' >"$LOG/ch04_bad.dat"
+  printf '2\n7\n' >"$LOG/ch04_bad.dat"  # n = 2: an LCP (a file starting with 3 may be FC3D)
   "$CH04_CFLAB" solve "$LOG/ch04_bad.dat" >/dev/null 2>"$LOG/ch04_bad.err"
   rc=$?
   if [ "$rc" -ne 2 ] || ! grep -q "ch04_bad.dat:2: token 2: matrix storage type" "$LOG/ch04_bad.err"; then
