@@ -380,7 +380,7 @@ START_TEST(ch04_1_chol_update_matches_submatrix)
     /* a removal from a full factor (k = cap: the rows below move up, none comes from beyond
        the last; the sanitizer build sees a read past it) */
     for (int j = 0; j < n; ++j)
-        if (!in[j]) cft_assert_ok(cf_chol_update_append(&F, &A, j, 1e-12));
+        if (!in[j]) cft_assert_ok_at(cf_chol_update_append(&F, &A, j, 1e-12), "j = %d", j);
     ck_assert_int_eq(F.k, n);
     cf_chol_update_remove(&F, 0);
     ck_assert_int_eq(F.k, n - 1);

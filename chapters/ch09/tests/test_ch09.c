@@ -1282,15 +1282,16 @@ START_TEST(ch09_7_force_jacobians)
     const int perm[4] = {3, 0, 1, 2}, inv[4] = {1, 2, 3, 0};
     for (int k = 0; k < 4; ++k) {
         const int i = perm[k];
-        ck_assert_int_eq(cf_implicit_add_node(&t, cfu_vec3(s.q[3 * i], s.q[3 * i + 1], s.q[3 * i + 2]),
-                                              cfu_vec3(s.v[3 * i], s.v[3 * i + 1], s.v[3 * i + 2]), s.mass[i], s.fixed[i]),
-                         k);
+        cft_assert_int_at(cf_implicit_add_node(&t, cfu_vec3(s.q[3 * i], s.q[3 * i + 1], s.q[3 * i + 2]),
+                                              cfu_vec3(s.v[3 * i], s.v[3 * i + 1], s.v[3 * i + 2]), s.mass[i], s.fixed[i]), ==, k,
+                          "k = %d", k);
     }
     for (int e = 0; e < s.n_spring; ++e) {
-        ck_assert_int_eq(cf_implicit_add_spring(&t, inv[s.spring[e][0]], inv[s.spring[e][1]], s.stiff[e]), e);
+        cft_assert_int_at(cf_implicit_add_spring(&t, inv[s.spring[e][0]], inv[s.spring[e][1]], s.stiff[e]), ==, e,
+                          "e = %d", e);
         t.rest[e] = s.rest[e];
     }
-    for (int o = 0; o < s.n_obst; ++o) ck_assert_int_eq(cf_implicit_add_obstacle(&t, s.obst[o]), o);
+    for (int o = 0; o < s.n_obst; ++o) cft_assert_int_at(cf_implicit_add_obstacle(&t, s.obst[o]), ==, o, "o = %d", o);
     cfDual qs[12], vs[12], fs[12], qt[12], vt[12], ft[12];
     for (int k = 0; k < 12; ++k) {
         qs[k] = cf_dual(s.q[k]), vs[k] = cf_dual(s.v[k]);
