@@ -393,46 +393,63 @@ END_TEST
 START_TEST(ch01_4_assembly_is_M_hB_h2K)
 {
     /* A x = M x + h (alpha M + beta K) x + h^2 K x for random x, with K from the library and
-       the fixed dofs removed; A symmetric */
-    cfSoftBody s;
-    cfError err;
-    ck_assert_msg(cf_soft_make_tet_box(&s, cfu_zero3(), cfu_vec3(1.0, 0.3, 0.3), 4, 1, 1, 500.0, 2e4, 0.3, true,
-                                       &err) == CF_OK, "%s", err.msg);
-    s.damping_alpha = 0.2;
-    s.damping_beta = 0.01;
-    cfRng rng;
-    cf_rng_seed(&rng, 41);
-    for (int i = 0; i < s.n_nodes; ++i) s.x[i] = cfu_add(s.x[i], cf_rng_vec3(&rng, -0.01, 0.01));
-    const double h = 0.03;
-    int n = 3 * s.n_nodes;
-    cfCsr A = {0}, K = {0};
-    double *b = calloc((size_t)n, sizeof *b), *x = calloc((size_t)n, sizeof *x);
-    double *Ax = calloc((size_t)n, sizeof *Ax), *Kx = calloc((size_t)n, sizeof *Kx);
-    cft_assert_ok(cf_soft_assemble_implicit(&s, cfu_vec3(0, 0, -9.81), h, s.x, s.v, &A, b));
-    cfTriplets T;
-    ck_assert(cf_triplets_init(&T, n, n) == CF_OK);
-    ck_assert(cf_soft_stiffness(&s, s.x, &T) == CF_OK);
-    ck_assert(cf_csr_from_triplets(&T, &K) == CF_OK);
-    for (int i = 0; i < n; ++i) x[i] = s.fixed[i / 3] ? 0.0 : cf_rng_range(&rng, -1, 1);
-    cf_csr_mul_vec(&A, x, Ax);
-    cf_csr_mul_vec(&K, x, Kx);
-    for (int i = 0; i < n; ++i) {
-        if (s.fixed[i / 3]) continue;
-        double mx = s.mass[i / 3] * x[i];
-        double want = mx + h * (s.damping_alpha * mx + s.damping_beta * Kx[i]) + h * h * Kx[i];
-        cft_assert_near_at(Ax[i], want, 1e-9, 1e-10, "i = %d", i);
+       the fixed dofs removed; A symmetric; b = M u + h f(x) for a random u and a deformed x (the
+       elastic forces pull every way). Once with one end fixed, once free (every row checked) */
+    for (int pinned = 1; pinned >= 0; --pinned) {
+        cfSoftBody s;
+        cfError err;
+        ck_assert_msg(cf_soft_make_tet_box(&s, cfu_zero3(), cfu_vec3(1.0, 0.3, 0.3), 4, 1, 1, 500.0, 2e4, 0.3, pinned,
+                                           &err) == CF_OK, "%s", err.msg);
+        s.damping_alpha = 0.2;
+        s.damping_beta = 0.01;
+        cfRng rng;
+        cf_rng_seed(&rng, 41);
+        for (int i = 0; i < s.n_nodes; ++i) s.x[i] = cfu_add(s.x[i], cf_rng_vec3(&rng, -0.01, 0.01));
+        const double h = 0.03;
+        int n = 3 * s.n_nodes;
+        cfCsr A = {0}, K = {0};
+        double *b = calloc((size_t)n, sizeof *b), *x = calloc((size_t)n, sizeof *x);
+        double *Ax = calloc((size_t)n, sizeof *Ax), *Kx = calloc((size_t)n, sizeof *Kx);
+        cft_assert_ok(cf_soft_assemble_implicit(&s, cfu_vec3(0, 0, -9.81), h, s.x, s.v, &A, b));
+        cfTriplets T;
+        ck_assert(cf_triplets_init(&T, n, n) == CF_OK);
+        ck_assert(cf_soft_stiffness(&s, s.x, &T) == CF_OK);
+        ck_assert(cf_csr_from_triplets(&T, &K) == CF_OK);
+        for (int i = 0; i < n; ++i) x[i] = s.fixed[i / 3] ? 0.0 : cf_rng_range(&rng, -1, 1);
+        cf_csr_mul_vec(&A, x, Ax);
+        cf_csr_mul_vec(&K, x, Kx);
+        for (int i = 0; i < n; ++i) {
+            if (s.fixed[i / 3]) continue;
+            double mx = s.mass[i / 3] * x[i];
+            double want = mx + h * (s.damping_alpha * mx + s.damping_beta * Kx[i]) + h * h * Kx[i];
+            cft_assert_near_at(Ax[i], want, 1e-9, 1e-10, "i = %d", i);
+        }
+        for (int r = 0; r < n; ++r)
+            for (int p = A.rowptr[r]; p < A.rowptr[r + 1]; ++p)
+                cft_assert_near_at(A.val[p], cf_csr_get(&A, A.colidx[p], r), 1e-12, 1e-12, "r = %d, p = %d", r, p);
+        /* b with a velocity that moves every node every way */
+        cfVec3 *u = calloc((size_t)s.n_nodes, sizeof *u);
+        for (int i = 0; i < s.n_nodes; ++i) u[i] = cf_rng_vec3(&rng, -1, 1);
+        cf_csr_free(&A);
+        cft_assert_ok(cf_soft_assemble_implicit(&s, cfu_vec3(0, 0, -9.81), h, s.x, u, &A, b));
+        double *f = calloc((size_t)n, sizeof *f);
+        cf_soft_forces(&s, s.x, cfu_vec3(0, 0, -9.81), f);
+        for (int i = 0; i < n; ++i) {
+            if (s.fixed[i / 3]) continue;
+            double mu = s.mass[i / 3] * (&u[i / 3].x)[i % 3];
+            cft_assert_near_at(b[i], mu + h * f[i], 1e-12, 1e-12, "pinned %d, b[%d]", pinned, i);
+        }
+        free(u);
+        free(f);
+        cf_triplets_free(&T);
+        cf_csr_free(&A);
+        cf_csr_free(&K);
+        free(b);
+        free(x);
+        free(Ax);
+        free(Kx);
+        cf_soft_free(&s);
     }
-    for (int r = 0; r < n; ++r)
-        for (int p = A.rowptr[r]; p < A.rowptr[r + 1]; ++p)
-            cft_assert_near_at(A.val[p], cf_csr_get(&A, A.colidx[p], r), 1e-12, 1e-12, "r = %d, p = %d", r, p);
-    cf_triplets_free(&T);
-    cf_csr_free(&A);
-    cf_csr_free(&K);
-    free(b);
-    free(x);
-    free(Ax);
-    free(Kx);
-    cf_soft_free(&s);
 }
 END_TEST
 
@@ -570,12 +587,37 @@ START_TEST(ch01_5_startup_is_implicit_euler)
     cft_assert_vec3_near(a.x[1], b.x[1], 1e-13);
     cft_assert_vec3_near(a.v[1], b.v[1], 1e-13);
     ck_assert(a.has_prev);
+    /* and both keep the state before the step as the history (what BDF2's next step reads) */
+    cfSoftBody c = make_oscillator(50.0, 1.0, 0.1);
+    for (int k = 0; k < 2; ++k) {
+        const cfSoftBody *s = k == 0 ? &a : &b;
+        cft_assert_vec3_near_at(s->x_prev[1], c.x[1], 0, "k = %d", k);
+        cft_assert_vec3_near_at(s->v_prev[1], cfu_vec3(0.2, 0.1, 0.0), 0, "k = %d", k);
+    }
+    cf_soft_free(&c);
     /* the second step uses the history: it differs from implicit Euler */
     cft_assert_ok(cf_soft_step_bdf2(&a, cfu_vec3(0, 0, -1), 0.05, NULL));
     cft_assert_ok(cf_soft_step_implicit(&b, cfu_vec3(0, 0, -1), 0.05, NULL));
     ck_assert(cfu_norm(cfu_sub(a.x[1], b.x[1])) > 1e-6);
     cf_soft_free(&a);
     cf_soft_free(&b);
+    /* a free, undeformed box drifting at constant velocity without gravity: x* = x + h v / 3 and
+       u* = v, so every BDF2 step moves every node by exactly h v */
+    cfSoftBody d;
+    cfError err;
+    cfStatus made = cf_soft_make_tet_box(&d, cfu_zero3(), cfu_vec3(0.4, 0.3, 0.2), 2, 1, 1, 500.0, 2e4, 0.3, false, &err);
+    ck_assert_msg(made == CF_OK, "%s", err.msg);
+    const cfVec3 v = cfu_vec3(0.3, -0.2, 0.1);
+    for (int i = 0; i < d.n_nodes; ++i) d.v[i] = v;
+    cfVec3 *x0 = malloc((size_t)d.n_nodes * sizeof *x0);
+    memcpy(x0, d.x, (size_t)d.n_nodes * sizeof *x0);
+    for (int k = 1; k <= 3; ++k) {
+        cft_assert_ok(cf_soft_step_bdf2(&d, NO_GRAVITY, 0.05, NULL));
+        for (int i = 0; i < d.n_nodes; ++i)
+            cft_assert_vec3_near_at(d.x[i], cfu_add(x0[i], cfu_scale(0.05 * k, v)), 1e-12, "step %d, node %d", k, i);
+    }
+    free(x0);
+    cf_soft_free(&d);
 }
 END_TEST
 

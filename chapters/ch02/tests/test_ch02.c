@@ -268,6 +268,15 @@ START_TEST(ch02_1_worked_examples)
     cft_assert_ok(cf_gap_point_box(cfu_vec3(0, 0, -2.5), cfu_zero3(), cfu_quat_identity(), half, &phi, &n));
     cft_assert_near(phi, -0.5, 1e-15, 0);
     cft_assert_vec3_near(n, cfu_vec3(0, 0, -1), 1e-15);
+    /* inside on a medial plane of the unit cube (d_0 = d_1, or d_1 = d_2): the spec's tie goes
+       to the lowest index */
+    half = cfu_vec3(1, 1, 1);
+    cft_assert_ok(cf_gap_point_box(cfu_vec3(0.5, 0.5, 0), cfu_zero3(), cfu_quat_identity(), half, &phi, &n));
+    cft_assert_near(phi, -0.5, 1e-15, 0);
+    cft_assert_vec3_near(n, cfu_vec3(1, 0, 0), 0.0);
+    cft_assert_ok(cf_gap_point_box(cfu_vec3(0, 0.5, -0.5), cfu_zero3(), cfu_quat_identity(), half, &phi, &n));
+    cft_assert_near(phi, -0.5, 1e-15, 0);
+    cft_assert_vec3_near(n, cfu_vec3(0, 1, 0), 0.0);
 }
 END_TEST
 
@@ -315,6 +324,12 @@ START_TEST(ch02_1_sphere_gradients_fd)
     cft_assert_ok(cf_gap_sphere_sphere(cfu_vec3(1, 1, 1), 1.0, cfu_vec3(1, 1, 1), 0.5, &phi, &n));
     cft_assert_near(phi, -1.5, 1e-15, 0);
     cft_assert_vec3_near(n, cfu_vec3(0, 0, 1), 0.0);
+    /* the spec's threshold is relative, 1e-12 (r_A + r_B): spheres of radius 5e5 with centres
+       1e-7 apart along x coincide (+z); of radius 5e-7, 1e-7 apart, they do not (+x) */
+    cft_assert_ok(cf_gap_sphere_sphere(cfu_zero3(), 5e5, cfu_vec3(1e-7, 0, 0), 5e5, &phi, &n));
+    cft_assert_vec3_near(n, cfu_vec3(0, 0, 1), 0.0);
+    cft_assert_ok(cf_gap_sphere_sphere(cfu_zero3(), 5e-7, cfu_vec3(1e-7, 0, 0), 5e-7, &phi, &n));
+    cft_assert_vec3_near(n, cfu_vec3(1, 0, 0), 1e-15);
 }
 END_TEST
 
@@ -603,6 +618,12 @@ START_TEST(ch02_4_worked_examples)
                                        cfu_vec3(0, 1, 1), &s, &t));
     cft_assert_near(s, 0.5, 1e-15, 0);
     cft_assert_near(t, 0.5, 1e-15, 0);
+    /* parallel segments overlapping on x in [1, 2] (every pair of the overlap is closest): the
+       spec's choice, s = 0, then the best t for a0 (-0.5, clamped to 0), then the best s for b0:
+       (s, t) = (0.5, 0); starting from s = 1 would give (1, 0.5) */
+    cft_assert_ok(cf_closest_edge_edge(cfu_vec3(0, 0, 0), cfu_vec3(2, 0, 0), cfu_vec3(1, 1, 0), cfu_vec3(3, 1, 0), &s, &t));
+    cft_assert_near(s, 0.5, 1e-15, 0);
+    cft_assert_near(t, 0.0, 1e-15, 0);
 }
 END_TEST
 
@@ -1342,6 +1363,28 @@ START_TEST(ch02_6_ccp_lift_off)
         ck_assert(cf_ccp_residual(&f2, bad) > 1e-3);
         cf_fc_free(&f2);
     }
+    /* contacts add up in squares: three decoupled particles (W = I), the lift-off one of
+       residual sqrt(0.1805) in the middle between two CCP certificates: sqrt(0.1805) */
+    {
+        double W3[81] = {0}, q3[9], r3[9], mu3[3] = {0.7, 0.5, 0.3};
+        for (int i = 0; i < 9; ++i) W3[10 * i] = 1.0;
+        const double z0[3] = {0.4, -0.3, 0.2}, z2[3] = {-0.2, 0.5, 0.1};
+        for (int i = 0; i < 3; ++i) {
+            q3[i] = -z0[i];
+            q3[3 + i] = q[i];
+            q3[6 + i] = -z2[i];
+            r3[3 + i] = x[i];
+        }
+        cf_cone_project(z0, mu3[0], r3);
+        cf_cone_project(z2, mu3[2], r3 + 6);
+        cfFrictionProblem f3 = fc_from_dense(3, W3, q3, mu3);
+        cft_assert_near(cf_ccp_residual(&f3, r3), sqrt(0.1805), 1e-14, 0);
+        /* a non-finite velocity of the last contact (r finite, q not) is seen too: +INFINITY,
+           not NaN */
+        f3.q[8] = INFINITY;
+        ck_assert(cf_ccp_residual(&f3, r3) == INFINITY);
+        cf_fc_free(&f3);
+    }
     cf_blcp_free(&p);
     cf_fc_free(&fc);
 }
@@ -1599,7 +1642,9 @@ START_TEST(ch02_8_symmetric_psd)
     cfDense W = bsr_dense(&fc.W);
     double lmin, lmax;
     int rank;
-    cft_assert_near(cf_dense_asymmetry(&W), 0.0, 1e-14 * dense_max_abs(&W), 0);
+    /* exactly: the spec's step 4 averages W and W^T (the column solves leave a round-off
+       asymmetry of about 1e-16 |W|) */
+    cft_assert_near(cf_dense_asymmetry(&W), 0.0, 0.0, 0);
     sym_spectrum(&W, &lmin, &lmax, &rank, 1e-10);
     ck_assert(lmin > -1e-12 * lmax);
     ck_assert_int_eq(rank, 3 * nc); /* independent contacts on a soft body: positive definite */

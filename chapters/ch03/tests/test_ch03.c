@@ -1844,6 +1844,15 @@ START_TEST(ch03_6_face_refinement_worked)
     cft_assert_near(w[0], 0.25, 1e-6, 0);
     cft_assert_near(w[1], 0.25, 1e-6, 0);
     cft_assert_near(w[2], 0.5, 1e-6, 0);
+    /* one iteration: one projected gradient step from the centroid, w = P(w0 - alpha (g . x_i)) */
+    {
+        cfVec3 x0 = V(0, -1, 0.95), g;
+        cf_sdf_eval(&sph, x0, &g);
+        double want[3] = {1.0 / 3.0 - 0.05 * cfu_dot(g, a), 1.0 / 3.0 - 0.05 * cfu_dot(g, b), 1.0 / 3.0 - 0.05 * cfu_dot(g, c)};
+        cf_project_simplex3(want);
+        cf_sdf_triangle_min(&sph, a, b, c, 0.05, 1, w);
+        for (int k = 0; k < 3; ++k) cft_assert_near_at(w[k], want[k], 1e-15, 0, "k = %d (one step)", k);
+    }
     /* no iteration: the centroid (0, -1, 0.95) and its value; whatever w held before */
     w[0] = 0.9, w[1] = w[2] = 0.05;
     s = cf_sdf_triangle_min(&sph, a, b, c, 0.05, 0, w);
@@ -1879,6 +1888,27 @@ START_TEST(ch03_6_face_refinement_worked)
     opt.iters = 300;
     ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
     cft_assert_near(out[0].phi, -0.05, 1e-6, 0);
+    cf_trimesh_free(&m);
+    /* the minimiser on an edge: the triangle (3, 2, 1) at z = 0.3 with vertex 2 far out at y = 5
+       and vertices 1, 3 at (-+3, 0.5): the lowest point (0, 0.5, 0.3) has weight 0 on vertex 2,
+       so the contact is the edge {1, 3}: feature CF_FEAT_SDF_EDGE | (1 << 14 | 3) (the lower
+       index first, whatever the triangle's order); vertex 0 (far away) is not in it */
+    ck_assert(cf_trimesh_init(&m, 4, 1) == CF_OK);
+    m.v[0] = V(10, 10, 10), m.v[1] = V(-3, 0.5, 0.3), m.v[2] = V(0, 5, 0.3), m.v[3] = V(3, 0.5, 0.3);
+    m.tri[0][0] = 3, m.tri[0][1] = 2, m.tri[0][2] = 1;
+    opt.alpha = 0.05;
+    opt.iters = 400;
+    ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
+    cft_assert_near(out[0].phi, sqrt(0.25 + 0.09) - 1.0, 1e-6, 0);
+    ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_EDGE, 1u << 14 | 3u));
+    cf_trimesh_free(&m);
+    /* the lowest point at a vertex (0, 0, 0.5), the others far out: the vertex contact only (the
+       face's minimum is no lower than that vertex, so it adds nothing) */
+    ck_assert(cf_trimesh_init(&m, 3, 1) == CF_OK);
+    m.v[0] = V(0, 0, 0.5), m.v[1] = V(3, 0, 3), m.v[2] = V(0, 3, 3);
+    m.tri[0][0] = 0, m.tri[0][1] = 1, m.tri[0][2] = 2;
+    ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
+    ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_VERTEX, 0));
     cf_trimesh_free(&m);
 }
 END_TEST

@@ -12,6 +12,7 @@
 
 #include "cft.h"
 #include "cf/cf_ch04.h"
+#include "cf/cf_problem.h"
 #include "cf/cf_rng.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -376,6 +377,19 @@ START_TEST(ch04_1_chol_update_matches_submatrix)
                                                                "r = %d, c = %d", r, c); /* lower */
         }
     }
+    /* a removal from a full factor (k = cap: the rows below move up, none comes from beyond
+       the last; the sanitizer build sees a read past it) */
+    for (int j = 0; j < n; ++j)
+        if (!in[j]) cft_assert_ok_at(cf_chol_update_append(&F, &A, j, 1e-12), "j = %d", j);
+    ck_assert_int_eq(F.k, n);
+    cf_chol_update_remove(&F, 0);
+    ck_assert_int_eq(F.k, n - 1);
+    for (int r = 0; r < n - 1; ++r)
+        for (int c = 0; c < n - 1; ++c) {
+            double s = 0.0;
+            for (int m = 0; m < n - 1; ++m) s += F.L[r * F.cap + m] * F.L[c * F.cap + m];
+            cft_assert_near_at(s, Ad[F.idx[r] * n + F.idx[c]], 1e-12, 1e-12, "full factor: r = %d, c = %d", r, c);
+        }
     /* the worked example of the spec, and a singular append that leaves the factor alone */
     double B[4] = {4, 2, 2, 5};
     cfDense Bd = {2, 2, B};
@@ -479,10 +493,12 @@ START_TEST(ch04_1_spd_matches_brute_force)
 }
 END_TEST
 
-/* trace callback: the invariants of the index sets after every pivot */
+/* trace callback: the invariants of the index sets after every pivot, and w = A x + b (the
+   pivot moved x and w together along the drive's direction) */
 typedef struct InvariantCtx {
     int pivots, releases;
     double worst;
+    const cfLcp *p;
 } InvariantCtx;
 
 static void check_invariants(void *ctx, const cfPivotEvent *ev)
@@ -493,6 +509,12 @@ static void check_invariants(void *ctx, const cfPivotEvent *ev)
     for (int i = 0; i < ev->n; ++i) {
         if (ev->label[i] == CF_PIV_FREE) c->worst = fmax(c->worst, fmax(fabs(ev->w[i]), -ev->x[i]));
         if (ev->label[i] == CF_PIV_LOWER) c->worst = fmax(c->worst, fmax(fabs(ev->x[i]), -ev->w[i]));
+    }
+    if (c->p) {
+        double w[16];
+        ck_assert(ev->n <= 16);
+        cf_lcp_w(c->p, ev->x, w);
+        for (int i = 0; i < ev->n; ++i) c->worst = fmax(c->worst, fabs(ev->w[i] - w[i]));
     }
 }
 
@@ -515,7 +537,7 @@ START_TEST(ch04_1_invariants_after_every_pivot)
             }
         for (int i = 0; i < n; ++i) b[i] = cf_rng_range(&rng, -1, -0.2);
         cfLcp p = make_lcp(n, A, b);
-        InvariantCtx ctx = {0, 0, 0.0};
+        InvariantCtx ctx = {0, 0, 0.0, &p};
         cfPivotOptions o = cf_pivot_options_default();
         o.trace = check_invariants;
         o.trace_ctx = &ctx;
@@ -523,7 +545,7 @@ START_TEST(ch04_1_invariants_after_every_pivot)
         cf_report_init(&rep, NULL, 0);
         cft_assert_ok(cf_lcp_dantzig(&p, &o, x, &rep));
         ck_assert_int_eq(ctx.pivots, rep.iterations);
-        ck_assert_msg(ctx.worst <= 1e-10, "invariant violated by %g", ctx.worst);
+        ck_assert_msg(ctx.worst <= 1e-10, "problem %d: invariant violated by %g", t, ctx.worst);
         total_releases += ctx.releases;
         assert_solves(&p, x, 1e-12);
         cf_lcp_free(&p);
@@ -747,6 +769,13 @@ static cfBaraffProblem random_contacts(cfRng *rng, int nc, int dim, double mu_ma
     return p;
 }
 
+/* a trace that counts its calls (one per pivot) */
+static void count_calls(void *ctx, const cfPivotEvent *ev)
+{
+    (void)ev;
+    ++*(int *)ctx;
+}
+
 START_TEST(ch04_2_random_contacts_certificate)
 {
     cfRng rng;
@@ -773,6 +802,41 @@ START_TEST(ch04_2_random_contacts_certificate)
         cf_baraff_free(&p);
     }
     ck_assert_msg(solved >= tried * 9 / 10, "only %d of %d solved", solved, tried);
+    /* two 3D contacts (A = J J^T of two random bodies, rounded to 0.01) where the second
+       contact's friction reaches the cone with a direction from an earlier drive and ends the
+       friction drives pushing along its sliding acceleration (u . a_T > tol_w): only the spec's
+       release rule (UNSEEN tangents again, one pivot, drive on) reaches the certificate; in
+       either order of the contacts, so the rule looks at every contact */
+    const double A[36] = {4.5,  0.47,  -0.1,  -0.18, 1.13,  0.5,  0.47,  4.32, 0.56,  0.87,  1.59,  -1.13,
+                          -0.1, 0.56,  3.88,  2.16,  -0.16, 0.37, -0.18, 0.87, 2.16,  4.57,  2.38,  -1.89,
+                          1.13, 1.59,  -0.16, 2.38,  4.43,  -2.53, 0.5,  -1.13, 0.37,  -1.89, -2.53, 3.35};
+    const double b[6] = {-0.64, 0.34, -0.37, -0.26, 0.24, -0.25}, mu[2] = {0.67, 1.06};
+    for (int order = 0; order < 2; ++order) {
+        cfBaraffProblem p;
+        ck_assert_int_eq(cf_baraff_init(&p, 2, 3), CF_OK);
+        for (int c = 0; c < 2; ++c) {
+            const int cs = order ? 1 - c : c;
+            for (int d = 0; d < 2; ++d)
+                for (int i = 0; i < 3; ++i)
+                    for (int j = 0; j < 3; ++j) p.A.a[(3 * cs + i) * 6 + 3 * (order ? 1 - d : d) + j] = A[(3 * c + i) * 6 + 3 * d + j];
+            for (int i = 0; i < 3; ++i) p.b[3 * cs + i] = b[3 * c + i];
+            p.mu[cs] = mu[c];
+        }
+        double f[6], a[6];
+        int calls = 0; /* the release is a pivot too: reported after it, and counted */
+        cfPivotOptions po = cf_pivot_options_default();
+        po.trace = count_calls;
+        po.trace_ctx = &calls;
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok_at(cf_baraff_solve(&p, &po, f, a, &rep), "order %d", order);
+        ck_assert_int_eq(rep.iterations, calls);
+        ck_assert_msg(cf_baraff_violation(&p, f, a) <= 1e-9, "order %d: violation %g", order, cf_baraff_violation(&p, f, a));
+        double aa[6];
+        cf_dense_mul_vec(&p.A, f, aa);
+        for (int i = 0; i < 6; ++i) cft_assert_near_at(a[i], aa[i] + p.b[i], 1e-12, 1e-12, "order %d, i = %d", order, i);
+        cf_baraff_free(&p);
+    }
 }
 END_TEST
 
@@ -859,8 +923,242 @@ static void baraff_watch(void *ctx, const cfPivotEvent *ev)
     }
 }
 
+/* trace callback: (entering, leaving, step) of every pivot */
+typedef struct StepLog {
+    int n;
+    int in[32], out[32];
+    double step[32];
+    unsigned char label[32][12]; /* the labels after each pivot (up to 12 variables) */
+    double f[32][12];            /* the forces after each pivot */
+} StepLog;
+
+static void log_step(void *ctx, const cfPivotEvent *ev)
+{
+    StepLog *l = ctx;
+    if (l->n < 32) {
+        l->in[l->n] = ev->entering;
+        l->out[l->n] = ev->leaving;
+        l->step[l->n] = ev->step;
+        for (int i = 0; i < ev->n && i < 12; ++i) {
+            l->label[l->n][i] = ev->label[i];
+            l->f[l->n][i] = ev->x[i];
+        }
+    }
+    l->n++;
+}
+
+/* solve a Baraff problem of nc contacts in dim dimensions given by its dense A (row-major), b
+   and mu with a step log; then every pivot's (entering, leaving, step) must be the expected one,
+   and f at the end */
+static void baraff_path_once(int nc, int dim, const double *A, const double *b, const double *mu, const double *slip,
+                             int pivots, const int *in, const int *out, const double *step, const double *f_want,
+                             StepLog *log, const char *what)
+{
+    cfBaraffProblem p;
+    ck_assert_int_eq(cf_baraff_init(&p, nc, dim), CF_OK);
+    int m = dim * nc;
+    memcpy(p.A.a, A, (size_t)m * m * sizeof *A);
+    memcpy(p.b, b, (size_t)m * sizeof *b);
+    memcpy(p.mu, mu, (size_t)nc * sizeof *mu);
+    if (slip) memcpy(p.slip, slip, (size_t)(dim - 1) * nc * sizeof *slip);
+    memset(log, 0, sizeof *log);
+    cfPivotOptions o = cf_pivot_options_default();
+    o.trace = log_step;
+    o.trace_ctx = log;
+    double f[12], a[12];
+    cft_assert_ok_at(cf_baraff_solve(&p, &o, f, a, NULL), "%s", what);
+    cft_assert_int_at(log->n, ==, pivots, "%s: pivots", what);
+    for (int k = 0; k < pivots; ++k) {
+        cft_assert_int_at(log->in[k], ==, in[k], "%s: pivot %d enters", what, k + 1);
+        cft_assert_int_at(log->out[k], ==, out[k], "%s: pivot %d leaves", what, k + 1);
+        cft_assert_near_at(log->step[k], step[k], 1e-12, 0, "%s: pivot %d step", what, k + 1);
+    }
+    for (int i = 0; i < m; ++i) cft_assert_near_at(f[i], f_want[i], 1e-12, 0, "%s: f[%d]", what, i);
+    cf_baraff_free(&p);
+}
+
+/* baraff_path_once() on the worked example as given, and on two copies that must take the same
+   path: the contacts in reverse order (the rules are per contact, not per index), and with a
+   decoupled frictionless contact in front (b_N = -0.01: its normal is driven last of the
+   normals, which the examples drive first, one pivot each; mu = 0: its friction never moves).
+   @p log holds the path of the example as given; @p slip (may be NULL) the contacts' slip. */
+static void assert_baraff_path_slip(int nc, int dim, const double *A, const double *b, const double *mu,
+                                    const double *slip, int pivots, const int *in, const int *out, const double *step,
+                                    const double *f_want, StepLog *log, const char *what)
+{
+    enum { MAXV = 12 };
+    int m = dim * nc, M = m + dim;
+    ck_assert(M <= MAXV && pivots < 31);
+    char name[96];
+    for (int variant = 1; variant <= 2; ++variant) {
+        /* variable i of the example is variable map[i] of the copy */
+        int map[MAXV], vin[32], vout[32], n2 = variant == 1 ? nc : nc + 1, m2 = dim * n2, np = 0;
+        for (int i = 0; i < m; ++i) map[i] = variant == 1 ? dim * (nc - 1 - i / dim) + i % dim : i + dim;
+        double A2[MAXV * MAXV] = {0}, b2[MAXV] = {0}, mu2[MAXV / 2] = {0}, vstep[32], f2[MAXV] = {0}, s2[MAXV] = {0};
+        for (int i = 0; i < m; ++i) {
+            b2[map[i]] = b[i];
+            f2[map[i]] = f_want[i];
+            for (int j = 0; j < m; ++j) A2[map[i] * m2 + map[j]] = A[i * m + j];
+        }
+        for (int c = 0; c < nc; ++c) {
+            mu2[map[dim * c] / dim] = mu[c];
+            for (int k = 0; slip && k < dim - 1; ++k) s2[(dim - 1) * (map[dim * c] / dim) + k] = slip[(dim - 1) * c + k];
+        }
+        if (variant == 2) {
+            for (int k = 0; k < dim; ++k) A2[k * m2 + k] = 1.0;
+            b2[0] = -0.01, b2[1] = 0.3;
+            f2[0] = 0.01;
+        }
+        for (int k = 0; k < pivots; ++k) {
+            if (variant == 2 && k == nc) vin[np] = 0, vout[np] = -1, vstep[np++] = 0.01;
+            vin[np] = in[k] < 0 ? in[k] : map[in[k]];
+            vout[np] = out[k] < 0 ? out[k] : map[out[k]];
+            vstep[np++] = step[k];
+        }
+        snprintf(name, sizeof name, "%s, %s", what, variant == 1 ? "contacts reversed" : "a frictionless contact first");
+        baraff_path_once(n2, dim, A2, b2, mu2, s2, np, vin, vout, vstep, f2, log, name);
+    }
+    baraff_path_once(nc, dim, A, b, mu, slip, pivots, in, out, step, f_want, log, what);
+}
+
+static void assert_baraff_path(int nc, int dim, const double *A, const double *b, const double *mu, int pivots,
+                               const int *in, const int *out, const double *step, const double *f_want, StepLog *log,
+                               const char *what)
+{
+    assert_baraff_path_slip(nc, dim, A, b, mu, NULL, pivots, in, out, step, f_want, log, what);
+}
+
 START_TEST(ch04_2_invariants_after_every_pivot)
 {
+    /* first the events of a worked example, pivot by pivot (variables f_N0, f_T0, f_N1, f_T1,
+       f_N2, f_T2; A = I but A_NN = 1, 1.1, 1.2 and the tangents 0 and 1 coupled by 0.5;
+       b = (-1, 0.3, -1.1, -1, -1.2, -0.65), mu = (1.5, 1.2, 1.5)):
+       1-3. the normals, most negative a_N first: N2, N1, N0, each to f_N = 1 (steps 1);
+       4. friction, the largest |a_T| first: T1 (a = -1) to its goal f_T1 = 1 (step 1); the
+          coupling makes a_T0 = 0.3 + 0.5 = 0.8;
+       5. T0 (|0.8| > |-0.65|) driven down; T1 sticks (Delta a_T1 = 0: Delta f_T1 = +0.5 per
+          unit), so contact 1 reaches its cone 1.2 f_N1 at s = 0.4: its tangent saturates
+          (entering 3), and the drive of T0 goes on: only the driven contact's saturation ends it;
+       6. T0 reaches a_T0 = 0 after 0.5 more (a_T0 = 0.8 - 0.75 * 0.4, now falling at rate 1):
+          f_T0 = -0.9;
+       7. T2 to its goal 0.65. A drive of T0 that stopped at contact 1's saturation would take T2
+          first (0.65 > the 0.5 left of a_T0): the same forces in another order. */
+    {
+        StepLog log;
+        double A[36] = {0};
+        const double diag[6] = {1, 1, 1.1, 1, 1.2, 1}, b[6] = {-1, 0.3, -1.1, -1, -1.2, -0.65}, mu[3] = {1.5, 1.2, 1.5};
+        for (int i = 0; i < 6; ++i) A[7 * i] = diag[i];
+        A[6 * 1 + 3] = A[6 * 3 + 1] = 0.5;
+        const int in[7] = {4, 2, 0, 3, 3, 1, 5}, out[7] = {-1, -1, -1, -1, -1, -1, -1};
+        const double step[7] = {1, 1, 1, 1, 0.4, 0.5, 0.65}, f[6] = {1, -0.9, 1, 1.2, 1, 0.65};
+        assert_baraff_path(3, 2, A, b, mu, 7, in, out, step, f, &log, "three contacts");
+    }
+    /* a release during a friction drive, and the released contact clamped again: A = I but the
+       couplings -0.5 of T0 and N1 and of N1 and T2; b = (-1, 1.25, -0.5, -2, -0.3, -0.6),
+       mu = (2, 1, 3).
+       1-3. N0, N1, N2 to f_N = 1, 0.5, 0.3;
+       4. T1 (|a| = 2 the largest) reaches its cone mu f_N1 = 0.5 first (step 0.5): saturated;
+       5. T0 (a_T0 = 1.25 - 0.25 = 1, more than a_T2 = -0.6 - 0.25) driven down: with N1 clamped
+          f_N1 falls by 0.5 per unit and contact 1 is released at s = 1 (its friction, on the
+          shrinking cone, goes to 0 with it, its tangent UNSEEN again); only the driven contact's
+          release would end the drive:
+       6. T0 goes on to a_T0 = 0 (0.25 left at rate 1): f_T0 = -1.25, a_N1 = -0.5 + 0.625;
+       7. T2 (a = -0.6) driven up lowers a_N1 by 0.5 per unit: at s = 0.25 contact 1 is clamped
+          again (a step below 1);
+       8. T2 goes on with N1 clamped (f_N1 up by 2/3, f_T0 by 1/3 per unit, a_T2 rising at 2/3)
+          to its goal after 0.35 / (2/3) = 0.525;
+       9. T1 of the loaded contact 1 (a = -2) saturates at mu f_N1 = 0.35.
+       A drive ended at the release would take T2 (0.6) before the 0.25 left of T0. */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[6 * 1 + 2] = A[6 * 2 + 1] = -0.5;
+        A[6 * 2 + 5] = A[6 * 5 + 2] = -0.5;
+        const double b[6] = {-1, 1.25, -0.5, -2, -0.3, -0.6}, mu[3] = {2, 1, 3};
+        const int in[9] = {0, 2, 4, 3, -1, 1, 2, 5, 3}, out[9] = {-1, -1, -1, -1, 2, -1, -1, -1, -1};
+        const double step[9] = {1, 0.5, 0.3, 0.5, 1, 0.25, 0.25, 0.525, 0.35}, f[6] = {1, -1.075, 0.35, 0.35, 0.3, 0.775};
+        assert_baraff_path(3, 2, A, b, mu, 9, in, out, step, f, &log, "release and clamp");
+        ck_assert(log.label[4][2] == CF_PIV_LOWER && log.label[4][3] == CF_PIV_UNSEEN);
+        ck_assert(log.f[4][2] == 0.0 && log.f[4][3] == 0.0);
+        ck_assert(log.label[6][2] == CF_PIV_FREE && log.label[6][3] == CF_PIV_UNSEEN);
+    }
+    /* a saturated friction that sticks again (2D): A = I but A_N1N1 = 1.1 and the tangents
+       coupled by 0.8; b = (-1, -1.15, -1.1, -1.2), mu = (1, 1).
+       1-2. N1 (a = -1.1) then N0, both to f_N = 1;
+       3. T1 (|a| = 1.2) saturates at f_T1 = 1 (step 1), sliding on with a_T1 = -0.2 (u = +1);
+       4. T0 (a_T0 = -1.15 + 0.8 = -0.35) driven up: a_T1 rises by 0.8 per unit, u . a_T1 reaches 0
+          at s = 0.25 before a_T0 does: contact 1 sticks again (its tangent FREE, leaving 3);
+       5. T0 goes on with T1 sticking (Delta f_T1 = -0.8, a_T0 rising by 1 - 0.64 per unit) to
+          a_T0 = 0 after 0.1 / 0.36 = 5/18: f_T0 = 1/4 + 5/18 = 19/36, f_T1 = 1 - 0.8 * 5/18 = 7/9 */
+    {
+        StepLog log;
+        double A[16] = {0};
+        for (int i = 0; i < 4; ++i) A[5 * i] = 1.0;
+        A[10] = 1.1;
+        A[4 * 1 + 3] = A[4 * 3 + 1] = 0.8;
+        const double b[4] = {-1, -1.15, -1.1, -1.2}, mu[2] = {1, 1};
+        const int in[5] = {2, 0, 3, -1, 1}, out[5] = {-1, -1, -1, 3, -1};
+        const double step[5] = {1, 1, 1, 0.25, 5.0 / 18.0}, f[4] = {1, 19.0 / 36.0, 1, 7.0 / 9.0};
+        assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "stick again");
+        ck_assert(log.label[3][3] == CF_PIV_FREE);
+        /* the same with contact 1 sliding (slip -1, so its friction is mu f_N along +1 for good):
+           a dynamic contact has no events, the drive of T0 goes straight to its goal, 0.35 */
+        const double slip[2] = {0, -1};
+        const int in_d[3] = {2, 0, 1}, out_d[3] = {-1, -1, -1};
+        const double step_d[3] = {1, 1, 0.35}, f_d[4] = {1, 0.35, 1, 1};
+        assert_baraff_path_slip(2, 2, A, b, mu, slip, 3, in_d, out_d, step_d, f_d, &log, "a sliding contact");
+    }
+    /* a sticking friction under a shrinking cone: A = I but the coupling -0.5 of T0 and N1;
+       b = (-1, 1.25, -0.5, -1.2), mu = (2, 3).
+       1-2. N0, N1 to f_N = 1, 0.5;
+       3. T1 (|a| = 1.2 > a_T0 = 1) to its goal f_T1 = 1.2, inside mu f_N1 = 1.5: it sticks;
+       4. T0 driven down: f_N1 falls by 0.5 per unit, T1 held where it is, so contact 1's cone
+          3 f_N1 reaches 1.2 at s = 0.2: it saturates (entering 3);
+       5. its friction shrinks with f_N1 (-1.5 per unit) until the release at s = 0.8 more;
+       6. T0 to its goal after 0.25 (a_T0 = 1 - 0.75 * 1 then falling at rate 1): f_T0 = -1.25 */
+    {
+        StepLog log;
+        double A[16] = {0};
+        for (int i = 0; i < 4; ++i) A[5 * i] = 1.0;
+        A[4 * 1 + 2] = A[4 * 2 + 1] = -0.5;
+        const double b[4] = {-1, 1.25, -0.5, -1.2}, mu[2] = {2, 3};
+        const int in[6] = {0, 2, 3, 3, -1, 1}, out[6] = {-1, -1, -1, -1, 2, -1};
+        const double step[6] = {1, 0.5, 1.2, 0.2, 0.8, 0.25}, f[4] = {1, -1.25, 0, 0};
+        assert_baraff_path(2, 2, A, b, mu, 6, in, out, step, f, &log, "a shrinking cone");
+    }
+    /* 3D: a friction that leaves its cone is not stuck but UNSEEN, keeps its force, and is
+       driven again, its tangent that pushes along its acceleration (f_i a_i > 0) first. Contact
+       0's T1 coupled by 0.8 to contact 1's T2 and by 0.1 to contact 1's T1; A_N1N1 = 1.1;
+       b = (-1, -1.15, 0, -1.1, 0, -1.2), mu = (1, 1):
+       1-2. N1 then N0, to f_N = 1;
+       3. contact 1's T2 (a = -1.2; its T1 has a = 0) reaches the cone at f = 1 (entering 4,
+          the contact's first tangent), u = (0, 1);
+       4. contact 0's T1 (a = -1.15 + 0.8 = -0.35) driven up raises u . a_T of contact 1 by 0.8
+          per unit: at s = 0.25 it reaches 0, contact 1's tangents become UNSEEN (leaving 4)
+          with f_T = (0, 1) kept;
+       5. T1 of contact 0 goes on at rate 1 to its goal after 0.1: f = 0.35, so contact 1 has
+          a_T = (0.035, 0.08);
+       6. contact 1: T2's friction pushes along its acceleration (1 * 0.08 > 0), so T2 before
+          T1: down to a = 0 with contact 0's T1 sticking (rate 1 - 0.64) after 0.08 / 0.36 = 2/9;
+       7. contact 1's T1 (a = 0.1 * 19/36) down to 0 with both other tangents sticking, at rate
+          1 - 0.1 * 5/18 = 35/36: after 19/350. The answer f = (1, 19/35, 0, 1, -19/350, 134/175)
+          has a_T = 0 on every tangent */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[21] = 1.1;
+        A[6 * 1 + 5] = A[6 * 5 + 1] = 0.8;
+        A[6 * 1 + 4] = A[6 * 4 + 1] = 0.1;
+        const double b[6] = {-1, -1.15, 0, -1.1, 0, -1.2}, mu[2] = {1, 1};
+        const int in[7] = {3, 0, 4, -1, 1, 5, 4}, out[7] = {-1, -1, -1, 4, -1, -1, -1};
+        const double step[7] = {1, 1, 1, 0.25, 0.1, 2.0 / 9.0, 19.0 / 350.0};
+        const double f[6] = {1, 19.0 / 35.0, 0, 1, -19.0 / 350.0, 134.0 / 175.0};
+        assert_baraff_path(2, 3, A, b, mu, 7, in, out, step, f, &log, "3D: UNSEEN again");
+        ck_assert(log.label[3][4] == CF_PIV_UNSEEN && log.label[3][5] == CF_PIV_UNSEEN);
+        cft_assert_near(log.f[3][5], 1.0, 1e-15, 0);
+    }
     /* every pivot keeps the conditions of the index sets (the linear conditions of the direction
        system hold along the step, and the ratio test stops at the first event): forces >= 0,
        released normals without force, clamped normals and sticking tangents with zero
@@ -1046,6 +1344,22 @@ START_TEST(ch04_2_contact_released)
     cft_assert_near(f[2], 0.999 / 0.85, 1e-12, 1e-12);
     cft_assert_near(f[3], -0.2, 1e-12, 1e-12); /* sticks: 0.2 <= 0.5 f_N */
     ck_assert(rep.residual <= 1e-12);
+    /* the path: N0 to f = 1; N1 driven with N0 clamped (f_N0 falls by 0.9 per unit), N0
+       released at s = 1/0.9 with f_N1 = 10/9 (the drive goes on from there, not from 0), then N1
+       to its goal at 0.999/0.85 (a_N1 = -0.099 + 0.04 * 10/9 left at rate 0.85); T1 to -0.2 */
+    StepLog log = {0};
+    o.trace = log_step;
+    o.trace_ctx = &log;
+    cft_assert_ok(cf_baraff_solve(&p, &o, f, a, NULL));
+    ck_assert_int_eq(log.n, 4);
+    const int in[4] = {0, -1, 2, 3}, out[4] = {-1, 0, -1, -1};
+    const double step[4] = {1, 1 / 0.9, (0.099 - 0.04 / 0.9) / 0.85, 0.2};
+    for (int k = 0; k < 4; ++k) {
+        cft_assert_int_at(log.in[k], ==, in[k], "pivot %d", k + 1);
+        cft_assert_int_at(log.out[k], ==, out[k], "pivot %d", k + 1);
+        cft_assert_near_at(log.step[k], step[k], 1e-12, 0, "pivot %d", k + 1);
+    }
+    cft_assert_near(log.f[1][2], 1 / 0.9, 1e-12, 0);
     cf_baraff_free(&p);
 }
 END_TEST
@@ -1256,6 +1570,48 @@ START_TEST(ch04_3_murty_exponential)
 }
 END_TEST
 
+/* the polyhedral-cone LCP of ch02.6 (k directions per contact, notes Eq. 34-39) of a frictional
+   contact problem, written out here so that chapter 4's grade does not depend on chapter 2's
+   exercise: unknowns (lambda_n [p], lambda_d [p k], beta [p]), A = [[D W D^T, E], [mu, -E^T, 0]]
+   by blocks, b = (q_n, q_d, 0) */
+static cfLcp polyhedral_lcp(const cfFrictionProblem *fc, int k)
+{
+    const int p = fc->nc, n = p * (k + 2), off_d = p, off_beta = p + p * k;
+    double D[10][3];
+    ck_assert(k <= 9);
+    D[0][0] = 1.0, D[0][1] = D[0][2] = 0.0;
+    for (int i = 0; i < k; ++i) {
+        double th = 2.0 * CF_PI * i / k;
+        D[1 + i][0] = 0.0, D[1 + i][1] = cos(th), D[1 + i][2] = sin(th);
+    }
+    double *A = calloc((size_t)n * n, sizeof *A), *b = calloc((size_t)n, sizeof *b);
+    for (int a = 0; a < p; ++a)
+        for (int e = fc->W.rowptr[a]; e < fc->W.rowptr[a + 1]; ++e) {
+            int c = fc->W.colidx[e];
+            const double *w = &fc->W.val[9 * e];
+            for (int r = 0; r <= k; ++r)
+                for (int t = 0; t <= k; ++t) {
+                    double DW[3];
+                    for (int j = 0; j < 3; ++j) DW[j] = D[r][0] * w[j] + D[r][1] * w[3 + j] + D[r][2] * w[6 + j];
+                    int row = r == 0 ? a : off_d + a * k + r - 1, col = t == 0 ? c : off_d + c * k + t - 1;
+                    A[(long)row * n + col] += DW[0] * D[t][0] + DW[1] * D[t][1] + DW[2] * D[t][2];
+                }
+        }
+    for (int a = 0; a < p; ++a) {
+        A[(long)(off_beta + a) * n + a] = fc->mu[a];
+        for (int i = 0; i < k; ++i) {
+            A[(long)(off_d + a * k + i) * n + off_beta + a] = 1.0;
+            A[(long)(off_beta + a) * n + off_d + a * k + i] = -1.0;
+            b[off_d + a * k + i] = D[1 + i][1] * fc->q[3 * a + 1] + D[1 + i][2] * fc->q[3 * a + 2];
+        }
+        b[a] = fc->q[3 * a];
+    }
+    cfLcp l = make_lcp(n, A, b);
+    free(A);
+    free(b);
+    return l;
+}
+
 START_TEST(ch04_3_degenerate_no_cycling)
 {
     /* every b_i = -1 and small integer matrices: the ratio test ties at every step. Strictly
@@ -1281,6 +1637,24 @@ START_TEST(ch04_3_degenerate_no_cycling)
         assert_solves(&p, x, 1e-10);
         for (int i = 0; i < n; ++i) ck_assert_msg(x[i] >= 0.0, "x[%d] = %g: a solution is clamped to x >= 0", i, x[i]);
         cf_lcp_free(&p);
+    }
+    /* a stack's contact problem (the stack of ten's step 69, sim/test/data; 8 directions): four
+       contacts per face carry one load, and Lemke meets a ray while z0 is zero but for the
+       rounding of its pivots (2e-13 against tol_w 1.6e-13). The basis is complementary: the spec
+       reads x off it and accepts it by its certificate (a "ray, so no solution" is wrong here:
+       the stack stands) */
+    {
+        cfFrictionProblem fc;
+        cfError err;
+        ck_assert_msg(cf_fc_read_siconos("sim/test/data/stack10_step69_fc3d.dat", &fc, &err) == CF_OK,
+                      "%s (run the tests from the repository root)", err.msg);
+        cfLcp p = polyhedral_lcp(&fc, 8);
+        double *z = calloc((size_t)p.n, sizeof *z);
+        cft_assert_ok(cf_lcp_lemke(&p, NULL, z, NULL));
+        ck_assert_msg(cf_lcp_residual(&p, z) <= 1e-10, "residual %g", cf_lcp_residual(&p, z));
+        free(z);
+        cf_lcp_free(&p);
+        cf_fc_free(&fc);
     }
     /* the degenerate 3x3 with x_0 = w_0 = 0 at the solution */
     double A[9] = {9, 6, -4, 6, 6, -4, -4, -4, 9}, b[3] = {-2, -2, 1}, x[3];
@@ -1308,6 +1682,18 @@ START_TEST(ch04_3_ray_is_infeasible)
         cft_assert_at(cf_vec_finite(ps[k].n, x), "k = %d", k);
         cf_lcp_free(&ps[k]);
     }
+    /* a ray with z0 zero but for the rounding is CF_OK only when x passes the certificate: row 0
+       of A = [[0, 0], [0, 1]], b = (-1e-4, 1) reads w_0 = -1e-4 whatever x is (no solution). With
+       the cover d = (1e6, 1), z0 enters at 1e-4 / 1e6 = 1e-10, within 1000 tol_w = 1e-9 of zero,
+       and x_0 enters with the column -A e_0 = 0: a ray. x = 0 read off the basis leaves the
+       residual 1e-4 = 1e8 tol_w: still CF_INFEASIBLE (a "z0 vanished, so solved" shortcut calls
+       it converged) */
+    double A4[4] = {0, 0, 0, 1}, b4[2] = {-1e-4, 1}, cover4[2] = {1e6, 1};
+    cfLcp p4 = make_lcp(2, A4, b4);
+    cfPivotOptions o4 = cf_pivot_options_default();
+    o4.cover = cover4;
+    cft_assert_status(cf_lcp_lemke(&p4, &o4, x, NULL), CF_INFEASIBLE);
+    cf_lcp_free(&p4);
 }
 END_TEST
 
@@ -1457,11 +1843,13 @@ START_TEST(ch04_5_worked_example)
     cft_assert_ok(cf_lcp_bpp(&p, &o, x, &rep));
     ck_assert_int_eq(rep.iterations, 1);
     cf_lcp_free(&p);
-    /* the trace: one event per solve; the last solve, which finds the solution, moves no
-       variable (entering = leaving = -1) */
+    /* the trace: one event per solve; the first moves V = {1} as a block (entering -1, the
+       spec's "move ALL of V"), the last solve, which finds the solution, moves no variable
+       (entering = leaving = -1) */
     PivotLog log;
     cft_assert_ok(solve_logged(cf_lcp_bpp, 2, A, b, NULL, x, &log));
     ck_assert_int_eq(log.n, 2);
+    ck_assert_int_eq(log.in[0], -1);
     ck_assert_int_eq(log.in[1], -1);
     ck_assert_int_eq(log.out[1], -1);
 }

@@ -973,8 +973,23 @@ START_TEST(ch05_6_body_zero_on_side_b)
         cft_assert_ok(cf_rigid_pgs_prepare(b, 2, &c, 1, &o, &ws));
         ck_assert_int_eq(ws.rows[0].ia, c.body_a);
         ck_assert_int_eq(ws.rows[0].ib, c.body_b);
-        cft_assert_ok(cf_rigid_pgs_solve(b, 2, &c, 1, &ws, &o, NULL));
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_rigid_pgs_solve(b, 2, &c, 1, &ws, &o, &rep));
         cft_assert_near(c.lambda[0], 0.5, 1e-15, 0);
+        /* the reported residual is the contact law's at both bodies' final velocities: 0 */
+        cft_assert_near_at(rep.residual, 0.0, 1e-15, 0, "swap %d", swap);
+        /* warm started from that impulse on the velocities before the collision: it acts on both
+           bodies (index 0 included) before the first sweep, which then changes nothing */
+        b[0].v = cfu_vec3(-1, 0, 0);
+        b[1].v = cfu_zero3();
+        o.warm_start = true;
+        cf_rigid_pgs_free(&ws);
+        memset(&ws, 0, sizeof ws);
+        cft_assert_ok(cf_rigid_pgs_prepare(b, 2, &c, 1, &o, &ws));
+        cft_assert_ok(cf_rigid_pgs_solve(b, 2, &c, 1, &ws, &o, NULL));
+        cft_assert_near_at(c.lambda[0], 0.5, 1e-15, 0, "swap %d (warm)", swap);
+        for (int i = 0; i < 2; ++i) cft_assert_vec3_near_at(b[i].v, cfu_vec3(-0.5, 0, 0), 1e-15, "swap %d, i = %d (warm)", swap, i);
         for (int i = 0; i < 2; ++i) {
             cft_assert_vec3_near_at(b[i].v, cfu_vec3(-0.5, 0, 0), 1e-15, "i = %d", i);
             cft_assert_vec3_near_at(b[i].w, cfu_zero3(), 1e-15, "i = %d", i);
@@ -1042,9 +1057,28 @@ START_TEST(ch05_6_bias_cfm_warm_start)
        lambda = 1 / (0.5 + 0.5) = 1 (not 2), v = -1 + 1/2 = -0.5, after any number of sweeps */
     o.cfm = 0.5;
     sphere_on_ground(b, &c, 0.0, -1.0);
-    solve_sphere(b, &c, &o, NULL);
+    cfReport rc;
+    cf_report_init(&rc, NULL, 0);
+    solve_sphere(b, &c, &o, &rc);
     cft_assert_near(c.lambda[0], 1.0, 1e-14, 0);
     cft_assert_near(b[1].v.z, -0.5, 1e-14, 0);
+    cft_assert_near(rc.residual, 0.0, 1e-14, 0); /* the law with the same CFM term: satisfied */
+    /* the same with the sphere as body 0 on side A (the normal from it into the ground, body 1):
+       the residual reads each side's own velocity (the sphere's -0.5, the ground's 0) */
+    {
+        cfRigidBody bb[2] = {b[1], b[0]};
+        cfContact cc = c;
+        bb[0].v = cfu_vec3(0, 0, -1.0);
+        cc.lambda[0] = cc.lambda[1] = cc.lambda[2] = 0.0;
+        cc.body_a = 0, cc.body_b = 1;
+        cc.n = cfu_vec3(0, 0, -1);
+        cft_assert_ok(cf_contact_frame(cc.n, &cc.t, &cc.b));
+        cf_report_init(&rc, NULL, 0);
+        solve_sphere(bb, &cc, &o, &rc);
+        cft_assert_near(cc.lambda[0], 1.0, 1e-14, 0);
+        cft_assert_near(bb[0].v.z, -0.5, 1e-14, 0);
+        cft_assert_near(rc.residual, 0.0, 1e-14, 0);
+    }
     o.cfm = 0.0;
     /* a warm start acts on the velocities before the first sweep: at rest after gravity
        (v = -g h) with the impulse of the last step m g h carried over, nothing changes; without
@@ -1058,6 +1092,19 @@ START_TEST(ch05_6_bias_cfm_warm_start)
     solve_sphere(b, &c, &o, &rep);
     cft_assert_near(c.lambda[0], 2.0 * gh, 1e-15, 0);
     cft_assert_near(b[1].v.z, 0.0, 1e-15, 0);
+    /* the budget: max_iter 0 does no sweep (the sphere falls on at -1 m/s), max_iter 1 one
+       (which stops it: a single contact's local solve is exact) */
+    o.max_iter = 0;
+    sphere_on_ground(b, &c, 0.0, -1.0);
+    solve_sphere(b, &c, &o, NULL);
+    cft_assert_near(b[1].v.z, -1.0, 0, 0);
+    o.max_iter = 1;
+    sphere_on_ground(b, &c, 0.0, -1.0);
+    cf_report_init(&rep, g_hist, HIST);
+    solve_sphere(b, &c, &o, &rep);
+    ck_assert_int_eq(rep.iterations, 1);
+    cft_assert_near(b[1].v.z, 0.0, 1e-14, 0);
+    o.max_iter = cf_rigid_pgs_options_default().max_iter;
     /* the stop on a small change: the first sweep changes lambda by 2 (from rest at -1 m/s),
        the second by 0: with tol 1e-12 the solve stops after 2 sweeps, reason stagnation, and
        the history holds those two changes */
@@ -1274,7 +1321,9 @@ START_TEST(ch05_7_sequential_equals_pgs)
     o.tol_abs = 0;
     cf_lcp_pgs_ordered(&p, &o, x2, NULL);
     cf_lcp_pgs(&p, &o, x1, NULL);
-    ck_assert_double_le(max_abs_diff(12, x1, x2), 0.0);
+    /* the same sweeps: equal but for the rounding of two summation orders (two exercises
+       written apart may add a row in different orders; another sweep order differs by far more) */
+    ck_assert_double_le(max_abs_diff(12, x1, x2), 1e-12);
     cf_lcp_free(&p);
     /* and the same stagnation stop as ch05.2 on PGS2: exactly 11 sweeps */
     double y[2] = {0, 0};
@@ -1362,6 +1411,30 @@ START_TEST(ch05_7_staggering)
     cf_report_init(&rep, g_hist, HIST);
     cft_assert_ok(cf_blcp_staggered(&p, &o, y, &rep));
     cft_assert_near(cf_blcp_residual(&p, y), 0.0, 1e-9, 0);
+    /* one outer iteration from 0 is the spec's two halves: a sequential PGS sweep over the rows
+       with findex < 0, then one over the others with bounds from the new normals (recomputed
+       here; to 1e-12: a row may be summed in any order) */
+    {
+        const int n = p.n;
+        double *one = calloc((size_t)n, sizeof *one), *ref = calloc((size_t)n, sizeof *ref);
+        cfSplitOptions o1 = cf_split_options_default();
+        o1.max_iter = 1;
+        o1.tol_abs = 0.0;
+        cf_blcp_staggered(&p, &o1, one, NULL);
+        for (int half = 0; half < 2; ++half)
+            for (int i = 0; i < n; ++i) {
+                if ((p.findex && p.findex[i] >= 0) != (half == 1)) continue;
+                double ri = p.b[i], aii = 0.0, lo, hi;
+                for (int e = p.A.rowptr[i]; e < p.A.rowptr[i + 1]; ++e) {
+                    if (p.A.colidx[e] == i) aii = p.A.val[e];
+                    ri += p.A.val[e] * ref[p.A.colidx[e]];
+                }
+                cf_blcp_bounds(&p, ref, i, &lo, &hi);
+                ref[i] = fmax(lo, fmin(ref[i] - ri / aii, hi));
+            }
+        for (int i = 0; i < n; ++i) cft_assert_near_at(one[i], ref[i], 1e-12, 1e-12, "i = %d", i);
+        free(one), free(ref);
+    }
     free(y);
     cf_blcp_free(&p);
     cf_fc_free(&fc);
@@ -1491,6 +1564,36 @@ START_TEST(ch05_8_friction_and_cycle_example)
         cf_blcp_bounds(&p, y, i, &lo, &hi);
         cft_assert_at(y[i] >= lo - 1e-15 && y[i] <= hi + 1e-15, "i = %d", i);
     }
+    /* the stagnation stop measures each outer iteration's change |x_k - x_{k-1}|_inf (both
+       phases): from runs of exactly k iterations (x_0 = 0, no other stop), the first k whose
+       change is <= tol_stag is where a run with tol_stag stops */
+    {
+        const int n = p.n;
+        double *prev = calloc((size_t)n, sizeof *prev), *cur = calloc((size_t)n, sizeof *cur);
+        cfSplitOptions os = cf_split_options_default();
+        os.tol_abs = 0.0;
+        const double tol_stag = 1e-7;
+        int want = -1;
+        for (int k = 1; k <= 200 && want < 0; ++k) {
+            os.max_iter = k;
+            memset(cur, 0, (size_t)n * sizeof *cur);
+            cf_blcp_pgs_sm(&p, &os, cur, NULL);
+            double d = max_abs_diff(n, cur, prev);
+            cft_assert_at(fabs(d - tol_stag) > 1e-3 * tol_stag, "k = %d: a change at the tolerance", k);
+            if (d <= tol_stag) want = k;
+            memcpy(prev, cur, (size_t)n * sizeof *cur);
+        }
+        ck_assert_int_ge(want, 2);
+        os.max_iter = 1000;
+        os.tol_stag = tol_stag;
+        memset(cur, 0, (size_t)n * sizeof *cur);
+        cfReport rs;
+        cf_report_init(&rs, g_hist, HIST);
+        cf_blcp_pgs_sm(&p, &os, cur, &rs);
+        ck_assert(rs.reason == CF_STOP_STAGNATION);
+        ck_assert_int_eq(rs.iterations, want);
+        free(prev), free(cur);
+    }
     free(y);
     cf_blcp_free(&p);
     cf_fc_free(&fc);
@@ -1587,6 +1690,23 @@ START_TEST(ch05_9_iterates_as_specified)
         seen_restart = want;
     }
     ck_assert_msg(seen_restart > 0, "no restart in 12 iterations: the test does not see that branch");
+    /* the stagnation stop measures the PGS step max |x_k - G(x_k)|: with only tol_stag set the
+       converging iteration stops there, with a step at most tol_stag in its last sweep */
+    {
+        double x[8] = {0};
+        cfSplitOptions o = cf_split_options_default();
+        o.max_iter = 10000;
+        o.tol_abs = 0.0;
+        o.tol_rel = 0.0;
+        o.tol_stag = 1e-8;
+        cfReport rep;
+        cf_report_init(&rep, g_hist, HIST);
+        cf_blcp_nncg(&p, &o, x, &rep, NULL);
+        ck_assert_int_eq(rep.reason, CF_STOP_STAGNATION);
+        ck_assert_int_lt(rep.iterations, 10000);
+        /* a step that small is convergence (a measure that stays 0 would stop after one sweep) */
+        ck_assert_msg(cf_blcp_residual(&p, x) <= 1e-6, "residual %g at the stagnation stop", cf_blcp_residual(&p, x));
+    }
     cf_blcp_free(&p);
     cf_lcp_free(&l);
 }

@@ -200,6 +200,9 @@ START_TEST(ch06_1_scaled_and_penalized)
     cft_assert_near(cf_ncp_eval(CF_NCP_FB, 3.0, 4.0, 1.0, 0.8, NULL, NULL), 0.8 * 2.0 - 0.2 * 12.0, 1e-14, 0);
     /* ... and no penalty where one argument is negative */
     cft_assert_near(cf_ncp_eval(CF_NCP_FB, -1.0, 2.0, 1.0, 0.8, NULL, NULL), 0.8 * (1.0 - sqrt(5.0)), 1e-15, 0);
+    /* the penalty is FB's: the min map ignores it, min(3, 4) = 3 with (1, 0) */
+    cft_assert_near(cf_ncp_eval(CF_NCP_MINMAP, 3.0, 4.0, 1.0, 0.8, &da, &db), 3.0, 0, 0);
+    ck_assert(da == 1.0 && db == 0.0);
 }
 END_TEST
 
@@ -261,6 +264,10 @@ static void check_lcp_jacobian(cfVecFn fun, bool minmap)
         double y[8];
         fun(NULL, x, y); /* H alone equals H with J */
         for (int i = 0; i < 8; ++i) cft_assert_near_at(H[i], y[i], 0, 0, "trial %d, i = %d", trial, i);
+        /* and the min map is min(w_i, r_i x_i), r = 1 when NULL (the Jacobian check alone holds
+           for any H consistent with its J) */
+        for (int i = 0; minmap && i < 8; ++i)
+            cft_assert_near_at(H[i], fmin(w[i], (g_r ? r[i] : 1.0) * x[i]), 1e-15, 1e-14, "trial %d, i = %d", trial, i);
         cfDense J = {0};
         triplets_dense(&T, &J);
         int wi, wj;
@@ -420,6 +427,35 @@ START_TEST(ch06_2_line_search_and_fallback)
        |H|^2 / 2 and the residual here is |H|) */
     ck_assert_int_eq(rep.history_len, rep.iterations);
     for (int k = 1; k < rep.history_len; ++k) cft_assert_at(g_hist[k] < g_hist[k - 1], "k = %d", k);
+    /* the counters: LU takes no GMRES steps; with GMRES every Newton direction takes at least one */
+    ck_assert_int_eq(st.linear_iters, 0);
+    {
+        cfNewtonOptions og = o;
+        og.linear = CF_NEWTON_LINEAR_GMRES;
+        double xg = 3.0;
+        cft_assert_ok(cf_newton_solve(&s, &og, &xg, &rep, &st));
+        ck_assert_int_ge(st.linear_iters, rep.iterations);
+    }
+    /* sufficient, not simple, decrease: from x = 1.3 the full step d = -atan(1.3) (1 + 1.3^2)
+       lands at -1.1616 where theta is 0.883 of theta(1.3): lower, but with sigma = 0.4 the
+       rule asks for theta(x + t d) <= (1 - 0.8 t) theta(x), so t = 1 fails and t = 1/2 (theta
+       down to 0.0057) is the first accepted: x = 1.3 + d / 2 after one iteration, one halving */
+    {
+        cfNewtonOptions o1 = opts(1, 1e-12, false);
+        o1.sigma = 0.4;
+        double x1 = 1.3;
+        const double d = -atan(1.3) * (1.0 + 1.3 * 1.3);
+        cft_assert_status(cf_newton_solve(&s, &o1, &x1, &rep, &st), CF_MAX_ITER);
+        cft_assert_near(x1, 1.3 + 0.5 * d, 1e-14, 1e-14);
+        ck_assert_int_eq(st.backtracks, 1);
+        /* ... with the Newton direction's slope -2 theta: from 0.5 the full step lands at -0.0796
+           with theta down to 0.029 of theta(0.5), below 1 - 0.8 = 0.2: accepted at once */
+        x1 = 0.5;
+        const double d5 = -atan(0.5) * 1.25;
+        cft_assert_status(cf_newton_solve(&s, &o1, &x1, &rep, &st), CF_MAX_ITER);
+        cft_assert_near(x1, 0.5 + d5, 1e-14, 1e-14);
+        ck_assert_int_eq(st.backtracks, 0);
+    }
     /* no root: theta has its minimum 1/2 at x = 0, where J = 0; the loop stops stagnated */
     x = 2.0;
     s = (cfNewtonSystem){.n = 1, .eval = noroot_eval, .residual = noroot_res, .block_size = 1};
@@ -650,6 +686,13 @@ START_TEST(ch06_4_midmap_jacobian)
         double H[9];
         cft_assert_ok(cf_triplets_init(&T, 9, 9));
         cft_assert_ok(cf_blcp_midmap_eval(&p, g_r, x, H, &T));
+        /* H itself, the spec's x_i - mid(lo_i, x_i - w_i / r_i, hi_i) (the Jacobian check alone
+           holds for any H consistent with its J, such as one that forgets r in y) */
+        for (int i = 0; i < 9; ++i) {
+            double lo, hi, y = x[i] - w[i] / (g_r ? r[i] : 1.0);
+            cf_blcp_bounds(&p, x, i, &lo, &hi);
+            cft_assert_near_at(H[i], x[i] - fmax(lo, fmin(y, hi)), 1e-15, 1e-14, "trial %d, i = %d", trial, i);
+        }
         cfDense J = {0};
         triplets_dense(&T, &J);
         int wi, wj;
@@ -770,6 +813,19 @@ START_TEST(ch06_5_sliding_and_sticking_particle)
         cft_assert_near_at(x[8], 0.1, 1e-9, 0, "kind %d", kind);
         cft_assert_near_at(x[9], 0.0, 1e-9, 0, "kind %d", kind);
         cft_assert_near_at(x[0], 0.0, 1e-9, 0, "kind %d", kind);
+        cf_contact_system_free(&s);
+        /* the normal row's bias: a penetration correction bias = -0.2 (erp phi / h < 0) asks for
+           v_n = 0.2 after the step, so lambda_n = 1.2, friction -mu lambda_n = -0.6 and the
+           particle slides on at 2 - 0.6 = 1.4 = gamma */
+        particle_system(&s, cfu_vec3(2, 0, -1), 0.5, 1.0);
+        s.bias[0] = -0.2;
+        system_start(&s, x);
+        cft_assert_ok_at(cf_contact_system_newton(&s, (cfNcpKind)kind, &o, x, &rep), "kind %d", kind);
+        cft_assert_near_at(x[6], 1.2, 1e-10, 0, "kind %d", kind);
+        cft_assert_near_at(x[7], -0.6, 1e-10, 0, "kind %d", kind);
+        cft_assert_near_at(x[9], 1.4, 1e-9, 0, "kind %d", kind);
+        cft_assert_near_at(x[0], 1.4, 1e-10, 0, "kind %d", kind);
+        cft_assert_near_at(x[2], 0.2, 1e-10, 0, "kind %d", kind);
         cf_contact_system_free(&s);
     }
 }
@@ -1026,6 +1082,23 @@ START_TEST(ch06_6_ac_jacobian)
         cft_assert_near_at(Phi1[i], want_phi[i], 1e-15, 0, "i = %d", i);
         for (int j = 0; j < 3; ++j)
             cft_assert_near_at(J1.a[3 * i + j], want[3 * i + j], 1e-15, 0, "i = %d, j = %d", i, j);
+    }
+    cf_dense_free(&J1);
+    cf_triplets_free(&T1);
+    cf_fc_free(&p);
+    /* the tie |y_T| = R at R = 0: a separated contact at rest, the cold start r = 0 with
+       q = (1, 0, 0): y = (-1, 0, 0), so R = mu max(0, y_n) = 0 and y_T = 0. Inside (the spec's
+       tie rule) Phi = (0, rho u_T) = 0 and J = diag(1, W_tt, W_bb) = I; the outside branch
+       divides y_T by |y_T| = 0 (NaN) */
+    const double q2[3] = {1, 0, 0}, r2[3] = {0, 0, 0};
+    fc_dense(&p, 1, W1, q2, &mu1);
+    cft_assert_ok(cf_triplets_init(&T1, 3, 3));
+    cft_assert_ok(cf_fc_ac_eval(&p, NULL, r2, Phi1, &T1));
+    triplets_dense(&T1, &J1);
+    for (int i = 0; i < 3; ++i) {
+        cft_assert_near_at(Phi1[i], 0.0, 0.0, 0, "i = %d (y_T = 0 at R = 0)", i);
+        for (int j = 0; j < 3; ++j)
+            cft_assert_near_at(J1.a[3 * i + j], i == j ? 1.0 : 0.0, 0.0, 0, "i = %d, j = %d (y_T = 0 at R = 0)", i, j);
     }
     cf_dense_free(&J1);
     cf_triplets_free(&T1);

@@ -16,6 +16,7 @@
 #include "cft.h"
 #include "cf/cf_ch02.h"
 #include "cf/cf_ch05.h"
+#include "cf/cf_ch01.h"
 #include "cf/cf_ch07.h"
 #include "cf/cf_detect.h"
 #include "cf/cf_rng.h"
@@ -272,6 +273,20 @@ START_TEST(ch07_2_ellipsoid_worked)
     ck_assert(x[0] == 0.3 && x[1] == 0.4 && x[2] == 0.0);
     cf_prox_ellipsoid((double[]){0, 0, 0}, (double[]){0.3, 0.4, 5}, 1e-15, x);
     ck_assert(x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0);
+    /* two axes of length 0, in every position: the segment |x_j| <= 2 along the third, so z with
+       z_j = 3 goes to 2 e_j (a test for "every axis is 0" that reads one axis twice gives 0) */
+    for (int j = 0; j < 3; ++j) {
+        double a2[3] = {0, 0, 0}, z2[3] = {1, -1, 1};
+        a2[j] = 2, z2[j] = 3;
+        cf_prox_ellipsoid(a2, z2, 1e-15, x);
+        for (int k = 0; k < 3; ++k) cft_assert_near_at(x[k], k == j ? 2.0 : 0.0, 1e-14, 0, "j = %d, k = %d", j, k);
+    }
+    /* and outside that ellipse: the bisection's answer keeps the pinned coordinate at 0, the
+       others on the unit circle */
+    cf_prox_ellipsoid((double[]){1, 1, 0}, (double[]){3, 4, 5}, 1e-15, x);
+    cft_assert_near(x[0], 0.6, 1e-14, 0);
+    cft_assert_near(x[1], 0.8, 1e-14, 0);
+    cft_assert_near(x[2], 0.0, 0.0, 0);
     /* the bisection of the spec counts its steps: bracket [0, max(a, b, c) |z|] (scaled), halve
        until hi - lo <= tol hi. Worked example: 42 steps at tol 1e-12, 22 at 1e-6 (the gap
        shrinks by 2^-k from t_1; the sign of g at a midpoint is never in doubt at these gaps, so
@@ -280,6 +295,12 @@ START_TEST(ch07_2_ellipsoid_worked)
     const double abc[3] = {2, 1, 0.5}, z[3] = {3, 2, 1};
     ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-12, x), 42);
     ck_assert_int_eq(cf_prox_ellipsoid(abc, z, 1e-6, x), 22);
+    /* the bracket takes the largest of all three axes: the same problem with its axes in the
+       other order (the largest last) takes the same 42 steps to the same point reordered */
+    double xr[3];
+    cf_prox_ellipsoid(abc, z, 1e-12, x);
+    ck_assert_int_eq(cf_prox_ellipsoid((double[]){0.5, 1, 2}, (double[]){1, 2, 3}, 1e-12, xr), 42);
+    for (int k = 0; k < 3; ++k) cft_assert_near_at(xr[k], x[2 - k], 1e-12, 0, "k = %d", k);
     /* the scale of step 2: the same problem times 1e200 (its squares overflow) takes the same
        steps to the same point times 1e200 */
     const double abc_big[3] = {2e200, 1e200, 0.5e200}, z_big[3] = {3e200, 2e200, 1e200};
@@ -507,6 +528,10 @@ START_TEST(ch07_3_adaptive_cycle)
     ck_assert_int_eq(rep.iterations, st.sweeps);
     ck_assert(rep.reason == CF_STOP_ABSOLUTE && rep.measure == CF_MEASURE_IMPULSE_CHANGE);
     cft_assert_near(st.r_scale, 0.5, 0, 0); /* one halving ends the cycle (digest: final r 0.5) */
+    /* after the halving a sweep moves lambda by half as much for the same error: the stop
+       compares e with scale tol_abs = 5e-11, not tol_abs (the listing's test) */
+    cft_assert_near(st.tol_used, 0.5 * o.tol_abs, 0, 1e-15);
+    ck_assert_msg(st.merit <= st.tol_used, "merit %g above the scaled tolerance %g", st.merit, st.tol_used);
     /* the accepted merit never grows */
     ck_assert_int_eq(rep.history_len, st.sweeps);
     for (int k = 1; k < rep.history_len; ++k)
@@ -519,6 +544,26 @@ START_TEST(ch07_3_adaptive_cycle)
         cft_assert_near_at(lam[1], 1 / sqrt(2.0), 1e-9, 0, "r0 = %g", o.r_global);
         cft_assert_at(st.r_scale * o.r_global < 0.8, "r0 = %g: final r %g", o.r_global, st.r_scale * o.r_global);
     }
+    /* the accuracy bound only raises the tolerance: here it is 10 eps r |A| |lambda| ~ 1e-14,
+       below scale tol_abs, which stays */
+    o.r_global = 1.0;
+    o.bound_tol = true;
+    lam[0] = 1, lam[1] = 0, lam[2] = 1;
+    cft_assert_ok(cf_prox_jacobi(&p, &o, lam, NULL, &st));
+    cft_assert_near(st.tol_used, 0.5 * o.tol_abs, 0, 1e-15);
+    o.bound_tol = false;
+    /* growth: from scale0 = 1/4 with grow 1.25 after 3 accepted sweeps the scale is
+       scale0 nu^rollbacks grow^grows (it stays between the floor and 1, so no clamp; powers of
+       2 and 1.25 are exact). A much smaller start (0.01) only creeps here: each grown step's
+       change is rejected against the last, and the scale ends on its floor scale_min */
+    o.scale0 = 0.25;
+    o.grow = 1.25;
+    o.grow_after = 3;
+    lam[0] = 1, lam[1] = 0, lam[2] = 1;
+    cft_assert_ok(cf_prox_jacobi(&p, &o, lam, NULL, &st));
+    ck_assert_int_gt(st.grows, 0);
+    ck_assert(st.r_scale < 1.0);
+    cft_assert_near(st.r_scale, 0.25 * pow(0.5, st.rollbacks) * pow(1.25, st.grows), 0, 1e-12);
     cf_prox_problem_free(&p);
 }
 END_TEST
@@ -581,6 +626,38 @@ START_TEST(ch07_3_stops_and_report)
     cft_assert_ok(cf_prox_gs(&p, &o, lam, &rep, &st));
     ck_assert(rep.reason == CF_STOP_RELATIVE && st.reason == CF_STOP_RELATIVE);
     int relative_sweeps = st.sweeps;
+    /* at the first sweep where the accepted merit changed by at most tol_rel of the one before
+       (every sweep accepted here, so the history is that merit) */
+    ck_assert_int_eq(st.rollbacks, 0);
+    for (int k = 1; k < rep.history_len; ++k) {
+        bool rule = fabs(g_hist[k] - g_hist[k - 1]) <= 0.2 * g_hist[k - 1];
+        cft_assert_at(rule == (k == rep.history_len - 1), "sweep %d: |e - e_prev| = %g, e_prev %g", k + 1,
+                      fabs(g_hist[k] - g_hist[k - 1]), g_hist[k - 1]);
+    }
+    /* r_max: the largest row sum |R_a|_inf of the r-factors at the start (blocked: with the
+       friction block's off-diagonal entries) */
+    {
+        cfProxOptions ob = o;
+        ob.strategy = CF_RFACTOR_BLOCKED;
+        double Rb[9], lb[3] = {1, 0, 1}, want = 0;
+        cft_assert_ok(cf_prox_r_init(&p, &ob, Rb));
+        for (int k = 0; k < 3; ++k) want = fmax(want, fabs(Rb[3 * k]) + fabs(Rb[3 * k + 1]) + fabs(Rb[3 * k + 2]));
+        cft_assert_ok(cf_prox_jacobi(&p, &ob, lb, NULL, &st));
+        cft_assert_near(st.r_max, want, 0, 1e-15);
+        /* local r-factors 1/A_ii of diagonal blocks: the largest on the normal row, then on a
+           tangent row that is not the last */
+        const double diag[2][3] = {{0.5, 2, 2}, {2, 0.25, 1}}, r_max[2] = {2, 4};
+        for (int t = 0; t < 2; ++t) {
+            const double A[9] = {diag[t][0], 0, 0, 0, diag[t][1], 0, 0, 0, diag[t][2]}, b[3] = {-1, 0.5, 0.5};
+            cfProxProblem q;
+            one_contact(&q, A, b, 0.5);
+            double l[3] = {0, 0, 0};
+            cfProxOptions ol = cf_prox_options_default();
+            cft_assert_ok_at(cf_prox_jacobi(&q, &ol, l, NULL, &st), "t = %d", t);
+            cft_assert_near_at(st.r_max, r_max[t], 0, 1e-15, "t = %d", t);
+            cf_prox_problem_free(&q);
+        }
+    }
     o.tol_rel = 0.0;
     lam[0] = 1, lam[1] = 0, lam[2] = 1;
     cft_assert_ok(cf_prox_gs(&p, &o, lam, &rep, &st));
@@ -788,18 +865,30 @@ START_TEST(ch07_5_r_init_strategies)
                 cft_assert_near_at(R[16 * a + 4 * k + l], k == l ? 0.8 / B[5 * k] : 0.0, 1e-15, 1e-15, "a %d k %d l %d", a, k, l);
     }
     o.strategy = CF_RFACTOR_BLOCKED; /* 1/A_nn and the inverse friction block: R_F A_FF = omega I */
-    cft_assert_ok(cf_prox_r_init(&p, &o, R));
-    for (int a = 0; a < nc; ++a) {
-        cf_prox_block(&p, a, B);
-        cft_assert_near_at(R[16 * a], 0.8 / B[0], 1e-15, 1e-15, "a = %d", a);
-        for (int k = 1; k < d; ++k) {
-            cft_assert_near_at(R[16 * a + k], 0, 0, 0, "a = %d", a);
-            for (int l = 1; l < d; ++l) {
-                double s = 0;
-                for (int j = 1; j < d; ++j) s += R[16 * a + 4 * k + j] * B[4 * j + l];
-                cft_assert_near_at(s, k == l ? 0.8 : 0.0, 1e-10, 0, "a %d k %d l %d", a, k, l);
+    for (int run = 0; run < 4; ++run) { /* the 3x3 friction block with torsion, then the 2x2 one */
+        const int dim = run < 2 ? 4 : 3;
+        cfProxProblem q;
+        rigid_problem(&w, dim, 0.05, &q);
+        /* the second time A times 2^-40 (G scaled exactly): determinants far below 1e-12 that
+           are not small beside the product of their diagonal (the spec's singularity test), so
+           the blocks are still inverted */
+        if (run % 2)
+            for (int e = 0; e < q.G.rowptr[q.G.rows]; ++e) q.G.val[e] = ldexp(q.G.val[e], -40);
+        const int dd = dim * dim;
+        cft_assert_ok(cf_prox_r_init(&q, &o, R));
+        for (int a = 0; a < nc; ++a) {
+            cf_prox_block(&q, a, B);
+            cft_assert_near_at(R[dd * a], 0.8 / B[0], 1e-15, 1e-15, "dim %d, a = %d", dim, a);
+            for (int k = 1; k < dim; ++k) {
+                cft_assert_near_at(R[dd * a + k], 0, 0, 0, "dim %d, a = %d", dim, a);
+                for (int l = 1; l < dim; ++l) {
+                    double s = 0;
+                    for (int j = 1; j < dim; ++j) s += R[dd * a + dim * k + j] * B[dim * j + l];
+                    cft_assert_near_at(s, k == l ? 0.8 : 0.0, 1e-10, 0, "dim %d, a %d k %d l %d", dim, a, k, l);
+                }
             }
         }
+        cf_prox_problem_free(&q);
     }
     o.strategy = CF_RFACTOR_GLOBAL; /* r = 1/|A|_2 */
     double na = cf_prox_norm_estimate(&p, 100, 1e-6);
@@ -812,6 +901,19 @@ START_TEST(ch07_5_r_init_strategies)
     free(R);
     cf_prox_problem_free(&p);
     cf_world_free(&w);
+    /* the blocked inverse of a friction block that is not symmetric (a Siconos W is symmetric
+       only to its rounding; here made clearly so): R_F A_FF = omega I */
+    const double A[9] = {2, 0.1, 0.2, 0.3, 1.5, 0.4, -0.2, -0.3, 1.2}, b[3] = {-1, 0.5, 0.5};
+    one_contact(&p, A, b, 0.5);
+    o.strategy = CF_RFACTOR_BLOCKED;
+    double R3[9];
+    cft_assert_ok(cf_prox_r_init(&p, &o, R3));
+    for (int k = 1; k < 3; ++k)
+        for (int l = 1; l < 3; ++l) {
+            double s = R3[3 * k + 1] * A[3 + l] + R3[3 * k + 2] * A[6 + l];
+            cft_assert_near_at(s, k == l ? 0.8 : 0.0, 1e-14, 0, "k %d l %d", k, l);
+        }
+    cf_prox_problem_free(&p);
 }
 END_TEST
 
@@ -852,6 +954,16 @@ START_TEST(ch07_5_power_iteration)
     }
     cf_prox_problem_free(&p);
     cf_world_free(&w);
+    /* A = 0 (a contact between bodies that cannot move): |A|_2 = 0, and the global strategy's
+       r = 1 / |A|_2 does not exist: CF_SINGULAR */
+    const double Z[9] = {0}, b[3] = {-1, 0, 0};
+    one_contact(&p, Z, b, 0.5);
+    cft_assert_near(cf_prox_norm_estimate(&p, 100, 1e-6), 0.0, 0, 0);
+    cfProxOptions o = cf_prox_options_default();
+    o.strategy = CF_RFACTOR_GLOBAL;
+    double R[9];
+    cft_assert_status(cf_prox_r_init(&p, &o, R), CF_SINGULAR);
+    cf_prox_problem_free(&p);
 }
 END_TEST
 
@@ -878,6 +990,26 @@ START_TEST(ch07_5_accept_rule)
     ck_assert(!cf_prox_accept(&o, &ad, 1.0));
     ck_assert(cf_prox_accept(&o, &ad, 0.4) && cf_prox_accept(&o, &ad, 0.3));
     ck_assert(!cf_prox_accept(&o, &ad, 0.6)); /* 1.0 has left the window: max(0.6, 0.4, 0.3) */
+    /* the longest window keeps the last CF_PROX_WINDOW_MAX merits: after 40 falling merits
+       100, 99, ..., 61 the largest kept is 92 (100 .. 93 were dropped, oldest first), so 92.5
+       is rejected and 91.5 accepted */
+    o.window = CF_PROX_WINDOW_MAX;
+    cf_prox_adapt_init(&ad);
+    for (int k = 0; k < 40; ++k) cft_assert_at(cf_prox_accept(&o, &ad, 100.0 - k), "k = %d", k);
+    ck_assert(!cf_prox_accept(&o, &ad, 92.5));
+    ck_assert(cf_prox_accept(&o, &ad, 91.5));
+    /* a reset empties the window: the merits accepted before it no longer count. With the
+       floor at 1 a rejection resets at once; 5 and 4 accepted, 6 rejected (reset), 1 accepted:
+       2 is compared with 1 alone (rejected), not with the 4 left in the array */
+    o.window = 3;
+    o.scale_min = 1.0;
+    cf_prox_adapt_init(&ad);
+    ck_assert(cf_prox_accept(&o, &ad, 5.0) && cf_prox_accept(&o, &ad, 4.0));
+    ck_assert(!cf_prox_accept(&o, &ad, 6.0));
+    ck_assert(ad.resets == 1 && ad.n == 0 && ad.scale == 1.0);
+    ck_assert(cf_prox_accept(&o, &ad, 1.0));
+    ck_assert(!cf_prox_accept(&o, &ad, 2.0));
+    o.scale_min = CF_PROX_SCALE_MIN;
     /* growth: after grow_after accepted in a row, scale *= grow, never above 1 */
     o.window = 1;
     o.grow = 2;
@@ -953,8 +1085,65 @@ START_TEST(ch07_6_free_fall_exact)
     cft_assert_vec3_near(w.bodies[i].w, cfu_vec3(0, 0, 4), 1e-12);
     cf_contacts_free(&cl);
     cf_world_free(&w);
+    /* still free, with another body in contact: a ball sliding on the ground along (2, 1)
+       (friction turns it about x and y) and a second body in the air that falls and spins
+       exactly as before */
+    world_ground(&w, 0.5);
+    int slide = add_body(&w, cf_shape_sphere(0.5), 1.0, cfu_vec3(0, 0, 0.5), 0.5);
+    i = add_body(&w, cf_shape_box(cfu_vec3(0.2, 0.3, 0.4)), 2.0, cfu_vec3(5, 0, 50), 0.5);
+    w.bodies[slide].v = cfu_vec3(2, 1, 0);
+    w.bodies[i].v = v0;
+    w.bodies[i].w = cfu_vec3(0, 0, 4);
+    x0 = w.bodies[i].x;
+    for (int s = 1; s <= 5; ++s) {
+        cfMoreauStats st;
+        step_n(&w, &o, &cl, 1, &st);
+        ck_assert_int_eq(st.contacts, 1);
+        double t = s * o.h;
+        cfVec3 want = cfu_add(x0, cfu_add(cfu_scale(t, v0), cfu_scale(0.5 * t * t, o.gravity)));
+        cft_assert_vec3_near_at(w.bodies[i].x, want, 1e-12, "step %d", s);
+        cft_assert_vec3_near_at(w.bodies[i].w, cfu_vec3(0, 0, 4), 1e-12, "step %d", s);
+    }
+    cft_assert_at(w.bodies[slide].w.y > 0.1 && w.bodies[slide].w.x < -0.05, "the sliding ball does not turn (w %g %g)",
+                  w.bodies[slide].w.x, w.bodies[slide].w.y);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
 }
 END_TEST
+
+/* two boxes at rest on the ground, the top one (mass 2) off-centre by 0.2 in x: every body's
+   linear and angular velocity stays 0 and the impulses carry the weights, m_top g h through the
+   boxes' contacts and (m_bottom + m_top) g h into the ground */
+static void resting_stack(void)
+{
+    cfWorld w;
+    world_ground(&w, 0.5);
+    int lo = add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, cfu_vec3(0, 0, 0.5), 0.5);
+    int hi = add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 2.0, cfu_vec3(0.2, 0, 1.5), 0.5);
+    cfMoreauOptions o = cf_moreau_options_default();
+    o.prox.tol_abs = 1e-12;
+    o.prox.tol_rel = 0;
+    o.prox.max_iter = 10000;
+    cfContactList cl = {0};
+    for (int s = 0; s < 20; ++s) {
+        cfMoreauStats st;
+        step_n(&w, &o, &cl, 1, &st);
+        double ground = 0, between = 0;
+        for (int a = 0; a < cl.count; ++a) {
+            const cfContact *c = &cl.items[a];
+            if (c->body_a == 0 || c->body_b == 0) ground += c->lambda[0];
+            else between += c->lambda[0];
+        }
+        cft_assert_near_at(ground, 3.0 * 9.81 * o.h, 1e-8, 0, "step %d", s);
+        cft_assert_near_at(between, 2.0 * 9.81 * o.h, 1e-8, 0, "step %d", s);
+        for (int k = lo; k <= hi; ++k) {
+            cft_assert_at(cfu_norm(w.bodies[k].v) < 1e-8, "step %d, body %d: speed %g", s, k, cfu_norm(w.bodies[k].v));
+            cft_assert_at(cfu_norm(w.bodies[k].w) < 1e-8, "step %d, body %d: spin %g", s, k, cfu_norm(w.bodies[k].w));
+        }
+    }
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
+}
 
 START_TEST(ch07_6_resting_box)
 {
@@ -977,8 +1166,25 @@ START_TEST(ch07_6_resting_box)
         cft_assert_at(cfu_norm(w.bodies[i].v) < 1e-8, "step %d: speed %g", s, cfu_norm(w.bodies[i].v));
     }
     cft_assert_near(w.bodies[i].x.z, 0.5, 1e-6, 0);
+    /* warm started from the last step's impulses, which solve this one too: a sweep or two (from
+       zero the 4 contacts take dozens) */
+    {
+        cfMoreauStats ws;
+        step_n(&w, &o, &cl, 1, &ws);
+        ck_assert_int_le(ws.prox.sweeps, 2);
+    }
+    /* a budget of one sweep: the solve stops with CF_MAX_ITER, the step still applies the
+       impulses it found and returns CF_OK (the spec), the stats tell */
+    o.prox.max_iter = 1;
+    w.bodies[i].v = cfu_vec3(0, 0, 0);
+    for (int a = 0; a < cl.count; ++a) memset(cl.items[a].lambda, 0, sizeof cl.items[a].lambda);
+    cfMoreauStats st;
+    cft_assert_ok(cf_moreau_step(w.bodies, w.n_bodies, detect_cb, &w, &o, &cl, &st, NULL));
+    ck_assert_int_eq(st.prox_status, CF_MAX_ITER);
+    cft_assert_at(w.bodies[i].v.z > -0.5 * 9.81 * o.h, "v_z %g: the impulses of the sweep were not applied", w.bodies[i].v.z);
     cf_contacts_free(&cl);
     cf_world_free(&w);
+    resting_stack();
 }
 END_TEST
 
@@ -1033,6 +1239,50 @@ START_TEST(ch07_6_restitution_bounce)
         cf_contacts_free(&cl);
         cf_world_free(&w);
     }
+    /* restitution 0, the open gap of the spec: a ball (radius 0.1) falling at 1 m/s from 0.007
+       above the ground, h = 0.01. At the midpoint the gap is phi = 0.002 and the free velocity
+       -1.0981 would close it: v_n^{t+1} = -2 phi / h = -0.4 makes the second half step end
+       exactly on the ground, z = 0.102 - (h/2) 0.4 = 0.1 (phi / h would stop it 0.001 above,
+       4 phi / h 0.002 below, no gap term 0.002 above) */
+    cfWorld w;
+    world_ground(&w, 0.5);
+    int i = add_body(&w, cf_shape_sphere(0.1), 1.0, cfu_vec3(0, 0, 0.107), 0.5);
+    w.bodies[i].v = cfu_vec3(0, 0, -1);
+    cfMoreauOptions o = cf_moreau_options_default();
+    o.prox.tol_abs = 1e-12;
+    o.prox.tol_rel = 0;
+    cfContactList cl = {0};
+    cfMoreauStats st;
+    step_n(&w, &o, &cl, 1, &st);
+    ck_assert_int_eq(st.contacts, 1);
+    cft_assert_near(w.bodies[i].v.z, -0.4, 1e-9, 0);
+    cft_assert_near(w.bodies[i].x.z, 0.1, 1e-9, 0);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
+    /* restitution 0.5, but the gap does not close within the step: a ball at 0.1 m/s, the gap
+       0.005 at the midpoint (b_n + g = -0.1981 + 1 > 0): no impact, no impulse, free fall */
+    world_ground(&w, 0.5);
+    i = add_body(&w, cf_shape_sphere(0.1), 1.0, cfu_vec3(0, 0, 0.1055), 0.5);
+    w.bodies[i].v = cfu_vec3(0, 0, -0.1);
+    o.restitution = 0.5;
+    cl = (cfContactList){0};
+    step_n(&w, &o, &cl, 1, &st);
+    ck_assert_int_eq(st.contacts, 1);
+    cft_assert_near(w.bodies[i].v.z, -0.1 - 9.81 * o.h, 1e-12, 0);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
+    /* restitution 1, on the ground and moving up at 0.05 m/s (v^- > 0, not approaching): gravity
+       would pull it in within the step (v* = -0.048), no impact law, the contact holds it: v = 0 */
+    world_ground(&w, 0.5);
+    i = add_body(&w, cf_shape_sphere(0.1), 1.0, cfu_vec3(0, 0, 0.0997), 0.5);
+    w.bodies[i].v = cfu_vec3(0, 0, 0.05);
+    o.restitution = 1.0;
+    cl = (cfContactList){0};
+    step_n(&w, &o, &cl, 1, &st);
+    ck_assert_int_eq(st.contacts, 1);
+    cft_assert_near(w.bodies[i].v.z, 0.0, 1e-9, 0);
+    cf_contacts_free(&cl);
+    cf_world_free(&w);
 }
 END_TEST
 
@@ -1072,6 +1322,14 @@ START_TEST(ch07_6_torsion_stops_spin)
 }
 END_TEST
 
+/* detect_cb for a budget of g_detect_calls calls, then a failure (CF_NO_MEMORY) */
+static int g_detect_calls;
+static cfStatus detect_budget_cb(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out)
+{
+    if (g_detect_calls-- <= 0) return CF_NO_MEMORY;
+    return detect_cb(ctx, bodies, nb, out);
+}
+
 START_TEST(ch07_6_post_projection)
 {
     /* a sphere 0.01 into the ground rises by 0.01 in one pass, velocities unchanged */
@@ -1088,6 +1346,77 @@ START_TEST(ch07_6_post_projection)
     done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 3, 1e-9, &gap);
     ck_assert_int_eq(done, 0); /* nothing below -tol: no pass */
     cf_world_free(&w);
+    /* one pass moves by dq = M^-1 J^T d: a tilted box (mass 2) with one corner 0.01 into the
+       ground has one contact (normal n = z, arm r), so d = 0.01 / (1/m + (r x n) . I^-1 (r x n))
+       and the pass is the motion of v = d n / m, omega = d I^-1 (r x n) for one unit of time,
+       every component of omega in play (the world inertia of a turned box is full); the
+       rotation makes the linearization inexact, so one pass leaves a small gap: with passes = 1
+       exactly one is done */
+    {
+        world_ground(&w, 0.5);
+        int i = add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.3, 0.2)), 2.0, cfu_vec3(0, 0, 0), 0.5);
+        cfRigidBody *b = &w.bodies[i];
+        b->q = cfu_quat_from_axis_angle(cfu_normalize(cfu_vec3(1, 2, 0.5)), 0.4);
+        cf_rigid_update_inertia(b);
+        double low = INFINITY;
+        for (int c = 0; c < 8; ++c) {
+            cfVec3 corner = cfu_vec3(c & 1 ? 0.5 : -0.5, c & 2 ? 0.3 : -0.3, c & 4 ? 0.2 : -0.2);
+            low = fmin(low, cfu_quat_rotate(b->q, corner).z);
+        }
+        b->x = cfu_vec3(0.1, -0.2, -0.01 - low);
+        cfContactList cl = {0};
+        cft_assert_ok(detect_cb(&w, w.bodies, w.n_bodies, &cl));
+        ck_assert_int_eq(cl.count, 1);
+        cfVec3 n = cl.items[0].n, rn = cfu_cross(cfu_sub(cl.items[0].p, b->x), n);
+        cft_assert_near(n.z, cl.items[0].body_a == 0 ? 1.0 : -1.0, 1e-12, 0);
+        cfVec3 Irn = cfu_mat3_mul_vec(b->inv_inertia_world, rn);
+        double d = -cl.items[0].phi / (b->inv_mass + cfu_dot(rn, Irn));
+        cfRigidBody want = *b;
+        want.v = cfu_scale(d * b->inv_mass, n);
+        want.w = cfu_scale(d, Irn);
+        cft_assert_ok(cf_rigid_integrate_position(&want, 1.0));
+        cf_contacts_free(&cl);
+        done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 1, 1e-9, &gap);
+        ck_assert_int_eq(done, 1);
+        cft_assert_vec3_near(b->x, want.x, 1e-9);
+        cft_assert_near(cfu_quat_dot(b->q, want.q), 1.0, 1e-12, 0);
+        cft_assert_vec3_near(b->v, cfu_vec3(0, 0, 0), 0); /* velocities unchanged */
+        cf_world_free(&w);
+    }
+    /* two balls of mass 1 and 3 in the air overlapping by 0.02 along (1, 1, 0) / sqrt 2: one pass
+       of the linear problem separates them exactly, each moved along the normal in inverse
+       proportion to its mass (0.015 and 0.005), both components of the motion in play */
+    {
+        world_ground(&w, 0.5);
+        cfVec3 nrm = cfu_normalize(cfu_vec3(1, 1, 0));
+        int i1 = add_body(&w, cf_shape_sphere(0.5), 1.0, cfu_vec3(0, 0, 5), 0.5);
+        int i2 = add_body(&w, cf_shape_sphere(0.5), 3.0, cfu_add(cfu_vec3(0, 0, 5), cfu_scale(0.98, nrm)), 0.5);
+        cfVec3 x1 = w.bodies[i1].x, x2 = w.bodies[i2].x;
+        done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 1, 1e-9, &gap);
+        ck_assert_int_eq(done, 1);
+        cft_assert_vec3_near(w.bodies[i1].x, cfu_sub(x1, cfu_scale(0.015, nrm)), 1e-9);
+        cft_assert_vec3_near(w.bodies[i2].x, cfu_add(x2, cfu_scale(0.005, nrm)), 1e-9);
+        cf_world_free(&w);
+    }
+    /* a seesaw: a long box (half length 1) tilted by 0.06 with one end 0.1 into the ground, the
+       other 0.02 above it. The pass lifts the low end mostly by turning (its arm makes the
+       rotational term three times the translational one), which dips the other end below the
+       ground: one pass leaves a negative gap and, asked for one, does one; three resolve it */
+    {
+        world_ground(&w, 0.5);
+        int i = add_body(&w, cf_shape_box(cfu_vec3(1.0, 0.1, 0.1)), 1.0, cfu_vec3(0, 0, 0), 0.5);
+        cfRigidBody *b = &w.bodies[i];
+        b->q = cfu_quat_from_axis_angle(cfu_vec3(0, 1, 0), 0.06);
+        cf_rigid_update_inertia(b);
+        b->x.z = -0.1 + 0.1 * cos(0.06) + sin(0.06);
+        done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 1, 1e-6, &gap);
+        ck_assert_int_eq(done, 1);
+        cft_assert_at(gap < -1e-3, "gap %g: the far end should dip below after one pass", gap);
+        done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 3, 1e-6, &gap);
+        ck_assert(done >= 1 && done <= 3);
+        cft_assert_at(gap >= -1e-6, "gap %g after %d more passes", gap, done);
+        cf_world_free(&w);
+    }
     /* two stacked boxes, both penetrating: all gaps >= -1e-6 after at most 3 passes */
     world_ground(&w, 0.5);
     add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), 1.0, cfu_vec3(0, 0, 0.48), 0.5);
@@ -1105,6 +1434,19 @@ START_TEST(ch07_6_post_projection)
     step_n(&w, &o, &cl, 1, &st);
     ck_assert_int_ge(st.post_passes, 1);
     cft_assert_at(st.min_gap_after >= -1e-6, "gap %g", st.min_gap_after);
+    /* with post_passes = 0 (off) nothing is projected and nothing measured: 0 passes and
+       min_gap_after 0 ("not run"), though the stack starts deeper than one step can lift it */
+    w.bodies[1].x.z = 0.4;
+    w.bodies[2].x.z = 1.3;
+    o.post_passes = 0;
+    step_n(&w, &o, &cl, 1, &st);
+    ck_assert_int_eq(st.post_passes, 0);
+    cft_assert_near(st.min_gap_after, 0.0, 0, 0);
+    o.post_passes = 3;
+    /* a detection that fails in the post-step projection: the step returns its status */
+    w.bodies[1].x.z = 0.47;
+    g_detect_calls = 1;
+    cft_assert_status(cf_moreau_step(w.bodies, w.n_bodies, detect_budget_cb, &w, &o, &cl, &st, NULL), CF_NO_MEMORY);
     cf_contacts_free(&cl);
     cf_world_free(&w);
 }

@@ -1070,6 +1070,28 @@ START_TEST(ch08_5_converges_to_ca)
             free(vs), free(ref), free(lambda), free(dv);
             cf_dual_free(&s);
         }
+    /* in the frames as given (not aligned with the sliding: ICA rotates them itself), warm
+       started from its own converged answer, one more iteration of one sweep stays there (the
+       answer is a fixed point; a warm start taken into the aligned frame wrongly is not) */
+    for (int kind = 0; kind < 2; ++kind) {
+        cfDualSystem s;
+        soft_dual_system(&s, 0.002, 12, 0.4, true, 2e4, 809);
+        double *vs = unconstrained(&s), *lambda = new_vec(3 * s.nc), *dv = new_vec(s.n);
+        cfIcaOptions o = exact_ica(2000, kind == 0 ? CF_ICA_GAUSS_SEIDEL : CF_ICA_JACOBI);
+        o.tol = 1e-12;
+        cft_assert_ok_at(cf_ica_solve(&s, vs, &o, dv, lambda, NULL, NULL), "outer %d", kind);
+        double *l2 = new_vec(3 * s.nc), *d2 = new_vec(s.n), lmax = max_abs(3 * s.nc, lambda);
+        memcpy(l2, lambda, (size_t)3 * s.nc * sizeof *l2);
+        memcpy(d2, dv, (size_t)s.n * sizeof *d2);
+        cfIcaOptions o1 = exact_ica(1, kind == 0 ? CF_ICA_GAUSS_SEIDEL : CF_ICA_JACOBI);
+        o1.max_inner = 1;
+        cf_ica_solve(&s, vs, &o1, d2, l2, NULL, NULL);
+        for (int i = 0; i < 3 * s.nc; ++i)
+            cft_assert_near_at(l2[i], lambda[i], 1e-9 * lmax, 0, "outer %d: warm-started lambda[%d]", kind, i);
+        for (int i = 0; i < s.n; ++i) cft_assert_near_at(d2[i], dv[i], 1e-9 * max_abs(s.n, dv), 0, "outer %d: dv[%d]", kind, i);
+        free(vs), free(lambda), free(dv), free(l2), free(d2);
+        cf_dual_free(&s);
+    }
 }
 END_TEST
 
@@ -1143,8 +1165,40 @@ START_TEST(ch08_5_otaduy_properties)
         free(vs);
         cf_dual_free(&s);
     }
+    /* (d) no contact: A dv = J^T lambda = 0, so dv = 0 whatever the warm start, converged at
+       once with residual 0 */
+    dual_alloc(&s, 3, 0, h);
+    const double M3[9] = {m, 0, 0, 0, m, 0, 0, 0, m};
+    csr_of(3, 3, M3, &s.A);
+    cft_assert_ok(cf_csr_from_triplets(&(cfTriplets){.rows = 0, .cols = 3}, &s.J));
+    s.b[2] = -m * 9.81 * h;
+    vs = unconstrained(&s);
+    double d0[3] = {1, 2, 3}, l0[1] = {0};
+    cfReport rep = report();
+    cft_assert_ok(cf_ica_solve(&s, vs, &o, d0, l0, &rep, NULL));
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(d0[i], 0.0, 0, 0, "i = %d", i);
+    cft_assert_near(rep.residual, 0.0, 0, 0);
+    free(vs);
+    cf_dual_free(&s);
 }
 END_TEST
+
+/* four nodes coupled by 0.6 in each coordinate (A SPD: eigenvalues 2.8 and 0.4 per coordinate)
+   with one frictionless contact under node 0: for the three nodes the contact does not hold,
+   block Jacobi's iteration matrix -0.6 (ones - I) has the eigenvalue -1.2, so the notes' Jacobi
+   outer iteration diverges */
+static void jacobi_divergent(cfDualSystem *s)
+{
+    dual_alloc(s, 12, 1, 0.01);
+    double A[144] = {0}, J[36] = {0};
+    for (int k = 0; k < 4; ++k)
+        for (int l = 0; l < 4; ++l)
+            for (int c = 0; c < 3; ++c) A[(3 * k + c) * 12 + 3 * l + c] = k == l ? 1.0 : 0.6;
+    csr_of(12, 12, A, &s->A);
+    J[0 * 12 + 2] = 1.0, J[1 * 12 + 0] = 1.0, J[2 * 12 + 1] = 1.0;
+    csr_of(3, 12, J, &s->J);
+    for (int i = 0; i < 12; ++i) s->b[i] = i % 3 == 2 ? -1.0 : 0.1 * (i % 3);
+}
 
 START_TEST(ch08_5_feasible_and_friction_box)
 {
@@ -1194,9 +1248,67 @@ static void ica_after(const cfDualSystem *s, const double *vs, int k, double *lc
     cf_dual_contact_velocity(s, u, lambda, v);
     *ok = true;
     for (int a = 0; a < s->nc; ++a) *ok = *ok && s->h * v[3 * a] >= -0.5 * s->delta;
+    /* the reported contact residual is the box law's at (lambda, v) in the frame aligned with
+       J v* (recomputed here: a solver that reported anything else would stop on it) */
+    double *w = new_vec(3 * s->nc), sum = 0.0;
+    cf_csr_mul_vec(&s->J, vs, w);
+    for (int a = 0; a < s->nc; ++a) {
+        double len = hypot(w[3 * a + 1], w[3 * a + 2]), c = len > 1e-12 ? w[3 * a + 1] / len : 1.0,
+               si = len > 1e-12 ? w[3 * a + 2] / len : 0.0;
+        const double *l = &lambda[3 * a], *va = &v[3 * a];
+        double x[3] = {l[0], c * l[1] + si * l[2], -si * l[1] + c * l[2]};
+        double y[3] = {va[0], c * va[1] + si * va[2], -si * va[1] + c * va[2]};
+        sum += cf_contact_residual2(x, y, s->mu[a], CF_FRICTION_BOX);
+    }
+    cft_assert_near_at(st.lcp_residual, sqrt(sum), 1e-14, 1e-9, "%d outer iterations", k);
     *lcp = st.lcp_residual;
     *dyn = st.dyn_residual;
-    free(dv), free(lambda), free(u), free(v);
+    free(dv), free(lambda), free(u), free(v), free(w);
+}
+
+/* the inner loop's residuals after exactly j sweeps of the first outer iteration (dv = 0 at the
+   start, so z = 0 and w = Jr v* + bias): ICA with one outer iteration and j inner sweeps returns
+   the inner loop's impulses x (in the world frame); the inner loop's velocities are
+   v = B x + w = Jr (v* + D^-1 J^T lambda) + (bias + cfm x_n, 0, 0). In the frame aligned with
+   J v*: r_n = |x_n - max(0, x_n - v_n)|, r_f = the box law's tangent terms; resolved: h v_n >=
+   -delta / 2 for every contact */
+static void ica_inner_after(const cfDualSystem *s, const double *vs, int j, double *rn, double *rf, bool *ok)
+{
+    int n = s->n, nc = s->nc;
+    double *dv = new_vec(n), *lambda = new_vec(3 * nc), *u = new_vec(n), *v = new_vec(3 * nc), *w = new_vec(3 * nc);
+    double *Dinv = new_vec(3 * n), *r = new_vec(n);
+    cfIcaOptions o = exact_ica(1, CF_ICA_GAUSS_SEIDEL);
+    o.max_inner = j;
+    cfIcaStats st;
+    cf_ica_solve(s, vs, &o, dv, lambda, NULL, &st);
+    cft_assert_int_at(st.inner_total, ==, j, "%d sweeps asked", j);
+    cft_assert_ok(cf_csr_block_diag_inverse(&s->A, Dinv));
+    cf_csr_tmul_vec(&s->J, lambda, r);
+    for (int k = 0; k < n / 3; ++k) {
+        cf_block_mul(&Dinv[9 * k], &r[3 * k], &u[3 * k]);
+        for (int c = 0; c < 3; ++c) u[3 * k + c] += vs[3 * k + c];
+    }
+    cf_dual_contact_velocity(s, u, lambda, v);
+    cf_csr_mul_vec(&s->J, vs, w);
+    double sn = 0, sf = 0;
+    *ok = true;
+    for (int a = 0; a < nc; ++a) {
+        double len = hypot(w[3 * a + 1], w[3 * a + 2]), c = len > 1e-12 ? w[3 * a + 1] / len : 1.0,
+               si = len > 1e-12 ? w[3 * a + 2] / len : 0.0;
+        const double *l = &lambda[3 * a], *va = &v[3 * a];
+        double x[3] = {l[0], c * l[1] + si * l[2], -si * l[1] + c * l[2]};
+        double y[3] = {va[0], c * va[1] + si * va[2], -si * va[1] + c * va[2]};
+        double en = x[0] - fmax(0.0, x[0] - y[0]), lim = s->mu[a] * fmax(x[0], 0.0);
+        sn += en * en;
+        for (int k = 1; k < 3; ++k) {
+            double ek = x[k] - fmax(-lim, fmin(x[k] - y[k], lim));
+            sf += ek * ek;
+        }
+        *ok = *ok && s->h * va[0] >= -0.5 * s->delta;
+    }
+    *rn = sqrt(sn);
+    *rf = sqrt(sf);
+    free(dv), free(lambda), free(u), free(v), free(w), free(Dinv), free(r);
 }
 
 START_TEST(ch08_5_stopping_rules)
@@ -1204,33 +1316,70 @@ START_TEST(ch08_5_stopping_rules)
     /* the outer rule: stop at the first iteration i >= 2 where both residuals changed since i - 1
        by at most rel_change times their iteration-1 value and every contact is resolved
        (predicted gap within delta / 2), found from runs of exactly k iterations; the report
-       records the inner sweeps */
+       records the inner sweeps. With delta = 0.005 the gaps are resolved when the residuals
+       settle; with a contact distance of 1e-4 the residuals settle at iteration 5 while a
+       predicted gap is still below -delta / 2 up to iteration 8: Otaduy's resolution clause
+       decides there (a rule on the residuals alone stops 3 iterations early) */
     cfDualSystem s;
     soft_dual_system(&s, 0.01, 12, 0.3, true, 1e5, 812);
-    s.delta = 0.005;
     double *vs = unconstrained(&s);
     const double rho = 0.05;
     double lcp[40], dyn[40];
     bool ok[40];
-    int want = -1;
-    for (int k = 1; k < 40 && want < 0; ++k) {
-        ica_after(&s, vs, k, &lcp[k], &dyn[k], &ok[k]);
-        if (k >= 2 && fabs(lcp[k] - lcp[k - 1]) <= rho * lcp[1] && fabs(dyn[k] - dyn[k - 1]) <= rho * dyn[1] && ok[k])
-            want = k;
-    }
-    ck_assert_msg(want >= 3, "the rule should not hold at once (it held at %d)", want);
-    double *dv = new_vec(s.n), *lambda = new_vec(3 * s.nc);
-    cfIcaOptions o = exact_ica(100, CF_ICA_GAUSS_SEIDEL);
-    o.max_inner = 1;
-    o.rel_change = rho;
+    double *dv, *lambda;
     cfIcaStats st;
-    cfReport rep = report();
-    cft_assert_ok(cf_ica_solve(&s, vs, &o, dv, lambda, &rep, &st));
-    ck_assert_int_eq(rep.reason, CF_STOP_RELATIVE);
-    ck_assert_int_eq(st.outer, want);
-    cft_assert_near(st.lcp_residual, lcp[want], 0, 1e-12);
+    cfReport rep;
+    const double deltas[2] = {0.005, 1e-4};
+    for (int t = 0; t < 2; ++t) {
+        s.delta = deltas[t];
+        int want = -1, settled = -1;
+        for (int k = 1; k < 40 && want < 0; ++k) {
+            ica_after(&s, vs, k, &lcp[k], &dyn[k], &ok[k]);
+            bool rule = k >= 2 && fabs(lcp[k] - lcp[k - 1]) <= rho * lcp[1] && fabs(dyn[k] - dyn[k - 1]) <= rho * dyn[1];
+            if (rule && settled < 0) settled = k;
+            if (rule && ok[k]) want = k;
+        }
+        cft_assert_at(want >= 3, "delta %g: the rule should not hold at once (it held at %d)", s.delta, want);
+        if (t == 1) cft_assert_at(settled < want, "delta %g: the resolution clause should decide (%d, %d)", s.delta, settled, want);
+        dv = new_vec(s.n), lambda = new_vec(3 * s.nc);
+        cfIcaOptions o = exact_ica(100, CF_ICA_GAUSS_SEIDEL);
+        o.max_inner = 1;
+        o.rel_change = rho;
+        rep = report();
+        cft_assert_ok_at(cf_ica_solve(&s, vs, &o, dv, lambda, &rep, &st), "delta %g", s.delta);
+        cft_assert_int_at(rep.reason, ==, CF_STOP_RELATIVE, "delta %g", s.delta);
+        cft_assert_int_at(st.outer, ==, want, "delta %g", s.delta);
+        cft_assert_near_at(st.lcp_residual, lcp[want], 0, 1e-12, "delta %g", s.delta);
+        free(dv), free(lambda);
+    }
+    s.delta = 0.005;
+    /* the inner rules, from runs of exactly j sweeps in one outer iteration: with tol the first
+       sweep where both inner residuals are <= tol; with rel_change the first j >= 2 where both
+       changed by at most rel_change times their sweep-1 values and every contact is resolved */
+    {
+        double rn[60], rf[60];
+        bool res[60];
+        const double tol = 1e-6;
+        int want_tol = -1, want_rel = -1;
+        for (int j = 1; j < 60 && (want_tol < 0 || want_rel < 0); ++j) {
+            ica_inner_after(&s, vs, j, &rn[j], &rf[j], &res[j]);
+            if (want_tol < 0 && rn[j] <= tol && rf[j] <= tol) want_tol = j;
+            if (want_rel < 0 && j >= 2 && fabs(rn[j] - rn[j - 1]) <= rho * rn[1] && fabs(rf[j] - rf[j - 1]) <= rho * rf[1] &&
+                res[j])
+                want_rel = j;
+        }
+        ck_assert_msg(want_tol >= 3 && want_rel >= 3, "the inner rules should not hold at once (%d, %d)", want_tol, want_rel);
+        for (int t = 0; t < 2; ++t) {
+            dv = new_vec(s.n), lambda = new_vec(3 * s.nc);
+            cfIcaOptions oi = exact_ica(1, CF_ICA_GAUSS_SEIDEL);
+            if (t == 0) oi.tol = tol;
+            else oi.rel_change = rho;
+            cf_ica_solve(&s, vs, &oi, dv, lambda, NULL, &st);
+            cft_assert_int_at(st.inner_total, ==, t == 0 ? want_tol : want_rel, "inner rule %s", t == 0 ? "tol" : "rel_change");
+            free(dv), free(lambda);
+        }
+    }
     /* the inner rule with the defaults: inner sweeps per outer iteration recorded beside the history */
-    free(dv), free(lambda);
     dv = new_vec(s.n), lambda = new_vec(3 * s.nc);
     cfIcaOptions d = cf_ica_options_default();
     d.max_outer = 8;
@@ -1246,6 +1395,22 @@ START_TEST(ch08_5_stopping_rules)
     }
     ck_assert_int_eq(sum, st.inner_total);
     ck_assert_int_eq(top, st.inner_max);
+    /* divergence: CF_DIVERGED once a residual exceeds 1e8 max(its iteration-1 values, 1), not
+       before (the first residuals are below 1 here, so the floor 1 is what counts) */
+    {
+        cfDualSystem dj;
+        jacobi_divergent(&dj);
+        double *vj = unconstrained(&dj), *dd = new_vec(dj.n), *lj = new_vec(3);
+        cfIcaOptions oj = exact_ica(1000, CF_ICA_JACOBI);
+        cfReport rj = report();
+        cfIcaStats sj;
+        cft_assert_status(cf_ica_solve(&dj, vj, &oj, dd, lj, &rj, &sj), CF_DIVERGED);
+        double first = rj.history[0], top_res = fmax(sj.lcp_residual, sj.dyn_residual);
+        ck_assert_msg(first < 1.0, "first contact residual %g: the floor would not count", first);
+        ck_assert_msg(top_res > 1e8 && sj.outer > 10, "stopped at %d iterations with residual %g", sj.outer, top_res);
+        free(vj), free(dd), free(lj);
+        cf_dual_free(&dj);
+    }
     ck_assert_msg(st.inner_max < 200, "the inner rule never stopped a loop (%d sweeps)", st.inner_max);
     free(vs), free(dv), free(lambda);
     cf_dual_free(&s);

@@ -582,6 +582,13 @@ START_TEST(ch09_4_psd_projection)
     }
     double bad[4] = {1, NAN, NAN, 1};
     cft_assert_status(cf_psd_project(2, bad), CF_BAD_INPUT);
+    /* 1 x 1: max(a, 0) */
+    double one[1] = {-3};
+    cft_assert_ok(cf_psd_project(1, one));
+    ck_assert(one[0] == 0.0);
+    one[0] = 2;
+    cft_assert_ok(cf_psd_project(1, one));
+    ck_assert(one[0] == 2.0);
 }
 END_TEST
 
@@ -1265,6 +1272,38 @@ START_TEST(ch09_7_force_jacobians)
     double a2 = stage_asymmetry(&s, s.q, b, s.q);
     cf_implicit_free(&s);
     cft_assert_at(a0 < 1e-12 && a2 < 1e-12 && a1 > 1e-4, "asymmetry: mu = 0 %g, implicit %g, lagged %g", a0, a1, a2);
+    /* the forces do not depend on the order of the nodes: the cluster with its fixed node first
+       (node k of the copy is node perm[k]) gives the same forces, permuted (a fixed node is
+       skipped, the nodes after it still feel the obstacles) */
+    implicit_cluster(&s, 0.4, false);
+    cfImplicitSystem t;
+    cft_assert_ok(cf_implicit_init(&t, s.h, s.kappa, s.delta));
+    t.gravity = s.gravity, t.mu = s.mu, t.eps = s.eps, t.lagged = s.lagged, t.profile = s.profile;
+    const int perm[4] = {3, 0, 1, 2}, inv[4] = {1, 2, 3, 0};
+    for (int k = 0; k < 4; ++k) {
+        const int i = perm[k];
+        cft_assert_int_at(cf_implicit_add_node(&t, cfu_vec3(s.q[3 * i], s.q[3 * i + 1], s.q[3 * i + 2]),
+                                              cfu_vec3(s.v[3 * i], s.v[3 * i + 1], s.v[3 * i + 2]), s.mass[i], s.fixed[i]), ==, k,
+                          "k = %d", k);
+    }
+    for (int e = 0; e < s.n_spring; ++e) {
+        cft_assert_int_at(cf_implicit_add_spring(&t, inv[s.spring[e][0]], inv[s.spring[e][1]], s.stiff[e]), ==, e,
+                          "e = %d", e);
+        t.rest[e] = s.rest[e];
+    }
+    for (int o = 0; o < s.n_obst; ++o) cft_assert_int_at(cf_implicit_add_obstacle(&t, s.obst[o]), ==, o, "o = %d", o);
+    cfDual qs[12], vs[12], fs[12], qt[12], vt[12], ft[12];
+    for (int k = 0; k < 12; ++k) {
+        qs[k] = cf_dual(s.q[k]), vs[k] = cf_dual(s.v[k]);
+        qt[k] = cf_dual(t.q[k]), vt[k] = cf_dual(t.v[k]);
+    }
+    cf_implicit_forces(&s, qs, vs, NULL, fs);
+    cf_implicit_forces(&t, qt, vt, NULL, ft);
+    for (int k = 0; k < 4; ++k)
+        for (int c = 0; c < 3; ++c)
+            cft_assert_near_at(ft[3 * k + c].re, fs[3 * perm[k] + c].re, 1e-12, 1e-12, "node %d, coordinate %d", k, c);
+    cf_implicit_free(&t);
+    cf_implicit_free(&s);
 }
 END_TEST
 
@@ -1329,6 +1368,7 @@ START_TEST(ch09_7_newton_direct_and_inexact)
     cft_assert_ok(cf_implicit_newton(&s, &st, vd, &o, &sd));
     cf_implicit_residual(&s, &st, vd, r);
     cft_assert_at(cf_vec_norm_inf(12, r) <= o.tol, "direct: |r| = %g", cf_vec_norm_inf(12, r));
+    cft_assert_near(sd.residual, cf_vec_norm_inf(12, r), 0, 1e-9); /* the stats report that residual */
     /* the line search never increases |r|; the last iterations are quadratic */
     cft_assert_at(sd.n_hist == sd.iterations + 1 && sd.iterations >= 2 && sd.residuals == sd.iterations + 1 + sd.backtracks,
                   "%d iterations, %d entries, %d residuals, %d backtracks", sd.iterations, sd.n_hist, sd.residuals, sd.backtracks);

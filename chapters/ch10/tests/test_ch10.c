@@ -138,6 +138,14 @@ START_TEST(ch10_1_worked)
     double mu[2];
     cft_assert_ok(cf_matchstick_cone(n, x, cfu_vec3(1, 1, 0), &MS, &t, &b, mu));
     cft_assert_vec3_near(b, cfu_vec3(-0.3826834323650898, 0.9238795325112867, 0), 1e-14);
+    /* parallel directions off the axes: the dot of the two unit tangents may round above 1,
+       and the angle is still 0 (fully anisotropic, finite) */
+    for (int k = 1; k <= 40; ++k) {
+        cfVec3 v = cfu_vec3(1.0 + k, 0.37 * k * k, 0);
+        cft_assert_ok_at(cf_matchstick_cone(n, v, v, &MS, &t, &b, mu), "k = %d", k);
+        cft_assert_near_at(mu[0], 0.2, 1e-7, 0, "k = %d", k);
+        cft_assert_near_at(mu[1], 0.8, 1e-7, 0, "k = %d", k);
+    }
 }
 END_TEST
 
@@ -235,6 +243,17 @@ START_TEST(ch10_2_projection)
     const double in[2] = {1.0, 0.5};
     ck_assert_int_eq(cf_ellipse_project(ax, in, 1e-15, x), 0);
     ck_assert(x[0] == in[0] && x[1] == in[1]);
+    /* degenerate ellipses: both axes 0 and z = 0 gives 0 (whatever x held); one axis 0 is the
+       segment along the other, so z outside goes to its end */
+    x[0] = x[1] = 7.0;
+    cf_ellipse_project((double[]){0, 0}, (double[]){0, 0}, 1e-15, x);
+    ck_assert(x[0] == 0.0 && x[1] == 0.0);
+    cf_ellipse_project((double[]){2, 0}, (double[]){3, 1}, 1e-15, x);
+    cft_assert_near(x[0], 2.0, 1e-14, 0);
+    cft_assert_near(x[1], 0.0, 0, 0);
+    cf_ellipse_project((double[]){0, 2}, (double[]){-1, -3}, 1e-15, x);
+    cft_assert_near(x[0], 0.0, 0, 0);
+    cft_assert_near(x[1], -2.0, 1e-14, 0);
     /* random points and axes from 1e-6 to 1e6: the certificate, idempotence */
     cfRng g;
     cf_rng_seed(&g, 202);
@@ -378,7 +397,7 @@ START_TEST(ch10_3_local_solve)
             for (int j = 0; j < 3; ++j) W[3 * i + j] = (i == j) + 0.5 * (B[i] * B[j] + B[3 + i] * B[3 + j] + B[6 + i] * B[6 + j]);
         for (int i = 0; i < 3; ++i) {
             u1[i] = u2[i] = cf_rng_range(&g, -1, 1);
-            r1[i] = r2[i] = i == 0 ? cf_rng_range(&g, 0, 1) : 0.0;
+            r1[i] = r2[i] = i == 0 ? cf_rng_range(&g, 0, 1) : cf_rng_range(&g, -0.3, 0.3); /* a warm start */
         }
         cfFrictionModel model = k % 2 ? CF_FRICTION_BOX : CF_FRICTION_CONE;
         double d1 = cf_contact_local_solve_ellipse(W, mm, model, 1.0, u1, r1);
@@ -496,6 +515,13 @@ START_TEST(ch10_3_prox_gs)
         ck_assert(fixed);
         cf_aniso_prox_gs_sweep(&p, r, NULL, NULL, 1e-15, zero, fixed, w);
         for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(fixed[i], trial[i], 0, 0, "k = %d, i = %d", k, i);
+        /* the loop's first sweep is that sweep, with the local r-factors r / A_ii (o.r = 1) */
+        memset(lam, 0, (size_t)3 * nc * sizeof *lam);
+        cfAnisoProxOptions o1 = o;
+        o1.max_iter = 1;
+        o1.r = 1.0;
+        cf_aniso_prox_gs(&p, NULL, NULL, &o1, lam, NULL, NULL);
+        for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(lam[i], fixed[i], 0, 0, "k = %d, i = %d (first sweep)", k, i);
         free(fixed);
         /* and with the generator, the same solution */
         memset(lam, 0, (size_t)3 * nc * sizeof *lam);
@@ -716,6 +742,10 @@ START_TEST(ch10_5_tensor_force)
     cfVec3 f;
     cf_friction_tensor_force(QA, Z, 1.0, n, x, x, x, 1.0, &f);
     cft_assert_vec3_near(f, cfu_vec3(-0.2, 0, 0), 1e-15);
+    /* the tangents are projected on the plane and normalized: a longer, tilted t_a (and t_b)
+       gives the same force */
+    cf_friction_tensor_force(QA, Z, 1.0, n, cfu_vec3(2, 0, 0.7), cfu_vec3(0.5, 0, -3), x, 1.0, &f);
+    cft_assert_vec3_near(f, cfu_vec3(-0.2, 0, 0), 1e-15);
     cf_friction_tensor_force(QA, Z, 1.0, n, x, x, cfu_vec3(3, 3, 0.5), 1.0, &f);
     cft_assert_vec3_near(f, cfu_vec3(-0.1414213562373095, -0.5656854249492381, 0), 1e-13);
     cft_assert_at(cfu_dot(f, cfu_vec3(1, 1, 0)) < 0, "power %g", cfu_dot(f, cfu_vec3(1, 1, 0)));
@@ -835,6 +865,11 @@ START_TEST(ch10_5_dissipation)
     /* an eigenvector: maximal dissipation */
     cft_assert_near(cf_friction_tensor_dissipation(L, vx, 1.0, &power), 0.0, 1e-8, 0);
     cft_assert_near(power, -0.2, 1e-15, 0);
+    /* the power f . v with f = -lambda_n L v / |v| at v = (3, 4), lambda_n = 2:
+       -2 (0.2 * 9 + 0.8 * 16) / 5 = -5.84 (both components count) */
+    const double v34[2] = {3, 4};
+    cf_friction_tensor_dissipation(L, v34, 2.0, &power);
+    cft_assert_near(power, -5.84, 1e-14, 0);
     /* against the ellipse's force of maximal dissipation in the cone's own axes */
     cfRng g;
     cf_rng_seed(&g, 1313);

@@ -370,8 +370,10 @@ START_TEST(ch11_2_islands)
     cf_islands_free(&is);
 
     /* the numbering follows the first body, not the first contact; a contact with the body on
-       side B and static side A; soft bodies after the rigid ones */
+       side B and static side A; soft bodies after the rigid ones. The array holds more bodies
+       than nb = 4: the fifth is fixed, and nothing may look at it */
     memset(bodies, 0, sizeof bodies);
+    bodies[4].fixed = true;
     cfContactExtra x2[2];
     cfContact c2[4] = {rigid_contact(2, 3), rigid_contact(-1, 1), soft_contact(3, 1, &x2[0]), soft_contact(-1, 0, &x2[1])};
     cft_assert_ok(cf_islands_find(bodies, 4, 2, c2, 4, &is));
