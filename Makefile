@@ -21,6 +21,7 @@ CHOLMOD ?= 0
 include mk/config.mk
 include mk/chapters.mk
 -include mk/viewer.mk
+-include mk/statehash.mk
 -include mk/grade.mk
 -include mk/book.mk
 -include $(sort $(wildcard mk/ch[0-9][0-9].mk))
