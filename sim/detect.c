@@ -1360,6 +1360,7 @@ typedef struct Hits {
     const cfRigidBody *b1;
     const Key *known;
     int n_known;
+    const cfContactList *known_list; /* the contacts the keys index */
     double tol;
     cfContactList found;
     int colliding;
@@ -1371,7 +1372,7 @@ static cfStatus hit(Hits *H, const cfContact *c)
     const Key *found = H->n_known ? bsearch(&k, H->known, (size_t)H->n_known, sizeof k, key_cmp) : NULL;
     if (found) { /* constrained: does the pair still cross at the end beyond the tolerance? */
         const cfWorld *w = H->w;
-        const cfContact *o = &w->contacts.items[found->index];
+        const cfContact *o = &H->known_list->items[found->index];
         double gap = cfu_dot(o->n, cfu_sub(side_point(w, o, 1, H->x1, H->b1), side_point(w, o, 0, H->x1, H->b1))) -
                      side_offset(w, o);
         if (gap < -H->tol) H->colliding++;
@@ -1381,18 +1382,19 @@ static cfStatus hit(Hits *H, const cfContact *c)
 }
 
 /* the contacts of the linear motion from the current state to x1 (soft) and b1 (rigid) that
-   cross: new pairs in @p out, pairs already in w->contacts counted in *colliding */
-cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b1, double margin, cfContactList *out,
-                       int *colliding)
+   cross: new pairs in @p out, pairs already in @p known counted in *colliding */
+cfStatus cf_detect_ccd(const cfWorld *w, const cfContactList *known_list, cfVec3 *const *x1, const cfRigidBody *b1,
+                       double margin, cfContactList *out, int *colliding)
 {
     *colliding = 0;
     Hits H = {.w = w, .x1 = x1, .b1 = b1, .tol = fmax(0.5 * margin, 1e-9)};
-    Key *known = malloc((size_t)(w->contacts.count > 0 ? w->contacts.count : 1) * sizeof *known);
+    Key *known = malloc((size_t)(known_list->count > 0 ? known_list->count : 1) * sizeof *known);
     if (!known) return CF_NO_MEMORY;
-    for (int a = 0; a < w->contacts.count; ++a) known[a] = key_of(&w->contacts.items[a], a);
-    qsort(known, (size_t)w->contacts.count, sizeof *known, key_cmp);
+    for (int a = 0; a < known_list->count; ++a) known[a] = key_of(&known_list->items[a], a);
+    qsort(known, (size_t)known_list->count, sizeof *known, key_cmp);
     H.known = known;
-    H.n_known = w->contacts.count;
+    H.n_known = known_list->count;
+    H.known_list = known_list;
     Surfaces S;
     cfStatus res = surfaces_build(w, &S);
     cfSpatialHash h;

@@ -17,6 +17,30 @@
 #include "cf/cf_ch09.h"
 #include "internal.h"
 
+/* ---- the names of its settings' values (scene files) ---------------------------------------------- */
+
+const char *cf_implicit_integrator_name(cfImplicitIntegrator i)
+{
+    switch (i) {
+    case CF_IMPLICIT_BE: return "be";
+    case CF_IMPLICIT_TR: return "tr";
+    case CF_IMPLICIT_BDF2: return "bdf2";
+    case CF_IMPLICIT_SDIRK2: return "sdirk2";
+    case CF_IMPLICIT_INTEGRATOR_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_slide_profile_name(cfSlideProfile p)
+{
+    switch (p) {
+    case CF_SLIDE_QUADRATIC: return "quadratic";
+    case CF_SLIDE_RATIONAL: return "rational";
+    case CF_SLIDE_PROFILE_COUNT: break;
+    }
+    return "unknown";
+}
+
 /* ---- which worlds the pipeline takes ------------------------------------------------------------ */
 
 cfStatus cf_world_implicit_check(const cfWorld *w, cfError *err)

@@ -6,8 +6,25 @@
 #include "cf/cf_detect.h"
 #include "cf/cf_world.h"
 
-/* free the step's scratch space (step.c; safe on NULL) */
+/* free the step's scratch space (work.c; safe on NULL) */
 void cf_step_work_free(struct cfStepWork *k);
+
+/* The state of the world's bodies (rigid bodies whole; soft x, v, x_prev, v_prev, has_prev),
+   saved before a step so that a failing step restores it (state.c) */
+typedef struct cfSavedState {
+    cfRigidBody *bodies;
+    cfVec3 **arr[4]; /* per soft body: x, v, x_prev, v_prev */
+    bool *has_prev;
+} cfSavedState;
+
+/* save the world's state in @p sv (CF_NO_MEMORY: partly saved; free it all the same) */
+cfStatus cf_state_save(cfWorld *w, cfSavedState *sv);
+/* bring back the state of a save that succeeded */
+void cf_state_restore(cfWorld *w, const cfSavedState *sv);
+/* free and zero @p sv (@p n_soft: the world's soft bodies, as at the save) */
+void cf_state_free(cfSavedState *sv, int n_soft);
+/* CF_OK when every body's state is finite, else CF_DIVERGED naming the first that is not (w->error) */
+cfStatus cf_state_check_finite(cfWorld *w);
 
 /* Persistent manifolds (detect.c): cf_detect_world() that reuses a pair's contacts while the
    pair's relative pose has changed by less than @p tol (m: translation plus rotation angle times
@@ -35,11 +52,11 @@ cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *o, cfContactLis
    positions @p x1 (one array per soft body) and rigid poses @p b1 (detect.c; chapter 3's cubic
    CCD): soft surface vertices against rigid shapes (end position inside) and soft triangles,
    rigid box corners against soft triangles, soft edges against soft edges (a sheet against
-   itself too). Each crossing pair not yet in w->contacts is appended to @p out once, as a contact
+   itself too). Each crossing pair not yet in @p known is appended to @p out once, as a contact
    at the start positions with the normal at the time of impact; pairs already constrained that
    still end below -max(margin/2, 1e-9) are counted in *colliding. */
-cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b1, double margin, cfContactList *out,
-                       int *colliding);
+cfStatus cf_detect_ccd(const cfWorld *w, const cfContactList *known, cfVec3 *const *x1, const cfRigidBody *b1,
+                       double margin, cfContactList *out, int *colliding);
 
 /* Warm starting (persist.c): impulses of the previous step's contacts carried to this step's by
    feature id (cf_contacts_carry_impulses()), then, with @p proximity, for contacts still without
@@ -51,6 +68,8 @@ int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proxim
 /* a contact side as one integer, for ordering and matching: rigid i -> i, static -> -1,
    soft body s -> -2 - s */
 int cf_contact_side_id(const cfContact *c, int side);
+
+/* the velocity pipeline's stages, the chapter-11 ops and CMR: stages.h */
 
 /* the ipc pipeline (ipc.c): the bodies it takes (cfPipeline::check) and its step (cfPipeline::step) */
 cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err);

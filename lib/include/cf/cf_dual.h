@@ -7,7 +7,7 @@
  * The notes' taxonomy (section 4.3) reads every dual-form method as a choice of P ~ A^-1 in
  * W_P = J P J^T: lumped mass (W_M), exact (W_A), block-diagonal (W_D, ICA). A solver of the form
  * CF_FORM_DUAL (cf_solver.h) gets this system, so that it can make that choice itself; the world
- * builds it (sim/step.c): rigid bodies as A = M (a 3x3 block m I for v, the world inertia for w),
+ * builds it (sim/dual.c): rigid bodies as A = M (a 3x3 block m I for v, the world inertia for w),
  * soft bodies by their implicit (or, for the lumped method, explicit) system of chapter 8.
  *
  * Unknowns: u in R^n, n a multiple of 3: a soft node is one block of 3, a rigid body two (v, w).
