@@ -41,9 +41,6 @@ static cfSolverParams solver_params(const cfWorldDef *d)
    at the state of its implicit system, in @p sw */
 static cfStatus soft_dual(cfWorld *w, const cfContactList *contacts, int i, cfSoftStep *sw)
 {
-    cf_soft_dual_free(&sw->dual);
-    cf_fc_free(&sw->fc);
-    sw->nc = 0;
     int m = 0;
     for (int a = 0; a < contacts->count; ++a) {
         const cfContact *c = &contacts->items[a];
@@ -290,6 +287,14 @@ static cfStatus impacts(cfWorld *w, const cfContactList *contacts, cfAssembly *a
 cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftSteps *soft, cfAssembly *as)
 {
     if (!cf_step_solving(w, contacts)) return CF_OK;
+    /* no soft body has contacts of its own until this step's assembly gives it some (the apply
+       maps each body's impulses through its dual form of this step, never of an earlier one) */
+    for (int i = 0; i < w->n_soft; ++i) {
+        cfSoftStep *sw = &soft->body[i];
+        cf_soft_dual_free(&sw->dual);
+        cf_fc_free(&sw->fc);
+        sw->nc = 0;
+    }
     const cfSolver *s = w->def.solver;
     cfStatus st = cf_world_erp_cfm(&w->def, &as->erp, &as->cfm);
     if (st != CF_OK)
