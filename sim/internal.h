@@ -26,7 +26,7 @@ void cf_state_free(cfSavedState *sv, int n_soft);
 /* CF_OK when every body's state is finite, else CF_DIVERGED naming the first that is not (w->error) */
 cfStatus cf_state_check_finite(cfWorld *w);
 
-/* Persistent manifolds (detect.c): cf_detect_world() that reuses a pair's contacts while the
+/* Persistent manifolds (detect_world.c): cf_detect_world() that reuses a pair's contacts while the
    pair's relative pose has changed by less than @p tol (m: translation plus rotation angle times
    the two bounding radii) since they were computed; the contacts are moved with the bodies (each
    surface point with its own body, the normal with A, the gap measured anew), feature ids kept.
@@ -40,16 +40,24 @@ cfStatus cf_state_check_finite(cfWorld *w);
 struct cfManifoldCache;
 cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, int threads,
                                 struct cfManifoldCache **cache, cfContactList *out, cfDetectStats *stats);
+/* the options are in range (margin >= 0, 1..CF_BOX_MAX_CONTACTS contacts, a known broad phase) */
+bool cf_detect_options_ok(const cfDetectOptions *o);
+
+/* the candidate pairs of the world, in lexicographic order of body indices (lower index first):
+   bounded bodies through the broad phase (their boxes grown by margin/2 + grow), planes with
+   everything (detect_rigid.c) */
+cfStatus cf_candidate_pairs(const cfWorld *w, const cfDetectOptions *o, double grow, cfPairList *pairs, cfDetectStats *st);
+
 /* fewer candidate pairs than this: the narrow phase on one thread (docs/performance.md) */
 #define CF_DETECT_THREAD_MIN_PAIRS 300
 void cf_manifold_cache_free(struct cfManifoldCache *c);
 
 /* contacts of the soft bodies against rigid shapes, each other and the static ground, appended
-   to @p out (detect.c); @p o as for cf_detect_world() */
+   to @p out (detect_soft.c); @p o as for cf_detect_world() */
 cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *o, cfContactList *out, cfDetectStats *stats);
 
 /* Continuous collision detection on the linear motion from the world's state to the soft
-   positions @p x1 (one array per soft body) and rigid poses @p b1 (detect.c; chapter 3's cubic
+   positions @p x1 (one array per soft body) and rigid poses @p b1 (detect_ccd.c; chapter 3's cubic
    CCD): soft surface vertices against rigid shapes (end position inside) and soft triangles,
    rigid box corners against soft triangles, soft edges against soft edges (a sheet against
    itself too). Each crossing pair not yet in @p known is appended to @p out once, as a contact
