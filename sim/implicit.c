@@ -45,18 +45,17 @@ const char *cf_slide_profile_name(cfSlideProfile p)
 
 cfStatus cf_world_implicit_check(const cfWorld *w, cfError *err)
 {
-    double mu = 0.0;
-    const char *mu_of = NULL;
+    cfOneMu one = {.pipeline = "implicit-soft"};
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
         if (!b->fixed || b->shape.type != CF_SHAPE_PLANE)
             return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': the implicit-soft pipeline's obstacles are fixed planes "
                                 "(paper 003's nodes against smooth fixed surfaces; got a %s %s)", i, b->name,
                                 b->fixed ? "fixed" : "moving", cf_shape_name(b->shape.type));
-        cfStatus st = cf_world_same_mu("implicit-soft", "bodies", i, b->name, b->mu, &mu, &mu_of, err);
+        cfStatus st = cf_world_same_mu(&one, "bodies", i, b->name, b->mu, err);
         if (st != CF_OK) return st;
     }
-    return cf_world_spring_soft_check(w, "implicit-soft", "keeps nodes off planes by its delta", &mu, &mu_of, err);
+    return cf_world_spring_soft_check(w, &one, "keeps nodes off planes by its delta", err);
 }
 
 /* ---- stage 1, gather ---------------------------------------------------------------------------- */

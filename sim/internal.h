@@ -82,15 +82,20 @@ int cf_contact_side_id(const cfContact *c, int side);
 /* the ipc pipeline (ipc.c): the bodies it takes (cfPipeline::check) and its step (cfPipeline::step) */
 cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err);
 cfStatus cf_world_ipc_step(cfWorld *w);
-/* chapter 9's systems have one friction coefficient: the first body's (*ref, *ref_name, set by the
-   first call) and every other body's must agree; CF_BAD_INPUT naming body @p i of @p kind otherwise */
-cfStatus cf_world_same_mu(const char *pipeline, const char *kind, int i, const char *name, double mu, double *ref,
-                          const char **ref_name, cfError *err);
+/* chapter 9's systems have one friction coefficient: the first body's (mu, and the body it is
+   of), which every other body's must equal; @p pipeline names the pipeline in messages */
+typedef struct cfOneMu {
+    const char *pipeline;
+    double mu;
+    const char *of; /* NULL until the first body */
+} cfOneMu;
+/* body @p i of @p kind ("bodies", "soft_bodies") named @p name has @p mu: the first sets one->mu,
+   every later one must agree (CF_BAD_INPUT naming both otherwise) */
+cfStatus cf_world_same_mu(cfOneMu *one, const char *kind, int i, const char *name, double mu, cfError *err);
 /* the soft bodies and material pairs of chapter 9's pipelines: mass-spring bodies with lumped
    masses, no damping and no thickness (@p thickness_why: what the pipeline does instead), one mu
-   with the rigid bodies' (cf_world_same_mu(), *ref and *ref_name carried over), no material pairs */
-cfStatus cf_world_spring_soft_check(const cfWorld *w, const char *pipeline, const char *thickness_why, double *ref,
-                                    const char **ref_name, cfError *err);
+   with the rigid bodies' (cf_world_same_mu()), no material pairs */
+cfStatus cf_world_spring_soft_check(const cfWorld *w, cfOneMu *one, const char *thickness_why, cfError *err);
 
 /* the implicit-soft pipeline (implicit.c): the bodies it takes and its step */
 cfStatus cf_world_implicit_check(const cfWorld *w, cfError *err);
