@@ -131,18 +131,21 @@ const cJSON *cf_json_member(const cJSON *obj, const char *key)
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-/* the member @p key of @p obj (NULL: absent) and its path "parent.key" in @p path */
+/* the member @p key of @p obj (NULL: absent) and, when it is there, its path "parent.key" in @p path */
 static const cJSON *field(const cJSON *obj, const char *parent, const char *key, char path[PATH_CAP])
 {
-    cf_json_field_path(path, parent, key);
-    return cf_json_member(obj, key);
+    const cJSON *item = cf_json_member(obj, key);
+    if (item) cf_json_field_path(path, parent, key);
+    return item;
 }
 
 /* CF_OK when the member @p key is there, else "path: missing (@p what is required)" */
 static cfStatus present(const cfSceneParser *p, const cJSON *obj, const char *parent, const char *key, const char *what)
 {
+    if (cf_json_member(obj, key)) return CF_OK;
     char path[PATH_CAP];
-    return field(obj, parent, key, path) ? CF_OK : cf_json_fail(p, path, "missing (%s is required)", what);
+    cf_json_field_path(path, parent, key);
+    return cf_json_fail(p, path, "missing (%s is required)", what);
 }
 
 cfStatus cf_json_number(const cfSceneParser *p, const cJSON *item, const char *path, double *out)
@@ -250,15 +253,15 @@ cfStatus cf_json_need_vec3(const cfSceneParser *p, const cJSON *obj, const char 
 
 cfStatus cf_json_need_int3(const cfSceneParser *p, const cJSON *obj, const char *parent, const char *key, int out[3])
 {
+    cfStatus st = present(p, obj, parent, key, "an array of 3 integers");
+    if (st != CF_OK) return st;
     char path[PATH_CAP];
     const cJSON *item = field(obj, parent, key, path);
-    if (!item) return cf_json_fail(p, path, "missing (an array of 3 integers is required)");
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3) return cf_json_fail(p, path, "must be an array of 3 integers");
     for (int i = 0; i < 3; ++i) {
         char elem[PATH_CAP];
         cf_json_path(elem, "%s[%d]", path, i);
-        cfStatus st = cf_json_int(p, cJSON_GetArrayItem(item, i), elem, &out[i]);
-        if (st != CF_OK) return st;
+        if ((st = cf_json_int(p, cJSON_GetArrayItem(item, i), elem, &out[i])) != CF_OK) return st;
     }
     return CF_OK;
 }

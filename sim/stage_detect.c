@@ -107,7 +107,8 @@ static cfStatus anisotropic_frame(cfWorld *w, cfContact *c, const cfFrictionPair
     return CF_OK;
 }
 
-/* the solver and the soft integrator can take contact @p c (anisotropic: its law is not isotropic) */
+/* the solver and the soft integrator can take contact @p c, which has a soft side or (@p anisotropic)
+   a law that is not isotropic (every solver takes a rigid isotropic one) */
 static cfStatus contact_takeable(cfWorld *w, const cfContact *c, const cfFrictionPair *p, bool anisotropic)
 {
     const cfSolver *s = w->def.solver;
@@ -150,8 +151,8 @@ cfStatus cf_stage_contacts(cfWorld *w, cfContactList *contacts)
         const cfFrictionPair *p;
         if (cf_contact_law(w, contacts, c, &p, &a_is) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
         bool anisotropic = !cf_contact_isotropic(c) || (p && p->matchstick);
-        cfStatus st = contact_takeable(w, c, p, anisotropic);
-        if (st != CF_OK) return st;
+        cfStatus st = CF_OK;
+        if ((anisotropic || cf_contact_has_soft(c)) && (st = contact_takeable(w, c, p, anisotropic)) != CF_OK) return st;
         st = cf_contact_frame(c->n, &c->t, &c->b);
         if (st != CF_OK)
             return cf_step_fail(w, st, "contacts: no frame for a normal of contact %d (ch02.2: %s)", a, cf_status_name(st));
