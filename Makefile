@@ -1,19 +1,20 @@
 # SPDX-License-Identifier: MIT
 # cflab: entry points. `make help` lists them; mk/ holds the rule fragments.
 #
-#   make demo                 the main job: run the simulator on the best available scene
+#   make demo                 the main job: the simulator on the best scene this tree can run
 #   make check                the whole self-test (what CI runs)
-#   make test-ch3             chapter 3 tests on your code (IMPL=exercises)
-#   make test-ch3 IMPL=solutions [PRIOR=...] [CASE=ch03.2]
+#   make test-ch3             chapter 3's tests on your code (exercises/ch03)
+#   make test-ch3 [IMPL=solutions] [PRIOR=solutions|exercises] [CASE=ch03.2] [SAN=1]
 #
-# IMPL picks chapter N's implementation (exercises | solutions), PRIOR the chapters before N
-# (default: same as IMPL). Chapters after N are linked as their stubs and never called.
+# IMPL picks chapter N's implementation (exercises | solutions). PRIOR picks the chapters before
+# N; unset, each comes from its solution when the tree has solutions/chNN (a released one in a
+# handout) and from your exercises/chNN otherwise. Chapters after N are linked as their stubs.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
 
 IMPL ?= exercises
-PRIOR ?= $(IMPL)
+PRIOR ?=
 CASE ?=
 SAN ?= 0
 CHOLMOD ?= 0
@@ -24,18 +25,23 @@ include mk/chapters.mk
 -include mk/statehash.mk
 -include mk/grade.mk
 -include mk/book.mk
+GENERAL_HELP := $(EXTRA_HELP)
 -include $(sort $(wildcard mk/ch[0-9][0-9].mk))
 
 .SECONDARY:
-.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check demo demo-cli exercises \
+.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check fuzz demo demo-cli exercises \
         exercises-check stubs-werror clean
 
 all: libs libtests simtests tests apps
 
 help:
 	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "other targets: test, test-lib, test-sim, exercises, exercises-check, stubs-werror, install-deps, clean"
-	@echo "               $(EXTRA_HELP)"
+	@echo
+	@echo "Chapters (N = $(call num,$(firstword $(CHAPTER_DIRS)))..$(call num,$(lastword $(CHAPTER_DIRS))); in this tree $(call runs_,$(foreach c,$(CHAPTER_DIRS),$c:$(call released_or_yours,$c)))):"
+	@echo "  test-chN [CASE=chNN.K] [SAN=1], demo-chN [DEMO=name], and a chapter's own targets:"
+	@$(foreach c,$(CHAPTER_DIRS),echo "  $c  test-ch$(call num,$c)$(if $(filter $c,$(DEMO_CHAPTERS)), demo-ch$(call num,$c))$$(sed -n 's/^EXTRA_HELP += /  /p' mk/$c.mk 2>/dev/null)";)
+	@echo "Other targets: test, test-lib, test-sim, fuzz, exercises, exercises-check, stubs-werror, install-deps, clean,"
+	@echo "  $(GENERAL_HELP)"
 
 # ---- dependencies: installed on demand from Debian's packages ------------------------------
 deps: $(DEPS_STAMP)
@@ -54,6 +60,10 @@ $(OBJ)/%.o: %.c | $(DEPS_STAMP)
 
 # exercise stubs leave parameters and helpers unused until the student fills them in
 $(OBJ)/exercises/%.o: EXTRA_CFLAGS += $(EXERCISE_CFLAGS)
+# A student's file: its warnings show when it is compiled and again after every test run of a
+# binary that links it (make compiles it once): tools/keep-warnings, the shell of this rule, keeps
+# them in <object>.warn. The command itself is the plain one (`make -n` shows it, the grader runs it).
+$(OBJ)/exercises/%.o: SHELL := tools/keep-warnings
 
 # the generated stubs compile without a warning: the same flags plus -Werror, objects apart
 STUBS_WERROR_OBJ := $(patsubst %.c,$(BLD)/stubs-werror/%.o,$(wildcard exercises/ch[0-9][0-9]/*.c))
@@ -124,23 +134,22 @@ $(CFLAB): $(CFLAB_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
 
 apps: $(CFLAB) $(EXTRA_APPS)
 
-# `make demo`: the main job. The reference solutions drive it when present, otherwise your code.
-DEMO_IMPL := $(if $(wildcard solutions/ch01),solutions,exercises)
-# the best available scene: the capstone showcase once the whole simulator (chapter 11) is in the
-# tree, else the pyramid once chapter 5 is, else chapter 1's tennis racket
-DEMO_SCENE ?= $(if $(wildcard solutions/ch11),scenes/ch11_showcase.json,$(if $(wildcard solutions/ch05),scenes/ch05_pyramid_10.json,scenes/ch01_tennis_racket.json))
-DEMO_TARGET ?= demo-cli
-demo: $(DEMO_TARGET)
-demo-cli:
-	@$(MAKE) --no-print-directory IMPL=$(DEMO_IMPL) $(BLD)/bin/$(DEMO_IMPL)/cflab
-	$(BLD)/bin/$(DEMO_IMPL)/cflab run $(DEMO_SCENE) --summary
-
 # ---- tests ---------------------------------------------------------------------------------
 test: $(ALL_TEST_BINS)
 	@st=0; for c in $(CHAPTER_DIRS); do $(MAKE) --no-print-directory test-$$c || st=1; done; exit $$st
 
 check:
 	@tools/check
+
+# ---- fuzzing: tools/fuzz (its --help says what it fails on) for FUZZ_SECONDS on FUZZ_JOBS jobs,
+# on the AddressSanitizer + UBSan build of cflab; FUZZ_SEED picks the cases (each is reproducible) -
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS ?= 2
+FUZZ_SEED ?= 1
+fuzz:
+	@$(MAKE) --no-print-directory SAN=1 IMPL=solutions PRIOR=solutions $(BUILD)/asan/bin/solutions/cflab
+	nice -n 10 tools/fuzz --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --seed $(FUZZ_SEED) \
+	  --cflab $(BUILD)/asan/bin/solutions/cflab
 
 # ---- exercises/ is generated from solutions/ -----------------------------------------------
 exercises:

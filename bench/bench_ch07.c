@@ -205,8 +205,13 @@ static void plot_scene(const Scene *sc, Run runs[2][CF_RFACTOR_COUNT])
         printf("(no plot: %s)\n", SDL_GetError());
         return;
     }
-    SDL_SetRenderDrawColor(ren, 8, 10, 14, 255);
-    SDL_RenderClear(ren);
+    cfvRaster frame = {0}; /* the viewer's plots draw into its frame, then onto the renderer */
+    if (!cfv_raster_begin(&frame, W, H, (SDL_Color){8, 10, 14, 255}, false)) {
+        printf("(no plot: out of memory)\n");
+        SDL_DestroyRenderer(ren);
+        SDL_FreeSurface(surf);
+        return;
+    }
     static const SDL_Color pal[3] = {{90, 170, 255, 255}, {255, 150, 60, 255}, {120, 220, 120, 255}};
     for (int panel = 0; panel < 2; ++panel) {
         const Run *sel[3];
@@ -233,22 +238,27 @@ static void plot_scene(const Scene *sc, Run runs[2][CF_RFACTOR_COUNT])
         snprintf(title, sizeof title, "%s, %d steps: merit |dl|_inf (N s) after each sweep, quartiles over steps (%s)",
                  sc->title, runs[0][0].steps, panel == 0 ? "local r" : "PROX-GS");
         float x0 = 10.0f + panel * (W / 2.0f), pw = W / 2.0f - 20.0f;
-        cfv_plot(ren, x0, 10, pw, H - 50, title, ptr, col, 3 * n, true, "sweeps");
+        cfv_plot(&frame, x0, 10, pw, H - 50, title, ptr, col, 3 * n, true, "sweeps");
         float lx = x0 + 60;
         for (int i = 0; i < n; ++i) {
             char buf[96];
             int q[3];
             quartiles(sel[i]->steps, sel[i]->sweeps, q);
             snprintf(buf, sizeof buf, "%s (median %d sweeps)", label[i], q[1]);
-            lx += cfv_text(ren, lx, H - 30, 1.0f, pal[i], buf) + 18;
+            lx += cfv_text(&frame, lx, H - 30, 1.0f, pal[i], buf) + 18;
         }
         for (int i = 0; i < 3 * n; ++i) cfv_series_free(&series[i]);
     }
     char path[1024];
     snprintf(path, sizeof path, "%s/ch07_paper_%s.png", out_dir, sc->key);
     cfError err;
-    if (cfv_write_png(ren, path, &err)) printf("plot: %s\n", path);
+    SDL_Texture *tex = NULL;
+    int tw = 0, th = 0;
+    if (!cfv_raster_present(&frame, ren, &tex, &tw, &th)) printf("(no plot: %s)\n", SDL_GetError());
+    else if (cfv_write_png(ren, path, &err)) printf("plot: %s\n", path);
     else printf("(no plot: %s)\n", err.msg);
+    if (tex) SDL_DestroyTexture(tex);
+    cfv_raster_free(&frame);
     SDL_DestroyRenderer(ren);
     SDL_FreeSurface(surf);
 }
@@ -612,6 +622,7 @@ static void fc3d_table(const char *data)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     const char *data = getenv("CF_DATA_DIR") ? getenv("CF_DATA_DIR") : "../shared/data";
     bool do_paper = true, do_fc3d = true;
     const char *only = NULL;

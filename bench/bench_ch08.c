@@ -15,6 +15,7 @@
  *   bench_ch08 [--out DIR] [--quick]
  */
 #define _POSIX_C_SOURCE 200809L
+#include "progress.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +198,8 @@ static void record_inner(const cfStepStats *st, int kind)
     }
 }
 
+static BenchProgress g_progress;
+
 /* Fig. 6: per size, CA and ICA; returns 0 on success */
 static int scaling(bool quick, const char *out)
 {
@@ -211,6 +214,7 @@ static int scaling(bool quick, const char *out)
         int cubes = sides[k][0] * sides[k][1];
         double outer = 0.0;
         for (int p = 0; p < 2; ++p) {
+            bench_progress(&g_progress, "part 1: %d cubes, %s", cubes, p ? "ICA" : "CA");
             char *json = cube_field(sides[k][0], sides[k][1], pre[p]);
             cfWorld w;
             if (!json || !load(json, false, &w)) {
@@ -291,6 +295,7 @@ static int cmr_histogram(bool quick, const char *scenes)
         hist[r <= MAX_ROUNDS ? r : MAX_ROUNDS + 1]++;
         halved += w.stats.cmr_substeps > 1;
     }
+    bench_progress(&g_progress, "part 2: CMR rounds on the cloth over a box");
     printf("\n== 2. CMR rounds per step, scenes/ch08_cloth_on_box.json, %d steps (paper: <= 3 in > 90 %%)\n", steps);
     long upto3 = 0;
     for (int r = 0; r <= MAX_ROUNDS + 1; ++r) {
@@ -330,6 +335,7 @@ static int falling_cloth(bool quick)
         for (int k = 0; k < CF_STAGE_COUNT; ++k) all += w.stats.stage_seconds[k];
         contacts += w.contacts.count;
     }
+    bench_progress(&g_progress, "part 3: the falling 50 x 50 cloth");
     printf("\n== 3. a 50 x 50 cloth (2601 vertices) dropped hanging onto the ground, h = 4 ms, %d steps (%.2f s), "
            "self-collision on\n", steps, steps * 0.004);
     printf("%.1f ms per step, %.0f contacts on average; collision detection (proximity and CCD) %.0f %%, constrained "
@@ -376,6 +382,7 @@ static int cholesky(void)
         b[(r * 7919) % n] = 0.0;
     }
     double t2 = cf_seconds();
+    bench_progress(&g_progress, "part 5: sparse Cholesky");
     printf("\n== 5. sparse Cholesky of this build (%s) on the A of 320 cubes (%d unknowns, %d non-zeros): "
            "factor %.1f ms, solve %.3f ms\n",
 #ifdef CF_HAVE_CHOLMOD
@@ -404,6 +411,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    bench_progress_start(&g_progress, "bench_ch08", (quick ? 4 : 7) * 2 + 3);
     printf("bench_ch08: paper 004 in small%s\n\n", quick ? " (--quick)" : "");
     int st = scaling(quick, out);
     if (st == 0) st = cmr_histogram(quick, scenes);

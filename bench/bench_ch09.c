@@ -334,6 +334,7 @@ static void table_direct_vs_iterative(void)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     struct utsname u;
     uname(&u);
     printf("# bench-ch9: IPC and paper 003 (chapter 9 reference), %s %s, one thread\n\n", u.sysname, u.machine);

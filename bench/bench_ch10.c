@@ -127,6 +127,7 @@ static int polyhedral_nnz(int k)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     const char *out_dir = argc == 3 && strcmp(argv[1], "--out") == 0 ? argv[2] : NULL;
     if (argc != 1 && !out_dir) {
         fprintf(stderr, "usage: bench_ch10 [--out DIR]\n");

@@ -79,6 +79,7 @@ typedef struct Scene {
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     int repeats = argc > 1 ? atoi(argv[1]) : 20;
     if (repeats < 1) repeats = 1;
     struct utsname u;

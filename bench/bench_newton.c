@@ -501,6 +501,7 @@ static void compare(const char *data)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     const char *env = getenv("CF_DATA_DIR");
     char data[1024];
     snprintf(data, sizeof data, "%s", env && *env ? env : "../shared/data");

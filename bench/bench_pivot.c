@@ -266,6 +266,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     int max_n = 1000;
     unsigned long seed = 2024;
     const char *csv_path = NULL;

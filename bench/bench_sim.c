@@ -11,6 +11,7 @@
    (cflab,cflab-fast,cflab-fast2,cflab-soft,cflab-soft40,cflab-scene,ode,bullet; all when unset; cflab-scene:
    in --scaling, a wall whose scene sets the soft step at another iteration count, run as it says) */
 #define _POSIX_C_SOURCE 200809L /* getpid */
+#include "progress.h"
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -229,6 +230,8 @@ static bool wanted(const char *engine)
     return false;
 }
 
+static BenchProgress g_progress;
+
 /* rounds of every engine in turn, so that each sees the same machine load; the fastest round counts */
 static int run_scene(const char *path, int repeats, bool with_reference, Row r[N_CFLAB], Peer *ode, Peer *bullet)
 {
@@ -238,6 +241,7 @@ static int run_scene(const char *path, int repeats, bool with_reference, Row r[N
         for (int e = with_reference ? 0 : 1; e < N_CFLAB; ++e) {
             Row t;
             if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue; /* not in this build, or not asked for */
+            bench_progress(&g_progress, "%s, %s, round %d of %d", path, CFLAB_ENGINE[e], round + 1, repeats);
             setenv("CF_THREADS", CFLAB_THREADS[e], 1); /* read by the solver's first prepare */
             int bad = run_cflab(path, CFLAB_SOLVER[e], CFLAB_ITERS[e], CFLAB_MANIFOLD_TOL[e], &t);
             unsetenv("CF_THREADS");
@@ -246,11 +250,13 @@ static int run_scene(const char *path, int repeats, bool with_reference, Row r[N
         }
 #ifdef CF_HAVE_BULLET
         BenchRun bt;
+        if (wanted("bullet")) bench_progress(&g_progress, "%s, bullet, round %d of %d", path, round + 1, repeats);
         if (wanted("bullet") && run_bullet(path, &bt) == 0 && bt.ms_step < bullet->ms_step)
             *bullet = (Peer){true, bt.ms_step, 0.0, bt.contacts, bt.drift};
 #endif
 #ifdef CF_HAVE_ODE
         Peer o = {true, 0, 0, 0, 0};
+        if (wanted("ode")) bench_progress(&g_progress, "%s, ode, round %d of %d", path, round + 1, repeats);
         if (wanted("ode") && run_ode(path, &o.ms_step, &o.ms_solve, &o.contacts, &o.drift) == 0 && o.ms_step < ode->ms_step)
             *ode = o;
 #endif
@@ -340,6 +346,7 @@ static int scaling(bool large)
            scene says, the catalogue's prediction in full (a row of its own, not in the fits) */
         if (own_soft && wanted("cflab-scene")) {
             Row t;
+            bench_progress(&g_progress, "%s, cflab-soft%d (the scene's own count)", scenes[i], own);
             if ((st = run_cflab(scenes[i], "soft-step", own, 0.0, &t)) != 0) break;
             printf("cflab-soft%d,%s,%d,%.0f,%.3f,%.5f,%s\n", own, scenes[i], bodies, t.contacts, t.ms_step, t.drift,
                    t.drift <= 0.05 ? "yes" : "no");
@@ -386,6 +393,18 @@ int main(int argc, char **argv)
     }
     if (n == 0)
         for (n = 0; n < 3; ++n) list[n] = scenes[n];
+    /* the runs to come, for the progress lines: every engine of every scene per round, then the
+       scaling table's scenes (5, and the 2 large grids) once each */
+    int engines = 0;
+    for (int e = 0; e < N_CFLAB; ++e) engines += cf_solver_find(CFLAB_SOLVER[e]) && wanted(CFLAB_ENGINE[e]);
+#ifdef CF_HAVE_ODE
+    engines += wanted("ode");
+#endif
+#ifdef CF_HAVE_BULLET
+    engines += wanted("bullet");
+#endif
+    bench_progress_start(&g_progress, "bench_sim",
+                         n * engines * repeats + (with_scaling ? (5 + (large ? 2 : 0)) * engines : 0));
     printf("# bench_sim: %d steps of 1/60 s, %d iterations, warm start, split impulse: cflab = matrix-free PGS, the reference ch05.6;\n"
            "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, the same sweeps, box pairs side by side: 4 lanes where the processor has AVX2,\n"
            "# else 2; CF_FAST_LANES=2 asks for 2) with persistent manifolds (manifold_tolerance 0.1 mm);\n"

@@ -93,6 +93,7 @@ static void run(const char *family, const cfLcp *l)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     printf("# bench_splitting: x0 = 0, stop at ||min(x, Ax+b)||_2 <= %g (absolute) or %d sweeps; one core\n", TOL,
            MAX_SWEEPS);
     printf("# fluid = num4lcp's banded stand-in (cf_lcpgen, corrected plant, seed 1); poisson = 7-point, sparse\n");

@@ -5,12 +5,12 @@
 #   make grade STUDENT=dir [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir] [PRIOR=solutions] [CASE=ch01.2]
 #   make grade-all STUDENTS=dir [JOBS=N] [CHAPTERS=...] [HIDDEN=dir] [OUT=dir]
 #   make handout OUT=dir [CHAPTERS="1"]
+#   make release OUT=dir CHAPTERS="6"   add chapter 6's solutions to the handout in dir
 #   make grade-tests            the grader's own test suite (also part of make check)
 
-EXTRA_HELP += grade grade-all handout grade-tests
+EXTRA_HELP += grade grade-all handout release grade-tests
 
-# Only what the user typed is passed on: PRIOR also has a default in the Makefile (PRIOR=IMPL)
-# that means something else here, and CHAPTERS from the environment is not a request.
+# Only what the user typed is passed on: CHAPTERS from the environment is not a request.
 typed = $(filter command line,$(origin $1))
 GRADE_ARGS = $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") \
              $(if $(HIDDEN),--hidden "$(HIDDEN)") \
@@ -28,7 +28,7 @@ MAKEFLAGS += -q
 endif
 endif
 
-.PHONY: grade grade-all handout grade-tests
+.PHONY: grade grade-all handout release grade-tests
 grade:
 	+@test -n "$(STUDENT)" || { echo 'usage: make grade STUDENT=dir [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir] [PRIOR=solutions] [CASE=ch01.2]' >&2; exit 2; }
 	+@tools/grade --student "$(STUDENT)" $(GRADE_ARGS)
@@ -40,6 +40,12 @@ grade-all:
 handout:
 	@test -n "$(OUT)" || { echo 'usage: make handout OUT=dir [CHAPTERS="1 2"]' >&2; exit 2; }
 	@tools/handout --out "$(OUT)" $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)")
+
+# run in the course tree (it has the solutions); in a handout it says so
+release:
+	@test -z "$(HANDOUT)" || { echo 'make release: run it in the course tree, where the solutions are: make release OUT=$(CURDIR) CHAPTERS="..."' >&2; exit 2; }
+	@test -n "$(OUT)" -a -n "$(call typed,CHAPTERS)" || { echo 'usage: make release OUT=dir CHAPTERS="6"' >&2; exit 2; }
+	@tools/handout --update "$(OUT)" --release "$(CHAPTERS)"
 
 grade-tests:
 	@tools/grade-tests/run

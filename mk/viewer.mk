@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 # The viewer cfview: built per IMPL/PRIOR like the test binaries; demos, demo checks, tests, benchmark.
 #
-#   make demo                 the viewer on the best available scene (headless + screenshot without a display)
+#   make demo                 the viewer on the best scene this tree can run, and why that one
+#                             (headless + screenshot without a display)
 #   make demo-ch1 [DEMO=name] chapter 1's demos (chapter 1 from IMPL, earlier chapters from PRIOR)
 #   make demos-check          every demo headless, each checking its prediction (reference solutions)
 #   make viewer-test          headless rendering tests and the command-line checks
-#   make bench-viewer         frames per second at 1280x720 for 200, 1000 and 5000 boxes, headless
-#                             and in a window with SDL's software renderer (under Xvfb without a display)
+#   make bench-viewer         bench/results/viewer.csv (headless: turning boxes, every demo's drawing and
+#                             stepping times) and viewer-window.csv (every demo and the showcase in a
+#                             1920x1080 window under Xvfb, SDL's software renderer); tools/bench-viewer
 
 SDL_CFLAGS = $(call lazy,SDL_CFLAGS,pkg-config --cflags sdl2 stb 2>/dev/null)
 SDL_LIBS = $(call lazy,SDL_LIBS,pkg-config --libs sdl2 stb 2>/dev/null)
@@ -21,6 +23,9 @@ VIEWER_TEST_OBJ := $(OBJ)/viewer/test/test_viewer.o
 DEMO_CHAPTERS := $(sort $(patsubst chapters/%/demos/,%,$(dir $(DEMO_SRC))))
 
 $(VIEWER_OBJ) $(DEMO_OBJ) $(VIEWER_TEST_OBJ): EXTRA_CFLAGS += $(SDL_CFLAGS) -Iviewer
+# the rasterizer's pixel loops (spans, fills, blends) want the vectorizer's full cost model: a 1080p
+# frame is two million pixels per pass
+$(OBJ)/viewer/raster.o: EXTRA_CFLAGS += -O3
 
 # cfview with every chapter from IMPL (what `make all` and `make demo` build)
 CFVIEW := $(BLD)/bin/$(IMPL)/cfview
@@ -30,46 +35,77 @@ $(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(L
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
 
 EXTRA_APPS += $(CFVIEW)
-EXTRA_HELP += demo-chN [DEMO=name] (N = 1..4), demos-check, viewer-test, bench-viewer
+EXTRA_HELP += demos-check, viewer-test, bench-viewer
 
 # cfview for chapter N: chapter N from IMPL, earlier chapters from PRIOR, later ones as stubs
-VIEWER_BIN_DIR := $(BLD)/bin/$(IMPL)-$(PRIOR)
+VIEWER_BIN_DIR := $(BLD)/bin/$(IMPL)-$(PRIOR_TAG)
 define viewer_rules
 # $1 = chNN
 $$(VIEWER_BIN_DIR)/cfview-$1: $$(VIEWER_OBJ) $$(DEMO_OBJ) $$(call link_objs,$1) $$(LIBSIM) $$(LIBCF)
 	@$$(call require_impls,$$(IMPL),$1)
-	@$$(call require_impls,$$(PRIOR),$$(foreach c,$$(CHAPTER_DIRS),$$(if $$(call is_before,$$c,$1),$$c)))
+	@$$(call require_prior,$1)
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(CFLAGS) $$^ -o $$@ $$(LDLIBS) $$(SDL_LIBS)
 
 .PHONY: $(sort demo-$1 demo-$(patsubst ch0%,ch%,$1))
 $(sort demo-$1 demo-$(patsubst ch0%,ch%,$1)): $$(VIEWER_BIN_DIR)/cfview-$1
-	@echo "== demos of $1: chapter $1 from $$(IMPL), earlier chapters from $$(PRIOR)"
-	$$< --chapter $(patsubst 0%,%,$(patsubst ch%,%,$1)) $$(if $$(DEMO),--demo $$(DEMO)) --shots $$(BLD)/demos/$$(IMPL)-$$(PRIOR)
+	@echo "== demos of $1: $$(call linked_text,$1)"
+	$$< --chapter $(patsubst 0%,%,$(patsubst ch%,%,$1)) $$(if $$(DEMO),--demo $$(DEMO)) --shots $$(BLD)/demos/$$(IMPL)-$$(PRIOR_TAG)
 endef
 $(foreach c,$(CHAPTER_DIRS),$(eval $(call viewer_rules,$c)))
 
-# `make demo`: the Makefile's demo target runs $(DEMO_TARGET); the viewer replaces the
-# command-line run. Best available: the scene file when the scene loader is in the tree, else
-# the first chapter demo. Without a display cfview runs headless and writes build/<v>/demo.png.
-DEMO_TARGET := demo-view
+# `make demo`: cfview with every chapter from its solution when the tree has it and from your
+# exercises/ otherwise (the last chapter's cfview, built as `make demo-chN` builds it), on the best
+# scene those solutions can run: the capstone showcase (two solvers side by side) when every
+# chapter has its solution, else the chapter-5 pyramid when chapters 1-5 have theirs, else chapter
+# 1's tennis racket (on your chapter 1 when it has no solution). It says which and why.
+# DEMO_SCENE=scenes/....json runs another scene with the same build; PRIOR=exercises runs your code.
+# Without a display cfview runs headless and writes build/<v>/demo.png.
 # the showcase side by side with these solvers (the comparison panel: one line each in the HUD, their
 # residuals in one plot; keys 1-2 choose a world, x changes its solver); headless: 200 steps
 DEMO_COMPARE ?= pgs-blocked,dual
-.PHONY: demo-view demos-check viewer-test bench-viewer
-demo-view:
-	@$(MAKE) --no-print-directory IMPL=$(DEMO_IMPL) $(BLD)/bin/$(DEMO_IMPL)/cfview
-	$(BLD)/bin/$(DEMO_IMPL)/cfview $(if $(and $(wildcard $(DEMO_SCENE)),$(wildcard sim/scene.c)),$(DEMO_SCENE),--demo ch01/tennis_racket) \
-	  $(if $(filter %showcase.json,$(DEMO_SCENE)),--compare $(DEMO_COMPARE) --steps 200) --screenshot $(BLD)/demo.png
+LAST_CHAPTER := $(lastword $(CHAPTER_DIRS))
+DEMO_IMPL := $(if $(filter command line,$(origin IMPL)),$(IMPL),$(call released_or_yours,$(LAST_CHAPTER)))
+DEMO_VIEW := $(BLD)/bin/$(DEMO_IMPL)-$(PRIOR_TAG)/cfview-$(LAST_CHAPTER)
+# the chapters the demo build links from solutions/, and "yes" when chapters 1..$1 are among them
+DEMO_SOLVED := $(foreach c,$(CHAPTER_DIRS),$(if $(filter solutions,$(if $(filter $c,$(LAST_CHAPTER)),$(DEMO_IMPL),$(or $(PRIOR),$(call released_or_yours,$c)))),$c))
+solved_upto = $(if $(filter-out $(DEMO_SOLVED),$(call before,$1) $1),,yes)
+DEMO_SHOWCASE := scenes/ch11_showcase.json
+DEMO_PYRAMID := scenes/ch05_pyramid_10.json
+DEMO_RACKET := scenes/ch01_tennis_racket.json
+ifneq ($(call solved_upto,$(LAST_CHAPTER)),)
+DEMO_BEST := $(DEMO_SHOWCASE)
+DEMO_WHY := the capstone showcase with $(DEMO_COMPARE) side by side: every chapter has its solution in this tree
+else ifneq ($(call solved_upto,ch05),)
+DEMO_BEST := $(DEMO_PYRAMID)
+DEMO_WHY := chapter 5's pyramid: chapters 1–5 have their solutions in this tree, not every chapter (the showcase needs all; DEMO_SCENE=$(DEMO_SHOWCASE) runs it on your code)
+else ifneq ($(call solved_upto,ch01),)
+DEMO_BEST := $(DEMO_RACKET)
+DEMO_WHY := chapter 1's tennis racket: chapter 1 has its solution in this tree, not each of chapters 1–5 (the pyramid needs them)
+else
+DEMO_BEST := $(DEMO_RACKET)
+DEMO_WHY := chapter 1's tennis racket on your chapter 1: no chapter has its solution in this tree (it stops with "not implemented" until you have written chapter 1)
+endif
+DEMO_SCENE ?= $(DEMO_BEST)
+.PHONY: demo demo-run demos-check viewer-test bench-viewer
+demo:
+	@echo "make demo: $(if $(filter command line environment,$(origin DEMO_SCENE)),$(DEMO_SCENE) (DEMO_SCENE=),$(DEMO_WHY))"
+	@$(MAKE) --no-print-directory IMPL=$(DEMO_IMPL) demo-run
+# (IMPL on the command line: the build of the last chapter the demo uses, which the line says)
+demo-run: $(DEMO_VIEW)
+	@echo "make demo: $(call linked_text,$(LAST_CHAPTER))"
+	$(DEMO_VIEW) $(DEMO_SCENE) $(if $(filter %showcase.json,$(DEMO_SCENE)),--compare $(DEMO_COMPARE) --steps 200) \
+	  --screenshot $(BLD)/demo.png
 
-# every demo headless, checking its prediction; the reference solutions when the tree has them
-DEMOS_IMPL := $(if $(wildcard solutions/ch01),solutions,exercises)
+# every demo headless, checking its prediction: the demos of the chapters whose solutions are in
+# the tree (every chapter in the course tree, the released ones in a handout), on those solutions
+DEMOS_CHECKED := $(filter $(RELEASED),$(DEMO_CHAPTERS))
+DEMOS_BIN := $(BLD)/bin/solutions-$(PRIOR_TAG)
 demos-check:
-	@$(MAKE) --no-print-directory IMPL=$(DEMOS_IMPL) PRIOR=$(DEMOS_IMPL) \
-	  $(foreach c,$(DEMO_CHAPTERS),$(BLD)/bin/$(DEMOS_IMPL)-$(DEMOS_IMPL)/cfview-$c)
-	@st=0; for c in $(DEMO_CHAPTERS); do \
-	  $(BLD)/bin/$(DEMOS_IMPL)-$(DEMOS_IMPL)/cfview-$$c --check --chapter $${c#ch} \
-	    --shots $(BLD)/demos/$(DEMOS_IMPL) || st=1; \
+	@$(if $(DEMOS_CHECKED),,echo "demos-check: no chapter with demos has its solution in this tree: nothing to check"; exit 0;) \
+	  $(MAKE) --no-print-directory IMPL=solutions $(DEMOS_CHECKED:%=$(DEMOS_BIN)/cfview-%)
+	@st=0; for c in $(DEMOS_CHECKED); do \
+	  $(DEMOS_BIN)/cfview-$$c --check --chapter $${c#ch} --shots $(BLD)/demos/solutions || st=1; \
 	done; exit $$st
 
 # rendering tests (Check) and the command line (exit statuses, messages)
@@ -88,8 +124,7 @@ viewer-test: $(VIEWER_TEST) $(CFVIEW)
 	@CK_FORK=$${CK_FORK:-yes} CK_VERBOSITY=$${CK_VERBOSITY:-normal} CFT_CASE=$(CASE) $(VIEWER_TEST)
 	@viewer/test/cli.sh $(CFVIEW) $(BLD)/viewer-test $(CFVIEW_STUBS)
 
-# prints CSV (boxes, fps, ...) and keeps it in build/<variant>/bench/viewer.csv and viewer-window.csv
+# the results go to bench/results/ (committed, with the machine, the method and the load average)
+BENCH_VIEWER_OUT ?= bench/results
 bench-viewer: $(CFVIEW)
-	@mkdir -p $(BLD)/bench
-	$(CFVIEW) --bench --size 1280x720 | tee $(BLD)/bench/viewer.csv
-	tools/with-display $(CFVIEW) --bench --window --software --size 1280x720 | tee $(BLD)/bench/viewer-window.csv
+	@OPENBLAS_NUM_THREADS=1 tools/bench-viewer $(CFVIEW) $(BENCH_VIEWER_OUT)

@@ -131,6 +131,7 @@ static void scatter(cfWorld *w, const cfImplicitSystem *s, const cfImplicitStats
     t->solver_iterations = is->iterations;
     t->solver_residual = is->residual;
     t->solver_status = CF_OK;
+    t->contact_solve = true;
     t->n_contacts = contacts;
     t->implicit.kappa = s->kappa;
     t->implicit.bumps = is->bumps;

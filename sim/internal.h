@@ -23,8 +23,11 @@ cfStatus cf_state_save(cfWorld *w, cfSavedState *sv);
 void cf_state_restore(cfWorld *w, const cfSavedState *sv);
 /* free and zero @p sv (@p n_soft: the world's soft bodies, as at the save) */
 void cf_state_free(cfSavedState *sv, int n_soft);
-/* CF_OK when every body's state is finite, else CF_DIVERGED naming the first that is not (w->error) */
-cfStatus cf_state_check_finite(cfWorld *w);
+/* The state after a step, before it is committed: finite, inside the world's bounds, and no body
+   that went through a static plane during the step (wholly behind it now, not at the start:
+   @p sv holds the start; NULL: not checked). CF_OK, or CF_DIVERGED naming the body and the step
+   (w->error). */
+cfStatus cf_state_check(cfWorld *w, const cfSavedState *sv);
 
 /* Persistent manifolds (detect_world.c): cf_detect_world() that reuses a pair's contacts while the
    pair's relative pose has changed by less than @p tol (m: translation plus rotation angle times

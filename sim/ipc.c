@@ -138,6 +138,35 @@ static void ipc_parameters(const cfWorld *w, double *dhat, double *kappa, cfVec3
     *kappa = w->def.ipc.kappa > 0.0 ? w->def.ipc.kappa : m_max > 0.0 ? m_max * g / ((log(2.0) + 0.5) * *dhat) : 1.0;
 }
 
+/* Where a plane's slab goes this step: around everything that moves (soft nodes where they are now,
+   moving boxes by their bounding spheres), grown by how far the fastest of it can go in a step
+   (|v| h), so that every node that can reach the plane in this step's barrier or CCD is over the
+   slab's top face and sees the plane's distance: a plane is unbounded. The slab is made anew each
+   step, so it follows what slides on it (a face fixed around the rest positions ended 1.5 m away). */
+static void plane_footprint(const cfWorld *w, cfVec3 *center, double *size)
+{
+    cfVec3 lo = cfu_vec3(INFINITY, INFINITY, INFINITY), hi = cfu_scale(-1.0, lo);
+    double vmax = 0.0;
+    for (int i = 0; i < w->n_soft; ++i)
+        for (int k = 0; k < w->soft[i].n_nodes; ++k) {
+            cfVec3 x = w->soft[i].x[k];
+            lo = cfu_vec3(fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z));
+            hi = cfu_vec3(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
+            if (!w->soft[i].fixed[k]) vmax = fmax(vmax, cfu_norm(w->soft[i].v[k]));
+        }
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (b->fixed) continue;
+        double r = cfu_norm(b->shape.half_extents);
+        lo = cfu_vec3(fmin(lo.x, b->x.x - r), fmin(lo.y, b->x.y - r), fmin(lo.z, b->x.z - r));
+        hi = cfu_vec3(fmax(hi.x, b->x.x + r), fmax(hi.y, b->x.y + r), fmax(hi.z, b->x.z + r));
+        vmax = fmax(vmax, cfu_norm(b->v) + r * cfu_norm(b->w));
+    }
+    bool any = lo.x <= hi.x;
+    *center = any ? cfu_scale(0.5, cfu_add(lo, hi)) : cfu_zero3();
+    *size = (any ? cfu_norm(cfu_sub(hi, lo)) : 0.0) + 2.0 * vmax * w->def.dt;
+}
+
 /* a box [lo, hi] of the frame (origin, columns R): fixed, or free with the nine nodes of a moving
    rigid box of mass m (8 corners of m/24 and the centre of 2m/3: the solid box's mass, centre and
    second moment m/3 diag(he^2)); q_rest keeps the body-frame positions X */
@@ -159,18 +188,20 @@ static int add_box(cfIpcSystem *s, cfVec3 origin, cfMat3 R, cfVec3 lo, cfVec3 hi
 
 /* The system of the world: static geometry first (a box as its 8 corners and 12 triangles, a
    plane as the top face of a slab of half size L = max(10 D, 1 m) and depth L/10 whose centre
-   is moved by (L/2)(t1 + t2) from the soft bodies' centre (the origin without soft bodies), so
-   that the diagonal of the face, where a point within dhat of both triangles is pushed twice
-   (chapter 9's pitfall), passes L/sqrt 2 away from it), then each moving rigid box (add_box(),
+   is moved by (L/2)(t1 + t2) from the centre of what moves (plane_footprint(): D its size this
+   step, with the way it can go in a step), so that the plane is unbounded for everything that can
+   reach it and the diagonal of the face, where a point within dhat of both triangles is pushed
+   twice (chapter 9's pitfall), passes L/sqrt 2 away from it), then each moving rigid box (add_box(),
    at its pose, node velocities v + w x (x - c)), then each soft body: its nodes (added at rest:
    the edge-edge mollifier's rest lengths), triangles, edges (its triangles', or its springs' when
    it has no triangles), springs with their own rest lengths, then the state x, v. */
 static cfStatus gather(const cfWorld *w, cfIpcSystem *s, Map *m)
 {
     //> ch09:world-gather
-    double dhat, kappa, diag;
+    double dhat, kappa, diag, size;
     cfVec3 center;
     ipc_parameters(w, &dhat, &kappa, &center, &diag);
+    plane_footprint(w, &center, &size);
     cfStatus st = cf_ipc_init(s, w->def.dt, dhat, kappa);
     if (st != CF_OK) return st;
     s->gravity = w->def.gravity;
@@ -187,7 +218,7 @@ static cfStatus gather(const cfWorld *w, cfIpcSystem *s, Map *m)
             cfVec3 n = cfu_normalize(b->shape.normal);
             cfVec3 a = fabs(n.x) < 0.6 ? cfu_vec3(1, 0, 0) : cfu_vec3(0, 1, 0);
             cfVec3 t1 = cfu_normalize(cfu_sub(a, cfu_scale(cfu_dot(a, n), n))), t2 = cfu_cross(n, t1);
-            double L = fmax(10.0 * diag, 1.0);
+            double L = fmax(10.0 * size, 1.0);
             cfVec3 c = cfu_mul_add(center, b->shape.offset - cfu_dot(n, center), n);
             c = cfu_add(c, cfu_scale(0.5 * L, cfu_add(t1, t2)));
             cfMat3 R = cfu_mat3_cols(t1, t2, n);
@@ -359,6 +390,7 @@ static void scatter(cfWorld *w, const cfIpcSystem *s, const Map *m, const cfIpcA
     cfStepStats *t = &w->stats;
     t->solver_iterations = is->iterations;
     t->solver_status = st;
+    t->contact_solve = true;
     t->n_contacts = is->active;
     t->ipc.dhat = s->dhat;
     t->ipc.kappa = s->kappa;
@@ -394,6 +426,9 @@ cfStatus cf_world_ipc_step(cfWorld *w)
     w->stats.stage_seconds[0] = t1 - t0;
     cfIpcStats is;
     memset(&is, 0, sizeof is);
+    /* a pair at distance 0 has an infinite barrier: refused before the solve, which would find out
+       only after assembling the whole energy and its Hessian (19 s on a touching pyramid) */
+    if (st == CF_OK && !(cf_ipc_min_distance(&s, s.q, NULL) > 0.0)) st = CF_BAD_INPUT;
     if (st == CF_OK) {
         cfIpcOptions o = cf_ipc_options_default();
         o.lag_iters = w->def.ipc.friction_iterations;

@@ -46,3 +46,15 @@ const char *cf_stabilization_name(cfStabilization s)
     }
     return "unknown";
 }
+
+const char *cf_solver_failure_name(cfSolverFailure f)
+{
+    switch (f) {
+    case CF_ON_FAILURE_CONTINUE: return "continue";
+    case CF_ON_FAILURE_WARN: return "warn";
+    case CF_ON_FAILURE_RETRY: return "retry";
+    case CF_ON_FAILURE_STOP: return "stop";
+    case CF_ON_FAILURE_COUNT: break;
+    }
+    return "unknown";
+}

@@ -4,7 +4,6 @@
    here, the bodies in scene_bodies.c, every value through scene_json.c. */
 #include "cf/cf_scene.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@ static const char *rfactor_name(int i) { return cf_rfactor_name((cfRFactor)i); }
 static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
 static const char *preconditioner_name(int i) { return cf_preconditioner_name((cfPreconditioner)i); }
 static const char *pipeline_name(int i) { return cf_pipeline_name((cfPipelineKind)i); }
+static const char *failure_name(int i) { return cf_solver_failure_name((cfSolverFailure)i); }
 static const char *implicit_integrator_name(int i) { return cf_implicit_integrator_name((cfImplicitIntegrator)i); }
 static const char *slide_profile_name(int i) { return cf_slide_profile_name((cfSlideProfile)i); }
 
@@ -74,7 +74,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
                                        "restitution_threshold",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
-                                       "pipeline", "ipc", "implicit", NULL};
+                                       "pipeline", "ipc", "implicit", "on_solver_failure", "bounds", NULL};
     static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", NULL};
     static const char *const implicit_keys[] = {"integrator", "kappa", "delta", "eps", "profile", NULL};
     const char *at = "world";
@@ -91,6 +91,8 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "manifold_tolerance", &def->manifold_tolerance);
     if (st == CF_OK) st = cf_json_get_int(p, obj, at, "solver_iterations", &def->solver_iterations);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "solver_tolerance", &def->solver_tolerance);
+    GET_ENUM("on_solver_failure", "policy", failure_name, CF_ON_FAILURE_COUNT, def->on_solver_failure);
+    if (st == CF_OK) st = cf_json_get_number(p, obj, at, "bounds", &def->bounds);
     if (st == CF_OK) st = get_solver(p, obj, at, &def->solver);
     GET_ENUM("friction_model", "friction model", friction_model_name, CF_FRICTION_MODEL_COUNT, def->friction_model);
     if (st == CF_OK) st = cf_json_get_int(p, obj, at, "friction_directions", &def->friction_directions);
@@ -294,6 +296,47 @@ static cfStatus parse_friction_pair(const cfSceneParser *p, const cJSON *obj, in
     return st == CF_OK ? CF_OK : cf_json_fail_from(p, at, st, &inner);
 }
 
+/* every body inside the world's bounds, and none that would leave them within a step
+   ("label: bodies[i].position: ..." in @p err) */
+static cfStatus world_bounds_check(const cfWorld *w, cfError *err, const char *label)
+{
+    const double lim = w->def.bounds, vlim = w->def.bounds / w->def.dt;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b = &w->bodies[i];
+        if (!(cfu_norm_inf(b->x) <= lim))
+            return cf_error_set(err, CF_BAD_INPUT, "%s: bodies[%d].position: (%g, %g, %g) lies outside the world's bounds "
+                                "|x|_inf <= %g m (world.bounds)", label, i, b->x.x, b->x.y, b->x.z, lim);
+        if (!b->fixed && !(cfu_norm_inf(b->v) <= vlim))
+            return cf_error_set(err, CF_BAD_INPUT, "%s: bodies[%d].velocity: (%g, %g, %g) m/s would leave the world's bounds "
+                                "(%g m, world.bounds) within one step of %g s", label, i, b->v.x, b->v.y, b->v.z, lim, w->def.dt);
+    }
+    for (int i = 0; i < w->n_soft; ++i) {
+        const cfSoftBody *s = &w->soft[i];
+        for (int n = 0; n < s->n_nodes; ++n) {
+            if (!(cfu_norm_inf(s->x[n]) <= lim))
+                return cf_error_set(err, CF_BAD_INPUT, "%s: soft_bodies[%d] '%s': node %d at (%g, %g, %g) lies outside the "
+                                    "world's bounds |x|_inf <= %g m (world.bounds)", label, i, s->name, n, s->x[n].x, s->x[n].y,
+                                    s->x[n].z, lim);
+            if (!(cfu_norm_inf(s->v[n]) <= vlim))
+                return cf_error_set(err, CF_BAD_INPUT, "%s: soft_bodies[%d] '%s': node %d moves at (%g, %g, %g) m/s and would "
+                                    "leave the world's bounds (%g m, world.bounds) within one step of %g s", label, i, s->name,
+                                    n, s->v[n].x, s->v[n].y, s->v[n].z, lim, w->def.dt);
+        }
+    }
+    return CF_OK;
+}
+
+cfStatus cf_scene_check(const cfWorld *w, const char *label, cfError *err)
+{
+    cfError inner = {{0}};
+    if (!label || !*label) label = "<scene>";
+    if (cf_world_def_check(&w->def, &inner) != CF_OK) return cf_error_set(err, CF_BAD_INPUT, "%s: world.%s", label, inner.msg);
+    cfStatus st = world_bounds_check(w, err, label);
+    if (st != CF_OK) return st;
+    if (cf_pipeline_of(w->def.pipeline)->check(w, &inner) != CF_OK)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: %s", label, inner.msg);
+    return CF_OK;
+}
 
 static cfStatus build_scene(const cfSceneParser *p, const cJSON *root, cfWorld *w, cfSceneInfo *info)
 {
@@ -342,6 +385,7 @@ static cfStatus build_scene(const cfSceneParser *p, const cJSON *root, cfWorld *
     i = 0;
     for (const cJSON *c = friction ? friction->child : NULL; c; c = c->next, ++i)
         if ((st = parse_friction_pair(p, c, i, w)) != CF_OK) return st;
+    if ((st = world_bounds_check(w, p->err, p->label)) != CF_OK) return st;
     /* the bodies the pipeline can step (the velocity pipeline takes every world) */
     cfError inner = {{0}};
     if (cf_pipeline_of(w->def.pipeline)->check(w, &inner) != CF_OK) return cf_json_fail(p, NULL, "%s", inner.msg);
@@ -431,45 +475,11 @@ cfStatus cf_scene_load_solved(const char *path, const char *solver, cfWorld *w, 
     if (w) memset(w, 0, sizeof *w);
     if (info) memset(info, 0, sizeof *info);
     if (!path) return cf_error_set(err, CF_IO_ERROR, "<scene>: no file name (path is NULL)");
-    FILE *f = fopen(path, "rb");
-    if (!f) return cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
-
-    /* read the whole file, doubling the buffer as needed */
-    size_t len = 0, cap = 4096;
-    char *text = malloc(cap);
-    cfStatus st = text ? CF_OK : CF_NO_MEMORY;
-    while (st == CF_OK) {
-        if (len + 1 == cap) {
-            char *bigger = cap < SCENE_MAX_BYTES ? realloc(text, 2 * cap) : NULL;
-            if (!bigger) {
-                st = cap < SCENE_MAX_BYTES ? CF_NO_MEMORY : CF_BAD_INPUT;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int read_errno = errno;
-    bool read_failed = ferror(f) != 0;
-    fclose(f);
-    if (st != CF_OK || read_failed) {
-        free(text);
-        if (st == CF_NO_MEMORY) return cf_error_set(err, st, "%s: out of memory while reading", path);
-        if (st == CF_BAD_INPUT)
-            return cf_error_set(err, st, "%s: too large for a scene (more than %zu bytes)", path,
-                                (size_t)SCENE_MAX_BYTES);
-        return cf_error_set(err, CF_IO_ERROR, "%s: cannot read: %s", path, strerror(read_errno));
-    }
-    text[len] = '\0';
-    if (strlen(text) != len) {
-        int line, col;
-        line_col(text, strlen(text), &line, &col);
-        free(text);
-        return cf_error_set(err, CF_BAD_INPUT, "%s:%d:%d: invalid JSON: NUL byte in the file", path, line, col);
-    }
+    /* a regular text file of at most SCENE_MAX_BYTES (cf_file_read_text(): a FIFO or a device is
+       refused without blocking, a NUL byte is named by its line) */
+    char *text;
+    cfStatus st = cf_file_read_text(path, (long)SCENE_MAX_BYTES, &text, NULL, err);
+    if (st != CF_OK) return st;
     st = parse_scene(text, path, solver, w, info, err);
     free(text);
     return st;

@@ -265,11 +265,15 @@ static cfStatus build_tetgen(const cfSceneParser *p, const cJSON *obj, const cha
     cf_scene_relative(p, node, npath, sizeof npath);
     cf_scene_relative(p, ele, epath, sizeof epath);
     cfError inner = {{0}};
-    st = cf_soft_read_tetgen(s, npath, epath, scale, offset, density, young, poisson, &inner);
-    if (st == CF_OK) st = cf_scene_spend(p, at, "node", (double)s->n_nodes + s->n_tets);
-    if (st == CF_OK) return CF_OK;
-    cf_soft_free(s);
-    return inner.msg[0] ? cf_json_fail_from(p, at, st, &inner) : st;
+    st = cf_soft_read_tetgen(s, npath, epath, scale, offset, density, young, poisson, fmax(*p->elements_left, 0.5), &inner);
+    if (st != CF_OK) {
+        cf_soft_free(s);
+        /* the reader names its file and line ("mesh.node:2: ..."): after the body, not glued to its path */
+        return cf_error_set(p->err, st, "%s: %s: %s", p->label, at, inner.msg[0] ? inner.msg : cf_status_name(st));
+    }
+    st = cf_scene_spend(p, at, "node", (double)s->n_nodes + s->n_tets);
+    if (st != CF_OK) cf_soft_free(s);
+    return st;
 }
 
 static cfStatus build_chain(const cfSceneParser *p, const cJSON *obj, const char *at, cfSoftBody *s)

@@ -21,6 +21,8 @@ cfWorldDef cf_world_def_default(void)
     d.solver = NULL;
     d.solver_iterations = 20;
     d.solver_tolerance = 1e-8;
+    d.on_solver_failure = CF_ON_FAILURE_CONTINUE;
+    d.bounds = 1e6;
     d.friction_model = CF_FRICTION_CONE;
     d.friction_directions = 8;
     d.warm_start = true;
@@ -119,6 +121,21 @@ static cfStatus pipeline_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "soft_integrator: the %s pipeline integrates by its own settings; leave it 'implicit' (got '%s')",
                       name, cf_soft_integrator_name(d->soft_integrator));
     if (d->cmr_rounds != 0) return REFUSE(err, "cmr_rounds: constraint manifold refinement is a velocity-pipeline step");
+    /* the contact solve's settings: the pipeline has none, so they would change nothing */
+    const char *unused = d->solver_iterations != def.solver_iterations         ? "solver_iterations"
+                         : d->solver_tolerance != def.solver_tolerance         ? "solver_tolerance"
+                         : d->friction_model != def.friction_model             ? "friction_model"
+                         : d->friction_directions != def.friction_directions   ? "friction_directions"
+                         : d->r_factor != def.r_factor                         ? "r_factor"
+                         : d->relaxation != def.relaxation                     ? "relaxation"
+                         : d->ordering != def.ordering                         ? "ordering"
+                         : d->warm_start != def.warm_start                     ? "warm_start"
+                         : d->preconditioner != def.preconditioner             ? "preconditioner"
+                         : d->on_solver_failure != def.on_solver_failure       ? "on_solver_failure"
+                                                                               : NULL;
+    if (unused)
+        return REFUSE(err, "%s: a setting of the velocity pipeline's contact solve; the %s pipeline solves its own system "
+                      "and would ignore it", unused, name);
     return CF_OK;
 }
 
@@ -144,8 +161,21 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
     if (d->solver_iterations < 0) return REFUSE(err, "solver_iterations: must be >= 0 (got %d)", d->solver_iterations);
     if (!(isfinite(d->solver_tolerance) && d->solver_tolerance >= 0.0))
         return REFUSE(err, "solver_tolerance: must be >= 0 (got %g)", d->solver_tolerance);
+    if (!(d->on_solver_failure >= 0 && d->on_solver_failure < CF_ON_FAILURE_COUNT))
+        return REFUSE(err, "on_solver_failure: unknown value %d", (int)d->on_solver_failure);
+    if (!(isfinite(d->bounds) && d->bounds > 0.0)) return REFUSE(err, "bounds: must be > 0 (m) (got %g)", d->bounds);
     if (!(d->friction_model >= 0 && d->friction_model < CF_FRICTION_MODEL_COUNT))
         return REFUSE(err, "friction_model: unknown value %d", (int)d->friction_model);
+    if (d->solver && d->friction_model == CF_FRICTION_BOX && !d->solver->friction_model && d->solver->form != CF_FORM_BLCP) {
+        char names[512] = "";
+        for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i) {
+            const cfSolver *r = cf_solver_at(i);
+            if (r->contacts && (r->friction_model || r->form == CF_FORM_BLCP))
+                n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", r->name);
+        }
+        return REFUSE(err, "friction_model: solver '%s' solves the Coulomb cone only and would ignore \"box\" (it is a "
+                      "choice of: %s)", d->solver->name, names);
+    }
     if (d->friction_directions < 3 || d->friction_directions > 64)
         return REFUSE(err, "friction_directions: must be in [3, 64] (got %d)", d->friction_directions);
     if (!(d->ordering >= 0 && d->ordering < CF_ORDER_COUNT))
@@ -160,6 +190,9 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
     }
     if (!(d->r_factor >= 0 && d->r_factor < CF_RFACTOR_COUNT))
         return REFUSE(err, "r_factor: unknown value %d", (int)d->r_factor);
+    if (d->solver && d->r_factor != CF_RFACTOR_LOCAL && !d->solver->r_factors)
+        return REFUSE(err, "r_factor: '%s' is a strategy of the PROX solvers (chapter 7); solver '%s' would ignore it",
+                      cf_rfactor_name(d->r_factor), d->solver->name);
     if (!(d->relaxation > 0.0 && d->relaxation < 2.0))
         return REFUSE(err, "relaxation: must be in (0, 2) (got %g)", d->relaxation);
     if (!(d->stabilization >= 0 && d->stabilization < CF_STABILIZATION_COUNT))

@@ -4,6 +4,7 @@
    impulses (cf_form_build, cf_form_solve) that the world and `cflab solve` share. */
 #include "cf/cf_solvers.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -314,10 +315,10 @@ static const cfSolver ROWS[] = {
      .summary = "projected Gauss-Seidel (ch05.2; LCP files)"},
     {.name = "psor", .chapter = 5, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP, .solve = psor_solve,
      .summary = "projected SOR with relaxation omega (ch05.3; LCP files)"},
-    {.name = "pgs", .chapter = 5, .form = CF_FORM_ROWS, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
+    {.name = "pgs", .friction_model = true, .chapter = 5, .form = CF_FORM_ROWS, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
      .ordered = true, .prepare = pgs_prepare, .solve = pgs_solve, .split = pgs_split, .release = pgs_release,
      .summary = "matrix-free blocked PGS on the rigid rows, the default engine (ch05.6)"},
-    {.name = "pgs-blocked", .chapter = 5, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "pgs-blocked", .friction_model = true, .chapter = 5, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = blocked_solve, .summary = "blocked Gauss-Seidel per contact on the assembled W, cone or box (ch05.5)"},
     {.name = "pgs-boxed", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = boxed_solve, .summary = "PGS on the boxed LCP, bounds that move with lambda_n (ch05.4)"},
@@ -336,15 +337,15 @@ static const cfSolver ROWS[] = {
      .solve = newton_mid_solve, .summary = "mid-map Newton on the boxed LCP of the friction pyramid (ch06.4)"},
     {.name = "newton-ac", .chapter = 6, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_ac_solve, .summary = "Alart-Curnier Newton on the Coulomb cone, as Siconos NSN-AC (ch06.6)"},
-    {.name = "prox-gs", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
+    {.name = "prox-gs", .friction_model = true, .r_factors = true, .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
      .solve = prox_gs_solve, .release = free, .summary = "PROX Gauss-Seidel with adaptive r-factors, blocked per contact (ch07.4)"},
-    {.name = "prox-jacobi", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
+    {.name = "prox-jacobi", .friction_model = true, .r_factors = true, .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_IMPULSE_CHANGE,
      .solve = prox_jacobi_solve, .release = free, .summary = "PROX Jacobi with adaptive r-factors (ch07.3)"},
-    {.name = "dual", .chapter = 8, .form = CF_FORM_DUAL, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "dual", .friction_model = true, .chapter = 8, .form = CF_FORM_DUAL, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = dual_solve,
      .summary = "soft and rigid contacts in the dual form with a preconditioner: exact W_A (Algorithm 15, ch08.3), "
                 "lumped W_M (ch08.4), block-diagonal ICA (ch08.5), PCG inner solves"},
-    {.name = "pgs-blocked-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
+    {.name = "pgs-blocked-aniso", .friction_model = true, .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
      .measure = CF_MEASURE_NATURAL_MAP, .solve = blocked_aniso_solve,
      .summary = "blocked Gauss-Seidel with the friction ellipse in the local solve, cone or box (ch10.3)"},
     {.name = "prox-gs-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
@@ -522,6 +523,63 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
     return reserve_x(fw, (int)unknowns);
 }
 
+/* ---- one meaning of "converged" --------------------------------------------------------------- */
+
+/* the free velocity of the form: |q| of FC3D, |b| of the LCPs */
+static double form_scale(const cfContactProblem *p)
+{
+    switch (p->form) {
+    case CF_FORM_FC3D: return cf_fc_norm_q(p->fc);
+    case CF_FORM_BLCP: return cf_vec_norm(p->blcp->n, p->blcp->b);
+    case CF_FORM_LCP: return cf_vec_norm(p->lcp->n, p->lcp->b);
+    default: return 0.0;
+    }
+}
+
+double cf_common_relative(double residual, double scale) { return scale > DBL_EPSILON ? residual / scale : residual; }
+
+double cf_form_common_residual(const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par, const double *x)
+{
+    double abs_res = INFINITY;
+    switch (p->form) {
+    case CF_FORM_FC3D:
+        abs_res = s->friction_model && par->friction == CF_FRICTION_BOX ? cf_fc_box_residual(p->fc, x) : cf_fc_residual(p->fc, x);
+        break;
+    case CF_FORM_BLCP: abs_res = cf_blcp_residual(p->blcp, x); break;
+    case CF_FORM_LCP: abs_res = cf_lcp_residual(p->lcp, x); break;
+    default: return NAN;
+    }
+    return cf_common_relative(isfinite(abs_res) ? abs_res : INFINITY, form_scale(p));
+}
+
+cfStatus cf_solver_certify(const cfSolver *s, cfStatus st, double common, const cfSolverParams *par, cfReport *rep)
+{
+    const double tol = par->tol > 0.0 ? par->tol : CF_CONVERGED_TOL_ZERO;
+    if (rep) {
+        rep->claimed = st;
+        rep->common = common;
+        rep->common_tol = tol;
+    }
+    if (!isfinite(common) && (st == CF_OK || st == CF_MAX_ITER || st == CF_STAGNATED)) {
+        st = CF_DIVERGED; /* a residual that is not a number certifies nothing */
+    } else if (st == CF_OK && !(common <= tol)) {
+        /* its own measure stopped it; the common one says it did not get there: a pivoting method
+           ended at an answer that fails it, an iterative one stopped before its budget or at it */
+        st = s->dense || !rep || rep->iterations < par->max_iter ? CF_STAGNATED : CF_MAX_ITER;
+    }
+    if (rep) rep->status = st;
+    return st;
+}
+
+cfSolverParams cf_solver_own_params(const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par)
+{
+    cfSolverParams own = *par;
+    double scale = form_scale(p);
+    if (s->measure == CF_MEASURE_NATURAL_MAP && scale > DBL_EPSILON) own.tol = par->tol * scale;
+    if (s->measure == CF_MEASURE_IMPULSE_CHANGE && par->impulse_scale > 0.0) own.tol = par->tol * par->impulse_scale;
+    return own;
+}
+
 cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par,
                        double *lambda, cfReport *rep)
 {
@@ -537,11 +595,16 @@ cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem
         for (int a = 0; fw->n_scale && a < nc; ++a)
             for (int j = 0; j < 2; ++j) x[3 * a + 1 + j] = fw->scale[2 * a + j] > 0.0 ? x[3 * a + 1 + j] / fw->scale[2 * a + j] : 0.0;
     }
-    cfStatus st = s->solve(&fw->work, p, par, x, rep);
+    const cfSolverParams own = cf_solver_own_params(s, p, par);
+    cfStatus st = s->solve(&fw->work, p, &own, x, rep);
     if (rep) rep->measure = s->measure;
     if (st == CF_BAD_INPUT || st == CF_NO_MEMORY || st == CF_NOT_IMPLEMENTED) return st;
     int n = s->form == CF_FORM_LCP ? p->lcp->n : 3 * nc;
-    if (!cf_vec_finite(n, x)) return CF_DIVERGED;
+    if (!cf_vec_finite(n, x)) {
+        if (rep) rep->claimed = st, rep->status = CF_DIVERGED;
+        return CF_DIVERGED;
+    }
+    st = cf_solver_certify(s, st, cf_form_common_residual(s, p, par, x), par, rep);
     if (s->form == CF_FORM_LCP) {
         /* x = (lambda_n [nc], lambda_d [nc k], beta [nc]); direction i is at angle 2 pi i / k in (t, b) */
         for (int a = 0; a < nc; ++a) {
@@ -573,7 +636,9 @@ cfStatus cf_solve_lcp(cfFormWork *fw, const cfSolver *s, const cfLcp *lcp, const
     memset(&p, 0, sizeof p);
     p.form = CF_FORM_LCP;
     p.lcp = lcp;
-    cfStatus st = s->solve(&fw->work, &p, par, x, rep);
+    const cfSolverParams own = cf_solver_own_params(s, &p, par);
+    cfStatus st = s->solve(&fw->work, &p, &own, x, rep);
     if (rep) rep->measure = s->measure;
-    return st;
+    if (st == CF_BAD_INPUT || st == CF_NO_MEMORY || st == CF_NOT_IMPLEMENTED) return st;
+    return cf_solver_certify(s, st, cf_form_common_residual(s, &p, par, x), par, rep);
 }

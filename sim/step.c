@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The world's step: the settings checked, then one step of the world's pipeline (pipelines.c) as a
-   transaction, a failing step leaving the state as it was; or, for chapter 11, the velocity
-   pipeline's stages handed to a step function as a table of callbacks (cfStepOps, ch11.1). */
+   transaction, committed only when its new state passes cf_state_check() (a failing step leaves
+   the state as it was), counting the steps whose solve did not converge; or, for chapter 11, the
+   velocity pipeline's stages handed to a step function as a table of callbacks (cfStepOps, ch11.1). */
 #include <string.h>
 
 #include "cf/cf_ch11.h"
@@ -14,7 +15,7 @@ static cfStatus transaction(cfWorld *w, cfStatus (*step)(cfWorld *w))
     cfStatus st = cf_state_save(w, &sv);
     bool saved = st == CF_OK;
     st = saved ? step(w) : cf_step_fail(w, st, "out of memory");
-    if (st == CF_OK) st = cf_state_check_finite(w);
+    if (st == CF_OK) st = cf_state_check(w, &sv);
     if (st == CF_OK) {
         w->time += w->def.dt;
         w->step += 1;
@@ -68,7 +69,11 @@ static void op_restore(void *ctx)
     op_drop(c);
 }
 
-static cfStatus op_finite(void *ctx) { return cf_state_check_finite(((OpsCtx *)ctx)->w); }
+static cfStatus op_finite(void *ctx)
+{
+    OpsCtx *c = ctx;
+    return cf_state_check(c->w, c->saved ? &c->sv : NULL);
+}
 
 static void op_commit(void *ctx)
 {
@@ -108,6 +113,10 @@ cfStatus cf_world_step_with(cfWorld *w, cfStepFn step)
     if (st != CF_OK) {
         if (st == CF_NO_MEMORY) cf_step_fail(w, st, "out of memory");
         cf_step_fail(w, st, "the step failed: %s", cf_status_name(st));
+    } else {
+        /* a committed step whose solve did not converge (cf_solvers.h), whatever the policy let it do */
+        w->unconverged_steps += w->stats.contact_solve && w->stats.solver_status != CF_OK;
+        w->retried_steps += w->stats.solver_retries > 0;
     }
     return st;
 }

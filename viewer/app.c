@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The application: one frame (3D view, overlays, HUD, plots, help) and the keyboard. */
+/* The application: one frame (3D view, overlays, HUD, plots, help), the camera that frames the
+   subjects, and the keys (their table is viewer/keys.c). */
 #include "cfview.h"
 
 #include <math.h>
@@ -10,36 +11,8 @@
 static const SDL_Color fg = {235, 235, 235, 255};
 static const SDL_Color dim = {160, 166, 178, 255};
 static const SDL_Color warn = {255, 120, 100, 255};
+static const SDL_Color yellow = {255, 221, 87, 255};
 static const SDL_Color panel_bg = {12, 14, 20, 190};
-
-const char *const cfv_key_help[][2] = {
-    {"h", "this help"},
-    {"space", "pause / run"},
-    {"s", "single step (pauses)"},
-    {"r", "reset to the initial state"},
-    {"[  ]", "time step / 2, x 2"},
-    {"g", "gyroscopic term on / off (every world)"},
-    {"i  I", "next rigid / soft integrator (every world)"},
-    {"o  O", "solver iterations / 2, x 2"},
-    {"x  X", "next / previous contact solver of the registry (every world; --compare: the chosen one)"},
-    {"1-4", "--compare: choose the world whose solver x changes"},
-    {"m  M", "friction coefficient mu - 0.1, + 0.1 (every body)"},
-    {"-  =", "fewer / more steps per frame"},
-    {"tab", "next demo (shift+tab: previous)"},
-    {"b", "body ids"},
-    {"v  w  l", "velocity, angular velocity, angular momentum arrows"},
-    {"c  n  t", "contact points, normals, tangent frames"},
-    {"j  k  d", "impulses, friction cones, penetration depth"},
-    {"p  u", "plots, HUD"},
-    {"P", "next preconditioner of the dual-form solver (chapter 8; every world with one)"},
-    {"f  home", "fit the camera / default view"},
-    {"mouse", "left drag: orbit, right drag: pan, wheel: zoom"},
-    {"arrows", "orbit (shift: pan); page up / down: zoom"},
-    {"F12", "screenshot"},
-    {"F9", "record frames on / off"},
-    {"q  esc", "quit"},
-    {NULL, NULL},
-};
 
 /* ---- setup -------------------------------------------------------------------------------- */
 
@@ -52,7 +25,7 @@ void cfv_app_init(cfvApp *app, int w, int h)
     app->overlays = CFV_OV_LABELS;
     app->hud = true;
     app->plots = true;
-    app->steps_per_frame = 1;
+    app->ctl.steps_per_frame = 1;
     app->text_scale = h >= 1000 ? 2.0f : (h >= 640 ? 1.5f : 1.0f);
     app->area = (SDL_FRect){0, 0, (float)w, (float)h};
 }
@@ -63,10 +36,55 @@ void cfv_app_free(cfvApp *app)
     cfv_draw_free(&app->draw);
 }
 
+void cfv_app_flash(cfvApp *app, const char *msg)
+{
+    cfv_copy(app->flash, sizeof app->flash, msg);
+    app->flash_until = SDL_GetTicks() / 1000.0 + 3.0;
+}
+
+/* the seen box: what the subjects went through since the run started */
+static bool track(cfvApp *app)
+{
+    cfVec3 lo, hi;
+    cfv_run_frame_box(&app->run, &lo, &hi);
+    if (!cfu_vec3_finite(lo) || !cfu_vec3_finite(hi)) return false;
+    if (!app->seen_any || app->seen_generation != app->ctl.generation) {
+        app->seen_lo = lo;
+        app->seen_hi = hi;
+        app->seen_any = true;
+        app->seen_generation = app->ctl.generation;
+        return true;
+    }
+    cfVec3 l = app->seen_lo, h = app->seen_hi;
+    app->seen_lo = cfu_vec3(fmin(l.x, lo.x), fmin(l.y, lo.y), fmin(l.z, lo.z));
+    app->seen_hi = cfu_vec3(fmax(h.x, hi.x), fmax(h.y, hi.y), fmax(h.z, hi.z));
+    return cfu_norm(cfu_sub(app->seen_lo, l)) + cfu_norm(cfu_sub(app->seen_hi, h)) > 0;
+}
+
 void cfv_app_fit(cfvApp *app)
 {
     cfv_app_layout(app);
-    cfv_camera_fit(&app->cam, &app->run, app->w, app->h, &app->area);
+    if (!app->seen_any) track(app);
+    cfVec3 lo = app->seen_lo, hi = app->seen_hi;
+    if (!app->seen_any) cfv_run_box(&app->run, &lo, &hi);
+    cfv_camera_fit_box(&app->cam, lo, hi, app->w, app->h, &app->area);
+    const cfvRun *run = &app->run;
+    if (run->has_camera && run->cam_dist > 0) { /* the demo's own distance */
+        app->cam.target = run->cam_target;
+        app->cam.dist = run->cam_dist;
+    }
+}
+
+void cfv_app_track(cfvApp *app)
+{
+    bool grew = track(app);
+    /* a camera nobody moved keeps the subjects' path in the frame */
+    if (grew && !app->camera_moved && !app->camera_fixed && !(app->run.has_camera && app->run.cam_dist > 0)) {
+        double yaw = app->cam.yaw, pitch = app->cam.pitch;
+        cfv_camera_fit_box(&app->cam, app->seen_lo, app->seen_hi, app->w, app->h, &app->area);
+        app->cam.yaw = yaw;
+        app->cam.pitch = pitch;
+    }
 }
 
 void cfv_app_on_start(cfvApp *app)
@@ -77,27 +95,30 @@ void cfv_app_on_start(cfvApp *app)
         app->cam.yaw = run->cam_yaw * CF_PI / 180.0;
         app->cam.pitch = run->cam_pitch * CF_PI / 180.0;
     }
+    app->seen_any = false;
+    app->camera_moved = false;
     cfv_app_fit(app);
-    if (run->has_camera && run->cam_dist > 0) {
-        app->cam.target = run->cam_target;
-        app->cam.dist = run->cam_dist;
-    }
     app->scales = cfv_scales_for(run);
     app->overlays = CFV_OV_LABELS;
     if (run->demo && run->demo->overlays) cfv_parse_overlays(run->demo->overlays, &app->overlays);
-    /* about real time in a window at 60 frames per second */
+    if (!app->threaded) cfv_ctl_real_time(&app->ctl, run); /* a stepping thread sets its own */
+}
+
+void cfv_ctl_real_time(cfvCtl *ctl, const cfvRun *run)
+{
+    /* about real time at 60 frames per second */
     double dt = run->n_slots ? run->slot[0].w.def.dt : 1.0 / 60;
     int k = (int)floor((1.0 / 60.0) / dt + 0.5);
-    app->steps_per_frame = k < 1 ? 1 : (k > 100 ? 100 : k);
+    ctl->steps_per_frame = k < 1 ? 1 : (k > 100 ? 100 : k);
 }
 
 /* ---- text helpers ----------------------------------------------------------------------------- */
 
-/* word-wrap @p s to lines of at most @p width characters */
-static void wrap(const char *s, int width, char *out, size_t cap)
+void cfv_wrap(const char *s, int width, char *out, size_t cap)
 {
     size_t n = 0;
     int col = 0;
+    if (width < 8) width = 8;
     while (*s && n + 2 < cap) {
         const char *e = s;
         while (*e && *e != ' ' && *e != '\n') ++e;
@@ -122,20 +143,22 @@ static void wrap(const char *s, int width, char *out, size_t cap)
 
 /* ---- panels: what they say and where they go ---------------------------------------------- */
 
+#define HUD_LINES 48
+
+typedef struct Line {
+    char text[400];
+    SDL_Color c;
+    float scale;
+    int box; /* slot whose colour box starts the line (-1: none) */
+} Line;
+
 typedef struct Hud {
     float s;                                 /* text scale */
-    char title[600];                         /* wrapped, at 1.33 s */
-    char status[200];                        /* at s */
-    char worlds[CFV_MAX_WORLDS][320];        /* at s, with a colour box */
-    int n_worlds;
-    char info[CFV_INFO_LINES][160];          /* the demo's own lines, at s */
-    int n_info;
-    char detail[600];                        /* stage timings, solver: at scale 1 */
+    Line line[HUD_LINES];                    /* the top panel, in order */
+    int n_lines;
     char story[2400];                        /* prediction, what to look at, keys: at s */
     SDL_FRect top, bottom, plots;            /* panel rectangles (w == 0: not shown) */
-    bool energy_plot, momentum_plot;         /* only when some sample is not zero */
-    bool barrier_plot;                       /* the ipc pipeline's barrier energy, when not zero */
-    bool residual_plot;                      /* the solver's residual per iteration (last step) */
+    bool plot[4];                            /* energy, momentum, barrier, residual: shown */
 } Hud;
 
 static bool has_rigid(const cfvRun *run)
@@ -158,7 +181,57 @@ static bool informative(const cfvRun *run, size_t series_offset)
     return false;
 }
 
-static int plot_panels(const Hud *H) { return H->energy_plot + H->momentum_plot + H->barrier_plot + H->residual_plot; }
+/* a line needs two iterations with a residual the log axis can show: a solve that took one (a stack
+   at rest) or ended at exactly 0 leaves no panel */
+static bool has_history(const cfvRun *run)
+{
+    for (int i = 0; i < run->n_slots; ++i) {
+        const cfStepStats *st = &run->slot[i].w.stats;
+        int n = st->solver_history_len < CF_STATS_HISTORY ? st->solver_history_len : CF_STATS_HISTORY, good = 0;
+        for (int k = 0; k < n; ++k) good += st->solver_history[k] > 0 && isfinite(st->solver_history[k]);
+        if (good >= 2) return true;
+    }
+    return false;
+}
+
+static int plot_panels(const Hud *H) { return H->plot[0] + H->plot[1] + H->plot[2] + H->plot[3]; }
+
+/* add text as lines wrapped to @p chars characters */
+static void add_lines(Hud *H, const char *text, SDL_Color c, float scale, int box, int chars)
+{
+    char wrapped[2400];
+    cfv_wrap(text, chars, wrapped, sizeof wrapped);
+    const char *p = wrapped;
+    bool first = true;
+    while (*p && H->n_lines < HUD_LINES) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        Line *L = &H->line[H->n_lines++];
+        snprintf(L->text, sizeof L->text, "%.*s", (int)len, p);
+        L->c = c;
+        L->scale = scale;
+        L->box = first ? box : -1;
+        first = false;
+        p = e ? e + 1 : p + len;
+    }
+}
+
+/* the label a world shows: the demo's, and the solver it runs when that is not the one it was set up with */
+void cfv_slot_label(const cfvSlot *sl, char *out, size_t cap)
+{
+    const cfSolver *now = sl->w.def.solver;
+    if (now && sl->solver0 && now != sl->solver0) snprintf(out, cap, "%s, now %s", sl->label, now->name);
+    else cfv_copy(out, cap, sl->label);
+}
+
+/* the stabilization a world asks for and the one its solver gives: split impulse needs the solver's
+   split stage; without it the solver pushes out with Baumgarte (cfStabilization) */
+static bool baumgarte_instead(const cfWorldDef *d)
+{
+    if (!d->solver) return false;
+    return d->solver && d->pipeline == CF_PIPELINE_VELOCITY && d->stabilization == CF_STAB_SPLIT && !d->solver->split &&
+           !d->solver->split_only;
+}
 
 static void hud_build(const cfvApp *app, Hud *H)
 {
@@ -168,68 +241,86 @@ static void hud_build(const cfvApp *app, Hud *H)
     float pw = fminf(420.0f, 0.32f * app->w), ph = fminf(170.0f, 0.24f * app->h);
     bool rigid = has_rigid(run), soft = false;
     for (int i = 0; i < run->n_slots; ++i) soft = soft || run->slot[i].w.n_soft > 0;
-    H->energy_plot = informative(run, offsetof(cfvSlot, energy));
-    H->momentum_plot = rigid && informative(run, offsetof(cfvSlot, momentum));
-    H->barrier_plot = informative(run, offsetof(cfvSlot, barrier));
-    H->residual_plot = cfv_run_has_solver(run);
+    H->plot[0] = informative(run, offsetof(cfvSlot, energy));
+    H->plot[1] = rigid && informative(run, offsetof(cfvSlot, momentum));
+    H->plot[2] = informative(run, offsetof(cfvSlot, barrier));
+    H->plot[3] = has_history(run);
     int panels = plot_panels(H);
     if (app->plots && panels > 0)
         H->plots = (SDL_FRect){app->w - pw - 8, 8, pw, panels * ph + 8 * (panels - 1)};
+
+    char buf[1400];
     if (!app->hud) return;
 
     float maxw = (H->plots.w > 0 ? H->plots.x : (float)app->w) - 20;
-    char buf[1200];
-    int chars = (int)(maxw / (6.0f * 1.33f * s));
+    int chars = (int)(maxw / (6.0f * s)), tchars = (int)(maxw / (6.0f * 1.33f * s));
     snprintf(buf, sizeof buf, "%s  %s", run->name, run->title);
-    wrap(buf, chars, H->title, sizeof H->title);
+    add_lines(H, buf, fg, 1.33f * s, -1, tchars);
 
     double t = run->n_slots ? run->slot[0].w.time : 0;
     long step = run->n_slots ? run->slot[0].w.step : 0;
     double dt = run->n_slots ? run->slot[0].w.def.dt : 0;
-    snprintf(H->status, sizeof H->status, "t = %.3f s   step %ld   h = %.4g ms   %d step%s/frame%s", t, step, dt * 1e3,
-             app->steps_per_frame, app->steps_per_frame == 1 ? "" : "s", app->paused ? "   PAUSED" : "");
+    int n = snprintf(buf, sizeof buf, "t = %.3f s   step %ld   h = %.4g ms   %d step%s/frame", t, step, dt * 1e3,
+                     app->ctl.steps_per_frame, app->ctl.steps_per_frame == 1 ? "" : "s");
+    if (app->threaded && n > 0)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "   stepping: %.1f ms a step, %.1f steps/s = %.2fx real time",
+                      app->step_ms, app->steps_per_s, app->speed);
+    if (app->ctl.paused && n > 0) snprintf(buf + n, sizeof buf - (size_t)n, "   PAUSED");
+    add_lines(H, buf, fg, s, -1, chars);
 
-    H->n_worlds = run->n_slots;
     for (int i = 0; i < run->n_slots; ++i) {
         const cfvSlot *sl = &run->slot[i];
         const cfWorldDef *d = &sl->w.def;
-        char integ[160] = "";
+        char integ[200] = "", label[160];
+        cfv_slot_label(sl, label, sizeof label);
+        size_t m = 0;
+        if (d->solver) m += (size_t)snprintf(integ + m, sizeof integ - m, "%s", d->solver->name);
         if (d->pipeline != CF_PIPELINE_VELOCITY) /* its own step: the integrator settings are the velocity pipeline's */
-            snprintf(integ, sizeof integ, "pipeline %s", cf_pipeline_name(d->pipeline));
-        else if (rigid)
-            snprintf(integ, sizeof integ, "rigid %s, gyroscopic %s%s", cf_rigid_integrator_name(d->rigid_integrator),
-                     d->gyroscopic ? "on" : "off", soft ? ", " : "");
-        if (soft && d->pipeline == CF_PIPELINE_VELOCITY)
-            snprintf(integ + strlen(integ), sizeof integ - strlen(integ), "soft %s",
-                     cf_soft_integrator_name(d->soft_integrator));
-        int m;
+            m += (size_t)snprintf(integ + m, sizeof integ - m, "%spipeline %s", m ? ", " : "", cf_pipeline_name(d->pipeline));
+        else {
+            bool r_i = false;
+            for (int k = 0; k < sl->w.n_bodies && !r_i; ++k) r_i = !sl->w.bodies[k].fixed;
+            if (r_i)
+                m += (size_t)snprintf(integ + m, sizeof integ - m, "%srigid %s, gyroscopic %s", m ? ", " : "",
+                                      cf_rigid_integrator_name(d->rigid_integrator), d->gyroscopic ? "on" : "off");
+            if (sl->w.n_soft > 0)
+                snprintf(integ + m, sizeof integ - m, "%ssoft %s", m ? ", " : "", cf_soft_integrator_name(d->soft_integrator));
+        }
+        double E = sl->energy.n ? sl->energy.y[sl->energy.n - 1] : 0.0;
+        bool dyn = sl->w.n_soft > 0; /* a world of fixed bodies only (a demo that steps its own system) has no energy to show */
+        for (int k = 0; k < sl->w.n_bodies && !dyn; ++k) dyn = !sl->w.bodies[k].fixed;
         if (i < run->n_compare) /* a compared scene: what each solver did in the last step */
-            m = snprintf(H->worlds[i], sizeof H->worlds[i], "%d%s %s  %d it, common %.2e  E = %.5g J", i + 1,
-                         i == app->slot ? "*" : " ", sl->label, sl->w.stats.solver_iterations, sl->w.stats.common_residual,
-                         sl->energy.n ? sl->energy.y[sl->energy.n - 1] : 0.0);
+            n = snprintf(buf, sizeof buf, "%d%s %s  %d it, common %.2e  E = %.5g J", i + 1, i == app->ctl.slot ? "*" : " ",
+                         label, sl->w.stats.solver_iterations, sl->w.stats.common_residual, E);
         else
-            m = snprintf(H->worlds[i], sizeof H->worlds[i], "%s%s[%s]  E = %.5g J", sl->label, sl->label[0] ? "  " : "",
-                         integ, sl->energy.n ? sl->energy.y[sl->energy.n - 1] : 0.0);
-        if (rigid && m > 0 && (size_t)m < sizeof H->worlds[i])
-            m += snprintf(H->worlds[i] + m, sizeof H->worlds[i] - (size_t)m, "  L = %.4g",
-                          sl->momentum.n ? sl->momentum.y[sl->momentum.n - 1] : 0.0);
-        if (sl->halted && m > 0 && (size_t)m < sizeof H->worlds[i])
-            snprintf(H->worlds[i] + m, sizeof H->worlds[i] - (size_t)m, "  (%s)", sl->note);
-        /* one line each: cut what does not fit */
-        int wchars = (int)((maxw - 14 * s) / (6.0f * s));
-        if (wchars > 8 && (int)strlen(H->worlds[i]) > wchars) strcpy(H->worlds[i] + wchars - 3, "...");
+            n = snprintf(buf, sizeof buf, "%s%s%s%s%s", label, label[0] && integ[0] ? "  " : "", integ[0] ? "[" : "", integ,
+                         integ[0] ? "]" : "");
+        if (dyn && i >= run->n_compare && n > 0 && (size_t)n < sizeof buf)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "  E = %.5g J", E);
+        if (rigid && dyn && n > 0 && (size_t)n < sizeof buf)
+            snprintf(buf + n, sizeof buf - (size_t)n, "  L = %.4g", sl->momentum.n ? sl->momentum.y[sl->momentum.n - 1] : 0.0);
+        add_lines(H, buf, sl->halted ? warn : fg, s, i, chars - 3);
+        /* the user's solver key walked into a solver that stabilizes otherwise than the one the world
+           was set up with: say why a stack may now spread (issue: one stabilization for all solvers) */
+        if (baumgarte_instead(d) && d->solver != sl->solver0 && sl->solver0 && sl->solver0->split) {
+            snprintf(buf, sizeof buf,
+                     "   %s has no split-impulse stage: penetration is pushed out by Baumgarte in the velocity solve, "
+                     "which adds energy (a stack tuned for split impulse spreads; see chapter 5, stabilization)",
+                     d->solver->name);
+            add_lines(H, buf, warn, s, -1, chars);
+        }
+        if (sl->halted && sl->note[0]) {
+            snprintf(buf, sizeof buf, "   halted: %s", sl->note);
+            add_lines(H, buf, warn, s, -1, chars);
+        }
     }
 
     for (int i = 0; i < CFV_INFO_LINES; ++i)
-        if (run->info[i][0]) {
-            cfv_copy(H->info[H->n_info], sizeof H->info[0], run->info[i]);
-            int wchars = (int)((maxw - 14 * s) / (6.0f * s));
-            if (wchars > 8 && (int)strlen(H->info[H->n_info]) > wchars) strcpy(H->info[H->n_info] + wchars - 3, "...");
-            H->n_info++;
-        }
+        if (run->info[i][0]) add_lines(H, run->info[i], yellow, s, -1, chars);
 
     double stage[CF_STAGE_COUNT] = {0};
     int iters = 0, budget = 0, contacts = 0;
+    long unconverged = 0, solved_steps = 0;
     double resid = 0, common = 0;
     /* the stage times of the worlds that run the first world's pipeline */
     const cfPipeline *pl = cf_pipeline_of(run->n_slots ? run->slot[0].w.def.pipeline : CF_PIPELINE_VELOCITY);
@@ -242,75 +333,74 @@ static void hud_build(const cfvApp *app, Hud *H)
         budget = w->def.solver_iterations > budget ? w->def.solver_iterations : budget; /* the worlds' largest */
         resid = fmax(resid, w->stats.solver_residual);
         contacts += w->stats.n_contacts;
+        unconverged += w->unconverged_steps;
+        solved_steps += w->step;
     }
-    size_t n = 0;
-    n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, "step (ms):");
-    for (int k = 0; k < pl->n_stages && n < sizeof H->detail; ++k)
-        n += (size_t)snprintf(H->detail + n, sizeof H->detail - n, " %s %.3f", pl->stages[k], stage[k] * 1e3);
-    if (run->n_compare > 0 && n < sizeof H->detail) {
+    char detail[700];
+    size_t k = 0;
+    k += (size_t)snprintf(detail + k, sizeof detail - k, "step (ms):");
+    for (int j = 0; j < pl->n_stages && k < sizeof detail; ++j)
+        k += (size_t)snprintf(detail + k, sizeof detail - k, " %s %.3f", pl->stages[j], stage[j] * 1e3);
+    int dchars = (int)(maxw / 6.0f);
+    add_lines(H, detail, dim, 1.0f, -1, dchars);
+    if (run->n_compare > 0) {
         /* each world's line names its solver: the sums of all worlds only */
-        snprintf(H->detail + n, sizeof H->detail - n, "\ncontacts %d in %d worlds (1-4: choose a world, x: its solver)", contacts,
+        snprintf(detail, sizeof detail, "contacts %d in %d worlds (1-4: choose a world, x: its solver)", contacts,
                  run->n_slots);
-    } else if (run->n_slots && n < sizeof H->detail) {
+    } else if (run->n_slots) {
         const cfWorldDef *d = &run->slot[0].w.def;
         const cfStepStats *st = &run->slot[0].w.stats;
         if (d->pipeline == CF_PIPELINE_IPC)
-            snprintf(H->detail + n, sizeof H->detail - n,
-                     "\npipeline ipc (dhat %.3g m, kappa %.3g N/m)   Newton iterations %d   pairs within dhat %d   smallest "
+            snprintf(detail, sizeof detail,
+                     "pipeline ipc (dhat %.3g m, kappa %.3g N/m)   Newton iterations %d   pairs within dhat %d   smallest "
                      "distance %.3e m", st->ipc.dhat, st->ipc.kappa, st->solver_iterations, st->n_contacts, st->ipc.min_distance);
         else if (!d->solver && soft)
-            snprintf(H->detail + n, sizeof H->detail - n,
-                     "\ncontact solver: none   contacts %d   last linear solve: %d iteration%s, residual %.2e", contacts,
-                     iters, iters == 1 ? "" : "s", resid);
+            snprintf(detail, sizeof detail,
+                     "contact solver: none   contacts %d   last linear solve: %d iteration%s, residual %.2e", contacts, iters,
+                     iters == 1 ? "" : "s", resid);
         else if (!d->solver)
-            snprintf(H->detail + n, sizeof H->detail - n, "\ncontact solver: none   contacts %d", contacts);
+            snprintf(detail, sizeof detail, "contact solver: none   contacts %d", contacts);
         else
-            snprintf(H->detail + n, sizeof H->detail - n,
-                     "\nsolver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d",
+            snprintf(detail, sizeof detail,
+                     "solver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d"
+                     "   not converged %ld of %ld steps",
                      d->solver->name, cf_friction_model_name(d->friction_model), iters, budget, resid,
-                     cf_measure_name(d->solver->measure), common, contacts);
+                     cf_measure_name(d->solver->measure), common, contacts, unconverged, solved_steps);
     }
+    add_lines(H, detail, dim, 1.0f, -1, dchars);
 
-    float w1, h1, w2, h2, w3, h3;
-    cfv_text_size(H->title, 1.33f * s, &w1, &h1);
-    cfv_text_size(H->status, s, &w2, &h2);
-    cfv_text_size(H->detail, 1.0f, &w3, &h3);
-    float ww = fmaxf(w1, fmaxf(w2, w3));
-    for (int i = 0; i < H->n_worlds; ++i) {
+    float ww = 0, hh = 0;
+    for (int i = 0; i < H->n_lines; ++i) {
         float a, b;
-        cfv_text_size(H->worlds[i], s, &a, &b);
-        ww = fmaxf(ww, a + 14 * s);
+        cfv_text_size(H->line[i].text, H->line[i].scale, &a, &b);
+        ww = fmaxf(ww, a + (H->line[i].box >= 0 ? 14 * s : 0));
+        hh += 12.0f * H->line[i].scale + (i == 0 || H->line[i].scale == 1.0f ? 0 : 0);
     }
-    for (int i = 0; i < H->n_info; ++i) {
-        float a, b;
-        cfv_text_size(H->info[i], s, &a, &b);
-        ww = fmaxf(ww, a);
-    }
-    float hh = h1 + 4 + h2 + 12.0f * s * (H->n_worlds + H->n_info) + 4 + h3;
-    H->top = (SDL_FRect){4, 4, fminf(ww, maxw) + 12, hh + 10};
+    H->top = (SDL_FRect){4, 4, fminf(ww, maxw) + 12, hh + 14};
 
-    /* bottom left: the story */
+    /* bottom left: the story and the keys, made from the key table */
     float sw = fminf(maxw, 0.62f * app->w);
     chars = (int)(sw / (6.0f * s));
     if (chars < 30) chars = 30;
     n = 0;
     char wrapped[1600];
+    size_t o = 0;
     if (run->prediction[0]) {
         snprintf(buf, sizeof buf, "prediction: %s", run->prediction);
-        wrap(buf, chars, wrapped, sizeof wrapped);
-        n += (size_t)snprintf(H->story + n, sizeof H->story - n, "%s\n", wrapped);
+        cfv_wrap(buf, chars, wrapped, sizeof wrapped);
+        o += (size_t)snprintf(H->story + o, sizeof H->story - o, "%s\n", wrapped);
     }
-    if (run->point_at[0] && n < sizeof H->story) {
+    if (run->point_at[0] && o < sizeof H->story) {
         snprintf(buf, sizeof buf, "%s: %s", run->demo ? "look at" : "about", run->point_at);
-        wrap(buf, chars, wrapped, sizeof wrapped);
-        n += (size_t)snprintf(H->story + n, sizeof H->story - n, "%s\n", wrapped);
+        cfv_wrap(buf, chars, wrapped, sizeof wrapped);
+        o += (size_t)snprintf(H->story + o, sizeof H->story - o, "%s\n", wrapped);
     }
-    if (n < sizeof H->story) {
-        if (run->keys[0]) snprintf(buf, sizeof buf, "keys: %s   (h: all keys)", run->keys);
-        else snprintf(buf, sizeof buf, "h: keys");
-        wrap(buf, chars, wrapped, sizeof wrapped);
-        snprintf(H->story + n, sizeof H->story - n, "%s", wrapped);
+    if (o < sizeof H->story) {
+        cfv_footer(run, buf, sizeof buf);
+        cfv_wrap(buf, chars, wrapped, sizeof wrapped);
+        snprintf(H->story + o, sizeof H->story - o, "%s", wrapped);
     }
+    float w2, h2;
     cfv_text_size(H->story, s, &w2, &h2);
     H->bottom = (SDL_FRect){4, app->h - h2 - 16, w2 + 12, h2 + 12};
 }
@@ -329,39 +419,70 @@ void cfv_app_layout(cfvApp *app)
     app->area = a;
 }
 
-static void draw_hud(cfvApp *app, SDL_Renderer *r, const Hud *H)
+int cfv_app_panels(cfvApp *app, SDL_FRect *out)
+{
+    Hud H;
+    hud_build(app, &H);
+    int n = 0;
+    if (H.top.w > 0) out[n++] = H.top;
+    if (H.bottom.w > 0) out[n++] = H.bottom;
+    if (app->plots && H.plots.w > 0) out[n++] = H.plots;
+    return n;
+}
+
+bool cfv_app_plot_shown(cfvApp *app, int p)
+{
+    if (p < 0 || p > 3 || !app->plots) return false;
+    Hud H;
+    hud_build(app, &H);
+    if (!H.plot[p]) return false;
+    if (p == 3) return true; /* has_history(): two iterations with a positive residual */
+    static const size_t off[3] = {offsetof(cfvSlot, energy), offsetof(cfvSlot, momentum), offsetof(cfvSlot, barrier)};
+    for (int i = 0; i < app->run.n_slots; ++i) {
+        const cfvSeries *se = (const cfvSeries *)((const char *)&app->run.slot[i] + off[p]);
+        int finite = 0;
+        for (int k = 0; k < se->n; ++k) finite += isfinite(se->y[k]) != 0;
+        if (finite >= 2) return true;
+    }
+    return false;
+}
+
+static void draw_hud(cfvRaster *r, const Hud *H)
 {
     float s = H->s;
-    float x = H->top.x + 6, y = H->top.y + 5, w, h;
+    float x = H->top.x + 6, y = H->top.y + 5;
     cfv_panel(r, H->top.x, H->top.y, H->top.w, H->top.h, panel_bg);
-    cfv_text(r, x, y, 1.33f * s, fg, H->title);
-    cfv_text_size(H->title, 1.33f * s, &w, &h);
-    y += h + 4;
-    cfv_text(r, x, y, s, fg, H->status);
-    y += 12.0f * s;
-    for (int i = 0; i < H->n_worlds; ++i) {
-        cfv_panel(r, x, y + 1, 9 * s, 7 * s, cfv_slot_color(i));
-        cfv_text(r, x + 14 * s, y, s, app->run.slot[i].halted ? warn : fg, H->worlds[i]);
-        y += 12.0f * s;
+    for (int i = 0; i < H->n_lines; ++i) {
+        const Line *L = &H->line[i];
+        float dx = 0;
+        if (L->box >= 0) {
+            cfv_panel(r, x, y + 1, 9 * s, 7 * s, cfv_slot_color(L->box));
+            dx = 14 * s;
+        }
+        cfv_text(r, x + dx, y, L->scale, L->c, L->text);
+        y += 12.0f * L->scale;
     }
-    for (int i = 0; i < H->n_info; ++i) {
-        cfv_text(r, x, y, s, (SDL_Color){255, 221, 87, 255}, H->info[i]);
-        y += 12.0f * s;
-    }
-    cfv_text(r, x, y + 4, 1.0f, dim, H->detail);
-
     cfv_panel(r, H->bottom.x, H->bottom.y, H->bottom.w, H->bottom.h, panel_bg);
     cfv_text(r, H->bottom.x + 6, H->bottom.y + 6, s, fg, H->story);
+}
 
-    char buf[160];
-    snprintf(buf, sizeof buf, "%ld triangles, %.1f ms/frame%s", app->draw.tris_drawn, app->frame_ms,
-             app->recording ? "  REC" : "");
-    if (app->fps > 0) snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", %.0f fps", app->fps);
+/* the times: drawing this frame so far, and the step (its own thread's in a window) */
+static void draw_corner(cfvApp *app, cfvRaster *r, Uint64 t0)
+{
+    char buf[200];
+    double ms = 1e3 * (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
+    if (app->fps > 0)
+        snprintf(buf, sizeof buf, "%ld triangles, drawing %.1f ms, %.0f frames/s; a step %.1f ms%s", app->draw.tris_drawn, ms,
+                 app->fps, app->step_ms, app->recording ? "  REC" : "");
+    else
+        snprintf(buf, sizeof buf, "%ld triangles, drawing %.1f ms; the last step %.1f ms%s", app->draw.tris_drawn, ms,
+                 app->step_ms, app->recording ? "  REC" : "");
+    float w, h;
     cfv_text_size(buf, 1.0f, &w, &h);
     cfv_text(r, app->w - w - 8, app->h - h - 4, 1.0f, dim, buf);
 }
 
-static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
+static void draw_plots(cfvApp *app, cfvRaster *r, const Hud *H)
 {
     const cfvRun *run = &app->run;
     const cfvSeries *se[CFV_MAX_WORLDS], *sm[CFV_MAX_WORLDS], *sb[CFV_MAX_WORLDS];
@@ -375,19 +496,19 @@ static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
     float x = H->plots.x, y = H->plots.y, pw = H->plots.w;
     int panels = plot_panels(H);
     float ph = (H->plots.h - 8 * (panels - 1)) / panels;
-    if (H->energy_plot) {
+    if (H->plot[0]) {
         cfv_plot(r, x, y, pw, ph, "energy (J) against time", se, col, run->n_slots, false, "s");
         y += ph + 8;
     }
-    if (H->momentum_plot) {
+    if (H->plot[1]) {
         cfv_plot(r, x, y, pw, ph, "angular momentum (kg m^2/s) against time", sm, col, run->n_slots, false, "s");
         y += ph + 8;
     }
-    if (H->barrier_plot) {
+    if (H->plot[2]) {
         cfv_plot(r, x, y, pw, ph, "barrier energy kappa sum b (J) against time", sb, col, run->n_slots, false, "s");
         y += ph + 8;
     }
-    if (H->residual_plot) {
+    if (H->plot[3]) {
         /* every slot's last solve, one sample per iteration, log10 residual */
         static double t[CFV_MAX_WORLDS][CF_STATS_HISTORY], v[CFV_MAX_WORLDS][CF_STATS_HISTORY];
         cfvSeries hist[CFV_MAX_WORLDS];
@@ -398,34 +519,55 @@ static void draw_plots(cfvApp *app, SDL_Renderer *r, const Hud *H)
     }
 }
 
-static void draw_help(cfvApp *app, SDL_Renderer *r)
+/* the `h` help: the key table, then the demo's own keys */
+static void draw_help(cfvApp *app, cfvRaster *r)
 {
     float s = app->text_scale, lh = 12.0f * s, kw = 0, dw = 0;
+    enum { ROWS = 64 };
+    char keys[ROWS][48], help[ROWS][200];
     int n = 0;
-    for (; cfv_key_help[n][0]; ++n) {
+    for (int i = 0; cfv_bindings[i].name && n < ROWS; ++i) {
+        const cfvBinding *b = &cfv_bindings[i];
+        if (b->compare_only && app->run.n_compare == 0) continue;
+        cfv_binding_keys(b, keys[n], sizeof keys[n]);
+        cfv_copy(help[n], sizeof help[n], b->help);
+        n++;
+    }
+    const cfvDemo *d = app->run.demo;
+    int first_demo = n;
+    for (int i = 0; d && d->demo_keys && d->demo_keys[i].key && n < ROWS; ++i, ++n) {
+        snprintf(keys[n], sizeof keys[n], "%c", d->demo_keys[i].key);
+        snprintf(help[n], sizeof help[n], "%s (this demo)", d->demo_keys[i].what);
+    }
+    for (int i = 0; i < n; ++i) {
         float w, h;
-        cfv_text_size(cfv_key_help[n][0], s, &w, &h);
+        cfv_text_size(keys[i], s, &w, &h);
         kw = fmaxf(kw, w);
-        cfv_text_size(cfv_key_help[n][1], s, &w, &h);
+        cfv_text_size(help[i], s, &w, &h);
         dw = fmaxf(dw, w);
     }
-    float tw = kw + 24 * s + dw, th = (n + 2) * lh;
-    float x = 0.5f * (app->w - tw), y = 0.5f * (app->h - th);
+    /* two columns when one does not fit */
+    int cols = (n + 2) * lh > app->h - 40 ? 2 : 1, per = (n + cols - 1) / cols;
+    float cw = kw + 24 * s + dw + 30, tw = cols * cw, th = (per + 2) * lh;
+    if (tw > app->w - 20) tw = app->w - 20;
+    float x = fmaxf(10, 0.5f * (app->w - tw)), y = fmaxf(10, 0.5f * (app->h - th));
     cfv_panel(r, x - 14, y - 12, tw + 28, th + 16, (SDL_Color){8, 10, 16, 240});
-    cfv_text(r, x, y, s, fg, "keys");
+    cfv_text(r, x, y, s, fg, "keys (made from the key table; the demo's own keys last)");
     for (int i = 0; i < n; ++i) {
-        cfv_text(r, x, y + (i + 2) * lh, s, (SDL_Color){255, 221, 87, 255}, cfv_key_help[i][0]);
-        cfv_text(r, x + kw + 24 * s, y + (i + 2) * lh, s, fg, cfv_key_help[i][1]);
+        int c = i / per, row = i % per;
+        float cx = x + c * cw;
+        cfv_text(r, cx, y + (row + 2) * lh, s, i >= first_demo ? (SDL_Color){120, 220, 255, 255} : yellow, keys[i]);
+        cfv_text(r, cx + kw + 24 * s, y + (row + 2) * lh, s, fg, help[i]);
     }
 }
 
-static void draw_banner(cfvApp *app, SDL_Renderer *r)
+static void draw_banner(cfvApp *app, cfvRaster *r)
 {
     char msg[512], wrapped[640];
     cfv_run_todo_message(&app->run, msg, sizeof msg);
     float s = app->text_scale * 1.33f;
     int chars = (int)(app->w * 0.8f / (6.0f * s));
-    wrap(msg, chars, wrapped, sizeof wrapped);
+    cfv_wrap(msg, chars, wrapped, sizeof wrapped);
     float w, h;
     cfv_text_size(wrapped, s, &w, &h);
     float x = 0.5f * (app->w - w), y = 0.42f * app->h;
@@ -443,41 +585,47 @@ void cfv_app_draw(cfvApp *app, SDL_Renderer *r)
         cfv_app_layout(app);
         hud_build(app, &H);
     }
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-    SDL_SetRenderDrawColor(r, cfv_background.r, cfv_background.g, cfv_background.b, 255);
-    SDL_RenderClear(r);
     cfvView view = cfv_view_make(&app->cam, app->w, app->h, &app->area);
-    cfv_draw_worlds(&app->draw, r, &view, &app->run);
-    cfv_draw_overlays(r, &view, &app->run, app->overlays, &app->scales);
-    if (app->hud) draw_hud(app, r, &H);
-    if (app->plots && H.plots.w > 0) draw_plots(app, r, &H);
-    if (app->run.todo[0]) draw_banner(app, r);
-    if (app->help) draw_help(app, r);
-    if (app->flash[0] && SDL_GetTicks() / 1000.0 < app->flash_until) {
-        float w, h;
-        cfv_text_size(app->flash, app->text_scale, &w, &h);
-        float x = 0.5f * (app->w - w), y = (app->hud ? H.bottom.y : (float)app->h) - h - 16;
-        cfv_panel(r, x - 8, y - 6, w + 16, h + 10, panel_bg);
-        cfv_text(r, x, y, app->text_scale, fg, app->flash);
+    /* everything is drawn into the frame, which SDL then shows as one texture */
+    app->draw.overlays = app->overlays;
+    cfvRaster *R = &app->draw.raster;
+    if (!cfv_draw_begin(&app->draw, &view, false)) {
+        SDL_SetRenderDrawColor(r, cfv_background.r, cfv_background.g, cfv_background.b, 255);
+        SDL_RenderClear(r);
+        return;
     }
-    app->frame_ms = 1e3 * (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
+    cfv_draw_worlds(&app->draw, &view, &app->run);
+    cfv_draw_overlays(&app->draw, &view, &app->run, app->overlays, &app->scales);
+    cfvWorldLabel labels[CFV_MAX_WORLDS];
+    int nl = cfv_world_labels(app, &view, labels);
+    cfv_draw_world_labels(R, labels, nl);
+    if (app->hud) draw_hud(R, &H);
+    if (app->plots && H.plots.w > 0) draw_plots(app, R, &H);
+    if (app->run.todo[0]) draw_banner(app, R);
+    if (app->help) draw_help(app, R);
+    if (app->flash[0] && SDL_GetTicks() / 1000.0 < app->flash_until) {
+        char wrapped[400];
+        cfv_wrap(app->flash, (int)(0.8f * app->w / (6.0f * app->text_scale)), wrapped, sizeof wrapped);
+        float w, h;
+        cfv_text_size(wrapped, app->text_scale, &w, &h);
+        float x = 0.5f * (app->w - w), y = (app->hud ? H.bottom.y : (float)app->h) - h - 16;
+        cfv_panel(R, x - 8, y - 6, w + 16, h + 10, panel_bg);
+        cfv_text(R, x, y, app->text_scale, fg, wrapped);
+    }
+    if (app->hud) draw_corner(app, R, t0);
+    cfv_draw_present(&app->draw, r);
+    app->draw_ms = 1e3 * (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
     app->frame++;
 }
 
 /* ---- keys --------------------------------------------------------------------------------- */
-
-static void flash(cfvApp *app, const char *msg)
-{
-    cfv_copy(app->flash, sizeof app->flash, msg);
-    app->flash_until = SDL_GetTicks() / 1000.0 + 2.5;
-}
 
 static void toggle(cfvApp *app, unsigned bit, const char *name)
 {
     app->overlays ^= bit;
     char buf[96];
     snprintf(buf, sizeof buf, "%s %s", name, (app->overlays & bit) ? "on" : "off");
-    flash(app, buf);
+    cfv_app_flash(app, buf);
 }
 
 static void screenshot(cfvApp *app, SDL_Renderer *r)
@@ -500,212 +648,267 @@ static void screenshot(cfvApp *app, SDL_Renderer *r)
         app->shots++;
         char buf[700];
         snprintf(buf, sizeof buf, "saved %s", path);
-        flash(app, buf);
+        cfv_app_flash(app, buf);
         fprintf(stderr, "cfview: saved %s\n", path);
     } else {
-        flash(app, err.msg);
+        cfv_app_flash(app, err.msg);
         fprintf(stderr, "cfview: %s\n", err.msg);
     }
 }
 
-static void restart(cfvApp *app)
+bool cfv_action_on_run(cfvAction a)
 {
-    cfError err = {{0}};
-    cfStatus st = cfv_run_reset(&app->run, &err);
-    if (st != CF_OK && st != CF_NOT_IMPLEMENTED) {
-        flash(app, err.msg);
-        fprintf(stderr, "cfview: reset: %s\n", err.msg);
+    switch (a) {
+    case CFV_A_NONE: /* a demo key */
+    case CFV_A_PAUSE:
+    case CFV_A_STEP:
+    case CFV_A_RESTART:
+    case CFV_A_RESET:
+    case CFV_A_DT_DOWN:
+    case CFV_A_DT_UP:
+    case CFV_A_GYRO:
+    case CFV_A_RIGID_INT:
+    case CFV_A_SOFT_INT:
+    case CFV_A_ITER_DOWN:
+    case CFV_A_ITER_UP:
+    case CFV_A_SOLVER_NEXT:
+    case CFV_A_SOLVER_PREV:
+    case CFV_A_WORLD:
+    case CFV_A_MU_DOWN:
+    case CFV_A_MU_UP:
+    case CFV_A_SPF_DOWN:
+    case CFV_A_SPF_UP:
+    case CFV_A_DEMO_NEXT:
+    case CFV_A_DEMO_PREV:
+    case CFV_A_PRECOND: return true;
+    default: return false;
     }
-    app->scales = cfv_scales_for(&app->run);
 }
 
-static void switch_demo(cfvApp *app, int delta)
+/* the solver line of the flash: what it is, and why it may misbehave here */
+static void solver_flash(const cfvRun *run, int slot, char *msg, size_t cap)
 {
-    if (!app->playlist || app->n_playlist < 2) return;
-    app->playlist_at = (app->playlist_at + delta + app->n_playlist) % app->n_playlist;
-    cfv_run_free(&app->run);
+    const cfWorldDef *d = &run->slot[slot].w.def;
+    int n = snprintf(msg, cap, "%s%d: contact solver %s (%s)", run->n_compare ? "world " : "", slot + 1, d->solver->name,
+                     d->solver->summary);
+    if (!run->n_compare) n = snprintf(msg, cap, "contact solver: %s (%s)", d->solver->name, d->solver->summary);
+    const cfSolver *was = run->slot[slot].solver0;
+    if (baumgarte_instead(d) && was && was->split && n > 0 && (size_t)n < cap)
+        snprintf(msg + n, cap - (size_t)n, "; no split-impulse stage: Baumgarte pushes out, adding energy (the HUD says so)");
+}
+
+cfvKeyResult cfv_run_act(cfvRun *run, cfvCtl *ctl, cfvAction a, int key, char *msg, size_t cap)
+{
     cfError err = {{0}};
-    cfStatus st = cfv_run_start_demo(&app->run, app->playlist[app->playlist_at], &err);
-    if (st != CF_OK && st != CF_NOT_IMPLEMENTED) flash(app, err.msg);
-    cfv_app_on_start(app);
-}
-
-bool cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
-{
-    bool shift = (mod & KMOD_SHIFT) != 0;
-    cfvRun *run = &app->run;
-    char buf[700];
-    switch (key) {
-    case SDLK_q:
-    case SDLK_ESCAPE: return false;
-    case SDLK_h: app->help = !app->help; break;
-    case SDLK_SPACE: app->paused = !app->paused; break;
-    case SDLK_s:
-        app->paused = true;
-        app->single_step = true;
+    msg[0] = 0;
+    switch (a) {
+    case CFV_A_NONE:
+        if (key > 0 && key < 128 && cfv_demo_key_free(key) && cfv_run_key(run, key)) {
+            if (run->todo[0]) cfv_run_todo_message(run, msg, cap);
+            return CFV_KEY_DEMO;
+        }
+        if (key > 32 && key < 127) snprintf(msg, cap, "key %c does nothing here (h: the keys)", (char)key);
+        return CFV_KEY_UNBOUND;
+    case CFV_A_PAUSE: ctl->paused = !ctl->paused; break;
+    case CFV_A_STEP:
+        ctl->paused = true;
+        ctl->single_step = true;
         break;
-    case SDLK_r: restart(app); break;
-    case SDLK_LEFTBRACKET:
-    case SDLK_RIGHTBRACKET:
+    case CFV_A_RESTART:
+    case CFV_A_RESET: {
+        cfStatus st = cfv_run_restart(run, a == CFV_A_RESTART, &err);
+        ctl->generation++;
+        if (st != CF_OK && st != CF_NOT_IMPLEMENTED) snprintf(msg, cap, "restart: %s", err.msg);
+        else
+            snprintf(msg, cap, "%s", a == CFV_A_RESTART ? "restarted with the settings you chose (R: as set up)"
+                                                        : "restarted as set up");
+        if (a == CFV_A_RESET) cfv_ctl_real_time(ctl, run);
+        break;
+    }
+    case CFV_A_DT_DOWN:
+    case CFV_A_DT_UP:
         if (run->n_slots) {
-            double dt = run->slot[0].w.def.dt * (key == SDLK_RIGHTBRACKET ? 2.0 : 0.5);
-            if (dt < 1e-6) dt = 1e-6;
-            if (dt > 1.0) dt = 1.0;
+            double dt = run->slot[0].w.def.dt * (a == CFV_A_DT_UP ? 2.0 : 0.5);
+            dt = fmin(1.0, fmax(1e-6, dt));
             cfv_run_set_dt(run, dt);
-            snprintf(buf, sizeof buf, "time step %.4g ms", dt * 1e3);
-            flash(app, buf);
+            snprintf(msg, cap, "time step %.4g ms", dt * 1e3);
         }
         break;
-    case SDLK_g:
+    case CFV_A_GYRO:
         cfv_run_toggle_gyroscopic(run);
-        if (run->n_slots) {
-            snprintf(buf, sizeof buf, "gyroscopic term %s", run->slot[0].w.def.gyroscopic ? "on" : "off (world 1)");
-            flash(app, buf);
-        }
+        if (run->n_slots) snprintf(msg, cap, "gyroscopic term %s", run->slot[0].w.def.gyroscopic ? "on" : "off");
         break;
-    case SDLK_i:
-        if (shift) cfv_run_cycle_soft_integrator(run);
+    case CFV_A_RIGID_INT:
+    case CFV_A_SOFT_INT:
+        if (a == CFV_A_SOFT_INT) cfv_run_cycle_soft_integrator(run);
         else cfv_run_cycle_rigid_integrator(run);
         if (run->n_slots) {
             const cfWorldDef *d = &run->slot[0].w.def;
-            snprintf(buf, sizeof buf, "%s integrator: %s", shift ? "soft" : "rigid",
-                     shift ? cf_soft_integrator_name(d->soft_integrator) : cf_rigid_integrator_name(d->rigid_integrator));
-            flash(app, buf);
+            snprintf(msg, cap, "%s integrator: %s", a == CFV_A_SOFT_INT ? "soft" : "rigid",
+                     a == CFV_A_SOFT_INT ? cf_soft_integrator_name(d->soft_integrator) : cf_rigid_integrator_name(d->rigid_integrator));
         }
         break;
-    case SDLK_x:
+    case CFV_A_ITER_DOWN:
+    case CFV_A_ITER_UP:
+        for (int i = 0; i < run->n_slots; ++i) {
+            int *it = &run->slot[i].w.def.solver_iterations;
+            *it = a == CFV_A_ITER_UP ? (*it < 100000 ? *it * 2 : *it) : (*it > 1 ? *it / 2 : 1);
+        }
+        if (run->n_slots) snprintf(msg, cap, "solver iterations %d", run->slot[0].w.def.solver_iterations);
+        break;
+    case CFV_A_SOLVER_NEXT:
+    case CFV_A_SOLVER_PREV: {
+        int dir = a == CFV_A_SOLVER_NEXT ? 1 : -1;
         if (run->n_compare > 0) {
-            cfv_run_cycle_slot_solver(run, app->slot, shift ? -1 : 1);
-            snprintf(buf, sizeof buf, "world %d: contact solver %s (%s); r restarts every world", app->slot + 1,
-                     run->compare[app->slot]->name, run->compare[app->slot]->summary);
-            flash(app, buf);
+            cfv_run_cycle_slot_solver(run, ctl->slot, dir);
+            solver_flash(run, ctl->slot, msg, cap);
             break;
         }
-        cfv_run_cycle_solver(run, shift ? -1 : 1);
+        cfv_run_cycle_solver(run, dir);
+        snprintf(msg, cap, "no world here has a contact solver");
         for (int i = 0; i < run->n_slots; ++i)
             if (run->slot[i].w.def.solver) {
-                snprintf(buf, sizeof buf, "contact solver: %s (%s)", run->slot[i].w.def.solver->name,
-                         run->slot[i].w.def.solver->summary);
-                flash(app, buf);
+                solver_flash(run, i, msg, cap);
                 break;
             }
         break;
-    case SDLK_o:
-        for (int i = 0; i < run->n_slots; ++i) {
-            int *it = &run->slot[i].w.def.solver_iterations;
-            *it = shift ? (*it < 100000 ? *it * 2 : *it) : (*it > 1 ? *it / 2 : 1);
-        }
-        if (run->n_slots) {
-            snprintf(buf, sizeof buf, "solver iterations %d", run->slot[0].w.def.solver_iterations);
-            flash(app, buf);
+    }
+    case CFV_A_WORLD:
+        if (key >= '1' && key < '1' + run->n_compare) {
+            ctl->slot = key - '1';
+            snprintf(msg, cap, "world %d (%s): x changes its solver", ctl->slot + 1, run->compare[ctl->slot]->name);
         }
         break;
-    case SDLK_m: {
-        double mu = -1;
+    case CFV_A_MU_DOWN:
+    case CFV_A_MU_UP: {
+        double mu = -1, dm = a == CFV_A_MU_UP ? 0.1 : -0.1;
         for (int i = 0; i < run->n_slots; ++i) {
             cfWorld *w = &run->slot[i].w;
-            for (int k = 0; k < w->n_bodies; ++k) {
-                double *m = &w->bodies[k].mu;
-                *m = fmax(0.0, *m + (shift ? 0.1 : -0.1));
-                mu = *m;
-            }
-            for (int k = 0; k < w->n_soft; ++k) {
-                double *m = &w->soft[k].mu;
-                *m = fmax(0.0, *m + (shift ? 0.1 : -0.1));
-                mu = *m;
-            }
+            for (int k = 0; k < w->n_bodies; ++k) mu = w->bodies[k].mu = fmax(0.0, w->bodies[k].mu + dm);
+            for (int k = 0; k < w->n_soft; ++k) mu = w->soft[k].mu = fmax(0.0, w->soft[k].mu + dm);
         }
-        if (mu >= 0) snprintf(buf, sizeof buf, "friction coefficient mu = %.2f", mu);
-        else snprintf(buf, sizeof buf, "no bodies");
-        flash(app, buf);
+        if (mu >= 0) snprintf(msg, cap, "friction coefficient mu = %.2f", mu);
+        else snprintf(msg, cap, "no bodies");
         break;
     }
-    case SDLK_MINUS:
-    case SDLK_KP_MINUS:
-        if (app->steps_per_frame > 1) app->steps_per_frame--;
-        snprintf(buf, sizeof buf, "%d steps per frame", app->steps_per_frame);
-        flash(app, buf);
+    case CFV_A_SPF_DOWN:
+    case CFV_A_SPF_UP:
+        if (a == CFV_A_SPF_DOWN && ctl->steps_per_frame > 1) ctl->steps_per_frame--;
+        if (a == CFV_A_SPF_UP && ctl->steps_per_frame < 200) ctl->steps_per_frame++;
+        snprintf(msg, cap, "%d steps per frame", ctl->steps_per_frame);
         break;
-    case SDLK_EQUALS:
-    case SDLK_PLUS:
-    case SDLK_KP_PLUS:
-        if (app->steps_per_frame < 200) app->steps_per_frame++;
-        snprintf(buf, sizeof buf, "%d steps per frame", app->steps_per_frame);
-        flash(app, buf);
-        break;
-    case SDLK_TAB: switch_demo(app, shift ? -1 : 1); break;
-    case SDLK_b: toggle(app, CFV_OV_IDS, "body ids"); break;
-    case SDLK_v: toggle(app, CFV_OV_VELOCITY, "velocity arrows"); break;
-    case SDLK_w: toggle(app, CFV_OV_OMEGA, "angular velocity arrows"); break;
-    case SDLK_l: toggle(app, CFV_OV_MOMENTUM, "angular momentum arrows"); break;
-    case SDLK_c: toggle(app, CFV_OV_POINTS, "contact points"); break;
-    case SDLK_n: toggle(app, CFV_OV_NORMALS, "contact normals"); break;
-    case SDLK_t: toggle(app, CFV_OV_FRAMES, "tangent frames"); break;
-    case SDLK_j: toggle(app, CFV_OV_IMPULSES, "impulses"); break;
-    case SDLK_k: toggle(app, CFV_OV_CONES, "friction cones"); break;
-    case SDLK_d: toggle(app, CFV_OV_DEPTH, "penetration depth"); break;
-    case SDLK_p:
-        if (shift) {
-            for (int i = 0; i < run->n_slots; ++i)
-                if (cfv_run_cycle_preconditioner(run, i)) {
-                    snprintf(buf, sizeof buf, "preconditioner: %s", cf_preconditioner_name(run->slot[i].w.def.preconditioner));
-                    flash(app, buf);
-                }
+    case CFV_A_DEMO_NEXT:
+    case CFV_A_DEMO_PREV: {
+        if (!ctl->playlist || ctl->n_playlist < 2) {
+            snprintf(msg, cap, "no other demo in this chapter");
             break;
         }
+        int delta = a == CFV_A_DEMO_NEXT ? 1 : -1;
+        ctl->playlist_at = (ctl->playlist_at + delta + ctl->n_playlist) % ctl->n_playlist;
+        cfv_run_free(run);
+        cfStatus st = cfv_run_start_demo(run, ctl->playlist[ctl->playlist_at], &err);
+        if (st != CF_OK && st != CF_NOT_IMPLEMENTED) snprintf(msg, cap, "%s", err.msg);
+        ctl->generation++;
+        cfv_ctl_real_time(ctl, run);
+        break;
+    }
+    case CFV_A_PRECOND:
+        for (int i = 0; i < run->n_slots; ++i)
+            if (cfv_run_cycle_preconditioner(run, i))
+                snprintf(msg, cap, "preconditioner: %s", cf_preconditioner_name(run->slot[i].w.def.preconditioner));
+        if (!msg[0]) snprintf(msg, cap, "no world here runs a dual-form solver (chapter 8)");
+        break;
+    default: return CFV_KEY_UNBOUND;
+    }
+    return CFV_KEY_VIEWER;
+}
+
+cfvKeyResult cfv_app_key(cfvApp *app, SDL_Renderer *r, SDL_Keycode key, Uint16 mod)
+{
+    bool shift = (mod & KMOD_SHIFT) != 0;
+    cfvAction a = cfv_binding_action(key, shift, app->run.n_compare > 0);
+    if (a == CFV_A_QUIT) return CFV_KEY_QUIT;
+    if (cfv_action_on_run(a)) {
+        int k = (int)key;
+        if (app->post) { /* a thread steps the run: it applies the action between two steps */
+            app->post(app->post_ctx, a, k);
+            return a == CFV_A_NONE ? (cfv_demo_key_free(k) ? CFV_KEY_DEMO : CFV_KEY_UNBOUND) : CFV_KEY_VIEWER;
+        }
+        char msg[700];
+        long gen = app->ctl.generation;
+        cfvKeyResult res = cfv_run_act(&app->run, &app->ctl, a, k, msg, sizeof msg);
+        if (app->ctl.generation != gen) {
+            int spf = app->ctl.steps_per_frame; /* the action chose the speed */
+            cfv_app_on_start(app);
+            app->ctl.steps_per_frame = spf;
+        }
+        if (a == CFV_A_RESTART || a == CFV_A_RESET) app->scales = cfv_scales_for(&app->run);
+        if (msg[0]) cfv_app_flash(app, msg);
+        return res;
+    }
+    switch (a) {
+    case CFV_A_HELP: app->help = !app->help; break;
+    case CFV_A_IDS: toggle(app, CFV_OV_IDS, "body ids"); break;
+    case CFV_A_VELOCITY: toggle(app, CFV_OV_VELOCITY, "velocity arrows"); break;
+    case CFV_A_OMEGA: toggle(app, CFV_OV_OMEGA, "angular velocity arrows"); break;
+    case CFV_A_MOMENTUM: toggle(app, CFV_OV_MOMENTUM, "angular momentum arrows"); break;
+    case CFV_A_POINTS: toggle(app, CFV_OV_POINTS, "contact points"); break;
+    case CFV_A_NORMALS: toggle(app, CFV_OV_NORMALS, "contact normals"); break;
+    case CFV_A_FRAMES: toggle(app, CFV_OV_FRAMES, "tangent frames"); break;
+    case CFV_A_IMPULSES: toggle(app, CFV_OV_IMPULSES, "impulses"); break;
+    case CFV_A_CONES: toggle(app, CFV_OV_CONES, "friction cones"); break;
+    case CFV_A_DEPTH: toggle(app, CFV_OV_DEPTH, "penetration depth"); break;
+    case CFV_A_DEFORMATION: toggle(app, CFV_OV_DEFORMATION, "deformation colours"); break;
+    case CFV_A_PLOTS:
         app->plots = !app->plots;
         cfv_app_layout(app);
         break;
-    case SDLK_u:
+    case CFV_A_HUD:
         app->hud = !app->hud;
         cfv_app_layout(app);
         break;
-    case SDLK_f: cfv_app_fit(app); break;
-    case SDLK_HOME: cfv_app_on_start(app); break;
-    case SDLK_LEFT:
-    case SDLK_RIGHT:
-    case SDLK_UP:
-    case SDLK_DOWN: {
-        double dx = key == SDLK_LEFT ? -1 : key == SDLK_RIGHT ? 1 : 0;
-        double dy = key == SDLK_UP ? -1 : key == SDLK_DOWN ? 1 : 0;
-        if (shift) cfv_camera_pan(&app->cam, app->w, app->h, -40 * dx, -40 * dy);
+    case CFV_A_FIT:
+        app->camera_moved = false;
+        cfv_app_fit(app);
+        break;
+    case CFV_A_HOME: cfv_app_on_start(app); break;
+    case CFV_A_ORBIT_LEFT:
+    case CFV_A_ORBIT_RIGHT:
+    case CFV_A_ORBIT_UP:
+    case CFV_A_ORBIT_DOWN:
+    case CFV_A_PAN_LEFT:
+    case CFV_A_PAN_RIGHT:
+    case CFV_A_PAN_UP:
+    case CFV_A_PAN_DOWN: {
+        int i = (a - CFV_A_ORBIT_LEFT) % 4;
+        double dx = i == 0 ? -1 : i == 1 ? 1 : 0, dy = i == 2 ? -1 : i == 3 ? 1 : 0;
+        if (a >= CFV_A_PAN_LEFT) cfv_camera_pan(&app->cam, app->w, app->h, -40 * dx, -40 * dy);
         else cfv_camera_orbit(&app->cam, 0.08 * dx, -0.06 * dy);
+        app->camera_moved = true;
         break;
     }
-    case SDLK_PAGEUP: cfv_camera_zoom(&app->cam, 1 / 1.15); break;
-    case SDLK_PAGEDOWN: cfv_camera_zoom(&app->cam, 1.15); break;
-    case SDLK_F12: screenshot(app, r); break;
-    case SDLK_F9: {
+    case CFV_A_ZOOM_IN:
+    case CFV_A_ZOOM_OUT:
+        cfv_camera_zoom(&app->cam, a == CFV_A_ZOOM_IN ? 1 / 1.15 : 1.15);
+        app->camera_moved = true;
+        break;
+    case CFV_A_SHOT: screenshot(app, r); break;
+    case CFV_A_RECORD: {
         cfError err = {{0}};
+        char buf[700];
         if (!app->record_dir[0]) snprintf(app->record_dir, sizeof app->record_dir, "cfview-frames");
         if (!app->recording && !cfv_dir_ready(app->record_dir, &err)) {
-            flash(app, err.msg);
+            cfv_app_flash(app, err.msg);
             break;
         }
         app->recording = !app->recording;
         snprintf(buf, sizeof buf, "recording %s (%s)", app->recording ? "on" : "off", app->record_dir);
-        flash(app, buf);
+        cfv_app_flash(app, buf);
         break;
     }
-    case SDLK_1:
-    case SDLK_2:
-    case SDLK_3:
-    case SDLK_4:
-        if (run->n_compare > (int)(key - SDLK_1)) {
-            app->slot = (int)(key - SDLK_1);
-            snprintf(buf, sizeof buf, "world %d (%s): x changes its solver", app->slot + 1, run->compare[app->slot]->name);
-            flash(app, buf);
-            break;
-        }
-        /* fall through - without a comparison, digits belong to the demo */
-    default:
-        /* keys the viewer leaves free go to the demo */
-        if (key > 0 && key < 128 && cfv_run_key(run, (int)key)) {
-            if (run->todo[0]) flash(app, cfv_run_todo_message(run, buf, sizeof buf));
-        }
-        break;
+    default: return CFV_KEY_UNBOUND;
     }
-    return true;
+    return CFV_KEY_VIEWER;
 }
 
 SDL_Renderer *cfv_headless_renderer(int w, int h, SDL_Surface **surface)

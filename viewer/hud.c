@@ -32,40 +32,26 @@ typedef struct EfVertex {
 #define EF_QUADS (EF_BYTES / (int)(4 * sizeof(EfVertex)))
 
 static EfVertex ef_buf[EF_QUADS * 4];
-static SDL_Vertex ef_vtx[EF_QUADS * 4];
-static int ef_idx[EF_QUADS * 6];
-static bool ef_idx_ready;
 
-static float text_line(SDL_Renderer *r, float x, float y, float scale, SDL_Color c, const char *s, size_t len)
+/* a line of text: stb_easy_font's quads are axis-aligned rectangles, filled into the frame */
+static float text_line(cfvRaster *R, float x, float y, float scale, SDL_Color c, const char *s, size_t len)
 {
     char line[LINE_CHARS + 1];
     if (len > LINE_CHARS) len = LINE_CHARS;
     memcpy(line, s, len);
     line[len] = 0;
-    if (!ef_idx_ready) {
-        for (int q = 0; q < EF_QUADS; ++q) {
-            ef_idx[6 * q + 0] = 4 * q;
-            ef_idx[6 * q + 1] = 4 * q + 1;
-            ef_idx[6 * q + 2] = 4 * q + 2;
-            ef_idx[6 * q + 3] = 4 * q;
-            ef_idx[6 * q + 4] = 4 * q + 2;
-            ef_idx[6 * q + 5] = 4 * q + 3;
-        }
-        ef_idx_ready = true;
-    }
     unsigned char col[4] = {c.r, c.g, c.b, c.a};
     int nq = stb_easy_font_print(0, 0, line, col, ef_buf, (int)sizeof ef_buf);
-    for (int i = 0; i < 4 * nq; ++i) {
-        ef_vtx[i].position.x = x + ef_buf[i].x * scale;
-        ef_vtx[i].position.y = y + ef_buf[i].y * scale;
-        ef_vtx[i].color = c;
-        ef_vtx[i].tex_coord.x = ef_vtx[i].tex_coord.y = 0;
+    for (int q = 0; q < nq; ++q) {
+        const EfVertex *v = &ef_buf[4 * q];
+        float x0 = fminf(fminf(v[0].x, v[1].x), fminf(v[2].x, v[3].x)), x1 = fmaxf(fmaxf(v[0].x, v[1].x), fmaxf(v[2].x, v[3].x));
+        float y0 = fminf(fminf(v[0].y, v[1].y), fminf(v[2].y, v[3].y)), y1 = fmaxf(fmaxf(v[0].y, v[1].y), fmaxf(v[2].y, v[3].y));
+        cfv_raster_fill(R, x + x0 * scale, y + y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale, c);
     }
-    if (nq > 0) SDL_RenderGeometry(r, NULL, ef_vtx, 4 * nq, ef_idx, 6 * nq);
     return (float)stb_easy_font_width(line) * scale;
 }
 
-float cfv_text(SDL_Renderer *r, float x, float y, float scale, SDL_Color c, const char *text)
+float cfv_text(cfvRaster *r, float x, float y, float scale, SDL_Color c, const char *text)
 {
     float wmax = 0;
     const char *p = text;
@@ -101,14 +87,7 @@ void cfv_text_size(const char *text, float scale, float *w, float *h)
     *h = lines * 12.0f * scale;
 }
 
-void cfv_panel(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c)
-{
-    SDL_SetRenderDrawBlendMode(r, c.a < 255 ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE);
-    SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);
-    SDL_FRect rc = {x, y, w, h};
-    SDL_RenderFillRectF(r, &rc);
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-}
+void cfv_panel(cfvRaster *r, float x, float y, float w, float h, SDL_Color c) { cfv_raster_fill(r, x, y, w, h, c); }
 
 /* ---- series ---------------------------------------------------------------------------- */
 
@@ -161,7 +140,7 @@ static void fmt_num(char *buf, size_t cap, double v, bool logy)
     else snprintf(buf, cap, "%.5g", v);
 }
 
-void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *title,
+void cfv_plot(cfvRaster *r, float x, float y, float w, float h, const char *title,
               const cfvSeries *const *series, const SDL_Color *colors, int n, bool logy, const char *xunit)
 {
     const SDL_Color fg = {220, 220, 220, 255}, dim = {150, 155, 165, 255};
@@ -190,9 +169,9 @@ void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *t
             y1 = fmax(y1, v);
         }
     }
-    SDL_SetRenderDrawColor(r, 80, 86, 98, 255);
-    SDL_RenderDrawLineF(r, px, py, px, py + ph);
-    SDL_RenderDrawLineF(r, px, py + ph, px + pw, py + ph);
+    Uint32 axis = cfv_rgb((SDL_Color){80, 86, 98, 255});
+    cfv_raster_line(r, px, py, 0, px, py + ph, 0, 1, axis, 0);
+    cfv_raster_line(r, px, py + ph, 0, px + pw, py + ph, 0, 1, axis, 0);
     if (t0 > t1) {
         cfv_text(r, px + 8, py + ph / 2 - 6, 1.0f, dim, "no data yet");
         return;
@@ -228,13 +207,14 @@ void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *t
     for (int k = 0; k < n; ++k) {
         const cfvSeries *s = series[k];
         if (!s || s->n == 0) continue;
-        SDL_SetRenderDrawColor(r, colors[k].r, colors[k].g, colors[k].b, 255);
+        Uint32 c = cfv_rgb(colors[k]);
         for (int pass = 0; pass < 2; ++pass) {
             int m = 0;
-            for (int i = 0; i < s->n; ++i) {
-                double v = yval(s->y[i], logy);
-                if (!isfinite(v)) { /* a gap: draw what we have */
-                    if (m > 1) SDL_RenderDrawLinesF(r, pts, m);
+            for (int i = 0; i <= s->n; ++i) {
+                double v = i < s->n ? yval(s->y[i], logy) : NAN;
+                if (!isfinite(v)) { /* a gap (or the end): draw what we have */
+                    for (int j = 1; j < m; ++j) cfv_raster_line(r, pts[j - 1].x, pts[j - 1].y, 0, pts[j].x, pts[j].y, 0, 1, c, 0);
+                    if (m == 1) cfv_raster_fill(r, pts[0].x - 1.5f, pts[0].y - 1.5f, 3, 3, colors[k]);
                     m = 0;
                     continue;
                 }
@@ -244,11 +224,6 @@ void cfv_plot(SDL_Renderer *r, float x, float y, float w, float h, const char *t
                 pts[m].x = px + (float)((s->t[i] - t0) / (t1 - t0)) * pw;
                 pts[m].y = py + ph - (float)fy * ph + (float)pass;
                 m++;
-            }
-            if (m > 1) SDL_RenderDrawLinesF(r, pts, m);
-            else if (m == 1) {
-                SDL_FRect rc = {pts[0].x - 1, pts[0].y - 1, 3, 3};
-                SDL_RenderFillRectF(r, &rc);
             }
         }
     }

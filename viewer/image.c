@@ -25,6 +25,11 @@ bool cfv_write_png(SDL_Renderer *r, const char *path, cfError *err)
         return false;
     }
     bool ok = false;
+    /* zlib level 2 and the "sub" filter on every row instead of stb's level 8 trying all five
+       filters: 2.5 times fewer instructions per shot (make demos-check writes one per demo), files
+       about 15 % larger */
+    stbi_write_png_compression_level = 2;
+    stbi_write_force_png_filter = 1;
     if (SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_RGB24, px, w * 3) != 0) {
         cf_error_set(err, CF_IO_ERROR, "cannot read the pixels: %s", SDL_GetError());
     } else {

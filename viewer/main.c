@@ -31,7 +31,8 @@ static const char usage[] =
     "  --camera YAW,PITCH[,DIST]  view direction in degrees, distance in m (default: fit)\n"
     "  --software             window with SDL's software renderer\n"
     "  --frames N             window: close after N frames, print the time per frame and the memory\n"
-    "  --bench                frames per second at --size for 200, 1000 and 5000 boxes (headless)\n"
+    "  --bench                frames per second at --size for 200, 1000 and 5000 boxes (headless);\n"
+    "                         with --demo ID[,ID...] or a scene: drawing and stepping times of each, headless\n"
     "  --window               with --bench: in a window (with --software: SDL's software renderer)\n"
     "exit status: 0 ok, 1 a prediction failed, 2 bad input, 3 an exercise is not implemented\n";
 
@@ -184,31 +185,42 @@ static void summary(const cfvApp *app, FILE *f)
     if (run->prediction[0]) fprintf(f, "  prediction: %s\n", run->prediction);
 }
 
-/* run the app's current run headless for `steps` steps; returns an exit status */
-static int run_headless(cfvApp *app, SDL_Renderer *r, long steps, bool check, const char *shot, bool quiet)
+/* the visual check needs an image a lecturer would show */
+#define LOOK_MIN_W 960
+#define LOOK_MIN_H 540
+
+/* run the app's current run headless for `steps` steps; returns an exit status (a failed visual
+   check counts as a failed prediction; *looked says whether it ran) */
+static int run_headless(cfvApp *app, SDL_Renderer *r, long steps, bool check, const char *shot, bool quiet, bool *looked)
 {
     cfvRun *run = &app->run;
     cfError err = {{0}};
-    char msg[640];
+    char msg[2048];
+    if (looked) *looked = false;
     if (app->record_dir[0] && !record_frame(app, r, &err)) return bad("%s", err.msg);
-    /* a scene's screenshot frames everything the run went through (a demo frames itself) */
-    cfVec3 lo, hi;
-    cfv_run_box(run, &lo, &hi);
+    Uint64 f = SDL_GetPerformanceFrequency();
     for (long k = 0; k < steps && !run->todo[0]; ++k) {
+        Uint64 t0 = SDL_GetPerformanceCounter();
         cfv_run_step(run);
+        app->step_ms = 1e3 * (double)(SDL_GetPerformanceCounter() - t0) / (double)f;
+        cfv_app_track(app);
         if (app->record_dir[0] && !record_frame(app, r, &err)) return bad("%s", err.msg);
-        cfVec3 l, h;
-        cfv_run_box(run, &l, &h);
-        lo = cfu_vec3(fmin(lo.x, l.x), fmin(lo.y, l.y), fmin(lo.z, l.z));
-        hi = cfu_vec3(fmax(hi.x, h.x), fmax(hi.y, h.y), fmax(hi.z, h.z));
     }
-    if (shot) {
-        if (!run->demo && !app->camera_fixed) cfv_camera_fit_box(&app->cam, lo, hi, app->w, app->h, &app->area);
-        cfv_app_draw(app, r);
-        if (!cfv_write_png(r, shot, &err)) return bad("%s", err.msg);
+    /* the frame of the screenshot and of the visual check: the subjects and the paths they took,
+       in the view the panels leave free at the end */
+    cfv_app_layout(app);
+    if (!app->camera_fixed) {
+        double yaw = app->cam.yaw, pitch = app->cam.pitch;
+        cfv_app_fit(app);
+        app->cam.yaw = yaw;
+        app->cam.pitch = pitch;
     }
     if (!quiet) summary(app, stdout);
     if (run->todo[0]) {
+        if (shot) {
+            cfv_app_draw(app, r);
+            if (!cfv_write_png(r, shot, &err)) return bad("%s", err.msg);
+        }
         fprintf(stderr, "cfview: %s: %s\n", run->name, cfv_run_todo_message(run, msg, sizeof msg));
         return CFV_EXIT_TODO;
     }
@@ -226,8 +238,26 @@ static int run_headless(cfvApp *app, SDL_Renderer *r, long steps, bool check, co
             printf("%s: PREDICTION FAILED: %s\n", run->name, msg);
             status = CFV_EXIT_PREDICTION;
         }
+        /* what the picture shows: the subjects, the labels, the plots the story points at */
+        if (app->w >= LOOK_MIN_W && app->h >= LOOK_MIN_H) {
+            int v = cfv_app_look(app, msg, sizeof msg);
+            if (looked) *looked = true;
+            if (v == 0) {
+                printf("%s: the picture shows it: %s\n", run->name, msg);
+            } else {
+                printf("%s: VISUAL CHECK FAILED (%dx%d): %s\n", run->name, app->w, app->h, msg);
+                status = CFV_EXIT_PREDICTION;
+            }
+        } else if (!quiet) {
+            printf("%s: visual check skipped: it needs at least %dx%d (this image %dx%d)\n", run->name, LOOK_MIN_W, LOOK_MIN_H,
+                   app->w, app->h);
+        }
     }
-    if (shot && !quiet) printf("  screenshot: %s (%dx%d)\n", shot, app->w, app->h);
+    if (shot) {
+        cfv_app_draw(app, r);
+        if (!cfv_write_png(r, shot, &err)) return bad("%s", err.msg);
+        if (!quiet) printf("  screenshot: %s (%dx%d)\n", shot, app->w, app->h);
+    }
     return status;
 }
 
@@ -237,10 +267,6 @@ static void apply_view_options(cfvApp *app, const Opts *o)
     if (o->no_plots) app->plots = false;
     if (o->overlays_set) app->overlays = o->overlays;
     cfv_app_fit(app);
-    if (app->run.has_camera && app->run.cam_dist > 0) {
-        app->cam.target = app->run.cam_target;
-        app->cam.dist = app->run.cam_dist;
-    }
     if (o->has_camera) {
         app->camera_fixed = o->dist > 0;
         app->cam.yaw = o->yaw * CF_PI / 180.0;
@@ -256,7 +282,7 @@ static int check_demos(const cfvDemo **list, int n, const Opts *o)
     SDL_Surface *surf;
     SDL_Renderer *r = cfv_headless_renderer(o->w, o->h, &surf);
     if (!r) return bad("cannot create a software renderer: %s", SDL_GetError());
-    int worst = 0, failed = 0, todo = 0;
+    int worst = 0, failed = 0, todo = 0, looked = 0;
     double t0 = SDL_GetTicks() / 1000.0;
     for (int i = 0; i < n; ++i) {
         cfvApp app;
@@ -279,7 +305,9 @@ static int check_demos(const cfvDemo **list, int n, const Opts *o)
                 snprintf(shot, sizeof shot, "%s/%s.png", o->shots, name);
             }
             long steps = o->steps >= 0 ? o->steps : app.run.steps;
-            status = run_headless(&app, r, steps, true, o->shots ? shot : NULL, true);
+            bool l = false;
+            status = run_headless(&app, r, steps, true, o->shots ? shot : NULL, true, &l);
+            looked += l;
         }
         if (status == CFV_EXIT_TODO) todo++;
         else if (status != 0) failed++;
@@ -287,8 +315,9 @@ static int check_demos(const cfvDemo **list, int n, const Opts *o)
         if (status == CFV_EXIT_USAGE) worst = CFV_EXIT_USAGE;
         cfv_app_free(&app);
     }
-    printf("cfview --check: %d demo%s, %d failed, %d not implemented (%.2f s)\n", n, n == 1 ? "" : "s", failed, todo,
-           SDL_GetTicks() / 1000.0 - t0);
+    printf("cfview --check: %d demo%s, %d failed, %d not implemented, %d visual check%s (%.2f s)%s\n", n, n == 1 ? "" : "s",
+           failed, todo, looked, looked == 1 ? "" : "s", SDL_GetTicks() / 1000.0 - t0,
+           looked < n - todo ? " (the visual checks need an image of at least 960x540)" : "");
     SDL_DestroyRenderer(r);
     SDL_FreeSurface(surf);
     if (worst == CFV_EXIT_USAGE) return worst;
@@ -380,6 +409,180 @@ static void close_window(SDL_Window *win, SDL_Renderer *r)
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
 }
 
+/* ---- the stepping thread: the window shows the last state it finished -------------------------- */
+
+/* The window never waits for a step: a thread steps the run (in real time when it can, as fast as
+   it can when a step takes longer) and publishes a copy of each finished state; the window draws
+   the newest copy at its own rate. Keys that change the run are queued to the thread, which applies
+   them between two steps. */
+typedef struct Worker {
+    SDL_Thread *thread;
+    SDL_mutex *lock;
+    SDL_cond *wake;
+    cfvRun live;                 /* the run the thread steps (the thread's alone) */
+    cfvRun spare;                /* its next copy, made outside the lock */
+    cfvRun shown;                /* the newest copy, for the window to take (under the lock) */
+    cfvCtl ctl;                  /* the thread's settings (the window gets a copy with each state) */
+    bool fresh;                  /* shown has not been taken yet */
+    struct {
+        cfvAction a;
+        int key;
+    } queue[64];
+    int n_queue;
+    char msg[700];               /* the last action's line for the screen ("" none) */
+    bool quit;
+    double step_ms, steps_per_s; /* over the last second */
+} Worker;
+
+static void worker_post(void *ctx, cfvAction a, int key)
+{
+    Worker *w = ctx;
+    SDL_LockMutex(w->lock);
+    if (w->n_queue < (int)(sizeof w->queue / sizeof w->queue[0])) {
+        w->queue[w->n_queue].a = a;
+        w->queue[w->n_queue++].key = key;
+    }
+    SDL_CondSignal(w->wake);
+    SDL_UnlockMutex(w->lock);
+}
+
+static double now_s(void) { return (double)SDL_GetPerformanceCounter() / (double)SDL_GetPerformanceFrequency(); }
+
+static int worker_main(void *p)
+{
+    Worker *w = p;
+    double last = now_s(), debt = 0, window_t0 = last, window_step_s = 0;
+    long window_steps = 0;
+    for (;;) {
+        /* the keys queued since the last steps */
+        SDL_LockMutex(w->lock);
+        int applied = 0;
+        for (int i = 0; i < w->n_queue; ++i) {
+            char msg[700];
+            cfv_run_act(&w->live, &w->ctl, w->queue[i].a, w->queue[i].key, msg, sizeof msg);
+            if (msg[0]) cfv_copy(w->msg, sizeof w->msg, msg);
+            applied++;
+        }
+        w->n_queue = 0;
+        if (w->quit) {
+            SDL_UnlockMutex(w->lock);
+            break;
+        }
+        bool single = w->ctl.single_step;
+        w->ctl.single_step = false;
+        bool run = !w->ctl.paused || single;
+        if (!run && !applied) SDL_CondWaitTimeout(w->wake, w->lock, 100);
+        int spf = w->ctl.steps_per_frame;
+        SDL_UnlockMutex(w->lock);
+
+        /* real time: steps_per_frame steps each 1/60 s; a step that takes longer is not caught up with */
+        double t = now_s();
+        int n = 0;
+        if (single) {
+            n = 1;
+        } else if (run) {
+            debt += (t - last) * 60.0 * spf;
+            if (debt > 4.0 * spf) debt = spf;
+            n = (int)debt;
+            debt -= n;
+        }
+        last = t;
+        for (int k = 0; k < n && !w->live.todo[0]; ++k) {
+            double t0 = now_s();
+            cfv_run_step(&w->live);
+            window_step_s += now_s() - t0;
+            window_steps++;
+        }
+        t = now_s();
+        if (t - window_t0 >= 1.0 || (window_steps > 0 && t - window_t0 >= 0.25 && w->steps_per_s == 0)) {
+            SDL_LockMutex(w->lock);
+            w->steps_per_s = window_steps / (t - window_t0);
+            w->step_ms = window_steps ? 1e3 * window_step_s / window_steps : w->step_ms;
+            SDL_UnlockMutex(w->lock);
+            window_t0 = t;
+            window_step_s = 0;
+            window_steps = 0;
+        }
+        if (n > 0 || applied) {
+            /* publish: copy outside the lock, swap under it */
+            if (cfv_run_snapshot(&w->spare, &w->live) == CF_OK) {
+                SDL_LockMutex(w->lock);
+                cfvRun tmp = w->shown;
+                w->shown = w->spare;
+                w->spare = tmp;
+                w->fresh = true;
+                SDL_UnlockMutex(w->lock);
+            }
+        } else {
+            SDL_Delay(1);
+        }
+    }
+    return 0;
+}
+
+/* the window takes the newest finished state; returns true when the run restarted or changed */
+static bool worker_take(Worker *w, cfvApp *app)
+{
+    bool changed = false;
+    SDL_LockMutex(w->lock);
+    if (w->fresh) {
+        cfvRun tmp = app->run;
+        app->run = w->shown;
+        w->shown = tmp;
+        w->fresh = false;
+        changed = app->ctl.generation != w->ctl.generation;
+        app->ctl = w->ctl;
+    }
+    app->step_ms = w->step_ms;
+    app->steps_per_s = w->steps_per_s;
+    app->speed = app->run.n_slots ? w->steps_per_s * app->run.slot[0].w.def.dt : 0.0;
+    if (w->msg[0]) {
+        cfv_app_flash(app, w->msg);
+        w->msg[0] = 0;
+    }
+    SDL_UnlockMutex(w->lock);
+    return changed;
+}
+
+static bool worker_start(Worker *w, cfvApp *app)
+{
+    memset(w, 0, sizeof *w);
+    w->lock = SDL_CreateMutex();
+    w->wake = SDL_CreateCond();
+    if (!w->lock || !w->wake) return false;
+    w->live = app->run; /* the thread owns the run from now on; the window draws copies */
+    memset(&app->run, 0, sizeof app->run);
+    w->ctl = app->ctl;
+    if (cfv_run_snapshot(&app->run, &w->live) != CF_OK) return false;
+    w->thread = SDL_CreateThread(worker_main, "cfview-step", w);
+    if (!w->thread) return false;
+    app->post = worker_post;
+    app->post_ctx = w;
+    app->threaded = true;
+    return true;
+}
+
+static void worker_stop(Worker *w, cfvApp *app)
+{
+    if (w->thread) {
+        SDL_LockMutex(w->lock);
+        w->quit = true;
+        SDL_CondSignal(w->wake);
+        SDL_UnlockMutex(w->lock);
+        SDL_WaitThread(w->thread, NULL);
+    }
+    /* the run is the window's again */
+    cfv_run_free(&app->run);
+    app->run = w->live;
+    cfv_run_free(&w->shown);
+    cfv_run_free(&w->spare);
+    app->post = NULL;
+    app->post_ctx = NULL;
+    app->threaded = false;
+    if (w->wake) SDL_DestroyCond(w->wake);
+    if (w->lock) SDL_DestroyMutex(w->lock);
+}
+
 static int run_window(cfvApp *app, const Opts *o, const char **why)
 {
     char title[200];
@@ -389,17 +592,28 @@ static int run_window(cfvApp *app, const Opts *o, const char **why)
     if (!r) return -1;
     SDL_GetRendererOutputSize(r, &app->w, &app->h);
     cfv_app_layout(app);
+    cfv_app_fit(app);
+    Worker worker;
+    if (!worker_start(&worker, app)) {
+        fprintf(stderr, "cfview: cannot start the stepping thread: %s\n", SDL_GetError());
+        worker_stop(&worker, app);
+        cfv_draw_release(&app->draw);
+        close_window(win, r);
+        return CFV_EXIT_USAGE;
+    }
     bool running = true;
     int drag = 0, last_x = 0, last_y = 0;
     Uint64 freq = SDL_GetPerformanceFrequency(), last = SDL_GetPerformanceCounter(), first = 0;
     double draw_s = 0.0; /* drawing and presenting, after the first frame */
-    long frames = 0;
+    long frames = 0, steps0 = -1;
     while (running) {
         SDL_Event e;
         while (SDL_PollEvent(&e)) {
             switch (e.type) {
             case SDL_QUIT: running = false; break;
-            case SDL_KEYDOWN: running = cfv_app_key(app, r, e.key.keysym.sym, e.key.keysym.mod) && running; break;
+            case SDL_KEYDOWN:
+                running = cfv_app_key(app, r, e.key.keysym.sym, e.key.keysym.mod) != CFV_KEY_QUIT && running;
+                break;
             case SDL_MOUSEBUTTONDOWN:
                 drag = e.button.button == SDL_BUTTON_LEFT ? 1 : 2;
                 last_x = e.button.x;
@@ -412,11 +626,15 @@ static int run_window(cfvApp *app, const Opts *o, const char **why)
                     bool pan = drag == 2 || (SDL_GetModState() & KMOD_SHIFT);
                     if (pan) cfv_camera_pan(&app->cam, app->w, app->h, dx, dy);
                     else cfv_camera_orbit(&app->cam, -0.006 * dx, 0.006 * dy);
+                    app->camera_moved = true;
                     last_x = e.motion.x;
                     last_y = e.motion.y;
                 }
                 break;
-            case SDL_MOUSEWHEEL: cfv_camera_zoom(&app->cam, pow(1.12, -e.wheel.y)); break;
+            case SDL_MOUSEWHEEL:
+                cfv_camera_zoom(&app->cam, pow(1.12, -e.wheel.y));
+                app->camera_moved = true;
+                break;
             case SDL_WINDOWEVENT:
                 if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
                     SDL_GetRendererOutputSize(r, &app->w, &app->h);
@@ -427,12 +645,13 @@ static int run_window(cfvApp *app, const Opts *o, const char **why)
             }
         }
         if (!running) break;
-        if (!app->paused) {
-            for (int k = 0; k < app->steps_per_frame; ++k) cfv_run_step(&app->run);
-        } else if (app->single_step) {
-            cfv_run_step(&app->run);
+        if (worker_take(&worker, app)) {
+            cfv_app_on_start(app); /* a restart or another demo: its camera */
+            app->scales = cfv_scales_for(&app->run);
+        } else {
+            cfv_app_track(app);
         }
-        app->single_step = false;
+        if (steps0 < 0 && app->run.n_slots) steps0 = app->run.slot[0].w.step;
         if (strcmp(title + 9, app->run.name) != 0) {
             snprintf(title, sizeof title, "cfview - %s", app->run.name);
             SDL_SetWindowTitle(win, title);
@@ -456,15 +675,20 @@ static int run_window(cfvApp *app, const Opts *o, const char **why)
         if (o->frames > 0 && frames >= o->frames) break;
         if (dt < 1.0 / 120) SDL_Delay(2); /* no vsync: do not spin */
     }
+    long steps = app->run.n_slots && steps0 >= 0 ? app->run.slot[0].w.step - steps0 : 0;
+    double secs = frames > 1 ? (double)(last - first) / (double)freq : 0;
+    worker_stop(&worker, app);
     if (o->frames > 0 && frames > 1) {
         /* the first frame (setup, first allocations) is left out of the averages */
         SDL_RendererInfo info;
         SDL_GetRendererInfo(r, &info);
         printf("cfview: %ld frames in a %dx%d window, renderer '%s': %.2f ms per frame (drawing and presenting "
-               "%.2f ms), peak resident memory %.0f MB\n",
-               frames, app->w, app->h, info.name, 1e3 * (double)(last - first) / (double)freq / (double)(frames - 1),
-               1e3 * draw_s / (double)(frames - 1), peak_rss_mb());
+               "%.2f ms), %.1f frames/s; stepping beside it: %ld steps shown, %.1f steps/s (%.1f ms a step); peak "
+               "resident memory %.0f MB\n",
+               frames, app->w, app->h, info.name, 1e3 * secs / (double)(frames - 1), 1e3 * draw_s / (double)(frames - 1),
+               (double)(frames - 1) / secs, steps, secs > 0 ? steps / secs : 0.0, app->step_ms, peak_rss_mb());
     }
+    cfv_draw_release(&app->draw);
     close_window(win, r);
     return CFV_EXIT_OK;
 }
@@ -565,6 +789,61 @@ static int bench(const Opts *o)
     return status;
 }
 
+/* the drawing and stepping times of demos (or a scene), headless: the frames a window would draw,
+   each after its steps, one CSV line per demo */
+static int bench_runs(const Opts *o)
+{
+    SDL_Surface *surf = NULL;
+    SDL_Renderer *r = cfv_headless_renderer(o->w, o->h, &surf);
+    if (!r) return bad("cannot create a software renderer: %s", SDL_GetError());
+    printf("cfview --bench: %dx%d headless, SDL's software renderer; each frame: the steps of 1/60 s, then the drawing\n",
+           o->w, o->h);
+    printf("run,frames,steps_per_frame,draw_ms,step_ms,frame_ms,fps_drawing,fps_with_steps,triangles\n");
+    int status = CFV_EXIT_OK;
+    char list[512];
+    cfv_copy(list, sizeof list, o->demo ? o->demo : "");
+    for (char *p = list, *next; p && (*p || o->scene); p = next) {
+        next = strchr(p, ',');
+        if (next) *next++ = 0;
+        cfvApp app;
+        cfv_app_init(&app, o->w, o->h);
+        cfError err = {{0}};
+        const cfvDemo *demo = o->scene ? NULL : cfv_demo_find(p);
+        cfStatus st = demo ? cfv_run_start_demo(&app.run, demo, &err)
+                           : o->scene ? cfv_run_start_scene(&app.run, o->scene, &err)
+                                      : cf_error_set(&err, CF_BAD_INPUT, "unknown demo '%s'", p);
+        if (st != CF_OK) {
+            status = bad("--bench: %s", err.msg);
+            cfv_app_free(&app);
+            break;
+        }
+        cfv_app_on_start(&app);
+        Uint64 f = SDL_GetPerformanceFrequency(), t_start = SDL_GetPerformanceCounter();
+        double draw = 0, step = 0;
+        int frames = 0;
+        cfv_app_draw(&app, r); /* the first frame: allocations */
+        while (frames < 10 || ((double)(SDL_GetPerformanceCounter() - t_start) / (double)f < 3.0 && frames < 600)) {
+            Uint64 t0 = SDL_GetPerformanceCounter();
+            for (int k = 0; k < app.ctl.steps_per_frame && !app.run.todo[0]; ++k) cfv_run_step(&app.run);
+            Uint64 t1 = SDL_GetPerformanceCounter();
+            cfv_app_track(&app);
+            cfv_app_draw(&app, r);
+            Uint64 t2 = SDL_GetPerformanceCounter();
+            step += (double)(t1 - t0) / (double)f;
+            draw += (double)(t2 - t1) / (double)f;
+            frames++;
+        }
+        printf("%s,%d,%d,%.2f,%.2f,%.2f,%.1f,%.1f,%ld\n", app.run.name, frames, app.ctl.steps_per_frame, 1e3 * draw / frames,
+               1e3 * step / frames, 1e3 * (draw + step) / frames, frames / draw, frames / (draw + step), app.draw.tris_drawn);
+        fflush(stdout);
+        cfv_app_free(&app);
+        if (o->scene) break;
+    }
+    SDL_DestroyRenderer(r);
+    SDL_FreeSurface(surf);
+    return status;
+}
+
 /* ---- main --------------------------------------------------------------------------------------- */
 
 /* --compare LIST: the world solvers of the registry it names; their number, or -1 after a message */
@@ -599,7 +878,7 @@ static int run_main(const Opts *o)
         list_demos();
         return CFV_EXIT_OK;
     }
-    if (o->bench) return bench(o);
+    if (o->bench) return o->demo || o->scene ? bench_runs(o) : bench(o);
 
     cfError err = {{0}};
     const char *shot = o->screenshot;
@@ -636,10 +915,10 @@ static int run_main(const Opts *o)
         demo = list[0];
     }
     if (demo) {
-        app.n_playlist = chapter_demos(o->chapter ? o->chapter : demo->chapter, list, 256);
-        app.playlist = list;
-        for (int i = 0; i < app.n_playlist; ++i)
-            if (list[i] == demo) app.playlist_at = i;
+        app.ctl.n_playlist = chapter_demos(o->chapter ? o->chapter : demo->chapter, list, 256);
+        app.ctl.playlist = list;
+        for (int i = 0; i < app.ctl.n_playlist; ++i)
+            if (list[i] == demo) app.ctl.playlist_at = i;
     }
 
     cfStatus st;
@@ -677,11 +956,11 @@ static int run_main(const Opts *o)
         status = run_window(&app, o, &why);
         if (status < 0) window = false;
     }
-    if (!window && !o->headless && !o->check && !o->demo && !o->scene && app.n_playlist > 1) {
+    if (!window && !o->headless && !o->check && !o->demo && !o->scene && app.ctl.n_playlist > 1) {
         /* a chapter's demos without a display: check them all, one screenshot each */
         fprintf(stderr, "cfview: %s; checking the demos headless instead%s%s\n", why ? why : "no window",
                 o->shots ? ", screenshots in " : "", o->shots ? o->shots : "");
-        int n = app.n_playlist;
+        int n = app.ctl.n_playlist;
         cfv_app_free(&app);
         return check_demos(list, n, o);
     }
@@ -714,7 +993,8 @@ static int run_main(const Opts *o)
         long steps = o->steps >= 0 ? o->steps : app.run.steps;
         bool check = o->check || (demo && o->steps < 0);
         if (app.run.todo[0]) steps = 0; /* setup already reached a stub */
-        status = run_headless(&app, r, steps, check, shot, false);
+        status = run_headless(&app, r, steps, check, shot, false, NULL);
+        cfv_draw_release(&app.draw);
         SDL_DestroyRenderer(r);
         SDL_FreeSurface(surf);
     }

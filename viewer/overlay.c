@@ -26,7 +26,7 @@ bool cfv_parse_overlays(const char *list, unsigned *mask)
     } names[] = {{"ids", CFV_OV_IDS},         {"velocity", CFV_OV_VELOCITY}, {"omega", CFV_OV_OMEGA},
                  {"momentum", CFV_OV_MOMENTUM}, {"points", CFV_OV_POINTS},   {"normals", CFV_OV_NORMALS},
                  {"frames", CFV_OV_FRAMES},   {"impulses", CFV_OV_IMPULSES}, {"cones", CFV_OV_CONES},
-                 {"depth", CFV_OV_DEPTH},     {"labels", CFV_OV_LABELS}};
+                 {"depth", CFV_OV_DEPTH},     {"labels", CFV_OV_LABELS},     {"deformation", CFV_OV_DEFORMATION}};
     const char *p = list;
     while (p && *p) {
         const char *e = strchr(p, ',');
@@ -44,77 +44,77 @@ bool cfv_parse_overlays(const char *list, unsigned *mask)
     return true;
 }
 
-/* ---- screen-space lines and arrows --------------------------------------------------- */
+/* ---- lines, arrows, dots and text in the 3D view ------------------------------------------ */
 
-static bool clip_project(const cfvView *v, cfVec3 a, cfVec3 b, float *ax, float *ay, float *bx, float *by)
+/* overlays pass the depth of the surface they sit on (a contact point on a face) within this
+   tolerance, relative to the depth, and are hidden by whatever is nearer */
+#define OVERLAY_BIAS 0.004f
+
+/* a world segment clipped at the near plane and projected; false when nothing is left */
+static bool clip_project(const cfvView *v, cfVec3 a, cfVec3 b, cfvRVert *A, cfvRVert *B)
 {
     cfVec3 ca = cfv_view_to_cam(v, a), cb = cfv_view_to_cam(v, b);
     if (!cfu_vec3_finite(ca) || !cfu_vec3_finite(cb)) return false;
     if (ca.z < v->near && cb.z < v->near) return false;
     if (ca.z < v->near) ca = cfu_mul_add(ca, (v->near - ca.z) / (cb.z - ca.z), cfu_sub(cb, ca));
     if (cb.z < v->near) cb = cfu_mul_add(cb, (v->near - cb.z) / (ca.z - cb.z), cfu_sub(ca, cb));
-    *ax = (float)(v->cx + v->focal * ca.x / ca.z);
-    *ay = (float)(v->cy - v->focal * ca.y / ca.z);
-    *bx = (float)(v->cx + v->focal * cb.x / cb.z);
-    *by = (float)(v->cy - v->focal * cb.y / cb.z);
+    A->x = (float)(v->cx + v->focal * ca.x / ca.z);
+    A->y = (float)(v->cy - v->focal * ca.y / ca.z);
+    A->iz = (float)(1.0 / ca.z);
+    B->x = (float)(v->cx + v->focal * cb.x / cb.z);
+    B->y = (float)(v->cy - v->focal * cb.y / cb.z);
+    B->iz = (float)(1.0 / cb.z);
     return true;
 }
 
-static void quad2d(SDL_Renderer *r, float ax, float ay, float bx, float by, float px, SDL_Color c)
+static unsigned depth_mode(cfvDraw *d, bool on_top)
 {
-    float dx = bx - ax, dy = by - ay, l = sqrtf(dx * dx + dy * dy);
-    if (!(l > 1e-4f)) return;
-    float nx = -dy / l * 0.5f * px, ny = dx / l * 0.5f * px;
-    SDL_Vertex vx[4] = {
-        {{ax + nx, ay + ny}, c, {0, 0}},
-        {{bx + nx, by + ny}, c, {0, 0}},
-        {{bx - nx, by - ny}, c, {0, 0}},
-        {{ax - nx, ay - ny}, c, {0, 0}},
-    };
-    static const int ix[6] = {0, 1, 2, 0, 2, 3};
-    SDL_RenderGeometry(r, NULL, vx, 4, ix, 6);
+    d->raster.bias = OVERLAY_BIAS;
+    return on_top ? 0u : (unsigned)CFV_R_TEST;
 }
 
-void cfv_line3(SDL_Renderer *r, const cfvView *view, cfVec3 a, cfVec3 b, float px, SDL_Color c)
+void cfv_line3(cfvDraw *d, const cfvView *view, cfVec3 a, cfVec3 b, float px, SDL_Color c, bool on_top)
 {
-    float ax, ay, bx, by;
-    if (clip_project(view, a, b, &ax, &ay, &bx, &by)) quad2d(r, ax, ay, bx, by, px, c);
+    cfvRVert A, B;
+    if (!clip_project(view, a, b, &A, &B)) return;
+    cfv_raster_line(&d->raster, A.x, A.y, A.iz, B.x, B.y, B.iz, px, cfv_rgb(c), depth_mode(d, on_top));
 }
 
-void cfv_arrow3(SDL_Renderer *r, const cfvView *view, cfVec3 a, cfVec3 b, float px, SDL_Color c)
+void cfv_arrow3(cfvDraw *d, const cfvView *view, cfVec3 a, cfVec3 b, float px, SDL_Color c, bool on_top)
 {
-    float ax, ay, bx, by;
-    if (!clip_project(view, a, b, &ax, &ay, &bx, &by)) return;
-    float dx = bx - ax, dy = by - ay, l = sqrtf(dx * dx + dy * dy);
+    cfvRVert A, B;
+    if (!clip_project(view, a, b, &A, &B)) return;
+    float dx = B.x - A.x, dy = B.y - A.y, l = sqrtf(dx * dx + dy * dy);
     if (!(l > 0.5f)) return;
-    float head = fminf(4.0f * px + 6.0f, 0.5f * l);
+    unsigned mode = depth_mode(d, on_top);
+    Uint32 rgb = cfv_rgb(c);
+    float head = fminf(4.0f * px + 6.0f, 0.5f * l), f = (l - head) / l;
     float ux = dx / l, uy = dy / l;
-    float hx = bx - ux * head, hy = by - uy * head;
-    quad2d(r, ax, ay, hx, hy, px, c);
+    float hx = B.x - ux * head, hy = B.y - uy * head, hz = A.iz + f * (B.iz - A.iz);
+    cfv_raster_line(&d->raster, A.x, A.y, A.iz, hx, hy, hz, px, rgb, mode);
     float w = 0.55f * head;
-    SDL_Vertex vx[3] = {
-        {{bx, by}, c, {0, 0}},
-        {{hx - uy * w, hy + ux * w}, c, {0, 0}},
-        {{hx + uy * w, hy - ux * w}, c, {0, 0}},
-    };
-    SDL_RenderGeometry(r, NULL, vx, 3, NULL, 0);
+    cfvRVert t0 = {B.x, B.y, B.iz, rgb}, t1 = {hx - uy * w, hy + ux * w, hz, rgb}, t2 = {hx + uy * w, hy - ux * w, hz, rgb};
+    cfv_raster_tri(&d->raster, &t0, &t1, &t2, mode);
 }
 
-static void dot3(SDL_Renderer *r, const cfvView *view, cfVec3 p, float px, SDL_Color c)
+static void dot3(cfvDraw *d, const cfvView *view, cfVec3 p, float px, SDL_Color c, bool on_top)
 {
-    float x, y;
-    if (!cfv_view_project(view, p, &x, &y)) return;
-    SDL_SetRenderDrawColor(r, c.r, c.g, c.b, 255);
-    SDL_FRect rc = {x - 0.5f * px, y - 0.5f * px, px, px};
-    SDL_RenderFillRectF(r, &rc);
+    cfVec3 q = cfv_view_to_cam(view, p);
+    if (!(q.z > view->near)) return;
+    float x = (float)(view->cx + view->focal * q.x / q.z), y = (float)(view->cy - view->focal * q.y / q.z);
+    cfv_raster_rect(&d->raster, x, y, 0.5f * px, (float)(1.0 / q.z), cfv_rgb(c), depth_mode(d, on_top));
 }
 
-static void text3(SDL_Renderer *r, const cfvView *view, cfVec3 p, float dx, float dy, float scale,
-                  SDL_Color c, const char *s)
+/* a text next to a world point, unless a body hides the point */
+static void text3(cfvDraw *d, const cfvView *view, cfVec3 p, float dx, float dy, float scale, SDL_Color c, const char *s,
+                  bool on_top)
 {
-    float x, y;
-    if (!cfv_view_project(view, p, &x, &y)) return;
-    cfv_text(r, x + dx, y + dy, scale, c, s);
+    cfVec3 q = cfv_view_to_cam(view, p);
+    if (!(q.z > view->near)) return;
+    float x = (float)(view->cx + view->focal * q.x / q.z), y = (float)(view->cy - view->focal * q.y / q.z);
+    depth_mode(d, on_top);
+    if (!on_top && !cfv_raster_visible(&d->raster, x, y, (float)(1.0 / q.z))) return;
+    cfv_text(&d->raster, x + dx, y + dy, scale, c, s);
 }
 
 /* ---- physics helpers ------------------------------------------------------------------ */
@@ -191,7 +191,7 @@ static int slot_contacts(const cfvSlot *sl, int k, const cfContact **c)
     return 0;
 }
 
-static void draw_contacts(SDL_Renderer *r, const cfvView *view, const cfvRun *run, unsigned mask, double R)
+static void draw_contacts(cfvDraw *d, const cfvView *view, const cfvRun *run, unsigned mask, double R)
 {
     const cfContact *c;
     double max_l = 0;
@@ -224,35 +224,35 @@ static void draw_contacts(SDL_Renderer *r, const cfvView *view, const cfvRun *ru
                     double a = 2 * CF_PI * g / G;
                     cfVec3 dir = cfu_add(cfu_scale(cos(a), c->t), cfu_scale(sin(a), c->b));
                     cfVec3 rim = cfu_add(cfu_mul_add(p, h, c->n), cfu_scale(c->mu * h, dir));
-                    if (g % 2 == 0 && g < G) cfv_line3(r, view, p, rim, 1.0f, col_cone);
-                    if (g > 0) cfv_line3(r, view, prev, rim, 1.0f, col_cone);
+                    if (g % 2 == 0 && g < G) cfv_line3(d, view, p, rim, 1.0f, col_cone, false);
+                    if (g > 0) cfv_line3(d, view, prev, rim, 1.0f, col_cone, false);
                     prev = rim;
                 }
             }
-            if (mask & CFV_OV_NORMALS) cfv_arrow3(r, view, p, cfu_mul_add(p, ln, c->n), 2.0f, col_normal);
+            if (mask & CFV_OV_NORMALS) cfv_arrow3(d, view, p, cfu_mul_add(p, ln, c->n), 2.0f, col_normal, false);
             if (mask & CFV_OV_FRAMES) {
-                cfv_arrow3(r, view, p, cfu_mul_add(p, 0.6 * ln, c->n), 1.5f, col_normal);
-                cfv_arrow3(r, view, p, cfu_mul_add(p, 0.6 * ln, c->t), 1.5f, col_t1);
-                cfv_arrow3(r, view, p, cfu_mul_add(p, 0.6 * ln, c->b), 1.5f, col_t2);
+                cfv_arrow3(d, view, p, cfu_mul_add(p, 0.6 * ln, c->n), 1.5f, col_normal, false);
+                cfv_arrow3(d, view, p, cfu_mul_add(p, 0.6 * ln, c->t), 1.5f, col_t1, false);
+                cfv_arrow3(d, view, p, cfu_mul_add(p, 0.6 * ln, c->b), 1.5f, col_t2, false);
             }
             if ((mask & (CFV_OV_IMPULSES | CFV_OV_CONES)) && isc > 0) {
                 cfVec3 l = cfu_add(cfu_scale(c->lambda[0], c->n),
                                    cfu_add(cfu_scale(c->lambda[1], c->t), cfu_scale(c->lambda[2], c->b)));
-                cfv_arrow3(r, view, p, cfu_mul_add(p, isc, l), 2.5f, col_imp);
+                cfv_arrow3(d, view, p, cfu_mul_add(p, isc, l), 2.5f, col_imp, false);
             }
             if ((mask & CFV_OV_DEPTH) && c->phi < 0) {
-                cfv_line3(r, view, p, cfu_mul_add(p, c->phi, c->n), 3.0f, col_depth);
+                cfv_line3(d, view, p, cfu_mul_add(p, c->phi, c->n), 3.0f, col_depth, true);
                 char buf[48];
                 snprintf(buf, sizeof buf, "%.3g mm", -c->phi * 1e3);
-                text3(r, view, p, 6, 6, 1.0f, col_depth, buf);
+                text3(d, view, p, 6, 6, 1.0f, col_depth, buf, true);
             }
-            if (mask & CFV_OV_POINTS) dot3(r, view, p, 7.0f, col_point);
+            if (mask & CFV_OV_POINTS) dot3(d, view, p, 7.0f, col_point, false);
         }
     }
 }
 
-/* the demo's own marks: always drawn, on top of the contacts */
-static void draw_marks(SDL_Renderer *r, const cfvView *view, const cfvRun *run)
+/* the demo's own marks: always drawn (hidden where a body is in front, unless on top) */
+static void draw_marks(cfvDraw *d, const cfvView *view, const cfvRun *run)
 {
     for (int s = 0; s < run->n_slots; ++s) {
         const cfvSlot *sl = &run->slot[s];
@@ -262,24 +262,38 @@ static void draw_marks(SDL_Renderer *r, const cfvView *view, const cfvRun *run)
             cfVec3 a = cfu_add(m->a, sl->offset), b = cfu_add(m->b, sl->offset);
             if (!cfu_vec3_finite(a) || !cfu_vec3_finite(b)) continue;
             switch (m->kind) {
-            case CFV_MARK_ARROW: cfv_arrow3(r, view, a, b, 2.5f, c); break;
-            case CFV_MARK_LINE: cfv_line3(r, view, a, b, 1.5f, c); break;
-            default: dot3(r, view, a, 8.0f, c); b = a; break;
+            case CFV_MARK_ARROW: cfv_arrow3(d, view, a, b, 2.5f, c, m->on_top); break;
+            case CFV_MARK_LINE: cfv_line3(d, view, a, b, 1.5f, c, m->on_top); break;
+            default: dot3(d, view, a, 8.0f, c, m->on_top); b = a; break;
             }
-            if (m->label[0]) text3(r, view, b, 5, -4, 1.3f, c, m->label);
+            if (m->label[0]) text3(d, view, b, 5, -4, 1.3f, c, m->label, m->on_top);
+        }
+    }
+}
+
+/* the paths the demo asked for: a line, or a dot per step */
+static void draw_trails(cfvDraw *d, const cfvView *view, const cfvRun *run)
+{
+    for (int k = 0; k < run->n_trails; ++k) {
+        const cfvTrail *t = &run->trail[k];
+        SDL_Color c = {(Uint8)(t->rgb >> 16), (Uint8)(t->rgb >> 8), (Uint8)t->rgb, 255};
+        cfVec3 off = run->slot[t->slot].offset;
+        for (int i = 0; i < t->n; ++i) {
+            cfVec3 p = cfu_add(t->p[i], off);
+            if (t->dots) dot3(d, view, p, 6.0f, c, false);
+            else if (i > 0) cfv_line3(d, view, cfu_add(t->p[i - 1], off), p, 2.0f, c, false);
         }
     }
 }
 
 /* ---- the overlays ------------------------------------------------------------------------ */
 
-void cfv_draw_overlays(SDL_Renderer *r, const cfvView *view, const cfvRun *run, unsigned mask,
-                       const cfvScales *sc)
+void cfv_draw_overlays(cfvDraw *d, const cfvView *view, const cfvRun *run, unsigned mask, const cfvScales *sc)
 {
     cfVec3 centre;
     double R;
     cfv_run_bounds(run, &centre, &R);
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    draw_trails(d, view, run);
     for (int s = 0; s < run->n_slots; ++s) {
         const cfvSlot *sl = &run->slot[s];
         const cfWorld *w = &sl->w;
@@ -287,23 +301,23 @@ void cfv_draw_overlays(SDL_Renderer *r, const cfvView *view, const cfvRun *run, 
             const cfRigidBody *b = &w->bodies[i];
             if (b->shape.type == CF_SHAPE_PLANE || !cfu_vec3_finite(b->x)) continue;
             cfVec3 x = cfu_add(b->x, sl->offset);
-            if ((mask & CFV_OV_VELOCITY) && !b->fixed) cfv_arrow3(r, view, x, cfu_mul_add(x, sc->v, b->v), 3.0f, col_v);
+            if ((mask & CFV_OV_VELOCITY) && !b->fixed) cfv_arrow3(d, view, x, cfu_mul_add(x, sc->v, b->v), 3.0f, col_v, false);
             if ((mask & CFV_OV_MOMENTUM) && !b->fixed)
-                cfv_arrow3(r, view, x, cfu_mul_add(x, sc->L, spin_momentum(b)), 3.0f, col_L);
-            if ((mask & CFV_OV_OMEGA) && !b->fixed) cfv_arrow3(r, view, x, cfu_mul_add(x, sc->w, b->w), 3.0f, col_w);
+                cfv_arrow3(d, view, x, cfu_mul_add(x, sc->L, spin_momentum(b)), 3.0f, col_L, false);
+            if ((mask & CFV_OV_OMEGA) && !b->fixed) cfv_arrow3(d, view, x, cfu_mul_add(x, sc->w, b->w), 3.0f, col_w, false);
         }
         for (int k = 0; k < w->n_soft; ++k) {
             const cfSoftBody *sb = &w->soft[k];
             cfVec3 com, vel;
             if ((mask & CFV_OV_VELOCITY) && soft_com_velocity(sb, &com, &vel)) {
                 com = cfu_add(com, sl->offset);
-                cfv_arrow3(r, view, com, cfu_mul_add(com, sc->v, vel), 3.0f, col_v);
+                cfv_arrow3(d, view, com, cfu_mul_add(com, sc->v, vel), 3.0f, col_v, false);
             }
         }
     }
     if (mask & (CFV_OV_POINTS | CFV_OV_NORMALS | CFV_OV_FRAMES | CFV_OV_IMPULSES | CFV_OV_CONES | CFV_OV_DEPTH))
-        draw_contacts(r, view, run, mask, R);
-    draw_marks(r, view, run);
+        draw_contacts(d, view, run, mask, R);
+    draw_marks(d, view, run);
 
     if (mask & CFV_OV_IDS) {
         for (int s = 0; s < run->n_slots; ++s) {
@@ -314,64 +328,15 @@ void cfv_draw_overlays(SDL_Renderer *r, const cfvView *view, const cfvRun *run, 
                 const cfRigidBody *b = &w->bodies[i];
                 if (b->shape.type == CF_SHAPE_PLANE || !cfu_vec3_finite(b->x)) continue;
                 snprintf(buf, sizeof buf, "#%d %s", i, b->name);
-                text3(r, view, cfu_add(b->x, sl->offset), -4, -4, 1.5f, col_text, buf);
+                text3(d, view, cfu_add(b->x, sl->offset), -4, -4, 1.5f, col_text, buf, true);
             }
             for (int k = 0; k < w->n_soft; ++k) {
                 cfVec3 com, vel;
                 if (!soft_com_velocity(&w->soft[k], &com, &vel)) continue;
                 snprintf(buf, sizeof buf, "soft #%d %s", k, w->soft[k].name);
-                text3(r, view, cfu_add(com, sl->offset), -4, -4, 1.5f, col_text, buf);
+                text3(d, view, cfu_add(com, sl->offset), -4, -4, 1.5f, col_text, buf, true);
             }
         }
     }
-
-    if ((mask & CFV_OV_LABELS) && run->n_slots > 1) {
-        /* label under each world: below the lowest point of its objects, at its offset */
-        for (int s = 0; s < run->n_slots; ++s) {
-            const cfvSlot *sl = &run->slot[s];
-            if (!sl->label[0]) continue;
-            float lx = 0, ly = -1e30f, xmin = 1e30f, xmax = -1e30f;
-            const cfWorld *w = &sl->w;
-            for (int i = 0; i < w->n_bodies + w->n_soft; ++i) {
-                cfVec3 p[2];
-                int np = 0;
-                if (i < w->n_bodies) {
-                    const cfRigidBody *b = &w->bodies[i];
-                    if (b->shape.type == CF_SHAPE_PLANE || !cfu_vec3_finite(b->x)) continue;
-                    double rad = b->shape.type == CF_SHAPE_SPHERE ? b->shape.radius
-                                 : b->shape.type == CF_SHAPE_BOX ? cfu_norm(b->shape.half_extents)
-                                                                 : b->shape.radius + b->shape.half_height;
-                    p[np++] = cfu_add(b->x, cfu_add(sl->offset, cfu_vec3(0, 0, -rad)));
-                } else {
-                    const cfSoftBody *sb = &w->soft[i - w->n_bodies];
-                    cfVec3 lo = cfu_vec3(1e300, 1e300, 1e300), hi = cfu_scale(-1, lo);
-                    for (int k = 0; k < sb->n_nodes; ++k) {
-                        if (!cfu_vec3_finite(sb->x[k])) continue;
-                        lo = cfu_vec3(fmin(lo.x, sb->x[k].x), fmin(lo.y, sb->x[k].y), fmin(lo.z, sb->x[k].z));
-                        hi = cfu_vec3(fmax(hi.x, sb->x[k].x), fmax(hi.y, sb->x[k].y), fmax(hi.z, sb->x[k].z));
-                    }
-                    if (lo.x > hi.x) continue;
-                    p[np++] = cfu_add(cfu_vec3(lo.x, 0.5 * (lo.y + hi.y), lo.z - 0.1), sl->offset);
-                    p[np++] = cfu_add(cfu_vec3(hi.x, 0.5 * (lo.y + hi.y), lo.z - 0.1), sl->offset);
-                }
-                for (int k = 0; k < np; ++k) {
-                    float x, y;
-                    if (!cfv_view_project(view, p[k], &x, &y)) continue;
-                    xmin = fminf(xmin, x);
-                    xmax = fmaxf(xmax, x);
-                    ly = fmaxf(ly, y);
-                }
-            }
-            if (xmin > xmax) continue;
-            lx = 0.5f * (xmin + xmax);
-            float tw, th;
-            cfv_text_size(sl->label, 1.5f, &tw, &th);
-            cfv_text(r, lx - 0.5f * tw, ly + 8, 1.5f, cfv_slot_color(s), sl->label);
-            if (sl->halted && sl->note[0]) {
-                float nw, nh;
-                cfv_text_size(sl->note, 1.0f, &nw, &nh);
-                cfv_text(r, lx - 0.5f * nw, ly + 12 + th, 1.0f, (SDL_Color){255, 120, 100, 255}, sl->note);
-            }
-        }
-    }
+    d->raster.bias = 0;
 }

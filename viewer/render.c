@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* 3D drawing: orbit camera, shape meshes, ground grid and the depth-sorted triangle list. */
+/* 3D drawing: orbit camera, shape meshes and the ground grid, into the rasterizer (raster.c). */
 #include "cfview.h"
 
 #include <float.h>
@@ -13,6 +13,8 @@ const SDL_Color cfv_background = {28, 32, 40, 255};
 const SDL_Color cfv_fixed_color = {150, 150, 150, 255};
 static const SDL_Color ground_fill = {46, 51, 60, 255};
 static const SDL_Color ground_line = {66, 73, 85, 255};
+static const SDL_Color incline_fill = {78, 86, 101, 255};
+static const SDL_Color incline_line = {98, 107, 124, 255};
 
 /* distinct, readable on the dark background and in print */
 static const SDL_Color palette[] = {
@@ -198,11 +200,6 @@ void cfv_camera_fit_box(cfvCamera *cam, cfVec3 lo, cfVec3 hi, int w, int h, cons
 
 /* ---- buffers --------------------------------------------------------------------------- */
 
-typedef struct cfvItem {
-    float depth;  /* larger = farther; drawn first */
-    int first, n; /* range in idx */
-} cfvItem;
-
 static bool grow(void **p, int *cap, int need, size_t elem)
 {
     if (need <= *cap) return true;
@@ -216,16 +213,37 @@ static bool grow(void **p, int *cap, int need, size_t elem)
 }
 #define GROW_BUF(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof *(ptr))
 
+void cfv_draw_release(cfvDraw *d)
+{
+    d->tex = NULL; /* destroyed with its renderer */
+    d->tex_owner = NULL;
+}
+
 void cfv_draw_free(cfvDraw *d)
 {
-    free(d->vtx);
-    free(d->idx);
-    free(d->items);
-    free(d->tmp);
-    free(d->out);
+    if (d->tex) SDL_DestroyTexture(d->tex);
+    cfv_raster_free(&d->raster);
     free(d->scratch);
     free(d->scratch_n);
+    free(d->heat);
     memset(d, 0, sizeof *d);
+}
+
+bool cfv_draw_begin(cfvDraw *d, const cfvView *view, bool ids)
+{
+    d->tris_drawn = d->tris_culled = 0;
+    return cfv_raster_begin(&d->raster, view->w, view->h, cfv_background, ids);
+}
+
+bool cfv_draw_present(cfvDraw *d, SDL_Renderer *r)
+{
+    if (d->tex && d->tex_owner != r) {
+        SDL_DestroyTexture(d->tex);
+        d->tex = NULL;
+    }
+    bool ok = cfv_raster_present(&d->raster, r, &d->tex, &d->tex_w, &d->tex_h);
+    d->tex_owner = d->tex ? r : NULL;
+    return ok;
 }
 
 /* light direction in camera coordinates (right, up, depth): from the upper left, behind the eye */
@@ -237,40 +255,6 @@ static double light(cfVec3 n_cam)
 {
     double d = cfu_dot(n_cam, LIGHT);
     return AMBIENT + DIFFUSE * (d > 0 ? d : 0);
-}
-
-static inline int push_vtx(cfvDraw *d, float x, float y, SDL_Color c)
-{
-    SDL_Vertex *v = &d->vtx[d->n_vtx];
-    v->position.x = x;
-    v->position.y = y;
-    v->color = c;
-    v->tex_coord.x = 0;
-    v->tex_coord.y = 0;
-    return d->n_vtx++;
-}
-
-static inline void begin_item(cfvDraw *d, float depth)
-{
-    cfvItem *it = &d->items[d->n_items++];
-    it->depth = depth;
-    it->first = d->n_idx;
-    it->n = 0;
-}
-
-static inline void push_tri(cfvDraw *d, int a, int b, int c)
-{
-    d->idx[d->n_idx++] = a;
-    d->idx[d->n_idx++] = b;
-    d->idx[d->n_idx++] = c;
-    d->items[d->n_items - 1].n += 3;
-}
-
-/* reserve room for nv vertices, ni indices and nitems items */
-static bool reserve(cfvDraw *d, int nv, int ni, int nitems)
-{
-    return GROW_BUF(d->vtx, d->cap_vtx, d->n_vtx + nv) && GROW_BUF(d->idx, d->cap_idx, d->n_idx + ni) &&
-           GROW_BUF(d->items, d->cap_items, d->n_items + nitems);
 }
 
 /* camera-space affine map: c = M p_body + t */
@@ -314,16 +298,27 @@ static inline bool visible_sphere(const cfvView *v, cfVec3 c, double r)
     return fabs(c.x) <= ax && fabs(c.y) <= ay;
 }
 
-static inline void proj(const cfvView *v, cfVec3 c, float *x, float *y)
+/* a camera-space point as a rasterizer vertex */
+static inline cfvRVert rv(const cfvView *v, cfVec3 c, Uint32 rgb)
 {
     double iz = 1.0 / c.z;
-    *x = (float)(v->cx + v->focal * c.x * iz);
-    *y = (float)(v->cy - v->focal * c.y * iz);
+    cfvRVert o;
+    o.x = (float)(v->cx + v->focal * c.x * iz);
+    o.y = (float)(v->cy - v->focal * c.y * iz);
+    o.iz = (float)iz;
+    o.rgb = rgb;
+    return o;
 }
+
+/* how bodies are drawn: opaque (depth tested and written), the id pass (no colour) or glass */
+typedef struct Pen {
+    unsigned mode;
+    bool glass;
+} Pen;
 
 /* ---- boxes: 6 faces, the visible ones (at most 3) as flat-shaded quads ----------------- */
 
-static void draw_box(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, cfVec3 he, SDL_Color base)
+static void draw_box(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, cfVec3 he, SDL_Color base, const Pen *pen)
 {
     Xf f = body_xf(v, q, x);
     double r = cfu_norm(he);
@@ -338,7 +333,7 @@ static void draw_box(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, cfVec3 he
         ax[j] = cfu_vec3(f.m[0][j] * h, f.m[1][j] * h, f.m[2][j] * h);
     }
     /* the 8 corners: bit j set means +axis j */
-    float sx[8], sy[8];
+    cfVec3 cc[8];
     for (int k = 0; k < 8; ++k) {
         cfVec3 c = f.t;
         for (int j = 0; j < 3; ++j) c = cfu_mul_add(c, (k >> j) & 1 ? 1.0 : -1.0, ax[j]);
@@ -346,7 +341,7 @@ static void draw_box(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, cfVec3 he
             d->tris_culled += 12; /* crosses the near plane: skip the body */
             return;
         }
-        proj(v, c, &sx[k], &sy[k]);
+        cc[k] = c;
     }
     /* face (axis j, sign s): corners CCW about the outward normal */
     static const int faces[6][4] = {
@@ -354,8 +349,7 @@ static void draw_box(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, cfVec3 he
         {2, 6, 7, 3}, {0, 1, 5, 4}, /* +y, -y */
         {4, 5, 7, 6}, {0, 2, 3, 1}, /* +z, -z */
     };
-    reserve(d, 12, 18, 1);
-    begin_item(d, (float)f.t.z);
+    cfvRaster *R = &d->raster;
     for (int fi = 0; fi < 6; ++fi) {
         int j = fi / 2;
         double s = fi % 2 ? -1.0 : 1.0;
@@ -365,15 +359,25 @@ static void draw_box(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, cfVec3 he
             d->tris_culled += 2;
             continue;
         }
-        SDL_Color c = shade(base, light(n));
+        Uint32 c = cfv_rgb(shade(base, light(n)));
         const int *fc = faces[fi];
-        int i0 = push_vtx(d, sx[fc[0]], sy[fc[0]], c);
-        int i1 = push_vtx(d, sx[fc[1]], sy[fc[1]], c);
-        int i2 = push_vtx(d, sx[fc[2]], sy[fc[2]], c);
-        int i3 = push_vtx(d, sx[fc[3]], sy[fc[3]], c);
-        push_tri(d, i0, i1, i2);
-        push_tri(d, i0, i2, i3);
+        cfvRVert p0 = rv(v, cc[fc[0]], c), p1 = rv(v, cc[fc[1]], c), p2 = rv(v, cc[fc[2]], c), p3 = rv(v, cc[fc[3]], c);
+        cfv_raster_tri(R, &p0, &p1, &p2, pen->mode);
+        cfv_raster_tri(R, &p0, &p2, &p3, pen->mode);
         d->tris_drawn += 2;
+    }
+    if (pen->glass) {
+        /* glass shows its edges */
+        static const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                                         {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+        Uint32 c = cfv_rgb(shade(base, 1.15));
+        float bias = R->bias;
+        R->bias = 0.002f;
+        for (int e = 0; e < 12; ++e) {
+            cfvRVert a = rv(v, cc[edges[e][0]], c), b = rv(v, cc[edges[e][1]], c);
+            cfv_raster_line(R, a.x, a.y, a.iz, b.x, b.y, b.iz, 1.0f, c, CFV_R_TEST);
+        }
+        R->bias = bias;
     }
 }
 
@@ -383,7 +387,7 @@ static void draw_box(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, cfVec3 he
 #define HEMI 6 /* rings from a pole to the equator */
 
 static void draw_round(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, double radius, double half_h,
-                       SDL_Color base, bool stripes)
+                       SDL_Color base, bool stripes, const Pen *pen)
 {
     Xf f = body_xf(v, q, x);
     if (!visible_sphere(v, f.t, radius + half_h)) {
@@ -422,16 +426,12 @@ static void draw_round(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, double 
                 return;
             }
         }
-    if (!reserve(d, NV, 6 * SLICES * (RINGS - 1), 1)) return;
-    int v0 = d->n_vtx;
+    cfvRVert V[NV];
     for (int j = 0; j < RINGS; ++j)
         for (int k = 0; k < SLICES; ++k) {
-            float sx, sy;
-            proj(v, P[j * SLICES + k], &sx, &sy);
             double stripe = (stripes && ((k * 4 / SLICES) & 1)) ? 0.8 : 1.0;
-            push_vtx(d, sx, sy, shade(base, stripe * light(N[j * SLICES + k])));
+            V[j * SLICES + k] = rv(v, P[j * SLICES + k], cfv_rgb(shade(base, stripe * light(N[j * SLICES + k]))));
         }
-    begin_item(d, (float)f.t.z);
     for (int j = 0; j + 1 < RINGS; ++j)
         for (int k = 0; k < SLICES; ++k) {
             int k1 = (k + 1) % SLICES;
@@ -447,7 +447,7 @@ static void draw_round(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, double 
                     d->tris_culled++;
                     continue;
                 }
-                push_tri(d, v0 + tri[t][0], v0 + tri[t][1], v0 + tri[t][2]);
+                cfv_raster_tri(&d->raster, &V[tri[t][0]], &V[tri[t][1]], &V[tri[t][2]], pen->mode);
                 d->tris_drawn++;
             }
         }
@@ -455,22 +455,18 @@ static void draw_round(cfvDraw *d, const cfvView *v, cfVec3 x, cfQuat q, double 
 
 /* ---- soft bodies ----------------------------------------------------------------------- */
 
-/* a screen-space quad of width px between two camera-space points, as its own depth item */
-static void segment_item(cfvDraw *d, const cfvView *v, cfVec3 a, cfVec3 b, float px, SDL_Color c)
+/* a line of width px between two camera-space points */
+static void segment(cfvDraw *d, const cfvView *v, cfVec3 a, cfVec3 b, float px, SDL_Color c, const Pen *pen)
 {
     if (a.z < v->near || b.z < v->near) return;
-    float ax, ay, bx, by;
-    proj(v, a, &ax, &ay);
-    proj(v, b, &bx, &by);
-    float dx = bx - ax, dy = by - ay, l = sqrtf(dx * dx + dy * dy);
-    if (!(l > 1e-3f)) return;
-    float nx = -dy / l * 0.5f * px, ny = dx / l * 0.5f * px;
-    if (!reserve(d, 4, 6, 1)) return;
-    begin_item(d, (float)(0.5 * (a.z + b.z)));
-    int i0 = push_vtx(d, ax + nx, ay + ny, c), i1 = push_vtx(d, bx + nx, by + ny, c);
-    int i2 = push_vtx(d, bx - nx, by - ny, c), i3 = push_vtx(d, ax - nx, ay - ny, c);
-    push_tri(d, i0, i1, i2);
-    push_tri(d, i0, i2, i3);
+    cfvRVert A = rv(v, a, 0), B = rv(v, b, 0);
+    cfv_raster_line(&d->raster, A.x, A.y, A.iz, B.x, B.y, B.iz, px, cfv_rgb(c), pen->mode);
+}
+
+static SDL_Color mix(SDL_Color a, SDL_Color b, float t)
+{
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return (SDL_Color){(Uint8)(a.r + t * (b.r - a.r)), (Uint8)(a.g + t * (b.g - a.g)), (Uint8)(a.b + t * (b.b - a.b)), 255};
 }
 
 static bool finite_nodes(const cfSoftBody *s)
@@ -480,7 +476,8 @@ static bool finite_nodes(const cfSoftBody *s)
     return true;
 }
 
-static void draw_soft(cfvDraw *d, const cfvView *v, const cfSoftBody *s, cfVec3 off, SDL_Color base)
+static void draw_soft(cfvDraw *d, const cfvView *v, const cfSoftBody *s, const cfVec3 *ref, cfVec3 off, SDL_Color base,
+                      const Pen *pen)
 {
     if (s->n_nodes <= 0 || !finite_nodes(s)) return;
     if (!GROW_BUF(d->scratch, d->cap_scratch, s->n_nodes)) return;
@@ -500,8 +497,29 @@ static void draw_soft(cfvDraw *d, const cfvView *v, const cfSoftBody *s, cfVec3 
     mean = cnt ? mean / cnt : 0.2;
     double node_r = fmax(0.01, 0.12 * mean);
 
+    /* the deformation: each node's distance from its rest place moved with the body's centre, as a
+       weight towards yellow, the largest (at least 0.5 mm) full */
+    float *heat = NULL;
+    SDL_Color hot = {255, 226, 70, 255};
+    if (!ref) ref = s->x_rest;
+    if ((d->overlays & CFV_OV_DEFORMATION) && ref && GROW_BUF(d->heat, d->cap_heat, s->n_nodes)) {
+        heat = d->heat;
+        cfVec3 c = cfu_zero3(), c0 = cfu_zero3();
+        for (int i = 0; i < s->n_nodes; ++i) {
+            c = cfu_add(c, s->x[i]);
+            c0 = cfu_add(c0, ref[i]);
+        }
+        cfVec3 shift = cfu_scale(1.0 / s->n_nodes, cfu_sub(c, c0));
+        double big = 5e-4;
+        for (int i = 0; i < s->n_nodes; ++i) {
+            heat[i] = (float)cfu_norm(cfu_sub(s->x[i], cfu_add(ref[i], shift)));
+            big = fmax(big, heat[i]);
+        }
+        for (int i = 0; i < s->n_nodes; ++i) heat[i] = (float)(heat[i] / big);
+    }
+
     if (s->n_tris > 0) {
-        if (!reserve(d, 3 * s->n_tris, 3 * s->n_tris, s->n_tris)) return;
+        bool closed = s->n_tets > 0;
         for (int t = 0; t < s->n_tris; ++t) {
             const int *tr = s->tris[t];
             if (tr[0] < 0 || tr[1] < 0 || tr[2] < 0 || tr[0] >= s->n_nodes || tr[1] >= s->n_nodes ||
@@ -514,25 +532,29 @@ static void draw_soft(cfvDraw *d, const cfvView *v, const cfSoftBody *s, cfVec3 
             }
             cfVec3 cr = cfu_cross(cfu_sub(B, A), cfu_sub(C, A));
             if (!(cfu_dot(cr, A) > 0)) {
-                d->tris_culled++;
-                continue;
+                /* a closed surface (of a volume) hides its back faces; a sheet shows both sides */
+                if (closed) {
+                    d->tris_culled++;
+                    continue;
+                }
+                cr = cfu_neg(cr);
             }
-            cfVec3 n = cfu_normalize(cfu_neg(cr));
-            SDL_Color c = shade(base, light(n));
-            float x0, y0, x1, y1, x2, y2;
-            proj(v, A, &x0, &y0);
-            proj(v, B, &x1, &y1);
-            proj(v, C, &x2, &y2);
-            begin_item(d, (float)((A.z + B.z + C.z) / 3.0));
-            int i0 = push_vtx(d, x0, y0, c), i1 = push_vtx(d, x1, y1, c), i2 = push_vtx(d, x2, y2, c);
-            push_tri(d, i0, i1, i2);
+            double li = light(cfu_normalize(cfu_neg(cr)));
+            Uint32 c = cfv_rgb(shade(base, li)), ca = c, cb = c, ce = c;
+            if (heat) {
+                ca = cfv_rgb(shade(mix(base, hot, heat[tr[0]]), li));
+                cb = cfv_rgb(shade(mix(base, hot, heat[tr[1]]), li));
+                ce = cfv_rgb(shade(mix(base, hot, heat[tr[2]]), li));
+            }
+            cfvRVert a = rv(v, A, ca), b = rv(v, B, cb), e = rv(v, C, ce);
+            cfv_raster_tri(&d->raster, &a, &b, &e, pen->mode);
             d->tris_drawn++;
         }
         /* clamped nodes as small grey cubes */
         for (int i = 0; i < s->n_nodes; ++i)
             if (s->fixed && s->fixed[i])
                 draw_box(d, v, cfu_add(s->x[i], off), cfu_quat_identity(),
-                         cfu_vec3(0.5 * node_r, 0.5 * node_r, 0.5 * node_r), cfv_fixed_color);
+                         cfu_vec3(0.5 * node_r, 0.5 * node_r, 0.5 * node_r), cfv_fixed_color, pen);
         return;
     }
 
@@ -559,22 +581,26 @@ static void draw_soft(cfvDraw *d, const cfvView *v, const cfSoftBody *s, cfVec3 
                 double f = (z - 0.5) / Z;
                 p = cfu_mul_add(cfu_mul_add(a, f, ab), (z & 1) ? amp : -amp, side);
                 if (z == 1) {
-                    segment_item(d, v, cfv_view_to_cam(v, a), cfv_view_to_cam(v, cfu_mul_add(a, 0.5 / Z, ab)),
-                                 2.0f, coil);
+                    segment(d, v, cfv_view_to_cam(v, a), cfv_view_to_cam(v, cfu_mul_add(a, 0.5 / Z, ab)), 2.0f, coil, pen);
                     prev = cfu_mul_add(a, 0.5 / Z, ab);
                 }
             }
-            segment_item(d, v, cfv_view_to_cam(v, prev), cfv_view_to_cam(v, p), 2.0f, coil);
+            segment(d, v, cfv_view_to_cam(v, prev), cfv_view_to_cam(v, p), 2.0f, coil, pen);
             prev = p;
         }
     }
+    bool particles = s->n_springs == 0; /* nodes alone: drawn 10 pixels in radius at least, whatever the distance */
     for (int i = 0; i < s->n_nodes; ++i) {
         cfVec3 p = cfu_add(s->x[i], off);
+        double r = particles ? fmax(node_r, 10.0 * fmax(P[i].z, v->near) / v->focal) : node_r;
+        if (particles && !(s->fixed && s->fixed[i])) {
+            draw_round(d, v, p, cfu_quat_identity(), r, 0, base, false, pen);
+            continue;
+        }
         if (s->fixed && s->fixed[i])
-            draw_box(d, v, p, cfu_quat_identity(), cfu_vec3(0.6 * node_r, 0.6 * node_r, 0.6 * node_r),
-                     cfv_fixed_color);
+            draw_box(d, v, p, cfu_quat_identity(), cfu_vec3(0.6 * node_r, 0.6 * node_r, 0.6 * node_r), cfv_fixed_color, pen);
         else
-            draw_round(d, v, p, cfu_quat_identity(), node_r, 0, base, false);
+            draw_round(d, v, p, cfu_quat_identity(), node_r, 0, base, false, pen);
     }
 }
 
@@ -596,80 +622,21 @@ static int clip_near(const cfVec3 *in, int n, cfVec3 *out, double near)
     return m;
 }
 
-/* clip a convex polygon in the image plane to x0 <= x <= x1, y0 <= y <= y1 (at most 16 points) */
-static int clip_edge(float *x, float *y, int n, int axis, float lim, bool keep_greater)
-{
-    float ox[16], oy[16];
-    int m = 0;
-    for (int i = 0; i < n && m < 15; ++i) {
-        int j = (i + 1) % n;
-        float a = axis ? y[i] : x[i], b = axis ? y[j] : x[j];
-        bool ia = keep_greater ? a >= lim : a <= lim, ib = keep_greater ? b >= lim : b <= lim;
-        if (ia) {
-            ox[m] = x[i];
-            oy[m++] = y[i];
-        }
-        if (ia != ib && m < 16) {
-            float t = (lim - a) / (b - a);
-            ox[m] = x[i] + t * (x[j] - x[i]);
-            oy[m++] = y[i] + t * (y[j] - y[i]);
-        }
-    }
-    memcpy(x, ox, (size_t)m * sizeof *x);
-    memcpy(y, oy, (size_t)m * sizeof *y);
-    return m;
-}
-
-static int clip_rect(float *x, float *y, int n, float x0, float y0, float x1, float y1)
-{
-    n = clip_edge(x, y, n, 0, x0, true);
-    if (n >= 3) n = clip_edge(x, y, n, 0, x1, false);
-    if (n >= 3) n = clip_edge(x, y, n, 1, y0, true);
-    if (n >= 3) n = clip_edge(x, y, n, 1, y1, false);
-    return n < 3 ? 0 : n;
-}
-
-/* clip the segment (ax, ay)-(bx, by) to x0 <= x <= x1, y0 <= y <= y1 (Liang-Barsky); false when
-   nothing is left */
-static bool clip_segment(double *ax, double *ay, double *bx, double *by, double x0, double y0, double x1,
-                         double y1)
-{
-    double dx = *bx - *ax, dy = *by - *ay, t0 = 0.0, t1 = 1.0;
-    const double p[4] = {-dx, dx, -dy, dy}, q[4] = {*ax - x0, x1 - *ax, *ay - y0, y1 - *ay};
-    for (int i = 0; i < 4; ++i) {
-        if (p[i] == 0.0) {
-            if (q[i] < 0.0) return false; /* parallel to this edge and outside it */
-            continue;
-        }
-        double t = q[i] / p[i];
-        if (p[i] < 0.0) t0 = t > t0 ? t : t0;
-        else t1 = t < t1 ? t : t1;
-        if (t0 > t1) return false;
-    }
-    double sx = *ax, sy = *ay;
-    *ax = sx + t0 * dx;
-    *ay = sy + t0 * dy;
-    *bx = sx + t1 * dx;
-    *by = sy + t1 * dy;
-    return true;
-}
-
-static void line_cam(SDL_Renderer *r, const cfvView *v, cfVec3 a, cfVec3 b)
+/* a camera-space segment clipped at the near plane, one pixel wide, hidden behind bodies */
+static void line_cam(cfvDraw *d, const cfvView *v, cfVec3 a, cfVec3 b, Uint32 rgb)
 {
     if (a.z < v->near && b.z < v->near) return;
     if (a.z < v->near) a = cfu_mul_add(a, (v->near - a.z) / (b.z - a.z), cfu_sub(b, a));
     if (b.z < v->near) b = cfu_mul_add(b, (v->near - b.z) / (a.z - b.z), cfu_sub(a, b));
-    /* clip to (a margin around) the image: a point near the near plane projects millions of pixels
-       away, and SDL draws a line by its pixels (a window's renderer queues one point per pixel,
-       allocating for all of them, on screen or not) */
-    double ax = v->cx + v->focal * a.x / a.z, ay = v->cy - v->focal * a.y / a.z;
-    double bx = v->cx + v->focal * b.x / b.z, by = v->cy - v->focal * b.y / b.z;
-    if (!clip_segment(&ax, &ay, &bx, &by, -8.0, -8.0, v->w + 8.0, v->h + 8.0)) return;
-    SDL_RenderDrawLineF(r, (float)ax, (float)ay, (float)bx, (float)by);
+    cfvRVert A = rv(v, a, rgb), B = rv(v, b, rgb);
+    cfv_raster_line(&d->raster, A.x, A.y, A.iz, B.x, B.y, B.iz, 1.0f, rgb, CFV_R_TEST);
 }
 
-static void draw_plane(SDL_Renderer *r, const cfvView *v, const cfShape *s, cfVec3 target, double scene_r,
-                       cfVec3 off)
+/* a plane: a square around the target (the whole view), or with @p local > 0 a square of that half
+   size around it (a tilted plane of one of several worlds side by side: an incline that reached
+   into the neighbour's world would hide it) */
+static void draw_plane(cfvDraw *d, const cfvView *v, const cfShape *s, cfVec3 target, double scene_r, cfVec3 off,
+                       double local)
 {
     cfVec3 n = cfu_normalize(s->normal);
     if (cfu_norm2(n) == 0) return;
@@ -680,7 +647,7 @@ static void draw_plane(SDL_Renderer *r, const cfvView *v, const cfShape *s, cfVe
     t1 = cfu_normalize(cfu_sub(t1, cfu_scale(cfu_dot(t1, n), n)));
     cfVec3 t2 = cfu_cross(n, t1);
     double dist = cfu_norm(cfu_sub(v->eye, target));
-    double half = fmax(3.0 * scene_r, 8.0 * dist);
+    double half = local > 0 ? local : fmax(3.0 * scene_r, 8.0 * dist);
     double cell = pow(10.0, floor(log10(half / 4.0)));
     if (half / cell > 40) cell *= 5;
     else if (half / cell > 20) cell *= 2;
@@ -692,115 +659,149 @@ static void draw_plane(SDL_Renderer *r, const cfvView *v, const cfShape *s, cfVe
     double u0 = cell * floor(cfu_dot(tp, t1) / cell + 0.5), w0 = cell * floor(cfu_dot(tp, t2) / cell + 0.5);
     cfVec3 c = cfu_add(o, cfu_add(cfu_scale(u0, t1), cfu_scale(w0, t2)));
 
+    /* a tilted plane (an incline) is lighter than the floor, so that it stands out from the background */
+    Uint32 fill = cfv_rgb(n.z > 0.999 ? ground_fill : incline_fill);
     cfVec3 quad[4], clipped[8];
     const double sg[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
     for (int i = 0; i < 4; ++i)
         quad[i] = cfv_view_to_cam(v, cfu_add(c, cfu_add(cfu_scale(sg[i][0] * half, t1), cfu_scale(sg[i][1] * half, t2))));
     int m = clip_near(quad, 4, clipped, v->near);
     if (m >= 3) {
-        /* project, then clip to (a margin around) the image: the rasterizer dislikes vertices
-           millions of pixels away, which is what points near the near plane become */
-        float px[16], py[16];
-        for (int i = 0; i < m; ++i) proj(v, clipped[i], &px[i], &py[i]);
-        m = clip_rect(px, py, m, -8.0f, -8.0f, v->w + 8.0f, v->h + 8.0f);
-        SDL_Vertex vx[16];
-        int ix[48], ni = 0;
-        for (int i = 0; i < m; ++i) {
-            vx[i].position.x = px[i];
-            vx[i].position.y = py[i];
-            vx[i].color = ground_fill;
-            vx[i].tex_coord.x = vx[i].tex_coord.y = 0;
-        }
+        cfvRVert p0 = rv(v, clipped[0], fill);
         for (int i = 1; i + 1 < m; ++i) {
-            ix[ni++] = 0;
-            ix[ni++] = i;
-            ix[ni++] = i + 1;
+            cfvRVert p1 = rv(v, clipped[i], fill), p2 = rv(v, clipped[i + 1], fill);
+            cfv_raster_tri(&d->raster, &p0, &p1, &p2, CFV_R_TEST | CFV_R_WRITE);
         }
-        SDL_RenderGeometry(r, NULL, vx, m, ix, ni);
     }
+    /* the grid lies on the plane: a small tolerance lets it pass the plane's own depth */
+    float bias = d->raster.bias;
+    d->raster.bias = 1e-4f;
+    Uint32 line = cfv_rgb(n.z > 0.999 ? ground_line : incline_line);
     for (int i = -nc; i <= nc; ++i) {
         cfVec3 a1 = cfu_add(c, cfu_add(cfu_scale(i * cell, t1), cfu_scale(-half, t2)));
         cfVec3 b1 = cfu_add(c, cfu_add(cfu_scale(i * cell, t1), cfu_scale(half, t2)));
         cfVec3 a2 = cfu_add(c, cfu_add(cfu_scale(-half, t1), cfu_scale(i * cell, t2)));
         cfVec3 b2 = cfu_add(c, cfu_add(cfu_scale(half, t1), cfu_scale(i * cell, t2)));
-        SDL_SetRenderDrawColor(r, ground_line.r, ground_line.g, ground_line.b, 255);
-        line_cam(r, v, cfv_view_to_cam(v, a1), cfv_view_to_cam(v, b1));
-        line_cam(r, v, cfv_view_to_cam(v, a2), cfv_view_to_cam(v, b2));
+        line_cam(d, v, cfv_view_to_cam(v, a1), cfv_view_to_cam(v, b1), line);
+        line_cam(d, v, cfv_view_to_cam(v, a2), cfv_view_to_cam(v, b2), line);
     }
+    d->raster.bias = bias;
 }
 
 /* ---- the frame --------------------------------------------------------------------------- */
 
-static int cmp_item(const void *a, const void *b)
+static bool is_glass(const cfvRun *run, int slot, int index, bool soft)
 {
-    float x = ((const cfvItem *)a)->depth, y = ((const cfvItem *)b)->depth;
-    return (x < y) - (x > y); /* far first */
+    for (int g = 0; g < run->n_glass; ++g)
+        if (run->glass[g].slot == slot && run->glass[g].body == index && run->glass[g].soft == soft) return true;
+    return false;
 }
 
-void cfv_draw_worlds(cfvDraw *d, SDL_Renderer *r, const cfvView *view, const cfvRun *run)
+static void draw_body(cfvDraw *d, const cfvView *view, const cfRigidBody *b, cfVec3 x, SDL_Color col, const Pen *pen)
 {
-    d->n_vtx = d->n_idx = d->n_items = 0;
-    d->tris_drawn = d->tris_culled = 0;
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    switch (b->shape.type) {
+    case CF_SHAPE_BOX: draw_box(d, view, x, b->q, b->shape.half_extents, col, pen); break;
+    case CF_SHAPE_SPHERE: draw_round(d, view, x, b->q, b->shape.radius, 0, col, true, pen); break;
+    case CF_SHAPE_CAPSULE: draw_round(d, view, x, b->q, b->shape.radius, b->shape.half_height, col, true, pen); break;
+    default: break;
+    }
+}
 
+void cfv_draw_worlds(cfvDraw *d, const cfvView *view, const cfvRun *run)
+{
+    cfvRaster *R = &d->raster;
     cfVec3 centre;
     double scene_r;
     cfv_run_bounds(run, &centre, &scene_r);
     cfVec3 target = cfu_mul_add(view->eye, cfu_dot(cfu_sub(centre, view->eye), view->fwd), view->fwd);
+    bool only = d->keep != NULL;
+    Pen solid = {CFV_R_TEST | CFV_R_WRITE | (only ? CFV_R_NOCOLOR : 0u), false};
 
     /* planes first: each plane once, however many worlds share it */
     cfVec3 seen_n[8];
     double seen_d[8];
     int n_seen = 0;
-    for (int s = 0; s < run->n_slots; ++s) {
+    R->cur_id = 0;
+    for (int s = 0; s < run->n_slots && !only; ++s) {
         const cfWorld *w = &run->slot[s].w;
         for (int i = 0; i < w->n_bodies; ++i) {
             const cfShape *sh = &w->bodies[i].shape;
             if (sh->type != CF_SHAPE_PLANE) continue;
             cfVec3 n = cfu_normalize(sh->normal);
             double d0 = sh->offset + cfu_dot(n, run->slot[s].offset);
-            bool dup = false;
-            for (int k = 0; k < n_seen && !dup; ++k)
+            double local = 0;
+            cfVec3 at = target;
+            if (run->n_slots > 1 && n.z < 0.999) { /* around this world's objects, their paths and regions */
+                cfVec3 lo = cfu_vec3(1e300, 1e300, 1e300), hi = cfu_scale(-1, lo);
+#define LOCAL_GROW(p)                                                                                    \
+    do {                                                                                                 \
+        cfVec3 p_ = (p);                                                                                 \
+        if (!cfu_vec3_finite(p_)) break;                                                                 \
+        lo = cfu_vec3(fmin(lo.x, p_.x), fmin(lo.y, p_.y), fmin(lo.z, p_.z));                             \
+        hi = cfu_vec3(fmax(hi.x, p_.x), fmax(hi.y, p_.y), fmax(hi.z, p_.z));                             \
+    } while (0)
+                for (int k = 0; k < w->n_bodies; ++k)
+                    if (w->bodies[k].shape.type != CF_SHAPE_PLANE) LOCAL_GROW(w->bodies[k].x);
+                for (int k = 0; k < w->n_soft; ++k)
+                    for (int j = 0; j < w->soft[k].n_nodes; ++j) LOCAL_GROW(w->soft[k].x[j]);
+                for (int k = 0; k < run->n_trails; ++k)
+                    for (int j = 0; run->trail[k].slot == s && j < run->trail[k].n; ++j) LOCAL_GROW(run->trail[k].p[j]);
+                for (int k = 0; k < run->n_subjects; ++k)
+                    if (run->subject[k].slot == s && run->subject[k].kind == CFV_SUBJECT_REGION) {
+                        LOCAL_GROW(run->subject[k].lo);
+                        LOCAL_GROW(run->subject[k].hi);
+                    }
+#undef LOCAL_GROW
+                if (lo.x <= hi.x) {
+                    at = cfu_add(cfu_scale(0.5, cfu_add(lo, hi)), run->slot[s].offset);
+                    local = 0.5 * cfu_norm(cfu_sub(hi, lo)) + 0.25;
+                }
+            }
+            bool dup = false; /* a floor shared by the worlds: drawn once */
+            for (int k = 0; k < n_seen && !dup && local == 0; ++k)
                 dup = cfu_norm(cfu_sub(seen_n[k], n)) < 1e-9 && fabs(seen_d[k] - d0) < 1e-9;
             if (dup) continue;
-            if (n_seen < 8) {
+            if (n_seen < 8 && local == 0) {
                 seen_n[n_seen] = n;
                 seen_d[n_seen++] = d0;
             }
-            draw_plane(r, view, sh, target, scene_r, run->slot[s].offset);
+            draw_plane(d, view, sh, at, scene_r, run->slot[s].offset, local);
         }
     }
 
-    for (int s = 0; s < run->n_slots; ++s) {
-        const cfvSlot *sl = &run->slot[s];
-        const cfWorld *w = &sl->w;
-        int k = 0; /* dynamic objects of this world, for colours */
-        for (int i = 0; i < w->n_bodies; ++i) {
-            const cfRigidBody *b = &w->bodies[i];
-            if (b->shape.type == CF_SHAPE_PLANE) continue;
-            if (!cfu_vec3_finite(b->x) || !cfu_quat_finite(b->q)) continue;
-            SDL_Color col = b->fixed ? cfv_fixed_color : cfv_object_color(s, k++);
-            cfVec3 x = cfu_add(b->x, sl->offset);
-            switch (b->shape.type) {
-            case CF_SHAPE_BOX: draw_box(d, view, x, b->q, b->shape.half_extents, col); break;
-            case CF_SHAPE_SPHERE: draw_round(d, view, x, b->q, b->shape.radius, 0, col, true); break;
-            case CF_SHAPE_CAPSULE:
-                draw_round(d, view, x, b->q, b->shape.radius, b->shape.half_height, col, true);
-                break;
-            default: break;
+    for (int pass = 0; pass < 2; ++pass) {
+        /* pass 0: everything solid; pass 1: glass, over it, without hiding anything */
+        if (pass == 1 && (only || run->n_glass == 0)) break;
+        Pen glass = {CFV_R_TEST | CFV_R_BLEND, true};
+        R->alpha = 0.22f;
+        for (int s = 0; s < run->n_slots; ++s) {
+            const cfvSlot *sl = &run->slot[s];
+            const cfWorld *w = &sl->w;
+            int k = 0; /* dynamic objects of this world, for colours */
+            for (int i = 0; i < w->n_bodies; ++i) {
+                const cfRigidBody *b = &w->bodies[i];
+                if (b->shape.type == CF_SHAPE_PLANE) continue;
+                SDL_Color col = b->fixed ? cfv_fixed_color : cfv_object_color(s, k++);
+                if (!cfu_vec3_finite(b->x) || !cfu_quat_finite(b->q)) continue;
+                bool g = is_glass(run, s, i, false);
+                if (g != (pass == 1)) continue;
+                Uint32 id = CFV_ID(s, 0, i);
+                if (only && !d->keep(d->keep_ctx, id)) continue;
+                R->cur_id = g ? 0 : id;
+                draw_body(d, view, b, cfu_add(b->x, sl->offset), col, g ? &glass : &solid);
+            }
+            for (int i = 0; i < w->n_soft; ++i) {
+                Uint32 id = CFV_ID(s, 1, i);
+                SDL_Color col = cfv_object_color(s, k++);
+                bool g = is_glass(run, s, i, true);
+                if (g != (pass == 1)) continue;
+                if (only && !d->keep(d->keep_ctx, id)) continue;
+                R->cur_id = g ? 0 : id;
+                const cfVec3 *ref = sl->shape_ref && sl->shape_ref_k == i && sl->shape_ref_n == w->soft[i].n_nodes ? sl->shape_ref : NULL;
+                draw_soft(d, view, &w->soft[i], ref, sl->offset, col, g ? &glass : &solid);
             }
         }
-        for (int i = 0; i < w->n_soft; ++i) draw_soft(d, view, &w->soft[i], sl->offset, cfv_object_color(s, k++));
     }
-    if (d->n_items == 0) return;
-
-    /* painter's order: far items first; within a convex body the visible faces never overlap */
-    qsort(d->items, (size_t)d->n_items, sizeof *d->items, cmp_item);
-    if (!GROW_BUF(d->out, d->cap_out, d->n_idx)) return;
-    int n = 0;
-    for (int i = 0; i < d->n_items; ++i) {
-        memcpy(d->out + n, d->idx + d->items[i].first, (size_t)d->items[i].n * sizeof(int));
-        n += d->items[i].n;
-    }
-    SDL_RenderGeometry(r, NULL, d->vtx, d->n_vtx, d->out, n);
+    R->cur_id = 0;
+    R->alpha = 1;
 }

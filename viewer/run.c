@@ -165,7 +165,7 @@ bool cfv_run_add_contact(cfvRun *run, int i, const cfContact *c)
     return cf_contacts_push(&run->slot[i].extra, c) == CF_OK;
 }
 
-bool cfv_run_mark(cfvRun *run, int i, cfvMarkKind kind, cfVec3 a, cfVec3 b, uint32_t rgb, const char *label)
+bool cfv_run_mark(cfvRun *run, int i, int kind, cfVec3 a, cfVec3 b, uint32_t rgb, const char *label)
 {
     if (i < 0 || i >= run->n_slots) return false;
     cfvSlot *s = &run->slot[i];
@@ -177,12 +177,116 @@ bool cfv_run_mark(cfvRun *run, int i, cfvMarkKind kind, cfVec3 a, cfVec3 b, uint
         s->cap_marks = cap;
     }
     cfvMark *m = &s->marks[s->n_marks++];
-    m->kind = kind;
+    m->kind = (cfvMarkKind)(kind & ~CFV_MARK_ON_TOP);
+    m->on_top = (kind & CFV_MARK_ON_TOP) != 0;
     m->a = a;
     m->b = b;
     m->rgb = rgb;
     snprintf(m->label, sizeof m->label, "%s", label ? label : "");
     return true;
+}
+
+/* ---- what the picture must show ---------------------------------------------------------- */
+
+static cfvSubject *new_subject(cfvRun *run, cfvSubjectKind kind, int slot, int index)
+{
+    if (run->n_subjects >= CFV_MAX_SUBJECTS || slot < 0 || slot >= run->n_slots) return NULL;
+    cfvSubject *s = &run->subject[run->n_subjects++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->slot = slot;
+    s->index = index;
+    return s;
+}
+
+void cfv_run_subject(cfvRun *run, int slot, int body)
+{
+    new_subject(run, body == CFV_ALL ? CFV_SUBJECT_GROUP : CFV_SUBJECT_BODY, slot, body);
+}
+
+void cfv_run_subject_soft(cfvRun *run, int slot, int k) { new_subject(run, CFV_SUBJECT_SOFT, slot, k); }
+
+void cfv_run_subject_region(cfvRun *run, int slot, cfVec3 lo, cfVec3 hi)
+{
+    cfvSubject *s = new_subject(run, CFV_SUBJECT_REGION, slot, 0);
+    if (!s) return;
+    s->lo = cfu_vec3(fmin(lo.x, hi.x), fmin(lo.y, hi.y), fmin(lo.z, hi.z));
+    s->hi = cfu_vec3(fmax(lo.x, hi.x), fmax(lo.y, hi.y), fmax(lo.z, hi.z));
+}
+
+static void add_trail(cfvRun *run, int slot, int index, int node, uint32_t rgb, bool dots)
+{
+    if (run->n_trails >= CFV_MAX_TRAILS || slot < 0 || slot >= run->n_slots) return;
+    cfvTrail *t = &run->trail[run->n_trails++];
+    memset(t, 0, sizeof *t);
+    t->slot = slot;
+    t->index = index;
+    t->node = node;
+    t->rgb = rgb;
+    t->dots = dots;
+    t->stride = 1;
+}
+
+void cfv_run_trail(cfvRun *run, int slot, int body, uint32_t rgb, bool dots) { add_trail(run, slot, body, -1, rgb, dots); }
+
+void cfv_run_trail_soft(cfvRun *run, int slot, int k, int node, uint32_t rgb, bool dots)
+{
+    add_trail(run, slot, k, node < 0 ? 0 : node, rgb, dots);
+}
+
+void cfv_run_deformation_from_now(cfvRun *run, int slot, int k)
+{
+    if (slot < 0 || slot >= run->n_slots) return;
+    cfvSlot *s = &run->slot[slot];
+    if (k < 0 || k >= s->w.n_soft) return;
+    const cfSoftBody *b = &s->w.soft[k];
+    cfVec3 *p = realloc(s->shape_ref, (size_t)(b->n_nodes > 0 ? b->n_nodes : 1) * sizeof *p);
+    if (!p) return;
+    memcpy(p, b->x, (size_t)b->n_nodes * sizeof *p);
+    s->shape_ref = p;
+    s->shape_ref_k = k;
+    s->shape_ref_n = b->n_nodes;
+}
+
+static void add_glass(cfvRun *run, int slot, int index, bool soft)
+{
+    if (run->n_glass >= CFV_MAX_GLASS) return;
+    run->glass[run->n_glass].slot = slot;
+    run->glass[run->n_glass].soft = soft;
+    run->glass[run->n_glass++].body = index;
+}
+
+void cfv_run_glass(cfvRun *run, int slot, int body) { add_glass(run, slot, body, false); }
+
+void cfv_run_glass_soft(cfvRun *run, int slot, int k) { add_glass(run, slot, k, true); }
+
+#define TRAIL_CAP 1024
+
+/* the trails' next sample: where their points are after this step */
+static void sample_trails(cfvRun *run)
+{
+    for (int k = 0; k < run->n_trails; ++k) {
+        cfvTrail *t = &run->trail[k];
+        const cfWorld *w = &run->slot[t->slot].w;
+        cfVec3 p;
+        if (t->node < 0 && t->index >= 0 && t->index < w->n_bodies) p = w->bodies[t->index].x;
+        else if (t->node >= 0 && t->index >= 0 && t->index < w->n_soft && t->node < w->soft[t->index].n_nodes)
+            p = w->soft[t->index].x[t->node];
+        else continue;
+        if (!cfu_vec3_finite(p)) continue;
+        if (!t->p) {
+            t->p = malloc(TRAIL_CAP * sizeof *t->p);
+            if (!t->p) continue;
+            t->cap = TRAIL_CAP;
+        }
+        if (t->seen++ % t->stride != 0) continue;
+        if (t->n == t->cap) { /* full: every other sample, and half as often from now on */
+            for (int i = 0; i < t->n / 2; ++i) t->p[i] = t->p[2 * i];
+            t->n /= 2;
+            t->stride *= 2;
+        }
+        t->p[t->n++] = p;
+    }
 }
 
 void cfv_run_clear_marks(cfvRun *run)
@@ -269,6 +373,17 @@ bool cfv_run_step_worlds(cfvRun *run)
 
 /* ---- plots ------------------------------------------------------------------------------ */
 
+/* what each world was set up with (a restart keeps what the user changed from it) */
+static void note_setup(cfvRun *run)
+{
+    for (int i = 0; i < run->n_slots; ++i) {
+        cfvSlot *s = &run->slot[i];
+        s->solver0 = s->w.def.solver;
+        s->iterations0 = s->w.def.solver_iterations;
+        s->dt0 = s->w.def.dt;
+    }
+}
+
 static void sample(cfvRun *run)
 {
     for (int i = 0; i < run->n_slots; ++i) {
@@ -293,14 +408,22 @@ static void free_slots(cfvRun *run)
         cfv_series_free(&s->barrier);
         cf_contacts_free(&s->extra);
         free(s->marks);
+        free(s->shape_ref);
         memset(s, 0, sizeof *s);
     }
     run->n_slots = 0;
 }
 
+static void free_declarations(cfvRun *run)
+{
+    for (int k = 0; k < run->n_trails; ++k) free(run->trail[k].p);
+    run->n_trails = run->n_subjects = run->n_glass = 0;
+}
+
 static cfStatus setup_demo(cfvRun *run, cfError *err)
 {
     const cfvDemo *d = run->demo;
+    free_declarations(run);
     free(run->data);
     run->data = NULL;
     if (d->data_size > 0) {
@@ -315,10 +438,13 @@ static cfStatus setup_demo(cfvRun *run, cfError *err)
     if (!protected_call(&c)) return CF_NOT_IMPLEMENTED;
     if (c.st != CF_OK) {
         free_slots(run);
+        free_declarations(run);
         return c.st;
     }
     if (run->n_slots == 0) return cf_error_set(err, CF_BAD_INPUT, "demo %s built no world", d->id);
+    note_setup(run);
     sample(run);
+    sample_trails(run);
     return CF_OK;
 }
 
@@ -375,6 +501,7 @@ static cfStatus load_scene(cfvRun *run, cfError *err)
     run->steps = info.steps > 0 ? info.steps : 600;
     run->todo[0] = 0;
     run->steps_taken = 0;
+    note_setup(run);
     sample(run);
     return CF_OK;
 }
@@ -397,7 +524,7 @@ cfStatus cfv_run_start_compare(cfvRun *run, const char *path, const cfSolver *co
         if (!solvers[i] || !solvers[i]->contacts)
             return cf_error_set(err, CF_BAD_INPUT, "solver '%s' cannot step a world",
                                 solvers[i] ? solvers[i]->name : "(none)");
-        run->compare[i] = solvers[i];
+        run->compare[i] = run->compare0[i] = solvers[i];
     }
     run->n_compare = n;
     if (strlen(path) >= sizeof run->scene_path)
@@ -412,6 +539,34 @@ cfStatus cfv_run_reset(cfvRun *run, cfError *err)
     return run->demo ? setup_demo(run, err) : load_scene(run, err);
 }
 
+cfStatus cfv_run_restart(cfvRun *run, bool keep, cfError *err)
+{
+    /* what the user changed: each world's solver and iterations, the time step */
+    const cfSolver *solver[CFV_MAX_WORLDS] = {0};
+    int iterations[CFV_MAX_WORLDS] = {0}, n = run->n_slots;
+    double dt[CFV_MAX_WORLDS] = {0};
+    for (int i = 0; i < n; ++i) {
+        const cfvSlot *s = &run->slot[i];
+        solver[i] = s->w.def.solver != s->solver0 ? s->w.def.solver : NULL;
+        iterations[i] = s->w.def.solver_iterations != s->iterations0 ? s->w.def.solver_iterations : 0;
+        dt[i] = s->w.def.dt != s->dt0 ? s->w.def.dt : 0.0;
+    }
+    if (!keep)
+        for (int i = 0; i < run->n_compare; ++i) run->compare[i] = run->compare0[i];
+    cfStatus st = cfv_run_reset(run, err);
+    if (st != CF_OK || !keep || run->n_slots != n) return st;
+    for (int i = 0; i < n; ++i) {
+        cfWorldDef *d = &run->slot[i].w.def;
+        if (solver[i] && d->solver) {
+            d->solver = solver[i];
+            if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT;
+        }
+        if (iterations[i]) d->solver_iterations = iterations[i];
+        if (dt[i] > 0) d->dt = dt[i];
+    }
+    return CF_OK;
+}
+
 void cfv_run_step(cfvRun *run)
 {
     if (run->todo[0]) return;
@@ -420,6 +575,7 @@ void cfv_run_step(cfvRun *run)
     protected_call(&c);
     run->steps_taken++;
     sample(run);
+    sample_trails(run);
 }
 
 bool cfv_run_key(cfvRun *run, int key)
@@ -433,6 +589,7 @@ bool cfv_run_key(cfvRun *run, int key)
 void cfv_run_free(cfvRun *run)
 {
     free_slots(run);
+    free_declarations(run);
     free(run->data);
     memset(run, 0, sizeof *run);
 }
@@ -474,8 +631,8 @@ void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir)
         }
     }
     if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT; /* the others take no other */
-    if (slot < run->n_compare) {
-        run->compare[slot] = d->solver;
+    if (slot < run->n_compare) { /* the label is the solver's name */
+        run->compare[slot] = sl->solver0 = d->solver;
         snprintf(sl->label, sizeof sl->label, "%s", d->solver->name);
     }
 }
@@ -502,4 +659,73 @@ void cfv_run_cycle_soft_integrator(cfvRun *run)
         while (k < 4 && order[k] != d->soft_integrator) ++k;
         d->soft_integrator = order[(k + 1) % 4];
     }
+}
+
+/* ---- a copy of what a frame draws (a stepping thread publishes one) ---------------------- */
+
+static bool copy_series(cfvSeries *d, const cfvSeries *s)
+{
+    *d = *s;
+    d->t = d->y = NULL;
+    if (s->cap == 0) return true;
+    d->t = malloc((size_t)s->cap * sizeof *d->t);
+    d->y = malloc((size_t)s->cap * sizeof *d->y);
+    if (!d->t || !d->y) return false;
+    memcpy(d->t, s->t, (size_t)s->n * sizeof *d->t);
+    memcpy(d->y, s->y, (size_t)s->n * sizeof *d->y);
+    return true;
+}
+
+cfStatus cfv_run_snapshot(cfvRun *dst, const cfvRun *src)
+{
+    cfv_run_free(dst);
+    *dst = *src;
+    dst->data = NULL;
+    dst->n_slots = 0;
+    dst->n_trails = 0;
+    for (int k = 0; k < src->n_trails; ++k) {
+        cfvTrail *t = &dst->trail[k];
+        *t = src->trail[k];
+        t->p = NULL;
+        dst->n_trails = k + 1;
+        if (src->trail[k].p) {
+            t->p = malloc((size_t)t->cap * sizeof *t->p);
+            if (!t->p) return CF_NO_MEMORY;
+            memcpy(t->p, src->trail[k].p, (size_t)t->n * sizeof *t->p);
+        }
+    }
+    for (int i = 0; i < src->n_slots; ++i) {
+        const cfvSlot *s = &src->slot[i];
+        cfvSlot *d = &dst->slot[i];
+        memset(d, 0, sizeof *d);
+        dst->n_slots = i + 1;
+        if (cf_world_copy(&d->w, &s->w) != CF_OK) return CF_NO_MEMORY;
+        cfv_copy(d->label, sizeof d->label, s->label);
+        d->offset = s->offset;
+        d->halted = s->halted;
+        cfv_copy(d->note, sizeof d->note, s->note);
+        d->crossings = s->crossings;
+        d->solver0 = s->solver0;
+        d->iterations0 = s->iterations0;
+        d->dt0 = s->dt0;
+        if (!copy_series(&d->energy, &s->energy) || !copy_series(&d->momentum, &s->momentum) ||
+            !copy_series(&d->barrier, &s->barrier))
+            return CF_NO_MEMORY;
+        for (int k = 0; k < s->extra.count; ++k)
+            if (cf_contacts_push(&d->extra, &s->extra.items[k]) != CF_OK) return CF_NO_MEMORY;
+        if (s->shape_ref) {
+            d->shape_ref = malloc((size_t)s->shape_ref_n * sizeof *d->shape_ref);
+            if (!d->shape_ref) return CF_NO_MEMORY;
+            memcpy(d->shape_ref, s->shape_ref, (size_t)s->shape_ref_n * sizeof *d->shape_ref);
+            d->shape_ref_k = s->shape_ref_k;
+            d->shape_ref_n = s->shape_ref_n;
+        }
+        if (s->n_marks) {
+            d->marks = malloc((size_t)s->n_marks * sizeof *d->marks);
+            if (!d->marks) return CF_NO_MEMORY;
+            memcpy(d->marks, s->marks, (size_t)s->n_marks * sizeof *d->marks);
+            d->n_marks = d->cap_marks = s->n_marks;
+        }
+    }
+    return CF_OK;
 }

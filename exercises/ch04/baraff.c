@@ -15,7 +15,8 @@ typedef struct Baraff {
     int m, dim, nt;        /* variables, per-contact block size, tangents per contact */
     double *f, *a;         /* forces and a = A f + b */
     double *df, *da;       /* direction */
-    double *S, *rhs;       /* the m x m direction system and its right-hand side */
+    double *S, *rhs;       /* the direction system (at most m x m) and its right-hand side */
+    int *idx;              /* m: scratch for the variables of the direction system */
     double *u;             /* nt per contact: saturated friction direction */
     unsigned char *label;  /* cfPivotLabel per variable */
     unsigned char *dyn;    /* per contact: dynamic (sliding) friction */
@@ -76,18 +77,19 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
     s.opt = opt;
     s.rep = rep;
     s.tol = (opt->tol >= 0.0 && isfinite(opt->tol)) ? opt->tol : 1e-12;
-    s.max_pivots = cf_pivot_max(opt, m);
+    s.max_pivots = opt->max_pivots > 0 ? opt->max_pivots : cf_baraff_max_pivots(m);
     cf_pivot_scales(&p->A, p->b, s.tol, &s.tol_w, &s.tol_x);
     s.amax = s.tol_x > 0.0 ? s.tol_w / s.tol_x : 1.0;
     s.df = malloc((size_t)m * sizeof *s.df);
     s.da = malloc((size_t)m * sizeof *s.da);
     s.S = malloc((size_t)m * m * sizeof *s.S);
     s.rhs = malloc((size_t)m * sizeof *s.rhs);
+    s.idx = malloc((size_t)m * sizeof *s.idx);
     s.u = calloc((size_t)s.nt * p->nc, sizeof *s.u);
     s.label = calloc((size_t)m, 1);
     s.dyn = calloc((size_t)p->nc, 1);
     cfStatus st = CF_OK;
-    if (!s.df || !s.da || !s.S || !s.rhs || !s.u || !s.label || !s.dyn) st = CF_NO_MEMORY;
+    if (!s.df || !s.da || !s.S || !s.rhs || !s.idx || !s.u || !s.label || !s.dyn) st = CF_NO_MEMORY;
     if (st == CF_OK) {
         memset(f, 0, (size_t)m * sizeof *f);
         for (int c = 0; c < p->nc; ++c) { /* sliding contacts: friction opposes the slip, for good */
@@ -110,6 +112,7 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
     free(s.da);
     free(s.S);
     free(s.rhs);
+    free(s.idx);
     free(s.u);
     free(s.label);
     free(s.dyn);

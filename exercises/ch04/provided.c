@@ -114,6 +114,8 @@ void cf_chol_update_solve(const cfCholUpdate *F, const double *r, double *y)
 
 /* ---- Baraff problem container ---------------------------------------------------------- */
 
+int cf_baraff_max_pivots(int m) { return 10 * m + 100; }
+
 cfStatus cf_baraff_init(cfBaraffProblem *p, int nc, int dim)
 {
     if (!p) return CF_BAD_INPUT;

@@ -32,6 +32,8 @@ void cf_prox_cone(const double z[3], double mu, double out[3])
 
 void cf_prox_box(int n, const double *z, const double *hi, double *out)
 {
+    //> ch07:prox-box
     // TODO(ch07.1): implement this; the specification is in cf_ch07.h
     CF_TODO("ch07.1");
+    //< ch07:prox-box
 }

@@ -25,6 +25,8 @@ cfVec3 cf_penalty_friction(cfVec3 vt, double kf, double mu, double fn)
 
 int cf_penalty_anchor(cfVec3 *anchor, cfVec3 p, double kf, double mu, double fn, cfVec3 *f_out)
 {
+    //> ch09:penalty-anchor
     // TODO(ch09.1): implement this; the specification is in cf_ch09.h
     return CF_TODO_I("ch09.1");
+    //< ch09:penalty-anchor
 }

@@ -162,6 +162,7 @@ cfAnisoProxOptions cf_aniso_prox_options_default(void)
     o.r = 1.0;
     o.nu = 0.9;
     o.ellipse_tol = 1e-15;
+    o.scale_min = CF_PROX_SCALE_MIN;
     return o;
 }
 

@@ -25,7 +25,7 @@ cfStatus cf_aniso_prox_gs(const cfProxProblem *p, cfConeGenerator gen, void *ctx
     if (rollbacks) *rollbacks = 0;
     cfProxOptions check = cf_prox_options_default();
     cfStatus st = o && p && p->dim == 3 && o->max_iter >= 0 && o->tol >= 0.0 && o->r > 0.0 && isfinite(o->r) &&
-                          o->nu > 0.0 && o->nu <= 1.0
+                          o->nu > 0.0 && o->nu <= 1.0 && o->scale_min > 0.0 && o->scale_min <= 1.0
                       ? cf_prox_check(p, lambda, &check, NULL)
                       : CF_BAD_INPUT;
     if (st != CF_OK) {

@@ -3,11 +3,16 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cf/cf_base.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 const char *cf_status_name(cfStatus st)
 {
@@ -119,7 +124,8 @@ int cf_todo(const char *exercise_id, const char *file, int line)
 void cf_report_init(cfReport *r, double *history, int cap)
 {
     memset(r, 0, sizeof *r);
-    r->status = CF_OK;
+    r->status = r->claimed = CF_OK;
+    r->common = NAN;
     r->history = history;
     r->history_cap = history ? cap : 0;
 }
@@ -150,4 +156,99 @@ int cf_threads(void)
     long n = e ? strtol(e, &end, 10) : 0;
     if (!e || end == e || *end != '\0' || n < 1) return 1;
     return n > CF_MAX_THREADS ? CF_MAX_THREADS : (int)n;
+}
+
+/* ---- input files ---------------------------------------------------------------------------- */
+
+FILE *cf_file_open(const char *path, long max_bytes, cfStatus *st, cfError *err)
+{
+    cfStatus dummy;
+    if (!st) st = &dummy;
+    if (max_bytes <= 0) max_bytes = CF_FILE_MAX_BYTES;
+    if (!path) {
+        *st = cf_error_set(err, CF_BAD_INPUT, "no file name");
+        return NULL;
+    }
+    /* non-blocking: opening a FIFO without a writer would wait for one */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        *st = cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat sb;
+    const char *kind = NULL;
+    if (fstat(fd, &sb) != 0) kind = "a file whose status cannot be read";
+    else if (S_ISDIR(sb.st_mode)) kind = "a directory";
+    else if (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode)) kind = "a device";
+    else if (S_ISFIFO(sb.st_mode)) kind = "a FIFO (pipe)";
+    else if (S_ISSOCK(sb.st_mode)) kind = "a socket";
+    else if (!S_ISREG(sb.st_mode)) kind = "not a regular file";
+    if (kind) {
+        close(fd);
+        *st = cf_error_set(err, CF_BAD_INPUT, "%s: %s, not a regular file: refused (it may never end)", path, kind);
+        return NULL;
+    }
+    if (sb.st_size > max_bytes) {
+        close(fd);
+        *st = cf_error_set(err, CF_BAD_INPUT, "%s: %lld bytes, more than the %ld a reader takes: refused", path,
+                           (long long)sb.st_size, max_bytes);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        *st = cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    *st = CF_OK;
+    return f;
+}
+
+cfStatus cf_file_read_text(const char *path, long max_bytes, char **text, size_t *len, cfError *err)
+{
+    *text = NULL;
+    if (len) *len = 0;
+    if (max_bytes <= 0) max_bytes = CF_FILE_MAX_BYTES;
+    cfStatus st;
+    FILE *f = cf_file_open(path, max_bytes, &st, err);
+    if (!f) return st;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    st = buf ? CF_OK : CF_NO_MEMORY;
+    while (st == CF_OK) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                st = CF_NO_MEMORY;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (n > (size_t)max_bytes) st = cf_error_set(err, CF_BAD_INPUT, "%s: grew past %ld bytes while read: refused", path, max_bytes);
+        if (got == 0) break;
+    }
+    if (st == CF_OK && ferror(f)) st = cf_error_set(err, CF_IO_ERROR, "%s: read error", path);
+    fclose(f);
+    if (st == CF_NO_MEMORY) cf_error_set(err, st, "%s: out of memory", path);
+    if (st == CF_OK) {
+        buf[n] = '\0';
+        const char *nul = memchr(buf, '\0', n);
+        if (nul) {
+            int line = 1;
+            for (const char *c = buf; c < nul; ++c) line += *c == '\n';
+            st = cf_error_set(err, CF_BAD_INPUT, "%s:%d: not a text file (NUL byte)", path, line);
+        }
+    }
+    if (st != CF_OK) {
+        free(buf);
+        return st;
+    }
+    *text = buf;
+    if (len) *len = n;
+    return CF_OK;
 }

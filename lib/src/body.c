@@ -150,7 +150,12 @@ cfStatus cf_rigid_init(cfRigidBody *b, cfShape shape, double mass, cfError *err)
     init_common(b, shape);
     b->mass = mass;
     b->inv_mass = 1.0 / mass;
-    return cf_rigid_set_inertia(b, cf_shape_inertia(&shape, mass), err);
+    cfVec3 I = cf_shape_inertia(&shape, mass);
+    if (!(positive(I.x) && positive(I.y) && positive(I.z)))
+        /* the shape's size made them (the key the user wrote), not an inertia */
+        return cf_error_set(err, CF_BAD_INPUT, "shape.%s: too small for a body of %g kg: its moments of inertia (%g, %g, %g) "
+                            "underflow to zero", shape.type == CF_SHAPE_BOX ? "half_extents" : "radius", mass, I.x, I.y, I.z);
+    return cf_rigid_set_inertia(b, I, err);
 }
 
 cfStatus cf_rigid_init_fixed(cfRigidBody *b, cfShape shape, cfError *err)

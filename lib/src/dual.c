@@ -49,8 +49,7 @@ double cf_dual_residual(const cfDualSystem *s, const double *lambda, const doubl
     double *v = malloc((size_t)(s->nc > 0 ? 3 * s->nc : 1) * sizeof *v);
     if (!v) return INFINITY;
     cf_dual_contact_velocity(s, u, lambda, v);
-    double sum = 0.0;
-    for (int a = 0; a < s->nc; ++a) sum += cf_contact_residual2(&lambda[3 * a], &v[3 * a], s->mu[a], model);
+    double res = cf_contacts_residual(s->nc, lambda, v, s->mu, NULL, model);
     free(v);
-    return sqrt(sum);
+    return res;
 }

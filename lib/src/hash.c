@@ -143,7 +143,7 @@ int cf_hash_query(cfSpatialHash *h, cfAabb box, const int **items)
         for (int i = 0; i < h->n_items; ++i)
             if (!take(h, i, box, &count)) return -1;
     }
-    qsort(h->found, (size_t)count, sizeof *h->found, int_cmp);
+    if (count > 1) qsort(h->found, (size_t)count, sizeof *h->found, int_cmp); /* found may be NULL when empty */
     *items = h->found;
     return count;
 }

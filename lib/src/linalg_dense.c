@@ -19,7 +19,47 @@ double cf_vec_dot(int n, const double *x, const double *y)
     return s;
 }
 
-double cf_vec_norm(int n, const double *x) { return sqrt(cf_vec_dot(n, x, x)); }
+/* Blue's scaled sum of squares (1978), as LAPACK's dnrm2 since 3.10 (Anderson 2017): squares of
+   entries above 2^486 are summed scaled by 2^-538, those below 2^-511 scaled by 2^537, the others
+   as they are, so that no square overflows or underflows; the three sums are combined at the end. */
+double cf_vec_norm_scaled(int n, const double *x)
+{
+    const double tsml = 0x1p-511, tbig = 0x1p486, ssml = 0x1p537, sbig = 0x1p-538;
+    double asml = 0.0, amed = 0.0, abig = 0.0;
+    bool notbig = true;
+    for (int i = 0; i < n; ++i) {
+        double ax = fabs(x[i]);
+        if (ax > tbig) {
+            abig += (ax * sbig) * (ax * sbig);
+            notbig = false;
+        } else if (ax < tsml) {
+            if (notbig) asml += (ax * ssml) * (ax * ssml);
+        } else {
+            amed += ax * ax; /* a NaN lands here and stays */
+        }
+    }
+    if (abig > 0.0) {
+        if (amed > 0.0 || isnan(amed)) abig += (amed * sbig) * sbig;
+        return sqrt(abig) / sbig;
+    }
+    if (asml > 0.0 && amed == 0.0) return sqrt(asml) / ssml;
+    if (asml > 0.0 && amed > 0.0) {
+        double ymed = sqrt(amed), ysml = sqrt(asml) / ssml;
+        double ymin = fmin(ymed, ysml), ymax = fmax(ymed, ysml);
+        return ymax * sqrt(1.0 + (ymin / ymax) * (ymin / ymax));
+    }
+    return sqrt(amed); /* NaN stays NaN */
+}
+
+/* the plain sum of squares where nothing overflowed or underflowed (the common case: bit for bit
+   sqrt(x . x)), the scaled sum otherwise */
+double cf_vec_norm(int n, const double *x)
+{
+    double s = cf_vec_dot(n, x, x);
+    if (s >= CF_NORM2_SAFE_MIN && s <= CF_NORM2_SAFE_MAX) return sqrt(s);
+    if (s == 0.0 && cf_vec_norm_inf(n, x) == 0.0) return 0.0;
+    return cf_vec_norm_scaled(n, x);
+}
 
 double cf_vec_norm_inf(int n, const double *x)
 {

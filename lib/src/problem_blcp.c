@@ -82,7 +82,10 @@ double cf_blcp_residual(const cfBlcp *p, const double *x)
         double y = x[i] - (w[i] + p->b[i]);
         double m = fmax(lo, fmin(y, hi));
         sum += (x[i] - m) * (x[i] - m);
+        w[i] = x[i] - m; /* kept for the scaled norm below */
     }
+    /* a square overflowed or underflowed: the scaled norm of the terms */
+    double res = sum >= CF_NORM2_SAFE_MIN && sum <= CF_NORM2_SAFE_MAX ? sqrt(sum) : cf_vec_norm(p->n, w);
     free(w);
-    return isfinite(sum) ? sqrt(sum) : INFINITY;
+    return isfinite(res) ? res : INFINITY;
 }

@@ -44,6 +44,8 @@ void cf_cone_project(const double x[3], double mu, double out[3])
         out[0] = a;
         out[1] = mu * a * x[1] / xt;
         out[2] = mu * a * x[2] / xt;
+        /* |x| near DBL_MAX: the product overflows where the direction x_T / |x_T| does not */
+        if (!isfinite(out[1]) || !isfinite(out[2])) out[1] = mu * a * (x[1] / xt), out[2] = mu * a * (x[2] / xt);
     }
 }
 //< ch02:cone-project
@@ -58,44 +60,102 @@ const char *cf_friction_model_name(cfFrictionModel m)
     return "unknown";
 }
 
-double cf_contact_residual2(const double r[3], const double u[3], double mu, cfFrictionModel model)
+/* |(a, b)| as sqrt(a^2 + b^2) where the squares neither overflow nor underflow (bit for bit what
+   the residuals always used), by hypot() elsewhere */
+static double norm2d(double a, double b)
+{
+    double t = sqrt(a * a + b * b);
+    return t >= 0x1p-480 && t <= 0x1p500 ? t : hypot(a, b);
+}
+
+/* the error vector e = r - P(r - u_hat) of one contact (see cf_contact_residual2()) */
+static void contact_error(const double r[3], const double u[3], double mu, cfFrictionModel model, double e[3])
 {
     if (model == CF_FRICTION_BOX) {
-        double hi = mu * fmax(r[0], 0.0), en = r[0] - fmax(0.0, r[0] - u[0]);
-        double et = r[1] - fmax(-hi, fmin(r[1] - u[1], hi)), eb = r[2] - fmax(-hi, fmin(r[2] - u[2], hi));
-        return en * en + et * et + eb * eb;
+        double hi = mu * fmax(r[0], 0.0);
+        e[0] = r[0] - fmax(0.0, r[0] - u[0]);
+        e[1] = r[1] - fmax(-hi, fmin(r[1] - u[1], hi));
+        e[2] = r[2] - fmax(-hi, fmin(r[2] - u[2], hi));
+        return;
     }
     /* De Saxce's modified velocity u_hat = u + (mu |u_T|, 0, 0), then e = r - P_K(r - u_hat) */
-    double z[3] = {r[0] - (u[0] + mu * sqrt(u[1] * u[1] + u[2] * u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
+    double z[3] = {r[0] - (u[0] + mu * norm2d(u[1], u[2])), r[1] - u[1], r[2] - u[2]}, pz[3];
     cf_cone_project(z, mu, pz);
-    return (r[0] - pz[0]) * (r[0] - pz[0]) + (r[1] - pz[1]) * (r[1] - pz[1]) + (r[2] - pz[2]) * (r[2] - pz[2]);
+    for (int k = 0; k < 3; ++k) e[k] = r[k] - pz[k];
+}
+
+/* the same for the ellipse of (mu_t, mu_b) (see cf_contact_residual2_ellipse()): a pinned axis
+   (coefficient 0) contributes its impulse */
+static void contact_error_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
+                                  cfFrictionModel model, double e[3])
+{
+    double m = fmax(mu_t, mu_b), mk[2] = {mu_t, mu_b};
+    if (model == CF_FRICTION_BOX) {
+        double n = fmax(r[0], 0.0);
+        e[0] = r[0] - fmax(0.0, r[0] - u[0]);
+        for (int k = 0; k < 2; ++k) e[1 + k] = r[1 + k] - fmax(-mk[k] * n, fmin(r[1 + k] - u[1 + k], mk[k] * n));
+        return;
+    }
+    if (!(m > 0.0)) {
+        contact_error(r, u, 0.0, CF_FRICTION_CONE, e);
+        return;
+    }
+    /* the isotropic cone of m in the variables r'_T = S^-1 r_T, u'_T = S u_T, S = diag(mu_t, mu_b) / m */
+    double rs[3] = {r[0], 0.0, 0.0}, us[3] = {u[0], 0.0, 0.0};
+    for (int k = 0; k < 2; ++k)
+        if (mk[k] > 0.0) {
+            double s = mk[k] / m;
+            rs[1 + k] = r[1 + k] / s;
+            us[1 + k] = s * u[1 + k];
+        }
+    contact_error(rs, us, m, CF_FRICTION_CONE, e);
+    for (int k = 0; k < 2; ++k)
+        if (!(mk[k] > 0.0)) e[1 + k] = r[1 + k];
+}
+
+double cf_contact_residual2(const double r[3], const double u[3], double mu, cfFrictionModel model)
+{
+    double e[3];
+    contact_error(r, u, mu, model, e);
+    return e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
 }
 
 double cf_contact_residual2_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
                                     cfFrictionModel model)
 {
-    if (model == CF_FRICTION_BOX) {
-        double n = fmax(r[0], 0.0), hi[2] = {mu_t * n, mu_b * n}, en = r[0] - fmax(0.0, r[0] - u[0]);
-        double sum = en * en;
-        for (int k = 0; k < 2; ++k) {
-            double e = r[1 + k] - fmax(-hi[k], fmin(r[1 + k] - u[1 + k], hi[k]));
-            sum += e * e;
-        }
-        return sum;
-    }
-    /* the isotropic cone of m in the variables r'_T = S^-1 r_T, u'_T = S u_T, S = diag(mu_t, mu_b) / m */
-    double m = fmax(mu_t, mu_b), mk[2] = {mu_t, mu_b}, rs[3] = {r[0], 0.0, 0.0}, us[3] = {u[0], 0.0, 0.0}, pinned = 0.0;
-    if (!(m > 0.0)) return cf_contact_residual2(r, u, 0.0, CF_FRICTION_CONE);
+    double m = fmax(mu_t, mu_b), e[3];
+    contact_error_ellipse(r, u, mu_t, mu_b, model, e);
+    if (model == CF_FRICTION_BOX || !(m > 0.0)) return e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+    /* the mapped cone's term, then the pinned axes' (the order the terms were always summed in) */
+    double cone = e[0] * e[0], pinned = 0.0;
     for (int k = 0; k < 2; ++k) {
-        if (mk[k] > 0.0) {
-            double s = mk[k] / m;
-            rs[1 + k] = r[1 + k] / s;
-            us[1 + k] = s * u[1 + k];
-        } else {
-            pinned += r[1 + k] * r[1 + k];
-        }
+        double t = e[1 + k] * e[1 + k];
+        if (mu_t > 0.0 && k == 0) cone += t;
+        else if (mu_b > 0.0 && k == 1) cone += t;
+        else pinned += t;
     }
-    return cf_contact_residual2(rs, us, m, CF_FRICTION_CONE) + pinned;
+    return cone + pinned;
+}
+
+double cf_contacts_residual(int nc, const double *r, const double *u, const double *mu, const double *ellipse,
+                            cfFrictionModel model)
+{
+    double sum = 0.0;
+    for (int a = 0; a < nc; ++a)
+        sum += ellipse ? cf_contact_residual2_ellipse(&r[3 * a], &u[3 * a], ellipse[2 * a], ellipse[2 * a + 1], model)
+                       : cf_contact_residual2(&r[3 * a], &u[3 * a], mu[a], model);
+    if (nc == 0 || (sum >= CF_NORM2_SAFE_MIN && sum <= CF_NORM2_SAFE_MAX)) return sqrt(sum);
+    if (!cf_vec_finite(3 * nc, r) || !cf_vec_finite(3 * nc, u)) return INFINITY;
+    /* a square overflowed or underflowed: the error vectors, then their scaled norm */
+    double *e = malloc((size_t)3 * nc * sizeof *e);
+    if (!e) return INFINITY;
+    for (int a = 0; a < nc; ++a) {
+        if (ellipse) contact_error_ellipse(&r[3 * a], &u[3 * a], ellipse[2 * a], ellipse[2 * a + 1], model, &e[3 * a]);
+        else contact_error(&r[3 * a], &u[3 * a], mu[a], model, &e[3 * a]);
+    }
+    double res = cf_vec_norm(3 * nc, e);
+    free(e);
+    return isfinite(res) ? res : INFINITY;
 }
 
 static double fc_model_residual(const cfFrictionProblem *p, const double *r, cfFrictionModel model)
@@ -106,12 +166,9 @@ static double fc_model_residual(const cfFrictionProblem *p, const double *r, cfF
     double *u = malloc((size_t)n * sizeof *u);
     if (!u) return INFINITY;
     cf_fc_velocity(p, r, u);
-    double sum = 0.0;
-    for (int a = 0; a < p->nc; ++a)
-        sum += p->ellipse ? cf_contact_residual2_ellipse(&r[3 * a], &u[3 * a], p->ellipse[2 * a], p->ellipse[2 * a + 1], model)
-                          : cf_contact_residual2(&r[3 * a], &u[3 * a], p->mu[a], model);
+    double res = cf_contacts_residual(p->nc, r, u, p->mu, p->ellipse, model);
     free(u);
-    return isfinite(sum) ? sqrt(sum) : INFINITY;
+    return res;
 }
 
 double cf_fc_residual(const cfFrictionProblem *p, const double *r) { return fc_model_residual(p, r, CF_FRICTION_CONE); }
@@ -121,13 +178,15 @@ double cf_fc_box_residual(const cfFrictionProblem *p, const double *r) { return 
 double cf_fc_norm_q(const cfFrictionProblem *p) { return cf_vec_norm(3 * p->nc, p->q); }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Reading: the whole file is split into whitespace-separated tokens, numbered from 1 so that
-   every message can say which token is wrong.                                                 */
+/* Reading: the whole file is split into whitespace-separated tokens, numbered from 1, each with
+   its line, so that every message can say where the wrong one is: "path:LINE: token N ('x')". */
 
 typedef struct Tokens {
     const char *path;
     char *buf; /* file contents, each token NUL-terminated in place */
     char **tok; /* token start pointers */
+    int *line; /* the line of each token */
+    int last_line; /* the line of the last token (for messages at the end of the file) */
     long count; /* tokens in the file */
     long next; /* index of the next token to read */
     cfError *err;
@@ -137,6 +196,7 @@ static void tokens_free(Tokens *t)
 {
     free(t->buf);
     free(t->tok);
+    free(t->line);
 }
 
 static cfStatus tokens_load(Tokens *t, const char *path, cfError *err)
@@ -144,33 +204,10 @@ static cfStatus tokens_load(Tokens *t, const char *path, cfError *err)
     memset(t, 0, sizeof *t);
     t->path = path;
     t->err = err;
-    FILE *f = fopen(path, "rb");
-    if (!f) return cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    cfStatus st = buf ? CF_OK : CF_NO_MEMORY;
-    while (st == CF_OK) {
-        if (len + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                st = CF_NO_MEMORY;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (st == CF_OK && ferror(f)) st = cf_error_set(err, CF_IO_ERROR, "%s: read error", path);
-    fclose(f);
-    if (st != CF_OK) {
-        free(buf);
-        return st == CF_NO_MEMORY ? cf_error_set(err, st, "%s: out of memory", path) : st;
-    }
-    buf[len] = '\0';
-    t->buf = buf;
+    size_t len;
+    cfStatus st = cf_file_read_text(path, 0, &t->buf, &len, err);
+    if (st != CF_OK) return st;
+    char *buf = t->buf;
     /* count, then record and terminate the tokens */
     long count = 0;
     for (size_t i = 0; i < len;) {
@@ -180,21 +217,31 @@ static cfStatus tokens_load(Tokens *t, const char *path, cfError *err)
         while (i < len && !isspace((unsigned char)buf[i])) ++i;
     }
     t->tok = malloc((size_t)(count > 0 ? count : 1) * sizeof *t->tok);
-    if (!t->tok) {
+    t->line = malloc((size_t)(count > 0 ? count : 1) * sizeof *t->line);
+    if (!t->tok || !t->line) {
         tokens_free(t);
         return cf_error_set(err, CF_NO_MEMORY, "%s: out of memory", path);
     }
     long k = 0;
+    int line = 1;
     for (size_t i = 0; i < len;) {
-        while (i < len && isspace((unsigned char)buf[i])) ++i;
+        while (i < len && isspace((unsigned char)buf[i])) line += buf[i++] == '\n';
         if (i >= len) break;
+        t->line[k] = line;
         t->tok[k++] = &buf[i];
         while (i < len && !isspace((unsigned char)buf[i])) ++i;
-        buf[i < len ? i++ : i] = '\0';
+        if (i < len) {
+            line += buf[i] == '\n';
+            buf[i++] = '\0';
+        }
     }
+    t->last_line = count > 0 ? t->line[count - 1] : 1; /* the end of the file: where its last token is */
     t->count = count;
     return CF_OK;
 }
+
+/* the line of token number @p k (from 1), or the file's last line past its end */
+static int tokens_line(const Tokens *t, long k) { return k >= 1 && k <= t->count ? t->line[k - 1] : t->last_line; }
 
 static long tokens_left(const Tokens *t) { return t->count - t->next; }
 
@@ -202,8 +249,8 @@ static long tokens_left(const Tokens *t) { return t->count - t->next; }
 static const char *tokens_next(Tokens *t, const char *what)
 {
     if (t->next >= t->count) {
-        cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: unexpected end of file, expected %s", t->path,
-                     t->next + 1, what);
+        cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld: unexpected end of file, expected %s", t->path,
+                     t->last_line, t->next + 1, what);
         return NULL;
     }
     return t->tok[t->next++];
@@ -220,11 +267,11 @@ static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, long *ou
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || *end != '\0' || errno == ERANGE)
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected an integer (%s)",
-                            t->path, t->next, s, what);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): expected an integer (%s)",
+                            t->path, tokens_line(t, t->next), t->next, s, what);
     if (v < lo || v > hi)
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s must be in [%ld, %ld]",
-                            t->path, t->next, s, what, lo, hi);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): %s must be in [%ld, %ld]",
+                            t->path, tokens_line(t, t->next), t->next, s, what, lo, hi);
     *out = v;
     return CF_OK;
 }
@@ -236,11 +283,11 @@ static cfStatus read_double(Tokens *t, const char *what, long index, double *out
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end != '\0')
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): expected a number (%s[%ld])",
-                            t->path, t->next, s, what, index);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): expected a number (%s[%ld])",
+                            t->path, tokens_line(t, t->next), t->next, s, what, index);
     if (!isfinite(v))
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): %s[%ld] is not finite", t->path,
-                            t->next, s, what, index);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): %s[%ld] is not finite", t->path,
+                            tokens_line(t, t->next), t->next, s, what, index);
     *out = v;
     return CF_OK;
 }
@@ -250,8 +297,8 @@ static cfStatus require_tokens(Tokens *t, long need, const char *what)
 {
     if (tokens_left(t) >= need) return CF_OK;
     return cf_error_set(t->err, CF_BAD_INPUT,
-                        "%s: token %ld: file ends early: %s needs %ld more values, %ld left", t->path,
-                        t->next + 1, what, need, tokens_left(t));
+                        "%s:%d: token %ld: file ends early: %s needs %ld more values, %ld left", t->path,
+                        tokens_line(t, t->next + 1), t->next + 1, what, need, tokens_left(t));
 }
 
 /* dense W, column-major on disk: keep every diagonal block and the non-zero off-diagonal ones */
@@ -365,8 +412,8 @@ cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err
     for (long a = 0; a < nc && st == CF_OK; ++a) {
         st = read_double(&t, "mu", a, &p->mu[a]);
         if (st == CF_OK && p->mu[a] < 0.0)
-            st = cf_error_set(err, CF_BAD_INPUT, "%s: token %ld ('%.40s'): mu[%ld] = %g must be >= 0", path,
-                              t.next, t.tok[t.next - 1], a, p->mu[a]);
+            st = cf_error_set(err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): mu[%ld] = %g must be >= 0", path,
+                              tokens_line(&t, t.next), t.next, t.tok[t.next - 1], a, p->mu[a]);
     }
     /* anything after mu (Siconos files sometimes end with a comment) is ignored */
     tokens_free(&t);

@@ -67,49 +67,65 @@ void cf_lcp_w(const cfLcp *p, const double *x, double *w)
     for (int i = 0; i < p->n; ++i) w[i] = row_w(p, x, i);
 }
 
-double cf_lcp_residual(const cfLcp *p, const double *x)
+/* sqrt of a sum of squares of n terms term(p, x, i): plain where nothing overflowed or underflowed
+   (bit for bit the sum it always was), otherwise the terms again into a scaled norm */
+typedef double (*Term)(const cfLcp *p, const double *x, int i);
+static double norm_of_terms(const cfLcp *p, const double *x, Term term)
 {
-    double s = 0.0;
+    double s = 0.0, big = 0.0;
     for (int i = 0; i < p->n; ++i) {
-        double m = fmin(x[i], row_w(p, x, i));
-        if (isnan(x[i])) m = NAN; /* fmin would hide a NaN iterate */
-        s += m * m;
+        double t = term(p, x, i);
+        s += t * t;
+        big = fmax(big, fabs(t));
     }
-    return sqrt(s);
+    if (isnan(s) || big == 0.0 || (s >= CF_NORM2_SAFE_MIN && s <= CF_NORM2_SAFE_MAX)) return sqrt(s);
+    double *t = malloc((size_t)p->n * sizeof *t);
+    if (!t) return INFINITY;
+    for (int i = 0; i < p->n; ++i) t[i] = term(p, x, i);
+    double r = cf_vec_norm(p->n, t);
+    free(t);
+    return r;
+}
+
+static double natural_term(const cfLcp *p, const double *x, int i)
+{
+    double m = fmin(x[i], row_w(p, x, i));
+    return isnan(x[i]) ? NAN : m; /* fmin would hide a NaN iterate */
+}
+
+double cf_lcp_residual(const cfLcp *p, const double *x) { return norm_of_terms(p, x, natural_term); }
+
+static double siconos_term(const cfLcp *p, const double *x, int i)
+{
+    double w = row_w(p, x, i);
+    double d = x[i] - (x[i] - w > 0.0 ? x[i] - w : 0.0);
+    return isnan(x[i]) || isnan(w) ? NAN : d;
 }
 
 double cf_lcp_residual_siconos(const cfLcp *p, const double *x)
 {
-    double s = 0.0;
-    for (int i = 0; i < p->n; ++i) {
-        double w = row_w(p, x, i);
-        double d = x[i] - (x[i] - w > 0.0 ? x[i] - w : 0.0);
-        if (isnan(x[i]) || isnan(w)) d = NAN;
-        s += d * d;
-    }
-    double nb = cf_vec_norm(p->n, p->b);
-    return nb > DBL_EPSILON ? sqrt(s) / nb : sqrt(s);
+    double nb = cf_vec_norm(p->n, p->b), s = norm_of_terms(p, x, siconos_term);
+    return nb > DBL_EPSILON ? s / nb : s;
 }
 
-double cf_lcp_residual_fb(const cfLcp *p, const double *x)
+static double fb_term(const cfLcp *p, const double *x, int i)
 {
-    double s = 0.0;
-    for (int i = 0; i < p->n; ++i) {
-        double w = row_w(p, x, i);
-        double f = hypot(x[i], w) - x[i] - w;
-        s += f * f;
-    }
-    return sqrt(s);
+    double w = row_w(p, x, i);
+    return hypot(x[i], w) - x[i] - w;
 }
+
+double cf_lcp_residual_fb(const cfLcp *p, const double *x) { return norm_of_terms(p, x, fb_term); }
 
 /* ---- Siconos reader ---------------------------------------------------------------------- */
 
-/* Whitespace-separated tokens of a whole file; `count` numbers them from 1 in messages. */
+/* Whitespace-separated tokens of a whole file; `count` numbers them from 1 in messages, `line`
+   is the line of the current one. */
 typedef struct Tokens {
     const char *path;
     char *text;
     char *cur;
     long count;
+    int line;
     char tok[128];
     cfError *err;
 } Tokens;
@@ -118,11 +134,13 @@ typedef struct Tokens {
 static bool next_token(Tokens *t)
 {
     char *s = t->cur;
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f') ++s;
-    if (!*s) {
+    int line = t->line;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f') line += *s++ == '\n';
+    if (!*s) { /* the end of the file: messages name the line of its last token */
         t->cur = s;
         return false;
     }
+    t->line = line;
     size_t len = 0;
     while (s[len] && !strchr(" \t\n\r\v\f", s[len])) ++len;
     size_t keep = len < sizeof t->tok - 1 ? len : sizeof t->tok - 1;
@@ -136,9 +154,9 @@ static bool next_token(Tokens *t)
 static cfStatus bad(Tokens *t, const char *what, const char *why)
 {
     if (t->tok[0])
-        return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: %s: %s (read '%s')", t->path, t->count, what,
-                            why, t->tok);
-    return cf_error_set(t->err, CF_BAD_INPUT, "%s: token %ld: %s: %s", t->path, t->count, what, why);
+        return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld: %s: %s (read '%s')", t->path, t->line, t->count,
+                            what, why, t->tok);
+    return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld: %s: %s", t->path, t->line, t->count, what, why);
 }
 
 /* An integer in [lo, hi] named `what` (hi is cut to INT_MAX: a count that does not fit an int is
@@ -179,49 +197,6 @@ static cfStatus read_double(Tokens *t, const char *what, double *out)
     if (!isfinite(v)) return bad(t, what, "not a finite number");
     *out = v;
     return CF_OK;
-}
-
-static char *slurp(const char *path, cfError *err, cfStatus *st)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *st = cf_error_set(err, CF_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (len + 1 < cap) break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (!buf) {
-        *st = cf_error_set(err, CF_NO_MEMORY, "%s: out of memory", path);
-        return NULL;
-    }
-    if (failed) {
-        free(buf);
-        *st = cf_error_set(err, CF_IO_ERROR, "%s: read error", path);
-        return NULL;
-    }
-    buf[len] = '\0';
-    if (memchr(buf, '\0', len)) {
-        free(buf);
-        *st = cf_error_set(err, CF_BAD_INPUT, "%s: token 1: not a text file (NUL byte)", path);
-        return NULL;
-    }
-    *st = CF_OK;
-    return buf;
 }
 
 /* Dense storage: "size0 size1" again, then the entries column by column. */
@@ -306,11 +281,11 @@ cfStatus cf_lcp_read_siconos(const char *path, cfLcp *p, cfError *err)
     if (!p) return cf_error_set(err, CF_BAD_INPUT, "cf_lcp_read_siconos: no problem to fill");
     memset(p, 0, sizeof *p);
     if (!path) return cf_error_set(err, CF_BAD_INPUT, "cf_lcp_read_siconos: no path");
-    cfStatus st;
-    char *text = slurp(path, err, &st);
-    if (!text) return st;
+    char *text;
+    cfStatus st = cf_file_read_text(path, 0, &text, NULL, err);
+    if (st != CF_OK) return st;
 
-    Tokens t = {.path = path, .text = text, .cur = text, .count = 0, .err = err};
+    Tokens t = {.path = path, .text = text, .cur = text, .count = 0, .line = 1, .err = err};
     int n, storage, s0, s1;
     st = read_int(&t, "problem size n", 1, 1 << 20, &n);
     if (st == CF_OK) st = read_int(&t, "matrix storage type", 0, 2, &storage);

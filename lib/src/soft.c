@@ -658,8 +658,11 @@ cfStatus cf_soft_make_cloth(cfSoftBody *s, cfVec3 origin, cfVec3 du, cfVec3 dv, 
         !(cfu_norm(cfu_cross(du, dv)) > 1e-12 * cfu_norm(du) * cfu_norm(dv)) || !(cfu_norm(du) > 0.0))
         return cf_error_set(err, CF_BAD_INPUT, "origin, du, dv: must be finite, du and dv not parallel or zero");
     if (!(isfinite(mass) && mass > 0.0)) return cf_error_set(err, CF_BAD_INPUT, "mass: must be finite and > 0 (got %g)", mass);
-    if (!(k_stretch >= 0.0 && k_shear >= 0.0 && k_bend >= 0.0 && isfinite(k_stretch + k_shear + k_bend)))
-        return cf_error_set(err, CF_BAD_INPUT, "stiffness: must be finite and >= 0");
+    const double k[3] = {k_stretch, k_shear, k_bend};
+    static const char *const key[3] = {"stretch", "shear", "bend"};
+    for (int i = 0; i < 3; ++i)
+        if (!(isfinite(k[i]) && k[i] >= 0.0))
+            return cf_error_set(err, CF_BAD_INPUT, "%s: must be finite and >= 0 (N/m; got %g)", key[i], k[i]);
     if (!(isfinite(thickness) && thickness >= 0.0))
         return cf_error_set(err, CF_BAD_INPUT, "thickness: must be finite and >= 0 (got %g)", thickness);
     int NU = nu + 1, NV = nv + 1;

@@ -179,6 +179,46 @@ START_TEST(vec_ops_identities)
 }
 END_TEST
 
+/* The Euclidean norm neither overflows nor underflows (Blue's scaled sums, as LAPACK's dnrm2):
+   checked by exact power-of-two scaling, |2^k x| = 2^k |x|, against the plain norm of x, whose
+   sum of squares is safe; where nothing is extreme it is sqrt(x . x) bit for bit. */
+START_TEST(vec_norm_scales_without_overflow)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 30);
+    enum { N = 40 };
+    double x[N], y[N];
+    random_vec(&rng, N, -2, 2, x);
+    ck_assert(cf_vec_norm(N, x) == sqrt(cf_vec_dot(N, x, x)));
+    cft_assert_near(cf_vec_norm_scaled(N, x), cf_vec_norm(N, x), 0, 4 * DBL_EPSILON);
+    const double plain = cf_vec_norm(N, x);
+    const int ks[] = {600, 900, 1020, -600, -900, -1020, -1060};
+    for (size_t j = 0; j < sizeof ks / sizeof ks[0]; ++j) {
+        int k = ks[j];
+        for (int i = 0; i < N; ++i) y[i] = ldexp(x[i], k);
+        /* 2^-1060 x: entries are subnormal and lose their last bits themselves */
+        double rel = k < -1000 ? 1e-4 : 4 * DBL_EPSILON, want = ldexp(plain, k);
+        cft_assert_near_at(cf_vec_norm(N, y), want, 0, rel, "k = %d", k);
+        cft_assert_near_at(cf_vec_norm_scaled(N, y), want, 0, rel, "k = %d", k);
+    }
+    /* mixed magnitudes: the huge entry wins, the tiny ones neither overflow nor vanish */
+    double m[4] = {1e300, -1e-300, 3.0, 1e300};
+    cft_assert_near(cf_vec_norm(4, m), sqrt(2.0) * 1e300, 0, 4 * DBL_EPSILON);
+    double t[3] = {3e-200, 0.0, 4e-200};
+    cft_assert_near(cf_vec_norm(3, t), 5e-200, 0, 4 * DBL_EPSILON);
+    double one[2] = {1e-200, 1.0};
+    ck_assert(cf_vec_norm(2, one) == 1.0);
+    double sub[2] = {DBL_TRUE_MIN, 0.0}, big[2] = {DBL_MAX, 0.0}, over[2] = {DBL_MAX, DBL_MAX};
+    ck_assert(cf_vec_norm(2, sub) == DBL_TRUE_MIN);
+    ck_assert(cf_vec_norm(2, big) == DBL_MAX);
+    ck_assert(cf_vec_norm(2, over) == INFINITY); /* sqrt(2) DBL_MAX is not a double */
+    double z[3] = {0, 0, 0}, n[3] = {1e300, NAN, 1}, inf[3] = {1e-300, INFINITY, 1};
+    ck_assert(cf_vec_norm(3, z) == 0.0 && cf_vec_norm(0, NULL) == 0.0);
+    ck_assert(isnan(cf_vec_norm(3, n)) && isnan(cf_vec_norm_scaled(3, n)));
+    ck_assert(cf_vec_norm(3, inf) == INFINITY);
+}
+END_TEST
+
 START_TEST(dense_products)
 {
     cfRng rng;
@@ -1261,6 +1301,7 @@ static void build(Suite *s)
 {
     TCase *td = cft_tcase_unit(s, "dense");
     CFT_TEST(td, vec_ops_identities, "vector operations");
+    CFT_TEST(td, vec_norm_scales_without_overflow, "2-norm: no overflow or underflow (scaled sums), plain where safe");
     CFT_TEST(td, dense_products, "dense products and asymmetry");
     CFT_TEST(td, dense_solve_residual, "LU solve residual on random systems");
     CFT_TEST(td, dense_solve_refuses_singular_and_bad_input, "LU solve refuses singular and non-finite");

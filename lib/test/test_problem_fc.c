@@ -259,6 +259,93 @@ START_TEST(fc_residual_ellipse)
 }
 END_TEST
 
+/* Residuals are positively homogeneous: with W fixed, q -> 2^k q and r -> 2^k r give u -> 2^k u,
+   every error vector scales by 2^k exactly, so the residual must be 2^k times the plain one, also
+   where its squares overflow (k = 900) or underflow (k = -900); the cone projection likewise. */
+START_TEST(fc_residuals_scale_without_overflow)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 30);
+    enum { NC = 3, N = 3 * NC };
+    cfTriplets T;
+    ck_assert(cf_triplets_init(&T, N, N) == CF_OK);
+    double G[N][N];
+    for (int i = 0; i < N; ++i)
+        for (int j = 0; j < N; ++j) G[i][j] = cf_rng_range(&rng, -1, 1);
+    for (int i = 0; i < N; ++i)
+        for (int j = 0; j < N; ++j) {
+            double s = i == j ? 0.5 : 0.0;
+            for (int k = 0; k < N; ++k) s += G[i][k] * G[j][k];
+            cft_assert_at(cf_triplets_add(&T, i, j, s) == CF_OK, "i = %d, j = %d", i, j);
+        }
+    cfCsr A;
+    ck_assert(cf_csr_from_triplets(&T, &A) == CF_OK);
+    cf_triplets_free(&T);
+    cfFrictionProblem p = {.nc = NC};
+    ck_assert(cf_bsr_init(&p.W, NC, NC, 3, 3) == CF_OK);
+    for (int a = 0; a < NC; ++a)
+        for (int b = 0; b < NC; ++b) {
+            double B[9];
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) B[3 * i + j] = cf_csr_get(&A, 3 * a + i, 3 * b + j);
+            cft_assert_at(cf_bsr_add_block(&p.W, a, b, B) == CF_OK, "a = %d, b = %d", a, b);
+        }
+    cf_bsr_finalize(&p.W);
+    p.q = malloc(N * sizeof *p.q);
+    p.mu = malloc(NC * sizeof *p.mu);
+    ck_assert(p.q && p.mu);
+    double r[N], rk[N], q0[N];
+    for (int i = 0; i < N; ++i) q0[i] = cf_rng_range(&rng, -1, 1), r[i] = cf_rng_range(&rng, -1, 1);
+    for (int a = 0; a < NC; ++a) p.mu[a] = 0.3 + 0.2 * a;
+    memcpy(p.q, q0, sizeof q0);
+    const double cone = cf_fc_residual(&p, r), box = cf_fc_box_residual(&p, r), nq = cf_fc_norm_q(&p);
+    ck_assert(cone > 0.1 && box > 0.1);
+    /* the problem as an LCP (frictionless: W and q) and a boxed LCP (its pyramid) too */
+    cfLcp lcp = {.n = N, .A = A, .b = p.q};
+    cfBlcp bl;
+    ck_assert(cf_blcp_init(&bl, &A) == CF_OK);
+    for (int i = 0; i < N; ++i) {
+        bl.b[i] = q0[i];
+        if (i % 3) bl.findex[i] = i - i % 3, bl.mu[i] = p.mu[i / 3], bl.lo[i] = -INFINITY;
+    }
+    const double lres = cf_lcp_residual(&lcp, r), lfb = cf_lcp_residual_fb(&lcp, r), bres = cf_blcp_residual(&bl, r);
+    const int ks[] = {900, -900};
+    for (int j = 0; j < 2; ++j) {
+        int k = ks[j];
+        for (int i = 0; i < N; ++i) p.q[i] = bl.b[i] = ldexp(q0[i], k), rk[i] = ldexp(r[i], k);
+        cft_assert_near_at(cf_fc_residual(&p, rk), ldexp(cone, k), 0, 1e-14, "k = %d", k);
+        cft_assert_near_at(cf_fc_box_residual(&p, rk), ldexp(box, k), 0, 1e-14, "k = %d", k);
+        cft_assert_near_at(cf_fc_norm_q(&p), ldexp(nq, k), 0, 1e-14, "k = %d", k);
+        cft_assert_near_at(cf_lcp_residual(&lcp, rk), ldexp(lres, k), 0, 1e-14, "k = %d", k);
+        cft_assert_near_at(cf_lcp_residual_fb(&lcp, rk), ldexp(lfb, k), 0, 1e-14, "k = %d", k);
+        cft_assert_near_at(cf_blcp_residual(&bl, rk), ldexp(bres, k), 0, 1e-14, "k = %d", k);
+        /* Siconos' measure is relative (above |q| = DBL_EPSILON): the same number at 2^900 */
+        if (k < 0) continue;
+        for (int i = 0; i < N; ++i) p.q[i] = q0[i];
+        double rel = cf_lcp_residual_siconos(&lcp, r);
+        for (int i = 0; i < N; ++i) p.q[i] = ldexp(q0[i], k);
+        cft_assert_near_at(cf_lcp_residual_siconos(&lcp, rk), rel, 0, 1e-14, "k = %d", k);
+    }
+    /* the elliptic cone's residual too */
+    p.ellipse = malloc(2 * NC * sizeof *p.ellipse);
+    ck_assert(p.ellipse);
+    for (int a = 0; a < NC; ++a) p.ellipse[2 * a] = 0.2 * (a + 1), p.ellipse[2 * a + 1] = a == 1 ? 0.0 : 0.7;
+    memcpy(p.q, q0, sizeof q0);
+    const double ell = cf_fc_residual(&p, r);
+    for (int i = 0; i < N; ++i) p.q[i] = ldexp(q0[i], 900), rk[i] = ldexp(r[i], 900);
+    cft_assert_near(cf_fc_residual(&p, rk), ldexp(ell, 900), 0, 1e-14);
+    /* the cone projection near DBL_MAX: the direction, not the product, is scaled */
+    double z[3] = {1.0, 3.0, -4.0}, zk[3], pz[3], pk[3];
+    cf_cone_project(z, 0.5, pz);
+    for (int i = 0; i < 3; ++i) zk[i] = ldexp(z[i], 1000);
+    cf_cone_project(zk, 0.5, pk);
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(pk[i], ldexp(pz[i], 1000), 0, 1e-15, "i = %d", i);
+    cf_blcp_free(&bl);
+    cf_csr_free(&A);
+    cf_fc_free(&p);
+}
+END_TEST
+
 static cfCsr csr_from_dense3(const double *a, int n)
 {
     cfTriplets T;
@@ -354,25 +441,25 @@ END_TEST
 
 START_TEST(fc_malformed_files)
 {
-    /* each malformed file gives CF_BAD_INPUT and a message with the path, the token and a reason */
+    /* each malformed file gives CF_BAD_INPUT and a message with the path, the line, the token and a reason */
     static const struct {
         const char *text, *expect;
     } cases[] = {
-        {"2\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n0.1\n", "token 1 ('2')"},
-        {"3\n0\n", "token 2 ('0')"},
-        {"3\n1\n2\n3\n3\n", "token 3 ('2'): storage type"},
-        {"3\n1\n0\n6\n6\n", "token 4 ('6')"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 x 0 0 0 1\n0 0 0\n0.1\n", "token 12 ('x'): expected a number"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 nan 0 0 0 1\n0 0 0\n0.1\n", "token 12 ('nan')"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n-0.1\n", "mu[0]"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0\n", "file ends early"},
-        {"3\n1\n0\n3\n3\n3 3\n1 0 0\n", "file ends early"},
-        {"3\n1\n0\n3\n3\n3 4\n", "token 7 ('4')"},
-        {"3 1 1 3 3 1 1 1 4 4 2 1 0 1 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 9 ('4')"}, /* block size 4 */
+        {"2\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n0.1\n", ":1: token 1 ('2')"},
+        {"3\n0\n", ":2: token 2 ('0')"},
+        {"3\n1\n2\n3\n3\n", ":3: token 3 ('2'): storage type"},
+        {"3\n1\n0\n6\n6\n", ":4: token 4 ('6')"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 x 0 0 0 1\n0 0 0\n0.1\n", ":7: token 12 ('x'): expected a number"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 nan 0 0 0 1\n0 0 0\n0.1\n", ":7: token 12 ('nan')"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n-0.1\n", ":9: token 20 ('-0.1'): mu[0]"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0\n", ":8: token 17: file ends early"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0\n", ":7: token 8: file ends early"},
+        {"3\n1\n0\n3\n3\n3 4\n", ":6: token 7 ('4')"},
+        {"3 1 1 3 3 1 1 1 4 4 2 1 0 1 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", ":1: token 9 ('4')"}, /* block size 4 */
         {"3 2 1 6 6 2 2 2 3 6 3 6 3 2 0 2 2 0 0 0 1 0 0 0 1 0 0 0 1 1 1 0 0 0 1 0 0 0 1 0 0 0 0 0 0 0.1 0.1",
          "listed twice"},
-        {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 0 7 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 16 ('7'): block number"},
-        {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 3 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", "token 15 ('3'): block column index"},
+        {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 0 7 1 0 0 0 1 0 0 0 1 0 0 0 0.1", ":1: token 16 ('7'): block number"},
+        {"3 1 1 3 3 1 1 1 3 3 2 1 0 1 3 0 1 0 0 0 1 0 0 0 1 0 0 0 0.1", ":1: token 15 ('3'): block column index"},
     };
     char path[64];
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
@@ -490,6 +577,7 @@ static void build(Suite *s)
     CFT_TEST(tr, fc_residual_known_solutions, "FC3D residual: slide, stick, separate");
     CFT_TEST(tr, fc_residual_ellipse, "FC3D residual of elliptic cones: maximal dissipation, pinned axis, box");
     CFT_TEST(tr, blcp_init_bounds_residual, "BLCP: copy, findex bounds, natural-map residual");
+    CFT_TEST(tr, fc_residuals_scale_without_overflow, "residuals at 2^900 and 2^-900 scale: no overflow or underflow");
     TCase *tf = cft_tcase_unit(s, "format");
     CFT_TEST(tf, fc_read_small_files, "Siconos format: dense column-major and sparse-block");
     CFT_TEST(tf, fc_malformed_files, "malformed files: status and a message naming file and token");

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cft.h"
 #include "cf/cf_lcpgen.h"
 #include "cf/cf_problem.h"
+#include "cf/cf_soft.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -187,9 +189,10 @@ START_TEST(lcp_read_layouts)
 }
 END_TEST
 
-/* one malformed input: the status and the token number named in the message */
+/* one malformed input: the status, and the line and the token number named in the message */
 typedef struct Bad {
     const char *text;
+    int line;   /* expected "path:LINE: " */
     long token; /* expected "token N" */
     const char *phrase;
 } Bad;
@@ -197,27 +200,27 @@ typedef struct Bad {
 START_TEST(lcp_read_errors_name_the_token)
 {
     const Bad cases[] = {
-        {"", 1, "unexpected end of file"},
-        {"two\n", 1, "expected an integer"},
-        {"0\n", 1, "must be in"},
-        {"2\n5\n", 2, "must be in"},
-        {"2\n2\n2\n2\n", 2, "CSparse"},
-        {"2\n0\n3\n", 3, "must be in"},
-        {"2\n0\n2\n2\n2 3\n", 6, "must be in"},
-        {"2\n0\n2\n2\n2 2\n1 0 0\n", 10, "unexpected end of file"},
-        {"2\n0\n2\n2\n2 2\n1 0 nan 1\n-1 -1\n", 9, "not a finite number"},
-        {"2\n0\n2\n2\n2 2\n1 0 0 1e999\n-1 -1\n", 10, "not a finite number"},
-        {"2\n0\n2\n2\n2 2\n1 0 0 1\n-1 x\n", 12, "expected a number"},
-        {"2\n0\n2\n2\n2 2\n1 0 0 1\n-1\n", 12, "unexpected end of file"},
+        {"", 1, 1, "unexpected end of file"},
+        {"two\n", 1, 1, "expected an integer"},
+        {"0\n", 1, 1, "must be in"},
+        {"2\n5\n", 2, 2, "must be in"},
+        {"2\n2\n2\n2\n", 2, 2, "CSparse"},
+        {"2\n0\n3\n", 3, 3, "must be in"},
+        {"2\n0\n2\n2\n2 3\n", 5, 6, "must be in"},
+        {"2\n0\n2\n2\n2 2\n1 0 0\n", 6, 10, "unexpected end of file"}, /* the end: the line of the last token */
+        {"2\n0\n2\n2\n2 2\n1 0 nan 1\n-1 -1\n", 6, 9, "not a finite number"},
+        {"2\n0\n2\n2\n2 2\n1 0 0 1e999\n-1 -1\n", 6, 10, "not a finite number"},
+        {"2\n0\n2\n2\n2 2\n1 0 0 1\n-1 x\n", 7, 12, "expected a number"},
+        {"2\n0\n2\n2\n2 2\n1 0 0 1\n-1\n\n\n", 7, 12, "unexpected end of file"},
         /* SBM: filled1 must be block rows + 1, the block number must repeat, indices in range */
-        {"2\n1\n2\n2\n1\n1\n1\n2\n2\n3\n", 10, "filled1"},
-        {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n0\n7\n", 15, "block number"},
-        {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n4\n", 14, "block column index"},
-        {"2\n1\n2\n2\n1\n1\n1\n3\n", 8, "cumulative block row size"},
+        {"2\n1\n2\n2\n1\n1\n1\n2\n2\n3\n", 10, 10, "filled1"},
+        {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n0\n7\n", 14, 15, "block number"},
+        {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n4\n", 13, 14, "block column index"},
+        {"2\n1\n2\n2\n1\n1\n1\n3\n", 8, 8, "cumulative block row size"},
         /* a count beyond an int is refused, never wrapped (2^32 + 1 was read as 1) */
-        {"65537\n1\n65537\n65537\n4294967297\n", 5, "must be in [0, 2147483647]"},
+        {"65537\n1\n65537\n65537\n4294967297\n", 5, 5, "must be in [0, 2147483647]"},
         /* a control character of the file is escaped in the message: \x1b, not an escape sequence */
-        {"2\n\x1b[31m\n", 2, "\\x1b[31m"},
+        {"2\n\x1b[31m\n", 2, 2, "\\x1b[31m"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         char name[32];
@@ -228,7 +231,7 @@ START_TEST(lcp_read_errors_name_the_token)
         err.msg[0] = '\0';
         cft_assert_status(cf_lcp_read_siconos(path, &p, &err), CF_BAD_INPUT);
         char want[600];
-        snprintf(want, sizeof want, "%s: token %ld: ", path, cases[k].token);
+        snprintf(want, sizeof want, "%s:%d: token %ld: ", path, cases[k].line, cases[k].token);
         ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "case %zu: '%s' does not start with '%s'", k,
                       err.msg, want);
         ck_assert_msg(strstr(err.msg, cases[k].phrase) != NULL, "case %zu: '%s' lacks '%s'", k, err.msg,
@@ -240,6 +243,56 @@ START_TEST(lcp_read_errors_name_the_token)
     cft_assert_status(cf_lcp_read_siconos("/nonexistent/dir/x.dat", &p, &err), CF_IO_ERROR);
     ck_assert(strstr(err.msg, "/nonexistent/dir/x.dat: cannot open") == err.msg);
     cft_assert_status(cf_lcp_read_siconos(NULL, &p, NULL), CF_BAD_INPUT);
+}
+END_TEST
+
+/* Inputs that are not regular text files are refused at once, naming the file: a device that
+   never ends (/dev/zero was read until 4 GB), a FIFO without a writer (opening it would block), a
+   directory, a NUL byte (with its line), a file above the size cap; both Siconos readers and the
+   TetGen reader take their files this way (cf_file_open()). */
+START_TEST(files_refused_without_blocking)
+{
+    make_tmp_dir();
+    char fifo[600], dir[600], nul[600];
+    snprintf(fifo, sizeof fifo, "%s/pipe.dat", tmp_dir);
+    snprintf(dir, sizeof dir, "%s/folder.dat", tmp_dir);
+    snprintf(nul, sizeof nul, "%s/nul.dat", tmp_dir);
+    ck_assert(mkfifo(fifo, 0600) == 0);
+    ck_assert(mkdir(dir, 0700) == 0);
+    FILE *f = fopen(nul, "wb");
+    ck_assert(f);
+    fwrite("2\n0\n2 \0 2\n", 1, 11, f);
+    fclose(f);
+    const struct {
+        const char *path, *why;
+    } cases[] = {{"/dev/zero", "a device"}, {fifo, "a FIFO"}, {dir, "a directory"}, {nul, ":3: not a text file (NUL byte)"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        cfLcp p;
+        cfFrictionProblem fc;
+        cfError err;
+        cft_assert_status_at(cf_lcp_read_siconos(cases[k].path, &p, &err), CF_BAD_INPUT, "k = %zu", k);
+        cft_assert_at(strstr(err.msg, cases[k].path) == err.msg && strstr(err.msg, cases[k].why), "LCP: %s", err.msg);
+        cft_assert_status_at(cf_fc_read_siconos(cases[k].path, &fc, &err), CF_BAD_INPUT, "k = %zu", k);
+        cft_assert_at(strstr(err.msg, cases[k].path) == err.msg && strstr(err.msg, cases[k].why), "FC3D: %s", err.msg);
+        cfSoftBody s;
+        cft_assert_status_at(cf_soft_read_tetgen(&s, cases[k].path, cases[k].path, 1.0, cfu_zero3(), 1000, 1e5, 0.3, 0, &err),
+                             CF_BAD_INPUT, "k = %zu", k);
+        cft_assert_at(strstr(err.msg, cases[k].path) == err.msg, "TetGen: %s", err.msg);
+    }
+    /* the size cap, on a small file and a small cap */
+    cfStatus st;
+    cfError err;
+    ck_assert(cf_file_open(nul, 10, &st, &err) == NULL);
+    ck_assert(st == CF_BAD_INPUT && strstr(err.msg, "11 bytes, more than the 10"));
+    f = cf_file_open(nul, 11, &st, &err);
+    ck_assert(f && st == CF_OK);
+    fclose(f);
+    char *text;
+    cft_assert_status(cf_file_read_text("/nonexistent/cflab/x", 0, &text, NULL, &err), CF_IO_ERROR);
+    ck_assert(text == NULL);
+    unlink(fifo);
+    rmdir(dir);
+    unlink(nul);
 }
 END_TEST
 
@@ -490,7 +543,8 @@ static void build(Suite *s)
     CFT_TEST(tr, lcp_read_every_siconos_file, "every Siconos LCP file reads; references solve it");
     CFT_TEST(tr, lcp_read_known_matrix_and_block_twins, "column-major reading; block twins equal dense");
     CFT_TEST(tr, lcp_read_layouts, "dense and sparse-block layouts");
-    CFT_TEST(tr, lcp_read_errors_name_the_token, "malformed files: path: token N: reason");
+    CFT_TEST(tr, lcp_read_errors_name_the_token, "malformed files: path:LINE: token N: reason");
+    CFT_TEST(tr, files_refused_without_blocking, "devices, FIFOs, directories, NUL bytes, oversized files: refused at once");
     CFT_TEST(tr, lcp_write_read_round_trip, "writer and reader round trip exactly");
     CFT_TEST(tr, lcp_residuals_known_values, "residual measures on known values");
     TCase *tg = cft_tcase_unit(s, "lcp-gen");

@@ -308,7 +308,7 @@ START_TEST(tetgen_reader_reads_a_cube)
     const char *np = temp_file(0, "cube.node", cube_node), *ep = temp_file(1, "cube.ele", cube_ele);
     cfSoftBody s;
     cfError err = {{0}};
-    cft_assert_ok(cf_soft_read_tetgen(&s, np, ep, 2.0, cfu_vec3(0, 0, 1), 100, 1e5, 0.3, &err));
+    cft_assert_ok(cf_soft_read_tetgen(&s, np, ep, 2.0, cfu_vec3(0, 0, 1), 100, 1e5, 0.3, 0, &err));
     ck_assert_int_eq(s.n_nodes, 8);
     ck_assert_int_eq(s.n_tets, 5);
     ck_assert_int_eq(s.n_tris, 12);
@@ -341,12 +341,16 @@ START_TEST(tetgen_reader_names_file_and_line)
         {cube_node, "1 4 0\n1 1 2 3 4\n", "cube.ele:2: tet (0, 1, 2, 3): degenerate", CF_BAD_INPUT},
         {cube_node, "1 4 0\n1 1 2 3 5\n2 4 2 3 8\n", "cube.ele:3: data after the 1 tetrahedra", CF_BAD_INPUT},
         {cube_node, "1 4 0\n1 1 2 3 5\n", "cube.node: point 4 belongs to no tetrahedron", CF_BAD_INPUT},
+        /* indices far beyond an int: refused by value, never converted first (UBSan) */
+        {"2 3 0 0\n1 0 0 0\n1e300 1 1 1\n", cube_ele, "cube.node:3: point index 1e+300 out of range [1, 2]", CF_BAD_INPUT},
+        {cube_node, "1 4 0\n1 1 2 3 -3e9\n", "cube.ele:2: node index -3e+09 out of range [1, 8]", CF_BAD_INPUT},
+        {cube_node, "1 4 0\n1 1 2 3 2147483648\n", "cube.ele:2: node index 2.14748e+09 out of range", CF_BAD_INPUT},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; ++k) {
         const char *np = temp_file(0, "cube.node", cases[k].node), *ep = temp_file(1, "cube.ele", cases[k].ele);
         cfSoftBody s;
         cfError err = {{0}};
-        cft_assert_status_at(cf_soft_read_tetgen(&s, np, ep, 1.0, cfu_zero3(), 100, 1e5, 0.3, &err), cases[k].st, "case %zu", k);
+        cft_assert_status_at(cf_soft_read_tetgen(&s, np, ep, 1.0, cfu_zero3(), 100, 1e5, 0.3, 0, &err), cases[k].st, "case %zu", k);
         ck_assert_msg(strstr(err.msg, cases[k].want), "case %zu: message '%s' lacks '%s'", k, err.msg, cases[k].want);
         ck_assert_int_eq(s.n_nodes, 0); /* nothing kept */
         unlink(np);
@@ -354,9 +358,33 @@ START_TEST(tetgen_reader_names_file_and_line)
     }
     cfSoftBody s;
     cfError err = {{0}};
-    cft_assert_status(cf_soft_read_tetgen(&s, "/nonexistent/x.node", "x.ele", 1.0, cfu_zero3(), 100, 1e5, 0.3, &err),
+    cft_assert_status(cf_soft_read_tetgen(&s, "/nonexistent/x.node", "x.ele", 1.0, cfu_zero3(), 100, 1e5, 0.3, 0, &err),
                       CF_IO_ERROR);
     ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/x.node: cannot open"));
+    /* the budget: a header asking ten million points is refused before anything is allocated */
+    const char *np = temp_file(0, "big.node", "10000000 3 0 0\n1 0 0 0\n"), *ep = temp_file(1, "big.ele", cube_ele);
+    cft_assert_status(cf_soft_read_tetgen(&s, np, ep, 1.0, cfu_zero3(), 100, 1e5, 0.3, 1e6, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "big.node:1: 10000000 points and 5 tetrahedra") && strstr(err.msg, "exceed the 1e+06 elements"),
+                  "%s", err.msg);
+    ck_assert_ptr_null(s.x);
+    /* the cube within a budget of its 13 elements, not of 12 */
+    np = temp_file(0, "cube.node", cube_node);
+    cft_assert_ok(cf_soft_read_tetgen(&s, np, ep, 1.0, cfu_zero3(), 100, 1e5, 0.3, 13, &err));
+    cf_soft_free(&s);
+    cft_assert_status(cf_soft_read_tetgen(&s, np, ep, 1.0, cfu_zero3(), 100, 1e5, 0.3, 12, &err), CF_BAD_INPUT);
+    /* a line longer than the reader's buffer is named, not split into two lines */
+    char *longline = malloc(6000);
+    ck_assert_ptr_nonnull(longline);
+    strcpy(longline, "1 3 0 0\n1 0 0 ");
+    size_t n = strlen(longline);
+    memset(longline + n, '0', 5000);
+    strcpy(longline + n + 5000, "\n");
+    np = temp_file(0, "long.node", longline);
+    free(longline);
+    cft_assert_status(cf_soft_read_tetgen(&s, np, ep, 1.0, cfu_zero3(), 100, 1e5, 0.3, 0, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "long.node:2: line longer than 4095 characters"), "%s", err.msg);
+    unlink(np);
+    unlink(ep);
 }
 END_TEST
 
@@ -388,6 +416,16 @@ START_TEST(spatial_hash_equals_all_pairs)
             if (k > 0) cft_assert_int_at(items[k - 1], <, items[k], "query %d", q);
         }
     }
+    cf_hash_free(&h);
+    /* a hash of no boxes, and a query that finds nothing (no result buffer yet: qsort must not
+       be handed it; UBSan in make check says so) */
+    cft_assert_ok(cf_hash_build(&h, b, 0, 0.2));
+    const int *none;
+    cfAabb far = cf_aabb_inflate(cf_aabb_add_point(cf_aabb_empty(), cfu_vec3(50, 50, 50)), 0.1);
+    ck_assert_int_eq(cf_hash_query(&h, far, &none), 0);
+    cf_hash_free(&h);
+    cft_assert_ok(cf_hash_build(&h, b + 1, 1, 0.2));
+    ck_assert_int_eq(cf_hash_query(&h, far, &none), 0);
     cf_hash_free(&h);
     cfAabb bad = b[0];
     bad.lo.x = NAN;

@@ -270,6 +270,56 @@ START_TEST(certificate_sees_rigid_crossings)
 }
 END_TEST
 
+/* ---- issue 30: planes are planes ------------------------------------------------------------- */
+
+/* A puck sliding at 10 m/s on a frictionless plane: under ipc the plane was the top face of a slab
+   around the rest positions, so it fell off the "infinite" floor (2.55 m from the origin here; a
+   puck at 2 m/s fell after 1.5 s). It must slide on, x = v t (no friction, and the barrier pushes
+   straight up), at its resting height, for 5 m. */
+START_TEST(truth_ipc_plane_is_unbounded)
+{
+    const char *json = "{\"world\": {\"dt\": 0.01, \"pipeline\": \"ipc\"}, \"bodies\": ["
+                       " {\"name\": \"floor\", \"fixed\": true, \"mu\": 0, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}},"
+                       " {\"name\": \"puck\", \"mass\": 1, \"mu\": 0, \"position\": [0, 0, 0.0502], \"velocity\": [10, 0, 0],"
+                       "  \"shape\": {\"type\": \"box\", \"half_extents\": [0.05, 0.05, 0.05]}}]}";
+    cfWorld w;
+    sim_parse(json, &w);
+    step_certified(&w, 10); /* settled on its corners */
+    double z = w.bodies[1].x.z, x0 = w.bodies[1].x.x;
+    for (int k = 0; k < 50; ++k) {
+        cfStatus st = cf_world_step(&w);
+        ck_assert_msg(st == CF_OK, "step %ld: %s", w.step + 1, w.error.msg);
+    }
+    const cfRigidBody *b = &w.bodies[1];
+    cft_assert_near(b->x.x - x0, 10.0 * 0.5, 1e-6, 0);
+    cft_assert_near(b->x.z, z, 1e-6, 0);
+    ck_assert(b->x.x > 5.0);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* Boxes stacked exactly touching (distance 0) are refused before the Newton solve, which took 19 s
+   to find out on a pyramid: the refusal names the reason, and the world stays as it was */
+START_TEST(truth_ipc_touching_refused_first)
+{
+    char json[4096];
+    int n = snprintf(json, sizeof json, "{\"world\": {\"dt\": 0.01, \"pipeline\": \"ipc\"}, \"bodies\": [" GROUND);
+    for (int layer = 0, k = 0; layer < 3; ++layer)
+        for (int i = 0; i < 3 - layer; ++i, ++k)
+            n += snprintf(json + n, sizeof json - (size_t)n,
+                          ", {\"name\": \"b%d\", \"mass\": 1, \"mu\": 0.3, \"position\": [%g, 0, %g],"
+                          " \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}}",
+                          k, i - (2 - layer) / 2.0, 0.5 + layer);
+    snprintf(json + n, sizeof json - (size_t)n, "]}");
+    cfWorld w;
+    sim_parse(json, &w);
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "a pair is at distance 0 at the start of the step"), "%s", w.error.msg);
+    ck_assert(w.step == 0 && w.stats.solver_iterations == 0);
+    cf_world_free(&w);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *u = cft_tcase_unit(s, "affine");
@@ -279,6 +329,8 @@ static void build(Suite *s)
     CFT_TEST(c, free_spinning_box_keeps_momentum, "a free spinning box: momentum kept, spin decays as implicit Euler's (1 + phi^2)^(-n/2)");
     CFT_TEST(c, mixed_stacks_rest, "rigid on soft and soft on rigid rest without crossing, gaps in (0, dhat)");
     CFT_TEST(c, certificate_sees_rigid_crossings, "the certificate finds rigid overlaps and corner paths through the ground");
+    CFT_TEST(c, truth_ipc_plane_is_unbounded, "a puck slides 5 m on an ipc plane: the plane has no edge");
+    CFT_TEST(c, truth_ipc_touching_refused_first, "touching boxes under ipc: refused before the Newton solve");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "sim-ipc-rigid", build); }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cft.h"
 #include "cf/cf_ch01.h"
@@ -845,6 +846,273 @@ START_TEST(input_control_characters_escaped)
 }
 END_TEST
 
+/* ---- issue 30: a status that tells the truth ------------------------------------------------- */
+
+/* Two jelly cubes on the ground; the second is thrown up and leaves its contacts while the first
+   keeps its own. The assembly refreshed the dual form only of the bodies with contacts, so the
+   thrown one kept last step's contact count and indices: merge_soft and the apply read and wrote
+   past their arrays (AddressSanitizer: heap-buffer-overflow; a release build aborted in free())
+   and gave the free cube last step's contact velocities. Once in the air it must step exactly as
+   chapter 1's implicit Euler steps it alone, bit for bit. */
+START_TEST(truth_soft_body_leaves_contact)
+{
+    const char *json = "{\"world\": {\"dt\": 0.0166666666666667, \"detector\": \"primitives\", \"contact_margin\": 0.01,"
+                       " \"solver\": \"pgs-blocked\", \"solver_iterations\": 30, \"soft_integrator\": \"implicit\"},"
+                       " \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"mu\": 0.6,"
+                       "   \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}],"
+                       " \"soft_bodies\": ["
+                       "  {\"name\": \"stays\", \"type\": \"tet_box\", \"origin\": [-0.6, -0.15, 0], \"size\": [0.3, 0.3, 0.3],"
+                       "   \"cells\": [1, 1, 1], \"density\": 500, \"young\": 3e4, \"poisson\": 0.3, \"mu\": 0.6},"
+                       "  {\"name\": \"thrown\", \"type\": \"tet_box\", \"origin\": [0.3, -0.15, 0], \"size\": [0.3, 0.3, 0.3],"
+                       "   \"cells\": [2, 2, 2], \"density\": 500, \"young\": 3e4, \"poisson\": 0.3, \"mu\": 0.6}]}";
+    cfWorld w;
+    cfError err;
+    cfStatus st = cf_scene_parse(json, "soft_leaves", &w, NULL, &err);
+    ck_assert_msg(st == CF_OK, "%s", err.msg);
+    step_ok(&w, 20);
+    int on[2] = {0, 0};
+    for (int a = 0; a < w.contacts.count; ++a)
+        for (int side = 0; side < 2; ++side) {
+            const cfSoftSide *ss = cf_contact_soft(&w.contacts.items[a], side);
+            if (ss) on[ss->body]++;
+        }
+    ck_assert_msg(on[0] > 0 && on[1] > on[0], "contacts per cube: %d, %d", on[0], on[1]);
+    cfSoftBody *t = &w.soft[1];
+    for (int n = 0; n < t->n_nodes; ++n) t->v[n].z += 4.0;
+    step_ok(&w, 2); /* up and out of the margin */
+    for (int a = 0; a < w.contacts.count; ++a) {
+        const cfContact *c = &w.contacts.items[a];
+        const cfSoftSide *sa = cf_contact_soft(c, 0), *sb = cf_contact_soft(c, 1);
+        ck_assert_msg(!(sa && sa->body == 1) && !(sb && sb->body == 1), "the thrown cube still touches");
+        ck_assert_msg((sa && sa->body == 0) || (sb && sb->body == 0), "a contact of neither cube");
+    }
+    ck_assert(w.contacts.count > 0); /* the other cube keeps its contacts: the assembly still merges */
+    cfSoftBody ref;
+    memset(&ref, 0, sizeof ref);
+    cft_assert_ok(cf_soft_copy(&ref, t));
+    for (int k = 0; k < 10; ++k) {
+        step_ok(&w, 1);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cft_assert_ok(cf_soft_step_implicit(&ref, w.def.gravity, w.def.dt, &rep));
+        for (int n = 0; n < ref.n_nodes; ++n)
+            ck_assert_msg(cfu_norm(cfu_sub(ref.x[n], t->x[n])) == 0.0 && cfu_norm(cfu_sub(ref.v[n], t->v[n])) == 0.0,
+                          "step %d node %d: world v (%g %g %g), alone (%g %g %g)", k, n, t->v[n].x, t->v[n].y, t->v[n].z,
+                          ref.v[n].x, ref.v[n].y, ref.v[n].z);
+    }
+    cf_soft_free(&ref);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* "Converged" means one thing in a world: every world solver, on the stack of ten with a tolerance
+   some reach (1e-3) and some do not, says converged only with the common residual at or below the
+   tolerance, a downgraded claim has it above, and the world counts the steps that did not. For
+   the assembled cone rows the common residual is the Coulomb natural map of the step's problem
+   (dumped and recomputed) at the impulses found, over |q|. */
+START_TEST(truth_world_converged_means_common)
+{
+    int solvers = 0, converged = 0, downgraded = 0;
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        if (!cf_solver_matches(s, CF_SOLVERS_WORLD)) continue;
+        cfWorld w;
+        load("ch05_stack_10.json", &w);
+        w.def.solver = s;
+        w.def.solver_tolerance = 1e-3;
+        w.def.solver_iterations = 40;
+        long not_converged = 0;
+        for (int k = 0; k < 12; ++k) {
+            cfStatus st = cf_world_step(&w);
+            ck_assert_msg(st == CF_OK, "%s step %d: %s", s->name, k, w.error.msg);
+            const cfStepStats *t = &w.stats;
+            ck_assert_msg(t->contact_solve, "%s: no contact solve recorded", s->name);
+            ck_assert_msg(t->solver_common_tol == 1e-3, "%s: checked at %g", s->name, t->solver_common_tol);
+            if (t->solver_status == CF_OK) {
+                ck_assert_msg(t->solver_common <= t->solver_common_tol, "%s step %d: converged at common %g > %g", s->name, k,
+                              t->solver_common, t->solver_common_tol);
+                ++converged;
+            } else {
+                ++not_converged;
+                ck_assert_msg(t->solver_claimed != CF_OK || t->solver_common > t->solver_common_tol,
+                              "%s step %d: downgraded from converged at common %g <= %g", s->name, k, t->solver_common,
+                              t->solver_common_tol);
+                downgraded += t->solver_claimed == CF_OK;
+            }
+            if (s->form == CF_FORM_FC3D && !s->anisotropic && k == 11) {
+                const char *path = "/tmp/cflab-truth-step.dat";
+                cfError err;
+                cft_assert_ok(cf_world_write_problem(&w, path, &err));
+                cfFrictionProblem fc;
+                cft_assert_ok(cf_fc_read_siconos(path, &fc, &err));
+                unlink(path);
+                double *r = malloc((size_t)3 * fc.nc * sizeof *r);
+                ck_assert(r && fc.nc == w.contacts.count);
+                for (int a = 0; a < fc.nc; ++a) memcpy(&r[3 * a], w.contacts.items[a].lambda, 3 * sizeof *r);
+                double rel = cf_fc_residual(&fc, r) / cf_fc_norm_q(&fc);
+                cft_assert_near_at(t->solver_common, rel, 1e-12, 1e-9, "%s", s->name);
+                free(r);
+                cf_fc_free(&fc);
+            }
+        }
+        ck_assert_msg(w.unconverged_steps == not_converged, "%s: %ld counted, %ld seen", s->name, w.unconverged_steps,
+                      not_converged);
+        ++solvers;
+        cf_world_free(&w);
+    }
+    ck_assert_int_ge(solvers, 12);
+    ck_assert_int_gt(converged, 0); /* the test sees both */
+    ck_assert_int_gt(downgraded, 0);
+}
+END_TEST
+
+/* world.on_solver_failure on the stack of ten with 5 PGS sweeps and tolerance 1e-8, which no step
+   meets: continue counts every step; stop fails the first step, naming the solver, both residuals
+   and the setting, and leaves the world as it was; retry solves again with four times the sweeps */
+START_TEST(truth_world_failure_policy)
+{
+    const cfSolverFailure policies[] = {CF_ON_FAILURE_CONTINUE, CF_ON_FAILURE_WARN, CF_ON_FAILURE_RETRY, CF_ON_FAILURE_STOP};
+    for (int p = 0; p < 4; ++p) {
+        cfWorld w;
+        load("ch05_stack_10.json", &w);
+        w.def.solver = cf_solver_find("pgs");
+        w.def.solver_iterations = 5;
+        w.def.on_solver_failure = policies[p];
+        cfStatus st = cf_world_step(&w);
+        if (policies[p] == CF_ON_FAILURE_STOP) {
+            ck_assert_msg(st == CF_MAX_ITER, "stop: %s: %s", cf_status_name(st), w.error.msg);
+            ck_assert_msg(strstr(w.error.msg, "'pgs' did not converge") && strstr(w.error.msg, "common residual") &&
+                              strstr(w.error.msg, "on_solver_failure is \"stop\""), "%s", w.error.msg);
+            ck_assert(w.step == 0 && w.unconverged_steps == 0);
+        } else {
+            for (int k = 0; k < 4 && st == CF_OK; ++k) st = cf_world_step(&w);
+            ck_assert_msg(st == CF_OK, "%s: %s", cf_solver_failure_name(policies[p]), w.error.msg);
+            ck_assert_int_eq(w.unconverged_steps, 5);
+            cft_assert_int_at(w.retried_steps, ==, policies[p] == CF_ON_FAILURE_RETRY ? 5 : 0, "p = %d", p);
+            cft_assert_int_at(w.stats.solver_iterations, ==, policies[p] == CF_ON_FAILURE_RETRY ? 20 : 5, "p = %d", p);
+        }
+        cf_world_free(&w);
+    }
+    ck_assert_str_eq(cf_solver_failure_name(CF_ON_FAILURE_RETRY), "retry");
+}
+END_TEST
+
+/* A body that goes wholly through a static plane, or leaves the world's bounds, fails the step with
+   its name and the step; a scene that places a body outside the bounds or so fast that it would
+   leave them in one step is refused, naming the key */
+START_TEST(truth_world_bounds_and_planes)
+{
+    /* a 1 um box falling at dt 0.01 with no margin passes the ground between two steps */
+    const char *speck = "{\"world\": {\"dt\": 0.01, \"detector\": \"primitives\", \"solver\": \"pgs\"}, \"bodies\": ["
+                        " {\"name\": \"ground\", \"fixed\": true, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}},"
+                        " {\"name\": \"speck\", \"mass\": 1e-6, \"position\": [0, 0, 0.001],"
+                        "  \"shape\": {\"type\": \"box\", \"half_extents\": [5e-7, 5e-7, 5e-7]}}]}";
+    cfWorld w;
+    cfError err;
+    cft_assert_ok(cf_scene_parse(speck, "speck", &w, NULL, &err));
+    cfStatus st = CF_OK;
+    while (st == CF_OK && w.step < 10) st = cf_world_step(&w);
+    ck_assert_msg(st == CF_DIVERGED && strstr(w.error.msg, "rigid body 1 'speck' went through the static plane 0 'ground' in step"),
+                  "%s: %s", cf_status_name(st), w.error.msg);
+    ck_assert(w.bodies[1].x.z > 0.0); /* the failed step left it where it was */
+    cf_world_free(&w);
+    /* out of the bounds */
+    const char *fast = "{\"world\": {\"dt\": 0.01, \"bounds\": 10, \"gravity\": [0, 0, 0]}, \"bodies\": ["
+                       " {\"name\": \"shot\", \"mass\": 1, \"position\": [9.5, 0, 0], \"velocity\": [100, 0, 0],"
+                       "  \"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}";
+    cft_assert_ok(cf_scene_parse(fast, "fast", &w, NULL, &err));
+    st = cf_world_step(&w);
+    ck_assert_msg(st == CF_DIVERGED && strstr(w.error.msg, "rigid body 0 'shot' left the world's bounds") &&
+                      strstr(w.error.msg, "in step 1"), "%s: %s", cf_status_name(st), w.error.msg);
+    cf_world_free(&w);
+    /* refused at load */
+    const struct {
+        const char *json, *want;
+    } bad[] = {
+        {"{\"bodies\": [{\"mass\": 1, \"position\": [0, 1e308, 0], \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
+         "bad: bodies[0].position: (0, 1e+308, 0) lies outside the world's bounds"},
+        {"{\"bodies\": [{\"mass\": 1, \"velocity\": [1e308, 0, 0], \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
+         "bad: bodies[0].velocity: (1e+308, 0, 0) m/s would leave the world's bounds"},
+        {"{\"world\": {\"bounds\": -1}, \"bodies\": [{\"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
+         "world.bounds: must be > 0"},
+        {"{\"world\": {\"on_solver_failure\": \"panic\"}, \"bodies\": [{\"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
+         "world.on_solver_failure"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        cft_assert_status_at(cf_scene_parse(bad[k].json, "bad", &w, NULL, &err), CF_BAD_INPUT, "k = %zu", k);
+        ck_assert_msg(strstr(err.msg, bad[k].want), "case %zu: '%s' lacks '%s'", k, err.msg, bad[k].want);
+    }
+}
+END_TEST
+
+/* What the command line changes goes through the scene's checks (cf_scene_check()), and an option
+   a pipeline or a solver would ignore is refused with the reason */
+START_TEST(truth_scene_check_refuses_ignored_settings)
+{
+    cfWorld w;
+    cfError err;
+    load("ch05_stack_10.json", &w);
+    cft_assert_ok(cf_scene_check(&w, "stack", &err));
+    w.def.preconditioner = CF_PRECOND_LUMPED;
+    cft_assert_status(cf_scene_check(&w, "stack", &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "stack: world.preconditioner: 'lumped' is a choice of the dual-form solvers"), "%s", err.msg);
+    w.def.preconditioner = CF_PRECOND_EXACT;
+    w.def.solver = cf_solver_find("newton-ac");
+    w.def.friction_model = CF_FRICTION_BOX;
+    cft_assert_status(cf_scene_check(&w, "stack", &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "world.friction_model: solver 'newton-ac' solves the Coulomb cone only"), "%s", err.msg);
+    w.def.solver = cf_solver_find("pgs-blocked");
+    cft_assert_ok(cf_scene_check(&w, "stack", &err));
+    w.def.r_factor = CF_RFACTOR_GLOBAL;
+    cft_assert_status(cf_scene_check(&w, "stack", &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "world.r_factor: 'global' is a strategy of the PROX solvers"), "%s", err.msg);
+    w.def.solver = cf_solver_find("prox-gs");
+    cft_assert_ok(cf_scene_check(&w, "stack", &err));
+    w.def.dt = 1.0; /* the bodies' speeds against the bounds are checked with the new step */
+    w.bodies[3].v = cfu_vec3(0, 0, 2e6);
+    cft_assert_status(cf_scene_check(&w, "stack", &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "stack: bodies[3].velocity"), "%s", err.msg);
+    cf_world_free(&w);
+    /* under ipc the contact solve's settings are ignored, so refused */
+    load("ch09_ipc_block_slide.json", &w);
+    cft_assert_ok(cf_scene_check(&w, "ipc", &err));
+    w.def.solver_iterations = 5;
+    cft_assert_status(cf_scene_check(&w, "ipc", &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "world.solver_iterations: a setting of the velocity pipeline's contact solve"), "%s", err.msg);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* A TetGen mesh's message names the mesh file and line after the body's key, not glued to it
+   ("soft_bodies[0].cube.node:2:") */
+START_TEST(truth_tetgen_message_names_the_file)
+{
+    char dir[] = "/tmp/cflab-truth-XXXXXX";
+    ck_assert(mkdtemp(dir));
+    char scene[128], node[128], ele[128];
+    snprintf(scene, sizeof scene, "%s/s.json", dir);
+    snprintf(node, sizeof node, "%s/cube.node", dir);
+    snprintf(ele, sizeof ele, "%s/cube.ele", dir);
+    FILE *f = fopen(node, "w");
+    fputs("8 3 0 0\n1 0 0 x\n", f);
+    fclose(f);
+    f = fopen(ele, "w");
+    fputs("5 4 0\n", f);
+    fclose(f);
+    f = fopen(scene, "w");
+    fputs("{\"soft_bodies\": [{\"type\": \"tetgen\", \"node\": \"cube.node\", \"ele\": \"cube.ele\", \"density\": 500,"
+          " \"young\": 1e5, \"poisson\": 0.3}]}", f);
+    fclose(f);
+    cfWorld w;
+    cfError err;
+    cft_assert_status(cf_scene_load(scene, &w, NULL, &err), CF_BAD_INPUT);
+    char want[300];
+    snprintf(want, sizeof want, "%s: soft_bodies[0]: %s:2: not a number", scene, node);
+    ck_assert_msg(strcmp(err.msg, want) == 0, "'%s', expected '%s'", err.msg, want);
+    unlink(scene), unlink(node), unlink(ele), rmdir(dir);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *r = cft_tcase_scene(s, "registry");
@@ -859,6 +1127,13 @@ static void build(Suite *s)
     TCase *t = cft_tcase_scene(s, "soft");
     CFT_TEST(t, soft_step_matches_implicit_euler, "soft bodies without contacts: the world steps as ch01.4, bit for bit");
     CFT_TEST(t, soft_step_matches_bdf2, "soft bodies without contacts: the world steps as ch01.5, bit for bit");
+    CFT_TEST(t, truth_soft_body_leaves_contact, "a soft body that leaves its contacts steps as ch01.4 alone (no stale dual form)");
+    TCase *tt = cft_tcase_long(s, "truth");
+    CFT_TEST(tt, truth_world_converged_means_common, "every world solver: converged only at the common tolerance; counted");
+    CFT_TEST(tt, truth_world_failure_policy, "on_solver_failure: continue counts, stop fails the step, retry quadruples");
+    CFT_TEST(tt, truth_world_bounds_and_planes, "through a plane or out of bounds fails the step with body and step; scenes refused");
+    CFT_TEST(tt, truth_scene_check_refuses_ignored_settings, "command-line settings checked as the scene's; ignored ones refused");
+    CFT_TEST(tt, truth_tetgen_message_names_the_file, "a TetGen mesh's message names its file after the body");
     CFT_TEST(t, soft_block_stands_on_the_ground, "a soft block stands on the ground 10 s (dual form)");
     CFT_TEST(t, box_stands_on_a_soft_slab, "a rigid box stands on a soft slab 10 s (mixed contacts)");
 

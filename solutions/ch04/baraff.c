@@ -15,7 +15,8 @@ typedef struct Baraff {
     int m, dim, nt;        /* variables, per-contact block size, tangents per contact */
     double *f, *a;         /* forces and a = A f + b */
     double *df, *da;       /* direction */
-    double *S, *rhs;       /* the m x m direction system and its right-hand side */
+    double *S, *rhs;       /* the direction system (at most m x m) and its right-hand side */
+    int *idx;              /* m: scratch for the variables of the direction system */
     double *u;             /* nt per contact: saturated friction direction */
     unsigned char *label;  /* cfPivotLabel per variable */
     unsigned char *dyn;    /* per contact: dynamic (sliding) friction */
@@ -72,39 +73,41 @@ static double cone_step(const double *fT, const double *dfT, int nt, double fN, 
     return best;
 }
 
-/* One linear condition per variable (see the spec), solved by LU: Delta f, then Delta a. */
+/* One linear condition per variable (see the spec), solved by LU: Delta f, then Delta a. Only the
+   FREE variables other than d are unknowns (Delta a_i = 0 for each): d is sigma, a saturated
+   tangent follows its normal (Delta f_T = mu u Delta f_N, folded into the normal's column), every
+   other Delta f_i is 0. So the LU is on k x k, k the FREE count, not on all m variables: the same
+   answer as the m x m system of the spec, whose other rows only fix values. */
 static cfStatus baraff_direction(Baraff *s, int d, double sigma)
 {
-    const int m = s->m, dim = s->dim;
+    const int m = s->m, dim = s->dim, nt = s->nt;
     const cfDense *A = &s->p->A;
-    memset(s->S, 0, (size_t)m * m * sizeof *s->S);
-    for (int i = 0; i < m; ++i) {
-        double *row = s->S + (long)i * m;
-        const int c = i / dim, k = i % dim;
-        s->rhs[i] = 0.0;
-        if (i == d) {
-            row[i] = 1.0;
-            s->rhs[i] = sigma;
-        } else if (s->label[i] == CF_PIV_FREE) { /* Delta a_i = 0 */
-            memcpy(row, A->a + (long)i * m, (size_t)m * sizeof *row);
-        } else if (k > 0 && s->label[i] == CF_PIV_UPPER) { /* Delta f_T = mu u Delta f_N */
-            row[i] = 1.0;
-            row[dim * c] = -s->p->mu[c] * s->u[s->nt * c + k - 1];
-        } else { /* Delta f_i = 0 */
-            row[i] = 1.0;
+    int k = 0;
+    for (int i = 0; i < m; ++i)
+        if (i != d && s->label[i] == CF_PIV_FREE) s->idx[k++] = i;
+    /* column j of the reduced system: A e_j plus, for a normal with saturated tangents, the
+       tangents' columns times mu u; the right-hand side: -sigma times d's column, folded alike */
+    for (int b = -1; b < k; ++b) {
+        const int j = b < 0 ? d : s->idx[b], c = j / dim;
+        const bool fold = j % dim == 0 && s->label[j + 1] == CF_PIV_UPPER;
+        for (int a = 0; a < k; ++a) {
+            const double *row = A->a + (long)s->idx[a] * m;
+            double v = row[j];
+            for (int t = 0; fold && t < nt; ++t) v += row[j + 1 + t] * s->p->mu[c] * s->u[nt * c + t];
+            if (b < 0) s->rhs[a] = -sigma * v;
+            else s->S[(long)a * k + b] = v;
         }
     }
-    cfDense S = {m, m, s->S};
-    cfStatus st = cf_dense_solve(&S, s->rhs, s->df);
-    if (st != CF_OK || !cf_vec_finite(m, s->df)) return CF_SINGULAR;
-    /* the rows that fix Delta f hold exactly, not to the round-off of the factorization (a
-       friction that must not move would otherwise creep, and a zero cone would seem to open) */
-    for (int i = 0; i < m; ++i) {
-        const int c = i / dim, k = i % dim;
-        if (i == d) s->df[i] = sigma;
-        else if (k > 0 && s->label[i] == CF_PIV_UPPER) s->df[i] = s->p->mu[c] * s->u[s->nt * c + k - 1] * s->df[dim * c];
-        else if (s->label[i] != CF_PIV_FREE) s->df[i] = 0.0;
-    }
+    cfDense S = {k, k, s->S};
+    cfStatus st = cf_dense_solve(&S, s->rhs, s->rhs);
+    if (st != CF_OK || !cf_vec_finite(k, s->rhs)) return CF_SINGULAR;
+    memset(s->df, 0, (size_t)m * sizeof *s->df);
+    s->df[d] = sigma;
+    for (int a = 0; a < k; ++a) s->df[s->idx[a]] = s->rhs[a];
+    /* the saturated tangents follow their normals exactly */
+    for (int c = 0; c < s->p->nc; ++c)
+        if (s->label[dim * c + 1] == CF_PIV_UPPER)
+            for (int t = 0; t < nt; ++t) s->df[dim * c + 1 + t] = s->p->mu[c] * s->u[nt * c + t] * s->df[dim * c];
     cf_dense_mul_vec(A, s->df, s->da);
     return CF_OK;
 }
@@ -314,18 +317,19 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
     s.opt = opt;
     s.rep = rep;
     s.tol = (opt->tol >= 0.0 && isfinite(opt->tol)) ? opt->tol : 1e-12;
-    s.max_pivots = cf_pivot_max(opt, m);
+    s.max_pivots = opt->max_pivots > 0 ? opt->max_pivots : cf_baraff_max_pivots(m);
     cf_pivot_scales(&p->A, p->b, s.tol, &s.tol_w, &s.tol_x);
     s.amax = s.tol_x > 0.0 ? s.tol_w / s.tol_x : 1.0;
     s.df = malloc((size_t)m * sizeof *s.df);
     s.da = malloc((size_t)m * sizeof *s.da);
     s.S = malloc((size_t)m * m * sizeof *s.S);
     s.rhs = malloc((size_t)m * sizeof *s.rhs);
+    s.idx = malloc((size_t)m * sizeof *s.idx);
     s.u = calloc((size_t)s.nt * p->nc, sizeof *s.u);
     s.label = calloc((size_t)m, 1);
     s.dyn = calloc((size_t)p->nc, 1);
     cfStatus st = CF_OK;
-    if (!s.df || !s.da || !s.S || !s.rhs || !s.u || !s.label || !s.dyn) st = CF_NO_MEMORY;
+    if (!s.df || !s.da || !s.S || !s.rhs || !s.idx || !s.u || !s.label || !s.dyn) st = CF_NO_MEMORY;
     if (st == CF_OK) {
         memset(f, 0, (size_t)m * sizeof *f);
         for (int c = 0; c < p->nc; ++c) { /* sliding contacts: friction opposes the slip, for good */
@@ -350,6 +354,7 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
     free(s.da);
     free(s.S);
     free(s.rhs);
+    free(s.idx);
     free(s.u);
     free(s.label);
     free(s.dyn);

@@ -84,7 +84,7 @@ cfStatus cf_prox_solve(const cfProxProblem *p, const cfProxOptions *o, cfProxSwe
     double e_old = INFINITY, tol = o->tol_abs;
     cfProxAdapt ad;
     cf_prox_adapt_init(&ad);
-    ad.scale = o->scale0;
+    ad.scale = fmax(o->scale0, o->scale_min);
     int k = 0;
     cfStopReason why = o->max_iter == 0 ? CF_STOP_MAX_ITER : CF_STOP_NONE;
     while (why == CF_STOP_NONE) {
@@ -106,13 +106,14 @@ cfStatus cf_prox_solve(const cfProxProblem *p, const cfProxOptions *o, cfProxSwe
                 why = CF_STOP_RELATIVE;
         } else {
             stats->rollbacks++;
-            if (ad.scale == 0.0) why = CF_STOP_DIVERGENCE;
+            if (ad.stalled) why = CF_STOP_DIVERGENCE;
         }
         if (rep) cf_report_push(rep, isfinite(e_old) ? e_old : e);
         if (why == CF_STOP_NONE && k >= o->max_iter) why = CF_STOP_MAX_ITER;
     }
     stats->sweeps = k;
     stats->r_scale = ad.scale;
+    stats->resets = ad.resets;
     stats->merit = e_old;
     stats->tol_used = tol;
     st = cf_prox_finish(rep, stats, why, k, e_old, t0);

@@ -253,6 +253,7 @@ cfProxOptions cf_prox_options_default(void)
     o.bound_tol = false;
     o.ellipsoid_tol = 1e-15;
     o.scale0 = 1.0;
+    o.scale_min = CF_PROX_SCALE_MIN;
     return o;
 }
 
@@ -293,6 +294,8 @@ cfStatus cf_prox_check(const cfProxProblem *p, const double *lambda, const cfPro
     if (!(o->strategy >= 0 && o->strategy < CF_RFACTOR_COUNT))
         return cf_error_set(err, CF_BAD_INPUT, "strategy: unknown value %d", (int)o->strategy);
     if (!(o->scale0 > 0.0 && o->scale0 <= 1.0)) return cf_error_set(err, CF_BAD_INPUT, "scale0: must be in (0, 1] (got %g)", o->scale0);
+    if (!(o->scale_min > 0.0 && o->scale_min <= 1.0))
+        return cf_error_set(err, CF_BAD_INPUT, "scale_min: must be in (0, 1] (got %g)", o->scale_min);
     if (!(o->ellipsoid_tol >= 0.0 && o->ellipsoid_tol < 1.0))
         return cf_error_set(err, CF_BAD_INPUT, "ellipsoid_tol: must be in [0, 1) (got %g)", o->ellipsoid_tol);
     if (p->dim != 3 && p->dim != 4) return cf_error_set(err, CF_BAD_INPUT, "dim: must be 3 or 4 (got %d)", p->dim);
@@ -325,6 +328,7 @@ cfStatus cf_prox_finish(cfReport *rep, cfProxStats *stats, cfStopReason why, int
 {
     cfStatus st = why == CF_STOP_ABSOLUTE || why == CF_STOP_RELATIVE ? CF_OK
                   : why == CF_STOP_DIVERGENCE                        ? CF_DIVERGED
+                  : why == CF_STOP_STAGNATION                        ? CF_STAGNATED
                                                                      : CF_MAX_ITER;
     if (stats) stats->reason = why;
     if (rep) {

@@ -56,6 +56,7 @@ void cf_prox_cone(const double z[3], double mu, double out[3])
 
 void cf_prox_box(int n, const double *z, const double *hi, double *out)
 {
+    //> ch07:prox-box
     // BEGIN SOLUTION ch07.1
     for (int k = 0; k < n; ++k) {
         double h = hi[k] > 0.0 ? hi[k] : 0.0;
@@ -63,4 +64,5 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out)
     }
     // END SOLUTION
     // STUB ch07.1: CF_TODO("ch07.1");
+    //< ch07:prox-box
 }

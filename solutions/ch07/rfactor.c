@@ -117,13 +117,22 @@ bool cf_prox_accept(const cfProxOptions *o, cfProxAdapt *ad, double e_new)
     double ref = ad->n == 0 ? INFINITY : 0.0;
     for (int i = ad->n - 1; i >= 0 && i >= ad->n - o->window; --i) ref = fmax(ref, ad->recent[i]);
     if (!(e_new < o->theta * ref)) { /* ">=" (and NaN): the strict ">" of the listing misses cycles */
-        ad->scale *= cf_prox_nu(o);
         ad->run = 0;
+        if (ad->scale > o->scale_min) {
+            ad->scale = fmax(ad->scale * cf_prox_nu(o), o->scale_min);
+        } else { /* at the floor: start the descent again from the best iterate, full step */
+            ad->stalled = !ad->progress;
+            ad->progress = false;
+            ad->scale = 1.0;
+            ad->n = 0;
+            ++ad->resets;
+        }
         return false;
     }
     if (ad->n == CF_PROX_WINDOW_MAX) memmove(ad->recent, ad->recent + 1, (CF_PROX_WINDOW_MAX - 1) * sizeof *ad->recent);
     else ++ad->n;
     ad->recent[ad->n - 1] = e_new;
+    ad->progress = true;
     if (++ad->run >= o->grow_after && o->grow > 1.0) {
         ad->scale = fmin(1.0, ad->scale * o->grow);
         ad->run = 0;

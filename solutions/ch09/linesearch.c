@@ -64,7 +64,7 @@ double cf_ipc_line_search(const cfIpcSystem *s, const double *q, const double *d
         if (cf_ipc_energy(s, q_new, NULL, NULL, false) < f0) break; /* +inf at contact: never accepted */
         if (k == opt->max_halvings) {
             alpha = 0.0;
-            memcpy(q_new, q, (size_t)N * sizeof *q_new);
+            cf_vec_copy(N, q, q_new);
             break;
         }
         alpha *= 0.5;

@@ -76,7 +76,7 @@ cfStatus cf_ipc_newton(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpc
             status = CF_STAGNATED;
             break;
         }
-        memcpy(q, qn, (size_t)N * sizeof *q);
+        cf_vec_copy(N, qn, q);
         stats.iterations++;
         f = cf_ipc_energy(s, q, g, newton ? H.a : NULL, true); /* the contact set of the new iterate */
         if (!isfinite(f)) status = CF_DIVERGED;

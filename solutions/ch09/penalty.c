@@ -35,6 +35,7 @@ cfVec3 cf_penalty_friction(cfVec3 vt, double kf, double mu, double fn)
 
 int cf_penalty_anchor(cfVec3 *anchor, cfVec3 p, double kf, double mu, double fn, cfVec3 *f_out)
 {
+    //> ch09:penalty-anchor
     // BEGIN SOLUTION ch09.1
     cfVec3 e = cfu_sub(*anchor, p);
     double len = cfu_norm(e), bound = mu * fn;
@@ -47,4 +48,5 @@ int cf_penalty_anchor(cfVec3 *anchor, cfVec3 p, double kf, double mu, double fn,
     return 1;
     // END SOLUTION
     // STUB ch09.1: return CF_TODO_I("ch09.1");
+    //< ch09:penalty-anchor
 }

@@ -159,8 +159,8 @@ cfStatus cf_implicit_newton(const cfImplicitSystem *s, const cfImplicitStage *st
             status = CF_STAGNATED;
             break;
         }
-        memcpy(v, vt, (size_t)N * sizeof *v);
-        memcpy(r, rt, (size_t)N * sizeof *r);
+        cf_vec_copy(N, vt, v); /* N may be 0 (no free node), with NULL arrays: memcpy would be undefined */
+        cf_vec_copy(N, rt, r);
         rn_prev = rn;
         rn = rn_new;
         stats.iterations++;
@@ -239,7 +239,7 @@ cfStatus cf_implicit_step(cfImplicitSystem *s, cfImplicitIntegrator integ, const
         }
         cfImplicitStage stage = {qa, b, c, q_lag};
         cfImplicitStats one;
-        memcpy(vn, s->v, (size_t)N * sizeof *vn);
+        cf_vec_copy(N, s->v, vn);
         status = cf_implicit_newton(s, &stage, vn, &o, &one);
         stats_add(&sum, &one);
         if (status == CF_OK && integ == CF_IMPLICIT_SDIRK2) { /* stage 2 from stage 1's v1, q1 */
@@ -262,10 +262,10 @@ cfStatus cf_implicit_step(cfImplicitSystem *s, cfImplicitIntegrator integ, const
             sum.bumps++;
             continue;
         }
-        memcpy(s->q_prev, s->q, (size_t)N * sizeof *qn);
-        memcpy(s->v_prev, s->v, (size_t)N * sizeof *vn);
-        memcpy(s->q, qn, (size_t)N * sizeof *qn);
-        memcpy(s->v, vn, (size_t)N * sizeof *vn);
+        cf_vec_copy(N, s->q, s->q_prev);
+        cf_vec_copy(N, s->v, s->v_prev);
+        cf_vec_copy(N, qn, s->q);
+        cf_vec_copy(N, vn, s->v);
         s->has_prev = true;
         break;
     }

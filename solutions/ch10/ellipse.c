@@ -24,14 +24,20 @@ int cf_ellipse_project(const double axes[2], const double z[2], double tol, doub
 {
     //> ch10:ellipse-project
     // BEGIN SOLUTION ch10.2
-    /* scale into [-1, 1]: squares neither overflow nor underflow */
-    double s = fmax(1.0, fmax(fmax(axes[0], axes[1]), fmax(fabs(z[0]), fabs(z[1]))));
-    s = 1.0 / s;
+    /* scale into [-1, 1] by a power of two (exact): squares neither overflow nor underflow, for
+       tiny inputs too (1/max(1, ...) never scales up) */
+    double m = fmax(fmax(axes[0], axes[1]), fmax(fabs(z[0]), fabs(z[1])));
+    if (m == 0.0) {
+        x[0] = x[1] = 0.0;
+        return 0;
+    }
+    int e;
+    frexp(m, &e);
     double a[2], zs[2], f = -1.0;
     bool pinned = false;
     for (int i = 0; i < 2; ++i) {
-        a[i] = s * (axes[i] > 0.0 ? axes[i] : 0.0);
-        zs[i] = s * z[i];
+        a[i] = ldexp(axes[i] > 0.0 ? axes[i] : 0.0, -e);
+        zs[i] = ldexp(z[i], -e);
         if (a[i] > 0.0) f += (zs[i] / a[i]) * (zs[i] / a[i]);
         else pinned |= zs[i] != 0.0; /* an axis of length 0 pins its coordinate */
     }
@@ -54,7 +60,7 @@ int cf_ellipse_project(const double axes[2], const double z[2], double tol, doub
         else hi = t;
     }
     double t = 0.5 * (lo + hi);
-    for (int i = 0; i < 2; ++i) x[i] = a[i] > 0.0 ? (a[i] * a[i] * zs[i] / (a[i] * a[i] + t)) / s : 0.0;
+    for (int i = 0; i < 2; ++i) x[i] = a[i] > 0.0 ? ldexp(a[i] * a[i] * zs[i] / (a[i] * a[i] + t), e) : 0.0;
     return steps;
     // END SOLUTION
     // STUB ch10.2: return CF_TODO_I("ch10.2");

@@ -63,7 +63,7 @@ cfStatus cf_aniso_prox_gs(const cfProxProblem *p, cfConeGenerator gen, void *ctx
     if (rollbacks) *rollbacks = 0;
     cfProxOptions check = cf_prox_options_default();
     cfStatus st = o && p && p->dim == 3 && o->max_iter >= 0 && o->tol >= 0.0 && o->r > 0.0 && isfinite(o->r) &&
-                          o->nu > 0.0 && o->nu <= 1.0
+                          o->nu > 0.0 && o->nu <= 1.0 && o->scale_min > 0.0 && o->scale_min <= 1.0
                       ? cf_prox_check(p, lambda, &check, NULL)
                       : CF_BAD_INPUT;
     if (st != CF_OK) {
@@ -76,37 +76,51 @@ cfStatus cf_aniso_prox_gs(const cfProxProblem *p, cfConeGenerator gen, void *ctx
     //> ch10:prox-loop
     // BEGIN SOLUTION ch10.3
     double *r = malloc((size_t)(m > 0 ? m : 1) * sizeof *r), *trial = malloc((size_t)(m > 0 ? m : 1) * sizeof *trial);
-    double *w = malloc((size_t)(p->nv > 0 ? p->nv : 1) * sizeof *w);
-    if (!r || !trial || !w) {
-        free(r), free(trial), free(w);
+    double *r0 = malloc((size_t)(m > 0 ? m : 1) * sizeof *r0), *w = malloc((size_t)(p->nv > 0 ? p->nv : 1) * sizeof *w);
+    if (!r || !trial || !r0 || !w) {
+        free(r), free(trial), free(r0), free(w);
         if (rep) rep->status = CF_NO_MEMORY;
         return CF_NO_MEMORY;
     }
     for (int a = 0; a < p->nc; ++a) {
         double A[9];
         cf_prox_block(p, a, A);
-        for (int i = 0; i < 3; ++i) r[3 * a + i] = o->r / A[4 * i]; /* local: r / A_ii */
+        for (int i = 0; i < 3; ++i) r0[3 * a + i] = o->r / A[4 * i]; /* local: r / A_ii */
     }
+    memcpy(r, r0, (size_t)m * sizeof *r);
+    double scale = 1.0, ref = INFINITY; /* r = scale r0: the tolerance is per unit of the starting r-factors */
+    bool progress = false;
     while (why == CF_STOP_NONE && k < o->max_iter) {
         double e = cf_aniso_prox_gs_sweep(p, r, gen, ctx, o->ellipse_tol, lambda, trial, w);
         ++k;
-        if (e <= o->tol) {
+        if (e <= scale * o->tol) {
             memcpy(lambda, trial, (size_t)m * sizeof *lambda);
             e_old = e;
             why = CF_STOP_ABSOLUTE;
-        } else if (e < e_old) {
+        } else if (e < ref) {
             memcpy(lambda, trial, (size_t)m * sizeof *lambda);
-            e_old = e;
-        } else { /* reject (also NaN): roll back and shrink every r */
-            bool zero = true;
-            for (int i = 0; i < m; ++i) zero &= (r[i] *= o->nu) == 0.0;
+            e_old = ref = e;
+            progress = true;
+        } else { /* reject (also NaN): roll back and shrink every r, down to the floor */
             if (rollbacks) ++*rollbacks;
-            if (zero) why = CF_STOP_DIVERGENCE;
+            if (scale > o->scale_min && scale * o->nu >= o->scale_min) {
+                for (int i = 0; i < m; ++i) r[i] *= o->nu;
+                scale *= o->nu;
+            } else if (scale > o->scale_min) {
+                scale = o->scale_min;
+                for (int i = 0; i < m; ++i) r[i] = scale * r0[i];
+            } else { /* at the floor: the full step again from the best iterate */
+                if (!progress) why = CF_STOP_DIVERGENCE;
+                progress = false;
+                scale = 1.0;
+                memcpy(r, r0, (size_t)m * sizeof *r);
+                ref = INFINITY;
+            }
         }
         if (rep) cf_report_push(rep, isfinite(e_old) ? e_old : e);
     }
     if (why == CF_STOP_NONE) why = CF_STOP_MAX_ITER;
-    free(r), free(trial), free(w);
+    free(r), free(trial), free(r0), free(w);
     // END SOLUTION
     // STUB ch10.3: (void)gen; (void)ctx; (void)m; (void)e_old;
     // STUB ch10.3: st = CF_TODO_S("ch10.3");

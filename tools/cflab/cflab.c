@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cblas.h> /* openblas_set_num_threads */
+
 #include "cf/cf_scene.h"
 #include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
@@ -65,15 +67,22 @@ static double soft_energy(const cfSoftBody *s, cfVec3 g)
     return e;
 }
 
-static const char CSV_HEADER[] = "time,body,name,kind,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,energy\n";
+static const char CSV_HEADER[] = "time,body,name,kind,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,energy,solve\n";
 
 static void csv_row(FILE *f, double t, int index, const char *name, const char *kind, cfVec3 x, cfQuat q,
-                    cfVec3 v, cfVec3 w, double energy)
+                    cfVec3 v, cfVec3 w, double energy, const char *solve)
 {
     fprintf(f, "%.12g,%d,", t, index);
     csv_text(f, name);
-    fprintf(f, ",%s,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g\n", kind,
-            x.x, x.y, x.z, q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z, energy);
+    fprintf(f, ",%s,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%s\n", kind,
+            x.x, x.y, x.z, q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z, energy, solve);
+}
+
+/* the last step's solve as the CSV's last column: its status ("converged" only when the common
+   residual met the tolerance), "none" before the first step or without a solve */
+static const char *solve_column(const cfWorld *w)
+{
+    return w->step > 0 && w->stats.contact_solve ? cf_status_name(w->stats.solver_status) : "none";
 }
 
 /* One row per body: rigid bodies first, then soft bodies (centre of mass, identity
@@ -83,7 +92,7 @@ static void csv_rows(FILE *f, const cfWorld *w)
     cfVec3 g = w->def.gravity;
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
-        csv_row(f, w->time, i, b->name, "rigid", b->x, b->q, b->v, b->w, rigid_energy(b, g));
+        csv_row(f, w->time, i, b->name, "rigid", b->x, b->q, b->v, b->w, rigid_energy(b, g), solve_column(w));
     }
     for (int i = 0; i < w->n_soft; ++i) {
         const cfSoftBody *s = &w->soft[i];
@@ -93,7 +102,7 @@ static void csv_rows(FILE *f, const cfWorld *w)
         for (int k = 0; k < s->n_nodes; ++k) m += s->mass[k];
         cfVec3 v = m > 0.0 ? cfu_scale(1.0 / m, p) : cfu_zero3();
         csv_row(f, w->time, w->n_bodies + i, s->name, "soft", com, cfu_quat_identity(), v, cfu_zero3(),
-                soft_energy(s, g));
+                soft_energy(s, g), solve_column(w));
     }
 }
 
@@ -112,7 +121,8 @@ static void run_help(FILE *f)
           "  --csv FILE    write the trajectory as CSV (\"-\" for standard output): a header row,\n"
           "                then one row per body for the initial state and every K-th step\n"
           "                (and the last step): time,body,name,kind,x,y,z,qw,qx,qy,qz,\n"
-          "                vx,vy,vz,wx,wy,wz,energy. Soft bodies give their centre of mass,\n"
+          "                vx,vy,vz,wx,wy,wz,energy,solve (the step's solve: converged, max-iterations,\n"
+          "                ..., none). Soft bodies give their centre of mass,\n"
           "                identity orientation, momentum/mass and kinetic+elastic+potential energy.\n"
           "  --every K     write every K-th step (default 1)\n"
           "  --solver S    contact solver: none or a world solver of `cflab solvers`\n"
@@ -153,6 +163,7 @@ typedef struct RunOptions {
     int r_factor;    /* -1: from the scene */
     int precond;     /* -1: from the scene */
     int cold;        /* 1: no warm start */
+    char given[256]; /* " --iters 5 --solver pgs": the world settings given on the command line, for messages */
 } RunOptions;
 
 /* index of @p name among the names of an enum (name_of(0..n-1)), or -1 */
@@ -180,9 +191,18 @@ static int run_parse(int argc, char **argv, RunOptions *o)
     o->solver_set = 0;
     o->iters = o->friction = o->r_factor = o->precond = -1;
     o->cold = 0;
+    o->given[0] = '\0';
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *val;
         int missing = 0;
+        static const char *const settings[] = {"--dt", "--solver", "--iters", "--friction", "--r-factor", "--preconditioner",
+                                               "--no-warm-start", NULL};
+        for (int k = 0; settings[k]; ++k)
+            if (strcmp(a, settings[k]) == 0) {
+                size_t used = strlen(o->given);
+                snprintf(o->given + used, sizeof o->given - used, " %s%s%s", a, i + 1 < argc && k < 6 ? " " : "",
+                         i + 1 < argc && k < 6 ? argv[i + 1] : "");
+            }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             run_help(stdout);
             return EXIT_OK;
@@ -278,6 +298,9 @@ typedef struct RunStats {
     int max_contacts;     /* most contacts in one step */
     double residual;      /* solver residual of the last step (its own measure) */
     double common;        /* the last step's common residual (Coulomb natural map) */
+    long solves;          /* steps with a solve (cfStepStats::contact_solve) */
+    cfStatus last_failure; /* the status of the last step whose solve did not converge */
+    double failure_common, failure_tol; /* its common residual and tolerance */
 } RunStats;
 
 static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, const cfWorld *w,
@@ -306,6 +329,17 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
         if (s)
             fprintf(f, "residual:   last step %.3e (%s), common %.3e (Coulomb natural map)\n", r->residual,
                     cf_measure_describe(s->measure), r->common);
+    }
+    if (w->def.solver || w->def.pipeline != CF_PIPELINE_VELOCITY) {
+        fprintf(f, "converged:  %ld of the %ld solves", r->solves - w->unconverged_steps, r->solves);
+        if (w->unconverged_steps > 0)
+            fprintf(f, "; %ld did not (the last: %s, common residual %.3e above the tolerance %.3e; "
+                    "world.on_solver_failure %s%s)", w->unconverged_steps, cf_status_name(r->last_failure),
+                    r->failure_common, r->failure_tol, cf_solver_failure_name(w->def.on_solver_failure),
+                    w->retried_steps > 0 ? ", some after a retry" : "");
+        fputc('\n', f);
+    }
+    if (w->def.detector != CF_DETECT_NONE || w->def.solver) {
         fprintf(f, "contacts:   %.1f per step on average, %d at most\n",
                 r->steps_done > 0 ? (double)r->contacts / (double)r->steps_done : 0.0, r->max_contacts);
     }
@@ -351,6 +385,12 @@ static int cmd_run(int argc, char **argv)
     if (o.r_factor >= 0) w.def.r_factor = (cfRFactor)o.r_factor;
     if (o.precond >= 0) w.def.preconditioner = (cfPreconditioner)o.precond;
     if (o.cold) w.def.warm_start = false;
+    /* the command line's values go through the scene's own checks: bad input is exit 2 wherever it is written */
+    if (cf_scene_check(&w, o.scene, &err) != CF_OK) {
+        fprintf(stderr, "%s (with the command line's%s)\n", err.msg, o.given);
+        cf_world_free(&w);
+        return EXIT_BAD_INPUT;
+    }
     long steps = o.steps >= 0 ? o.steps : info.steps;
 
     FILE *csv = NULL;
@@ -388,6 +428,16 @@ static int cmd_run(int argc, char **argv)
         if (w.stats.n_contacts > r.max_contacts) r.max_contacts = w.stats.n_contacts;
         r.residual = w.stats.solver_residual;
         r.common = w.stats.common_residual;
+        r.solves += w.stats.contact_solve;
+        if (w.stats.contact_solve && w.stats.solver_status != CF_OK) {
+            r.last_failure = w.stats.solver_status;
+            r.failure_common = w.stats.solver_common;
+            r.failure_tol = w.stats.solver_common_tol;
+            if (w.def.on_solver_failure == CF_ON_FAILURE_WARN)
+                fprintf(stderr, "cflab: %s: step %ld (t = %g s): the solve did not converge (%s): common residual %.3e above "
+                        "the tolerance %.3e\n", o.scene, k, w.time, cf_status_name(w.stats.solver_status), w.stats.solver_common,
+                        w.stats.solver_common_tol);
+        }
         double dL = cfu_norm(cfu_sub(cf_world_angular_momentum(&w), r.L0));
         if (dL > r.max_dL || isnan(dL)) r.max_dL = dL;
         if (csv && (k % o.every == 0 || k == steps)) csv_rows(csv, &w);
@@ -486,6 +536,10 @@ static void main_help(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* OpenBLAS on one thread unless the caller says otherwise: every dense system here is small, and
+       a threaded OpenBLAS on a busy machine spins (Baraff on an 82-contact Siconos problem took
+       minutes instead of 0.4 s); make and tools/check set the variable, a user's shell does not */
+    if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
     if (argc < 2) {
         main_help(stderr);
         return EXIT_BAD_INPUT;

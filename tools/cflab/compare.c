@@ -57,7 +57,8 @@ static void compare_help(FILE *f)
             "               relative to |E(0)|, as `cflab run --summary` reports it\n"
             "  max pen      deepest penetration (-gap) among the contacts the steps detected (m)\n"
             "  rest drift   largest displacement (m) at the end of a rigid body that was at rest at the\n"
-            "               start (a stack that should stand shows its creep here)\n"
+            "               start, not moving and touching something (a stack that should stand shows its\n"
+            "               creep here); '-' when no body starts so (every one is let go in the air)\n"
             "\n"
             "files in DIR:\n"
             "  summary.csv    the table\n"
@@ -234,6 +235,9 @@ static void series_free(Series *s)
     for (int i = 0; i < SERIES_FIELDS; ++i) free(f[i]);
 }
 
+/* a body at rest at the start: not moving, and touching something (it has a contact in the first
+   step). A body let go in the air is not moving either, but it falls: its displacement says
+   nothing about creep */
 static bool at_rest(const cfRigidBody *b) { return !b->fixed && cfu_norm(b->v) == 0.0 && cfu_norm(b->w) == 0.0; }
 
 /* Step a copy of @p scene with @p r->solver; 0, or EXIT_RUNTIME after a message. */
@@ -250,6 +254,12 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
     r->history_len = -1;
     r->measure = r->solver->measure;
     int status = 0;
+    bool *touching = calloc((size_t)(scene->n_bodies > 0 ? scene->n_bodies : 1), sizeof *touching);
+    if (!touching) {
+        cf_world_free(&w);
+        fprintf(stderr, "cflab compare: out of memory\n");
+        return EXIT_RUNTIME;
+    }
     for (long k = 1; k <= steps; ++k) {
         double t0 = cf_seconds();
         cfStatus st = cf_world_step(&w);
@@ -262,6 +272,11 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
             break;
         }
         const cfStepStats *ss = &w.stats;
+        for (int c = 0; k == 1 && c < w.contacts.count; ++c) {
+            const cfContact *ct = &w.contacts.items[c];
+            if (ct->body_a >= 0 && ct->body_a < scene->n_bodies) touching[ct->body_a] = true;
+            if (ct->body_b >= 0 && ct->body_b < scene->n_bodies) touching[ct->body_b] = true;
+        }
         double pen = 0.0;
         for (int c = 0; c < w.contacts.count; ++c) pen = fmax(pen, -w.contacts.items[c].phi);
         bool solved = ss->n_contacts > 0;
@@ -292,10 +307,11 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
     }
     r->e1 = cf_world_energy(&w);
     for (int b = 0; b < scene->n_bodies; ++b)
-        if (at_rest(&scene->bodies[b])) {
+        if (at_rest(&scene->bodies[b]) && touching[b]) {
             r->resting++;
             r->drift = fmax(r->drift, cfu_norm(cfu_sub(w.bodies[b].x, scene->bodies[b].x)));
         }
+    free(touching);
     cf_world_free(&w);
     return status;
 }
@@ -326,9 +342,12 @@ static void print_table(FILE *f, const Run *runs, int n)
                     "-", "-", "-", "-", "-");
             continue;
         }
-        fprintf(f, "%-15s %-10s %9.3g %9.3g %7.1f %11.3e %11.3e %+11.3e %+11.3e %10.2e %10.2e\n", r->solver->name, st,
+        char drift[32];
+        if (r->resting > 0) snprintf(drift, sizeof drift, "%10.2e", r->drift);
+        else snprintf(drift, sizeof drift, "%10s", "-");
+        fprintf(f, "%-15s %-10s %9.3g %9.3g %7.1f %11.3e %11.3e %+11.3e %+11.3e %10.2e %s\n", r->solver->name, st,
                 mean_ms(r, r->seconds), mean_ms(r, r->solve_seconds), mean_iters(r), common_last(r), r->common_max,
-                r->e1 - r->e0, rel_drift(r), r->pen_max, r->drift);
+                r->e1 - r->e0, rel_drift(r), r->pen_max, drift);
     }
 }
 
@@ -545,9 +564,14 @@ int cflab_compare_main(int argc, char **argv)
                o.scene, steps, scene.def.dt, (double)steps * scene.def.dt, scene.n_bodies, scene.n_soft,
                o.iters >= 0 ? (int)o.iters : scene.def.solver_iterations);
         print_table(stdout, runs, o.n_solvers);
-        printf("(common: Coulomb natural-map residual; dE: energy change; max pen: deepest contact (m); rest drift (m):\n"
-               " of the %d %s at rest at the start; cflab compare --help explains every column)\n", runs[0].resting,
-               runs[0].resting == 1 ? "body" : "bodies");
+        if (runs[0].resting > 0)
+            printf("(common: Coulomb natural-map residual; dE: energy change; max pen: deepest contact (m); rest drift (m):\n"
+                   " of the %d %s at rest on something at the start; cflab compare --help explains every column)\n",
+                   runs[0].resting, runs[0].resting == 1 ? "body" : "bodies");
+        else
+            printf("(common: Coulomb natural-map residual; dE: energy change; max pen: deepest contact (m); rest drift:\n"
+                   " not measured, no body starts at rest on something (they are let go in the air); cflab compare --help\n"
+                   " explains every column)\n");
         if (write_csvs(out, runs, o.n_solvers, history_step) && write_plots(out, name, runs, o.n_solvers, history_step))
             printf("written: %s/{summary,steps,history}.csv, %s/{residual,common,energy,step_time}.png\n", out, out);
         else

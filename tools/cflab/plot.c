@@ -340,8 +340,40 @@ cfStatus cf_plot_png(const cfPlot *p, const cfPlotSeries *series, int n, const c
     legend_w = fmin(legend_w, 0.4 * c.w);
     Box area = {118, 54, c.w - 24 - (n > 0 ? legend_w + 16 : 0), c.h - 78};
 
-    double tw = text_width(p->title ? p->title : "", SCALE_TITLE);
-    text(&c, fmax(8, 0.5 * (area.x0 + area.x1 - tw)), 16, SCALE_TITLE, BLACK, p->title ? p->title : "", false);
+    /* the title: on one line when it fits the image, else on two, broken at the last ": " (or space)
+       that makes the first fit, the plot moved down by a line; never cut */
+    const char *title = p->title ? p->title : "";
+    char first[TEXT_CAP], second[TEXT_CAP];
+    snprintf(first, sizeof first, "%s", title);
+    second[0] = 0;
+    double room = c.w - 16.0;
+    if (text_width(first, SCALE_TITLE) > room) {
+        size_t len = strlen(first), colon = 0, space = 0;
+        char head[TEXT_CAP];
+        for (size_t k = 1; k < len; ++k) { /* the last ": " and the last space whose head fits */
+            if (first[k] != ' ') continue;
+            snprintf(head, sizeof head, "%.*s", (int)k, first);
+            if (text_width(head, SCALE_TITLE) > room) break;
+            space = k;
+            if (first[k - 1] == ':') colon = k;
+        }
+        size_t cut = colon ? colon : space;
+        if (cut > 0) {
+            snprintf(second, sizeof second, "%s", first + cut + 1);
+            first[cut] = 0;
+        } else {
+            second[0] = 0;
+        }
+    }
+    double scale = SCALE_TITLE;
+    while (scale > 1.0 && (text_width(first, scale) > room || text_width(second, scale) > room)) scale -= 0.25;
+    double tw = text_width(first, scale);
+    text(&c, fmax(8, 0.5 * (c.w - tw)), 16, scale, BLACK, first, false);
+    if (second[0]) {
+        double tw2 = text_width(second, scale);
+        text(&c, fmax(8, 0.5 * (c.w - tw2)), 16 + 12 * scale, scale, BLACK, second, false);
+        area.y0 += 12 * scale;
+    }
     const char *xl = p->xlabel ? p->xlabel : "", *yl = p->ylabel ? p->ylabel : "";
     text(&c, 0.5 * (area.x0 + area.x1 - text_width(xl, SCALE_LABEL)), c.h - 12 - CAP_HEIGHT * SCALE_LABEL,
          SCALE_LABEL, BLACK, xl, false);

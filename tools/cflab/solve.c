@@ -36,8 +36,11 @@ static void solve_help(FILE *f)
         const char *files = lcp && fc3d ? "LCP, FC3D" : lcp ? "LCP" : fc3d ? "FC3D" : NULL;
         if (files) fprintf(f, "                    %-14s %-9s %s\n", s->name, files, s->summary);
     }
-    fputs("  --tol T         iterative solvers: stop when their own measure is <= T (default 1e-10);\n"
-          "                  the pivoting methods use their relative sign tolerance 1e-12\n"
+    fputs("  --tol T         \"converged\" means the common residual, the natural map of the problem the\n"
+          "                  solver solved over ||q|| (LCP; Coulomb cone, or the pyramid of the boxed\n"
+          "                  solvers and of --friction box; the polyhedral LCP of the LCP solvers), is <= T\n"
+          "                  (default 1e-10); a solver that stops on its own measure above it is reported\n"
+          "                  stagnated or max-iterations, with both numbers\n"
           "  --max-iter N    iteration, sweep or pivot limit (default: 100 n + 1000 pivoting, 10000 iterative)\n"
           "  --omega W       relaxation of the splitting solvers, in (0, 2) (default 1)\n"
           "  --friction M    FC3D with pgs-blocked: cone (default) or box\n"
@@ -47,8 +50,9 @@ static void solve_help(FILE *f)
           "  --print-x       also print the solution (z, or r per contact)\n"
           "  -h, --help      this text\n"
           "\n"
-          "exit status: 0 solved, 1 not solved (infeasible, iteration limit, singular, ...), 2 bad\n"
-          "arguments, a solver that does not take the file's problem, or an unreadable file\n",
+          "exit status: 0 solved (\"solved\" in --json: the status is converged), 1 not solved (infeasible,\n"
+          "iteration limit, stagnated, singular, ...), 2 bad arguments, a solver that does not take the\n"
+          "file's problem or an option it would ignore, or an unreadable file\n",
           f);
 }
 
@@ -78,23 +82,31 @@ static void json_exact(FILE *f, double v)
     else fputs("null", f);
 }
 
-/* FC3D files start "3 nc storage size0 ...", with storage 0, 1 or 2 and size0 = 3 nc; LCP files
-   "n storage n ...". Anything else is read as an LCP, whose reader says what is wrong. */
+/* FC3D files start "3 nc storage size0 ..." with storage 0, 1 or 2; LCP files "n storage size0
+   size1" with size0 = n. An LCP of n = 3 has its third number 3, an FC3D file never (storage <= 2),
+   and an LCP's second number is a storage type (0, 1 or 2): so a file starting with 3 that is not
+   "3 s 3" with s <= 2 is an FC3D file, whose reader then says what is wrong with its header (a
+   corrupted FC3D header was read as an LCP, with messages about another format). Anything else is
+   an LCP. Only a regular file is opened (cf_file_open(): a FIFO would block); the readers refuse
+   the others with their message. */
 static bool looks_fc3d(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    cfStatus st;
+    FILE *f = cf_file_open(path, 0, &st, NULL);
     if (!f) return false;
-    double t[4];
+    double t[3];
     int n = 0;
-    while (n < 4 && fscanf(f, "%lf", &t[n]) == 1) ++n;
+    while (n < 3 && fscanf(f, "%lf", &t[n]) == 1) ++n;
     fclose(f);
-    return n == 4 && t[0] == 3.0 && t[1] >= 1.0 && (t[2] == 0.0 || t[2] == 1.0 || t[2] == 2.0) && t[3] == 3.0 * t[1];
+    if (n < 1 || t[0] != 3.0) return false;
+    bool lcp3 = n == 3 && (t[1] == 0.0 || t[1] == 1.0 || t[1] == 2.0) && t[2] == 3.0;
+    return !lcp3;
 }
 
 typedef struct Args {
     const char *file, *solver;
     cfSolverParams par;
-    bool tol_set, iter_set;
+    bool tol_set, iter_set, friction_set, r_factor_set, directions_set;
     int json, print_x;
 } Args;
 
@@ -143,6 +155,7 @@ static int parse_args(int argc, char **argv, Args *a)
         } else if ((v = cflab_option_value(argc, argv, &i, "--friction", &missing)) != NULL) {
             if (strcmp(v, "cone") == 0) a->par.friction = CF_FRICTION_CONE;
             else if (strcmp(v, "box") == 0) a->par.friction = CF_FRICTION_BOX;
+            if (a->par.friction == CF_FRICTION_CONE || a->par.friction == CF_FRICTION_BOX) a->friction_set = true;
             else {
                 fprintf(stderr, "cflab solve: --friction: expected cone or box (got '%s')\n", v);
                 return 2;
@@ -155,6 +168,7 @@ static int parse_args(int argc, char **argv, Args *a)
                 return 2;
             }
             a->par.r_factor = (cfRFactor)k;
+            a->r_factor_set = true;
         } else if ((v = cflab_option_value(argc, argv, &i, "--directions", &missing)) != NULL) {
             errno = 0;
             long k = strtol(v, &end, 10);
@@ -163,6 +177,7 @@ static int parse_args(int argc, char **argv, Args *a)
                 return 2;
             }
             a->par.directions = (int)k;
+            a->directions_set = true;
         } else if (missing) {
             fprintf(stderr, "cflab solve: %s needs a value (see cflab solve --help)\n", argv[i]);
             return 2;
@@ -194,11 +209,26 @@ static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fall
     const cfSolver *s = cf_solver_find(name);
     char names[512];
     cf_solver_names(kind, names, sizeof names);
-    if (!s) fprintf(stderr, "cflab solve: unknown solver '%s' (for %s files: %s)\n", name, what, names);
+    if (!s) fprintf(stderr, "cflab solve: --solver: unknown solver '%s' (for %s files: %s)\n", name, what, names);
     else if (!cf_solver_matches(s, kind))
-        fprintf(stderr, "cflab solve: solver '%s' does not take %s problems (%s form; for %s files: %s)\n", name, what,
-                cf_form_name(s->form), what, names);
-    return s && cf_solver_matches(s, kind) ? s : NULL;
+        fprintf(stderr, "cflab solve: %s: solver '%s' does not take %s problems (%s form; for %s files: %s)\n", a->file,
+                name, what, cf_form_name(s->form), what, names);
+    if (!s || !cf_solver_matches(s, kind)) return NULL;
+    /* an option the row would ignore is refused, with the reason */
+    const char *why = kind == CF_SOLVERS_LCP && (a->friction_set || a->r_factor_set || a->directions_set)
+                          ? "--friction, --r-factor and --directions: an LCP file has no friction"
+                      : a->friction_set && !s->friction_model
+                          ? (s->form == CF_FORM_BLCP ? "--friction: it solves the pyramid (box) of the boxed LCP, always"
+                                                     : "--friction: it solves the Coulomb cone only")
+                      : a->r_factor_set && !s->r_factors ? "--r-factor: r-factors are a choice of the PROX solvers (chapter 7)"
+                      : a->directions_set && s->form != CF_FORM_LCP
+                          ? "--directions: friction directions make the polyhedral cone of the LCP solvers"
+                          : NULL;
+    if (why) {
+        fprintf(stderr, "cflab solve: solver '%s' would ignore %s\n", s->name, why);
+        return NULL;
+    }
+    return s;
 }
 
 static const char *note_of(const cfSolver *s, cfStatus st)
@@ -226,7 +256,7 @@ static int solve_lcp(Args *a)
         return 2;
     }
     if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
-    if (!a->tol_set && !s->dense) a->par.tol = 1e-10;
+    if (!a->tol_set) a->par.tol = 1e-10;
     double *x = calloc((size_t)p.n, sizeof *x);
     if (!x) {
         fprintf(stderr, "cflab solve: out of memory (n = %d)\n", p.n);
@@ -243,11 +273,15 @@ static int solve_lcp(Args *a)
     if (a->json) {
         printf("{\"file\": ");
         json_string(stdout, a->file);
-        printf(", \"kind\": \"lcp\", \"n\": %d, \"solver\": \"%s\", \"status\": \"%s\", \"solved\": %s, \"residual_siconos\": ",
-               p.n, s->name, cf_status_name(st), st == CF_OK ? "true" : "false");
+        printf(", \"kind\": \"lcp\", \"n\": %d, \"solver\": \"%s\", \"form\": \"lcp\", \"tol\": %.17g, \"status\": \"%s\", "
+               "\"solved\": %s, \"residual_siconos\": ",
+               p.n, s->name, a->par.tol, cf_status_name(st), st == CF_OK ? "true" : "false");
         json_number(stdout, res_sic);
         printf(", \"residual_abs\": ");
         json_number(stdout, res_abs);
+        printf(", \"common\": ");
+        json_number(stdout, rep.common);
+        printf(", \"claimed\": \"%s\"", cf_status_name(rep.claimed));
         printf(", \"iterations\": %d, \"pivots\": %d, \"seconds\": %.6e", rep.iterations, rep.iterations, rep.seconds);
         if (note[0]) {
             printf(", \"note\": ");
@@ -265,8 +299,9 @@ static int solve_lcp(Args *a)
     } else {
         printf("%s: LCP, n = %d, solver %s\n", a->file, p.n, s->name);
         printf("  status    %s%s%s%s\n", cf_status_name(st), note[0] ? " (" : "", note, note[0] ? ")" : "");
-        printf("  residual  %.3e (Siconos ||z - max(0, z - w)|| / ||q||), %.3e (absolute ||min(z, w)||)\n", res_sic,
-               res_abs);
+        printf("  residual  %.3e (Siconos ||z - max(0, z - w)|| / ||q||: the common one; converged means <= %.3g), %.3e "
+               "(absolute ||min(z, w)||)%s%s%s\n", res_sic, rep.common_tol, res_abs, rep.claimed != st ? " (the solver said " : "",
+               rep.claimed != st ? cf_status_name(rep.claimed) : "", rep.claimed != st ? ")" : "");
         printf("  %-9s %d\n", s->dense ? (strcmp(s->name, "bpp") == 0 ? "solves" : "pivots") : "sweeps", rep.iterations);
         printf("  time      %.3f ms\n", 1e3 * rep.seconds);
         if (a->print_x) {
@@ -291,7 +326,7 @@ static int solve_fc3d(Args *a)
         return 2;
     }
     if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
-    if (!a->tol_set && !s->dense) a->par.tol = 1e-10;
+    if (!a->tol_set) a->par.tol = 1e-10;
     int n = 3 * p.nc;
     double *r = calloc((size_t)n, sizeof *r), *u = malloc((size_t)n * sizeof *u);
     cfFormWork fw = {0};
@@ -308,6 +343,11 @@ static int solve_fc3d(Args *a)
         return 2;
     }
     st = cf_form_solve(&fw, s, &prob, &a->par, r, &rep);
+    /* the LCP form's own unknowns (lambda_n, lambda_d, beta), which --print-x shows too */
+    int n_lcp = s->form == CF_FORM_LCP && prob.lcp ? prob.lcp->n : 0;
+    double *x_lcp = n_lcp ? malloc((size_t)n_lcp * sizeof *x_lcp) : NULL;
+    if (x_lcp) memcpy(x_lcp, fw.x, (size_t)n_lcp * sizeof *x_lcp);
+    else n_lcp = 0;
     cf_form_work_free(&fw);
     cf_fc_velocity(&p, r, u);
     double res = cf_fc_residual(&p, r), nq = cf_fc_norm_q(&p);
@@ -317,8 +357,11 @@ static int solve_fc3d(Args *a)
     if (a->json) {
         printf("{\"file\": ");
         json_string(stdout, a->file);
-        printf(", \"kind\": \"fc3d\", \"contacts\": %d, \"n\": %d, \"solver\": \"%s\", \"status\": \"%s\", \"solved\": %s",
-               p.nc, n, s->name, cf_status_name(st), st == CF_OK ? "true" : "false");
+        printf(", \"kind\": \"fc3d\", \"contacts\": %d, \"n\": %d, \"solver\": \"%s\", \"form\": \"%s\", \"friction\": \"%s\"",
+               p.nc, n, s->name, cf_form_name(s->form), cf_friction_model_name(a->par.friction));
+        if (s->form == CF_FORM_LCP) printf(", \"directions\": %d", a->par.directions);
+        printf(", \"tol\": %.17g, \"status\": \"%s\", \"solved\": %s", a->par.tol, cf_status_name(st),
+               st == CF_OK ? "true" : "false");
         printf(", \"residual_abs\": ");
         json_number(stdout, res);
         printf(", \"residual_q\": ");
@@ -327,6 +370,9 @@ static int solve_fc3d(Args *a)
         json_number(stdout, res_sic);
         printf(", \"own_measure\": \"%s\", \"own_residual\": ", cf_measure_name(s->measure));
         json_number(stdout, rep.residual);
+        printf(", \"common\": ");
+        json_number(stdout, rep.common);
+        printf(", \"claimed\": \"%s\"", cf_status_name(rep.claimed));
         printf(", \"iterations\": %d, \"seconds\": %.6e", rep.iterations, rep.seconds);
         if (note[0]) {
             printf(", \"note\": ");
@@ -339,6 +385,14 @@ static int solve_fc3d(Args *a)
                 json_exact(stdout, r[i]);
             }
             printf("]");
+            if (n_lcp) {
+                printf(", \"x_lcp\": [");
+                for (int i = 0; i < n_lcp; ++i) {
+                    if (i) printf(", ");
+                    json_exact(stdout, x_lcp[i]);
+                }
+                printf("]");
+            }
         }
         printf("}\n");
     } else {
@@ -347,6 +401,10 @@ static int solve_fc3d(Args *a)
         printf("  residual  %.3e (Coulomb natural map, absolute), %.3e (/ ||q||), %.3e (Siconos: / max(||q||, ||r||, ||u||))\n",
                res, res_q, res_sic);
         printf("  own       %.3e (%s)\n", rep.residual, cf_measure_describe(s->measure));
+        printf("  common    %.3e (the %s natural map / ||q||; converged means <= %.3g)%s%s%s\n", rep.common,
+               s->form == CF_FORM_LCP ? "polyhedral LCP's" : s->form == CF_FORM_BLCP || (s->friction_model && a->par.friction == CF_FRICTION_BOX) ? "pyramid's" : "Coulomb",
+               rep.common_tol, rep.claimed != st ? " (the solver said " : "", rep.claimed != st ? cf_status_name(rep.claimed) : "",
+               rep.claimed != st ? ")" : "");
         printf("  %-9s %d\n", s->dense ? "pivots" : "sweeps", rep.iterations);
         printf("  time      %.3f ms\n", 1e3 * rep.seconds);
         if (a->print_x) {
@@ -358,6 +416,7 @@ static int solve_fc3d(Args *a)
     cf_fc_free(&p);
     free(r);
     free(u);
+    free(x_lcp);
     return st == CF_OK ? 0 : 1;
 }
 

@@ -8,7 +8,7 @@
 make_check_chapters_var() {
   local t out st=0
   for t in demo-ch1 test-ch1 test-ch01 all; do
-    out=$(make -n --no-print-directory "$t" CHAPTERS="1 2" 2>&1) || { echo "make -n $t CHAPTERS=\"1 2\" failed: $out" | head -n 5; st=1; continue; }
+    out=$(env -u MAKEFLAGS -u MFLAGS make -n --no-print-directory "$t" CHAPTERS="1 2" 2>&1) || { echo "make -n $t CHAPTERS=\"1 2\" failed: $out" | head -n 5; st=1; continue; }
     if grep -q "given more than once\|overriding\|warning:" <<<"$out"; then
       echo "make -n $t CHAPTERS=\"1 2\": $(grep -m 1 "given more than once\|overriding\|warning:" <<<"$out")"
       st=1

@@ -16,7 +16,7 @@ cflab_check_run() {
     return 1
   }
   header=$(head -n 1 "$csv")
-  if [ "$header" != "time,body,name,kind,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,energy" ]; then
+  if [ "$header" != "time,body,name,kind,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,energy,solve" ]; then
     echo "unexpected CSV header: $header"
     return 1
   fi

@@ -11,7 +11,8 @@ COMPARE_CFLAB=build/rel/bin/solutions/cflab
 # Four spheres of radius 0.5 (gap z - 0.5 to the ground, |c_i - c_j| - 1 between two), so that
 # penetration and drift follow from the trajectory alone: a pile of three at rest (two on the
 # ground touching, one on top of them: it rolls apart, an iterative solver does not converge in
-# 15 sweeps) and one thrown at the ground, which slides (not at rest at the start).
+# 15 sweeps), one thrown at the ground, which slides (not at rest at the start), and one let go in
+# the air (not moving, but touching nothing: it falls, and is not a body at rest either).
 compare_scene() {
   cat >"$1" <<'EOF'
 {
@@ -26,7 +27,8 @@ compare_scene() {
     { "name": "top", "mass": 3, "mu": 0.5, "position": [0, 0.01, 1.3660254037844386],
       "shape": { "type": "sphere", "radius": 0.5 } },
     { "name": "thrown", "mass": 1, "mu": 0.5, "position": [4, 0, 0.55], "velocity": [2, 0, -1.5],
-      "shape": { "type": "sphere", "radius": 0.5 } }
+      "shape": { "type": "sphere", "radius": 0.5 } },
+    { "name": "dropped", "mass": 1, "mu": 0.5, "position": [-4, 0, 3.0], "shape": { "type": "sphere", "radius": 0.5 } }
   ]
 }
 EOF
@@ -99,7 +101,14 @@ for r in rows:
         c = [[float(x[k]) for k in "xyz"] for x in spheres if x["time"] == t]
         pen = max([pen] + [0.5 - p[2] for p in c] + [1.0 - math.dist(p, q) for i, p in enumerate(c) for q in c[:i]])
     start = {x["name"]: x for x in spheres if x["time"] == t0}
-    resting = [n for n, x in start.items() if all(float(x[k]) == 0.0 for k in ("vx", "vy", "vz", "wx", "wy", "wz"))]
+    # at rest at the start: not moving and touching something (the ground or a sphere, within the
+    # contact margin 0.02)
+    def touching(n):
+        p = [float(start[n][k]) for k in "xyz"]
+        return p[2] - 0.5 <= 0.02 or any(math.dist(p, [float(start[m][k]) for k in "xyz"]) - 1.0 <= 0.02
+                                         for m in start if m != n)
+    resting = [n for n, x in start.items()
+               if all(float(x[k]) == 0.0 for k in ("vx", "vy", "vz", "wx", "wy", "wz")) and touching(n)]
     drift = max(math.dist([float(x[k]) for k in "xyz"], [float(start[x["name"]][k]) for k in "xyz"])
                 for x in spheres if x["time"] == t1 and x["name"] in resting)
     for name, want, got in (("energy_start", e0, r["energy_start"]), ("energy_change", e1 - e0, r["energy_change"]),

@@ -37,11 +37,11 @@ ch04_check_solve() {
       bad=1
     fi
   done
-  printf '3\n7\n' >"$LOG/ch04_bad.dat"
+  printf '2\n7\n' >"$LOG/ch04_bad.dat"  # n = 2: an LCP (a file starting with 3 may be FC3D)
   "$CH04_CFLAB" solve "$LOG/ch04_bad.dat" >/dev/null 2>"$LOG/ch04_bad.err"
   rc=$?
-  if [ "$rc" -ne 2 ] || ! grep -q "ch04_bad.dat: token 2: matrix storage type" "$LOG/ch04_bad.err"; then
-    echo "a malformed file: expected exit 2 and 'token 2: matrix storage type', got $rc: $(cat "$LOG/ch04_bad.err")"
+  if [ "$rc" -ne 2 ] || ! grep -q "ch04_bad.dat:2: token 2: matrix storage type" "$LOG/ch04_bad.err"; then
+    echo "a malformed file: expected exit 2 and 'ch04_bad.dat:2: token 2: matrix storage type', got $rc: $(cat "$LOG/ch04_bad.err")"
     bad=1
   fi
   # --print-x gives z at round-trip precision, the same doubles in text and JSON

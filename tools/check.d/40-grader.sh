@@ -6,7 +6,7 @@
 # shellcheck shell=bash
 if [ -d solutions ] && [ -x tools/grade-tests/run ]; then
   gate_bg "grader: broken student trees get the expected statuses" tools/grade-tests/run
-  gate_bg "handout: make test-chN in a fresh clone" tools/grade-tests/handout-check
+  gate_bg "handout: a mid-course handout (chapters 6-11) in a fresh clone, released chapter by chapter" tools/grade-tests/handout-check
   gate_bg "handout: nothing of a solution ships (every chapter)" tools/grade-tests/handout-leaks
   gate_bg "grader: an exercise that calls the reference's fast path is refused" tools/grade-tests/cheat-fast-solver
 fi

@@ -288,6 +288,81 @@ START_TEST(contact_overlay_marks_the_point)
 }
 END_TEST
 
+START_TEST(bodies_hide_the_markers_behind_them)
+{
+    /* the depth test: a contact point on the far side of a box is not drawn through it; the same
+       point beside the box is */
+    cfWorld *w = new_world(cfu_zero3());
+    add_body(w, cf_shape_box(cfu_vec3(0.5, 0.5, 0.5)), cfu_zero3(), cfu_zero3());
+    plain_view();
+    app.cam.pitch = 0;
+    cfContact c;
+    memset(&c, 0, sizeof c);
+    c.body_a = -1;
+    c.p = cfu_vec3(0.0, 0.5, 0.0); /* the back face: the camera looks along +y */
+    c.n = cfu_vec3(0, 1, 0);
+    ck_assert(cfv_run_add_contact(&app.run, 0, &c));
+    Shot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    render(a);
+    app.overlays = CFV_OV_POINTS;
+    render(b);
+    cfvView v = cfv_view_make(&app.cam, W, H, &app.area);
+    float sx, sy;
+    ck_assert(cfv_view_project(&v, c.p, &sx, &sy));
+    ck_assert_msg(same(pixel(a, (int)sx, (int)sy), pixel(b, (int)sx, (int)sy)), "a point behind the box is drawn through it");
+    /* moved beside the box (still behind its centre): seen */
+    app.overlays = 0;
+    cfv_contacts_clear_for_test(&app.run);
+    c.p = cfu_vec3(0.8, 0.5, 0.0);
+    ck_assert(cfv_run_add_contact(&app.run, 0, &c));
+    render(a);
+    app.overlays = CFV_OV_POINTS;
+    render(b);
+    ck_assert(cfv_view_project(&v, c.p, &sx, &sy));
+    ck_assert_msg(!same(pixel(a, (int)sx, (int)sy), pixel(b, (int)sx, (int)sy)), "a point in the open is not drawn");
+    free(a);
+    free(b);
+}
+END_TEST
+
+START_TEST(the_visual_check_sees_what_the_picture_hides)
+{
+    /* cfv_app_look: a subject in the open passes; hidden behind another body, outside the frame,
+       or a speck, it fails; so does a plot the story names that has no data */
+    static const cfvDemo fake = {.id = "ch01/fake", .plots = "energy"};
+    cfWorld *w = new_world(cfu_zero3());
+    int ball = add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
+    app.run.demo = &fake;
+    cfv_run_subject(&app.run, 0, ball);
+    plain_view();
+    app.plots = true;
+    char msg[1024];
+    ck_assert_int_eq(cfv_app_look(&app, msg, sizeof msg), 1); /* the energy plot has no data */
+    ck_assert_msg(strstr(msg, "energy plot") != NULL, "%s", msg);
+    ck_assert(cfv_series_push(&app.run.slot[0].energy, 0.0, 1.0) && cfv_series_push(&app.run.slot[0].energy, 0.1, 2.0));
+    cfv_app_fit(&app);
+    ck_assert_msg(cfv_app_look(&app, msg, sizeof msg) == 0, "%s", msg);
+    /* a wall between the camera (on -y) and the ball */
+    int wall = add_body(w, cf_shape_box(cfu_vec3(2, 0.1, 2)), cfu_vec3(0, -1.5, 0), cfu_zero3());
+    w->bodies[wall].fixed = true;
+    ck_assert_int_eq(cfv_app_look(&app, msg, sizeof msg), 1);
+    ck_assert_msg(strstr(msg, "hidden") != NULL, "%s", msg);
+    /* as glass it hides nothing */
+    cfv_run_glass(&app.run, 0, wall);
+    ck_assert_msg(cfv_app_look(&app, msg, sizeof msg) == 0, "%s", msg);
+    /* looking elsewhere */
+    app.cam.target = cfu_vec3(3, 0, 0);
+    ck_assert_int_ge(cfv_app_look(&app, msg, sizeof msg), 1);
+    ck_assert_msg(strstr(msg, "outside the frame") != NULL || strstr(msg, "not in front") != NULL, "%s", msg);
+    /* far away: a speck */
+    cfv_app_fit(&app);
+    app.cam.dist *= 40;
+    ck_assert_int_eq(cfv_app_look(&app, msg, sizeof msg), 1);
+    ck_assert_msg(strstr(msg, "speck") != NULL, "%s", msg);
+    app.run.demo = NULL;
+}
+END_TEST
+
 START_TEST(world_contacts_are_drawn)
 {
     cfWorld *w = new_world(cfu_zero3());
@@ -506,8 +581,9 @@ static int count_colour(const Shot *s, SDL_Color c, int x0, int x1, int y0, int 
 START_TEST(residual_plot_draws_the_last_solve)
 {
     /* the plot column (hud_build in app.c): panels of height min(170, 0.24 H), 8 pixels apart,
-       energy, angular momentum (rigid bodies), then the residual per iteration (a solver set);
-       the first two show once some sample is not zero */
+       energy, angular momentum (rigid bodies), then the residual per iteration (once a solve left
+       a history: a solver that keeps none, as Lemke, gets no empty panel); the first two show
+       once some sample is not zero */
     cfWorld *w = new_world(cfu_zero3());
     add_body(w, cf_shape_sphere(0.5), cfu_zero3(), cfu_zero3());
     ck_assert(cfv_series_push(&app.run.slot[0].energy, 0.0, 1.0));
@@ -521,9 +597,9 @@ START_TEST(residual_plot_draws_the_last_solve)
     Shot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     render(a); /* no solver: no third panel */
     ck_assert(same(pixel(a, (x0 + x1) / 2, (y0 + y1) / 2), cfv_background));
-    fake_history(&app.run, 0, "pgs-boxed", 0); /* a solver, but no solve yet: an empty panel */
+    fake_history(&app.run, 0, "pgs-boxed", 0); /* a solver, but no solve yet: no panel either */
     render(a);
-    ck_assert(!same(pixel(a, (x0 + x1) / 2, (y0 + y1) / 2), cfv_background));
+    ck_assert(same(pixel(a, (x0 + x1) / 2, (y0 + y1) / 2), cfv_background));
     int yl = 0, yr = 0;
     SDL_Color c = cfv_slot_color(0);
     ck_assert_int_eq(count_colour(a, c, x0, x1, y0, y1, &yl, &yr), 0);
@@ -629,8 +705,6 @@ START_TEST(pyramid_demo_keys_change_the_solver)
     cfFrictionModel fric = d->friction_model;
     ck_assert(d->solver == cf_solver_find("pgs"));
     ck_assert(cfv_run_key(&run, '5') && d->solver == cf_solver_find("pgs-fast"));
-    ck_assert(cfv_run_key(&run, ',') && d->solver_iterations == iters / 2);
-    ck_assert(cfv_run_key(&run, '.') && d->solver_iterations == iters);
     ck_assert(cfv_run_key(&run, '1') && d->ordering != order);
     ck_assert(cfv_run_key(&run, '2') && d->warm_start != warm);
     ck_assert(cfv_run_key(&run, '3') && d->relaxation != omega);
@@ -645,6 +719,115 @@ START_TEST(pyramid_demo_keys_change_the_solver)
     cfv_run_step(&run);
     ck_assert_int_eq(cfv_run_world(&run, 0)->stats.solver_iterations, iters);
     cfv_run_free(&run);
+}
+END_TEST
+
+START_TEST(footer_keys_are_bound)
+{
+    /* every key a demo's footer shows does what it says: each viewer key its .keys names dispatches
+       to that row's action, and the app handles it as the viewer's; each demo key is in the demos'
+       namespace, bound by no viewer row, and the demo's key hook takes it */
+    static cfvApp a; /* zeroed; freed below */
+    for (int i = 0; cfv_demos[i]; ++i) {
+        const cfvDemo *d = cfv_demos[i];
+        cfv_app_init(&a, W, H);
+        cfError err;
+        cfStatus st = cfv_run_start_demo(&a.run, d, &err);
+        ck_assert_msg(st == CF_OK, "%s: %s", d->id, err.msg);
+        cfv_app_on_start(&a);
+        char footer[1200];
+        ck_assert_msg(cfv_footer(&a.run, footer, sizeof footer) == 0, "%s: .keys \"%s\" names a key the table does not bind",
+                      d->id, d->keys);
+        for (const char *p = d->keys; p && *p;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            const cfvBinding *b = cfv_binding_find(p, len);
+            ck_assert_msg(b != NULL, "%s: '%.*s' is not a row of the key table", d->id, (int)len, p);
+            for (int k = 0; k < b->n_keys; ++k)
+                ck_assert_msg(cfv_binding_action(b->key[k].sym, b->key[k].shift, false) == b->act[k],
+                              "%s: the footer's '%s' key %d does something else", d->id, b->name, k);
+            /* the first key through the app: the viewer's (screenshots and quitting aside) */
+            if (b->act[0] != CFV_A_SHOT && b->act[0] != CFV_A_QUIT && b->act[0] != CFV_A_RECORD) {
+                cfvKeyResult r = cfv_app_key(&a, ren, b->key[0].sym, b->key[0].shift ? KMOD_SHIFT : 0);
+                ck_assert_msg(r == CFV_KEY_VIEWER, "%s: the footer's '%s' key is not handled (%d)", d->id, b->name, (int)r);
+            }
+            p = e ? e + 1 : NULL;
+        }
+        for (int k = 0; d->demo_keys && d->demo_keys[k].key; ++k) {
+            int key = d->demo_keys[k].key;
+            ck_assert_msg(cfv_demo_key_free(key), "%s: demo key '%c' is outside the demos' namespace (digits , .)", d->id, key);
+            ck_assert_msg(cfv_binding_action(key, false, false) == CFV_A_NONE, "%s: demo key '%c' is a viewer key", d->id, key);
+            ck_assert_msg(cfv_app_key(&a, ren, key, 0) == CFV_KEY_DEMO, "%s: demo key '%c' (%s) is not handled", d->id, key,
+                          d->demo_keys[k].what);
+        }
+        /* a key that is neither the viewer's nor this demo's is said to do nothing */
+        ck_assert(cfv_app_key(&a, ren, SDLK_y, 0) == CFV_KEY_UNBOUND);
+        ck_assert(strstr(a.flash, "does nothing") != NULL);
+        cfv_app_free(&a);
+    }
+    /* the `h` help and the footers come from one table: its keys are unique */
+    for (int i = 0; cfv_bindings[i].name; ++i)
+        for (int k = 0; k < cfv_bindings[i].n_keys; ++k)
+            for (int j = 0; cfv_bindings[j].name; ++j)
+                for (int m = 0; m < cfv_bindings[j].n_keys; ++m)
+                    if (i != j || k != m)
+                        ck_assert_msg(cfv_bindings[i].key[k].sym != cfv_bindings[j].key[m].sym ||
+                                          cfv_bindings[i].key[k].shift != cfv_bindings[j].key[m].shift,
+                                      "'%s' and '%s' share a key", cfv_bindings[i].name, cfv_bindings[j].name);
+}
+END_TEST
+
+START_TEST(the_label_follows_the_solver_and_restart_keeps_it)
+{
+    /* the solver key: the world's label says which solver runs; r restarts with it, R as set up */
+    static cfvApp a; /* zeroed; freed below */
+    cfv_app_init(&a, W, H);
+    cfError err;
+    ck_assert_int_eq(cfv_run_start_demo(&a.run, cfv_demo_find("ch06/incline_mu"), &err), CF_OK);
+    cfv_app_on_start(&a);
+    const cfSolver *first = cfv_run_world(&a.run, 0)->def.solver;
+    char label[160];
+    cfv_slot_label(&a.run.slot[0], label, sizeof label);
+    ck_assert_str_eq(label, "Alart-Curnier Newton");
+    ck_assert(cfv_app_key(&a, ren, SDLK_x, 0) == CFV_KEY_VIEWER);
+    const cfSolver *next = cfv_run_world(&a.run, 0)->def.solver;
+    ck_assert(next != first);
+    cfv_slot_label(&a.run.slot[0], label, sizeof label);
+    char want[160];
+    snprintf(want, sizeof want, "Alart-Curnier Newton, now %s", next->name);
+    ck_assert_str_eq(label, want);
+    /* the demo's mu keys are its own: the solver stays */
+    ck_assert(cfv_app_key(&a, ren, SDLK_PERIOD, 0) == CFV_KEY_DEMO);
+    ck_assert(cfv_run_world(&a.run, 0)->def.solver == next);
+    for (int k = 0; k < 3; ++k) cfv_run_step(&a.run);
+    ck_assert(cfv_app_key(&a, ren, SDLK_r, 0) == CFV_KEY_VIEWER);
+    ck_assert_int_eq(cfv_run_world(&a.run, 0)->step, 0);
+    ck_assert(cfv_run_world(&a.run, 0)->def.solver == next);
+    ck_assert(cfv_app_key(&a, ren, SDLK_r, KMOD_SHIFT) == CFV_KEY_VIEWER);
+    ck_assert(cfv_run_world(&a.run, 0)->def.solver == first);
+    cfv_app_free(&a);
+}
+END_TEST
+
+START_TEST(a_solver_that_stabilizes_otherwise_says_so)
+{
+    /* the lecturer's solver key on the pyramid (set up on pgs, split impulse) walks into
+       pgs-blocked, which has no split-impulse stage: the screen says why the stack now spreads */
+    static cfvApp a; /* zeroed; freed below */
+    cfv_app_init(&a, W, H);
+    cfError err;
+    ck_assert_int_eq(cfv_run_start_demo(&a.run, cfv_demo_find("ch05/pyramid"), &err), CF_OK);
+    cfv_app_on_start(&a);
+    const cfSolver *blocked = cf_solver_find("pgs-blocked");
+    ck_assert(blocked && !blocked->split && cf_solver_find("pgs")->split);
+    for (int k = 0; k < cf_solver_count() && cfv_run_world(&a.run, 0)->def.solver != blocked; ++k)
+        ck_assert(cfv_app_key(&a, ren, SDLK_x, 0) == CFV_KEY_VIEWER);
+    ck_assert(cfv_run_world(&a.run, 0)->def.solver == blocked);
+    ck_assert_msg(strstr(a.flash, "no split-impulse stage") != NULL, "flash: %s", a.flash);
+    /* and back on a solver with the stage: no such line */
+    ck_assert(cfv_app_key(&a, ren, SDLK_r, KMOD_SHIFT) == CFV_KEY_VIEWER);
+    ck_assert(cfv_run_world(&a.run, 0)->def.solver == cf_solver_find("pgs"));
+    cfv_app_free(&a);
 }
 END_TEST
 
@@ -753,6 +936,8 @@ static void build(Suite *s)
     CFT_TEST(tc, velocity_overlay_draws_its_arrow, "the velocity overlay changes exactly the arrow's pixels");
     CFT_TEST(tc, contact_overlay_marks_the_point, "contact points and normals are drawn where the contact is");
     CFT_TEST(tc, world_contacts_are_drawn, "the world's contacts are drawn, with a made-up frame before chapter 2");
+    CFT_TEST(tc, bodies_hide_the_markers_behind_them, "a contact point behind a body is hidden, beside it drawn");
+    CFT_TEST(tc, the_visual_check_sees_what_the_picture_hides, "the visual check fails on a hidden, outside or tiny subject and an empty plot");
     CFT_TEST(tc, ground_plane_below_the_horizon, "a ground plane fills the view below the horizon");
     CFT_TEST(tc, soft_body_surface_is_drawn, "soft body surfaces are drawn with back-face culling");
     CFT_TEST(tc, non_finite_state_is_skipped, "a body with a non-finite state is not drawn");
@@ -764,6 +949,9 @@ static void build(Suite *s)
     CFT_TEST(tu, series_keep_the_whole_history, "plot series keep the whole run at reduced resolution");
     CFT_TEST(tu, residual_series_follow_the_stats, "residual series: one sample per iteration of the last solve");
     CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
+    CFT_TEST(tu, footer_keys_are_bound, "every footer key is bound and does what it says; demo keys are the demo's");
+    CFT_TEST(tu, the_label_follows_the_solver_and_restart_keeps_it, "the world label names the solver it runs; r keeps it, R not");
+    CFT_TEST(tu, a_solver_that_stabilizes_otherwise_says_so, "cycling the pyramid into pgs-blocked says why it spreads");
     CFT_TEST(tu, pyramid_demo_keys_change_the_solver, "the pyramid demo's keys change iterations, order, warm start, omega, friction, solver");
     CFT_TEST(tu, compared_worlds_step_as_their_solvers, "--compare: one world per solver, each as that solver alone; x changes one");
     CFT_TEST(tu, leaving_the_dual_form_drops_its_preconditioner, "cycling from dual resets its preconditioner: the def stays valid");

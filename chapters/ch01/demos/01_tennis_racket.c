@@ -47,6 +47,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
         d->sign[k] = 1;
         d->L0[k] = cf_world_angular_momentum(cfv_run_world(run, s));
     }
+    cfv_run_subject(run, 0, 0);
+    cfv_run_subject(run, 1, 0);
     cfv_run_set_camera(run, cfu_zero3(), -70, 32, 0);
     return CF_OK;
 }
@@ -86,7 +88,7 @@ const cfvDemo cfv_demo_ch01_tennis_racket = {
     .point_at = "the left box turns over every few seconds while the right one spins calmly about a fixed "
                 "axis; the arrows: w (yellow) on the left swings away from L (pink) and back while L stays put, "
                 "on the right w and L stay together",
-    .keys = "w angular velocity, l angular momentum, g gyroscopic on/off, [ ] time step, r reset",
+    .keys = "omega,momentum,gyroscopic,dt,restart",
     .prediction = "with -w x (I w) the box spun about its middle axis flips (the body-frame spin about y "
                   "changes sign); without it, it never flips",
     .overlays = "omega,momentum",

@@ -41,6 +41,7 @@ static cfStatus setup(cfvRun *run, cfError *err)
             return cf_error_set(err, CF_NO_MEMORY, "out of memory");
         }
     }
+    for (int k = 0; k < 3; ++k) cfv_run_subject_soft(run, k, 0);
     cfv_run_set_camera(run, cfu_zero3(), -90, 8, 0);
     return CF_OK;
 }
@@ -75,7 +76,8 @@ const cfvDemo cfv_demo_ch01_energy_drift = {
     .title = "Energy drift: explicit, semi-implicit and implicit Euler",
     .point_at = "the energy plot: orange (explicit) climbs, blue (semi-implicit) wiggles about a constant, "
                 "green (implicit) sinks; then the springs: the left swing grows, the right one dies out",
-    .keys = "[ ] time step (the drift scales with (h w0)^2), i/I integrators, p plots, r reset",
+    .keys = "dt,integrator,plots,restart",
+    .plots = "energy",
     .prediction = "with the same spring and time step, explicit Euler gains energy, semi-implicit Euler keeps it "
                   "bounded (within 10%), implicit Euler loses it",
     .steps = 400,

@@ -44,6 +44,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
             return cf_error_set(err, CF_NO_MEMORY, "out of memory");
         }
     }
+    /* the implicit beam, and where the explicit one was before it shook apart */
+    cfv_run_subject_soft(run, 0, 0);
+    cfv_run_subject_region(run, 1, cfu_vec3(0, -0.15, 0.6), cfu_vec3(1.6, 0.15, 1.3));
     cfv_run_set_camera(run, cfu_zero3(), -90, 12, 0);
     return CF_OK;
 }
@@ -94,7 +97,7 @@ const cfvDemo cfv_demo_ch01_soft_large_step = {
     .title = "A stiff soft body at a large time step: implicit Euler stays bounded",
     .point_at = "both beams use h = 1/30 s; the left (implicit) one sags and settles, the right (explicit) one "
                 "shakes apart within a few steps; press [ a few times and reset (r) to find where explicit survives",
-    .keys = "[ ] time step, I soft integrator, r reset, v velocity",
+    .keys = "dt,integrator,restart,velocity",
     .prediction = "at h = 1/30 s implicit Euler keeps the clamped beam bounded (nodes move < 0.5 m, slower than 5 m/s) "
                   "while explicit Euler blows up (a node exceeds 20 m/s)",
     .steps = 90,

@@ -42,7 +42,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     snprintf(b.name, sizeof b.name, "B");
     if (cf_world_add_body(cfv_run_world(run, s), &a) < 0 || cf_world_add_body(cfv_run_world(run, s), &b) < 0)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.4), -30, 35, 3.0);
+    cfv_run_subject(run, s, 1); /* the ball and the contact under it: the arrows there are the lesson, the box around them */
+    cfv_run_set_camera(run, cfu_zero3(), -30, 35, 0);
     step(run); /* place the bodies and draw the first frame */
     return CF_OK;
 }
@@ -105,13 +106,13 @@ static void step(cfvRun *run)
     /* what the lecturer sees */
     cfv_run_add_contact(run, 0, &c);
     double L = 0.45;
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, cfu_mul_add(c.p, L, c.n), 0x5a8cff, "n");
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, cfu_mul_add(c.p, L, c.t), 0xff7878, "t");
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, cfu_mul_add(c.p, L, c.b), 0x78e678, "b");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, cfu_mul_add(c.p, L, c.n), 0x5a8cff, "n");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, cfu_mul_add(c.p, L, c.t), 0xff7878, "t");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, cfu_mul_add(c.p, L, c.b), 0x78e678, "b");
     cfVec3 tipa = cfu_add(c.p, va), tipb = cfu_add(c.p, vb);
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, tipa, 0x78dcff, "v_A(p)");
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, tipb, 0xffa040, "v_B(p)");
-    cfv_run_mark(run, 0, CFV_MARK_ARROW, tipa, cfu_add(tipa, ju_world), 0xffffff, "J u");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, tipa, 0x78dcff, "v_A(p)");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, tipb, 0xffa040, "v_B(p)");
+    cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, tipa, cfu_add(tipa, ju_world), 0xffffff, "J u");
     cfv_run_info(run, 0, "n = (%+.3f %+.3f %+.3f)  t = (%+.3f %+.3f %+.3f)  b = (%+.3f %+.3f %+.3f)", c.n.x, c.n.y,
                  c.n.z, c.t.x, c.t.y, c.t.z, c.b.x, c.b.y, c.b.z);
     cfv_run_info(run, 1, "J u = (%+.4f, %+.4f, %+.4f) m/s  (n, t, b);  |J u - (v_B(p) - v_A(p))| = %.1e", ju[0], ju[1],
@@ -138,7 +139,7 @@ const cfvDemo cfv_demo_ch02_frames_jacobian = {
     .point_at = "the frame at the contact: n (blue) follows the tilting face, t (red) and b (green) stay in the "
                 "face and never flip; the white J u arrow starts at the tip of v_A(p) (cyan) and always ends on the "
                 "tip of v_B(p) (orange): J u = v_B(p) - v_A(p), written in [n t b]",
-    .keys = "space pause, c contact points, r reset",
+    .keys = "pause,points,restart",
     .prediction = "for every pose, J u (ch02.3) turned back to world coordinates equals v_B(p) - v_A(p) to round-off, "
                   "and [n t b] (ch02.2) is orthonormal and right-handed",
     .overlays = "points",

@@ -96,6 +96,7 @@ static cfStatus setup(cfvRun *run, cfError *err)
             if (cf_world_add_body(w, &seg) < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
     }
     place(run);
+    for (int k = 0; k < MODELS; ++k) cfv_run_subject(run, k, 1); /* the blocks and the paths they slide */
     cfv_run_set_camera(run, cfu_zero3(), -25, 28, 0);
     return CF_OK;
 }
@@ -271,7 +272,7 @@ static void step(cfvRun *run)
 static bool key(cfvRun *run, int k)
 {
     Data *d = run->data;
-    if (k == 'a') d->aligned = !d->aligned;
+    if (k == '1') d->aligned = !d->aligned;
     else if (k == ',') d->ratio = fmax(0.5, d->ratio - 0.05);
     else if (k == '.') d->ratio = fmin(2.0, d->ratio + 0.05);
     else return false;
@@ -295,9 +296,10 @@ const cfvDemo cfv_demo_ch02_incline_friction = {
     .chapter = 2,
     .title = "Box, pyramid and cone friction on an incline: the box model is anisotropic",
     .point_at = "the left block (box friction) stays put while the other two slide; the red and green tangents are "
-                "turned 45 deg from the slope; press a to align them with the slope: then box and cone agree and "
+                "turned 45 deg from the slope; press 1 to align them with the slope: then box and cone agree and "
                 "all three slide; , and . change the slope (between mu and sqrt(2) mu only the box holds)",
-    .keys = "a tangents along the slope / turned 45 deg, , . slope down / up, r reset",
+    .keys = "restart,pause",
+    .demo_keys = (const cfvDemoKey[]){{'1', "tangents along the slope / turned 45 deg"}, {',', "slope down"}, {'.', "slope up"}, {0, NULL}},
     .prediction = "at tan(theta) = 1.2 mu with the tangents turned by 45 deg the box-friction block sticks (the square "
                   "allows sqrt(2) mu along its diagonal) while the pyramid (k = 4) and cone blocks slide, the pyramid "
                   "fastest",

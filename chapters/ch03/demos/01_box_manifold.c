@@ -14,6 +14,7 @@
  * about z, the clipped square becomes an octagon: 8 points at 45 deg, before reduction; the
  * manifold actually kept (max 4, cf_manifold_reduce) is drawn as the contacts, the discarded
  * points as grey dots. Nothing is integrated: the keys (or the automatic swing) set the pose.
+ * The upper box is drawn as glass: the contacts lie inside the overlap, which it would hide.
  */
 
 typedef struct Data {
@@ -47,7 +48,10 @@ static cfStatus setup(cfvRun *run, cfError *err)
     b.x = cfu_vec3(0, 0, 2 * HALF.z - SINK);
     if (cf_world_add_body(cfv_run_world(run, s), &a) < 0 || cf_world_add_body(cfv_run_world(run, s), &b) < 0)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.45), -30, 50, 5.0);
+    cfv_run_glass(run, s, 1); /* the upper box: the manifold is seen through it */
+    cfv_run_subject(run, s, 0);
+    cfv_run_subject_region(run, s, cfu_vec3(-HALF.x, -HALF.y, -HALF.z), cfu_vec3(HALF.x, HALF.y, 3 * HALF.z - SINK));
+    cfv_run_set_camera(run, cfu_zero3(), -30, 50, 0);
     show(run);
     return CF_OK;
 }
@@ -80,7 +84,7 @@ static void show(cfvRun *run)
     for (int i = 0; i < nf; ++i) { /* the points the reduction dropped */
         bool dropped = true;
         for (int j = 0; j < nk; ++j) dropped = dropped && cfu_norm(cfu_sub(full[i].p, kept[j].p)) > 1e-9;
-        if (dropped) cfv_run_mark(run, 0, CFV_MARK_POINT, full[i].p, full[i].p, 0xb0b0b0, NULL);
+        if (dropped) cfv_run_mark(run, 0, CFV_MARK_POINT | CFV_MARK_ON_TOP, full[i].p, full[i].p, 0xb0b0b0, NULL);
     }
     double deepest = 0;
     for (int i = 0; i < nk; ++i) deepest = fmax(deepest, -kept[i].phi);
@@ -99,7 +103,7 @@ static void show(cfvRun *run)
             d->n45_kept = nk;
         }
     } else {
-        cfv_run_info(run, 1, "x y z turn the upper box by 5 deg, 0 back to the automatic swing");
+        cfv_run_info(run, 1, "1 2 3 turn the upper box by 5 deg about x, y, z; 0 back to the automatic swing");
     }
 }
 
@@ -114,8 +118,8 @@ static void step(cfvRun *run)
 static bool key(cfvRun *run, int k)
 {
     Data *d = run->data;
-    cfVec3 axis = k == 'x' ? cfu_vec3(1, 0, 0) : k == 'y' ? cfu_vec3(0, 1, 0) : cfu_vec3(0, 0, 1);
-    if (k == 'x' || k == 'y' || k == 'z') {
+    cfVec3 axis = k == '1' ? cfu_vec3(1, 0, 0) : k == '2' ? cfu_vec3(0, 1, 0) : cfu_vec3(0, 0, 1);
+    if (k == '1' || k == '2' || k == '3') {
         if (!d->manual) d->q = cfv_run_world(run, 0)->bodies[1].q;
         d->manual = true;
         d->q = cfu_quat_normalize(cfu_quat_mul(cfu_quat_from_axis_angle(axis, 5 * CF_PI / 180), d->q));
@@ -147,7 +151,9 @@ const cfvDemo cfv_demo_ch03_box_manifold = {
     .point_at = "the red contact points: 4 at the corners while the boxes are aligned; as the upper box turns the "
                 "clipped square becomes an octagon (grey dots: all 8 points), of which 4 are kept; turn about x or "
                 "y and watch the manifold shrink to an edge or a point",
-    .keys = "x y z turn the upper box by 5 deg, 0 automatic swing, d depths, n normals, space pause",
+    .keys = "depth,normals,pause",
+    .demo_keys = (const cfvDemoKey[]){{'1', "turn the upper box 5 deg about x"}, {'2', "about y"}, {'3', "about z"},
+                                      {'0', "the automatic swing"}, {0, NULL}},
     .prediction = "stacked unit cubes sunk by 0.1 m: 4 contacts at depth 0.1; turned by 45 deg about z: 8 points "
                   "before reduction, 4 after",
     .overlays = "points,normals,depth",

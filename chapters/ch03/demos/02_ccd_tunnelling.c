@@ -78,7 +78,11 @@ static cfStatus setup(cfvRun *run, cfError *err)
     d->cross_step = (int)floor(t_star / dt) + 1;
     d->toi_true = t_star - (d->cross_step - 1) * dt;
     d->toi_cubic = d->toi_incl = NAN;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.1), -90, 12, 8.5);
+    for (int k = 0; k < 2; ++k) {
+        cfv_run_subject(run, k, 0); /* the plate */
+        cfv_run_subject(run, k, 1); /* the ball */
+    }
+    cfv_run_set_camera(run, cfu_zero3(), -90, 12, 0);
     show(run);
     return CF_OK;
 }
@@ -208,7 +212,8 @@ const cfvDemo cfv_demo_ch03_ccd_tunnelling = {
     .point_at = "the grey dots on the left: the only positions discrete detection sees, 0.6 m apart, none of them "
                 "touching a 2 cm plate, so the sphere passes through; on the right CCD sweeps the centre against the "
                 "face offset by the radius and stops the sphere at the red dot",
-    .keys = ", slower, . faster, 0 default speed (36 m/s), space pause",
+    .keys = "pause,restart",
+    .demo_keys = (const cfvDemoKey[]){{',', "slower"}, {'.', "faster"}, {'0', "the default speed (36 m/s)"}, {0, NULL}},
     .prediction = "discrete detection finds no contact and the sphere ends behind the plate; CCD reports the hit in "
                   "the step where the centre crosses the offset face, the cubic at the exact time of impact (to "
                   "rounding), the inclusion test no later than it",

@@ -43,7 +43,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (st != CF_OK) return st;
     snprintf(ball.name, sizeof ball.name, "SDF sphere");
     if (cf_world_add_body(cfv_run_world(run, s), &ball) < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.5), -60, 30, 13.0);
+    cfv_run_subject(run, s, 0);
+    cfv_run_subject_region(run, s, cfu_vec3(-3, -3, 0.95), cfu_vec3(3, 3, 0.95)); /* the triangle */
+    cfv_run_set_camera(run, cfu_zero3(), -60, 30, 0);
     show(run);
     return CF_OK;
 }
@@ -94,9 +96,9 @@ static void show(cfvRun *run)
         cfv_run_add_contact(run, 0, &c);
         char lbl[40];
         snprintf(lbl, sizeof lbl, "s = %.3f", c.phi);
-        cfv_run_mark(run, 0, CFV_MARK_ARROW, c.p, cfu_add(c.p, cfu_scale(0.5, c.n)), 0xff4040, lbl);
+        cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, c.p, cfu_add(c.p, cfu_scale(0.5, c.n)), 0xff4040, lbl);
         cfVec3 x = cfu_add(c.p, cfu_scale(0.5 * c.phi, c.n)); /* the point of the triangle */
-        cfv_run_mark(run, 0, CFV_MARK_POINT, x, x, 0xffffff, NULL);
+        cfv_run_mark(run, 0, CFV_MARK_POINT | CFV_MARK_ON_TOP, x, x, 0xffffff, NULL);
     }
     cfv_run_info(run, 0, "%s: %d contact%s", d->vertices_only ? "vertex sampling only" : "vertices + face refinement",
                  ns, ns == 1 ? "" : "s");
@@ -144,7 +146,8 @@ const cfvDemo cfv_demo_ch03_sdf_triangle = {
     .point_at = "the triangle's corners: all more than 2 m outside the sphere (s >= 2.15), so sampling them finds "
                 "nothing, yet the face cuts 5 cm into the sphere; with face refinement the red arrow marks the "
                 "deepest point of the face, s = -0.05, normal +z",
-    .keys = "1 face refinement on/off, d depths, n normals",
+    .keys = "depth,normals",
+    .demo_keys = (const cfvDemoKey[]){{'1', "face refinement on / off"}, {0, NULL}},
     .prediction = "unit sphere SDF under the triangle (-3,-3,0.95), (3,-3,0.95), (0,3,0.95): vertex sampling finds "
                   "0 contacts, face refinement 1 contact with s = -0.05 and normal +z at the face point (0, 0, 0.95) (contact point (0, 0, 0.975), halfway to the surface)",
     .overlays = "points,normals,depth",

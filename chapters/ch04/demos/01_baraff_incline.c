@@ -67,6 +67,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     for (int i = 0; i < SEGMENTS; ++i)
         if (cf_world_add_body(w, &seg) < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
     place(run, slope(0));
+    cfv_run_subject(run, s, 0); /* the block */
+    cfv_run_subject_region(run, s, cfu_vec3(-SEGMENTS * SEG_HALF, -0.4, -0.1), cfu_vec3(SEGMENTS * SEG_HALF, 0.4, 0.1));
     cfv_run_set_camera(run, cfu_zero3(), -90, 10, 0);
     return CF_OK;
 }
@@ -149,7 +151,8 @@ const cfvDemo cfv_demo_ch04_baraff_incline = {
     .point_at = "the slope swings between 12 and 32 deg; the green arrow (static f_T) grows with the slope until "
                 "tan(theta) = mu = 0.5 (26.6 deg), then turns red: the block slides with f_T = mu f_N; on the way "
                 "back it slows down and sticks again, at a smaller angle than where it started to slide",
-    .keys = "space pause, r reset, [ ] time step",
+    .keys = "pause,restart,dt",
+    .plots = "energy",
     .prediction = "the block rests with f = (g cos, g sin) while tan(theta) <= mu, slides with |f_T| = mu f_N once "
                   "tan(theta) > mu, and sticks again when the slope comes back (ch04.2)",
     .steps = 480,

@@ -72,7 +72,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     cfStatus st = cf_rigid_init_fixed(&ground, cf_shape_plane(cfu_vec3(0, 0, 1), 0), err);
     if (st != CF_OK) return st;
     if (cf_world_add_body(w, &ground) < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.7), -90, 10, 4.5);
+    cfv_run_subject(run, s, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 10, 0);
     return CF_OK;
 }
 
@@ -152,7 +153,7 @@ const cfvDemo cfv_demo_ch04_dantzig_sets = {
     .point_at = "the labels next to the contacts (0: ground, 1 and 2 between the boxes): each pivot moves one index "
                 "from UNSEEN to FREE, and pushing the bottom box up makes the next contact's w negative, so it is "
                 "driven next; the white arrows are the impulses, ending at 3, 2, 1 times h g",
-    .keys = "space pause (hold a pivot), r replay from the start",
+    .keys = "pause,restart",
     .prediction = "Dantzig (ch04.1) solves the stack in 3 pivots, keeps w = 0 on the FREE set and x >= 0 after each "
                   "pivot, and ends with every contact FREE and x = (3, 2, 1) h g",
     .steps = 200,

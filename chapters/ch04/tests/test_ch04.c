@@ -1616,6 +1616,61 @@ START_TEST(ch04_bad_input_rejected)
 }
 END_TEST
 
+/* ---- issue 30: a status that tells the truth ------------------------------------------------- */
+
+/* Baraff's method on a Siconos problem where it cycles (OneObject-i100000-316: 25 contacts, 75
+   variables): it stops at its own limit, 10 m + 100 pivots, not at the general 100 m + 1000 (with
+   a pivot of O(m^3) that let an 82-contact problem run for minutes), and says max-iterations with
+   finite numbers; on BoxesStack1 it still finishes with its certificate. */
+static bool baraff_of_file(const char *name, cfBaraffProblem *bp)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/siconos-fc3d/%s", cft_data_dir(), name);
+    cfFrictionProblem fc;
+    if (cf_fc_read_siconos(path, &fc, NULL) != CF_OK) {
+        printf("test_ch04: %s not found: skipping its check\n", path);
+        return false;
+    }
+    cfDense W = {0};
+    cft_assert_ok(cf_baraff_init(bp, fc.nc, 3));
+    cft_assert_ok(cf_bsr_to_dense(&fc.W, &W));
+    memcpy(bp->A.a, W.a, (size_t)W.rows * W.cols * sizeof *W.a);
+    memcpy(bp->b, fc.q, (size_t)3 * fc.nc * sizeof *bp->b);
+    memcpy(bp->mu, fc.mu, (size_t)fc.nc * sizeof *bp->mu);
+    cf_dense_free(&W);
+    cf_fc_free(&fc);
+    return true;
+}
+
+START_TEST(truth_baraff_pivot_cap)
+{
+    ck_assert_int_eq(cf_baraff_max_pivots(75), 850);
+    const char *names[2] = {"OneObject-i100000-316.hdf5.dat", "BoxesStack1-i100000-32.hdf5.dat"};
+    for (int k = 0; k < 2; ++k) {
+        cfBaraffProblem bp;
+        if (!baraff_of_file(names[k], &bp)) continue;
+        int m = 3 * bp.nc;
+        double *f = malloc((size_t)m * sizeof *f), *a = malloc((size_t)m * sizeof *a);
+        ck_assert(f && a);
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cfStatus st = cf_baraff_solve(&bp, NULL, f, a, &rep);
+        cft_assert_at(rep.iterations <= cf_baraff_max_pivots(m), "%s: %d pivots", names[k], rep.iterations);
+        cft_assert_at(isfinite(rep.residual) && cf_vec_finite(m, f) && cf_vec_finite(m, a), "%s", names[k]);
+        if (k == 0) {
+            cft_assert_at(st == CF_MAX_ITER && rep.iterations == cf_baraff_max_pivots(m), "%s: %s after %d pivots",
+                          names[k], cf_status_name(st), rep.iterations);
+        } else {
+            cft_assert_ok_at(st, "%s", names[k]);
+            ck_assert(cf_baraff_violation(&bp, f, a) <= 1e-9 * fmax(1.0, cf_vec_norm_inf(m, bp.b)) * fmax(1.0, cf_vec_norm_inf(m, f)));
+        }
+        free(f);
+        free(a);
+        cf_baraff_free(&bp);
+    }
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch04.1");
@@ -1675,6 +1730,8 @@ static void build(Suite *s)
 
     TCase *tc = cft_tcase_unit(s, "ch04-contracts");
     CFT_TEST(tc, ch04_bad_input_rejected, "bad input rejected before pivoting");
+    TCase *tt = cft_tcase_scene(s, "ch04-truth");
+    CFT_TEST(tt, truth_baraff_pivot_cap, "Baraff stops at its own pivot limit, 10 m + 100, with finite numbers");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch04", build); }

@@ -56,7 +56,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
             if (k < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
         }
     for (int i = 0; i < w->n_bodies; ++i) d->x0[i] = w->bodies[i].x;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 4), -90, 10, 0);
+    cfv_run_subject(run, s, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 10, 0);
     return CF_OK;
 }
 
@@ -68,7 +69,7 @@ static void step(cfvRun *run)
     for (int i = 1; i < w->n_bodies; ++i) d->drift = fmax(d->drift, cfu_norm(cfu_sub(w->bodies[i].x, d->x0[i])));
     d->res_sum += w->stats.solver_residual;
     d->n++;
-    cfv_run_info(run, 0, "iters %d (,.)  order %s (1)  warm %s (2)  omega %.1f (3)  %s (4)  %s (5)",
+    cfv_run_info(run, 0, "iters %d (o O)  order %s (1)  warm %s (2)  omega %.1f (3)  %s (4)  %s (5)",
                  w->def.solver_iterations, cf_ordering_name(w->def.ordering), w->def.warm_start ? "on" : "off",
                  w->def.relaxation, cf_friction_model_name(w->def.friction_model), w->def.solver ? w->def.solver->name : "none");
     cfv_run_info(run, 1, "contacts %d, solver residual %.2e, solve %.2f ms, largest drift %.4f m",
@@ -78,14 +79,13 @@ static void step(cfvRun *run)
 static bool key(cfvRun *run, int k)
 {
     cfWorldDef *def = &cfv_run_world(run, 0)->def;
-    if (k == ',') def->solver_iterations = def->solver_iterations > 1 ? def->solver_iterations / 2 : 1;
-    else if (k == '.') def->solver_iterations = def->solver_iterations < 1000 ? 2 * def->solver_iterations : 1000;
-    else if (k == '1') def->ordering = (cfOrdering)((def->ordering + 1) % 3);
+    if (k == '1') def->ordering = (cfOrdering)((def->ordering + 1) % 3);
     else if (k == '2') def->warm_start = !def->warm_start;
     else if (k == '3') def->relaxation = def->relaxation < 1.05 ? (def->relaxation < 0.95 ? 1.0 : 1.3) : 0.8;
     else if (k == '4') def->friction_model = def->friction_model == CF_FRICTION_CONE ? CF_FRICTION_BOX : CF_FRICTION_CONE;
     else if (k == '5' && cf_solver_find("pgs-fast")) /* same sweeps, faster (the reference solutions' fast path) */
         def->solver = cf_solver_find(strcmp(def->solver->name, "pgs") == 0 ? "pgs-fast" : "pgs");
+    else if (k == '5') cfv_run_info(run, 2, "5: pgs-fast ships with the reference solutions only (not in this build)");
     else return false;
     return true;
 }
@@ -103,10 +103,12 @@ const cfvDemo cfv_demo_ch05_pyramid = {
     .chapter = 5,
     .title = "The 10-layer pyramid on matrix-free PGS: iterations, ordering, warm start, relaxation, friction",
     .point_at = "the drift in the HUD: it stays at a few millimetres with warm start; switch warm start off (2) or "
-                "halve the iterations (,) a few times and watch the top rows sag and the wall spread, and the "
+                "halve the iterations (o) a few times and watch the top rows sag and the wall spread, and the "
                 "residual panel start higher",
-    .keys = ", . halve/double iterations, 1 ordering, 2 warm start, 3 relaxation, 4 cone/box friction, "
-            "5 reference/fast solver, p points",
+    .keys = "iterations,solver,pause,points,restart",
+    .demo_keys = (const cfvDemoKey[]){{'1', "ordering"}, {'2', "warm start"}, {'3', "relaxation"}, {'4', "cone / box friction"},
+                                      {'5', "reference / fast solver"}, {0, NULL}},
+    .plots = "residual",
     .prediction = "55 unit cubes on 20 PGS iterations with warm start stand: no box moves 1 cm",
     .overlays = "points",
     .steps = 240,

@@ -33,7 +33,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
 {
     cfStatus st = add_stack(run, "pgs-boxed", "boxed PGS, 40 sweeps", -1.5, err);
     if (st == CF_OK) st = add_stack(run, "nncg", "NNCG, 40 iterations", 1.5, err);
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 2.5), -90, 10, 0);
+    for (int k = 0; k < run->n_slots; ++k) cfv_run_subject(run, k, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 10, 0);
     return st;
 }
 
@@ -63,7 +64,8 @@ const cfvDemo cfv_demo_ch05_pgs_nncg = {
     .point_at = "the two residuals in the HUD: NNCG's momentum step (one PGS sweep plus a conjugate direction) "
                 "leaves a smaller residual than PGS after the same number of sweeps; the residual panel shows "
                 "PGS flattening after a few sweeps while NNCG keeps falling",
-    .keys = "space pause, p points",
+    .keys = "pause,points",
+    .plots = "residual",
     .prediction = "at 40 sweeps per step NNCG's mean residual is below boxed PGS's",
     .overlays = "points",
     .steps = 120,

@@ -34,7 +34,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (st == CF_OK) st = add_stack(run, "pgs", 200, "PGS, 200 sweeps", 0, err);
     if (st == CF_OK) st = add_stack(run, "pgs-sm", 20, "PGS-SM, 20", 3, err);
     for (int i = 0; i < 3; ++i) d->top_z[i] = 4.5;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 2.5), -90, 10, 0);
+    for (int k = 0; k < run->n_slots; ++k) cfv_run_subject(run, k, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 10, 0);
     return st;
 }
 
@@ -60,7 +61,7 @@ const cfvDemo cfv_demo_ch05_mass_ratio = {
     .chapter = 5,
     .title = "Mass ratio 100: 20 PGS sweeps let the stack be crushed, 200 sweeps or PGS-SM hold it",
     .point_at = "the left stack buckling under the heavy box while the other two stand; the HUD's lowest heights",
-    .keys = "space pause, p points",
+    .keys = "pause,points",
     .prediction = "in 5 s the heavy box sinks below 4.4 m on 20 PGS sweeps (the stack crushes, then collapses later); PGS 200 and PGS-SM 20 keep it above 4.45 m",
     .overlays = "points",
     .steps = 300,

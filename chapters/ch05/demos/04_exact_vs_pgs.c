@@ -122,7 +122,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     d->k = 10;
     cfStatus st = add(run, "exact: Lemke (ch04.3)", -1.3, err);
     if (st == CF_OK) st = add(run, "PGS (ch05.2), k sweeps from 0", 1.3, err);
-    cfv_run_set_camera(run, cfu_vec3(0.3, 0, 1.3), -90, 8, 7.0);
+    for (int k = 0; k < run->n_slots; ++k) cfv_run_subject(run, k, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 8, 0);
     return st;
 }
 
@@ -223,7 +224,8 @@ const cfvDemo cfv_demo_ch05_exact_vs_pgs = {
     .point_at = "the orange arrows on the right grow toward the exact lengths (white on the left, grey under them) as k rises: after one sweep "
                 "only the bottom contacts carry load, the top one's impulse arrives last; the HUD shows the residual "
                 "and the distance to the exact impulses falling with k",
-    .keys = ", halve k, . double k, 0 automatic sequence, space pause",
+    .keys = "pause",
+    .demo_keys = (const cfvDemoKey[]){{',', "halve k"}, {'.', "double k"}, {'0', "the automatic sequence"}, {0, NULL}},
     .prediction = "Lemke solves the 4-contact stack to residual <= 1e-10 with x = (5, 4, 3, 2) h g; PGS's residual "
                   "falls with k (1, 2, 5, ..., 500) and after 200 sweeps its impulses are within 1e-6 of the largest "
                   "exact one",

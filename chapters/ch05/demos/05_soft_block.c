@@ -30,7 +30,10 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (b->n_nodes > 64) return cf_error_set(err, CF_BAD_INPUT, "the scene's cube has %d nodes (at most 64)", b->n_nodes);
     for (int k = 0; k < b->n_nodes; ++k) d->x0[k] = b->x[k];
     d->lowest = INFINITY;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.3), -60, 20, 2.5);
+    /* the contacts are under the cube: it is drawn as glass, and the region it stands in is the subject */
+    cfv_run_glass_soft(run, s, 0);
+    cfv_run_subject_region(run, s, cfu_vec3(-0.3, -0.3, 0), cfu_vec3(0.3, 0.3, 0.6));
+    cfv_run_set_camera(run, cfu_zero3(), -60, 20, 0);
     return CF_OK;
 }
 
@@ -67,7 +70,7 @@ const cfvDemo cfv_demo_ch05_soft_block = {
     .title = "A jelly cube on the ground: soft contacts solved in the dual form W = J A^-1 J^T",
     .point_at = "the contact points under the cube and their impulses; the HUD's weight carried (1.000: the 16 "
                 "contacts hold exactly m g h per step) and the few millimetres the jelly sags",
-    .keys = "space pause, c contacts, j impulses",
+    .keys = "pause,points,impulses",
     .prediction = "after 10 s no node has moved 1 cm, none is 1 mm below the ground, and the contacts carry the weight",
     .overlays = "points,impulses",
     .steps = 600,

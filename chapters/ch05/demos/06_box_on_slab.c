@@ -28,7 +28,12 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (s < 0) return CF_BAD_INPUT;
     d->x0 = cfv_run_world(run, s)->bodies[1].x;
     d->tilt = 1.0;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.3), -60, 25, 3.5);
+    /* the box is glass: the contacts under it (its corners on the slab, the slab nodes it presses)
+       show through it */
+    cfv_run_glass(run, s, 1);
+    cfv_run_subject_region(run, s, cfu_vec3(-0.15, -0.2, 0.25), cfu_vec3(0.35, 0.3, 0.8)); /* the box */
+    cfv_run_subject_soft(run, s, 0); /* the slab */
+    cfv_run_set_camera(run, cfu_zero3(), -60, 25, 0);
     return CF_OK;
 }
 
@@ -65,7 +70,7 @@ const cfvDemo cfv_demo_ch05_box_on_slab = {
     .title = "A rigid box on a soft slab: rigid-soft and soft-static contacts in one problem",
     .point_at = "the box's corners and the slab nodes under it (c shows the contacts), the dent they make, and the "
                 "HUD's three kinds of contact",
-    .keys = "space pause, c contacts, j impulses",
+    .keys = "pause,points,impulses",
     .prediction = "after 10 s the box has moved less than 1 cm and stays upright on the slab, which stays on the ground",
     .overlays = "points,impulses",
     .steps = 600,

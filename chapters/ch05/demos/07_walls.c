@@ -37,6 +37,7 @@ static cfStatus setup_wall(cfvRun *run, const char *file, cfError *err)
     const cfWorld *w = cfv_run_world(run, s);
     if (w->n_bodies > MAX_BODIES) return cf_error_set(err, CF_BAD_INPUT, "%s: more than %d bodies", file, MAX_BODIES);
     for (int i = 0; i < w->n_bodies; ++i) d->x0[i] = w->bodies[i].x;
+    cfv_run_subject(run, s, CFV_ALL);
     cfv_run_set_camera(run, cfu_zero3(), -90, 5, 0);
     return CF_OK;
 }
@@ -72,7 +73,7 @@ const cfvDemo cfv_demo_ch05_wall_50 = {
     .title = "The 50-layer wall (1275 boxes) stands on the soft step",
     .point_at = "the bottom rows: they sag by a centimetre under the wall's weight (the contact springs) and "
                 "stay there; nothing slides or rocks out of the plane",
-    .keys = "space pause, - = steps per frame",
+    .keys = "pause,speed",
     .prediction = "1275 unit cubes on the soft step at 40 iterations: no box moves 5 cm (checked at 12 steps; "
                   "make bench-sim runs 10 s: 1.1 cm)",
     .steps = 12,
@@ -88,7 +89,7 @@ const cfvDemo cfv_demo_ch05_wall_100 = {
     .title = "The 100-layer wall (5050 boxes) stands on the soft step",
     .point_at = "the HUD's step time (a few hundred milliseconds: let it play for a lecture's minutes) "
                 "and the largest displacement, which settles at a few centimetres",
-    .keys = "space pause, - = steps per frame",
+    .keys = "pause,speed",
     .prediction = "5050 unit cubes on the soft step at 60 iterations: no box moves 5 cm (checked at 4 steps; "
                   "make bench-sim runs 10 s: 2.6 cm)",
     .steps = 4,

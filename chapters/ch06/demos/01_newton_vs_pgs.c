@@ -37,7 +37,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     cfStatus st = add_stack(run, "pgs-blocked", "blocked PGS, 20 sweeps", -1.5, err);
     if (st == CF_OK) st = add_stack(run, "newton-ac", "Alart-Curnier Newton, 20 iterations", 1.5, err);
     d->low_z[0] = d->low_z[1] = 4.5;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 2.5), -90, 10, 0);
+    for (int k = 0; k < run->n_slots; ++k) cfv_run_subject(run, k, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 10, 0);
     return st;
 }
 
@@ -73,7 +74,8 @@ const cfvDemo cfv_demo_ch06_newton_vs_pgs = {
     .title = "Newton beside PGS on a 100:1 stack, 20 iterations each: linear crawl against quadratic convergence",
     .point_at = "the residual panel (log axis): PGS's line falls slowly and straight, Newton's bends down and "
                 "drops many orders in its last iterations; the HUD's residuals and heights",
-    .keys = "space pause, p points",
+    .keys = "pause,points",
+    .plots = "residual",
     .prediction = "Newton's residual per step is more than 1000 times smaller than PGS's (geometric mean) and its "
                   "heavy box stays above 4.49 m",
     .overlays = "points",

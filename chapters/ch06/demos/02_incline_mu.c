@@ -7,7 +7,7 @@
 
 /*
  * What the viewer must show: a block on a 30 degree incline, solved by Alart-Curnier Newton
- * (ch06.6). The friction coefficient follows a schedule (or the keys 'z' and 'x'): mu = 0.2 for
+ * (ch06.6). The friction coefficient follows a schedule (or the keys ',' and '.'): mu = 0.2 for
  * 0.6 s (tan 30 = 0.577 > mu: it slides, accelerating at g (sin - mu cos) = 3.21 m/s^2), then
  * mu = 0.8 until 2.6 s (it decelerates at g (0.8 cos - sin) = 1.89 m/s^2, stops after 1 s and
  * sticks), then mu = 0.2 again (it slides off). The HUD shows mu, the speed and the measured acceleration against the prediction. Newton
@@ -58,7 +58,14 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (cf_world_add_body(w, &ground) < 0 || cf_world_add_body(w, &box) < 0)
         return cf_error_set(err, CF_NO_MEMORY, "out of memory");
     set_mu(run, scheduled_mu(0));
-    cfv_run_set_camera(run, cfu_vec3(-1.3, 0, -0.8), -90, 8, 7); /* the whole path, seen from the side */
+    /* the block and the whole path it slides in 3.5 s (2.9 m down the slope), seen from above the
+       incline's surface (from its downhill side: a plane seen from below is not drawn) */
+    cfVec3 down = cfu_vec3(-cos(THETA), 0, -sin(THETA));
+    cfv_run_subject(run, s, 1);
+    cfv_run_subject_region(run, s, cfu_add(cfu_scale(-0.3, down), cfu_vec3(0, -0.4, 0)),
+                           cfu_add(cfu_add(cfu_scale(3.2, down), cfu_scale(0.6, n)), cfu_vec3(0, 0.4, 0)));
+    cfv_run_trail(run, s, 1, 0xffd060, false);
+    cfv_run_set_camera(run, cfu_zero3(), -125, 28, 0);
     return CF_OK;
 }
 
@@ -81,7 +88,7 @@ static void step(cfvRun *run)
         if (t > 2.7 && t < 3.5) d->a_err[1] = fmax(d->a_err[1], fabs(a - want) / fabs(want));
         if (t > 1.8 && t < 2.6) d->stuck_speed = fmax(d->stuck_speed, fabs(v));
     }
-    cfv_run_info(run, 0, "mu = %.2f (keys z/x: -/+ 0.1), tan(30) = 0.577: %s", mu, mu < tan(THETA) ? "slides" : "sticks");
+    cfv_run_info(run, 0, "mu = %.2f (keys , and .: -/+ 0.1), tan(30) = 0.577: %s", mu, mu < tan(THETA) ? "slides" : "sticks");
     cfv_run_info(run, 1, "speed down the slope %.3f m/s, acceleration %.2f m/s^2 (predicted %.2f while sliding)", v, a,
                  slide);
 }
@@ -89,9 +96,9 @@ static void step(cfvRun *run)
 static bool key(cfvRun *run, int k)
 {
     Data *d = run->data;
-    if (k != 'z' && k != 'x') return false;
+    if (k != ',' && k != '.') return false;
     d->manual = true;
-    set_mu(run, fmax(0.0, fmin(1.5, d->mu + (k == 'x' ? 0.1 : -0.1))));
+    set_mu(run, fmax(0.0, fmin(1.5, d->mu + (k == '.' ? 0.1 : -0.1))));
     return true;
 }
 
@@ -110,8 +117,9 @@ const cfvDemo cfv_demo_ch06_incline_mu = {
     .chapter = 6,
     .title = "A block on a 30 degree incline slides (mu 0.2), sticks (mu 0.8) and slides again, by Newton",
     .point_at = "the HUD: measured acceleration equals g (sin - mu cos) while sliding, the speed is exactly zero "
-                "while stuck; press z/x to change mu yourself",
-    .keys = "z/x mu -/+ 0.1, space pause, p points",
+                "while stuck; press , and . to change mu yourself",
+    .keys = "pause,points,solver,restart",
+    .demo_keys = (const cfvDemoKey[]){{',', "mu - 0.1"}, {'.', "mu + 0.1"}, {0, NULL}},
     .prediction = "acceleration within 2% of g (sin 30 - 0.2 cos 30) in both sliding phases; below 1e-3 m/s while "
                   "mu = 0.8 holds it",
     .overlays = "points",

@@ -58,7 +58,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
             if (cf_world_add_body(w, &b) < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
         }
     for (int i = 0; i < w->n_bodies; ++i) d->x0[i] = w->bodies[i].x;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.9), -90, 10, 0);
+    cfv_run_subject(run, s, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 10, 0);
     return CF_OK;
 }
 
@@ -103,7 +104,9 @@ const cfvDemo cfv_demo_ch07_wall = {
     .point_at = "the residual panel (the merit of each sweep) and the sweeps in the HUD: local r-factors finish in "
                 "tens of sweeps; press 2 for one global r and watch the sweeps grow, 3 for the paper's blocked "
                 "r-factors",
-    .keys = "1 local, 2 global, 3 blocked r-factors, p points",
+    .keys = "points,pause",
+    .demo_keys = (const cfvDemoKey[]){{'1', "local r-factors"}, {'2', "one global r"}, {'3', "blocked r-factors"}, {0, NULL}},
+    .plots = "residual",
     .prediction = "with local r-factors and at most 1000 sweeps per step no brick moves 1 cm",
     .overlays = "points",
     .steps = 12,

@@ -67,7 +67,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     d->stop_time = -1;
     cfStatus st = add_ball(run, "Coulomb-Contensou, mu_tau 0.05 m", -1.0, err);
     if (st == CF_OK) st = add_ball(run, "isotropic disk (no torsion)", 1.0, err);
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.5), -90, 25, 0);
+    for (int k = 0; k < run->n_slots; ++k) cfv_run_subject(run, k, 1);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 25, 0);
     return st;
 }
 
@@ -115,7 +116,7 @@ const cfvDemo cfv_demo_ch07_spinning_top = {
     .title = "A spinning ball: torsional friction (Coulomb-Contensou ellipsoid) stops it, the Coulomb disk does not",
     .point_at = "the two spins in the HUD: the left one falls linearly and stops at the predicted time, the right "
                 "one never changes (its contact point does not slide, so the disk has nothing to oppose)",
-    .keys = "space pause, p points",
+    .keys = "pause,points,omega",
     .prediction = "the ball with mu_tau = 0.05 m stops within 0.02 s of 0.4 R^2 w0/(mu_tau g) = 2.04 s; the other keeps 10 rad/s",
     .overlays = "points",
     .steps = 250,

@@ -14,6 +14,7 @@
  * r-factors, 60 sweeps, h = 0.01). Left: mu = 0.75 (paper 001's): the spheres near the opening
  * lock into an arch and the flow stops (jamming, paper 001's Fig. 1 and notes Fig. 24). Right:
  * mu = 0: nothing holds an arch and the hopper empties. The HUD counts the spheres that left.
+ * The front plates are drawn as glass, so the arch is seen through them.
  */
 
 typedef struct Data {
@@ -75,7 +76,13 @@ static cfStatus setup(cfvRun *run, cfError *err)
 {
     cfStatus st = add_hopper(run, 0.75, "mu = 0.75: jams", -1.6, err);
     if (st == CF_OK) st = add_hopper(run, 0.0, "mu = 0: runs out", 1.6, err);
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.4), -90, 55, 0);
+    if (st != CF_OK) return st;
+    for (int k = 0; k < 2; ++k) {
+        cfv_run_glass(run, k, 2); /* the front plate: the arch is behind it */
+        cfv_run_subject_region(run, k, cfu_vec3(-1.0, -0.35, -0.2), cfu_vec3(1.0, 0.35, 1.4)); /* the hopper */
+    }
+    cfv_run_subject(run, 0, CFV_ALL); /* the spheres that jam */
+    cfv_run_set_camera(run, cfu_zero3(), -90, 15, 0);
     return st;
 }
 
@@ -105,7 +112,7 @@ const cfvDemo cfv_demo_ch07_funnel = {
     .title = "Jamming: spheres in a hopper with mu = 0.75 lock into an arch; with mu = 0 they run out (PROX-GS)",
     .point_at = "the opening: on the left a few spheres wedge against the walls and each other and carry the rest; "
                 "on the right the same spheres slide past each other and leave",
-    .keys = "space pause, p points",
+    .keys = "pause,points,restart",
     .prediction = "after 3.5 s at most a quarter of the spheres left the rough hopper and at least three quarters the smooth one",
     .overlays = "points",
     .steps = 350,

@@ -1138,6 +1138,112 @@ START_TEST(lib_prox_rows_in_world)
 }
 END_TEST
 
+/* ---- issue 30: a status that tells the truth ------------------------------------------------- */
+
+/* A rank-1 Delassus operator W = v v^T over nc contacts, q and mu drawn from cf_rng: most such
+   problems have no solution the PROX map can reach, and its adaptive scale shrinks on every
+   rejected sweep. */
+static void rank_one_problem(uint64_t seed, int nc, cfFrictionProblem *fc)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, seed);
+    int n = 3 * nc;
+    double v[12];
+    ck_assert(n <= 12);
+    for (int i = 0; i < n; ++i) v[i] = cf_rng_normal(&rng);
+    memset(fc, 0, sizeof *fc);
+    fc->nc = nc;
+    cft_assert_ok(cf_bsr_init(&fc->W, nc, nc, 3, 3));
+    for (int a = 0; a < nc; ++a)
+        for (int b = 0; b < nc; ++b) {
+            double B[9];
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) B[3 * i + j] = v[3 * a + i] * v[3 * b + j];
+            cft_assert_ok_at(cf_bsr_add_block(&fc->W, a, b, B), "a = %d, b = %d", a, b);
+        }
+    cf_bsr_finalize(&fc->W);
+    fc->q = malloc((size_t)n * sizeof *fc->q);
+    fc->mu = malloc((size_t)nc * sizeof *fc->mu);
+    ck_assert(fc->q && fc->mu);
+    for (int i = 0; i < n; ++i) fc->q[i] = cf_rng_normal(&rng);
+    for (int a = 0; a < nc; ++a) fc->mu[a] = cf_rng_range(&rng, 0.1, 1.0);
+}
+
+/* The floor and the reset of the adaptive rule: a rejection never shrinks the scale below
+   scale_min, a rejection at the floor restarts with the full step and an empty window, and a
+   reset with nothing accepted since the last one says stalled. */
+START_TEST(truth_prox_rule_floor_and_reset)
+{
+    cfProxOptions o = cf_prox_options_default();
+    ck_assert(o.scale_min == CF_PROX_SCALE_MIN && o.scale_min > 0.0);
+    o.strategy = CF_RFACTOR_GLOBAL; /* nu 0.5 */
+    o.scale_min = 0.3;
+    cfProxAdapt ad;
+    cf_prox_adapt_init(&ad);
+    ck_assert(cf_prox_accept(&o, &ad, 1.0));
+    ck_assert(!cf_prox_accept(&o, &ad, 2.0));
+    cft_assert_near(ad.scale, 0.5, 0, 0);
+    ck_assert(!cf_prox_accept(&o, &ad, 2.0));
+    cft_assert_near(ad.scale, 0.3, 0, 0); /* max(0.25, the floor) */
+    ck_assert(!cf_prox_accept(&o, &ad, 2.0)); /* at the floor: reset */
+    ck_assert(ad.scale == 1.0 && ad.n == 0 && ad.resets == 1 && !ad.stalled);
+    ck_assert(cf_prox_accept(&o, &ad, 2.0)); /* an empty window takes any finite merit */
+    /* merits that are never finite: down to the floor, reset, down again, stalled */
+    cf_prox_adapt_init(&ad);
+    for (int k = 0; k < 3; ++k) ck_assert(!cf_prox_accept(&o, &ad, NAN));
+    ck_assert(ad.resets == 1 && ad.stalled); /* nothing was accepted since the start */
+    /* nu = 1 never shrinks, so never reaches the floor: the listing's fixed r */
+    o.nu = 1.0;
+    cf_prox_adapt_init(&ad);
+    ck_assert(cf_prox_accept(&o, &ad, 1.0));
+    for (int k = 0; k < 50; ++k) ck_assert(!cf_prox_accept(&o, &ad, 1.0));
+    ck_assert(ad.scale == 1.0 && ad.resets == 0);
+    /* the check refuses a floor outside (0, 1] */
+    cfProxProblem p;
+    memset(&p, 0, sizeof p);
+    p.dim = 3;
+    o.scale_min = 0.0;
+    cft_assert_status(cf_prox_check(&p, NULL, &o, NULL), CF_BAD_INPUT);
+}
+END_TEST
+
+/* The case of the fuzzing round: on rank-1 problems PROX-GS and PROX-Jacobi cut their step on
+   every rejected sweep until it underflowed, accepted a zero change and said converged with a
+   Coulomb residual of order 1. Now "converged" comes with a small residual, the scale never goes
+   below its floor, and the unsolvable ones end at the iteration limit. */
+START_TEST(truth_prox_rank_one_no_false_convergence)
+{
+    cfProxSweep sweeps[2] = {cf_prox_gs_sweep, cf_prox_jacobi_sweep};
+    int hard = 0, solved = 0;
+    for (uint64_t seed = 1; seed <= 12; ++seed)
+        for (int k = 0; k < 2; ++k) {
+            cfFrictionProblem fc;
+            rank_one_problem(seed, 3, &fc);
+            cfSolverParams par = cf_solver_params_default();
+            par.tol = 1e-10; /* as cflab solve: a long solve of a file */
+            par.max_iter = 4000;
+            double r[9] = {0}, scale = 1.0;
+            cfReport rep;
+            cf_report_init(&rep, NULL, 0);
+            cfStatus st = cf_prox_solve_fc(&fc, sweeps[k], &par, &scale, r, &rep);
+            double rel = cf_fc_residual(&fc, r) / cf_fc_norm_q(&fc);
+            cft_assert_at(st == CF_OK || st == CF_MAX_ITER, "seed %d %s: %s", (int)seed, k ? "jacobi" : "gs",
+                          cf_status_name(st));
+            cft_assert_at(st != CF_OK || rel <= 1e-6, "seed %d %s: converged with residual / |q| = %g after %d sweeps",
+                          (int)seed, k ? "jacobi" : "gs", rel, rep.iterations);
+            cft_assert_at(st == CF_OK || (isfinite(rep.residual) && rep.residual > 0.0), "seed %d: merit %g", (int)seed,
+                          rep.residual);
+            cft_assert_at(scale >= CF_PROX_SCALE_MIN, "seed %d: scale %g below the floor", (int)seed, scale);
+            hard += rel > 1e-3;
+            solved += st == CF_OK;
+            cf_fc_free(&fc);
+        }
+    /* the family has both kinds (the old rule said converged on the hard ones too) */
+    ck_assert_int_ge(hard, 4);
+    ck_assert_int_ge(solved, 2);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch07.1");
@@ -1180,6 +1286,9 @@ static void build(Suite *s)
 
     TCase *tl = cft_tcase_scene(s, "ch07-integration");
     CFT_TEST(tl, lib_prox_rows_in_world, "prox-gs and prox-jacobi with each r strategy hold a stack");
+    TCase *tt = cft_tcase_scene(s, "ch07-truth");
+    CFT_TEST(tt, truth_prox_rule_floor_and_reset, "the adaptive rule: a floor, a reset at the floor, stalled");
+    CFT_TEST(tt, truth_prox_rank_one_no_false_convergence, "rank-1 W: converged only with a small residual; the floor holds");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch07", build); }

@@ -48,7 +48,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
             return cf_error_set(err, CF_BAD_INPUT, "the scene's cube must be one body of at most %d nodes", MAX_NODES);
         d->lowest[i] = INFINITY;
     }
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.3), -90, 12, 4.8);
+    for (int i = 0; i < N_SLOTS; ++i) cfv_run_subject_soft(run, i, 0);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 12, 0);
     return CF_OK;
 }
 
@@ -133,7 +134,7 @@ const cfvDemo cfv_demo_ch08_jelly_preconditioners = {
     .title = "A jelly cube lands with W_A, ICA and W_M: how far one step's contact response travels",
     .point_at = "the orange arrows of the landing step: on the left every node slows down at once, on the right only "
                 "the bottom layer; then the right cube, stepped explicitly at 15 times its limit, blows up",
-    .keys = "space pause, c contacts, j impulses",
+    .keys = "pause,points,impulses,preconditioner",
     .prediction = "the exact response reaches the top layer in the landing step, the lumped one stays in the bottom "
                   "fifth; exact and ICA cubes rest above the ground after 3 s; the lumped world stops with its limit",
     .overlays = "points",

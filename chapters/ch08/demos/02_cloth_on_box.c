@@ -35,7 +35,11 @@ static cfStatus setup(cfvRun *run, cfError *err)
             return cf_error_set(err, CF_BAD_INPUT, "the scene must have the ground, the box and the cloth");
         d->deepest[i] = -INFINITY;
     }
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.3), -70, 25, 3.2);
+    for (int i = 0; i < 2; ++i) {
+        cfv_run_subject_soft(run, i, 0); /* the cloth */
+        cfv_run_subject(run, i, 1);      /* the box */
+    }
+    cfv_run_set_camera(run, cfu_zero3(), -70, 25, 0);
     return CF_OK;
 }
 
@@ -78,7 +82,7 @@ const cfvDemo cfv_demo_ch08_cloth_on_box = {
     .title = "Cloth over a box: constraint manifold refinement with CCD keeps every node out; proximity alone does not",
     .point_at = "the box's top edges as the sheet folds over them: on the right nodes dip into the box where they "
                 "moved more than the 2 mm margin in one step; the HUD's rounds when the sheet lands",
-    .keys = "space pause, c contacts, n normals",
+    .keys = "pause,points,normals",
     .prediction = "with CMR no cloth node is ever 1 mm inside the box; with proximity alone some node gets more than "
                   "2 mm in; some steps need a second CMR round",
     .overlays = NULL,

@@ -27,7 +27,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
                           err) < 0)
         return CF_BAD_INPUT;
     d->lowest = INFINITY;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.3), -70, 20, 3.2);
+    cfv_run_subject(run, 0, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -70, 20, 0);
     return CF_OK;
 }
 
@@ -78,7 +79,7 @@ const cfvDemo cfv_demo_ch08_mixed = {
     .chapter = 8,
     .title = "Paper 004's mixed pile: rigid boxes, jelly blocks and a cloth in one dual-form system",
     .point_at = "every contact, rigid or soft on either side, is a row of one system; the cloth drapes over the pile",
-    .keys = "r reset, shift+P preconditioner",
+    .keys = "restart,preconditioner,pause",
     .prediction = "after 4 s no body's centre of mass moves faster than 2 cm/s and nothing went through the ground",
     .overlays = NULL,
     .steps = 800,

@@ -9,7 +9,7 @@
 
 /*
  * What the viewer must show: two copies of a plate 1 mm thick (2 m x 2 m) and a small ball
- * (drawn with radius 2 cm; physically a point of 1 kg) thrown down at 100 m/s from 0.5 m, no
+ * (drawn with radius 8 cm; physically a point of 1 kg) thrown down at 100 m/s from 0.5 m, no
  * gravity, h = 0.01:
  * one step is a metre. Left: classical penalty (ch09.1, k = 1e6 N/m, symplectic Euler): the
  * particle is never seen inside the plate, no force ever acts and it ends far below (tunnelling,
@@ -17,14 +17,17 @@
  * would cross the plate, the CCD-filtered line search cuts it to 80 % of the time of impact, and
  * the barrier stops the particle on the plate in that same step, its distance staying positive in
  * every iterate (the IPC guarantee). Implicit Euler keeps almost none of the kinetic energy: the
- * barrier then pushes the particle off at a few cm/s. Grey dots mark the positions at the step ends.
+ * barrier then pushes the particle off at a few cm/s. Grey dots mark the positions at the step ends
+ * (the trails); the frame shows a metre below the plates, and an arrow at its bottom edge says
+ * where the penalty particle went. The bodies carry the particles' velocities, so the HUD's
+ * energies are theirs (penalty keeps its 5000 J, IPC's implicit Euler loses almost all).
  */
 
 #define H 0.01
 #define V0 (-100.0)
 #define Z0 0.5
 #define HALF_T 5e-4
-#define DRAW_R 0.02
+#define DRAW_R 0.08
 
 typedef struct Data {
     double zp, vp;        /* penalty particle */
@@ -67,7 +70,14 @@ static cfStatus setup(cfvRun *run, cfError *err)
     d->zp_min_above = Z0;
     cfStatus st = add(run, "penalty k = 1e6: tunnels", -1.4, err);
     if (st == CF_OK) st = add(run, "IPC + CCD line search: stops", 1.4, err);
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0), -90, 10, 7.0);
+    if (st != CF_OK) return st;
+    for (int k = 0; k < 2; ++k) {
+        cfv_run_world(run, k)->bodies[1].v = cfu_vec3(0, 0, V0);
+        cfv_run_subject_region(run, k, cfu_vec3(-1, -1, -1.3), cfu_vec3(1, 1, Z0 + 2 * DRAW_R)); /* plate, a metre each side */
+        cfv_run_trail(run, k, 1, 0xa0a0a0, true);
+    }
+    cfv_run_subject(run, 1, 1); /* the IPC particle, at the plate */
+    cfv_run_set_camera(run, cfu_zero3(), -90, 18, 0);
     return st;
 }
 
@@ -117,11 +127,16 @@ static void step(cfvRun *run)
     d->clamps += stats.ccd_clamps;
     d->min_dist = fmin(d->min_dist, stats.min_dist);
     d->zp_min_above = fmin(d->zp_min_above, d->q[2]);
-    cfv_run_world(run, 0)->bodies[1].x = cfu_vec3(0, 0, d->zp + (d->zp >= 0 ? DRAW_R : -DRAW_R));
-    cfv_run_world(run, 1)->bodies[1].x = cfu_vec3(d->q[0], d->q[1], d->q[2] + DRAW_R);
-    cfVec3 pp = cfu_vec3(0.3, 0, d->zp), pi = cfu_vec3(0.3, 0, d->q[2]);
-    cfv_run_mark(run, 0, CFV_MARK_POINT, pp, pp, 0xa0a0a0, NULL);
-    cfv_run_mark(run, 1, CFV_MARK_POINT, pi, pi, 0xa0a0a0, NULL);
+    cfRigidBody *bp = &cfv_run_world(run, 0)->bodies[1], *bi = &cfv_run_world(run, 1)->bodies[1];
+    bp->x = cfu_vec3(0, 0, d->zp + (d->zp >= 0 ? DRAW_R : -DRAW_R));
+    bp->v = cfu_vec3(0, 0, d->vp);
+    bi->x = cfu_vec3(d->q[0], d->q[1], d->q[2] + DRAW_R);
+    bi->v = cfu_vec3(d->u[0], d->u[1], d->u[2]);
+    if (d->zp < -1.3) { /* below the frame: say where */
+        char where[64];
+        snprintf(where, sizeof where, "the particle is at z = %.1f m", d->zp);
+        cfv_run_mark(run, 0, CFV_MARK_ARROW | CFV_MARK_ON_TOP, cfu_vec3(0, 0, -0.7), cfu_vec3(0, 0, -1.25), 0xe0e0e0, where);
+    }
     cfv_run_info(run, 0, "100 m/s, h = 0.01 s: 1 m per step against a 1 mm plate");
     cfv_run_info(run, 1, "penalty: z = %+.4f m, v = %+.1f m/s", d->zp, d->vp);
     cfv_run_info(run, 2, "IPC: distance to the plate %.3e m (smallest so far %.3e), v = %+.3f m/s, CCD clamps %d",
@@ -147,7 +162,8 @@ const cfvDemo cfv_demo_ch09_tunnel = {
     .title = "100 m/s against a 1 mm plate: penalty tunnels, IPC with a CCD line search stops",
     .point_at = "the grey dots: on the left the positions a metre apart, none inside the plate, so no penalty force ever "
                 "acts; on the right the particle is stopped at the plate in the first step and then drifts off slowly, pushed by the barrier",
-    .keys = "space pause",
+    .keys = "pause,restart",
+    .plots = "energy",
     .prediction = "the penalty particle ends more than a metre below the plate; the IPC particle never gets below the "
                   "plate's top face, its distance stays positive in every step, CCD cut at least one line search",
     .steps = 30,

@@ -12,8 +12,10 @@
  * What the viewer must show: a fixed ground slab and two soft boxes (8 nodes, 28 springs each,
  * 1 kg) dropped from a few centimetres, stepped by IPC (projected Newton with the CCD line search,
  * ch09.2-ch09.5) with h = 0.01, dhat = 1 cm (large enough to see), kappa = 1e3 N/m, friction
- * mu = 0.5 (ch09.6). The boxes are drawn as their edges; every pair closer than dhat is drawn as
- * a red segment between its closest points, so the dhat shells show where the barrier acts. The
+ * mu = 0.5 (ch09.6). The boxes are drawn as their edges, the slab as a fixed box of the world
+ * (drawn only: the demo steps the IPC system itself); every pair closer than dhat is drawn as a red
+ * segment between its closest points with a red dot at its middle (the segments are millimetres
+ * long), so the dhat shells show where the barrier acts. The
  * lower box lands and bounces a little, the upper one lands on it; both settle a few millimetres
  * apart (where the barrier carries the weight) and never touch. The HUD shows the barrier energy,
  * the smallest distance and the Newton iterations of the step.
@@ -74,6 +76,7 @@ static int draw_pair(void *ctx, const int node[4], bool ee)
         else a = cfu_mul_add(a, -st.c[i], x[i]);
     }
     cfv_run_mark(D->run, 0, CFV_MARK_LINE, a, b, 0xff3030, NULL);
+    cfv_run_mark(D->run, 0, CFV_MARK_POINT, cfu_scale(0.5, cfu_add(a, b)), a, 0xff3030, NULL);
     return 0;
 }
 
@@ -81,8 +84,9 @@ static void show(cfvRun *run, const cfIpcSystem *s)
 {
     Data *d = run->data;
     for (int e = 0; e < s->n_edge; ++e)
-        cfv_run_mark(run, 0, CFV_MARK_LINE, cf_ipc_node(s->q, s->edge[e][0]), cf_ipc_node(s->q, s->edge[e][1]),
-                     s->fixed[s->edge[e][0]] ? 0x808080 : 0x60b0ff, NULL);
+        if (!s->fixed[s->edge[e][0]]) /* the slab is the world's box */
+            cfv_run_mark(run, 0, CFV_MARK_LINE, cf_ipc_node(s->q, s->edge[e][0]), cf_ipc_node(s->q, s->edge[e][1]), 0x60b0ff,
+                         NULL);
     Draw D = {run, s, 0.0};
     cf_ipc_for_pairs(s, draw_pair, &D);
     d->barrier = D.barrier;
@@ -95,6 +99,11 @@ static cfStatus setup(cfvRun *run, cfError *err)
     def.dt = H;
     if (cfv_run_add_world(run, &def, "IPC: two soft boxes on a slab (red: pairs within dhat)", cfu_zero3(), err) < 0)
         return CF_BAD_INPUT;
+    cfRigidBody slab; /* drawn only: the IPC system below has the slab's nodes */
+    if (cf_rigid_init_fixed(&slab, cf_shape_box(cfu_vec3(1.4, 1.3, 0.1)), err) != CF_OK) return CF_BAD_INPUT;
+    slab.x = cfu_vec3(-0.1, 0.1, -0.1);
+    snprintf(slab.name, sizeof slab.name, "slab");
+    if (cf_world_add_body(cfv_run_world(run, 0), &slab) < 0) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
     cfIpcSystem s;
     cfStatus st = ipc_system(&s, NULL);
     if (st == CF_OK) {
@@ -104,7 +113,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     }
     cf_ipc_free(&s);
     d->min_dist = INFINITY;
-    cfv_run_set_camera(run, cfu_vec3(0.4, 0, 0.3), -70, 15, 2.2);
+    cfv_run_subject_region(run, 0, cfu_vec3(0.1, -0.3, 0.0), cfu_vec3(0.7, 0.3, 0.85)); /* the two boxes */
+    cfv_run_set_camera(run, cfu_zero3(), -70, 15, 0);
     return st == CF_OK ? CF_OK : cf_error_set(err, st, "building the IPC system failed");
 }
 
@@ -153,9 +163,9 @@ const cfvDemo cfv_demo_ch09_soft_stack = {
     .id = "ch09/soft_stack",
     .chapter = 9,
     .title = "IPC: two soft boxes dropped on a slab settle without ever touching (red: pairs inside dhat)",
-    .point_at = "the red segments: every point-triangle or edge-edge pair closer than dhat = 1 cm, where the barrier "
+    .point_at = "the red dots and segments: every point-triangle or edge-edge pair closer than dhat = 1 cm, where the barrier "
                 "pushes; the gap they span shrinks to the distance where the barrier carries the weight, never to 0",
-    .keys = "space pause",
+    .keys = "pause,restart",
     .prediction = "every pair keeps a positive distance in every step, the upper box rests on the lower one and both come "
                   "to rest (node speeds below 5 cm/s after 2 s)",
     .steps = 200,

@@ -8,18 +8,20 @@
 #include "cf/cf_ch09.h"
 
 /*
- * What the viewer must show: three particles of 1 kg (drawn as balls of 5 cm) on three 30 degree
+ * What the viewer must show: three particles of 1 kg (drawn as balls of 12 cm) on three 30 degree
  * inclines, stepped by IPC with lagged friction (ch09.2-ch09.6), h = 0.01, dhat = 1 mm,
  * kappa = 1e4 N/m. Left and middle: mu = 0.8 > tan 30: Coulomb's law sticks, but IPC's smoothed
  * friction has no static force and the particles creep at eps_v (1 - sqrt(1 - tan/mu)) =
  * 0.4724 eps_v: 4.7 mm/s with eps_v = 1 cm/s, 0.47 mm/s with eps_v = 1 mm/s (notes 5.3.4: the creep
  * shrinks with eps_v, never vanishes). Right: mu = 0.5 < tan 30: it slides with
- * g (sin - mu cos) = 0.657 m/s^2. The HUD shows each measured speed beside the prediction.
+ * g (sin - mu cos) = 0.657 m/s^2. The HUD shows each measured speed beside the prediction; each
+ * particle is drawn in its world's colour, the sliding one with its path. The inclines are seen from
+ * above their surface.
  */
 
 #define H 0.01
 #define THETA (30.0 * CF_PI / 180.0)
-#define R_DRAW 0.05
+#define R_DRAW 0.12
 
 typedef struct Data {
     double q[3], u[3];      /* per incline: the particle's slope coordinate, speed (the rest is rebuilt) */
@@ -61,7 +63,12 @@ static cfStatus setup(cfvRun *run, cfError *err)
         d->z[i] = 5.3e-4;
     }
     d->min_dist = INFINITY;
-    cfv_run_set_camera(run, to_world(0.6, 0), -60, 25, 4.5);
+    for (int i = 0; i < 3; ++i) {
+        cfv_run_subject(run, i, 0); /* the incline */
+        cfv_run_subject(run, i, 1); /* the particle */
+    }
+    cfv_run_trail(run, 2, 1, 0x2ecc71, false);
+    cfv_run_set_camera(run, cfu_zero3(), -55, 30, 0);
     return CF_OK;
 }
 
@@ -94,8 +101,7 @@ static void step(cfvRun *run)
         d->min_dist = fmin(d->min_dist, stats.min_dist);
         if (w->step == run->demo->steps / 2) d->v_mid[i] = d->u[i];
         w->bodies[1].x = to_world(d->q[i], d->z[i] + R_DRAW);
-        cfVec3 mark = to_world(d->q[i], d->z[i] + R_DRAW); /* the particle itself, labelled */
-        cfv_run_mark(run, i, CFV_MARK_POINT, mark, mark, 0xffa040, "particle");
+        w->bodies[1].v = to_world(d->u[i], 0); /* the energy the HUD shows is the particle's */
     }
     double creep = 1.0 - sqrt(1.0 - tan(THETA) / 0.8);
     cfv_run_info(run, 0, "creep speed, mu 0.8, eps_v 1 cm/s: %.4f mm/s (predicted %.4f)", 1e3 * d->u[0], 1e3 * EPS_V[0] * creep);
@@ -124,7 +130,7 @@ const cfvDemo cfv_demo_ch09_incline_creep = {
     .title = "Lagged IPC friction on a 30 degree incline: mu 0.8 creeps at 0.47 eps_v instead of sticking; mu 0.5 slides",
     .point_at = "the HUD's creep speeds: Coulomb's law holds both left particles still (tan 30 < 0.8), IPC's smoothed "
                 "friction lets them creep, ten times slower with ten times smaller eps_v, never zero",
-    .keys = "space pause",
+    .keys = "pause,restart",
     .prediction = "the two mu = 0.8 particles creep at eps_v (1 - sqrt(1 - tan 30 / 0.8)) within 5 %, the mu = 0.5 one "
                   "slides at g (sin 30 - 0.5 cos 30) within 1 %, no distance ever reaches 0",
     .steps = 200,

@@ -29,7 +29,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (cfv_run_add_scene(run, "ch09_ipc_soft_stack.json", "ipc pipeline (red dots: pairs within dhat)", cfu_zero3(), err) < 0)
         return CF_BAD_INPUT;
     d->min_dist = INFINITY;
-    cfv_run_set_camera(run, cfu_vec3(0.4, 0, 0.3), -70, 15, 2.2);
+    cfv_run_subject_soft(run, 0, 0);
+    cfv_run_subject_soft(run, 0, 1);
+    cfv_run_set_camera(run, cfu_zero3(), -70, 15, 0);
     return CF_OK;
 }
 
@@ -73,7 +75,8 @@ const cfvDemo cfv_demo_ch09_world_soft_stack = {
     .title = "The world's ipc pipeline: two soft boxes settle on a slab (red: pairs within dhat; plot: barrier energy)",
     .point_at = "the red dots, pairs within dhat where the barrier pushes (the dhat shells), and the barrier-energy plot: zero in free "
                 "fall, a spike at each landing, then the share that carries the weight",
-    .keys = "space pause",
+    .keys = "pause,restart",
+    .plots = "barrier",
     .prediction = "no surface crosses another in any step (signed volumes), the upper box rests on the lower one and both "
                   "come to rest (node speeds below 5 cm/s after 2 s)",
     .steps = 200,

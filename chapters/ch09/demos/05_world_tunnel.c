@@ -31,7 +31,10 @@ static cfStatus setup(cfvRun *run, cfError *err)
     def->detector = CF_DETECT_PRIMITIVES;
     def->solver = cf_solver_find("pgs");
     def->contact_stiffness = 1e6;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0), -90, 10, 0);
+    for (int k = 0; k < 2; ++k) cfv_run_subject(run, k, 0); /* the plates */
+    cfv_run_subject_region(run, 0, cfu_vec3(-0.5, -0.5, -0.6), cfu_vec3(0.5, 0.5, 0.5)); /* a metre around the plate */
+    cfv_run_subject_soft(run, 1, 0); /* the particle, on the plate */
+    cfv_run_set_camera(run, cfu_zero3(), -90, 18, 0);
     return CF_OK;
 }
 
@@ -77,7 +80,8 @@ const cfvDemo cfv_demo_ch09_world_tunnel = {
     .title = "100 m/s against a 1 mm plate: a penalty spring never sees it, the world's ipc pipeline stops on it",
     .point_at = "left, the particle below the plate after one step (a metre per step, the plate a millimetre); right, "
                 "the particle resting on the plate: CCD cut the line search, the barrier did the rest",
-    .keys = "space pause",
+    .keys = "pause,restart",
+    .plots = "energy,barrier",
     .prediction = "penalty: the particle's path crosses the plate once and it falls on; ipc: it stops on the plate's top "
                   "face in the first step, no crossing in any step",
     .steps = 100,

@@ -32,12 +32,16 @@ static double creep(double eps) { return eps * (1.0 - sqrt(1.0 - tan(THETA) / 0.
 static cfStatus setup(cfvRun *run, cfError *err)
 {
     Data *d = run->data;
-    if (cfv_run_add_scene(run, "ch09_ipc_incline.json", "ipc, lagged friction: creeps", cfu_vec3(-1.8, 0, 0), err) < 0 ||
+    if (cfv_run_add_scene(run, "ch09_ipc_incline.json", "ipc, lagged friction: creeps", cfu_vec3(0, -1.2, 0), err) < 0 ||
         cfv_run_add_scene(run, "ch09_implicit_incline.json", "implicit-soft, implicit friction: creeps too",
-                          cfu_vec3(1.8, 0, 0), err) < 0)
+                          cfu_vec3(0, 1.2, 0), err) < 0)
         return CF_BAD_INPUT;
     d->min_dist = d->min_gap = INFINITY;
-    cfv_run_set_camera(run, cfu_zero3(), -90, 15, 0);
+    for (int k = 0; k < 2; ++k) cfv_run_subject_soft(run, k, 0); /* the particles */
+    cfv_run_subject(run, 0, 0);                                   /* the ipc world's slope */
+    cfv_run_subject_region(run, 1, cfu_vec3(-0.6, -0.4, -0.4), cfu_vec3(0.6, 0.4, 0.3)); /* the plane around the particle */
+    /* the slopes go down towards +x: seen from above them */
+    cfv_run_set_camera(run, cfu_zero3(), -55, 28, 0);
     return CF_OK;
 }
 
@@ -49,7 +53,7 @@ static void step(cfvRun *run)
         const cfWorld *w = cfv_run_world(run, i);
         cfVec3 p = w->soft[0].x[0];
         d->speed[i] = cfu_norm(w->soft[0].v[0]);
-        cfv_run_mark(run, i, CFV_MARK_POINT, p, p, 0xffa040, "particle");
+        (void)p;
     }
     const cfWorld *wi = cfv_run_world(run, 0), *wm = cfv_run_world(run, 1);
     d->min_dist = fmin(d->min_dist, wi->stats.ipc.min_distance);
@@ -83,7 +87,7 @@ const cfvDemo cfv_demo_ch09_world_incline = {
     .title = "mu 0.8 on 30 degrees: lagged (ipc) and implicit (implicit-soft) friction both creep at 0.47 eps",
     .point_at = "the HUD's creep speeds: Coulomb's law holds the particle (tan 30 < 0.8), yet both smoothed frictions have "
                 "no static force; taking friction at the end of the step (right) does not make it stop",
-    .keys = "space pause",
+    .keys = "pause,restart",
     .prediction = "both particles creep at eps (1 - sqrt(1 - tan 30 / 0.8)): ipc within 5 % with no crossing in any step, "
                   "implicit-soft to 1e-6",
     .steps = 200,

@@ -37,7 +37,13 @@ static cfStatus setup(cfvRun *run, cfError *err)
     d->x0 = cfv_run_world(run, 0)->soft[0].x[0];
     d->stop = NAN;
     d->min_dist = INFINITY;
-    cfv_run_set_camera(run, cfu_vec3(0.2, 0, 0), -90, 10, 1.2);
+    /* the block and the half metre it slides, seen from above the slope */
+    cfVec3 down = cfu_vec3(cos(THETA), 0, -sin(THETA));
+    cfv_run_subject_soft(run, 0, 0);
+    cfv_run_subject_region(run, 0, cfu_add(cfu_mul_add(d->x0, -0.1, down), cfu_vec3(0, -0.15, 0)),
+                           cfu_add(cfu_mul_add(d->x0, 0.55, down), cfu_vec3(0, 0.15, 0.05)));
+    cfv_run_trail_soft(run, 0, 0, 0, 0xffa040, false);
+    cfv_run_set_camera(run, cfu_zero3(), -70, 25, 0);
     return CF_OK;
 }
 
@@ -81,7 +87,7 @@ const cfvDemo cfv_demo_ch09_world_block_slide = {
     .title = "Paper 003's block slide on a 10 degree slope (mu 0.3, 1 m/s) by the world's ipc pipeline: IPC-BE",
     .point_at = "the green mark, the analytic stopping point 0.4185 m down; the block stops just short of it (lagged "
                 "implicit Euler is first order) and then creeps at 0.36 mm/s",
-    .keys = "space pause",
+    .keys = "pause,restart",
     .prediction = "the block is within h v0 + eps_v t of 0.4185 m after 1.5 s, creeping at eps_v (1 - sqrt(1 - tan 10 / "
                   "0.3)) within 5 %; no crossing in any step",
     .steps = 150,

@@ -52,7 +52,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
                           cfu_zero3(), err) < 0)
         return CF_BAD_INPUT;
     d->min_dist = INFINITY;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.1), -75, 20, 2.2);
+    cfv_run_subject(run, 0, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -75, 20, 0);
     return CF_OK;
 }
 
@@ -104,7 +105,8 @@ const cfvDemo cfv_demo_ch09_world_rigid_mixed = {
     .title = "The world's ipc pipeline with rigid boxes (stiff affine bodies) and soft boxes: stacks and a tumbling brick",
     .point_at = "the red pairs within dhat under every resting corner, the lid on the soft box (left), the soft cube on "
                 "the crate (right) and the brick that flipped on landing (front)",
-    .keys = "space pause",
+    .keys = "pause,restart",
+    .plots = "energy",
     .prediction = "no surface crosses another in any step (signed volumes, corner paths included); after 1.5 s all rest "
                   "(speeds below 1 cm/s), each stack within dhat, and each resting corner where kappa (-b'(d)) carries "
                   "its share of the weight (within 1 %)",

@@ -1748,6 +1748,23 @@ START_TEST(lib_ipc_system_checks)
 }
 END_TEST
 
+/* ---- issue 30: a status that tells the truth ------------------------------------------------- */
+
+/* A system without nodes steps to nothing with every integrator (its arrays are NULL: the copies
+   of the Newton loop and the step must not hand them to memcpy; UBSan in make check says so). */
+START_TEST(truth_implicit_empty_system)
+{
+    const cfImplicitIntegrator integ[] = {CF_IMPLICIT_BE, CF_IMPLICIT_TR, CF_IMPLICIT_BDF2, CF_IMPLICIT_SDIRK2};
+    for (int i = 0; i < 4; ++i) {
+        cfImplicitSystem s;
+        cft_assert_ok(cf_implicit_init(&s, 0.01, 1e4, 1e-3));
+        for (int k = 0; k < 2; ++k) cft_assert_ok_at(cf_implicit_step(&s, integ[i], NULL, NULL), "integrator %d step %d", i, k);
+        ck_assert_int_eq(s.n, 0);
+        cf_implicit_free(&s);
+    }
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch09.1");
@@ -1804,6 +1821,8 @@ static void build(Suite *s)
     TCase *tl = cft_tcase_unit(s, "ch09-library");
     CFT_TEST(tl, lib_ipc_system_checks, "the IPC system's builders reject bad input");
     CFT_TEST(tl, lib_ipc_energy_derivatives, "the assembled energy's gradient and Hessian by differences");
+    TCase *tt = cft_tcase_unit(s, "ch09-truth");
+    CFT_TEST(tt, truth_implicit_empty_system, "an implicit system without nodes steps with every integrator");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "ch09", build); }

@@ -15,7 +15,8 @@
  * pull: it settles where the pull plus the force of maximal dissipation on the ellipse is parallel
  * to it, 7.6 degrees from the grooves (the prediction the demo computes with ch10.2). Key 2 takes
  * the box solver (pgs-boxed: the pyramid of the two coefficients), which sticks across the grooves
- * and slides along x; key 1 goes back to the ellipse (pgs-blocked-aniso).
+ * and slides along x; key 1 goes back to the ellipse (pgs-blocked-aniso). The grooves are drawn as
+ * lines along x on the plane, the box's path as a trail.
  */
 
 typedef struct Data {
@@ -45,7 +46,10 @@ static cfStatus setup(cfvRun *run, cfError *err)
     if (cfv_run_add_scene(run, "ch10_grooved_box.json", "grooved plane, pull at 45 degrees", cfu_zero3(), err) < 0)
         return CF_BAD_INPUT;
     d->phi = predicted_direction();
-    cfv_run_set_camera(run, cfu_vec3(2, 0.3, 0), -90, 60, 0);
+    cfv_run_subject(run, 0, 1);                                                     /* the box */
+    cfv_run_subject_region(run, 0, cfu_vec3(-0.6, -0.7, 0), cfu_vec3(2.4, 1.0, 0.1)); /* where it slides in 1 s */
+    cfv_run_trail(run, 0, 1, 0x40ff40, false);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 60, 0);
     return CF_OK;
 }
 
@@ -67,6 +71,11 @@ static void step(cfvRun *run)
         cfVec3 p0 = cfu_add(c, cfu_vec3(s * MU[0] * cos(t0), s * MU[1] * sin(t0), 0));
         cfVec3 p1 = cfu_add(c, cfu_vec3(s * MU[0] * cos(t1), s * MU[1] * sin(t1), 0));
         cfv_run_mark(run, 0, CFV_MARK_LINE, p0, p1, 0xffff40, i == 0 ? "friction ellipse" : NULL);
+    }
+    for (int i = 0; i <= 20; ++i) { /* the grooves: along x, 10 cm apart */
+        double y = -0.8 + 0.1 * i;
+        cfv_run_mark(run, 0, CFV_MARK_LINE, cfu_vec3(2.8, y, 0.002), cfu_vec3(-1.0, y, 0.002), 0x8a93a6,
+                     i == 20 ? "grooves: mu 0.2 along, 0.8 across" : NULL);
     }
     cfv_run_info(run, 0, "solver %s (1 ellipse, 2 pyramid); pull at 45 degrees", w->def.solver->name);
     cfv_run_info(run, 1, "velocity at %.2f degrees from the grooves; the ellipse predicts %.2f", d->angle * 180 / CF_PI,
@@ -98,7 +107,8 @@ const cfvDemo cfv_demo_ch10_grooved_box = {
     .point_at = "the red pull at 45 degrees and the green velocity close to the grooves; the yellow ellipse is long "
                 "across the grooves: the force of maximal dissipation is not anti-parallel to the velocity. Press 2 "
                 "for the pyramid: the box slides exactly along the grooves",
-    .keys = "1 ellipse (pgs-blocked-aniso), 2 pyramid (pgs-boxed)",
+    .keys = "restart,pause",
+    .demo_keys = (const cfvDemoKey[]){{'1', "the ellipse (pgs-blocked-aniso)"}, {'2', "the pyramid (pgs-boxed)"}, {0, NULL}},
     .prediction = "the velocity settles 7.6 degrees from the grooves, not along the 45-degree pull",
     .overlays = NULL,
     .steps = 100,

@@ -11,8 +11,9 @@
  * direction field, mu_t = 0.05 along the grooves, 0.6 across): the box, released 3 m to the side
  * of the centre, slides down ALONG the grooves, so its path bends round the centre like a log in a
  * flume. Right, the same incline with isotropic friction 0.05: the box goes straight down the slope.
- * The arrows show each box's velocity; the yellow arcs are grooves through the start and 1 m
- * further out. This is the notes' "log slide" (Fig. 37): a direction field as a steering device.
+ * The arrows show each box's velocity, the trails their paths; the yellow arcs are grooves through
+ * the start and 1 m further out. This is the notes' "log slide" (Fig. 37): a direction field as a
+ * steering device.
  */
 
 typedef struct Data {
@@ -27,12 +28,18 @@ typedef struct Data {
 static cfStatus setup(cfvRun *run, cfError *err)
 {
     if (cfv_run_add_scene(run, "ch10_log_slide.json", "grooves along circles", cfu_zero3(), err) < 0) return CF_BAD_INPUT;
-    int s = cfv_run_add_scene(run, "ch10_log_slide.json", "isotropic 0.05", cfu_vec3(8, 0, 0), err);
+    int s = cfv_run_add_scene(run, "ch10_log_slide.json", "isotropic 0.05", cfu_vec3(5, 0, 0), err);
     if (s < 0) return CF_BAD_INPUT;
     cfWorld *w = cfv_run_world(run, s);
     w->n_pairs = 0; /* the pair's law dropped: the bodies' sqrt(mu_a mu_b) = 0.05 */
     w->bodies[0].mu = w->bodies[1].mu = 0.05;
-    cfv_run_set_camera(run, cfu_vec3(4, 3, -1.1), -90, 65, 16);
+    /* the grooves of radius 3 and 4 with the box on them, and the isotropic box's straight run */
+    cfv_run_subject(run, 0, 1);
+    cfv_run_subject(run, 1, 1);
+    cfv_run_subject_region(run, 0, cfu_vec3(-4.2, -0.3, -1.5), cfu_vec3(4.2, 4.0, 0.2));
+    cfv_run_trail(run, 0, 1, 0xe67e22, false);
+    cfv_run_trail(run, 1, 1, 0x3498db, false);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 62, 0);
     return CF_OK;
 }
 
@@ -80,7 +87,7 @@ const cfvDemo cfv_demo_ch10_log_slide = {
     .title = "Log slide: grooves along circles steer a box round a bend (a direction field)",
     .point_at = "the left box follows the yellow grooves round the centre; the right box on the isotropic incline "
                 "goes straight down",
-    .keys = "r reset",
+    .keys = "restart,pause,velocity",
     .prediction = "the grooved box's velocity turns by more than 60 degrees and it passes to the far side of the "
                   "centre; the isotropic box drifts sideways less than 1 cm",
     .overlays = NULL,

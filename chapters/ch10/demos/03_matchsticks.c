@@ -58,7 +58,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
         p.structure[1] = (cfDirectionField){.kind = CF_FIELD_BODY, .dir = cfu_vec3(1, 0, 0)};
         if ((st = cf_world_add_friction_pair(w, &p, err)) != CF_OK) return st;
     }
-    cfv_run_set_camera(run, cfu_vec3(1.2, 2.2, 0), -90, 60, 0);
+    cfv_run_subject(run, s, CFV_ALL);
+    for (int i = 0; i < NBOX; ++i) cfv_run_trail(run, s, 1 + i, 0xd0d0d0, false);
+    cfv_run_set_camera(run, cfu_zero3(), -90, 60, 0);
     return CF_OK;
 }
 
@@ -97,7 +99,7 @@ const cfvDemo cfv_demo_ch10_matchsticks = {
     .title = "Matchstick: parallel structures slide far, orthogonal ones are isotropic",
     .point_at = "the red structure lines: the box whose line is parallel to the ground's (x) slides furthest, the one "
                 "at right angles stops first; the 30 and 60 degree boxes veer and turn while they slide",
-    .keys = "r reset",
+    .keys = "restart,pause",
     .prediction = "parallel slides v0^2/(2 0.2 g) = 2.29 m, orthogonal v0^2/(2 0.5 g) = 0.92 m, the others in between",
     .overlays = NULL,
     .steps = 200,

@@ -28,7 +28,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
     d->n_cards = 0;
     for (int i = 0; i < w->n_bodies && d->n_cards < 16; ++i)
         if (!w->bodies[i].fixed) d->x0[d->n_cards++] = w->bodies[i].x;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.8), -60, 15, 4.0);
+    cfv_run_subject(run, s, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -60, 15, 0);
     return CF_OK;
 }
 
@@ -61,7 +62,7 @@ const cfvDemo cfv_demo_ch11_card_house = {
     .chapter = 11,
     .title = "A card house stands on friction alone (cone model, PGS)",
     .point_at = "the cards' feet: only friction keeps them from sliding apart (c shows the contacts)",
-    .keys = "space pause, c contacts, j impulses",
+    .keys = "pause,points,impulses",
     .prediction = "after 5 s no card has moved 2 cm and none moves faster than 2 cm/s",
     .overlays = NULL,
     .steps = 300,

@@ -23,7 +23,8 @@ static cfStatus setup(cfvRun *run, cfError *err)
 {
     if (cfv_run_add_scene(run, "ch11_box_on_hammock.json", "box on a cloth hammock, pgs-blocked", cfu_zero3(), err) < 0)
         return CF_BAD_INPUT;
-    cfv_run_set_camera(run, cfu_vec3(0, 0, 0.6), -60, 20, 3.0);
+    cfv_run_subject(run, 0, CFV_ALL);
+    cfv_run_set_camera(run, cfu_zero3(), -60, 20, 0);
     return CF_OK;
 }
 
@@ -59,7 +60,7 @@ const cfvDemo cfv_demo_ch11_hammock = {
     .chapter = 11,
     .title = "A rigid box in a cloth hammock: rigid-soft contacts carry its weight to the pinned corners",
     .point_at = "the sheet stretching under the box and the box bouncing on it before it settles",
-    .keys = "space pause, c contacts",
+    .keys = "pause,points",
     .prediction = "after 4.5 s the box rests upright in the hammock, its bottom more than 0.3 m above the ground, "
                   "slower than 1 cm/s",
     .overlays = NULL,

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +55,33 @@ cfStatus cf_error_set(cfError *err, cfStatus st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* ------------------------------------------------------------------------------------ */
+/** @name Input files
+ *  Every reader of the library and the simulation layer opens its file through these, so that no
+ *  input can make it block, read without end or allocate what the file cannot back.
+ *  @{ */
+
+/** The largest file a reader takes by default: 256 MiB (the largest Siconos problem here is 4 MB). */
+#define CF_FILE_MAX_BYTES (256L << 20)
+
+/**
+ * Open @p path for reading when it is a regular file of at most @p max_bytes bytes (<= 0:
+ * #CF_FILE_MAX_BYTES). A directory, device (/dev/zero, a terminal), FIFO or socket is refused
+ * without blocking (opened non-blocking, then checked with fstat): such a file may never end or
+ * never deliver. NULL with the status in @p st and a message "path: why" in @p err: CF_IO_ERROR
+ * when the file cannot be opened, CF_BAD_INPUT when it is not a regular file or too large.
+ */
+FILE *cf_file_open(const char *path, long max_bytes, cfStatus *st, cfError *err);
+
+/**
+ * The whole text file @p path (cf_file_open() with @p max_bytes) into a NUL-terminated buffer
+ * @p text (the caller frees it) of @p len bytes (@p len may be NULL). CF_BAD_INPUT also for a NUL
+ * byte (not a text file: "path:LINE: not a text file (NUL byte)") and for a file that grew past the
+ * cap while it was read; CF_NO_MEMORY. On failure *text is NULL.
+ */
+cfStatus cf_file_read_text(const char *path, long max_bytes, char **text, size_t *len, cfError *err);
+/** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name Exercise stubs
@@ -122,7 +150,14 @@ const char *cf_measure_name(cfMeasure m);
 /** A few words for plot titles and help texts, such as "largest impulse change per sweep (N s)". Never NULL. */
 const char *cf_measure_describe(cfMeasure m);
 
-/** Result of a solver call. Initialize with cf_report_init(). */
+/**
+ * Result of a solver call. Initialize with cf_report_init().
+ *
+ * Every function of cflab that takes a `cfReport *` accepts NULL: it then reports nothing, and
+ * the status it returns is the whole answer. An exercise that writes to its report therefore
+ * writes only when the pointer is not NULL (`if (rep) cf_report_push(rep, r);`): the tests pass
+ * NULL to most solvers somewhere.
+ */
 typedef struct cfReport {
     cfStatus status;       /**< outcome */
     cfStopReason reason;   /**< why an iterative method stopped */
@@ -135,9 +170,13 @@ typedef struct cfReport {
     int history_len;       /**< entries written to @ref history */
     int *inner;            /**< caller-owned, @ref history_cap entries (may be NULL): inner iterations of outer
                                 iteration k of a nested solver (chapter 8's ICA), beside history[k] */
+    double common;         /**< the common residual of the problem solved (relative, cf_solvers.h): what "converged"
+                                is checked against, beside the solver's own @ref residual; NAN when not computed */
+    double common_tol;     /**< the tolerance @ref common was checked against (0 when not checked) */
+    cfStatus claimed;      /**< the status the solver itself returned: @ref status unless the check downgraded it */
 } cfReport;
 
-/** Reset @p r; @p history (may be NULL) of @p cap doubles receives per-iteration residuals. */
+/** Reset @p r (status CF_OK, common NAN); @p history (may be NULL) of @p cap doubles receives per-iteration residuals. */
 void cf_report_init(cfReport *r, double *history, int cap);
 
 /** Append @p residual to the history (dropped silently when the buffer is full). */

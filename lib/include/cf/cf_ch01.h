@@ -8,6 +8,10 @@
  * authoritative. Your implementations go in exercises/ch01/integrate.c and
  * exercises/ch01/soft.c; they may call anything in lib/include/cf/ (cf_math.h, cf_body.h,
  * cf_soft.h, cf_linalg.h) but nothing from later chapters.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  */
 #ifndef CF_CH01_H
 #define CF_CH01_H
@@ -70,6 +74,7 @@ cfQuat cf_quat_integrate(cfQuat q, cfVec3 w, double h);
  * then refresh the world inverse inertia with cf_rigid_update_inertia() so the next step uses
  * @f$ R^+ I_{body}^{-1} R^{+T} @f$. A fixed body is left unchanged. h == 0 changes nothing;
  * h < 0 or non-finite returns CF_BAD_INPUT (provided).
+ * Some of its tests also call ch01.1 and ch01.2: write those first.
  */
 cfStatus cf_rigid_integrate_position(cfRigidBody *b, double h);
 
@@ -110,7 +115,9 @@ cfStatus cf_soft_step_implicit(cfSoftBody *s, cfVec3 gravity, double h, cfReport
  * Euler system with h -> beta = 2h/3, x -> x*, u -> u* = 4/3 u^n - 1/3 u^{n-1}: reuse
  * cf_soft_assemble_implicit(). When no previous step exists (has_prev false) take one implicit
  * Euler step instead (the usual start-up). Afterwards x_prev/v_prev hold the old state.
- * The method is second order: halving h divides the error at a fixed time by about 4.
+ * The method is second order: halving h divides the error at a fixed time by about 4. @p rep
+ * (may be NULL) as in ch01.4; h == 0, h < 0 and a failed solve as in ch01.4.
+ * Some of its tests also call ch01.4: write it first.
  */
 cfStatus cf_soft_step_bdf2(cfSoftBody *s, cfVec3 gravity, double h, cfReport *rep);
 

@@ -9,6 +9,10 @@
  * is authoritative. Your implementations go in the files of exercises/ch02/; they may call anything in
  * lib/include/cf/ (cf_math.h, cf_body.h, cf_soft.h, cf_linalg.h, cf_contact.h, cf_problem.h),
  * the chapter 1 functions (include cf_ch01.h) and the earlier exercises of this chapter.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Conventions used throughout (docs/conventions.md):
  * - the normal n points from body A to body B; the gap phi is > 0 when separated, 0 when
@@ -51,8 +55,8 @@ extern "C" {
 /**
  * @brief ch02.1: gap between a fixed plane (body A) and a sphere (body B).
  *
- * The plane is {p : n.p = d} with unit normal @p n; the solid is the half-space n.p <= d below
- * it (as ::CF_SHAPE_PLANE). For a sphere of centre @p c and radius @p r:
+ * The plane is \f$\{p : n \cdot p = d\}\f$ with unit normal @p n; the solid is the half-space
+ * \f$n \cdot p \le d\f$ below it (as ::CF_SHAPE_PLANE). For a sphere of centre @p c and radius @p r:
  * @f[ \phi = n\cdot c - d - r, \qquad \nabla_c\phi = n . @f]
  * Writes phi to @p phi and the gradient (the contact normal, unit, from the plane to the sphere)
  * to @p normal. @p n must have unit length within 1e-9 (otherwise CF_BAD_INPUT).
@@ -66,7 +70,7 @@ cfStatus cf_gap_sphere_plane(cfVec3 c, double r, cfVec3 n, double d, double *phi
  *
  * @f[ \phi = |c_B - c_A| - r_A - r_B, \qquad n = \nabla_{c_B}\phi = \frac{c_B - c_A}{|c_B - c_A|}
  *     = -\nabla_{c_A}\phi . @f]
- * When the centres coincide (|c_B - c_A| <= 1e-12 (r_A + r_B)) the gradient does not exist;
+ * When the centres coincide (\f$\|c_B - c_A\| \le 10^{-12} (r_A + r_B)\f$) the gradient does not exist;
  * return the normal (0, 0, 1) then, so the result is deterministic.
  *
  * Worked example: c_A = 0, r_A = 1, c_B = (3, 4, 0), r_B = 2 gives phi = 2, n = (0.6, 0.8, 0).
@@ -83,7 +87,7 @@ cfStatus cf_gap_sphere_sphere(cfVec3 ca, double ra, cfVec3 cb, double rb, double
  *   box), and the gradient is the unit vector from that closest point to p;
  * - inside or on the surface (all d_i <= 0): @f$ \phi = \max_i d_i \le 0 @f$, and the gradient is
  *   the outward face normal of the closest face, @f$ \mathrm{sign}(\ell_k)\,R e_k @f$ with
- *   k = argmax_i d_i. Ties go to the lowest index, and sign(0) = +1.
+ *   \f$k = \arg\max_i d_i\f$. Ties go to the lowest index, and sign(0) = +1.
  *
  * The gradient is the contact normal from the box to the point (unit, world frame). It is the
  * derivative of phi with respect to p wherever phi is differentiable (everywhere except on the
@@ -91,7 +95,7 @@ cfStatus cf_gap_sphere_sphere(cfVec3 ca, double ra, cfVec3 cb, double rb, double
  *
  * Worked examples (axis-aligned box, c = 0, half = (1, 2, 3)): p = (1.5, 0, 0) gives phi = 0.5,
  * n = (1, 0, 0); p = (2, 3, 0) gives phi = sqrt(2), n = (1, 1, 0)/sqrt(2); p = (0, 0, -2.5)
- * gives phi = -0.5, n = (0, 0, -1).
+ * gives \f$\phi = -0.5\f$, n = (0, 0, -1).
  */
 cfStatus cf_gap_point_box(cfVec3 p, cfVec3 c, cfQuat q, cfVec3 half, double *phi, cfVec3 *normal);
 /** @} */
@@ -107,12 +111,13 @@ cfStatus cf_gap_point_box(cfVec3 p, cfVec3 c, cfQuat q, cfVec3 half, double *phi
  * component of n with the smallest absolute value (ties go to the lowest index) and e_k the world
  * axis k. Then
  * @f[ t = \frac{e_k - n_k\,n}{|e_k - n_k\,n|}, \qquad b = n \times t . @f]
- * Because |n_k| <= 1/sqrt(3), |e_k - n_k n|^2 = 1 - n_k^2 >= 2/3: the rule never divides by a
- * small number, whatever the direction of n (the course tutorial's "n x e_x" breaks down near
- * n = ±e_x and needs a fallback).
+ * Because \f$|n_k| \le 1/\sqrt{3}\f$, \f$\|e_k - n_k n\|^2 = 1 - n_k^2 \ge 2/3\f$: the rule never
+ * divides by a small number, whatever the direction of n (the course tutorial's
+ * \f$n \times e_x\f$ breaks down near \f$n = \pm e_x\f$ and needs a fallback).
  *
- * Result: t.n = b.n = t.b = 0, |t| = |b| = 1, t x b = n (det [n t b] = +1).
- * @p n must be finite with | |n| - 1 | <= 1e-9 (checked: CF_BAD_INPUT, outputs untouched).
+ * Result: \f$t \cdot n = b \cdot n = t \cdot b = 0\f$, \f$\|t\| = \|b\| = 1\f$, \f$t \times b = n\f$
+ * (det [n t b] = +1). @p n must be finite with \f$\big|\|n\| - 1\big| \le 10^{-9}\f$ (checked:
+ * CF_BAD_INPUT, outputs untouched).
  *
  * Worked examples: n = (0, 0, 1) gives t = (1, 0, 0), b = (0, 1, 0); n = (1, 0, 0) gives
  * t = (0, 1, 0), b = (0, 0, 1); n = (0, 0, -1) gives t = (1, 0, 0), b = (0, -1, 0).
@@ -127,11 +132,13 @@ cfStatus cf_contact_frame(cfVec3 n, cfVec3 *t, cfVec3 *b);
 /**
  * @brief ch02.3: the 3x6 Jacobian blocks of one contact for its two rigid bodies.
  *
- * With arms r_A = p - x_A, r_B = p - x_B and C = [n t b] (notes Eq. 22, 43, 64), the contact
- * velocity v = C^T ((v_B + w_B x r_B) - (v_A + w_A x r_A)) = J_A u_A + J_B u_B with
+ * With arms \f$r_A = p - x_A\f$, \f$r_B = p - x_B\f$ and C = [n t b] (notes Eq.\ 22, 43, 64), the
+ * contact velocity
+ * \f$v = C^T \big((v_B + \omega_B \times r_B) - (v_A + \omega_A \times r_A)\big) = J_A u_A + J_B u_B\f$ with
  * @f[ J_A = \begin{bmatrix} -C^T & -(r_A\times C)^T \end{bmatrix},\qquad
  *     J_B = \begin{bmatrix} \phantom{-}C^T & \phantom{-}(r_B\times C)^T \end{bmatrix}, @f]
- * i.e. row d in {n, t, b} of J_B is (d^T, (r_B x d)^T) and of J_A is (-d^T, -(r_A x d)^T).
+ * i.e. row \f$d \in \{n, t, b\}\f$ of \f$J_B\f$ is \f$(d^T, (r_B \times d)^T)\f$ and of
+ * \f$J_A\f$ is \f$(-d^T, -(r_A \times d)^T)\f$.
  * Blocks are row-major: J[row][col], columns (v_x, v_y, v_z, w_x, w_y, w_z).
  *
  * @p a or @p b may be NULL (the static environment); a NULL or fixed body gets a zero block:
@@ -152,8 +159,8 @@ cfStatus cf_contact_jacobian_rigid(const cfContact *c, const cfRigidBody *a, con
 
 /**
  * A contact between soft-body nodes in barycentric form. The material point of side A is
- * p_A = sum_k w_a[k] x[node_a[k]], that of side B is p_B = sum_k w_b[k] x[node_b[k]]; each side's
- * weights sum to 1. A side with no nodes (na or nb = 0) is the static environment.
+ * \f$p_A = \sum_k w_{a,k}\, x_{\mathrm{node}_a[k]}\f$, that of side B is
+ * \f$p_B = \sum_k w_{b,k}\, x_{\mathrm{node}_b[k]}\f$; each side's weights sum to 1. A side with no nodes (na or nb = 0) is the static environment.
  * Node indices refer to one cfSoftBody (several objects may live in one soft body).
  */
 typedef struct cfSoftContact {
@@ -167,23 +174,25 @@ typedef struct cfSoftContact {
     cfVec3 n;                             /**< contact normal, from A to B (unit) */
     cfVec3 t;                             /**< first tangent */
     cfVec3 b;                             /**< second tangent, t x b = n */
-    double phi;                           /**< gap n.(p_B - p_A) (m) */
+    double phi;                           /**< gap \f$n \cdot (p_B - p_A)\f$ (m) */
     double mu;                            /**< friction coefficient (>= 0) */
 } cfSoftContact;
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch02.4 Soft contact Jacobian with barycentric weights (10 points)
+ *  Some of its tests also call ch02.2: write it first.
  *  @{ */
 
 /**
  * @brief ch02.4: barycentric weights of the projection of @p p onto the plane of triangle
  *        (a, b, c).
  *
- * Returns w with w_0 + w_1 + w_2 = 1 and w_0 a + w_1 b + w_2 c = p - ((p - a).m) m, where m is
- * the unit normal of the triangle (notes Eq. 18 for a triangle). The weights are not clamped:
- * a negative weight means the projection is outside the triangle. A degenerate triangle
- * (|(b - a) x (c - a)| <= 1e-12 times its longest edge squared) or non-finite input gives
- * CF_BAD_INPUT (w untouched).
+ * Returns w with \f$w_0 + w_1 + w_2 = 1\f$ and
+ * \f$w_0 a + w_1 b + w_2 c = p - ((p - a) \cdot m)\, m\f$, where m is the unit normal of the
+ * triangle (notes Eq.\ 18 for a triangle). The weights are not clamped: a negative weight means
+ * the projection is outside the triangle. A degenerate triangle
+ * (\f$\|(b - a) \times (c - a)\| \le 10^{-12}\f$ times its longest edge squared) or non-finite
+ * input gives CF_BAD_INPUT (w untouched).
  *
  * Worked example: a = 0, b = (1, 0, 0), c = (0, 1, 0), p = (0.2, 0.3, 5) gives w = (0.5, 0.2, 0.3).
  */
@@ -192,8 +201,9 @@ cfStatus cf_barycentric_triangle(cfVec3 p, cfVec3 a, cfVec3 b, cfVec3 c, double 
 /**
  * @brief ch02.4: closest points of the segments [a0, a1] and [b0, b1].
  *
- * Finds s, t in [0, 1] minimizing |a0 + s (a1 - a0) - b0 - t (b1 - b0)|. When the segments are
- * parallel (|e_A x e_B|^2 <= 1e-14 |e_A|^2 |e_B|^2) the minimizer is not unique: take s = 0, the
+ * Finds s, t in [0, 1] minimizing \f$\|a_0 + s (a_1 - a_0) - b_0 - t (b_1 - b_0)\|\f$. When the
+ * segments are parallel (\f$\|e_A \times e_B\|^2 \le 10^{-14} \|e_A\|^2 \|e_B\|^2\f$) the minimizer
+ * is not unique: take s = 0, the
  * best t for it (clamped), then the best s for that t (clamped). A segment shorter than 1e-12
  * (relative to the other) or non-finite input gives CF_BAD_INPUT.
  *
@@ -205,10 +215,10 @@ cfStatus cf_closest_edge_edge(cfVec3 a0, cfVec3 a1, cfVec3 b0, cfVec3 b1, double
  * @brief ch02.4: a vertex-triangle contact: triangle (i, j, k) is side A, vertex @p v side B.
  *
  * Positions come from @p x. The normal is the triangle's unit normal
- * n = (x_j - x_i) x (x_k - x_i) / |...| (counter-clockwise seen from outside, so n points out of
- * the object that owns the triangle, towards the vertex), the weights of side A are those of
- * cf_barycentric_triangle(x_v, x_i, x_j, x_k), side B is the vertex with weight 1,
- * p = p_A = w_i x_i + w_j x_j + w_k x_k and phi = n.(x_v - p). The tangents come from
+ * \f$n = (x_j - x_i) \times (x_k - x_i) / \|(x_j - x_i) \times (x_k - x_i)\|\f$ (counter-clockwise
+ * seen from outside, so n points out of the object that owns the triangle, towards the vertex),
+ * the weights of side A are those of cf_barycentric_triangle(x_v, x_i, x_j, x_k), side B is the
+ * vertex with weight 1, \f$p = p_A = w_i x_i + w_j x_j + w_k x_k\f$ and \f$\phi = n \cdot (x_v - p)\f$. The tangents come from
  * cf_contact_frame(n); mu is set to 0 (the caller sets it). Errors of the helpers are passed on;
  * repeated node indices give CF_BAD_INPUT.
  */
@@ -218,9 +228,10 @@ cfStatus cf_soft_contact_vertex_triangle(const cfVec3 *x, int v, int i, int j, i
  * @brief ch02.4: an edge-edge contact: edge (a0, a1) is side A, edge (b0, b1) side B.
  *
  * With (s, t) from cf_closest_edge_edge(), the weights are (1 - s, s) and (1 - t, t),
- * p = p_A = (1 - s) x_a0 + s x_a1, p_B likewise. The normal is the unit vector along
- * e_A x e_B, e_A = x_a1 - x_a0, e_B = x_b1 - x_b0, with the sign chosen so that n.(p_B - p_A) >= 0
- * (the plus sign when it is 0); phi = n.(p_B - p_A). Parallel edges have no such normal: CF_BAD_INPUT
+ * \f$p = p_A = (1 - s)\, x_{a0} + s\, x_{a1}\f$, \f$p_B\f$ likewise. The normal is the unit vector
+ * along \f$e_A \times e_B\f$, \f$e_A = x_{a1} - x_{a0}\f$, \f$e_B = x_{b1} - x_{b0}\f$, with the
+ * sign chosen so that \f$n \cdot (p_B - p_A) \ge 0\f$ (the plus sign when it is 0);
+ * \f$\phi = n \cdot (p_B - p_A)\f$. Parallel edges have no such normal: CF_BAD_INPUT
  * (a vertex-edge contact handles them). Frame from cf_contact_frame(n); mu = 0.
  */
 cfStatus cf_soft_contact_edge_edge(const cfVec3 *x, int a0, int a1, int b0, int b1, cfSoftContact *c);
@@ -228,11 +239,12 @@ cfStatus cf_soft_contact_edge_edge(const cfVec3 *x, int a0, int a1, int b0, int 
 /**
  * @brief ch02.4: the 3x3 Jacobian blocks of a soft contact, one per node (notes Eq.\ 19-20).
  *
- * v = C^T (sum_k w_b[k] v_{node_b[k]} - sum_k w_a[k] v_{node_a[k]}) = sum_k Ja[k] v_a,k + sum_k Jb[k] v_b,k
+ * \f[ v = C^T \Big(\sum_k w_{b,k}\, v_{\mathrm{node}_b[k]} - \sum_k w_{a,k}\, v_{\mathrm{node}_a[k]}\Big)
+ *     = \sum_k J_{A,k}\, v_{a,k} + \sum_k J_{B,k}\, v_{b,k} \f]
  * with
  * @f[ J_{A,k} = -w_{A,k}\, C^T, \qquad J_{B,k} = w_{B,k}\, C^T . @f]
  * Each block is 3x3 row-major (9 values; row 0 is the n row). Only the first na (nb) blocks are
- * written. Because each side's weights sum to 1, a uniform translation of all nodes gives J u = 0.
+ * written. Because each side's weights sum to 1, a uniform translation of all nodes gives \f$J u = 0\f$.
  * Checked (provided): na, nb in [0, 4], finite weights, an orthonormal right-handed frame.
  */
 cfStatus cf_soft_contact_jacobian(const cfSoftContact *c, double Ja[CF_SOFT_CONTACT_NODES][9],
@@ -241,16 +253,17 @@ cfStatus cf_soft_contact_jacobian(const cfSoftContact *c, double Ja[CF_SOFT_CONT
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch02.5 Delassus operator and the frictional contact problem of rigid bodies (10 points)
+ *  Some of its tests also call ch02.3: write it first.
  *  @{ */
 
 /**
- * @brief ch02.5: the Delassus operator W = J M^-1 J^T of a contact set, block-sparse.
+ * @brief ch02.5: the Delassus operator \f$W = J M^{-1} J^T\f$ of a contact set, block-sparse.
  *
  * @p W is initialized here (cf_bsr_init with nc x nc blocks of 3x3). Block (i, j) is
  * @f[ W_{ij} = \sum_{k \in \text{bodies}(i)\cap\text{bodies}(j)} J_{ik}\, M_k^{-1} J_{jk}^T,
  *     \qquad M_k^{-1} = \mathrm{diag}(m_k^{-1} I_3,\; I_{w,k}^{-1}) , @f]
- * summed over the dynamic (non-fixed) bodies the two contacts share, with J_ik the blocks of
- * cf_contact_jacobian_rigid() and I_w^-1 = bodies[k].inv_inertia_world (notes section 1.10.1).
+ * summed over the dynamic (non-fixed) bodies the two contacts share, with \f$J_{ik}\f$ the blocks
+ * of cf_contact_jacobian_rigid() and \f$I_w^{-1}\f$ = bodies[k].inv_inertia_world (notes section 1.10.1).
  * Stored blocks: every diagonal block (i, i), and block (i, j), i != j, exactly when contacts i
  * and j share a dynamic body; within a block row, in ascending column order. W is symmetric
  * positive semi-definite.
@@ -260,7 +273,7 @@ cfStatus cf_soft_contact_jacobian(const cfSoftContact *c, double Ja[CF_SOFT_CONT
  *
  * Worked examples: one contact at the centre of mass of a body of mass m against the ground:
  * W = I/m. A solid sphere (mass m, radius R) touching the ground at its lowest point with
- * n = z: W = diag(1, 7/2, 7/2)/m.
+ * n = z: \f$W = \mathrm{diag}(1, 7/2, 7/2)/m\f$.
  */
 cfStatus cf_delassus_rigid(const cfRigidBody *bodies, int n_bodies, const cfContact *contacts, int nc,
                            cfBsr *W);
@@ -268,11 +281,11 @@ cfStatus cf_delassus_rigid(const cfRigidBody *bodies, int n_bodies, const cfCont
 /**
  * @brief ch02.5: the frictional contact problem (W, q, mu) of a rigid contact set.
  *
- * W from cf_delassus_rigid(); q = J u, the contact velocities produced by the bodies' current
- * velocities (call it after the free-velocity update u* = u + h M^-1 f, so q is the "b" of
- * notes Eq. 45 and 56: b = J u + h J M^-1 f); mu[a] = contacts[a].mu. Allocates @p p (free with
- * cf_fc_free()). Then u+ = u* + M^-1 J^T lambda (cf_rigid_apply_impulses()) gives the contact
- * velocities W lambda + q.
+ * W from cf_delassus_rigid(); \f$q = J u\f$, the contact velocities produced by the bodies'
+ * current velocities (call it after the free-velocity update \f$u^* = u + h M^{-1} f\f$, so q is the
+ * b of notes Eq.\ 45 and 56: \f$b = J u + h J M^{-1} f\f$); mu[a] = contacts[a].mu. Allocates
+ * @p p (free with cf_fc_free()). Then \f$u^+ = u^* + M^{-1} J^T \lambda\f$
+ * (cf_rigid_apply_impulses()) gives the contact velocities \f$W \lambda + q\f$.
  *
  * CF_BAD_INPUT for nc < 1, a negative or non-finite mu, and the errors of cf_delassus_rigid().
  * On failure @p p is left empty.
@@ -292,19 +305,22 @@ cfStatus cf_friction_problem_rigid(const cfRigidBody *bodies, int n_bodies, cons
  *        Anitescu-Potra, notes Eq.\ 34-39).
  *
  * Contact a (of p = nc contacts) gets k unit directions in its tangent plane,
- * d_{a,i} = cos(theta_i) t_a + sin(theta_i) b_a with theta_i = 2 pi i / k, i = 0..k-1 (a positive
- * span for k >= 3; for even k each direction has its opposite twin). Unknowns, in this order:
- * x = (lambda_n [p], lambda_d [p k], beta [p]), contact a's direction i at index p + a k + i and
- * its slack at p + p k + a. With D the (1 + k) x 3 map of one contact's frame components to
- * (n, d_0 .. d_{k-1}) components, G M^-1 G^T is the block matrix D W_ac D^T, and
+ * \f$d_{a,i} = \cos\theta_i\, t_a + \sin\theta_i\, b_a\f$ with \f$\theta_i = 2\pi i/k\f$,
+ * i = 0..k-1 (a positive span for k >= 3; for even k each direction has its opposite twin).
+ * Unknowns, in this order: \f$x = (\lambda_n\,[p],\ \lambda_d\,[p k],\ \beta\,[p])\f$, contact a's
+ * direction i at index p + a k + i and its slack at p + p k + a. With D the (1 + k) x 3 map of one
+ * contact's frame components to \f$(n, d_0, \dots, d_{k-1})\f$ components, \f$G M^{-1} G^T\f$ is
+ * the block matrix \f$D W_{ac} D^T\f$, and
  * @f[ A = \begin{bmatrix} W_{nn} & W_{nd} & 0 \\ W_{dn} & W_{dd} & E \\ \bar\mu & -E^T & 0 \end{bmatrix},
  *     \qquad b = \begin{bmatrix} q_n \\ q_d \\ 0 \end{bmatrix}, @f]
- * where E = blockdiag(e, ..., e) with e a k-vector of ones, mu-bar = diag(mu_a), and q_d the
- * direction components of q (q_{d,a,i} = cos theta_i q_{t,a} + sin theta_i q_{b,a}).
- * The LCP w = A x + b, 0 <= x ⊥ w >= 0 then states: Signorini on the normal rows, "beta e + v_d
- * >= 0 ⊥ lambda_d" (friction only on the directions most opposed to sliding) and
- * "mu lambda_n - e^T lambda_d >= 0 ⊥ beta" (sliding puts the force on the polygon's boundary).
- * A is not symmetric: A - A^T = C - C^T with C the last block row and column.
+ * where \f$E = \mathrm{blockdiag}(e, \dots, e)\f$ with e a k-vector of ones,
+ * \f$\bar\mu = \mathrm{diag}(\mu_a)\f$, and \f$q_d\f$ the direction components of q
+ * (\f$q_{d,a,i} = \cos\theta_i\, q_{t,a} + \sin\theta_i\, q_{b,a}\f$).
+ * The LCP \f$w = A x + b\f$, \f$0 \le x \perp w \ge 0\f$ then states: Signorini on the normal
+ * rows, \f$\beta e + v_d \ge 0 \perp \lambda_d\f$ (friction only on the directions most opposed
+ * to sliding) and \f$\mu \lambda_n - e^T \lambda_d \ge 0 \perp \beta\f$ (sliding puts the force
+ * on the polygon's boundary). A is not symmetric: \f$A - A^T = C - C^T\f$ with C the last block
+ * row and column.
  *
  * Allocates @p lcp (n = p (k + 2); free with cf_lcp_free()). CF_BAD_INPUT for k < 3 or k > 64 or
  * a problem that is not made of 3x3 blocks.
@@ -314,12 +330,13 @@ cfStatus cf_friction_polyhedral_lcp(const cfFrictionProblem *fc, int k, cfLcp *l
 /**
  * @brief ch02.6: the boxed LCP of the friction pyramid (notes Eq.\ 40-45).
  *
- * Same unknowns as the cone problem, r = (lambda_n, lambda_t, lambda_b) per contact, and
+ * Same unknowns as the cone problem, \f$r = (\lambda_n, \lambda_t, \lambda_b)\f$ per contact, and
  * A = W (as CSR, every stored entry of W copied), b = q. Bounds: the normal row 3a has
- * [lo, hi] = [0, +inf) and findex -1; the tangent rows 3a + 1 and 3a + 2 have findex = 3a and
- * mu = mu_a, so their bounds are ±mu_a lambda_n (lo/hi are set to -inf/+inf there and not used).
- * The box is the square around the disk |lambda_T| <= mu lambda_n: it allows up to sqrt(2) mu
- * lambda_n along the diagonals, so the model depends on the choice of (t, b).
+ * \f$[lo, hi] = [0, +\infty)\f$ and findex -1; the tangent rows 3a + 1 and 3a + 2 have
+ * findex = 3a and \f$\mu = \mu_a\f$, so their bounds are \f$\pm\mu_a \lambda_n\f$ (lo/hi are set
+ * to \f$\mp\infty\f$ there and not used). The box is the square around the disk
+ * \f$\|\lambda_T\| \le \mu \lambda_n\f$: it allows up to \f$\sqrt{2}\, \mu \lambda_n\f$ along the
+ * diagonals, so the model depends on the choice of (t, b).
  *
  * Allocates @p blcp (free with cf_blcp_free()). CF_BAD_INPUT for a problem that is not made of
  * 3x3 blocks.
@@ -329,12 +346,13 @@ cfStatus cf_friction_boxed_lcp(const cfFrictionProblem *fc, cfBlcp *blcp);
 /**
  * @brief ch02.6: natural-map residual of the cone complementarity problem (CCP, notes Eq.\ 51-57).
  *
- * The CCP drops De Saxce's term from the Coulomb problem: find r with u = W r + q and
- * K* ∋ u ⊥ r ∈ K per contact, K = {|r_T| <= mu r_N}, K* = {|u_T| <= u_N / mu} (the dual cone).
- * Its natural map is e_a = r_a - P_K(r_a - u_a) (P_K = cf_cone_project()), zero exactly at a
- * solution. Return sqrt(sum_a |e_a|^2) (absolute). Compare cf_fc_residual(), which uses
- * u_a + (mu |u_T|, 0, 0) instead of u_a: a CCP solution that slides has u_N = mu |u_T| > 0 (the
- * bodies drift apart), a Coulomb solution has u_N = 0.
+ * The CCP drops De Saxce's term from the Coulomb problem: find r with \f$u = W r + q\f$ and
+ * \f$K^* \ni u \perp r \in K\f$ per contact, \f$K = \{\|r_T\| \le \mu r_N\}\f$,
+ * \f$K^* = \{\|u_T\| \le u_N/\mu\}\f$ (the dual cone). Its natural map is
+ * \f$e_a = r_a - P_K(r_a - u_a)\f$ (\f$P_K\f$ = cf_cone_project()), zero exactly at a solution.
+ * Return \f$\sqrt{\sum_a \|e_a\|^2}\f$ (absolute). Compare cf_fc_residual(), which uses
+ * \f$u_a + (\mu \|u_T\|, 0, 0)\f$ instead of \f$u_a\f$: a CCP solution that slides has
+ * \f$u_N = \mu \|u_T\| > 0\f$ (the bodies drift apart), a Coulomb solution has \f$u_N = 0\f$.
  *
  * Returns +INFINITY when r or u has a non-finite entry.
  * Worked example (W = I, q = (-0.1, 1, 0), mu = 0.5): r = (0.48, -0.24, 0) gives 0 (the CCP
@@ -351,8 +369,8 @@ double cf_ccp_residual(const cfFrictionProblem *fc, const double *r);
 /**
  * @brief ch02.7: ERP and CFM of an implicit contact spring (stiffness k, damping b), notes Eq.\ 59.
  *
- * The spring lambda+ = -k phi+ - b v+ with phi+ = phi + h v+ and impulse h lambda gives
- * J u+ + eps lambda+ = -ups phi / h with
+ * The spring \f$\lambda^+ = -k \phi^+ - b v^+\f$ with \f$\phi^+ = \phi + h v^+\f$ and impulse
+ * \f$h \lambda\f$ gives \f$J u^+ + \varepsilon \lambda^+ = -\upsilon \phi/h\f$ with
  * @f[ \varepsilon = \frac{1}{h^2 k + h b}\ \text{(CFM)}, \qquad
  *     \upsilon = \frac{h k}{h k + b}\ \text{(ERP)} . @f]
  * CF_BAD_INPUT (outputs untouched) unless h > 0, k >= 0, b >= 0, k + b > 0, all finite.
@@ -364,11 +382,13 @@ cfStatus cf_erp_cfm(double h, double k, double b, double *eps, double *ups);
 /**
  * @brief ch02.7: add CFM and the ERP bias to the normal rows of a frictional contact problem.
  *
- * For every contact a: W_aa(0, 0) += eps and q_{3a} += ups phi_a / h (notes Eq. 60: the Schur
- * form (W + Sigma) lambda + q + Upsilon phi / h). A penetrating contact (phi < 0) thus asks for a
- * separating normal velocity -ups phi / h, and eps > 0 makes the normal part of W + Sigma
- * positive definite even for redundant contacts. The tangent rows are not changed.
- * With ups = 1 and eps = 0 this is the speculative contact of notes Eq. 12 (v_n >= -phi / h).
+ * For every contact a: \f$W_{aa}(0, 0) \mathrel{+}= \varepsilon\f$ and
+ * \f$q_{3a} \mathrel{+}= \upsilon\, \phi_a / h\f$ (notes Eq.\ 60: the Schur form
+ * \f$(W + \Sigma)\, \lambda + q + \Upsilon \phi / h\f$). A penetrating contact (\f$\phi < 0\f$)
+ * thus asks for a separating normal velocity \f$-\upsilon \phi/h\f$, and \f$\varepsilon > 0\f$
+ * makes the normal part of \f$W + \Sigma\f$ positive definite even for redundant contacts. The
+ * tangent rows are not changed. With \f$\upsilon = 1\f$ and \f$\varepsilon = 0\f$ this is the
+ * speculative contact of notes Eq.\ 12 (\f$v_n \ge -\phi/h\f$).
  *
  * CF_BAD_INPUT (p unchanged) unless h > 0, eps >= 0, 0 <= ups <= 1, every phi finite and every
  * diagonal block stored.
@@ -378,6 +398,7 @@ cfStatus cf_stabilize(cfFrictionProblem *p, const double *phi, double h, double 
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch02.8 Soft system assembly and the soft dual form (10 points)
+ *  Some of its tests also call ch02.4: write it first.
  *  @{ */
 
 /**
@@ -397,16 +418,17 @@ typedef struct cfSoftDual {
 /**
  * @brief ch02.8: assemble the soft-body system of one implicit step and its dual (Delassus) form.
  *
- * 1. A = M + h B + h^2 K and b = M u + h f at the current state, by cf_soft_assemble_implicit()
- *    (ch01.4; fixed nodes pinned);
+ * 1. \f$A = M + h B + h^2 K\f$ and \f$b = M u + h f\f$ at the current state, by
+ *    cf_soft_assemble_implicit() (ch01.4; fixed nodes pinned);
  * 2. J = cf_soft_jacobian_csr() (fixed nodes get no entries);
- * 3. factor A (cf_sparse_chol_factor(); A is symmetric positive definite), u_free = A^-1 b;
- * 4. W = J A^-1 J^T, column by column: solve A x = J^T e_j, then column j of W is J x; replace
- *    W by (W + W^T)/2 to remove the round-off asymmetry of the solves;
- * 5. q = J u_free, mu[a] = contacts[a].mu.
+ * 3. factor A (cf_sparse_chol_factor(); A is symmetric positive definite), \f$u_{free} = A^{-1} b\f$;
+ * 4. \f$W = J A^{-1} J^T\f$, column by column: solve \f$A x = J^T e_j\f$, then column j of W is
+ *    \f$J x\f$; replace W by \f$(W + W^T)/2\f$ to remove the round-off asymmetry of the solves;
+ * 5. \f$q = J u_{free}\f$, mu[a] = contacts[a].mu.
+ *
  *
  * @p fc gets W as nc x nc blocks of 3x3: block (a, c) is stored when a == c or when it has an
- * entry with |W_ij| > 1e-14 max_i |W_ii| (contacts on unconnected pieces do not couple), in
+ * entry with \f$|W_{ij}| > 10^{-14} \max_i |W_{ii}|\f$ (contacts on unconnected pieces do not couple), in
  * ascending column order. W is symmetric positive semi-definite (positive definite when J has
  * full row rank). Allocates @p d and @p fc; free with cf_soft_dual_free() and cf_fc_free().
  * CF_BAD_INPUT for nc < 1, h <= 0, bad node indices or mu; errors of the steps are passed on and
@@ -416,10 +438,10 @@ cfStatus cf_soft_dual(const cfSoftBody *s, cfVec3 gravity, double h, const cfSof
                       int nc, cfSoftDual *d, cfFrictionProblem *fc);
 
 /**
- * @brief ch02.8: the velocity after the contact impulses: u+ = A^-1 (b + J^T lambda).
+ * @brief ch02.8: the velocity after the contact impulses: \f$u^+ = A^{-1} (b + J^T \lambda)\f$.
  *
  * @p lambda has 3 nc entries (the solution of the problem built by cf_soft_dual()), @p u_plus
- * has n entries. Then J u+ = W lambda + q. CF_BAD_INPUT for a non-finite lambda.
+ * has n entries. Then \f$J u^+ = W \lambda + q\f$. CF_BAD_INPUT for a non-finite lambda.
  */
 cfStatus cf_soft_dual_velocity(const cfSoftDual *d, const double *lambda, double *u_plus);
 /** @} */

@@ -9,6 +9,10 @@
  * anything in lib/include/cf/ (cf_math.h, cf_geometry.h, cf_contact.h, ...) but nothing from
  * later chapters, and nothing from chapter 2's exercises (tangent frames are chapter 2's job:
  * leave cfContact::t, cfContact::b and cfContact::lambda zero).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Every contact routine follows the conventions of cf_geometry.h:
  * - n is a unit vector from A to B; phi > 0 separated, < 0 penetrating;
@@ -44,7 +48,7 @@ extern "C" {
  * @f[ \phi = \|d\| - (r_a + r_b),\qquad n = d/\|d\|,\qquad
  *     p = \tfrac12\big(c_a + r_a n\big) + \tfrac12\big(c_b - r_b n\big) @f]
  * Returns 1 and fills @p out when phi <= @p margin, else 0 (@p out untouched).
- * Coincident centres (|d| <= 1e-12 (ra + rb)): n = (0, 0, 1), p = ca, phi = -(ra + rb).
+ * Coincident centres (\f$\|d\| \le 10^{-12} (r_a + r_b)\f$): n = (0, 0, 1), \f$p = c_a\f$, \f$\phi = -(r_a + r_b)\f$.
  * feature = cf_feature(CF_FEAT_SINGLE, 0).
  *
  * Worked example (digest 2.1.1): ca = 0, ra = 1, cb = (1.5, 0, 0), rb = 1 gives
@@ -74,19 +78,19 @@ int cf_collide_plane_sphere(cfVec3 n, double offset, cfVec3 c, double r, double 
 /**
  * @brief ch03.2: contact between sphere A (centre @p c, radius @p r) and the oriented box B.
  *
- * In the box frame, c_l = R^T (c - box.c); the closest box point is the clamp (notes Eq. 85)
- * g_i = clamp(c_{l,i}, -h_i, h_i).
- * - Shallow case (c_l outside the box, |g - c_l| > 0): phi = |g - c_l| - r and
- *   n = R (g - c_l)/|g - c_l| (from the sphere centre toward the box).
+ * In the box frame, \f$c_l = R^T (c - c_{box})\f$; the closest box point is the clamp (notes Eq.\ 85)
+ * \f$g_i = \mathrm{clamp}(c_{l,i}, -h_i, h_i)\f$.
+ * - Shallow case (\f$c_l\f$ outside the box, \f$\|g - c_l\| > 0\f$): \f$\phi = \|g - c_l\| - r\f$ and
+ *   \f$n = R (g - c_l)/\|g - c_l\|\f$ (from the sphere centre toward the box).
  * - Deep case (centre inside or on the surface): pick the face with the smallest
- *   d_i = h_i - |c_{l,i}| (lowest axis on ties; sign of c_{l,i}, + for 0), project onto it:
+ *   \f$d_i = h_i - |c_{l,i}|\f$ (lowest axis on ties; sign of \f$c_{l,i}\f$, + for 0), project onto it:
  *   g = c_l with component i set to +-h_i, and
  *   @f[ \phi = -(d_i + r),\qquad n = -R\,e_i\,\mathrm{sign}(c_{l,i}) @f]
  *   i.e. minus the outward face normal, so that n still points from A (sphere) into B (box).
  *   (The notes drop r and use the outward normal here: see the errata; with these formulas
  *   phi and n are continuous as the centre crosses a face.)
- * - In both cases p_B = R g + box.c (on the box), p_A = c + r n (on the sphere) and
- *   p = (p_A + p_B)/2.
+ * - In both cases \f$p_B = R g + c_{box}\f$ (on the box), \f$p_A = c + r n\f$ (on the sphere) and
+ *   \f$p = (p_A + p_B)/2\f$.
  * Returns 1 and fills @p out when phi <= @p margin, else 0. feature = cf_feature(CF_FEAT_SINGLE, 0).
  *
  * Worked examples (digest 2.1.2; unit box h = 0.5 at the origin, r = 0.25):
@@ -116,7 +120,7 @@ typedef struct cfSatResult {
     int axis;       /**< chosen axis: 0..2 face of A (axis i), 3..5 face of B (axis j), 6 + 3 i + j edges a_i x b_j */
     double s;       /**< separation along the chosen axis (m); negative: penetration */
     double s_max;   /**< largest separation over all tested axes (without the face bias) */
-    cfVec3 n;       /**< chosen unit axis oriented from A to B: n . (cB - cA) >= 0 */
+    cfVec3 n;       /**< chosen unit axis oriented from A to B: \f$n \cdot (c_B - c_A) \ge 0\f$ */
 } cfSatResult;
 
 /**
@@ -179,7 +183,7 @@ int cf_collide_box_box(const cfObb *a, const cfObb *b, double margin, int max_co
 
 /**
  * @brief ch03.3: contacts between the plane A {x : n.x <= offset} and box B: one per box
- *        vertex with phi = n . v - offset <= margin, p = v - phi/2 n, the plane normal as n,
+ *        vertex with \f$\phi = n \cdot v - \mathrm{offset} \le \mathrm{margin}\f$, p = v - phi/2 n, the plane normal as n,
  *        feature = cf_feature(CF_FEAT_VERTEX, k) for vertex k (cf_obb_vertex()). @p out has
  *        room for CF_BOX_MAX_CONTACTS; more than @p max_contacts contacts are reduced with
  *        cf_manifold_reduce(). Returns the number of contacts.
@@ -239,11 +243,12 @@ typedef struct cfCcdResult {
 int cf_cubic_roots(const double c[4], double t0, double t1, double tol, double roots[3]);
 
 /**
- * @brief ch03.4: coefficients c[0..3] of f(t) = ((x1 - x0) x (x2 - x0)) . (x3 - x0) at time
- *        t (notes Eq. 91-97): with a = x1 - x0, b = u1 - u0, c = x2 - x0, d = u2 - u0,
- *        e = x3 - x0, g = u3 - u0:
- * @f[ c_0 = (a\times c)\cdot e,\ c_1 = (a\times c)\cdot g + (a\times d + b\times c)\cdot e,\
- *     c_2 = (a\times d + b\times c)\cdot g + (b\times d)\cdot e,\ c_3 = (b\times d)\cdot g @f]
+ * @brief ch03.4: coefficients c[0..3] of the coplanarity cubic
+ *        \f$f(t) = ((x_1 - x_0) \times (x_2 - x_0)) \cdot (x_3 - x_0)\f$ at time t (notes Eq.\ 91-97),
+ *        with \f$a = x_1 - x_0\f$, \f$b = u_1 - u_0\f$, \f$c = x_2 - x_0\f$, \f$d = u_2 - u_0\f$,
+ *        \f$e = x_3 - x_0\f$, \f$g = u_3 - u_0\f$:
+ * @f[ c_0 = (a\times c)\cdot e, \qquad c_1 = (a\times c)\cdot g + (a\times d + b\times c)\cdot e, @f]
+ * @f[ c_2 = (a\times d + b\times c)\cdot g + (b\times d)\cdot e, \qquad c_3 = (b\times d)\cdot g @f]
  * f(t) = 0 exactly when the four points are coplanar. Worked example: triangle (0,0,0),
  * (1,0,0), (0,1,0) at rest, vertex (0.2, 0.2, 1) moving (0, 0, -2): c = (1, -2, 0, 0).
  */
@@ -253,8 +258,8 @@ void cf_ccd_cubic(const cfVec3 x[4], const cfVec3 u[4], double c[4]);
  * @brief ch03.4: earliest time in [0, h] at which the vertex x[3] touches the triangle
  *        x[0..2].
  *
- * Roots of cf_ccd_cubic() by cf_cubic_roots() with tol = 1e-12 L^3, where
- * L = max_k (|x_k - x_0| + h |u_k - u_0|) is the size of the configuration (f is a volume);
+ * Roots of cf_ccd_cubic() by cf_cubic_roots() with tol = \f$10^{-12} L^3\f$, where
+ * \f$L = \max_k (\|x_k - x_0\| + h \|u_k - u_0\|)\f$ is the size of the configuration (f is a volume);
  * for each root in ascending order, the vertex is inside the
  * triangle at that time when its barycentric weights (w0, a, b) are all >= -CF_CCD_INSIDE_EPS.
  * The first root that passes: status HIT, toi, p = x3(toi), a, b, and n = the triangle's
@@ -273,18 +278,19 @@ cfCcdResult cf_ccd_vertex_face(const cfVec3 x[4], const cfVec3 u[4], double h);
 /**
  * @brief ch03.4: earliest time in [0, h] at which edge x[0]-x[1] (A) touches edge x[2]-x[3] (B).
  *
- * Same cubic and roots. At each root (ascending), with e1 = x1 - x0, e2 = x3 - x2,
- * w = x2 - x0: if |e1 x e2| <= CF_CCD_PARALLEL_EPS |e1| |e2| the edges are parallel:
- * status DEGENERATE with toi = that root when the segments are within 1e-9 (|e1| + |e2|) of
+ * Same cubic and roots. At each root (ascending), with \f$e_1 = x_1 - x_0\f$, \f$e_2 = x_3 - x_2\f$,
+ * \f$w = x_2 - x_0\f$: if \f$\|e_1 \times e_2\| \le\f$ CF_CCD_PARALLEL_EPS \f$\|e_1\| \|e_2\|\f$ the
+ * edges are parallel: status DEGENERATE with toi = that root when the segments are within
+ * \f$10^{-9} (\|e_1\| + \|e_2\|)\f$ of
  * each other there (cf_segment_closest()), else go on to the next root. Otherwise solve the
  * normal equations (notes Eq. 101)
  * @f[ \begin{bmatrix} e_1\cdot e_1 & -e_1\cdot e_2\\ -e_1\cdot e_2 & e_2\cdot e_2\end{bmatrix}
  *     \begin{bmatrix} a\\ b\end{bmatrix} = \begin{bmatrix} e_1\cdot w\\ -e_2\cdot w\end{bmatrix} @f]
  * and accept when a, b are in [-CF_CCD_INSIDE_EPS, 1 + CF_CCD_INSIDE_EPS]: HIT with
- * p = x0 + a e1 (the contact point; the notes' formula is the difference vector, see the
- * errata), n = e1 x e2 normalized and turned from A toward the side B came from: since
- * f = -(e1 x e2) . w, that is the sign of -f just before toi (same rule as the vertex-face
- * case with the sign flipped).
+ * \f$p = x_0 + a e_1\f$ (the contact point; the notes' formula is the difference vector, see the
+ * errata), \f$n = e_1 \times e_2\f$ normalized and turned from A toward the side B came from: since
+ * \f$f = -(e_1 \times e_2) \cdot w\f$, that is the sign of -f just before toi (same rule as the
+ * vertex-face case with the sign flipped).
  * The cubic vanishing identically (parallel or coplanar motion): DEGENERATE, toi = 0.
  *
  * Worked example (digest 2.2.3): edge (-1,0,0)-(1,0,0) at rest, edge (0,-1,1)-(0,1,1) moving
@@ -295,6 +301,7 @@ cfCcdResult cf_ccd_edge_edge(const cfVec3 x[4], const cfVec3 u[4], double h);
 
 /* ==================================================================================== */
 /** @name ch03.5 Inclusion-based conservative CCD (15 points)
+ *  Some of its tests also call ch03.4: write it first.
  *  @{ */
 
 /** Which feature pair a CCD query is about. */
@@ -452,7 +459,7 @@ int cf_collide_sdf_mesh(const cfSdf *sdf, cfPose A, const cfTriMesh *mesh, cfPos
  * Output: every overlapping pair (a < b) exactly once, sorted by (a, b), appended to
  * @p pairs after clearing it. The number of tests is far below n (n - 1)/2 when the boxes are
  * spread out (the tests check the growth rate). CF_BAD_INPUT for n < 0 or a non-finite box;
- * CF_NO_MEMORY. @p tests may be NULL.
+ * CF_NO_MEMORY. @p tests may be NULL; @p boxes may be NULL when n = 0 (no pairs, CF_OK).
  */
 cfStatus cf_broadphase_sap(const cfAabb *boxes, int n, cfPairList *pairs, long *tests);
 /** @} */

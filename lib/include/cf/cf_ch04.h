@@ -9,6 +9,10 @@
  * authoritative. Your implementations go in exercises/ch04/ (dantzig.c, baraff.c, lemke.c,
  * principal.c); they may call anything in lib/include/cf/ (cf_linalg.h for dense solves,
  * cf_problem.h for residuals) but nothing from later chapters.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * **The problem.** LCP (cf_problem.h): w = A x + b, 0 <= x ⊥ w >= 0 (Siconos: w = M z + q).
  *
@@ -20,6 +24,7 @@
  *
  * **Common contract of the LCP solvers** cf_lcp_dantzig(), cf_lcp_lemke(), cf_lcp_murty(),
  * cf_lcp_bpp():
+ * - @p opt may be NULL: cf_pivot_options_default() (provided code, before your part runs).
  * - @p x (n values) receives the solution; it is read only as a warm start where the options say so.
  * - @p rep (may be NULL) receives status, `iterations` = pivots (for BPP: linear solves), the final
  *   natural-map residual ||min(x, w)||_2 (cf_lcp_residual()), wall time, and when a history buffer is
@@ -169,17 +174,18 @@ void cf_chol_update_remove(cfCholUpdate *F, int pos);
  * Start from x = 0, w = b, every label UNSEEN. While some UNSEEN d has w_d < -tol_w (take the most
  * negative; ties: the lowest index), drive x_d up while keeping w_i = 0 on FREE (clamped) indices
  * and x_i = 0 on LOWER ones (Baraff's drive_to_zero):
- * 1. direction for Delta x_d = 1: solve A_CC Delta x_C = -A_Cd with the factor; Delta w = A Delta x;
- * 2. step (ratio test), the smallest of: -w_d / Delta w_d if Delta w_d > 0 (d reaches w_d = 0);
- *    -x_i / Delta x_i for FREE i with Delta x_i < 0 (a force would turn negative);
- *    -w_i / Delta w_i for LOWER i with Delta w_i < 0 (an acceleration would turn negative);
- *    ties go to d, then to the earlier candidate in that order;
- * 3. x += s Delta x, w += s Delta w, then pivot: d joins FREE (the drive ends), or a FREE i moves
+ * 1. direction for \f$\Delta x_d = 1\f$: solve \f$A_{CC} \Delta x_C = -A_{Cd}\f$ with the factor;
+ *    \f$\Delta w = A \Delta x\f$;
+ * 2. step (ratio test), the smallest of: \f$-w_d / \Delta w_d\f$ if \f$\Delta w_d > 0\f$ (d reaches
+ *    \f$w_d = 0\f$); \f$-x_i / \Delta x_i\f$ for FREE i with \f$\Delta x_i < 0\f$ (a force would turn
+ *    negative); \f$-w_i / \Delta w_i\f$ for LOWER i with \f$\Delta w_i < 0\f$ (an acceleration would
+ *    turn negative); ties go to d, then to the earlier candidate in that order;
+ * 3. \f$x \mathrel{+}= s \Delta x\f$, \f$w \mathrel{+}= s \Delta w\f$, then pivot: d joins FREE (the drive ends), or a FREE i moves
  *    to LOWER (x_i = 0 exactly; cf_chol_update_remove()), or a LOWER i moves to FREE (w_i = 0
  *    exactly; cf_chol_update_append()). Each of these is one pivot.
  * No blocking index at all (s = infinity) means the drive is an unbounded ray: CF_INFEASIBLE (for
  * symmetric PSD A the LCP has no solution). At the end, recompute x_C from the factor
- * (A_CC x_C = -b_C), then w = A x + b.
+ * (\f$A_{CC} x_C = -b_C\f$), then \f$w = A x + b\f$.
  *
  * A must be symmetric: CF_BAD_INPUT when max|A - A^T| > 1e-12 amax (provided check). With
  * opt->refactor the direction is computed by a fresh Cholesky factorization of A_CC at every pivot
@@ -218,9 +224,17 @@ cfStatus cf_baraff_init(cfBaraffProblem *p, int nc, int dim);
 void cf_baraff_free(cfBaraffProblem *p);
 
 /**
+ * The automatic pivot limit of cf_baraff_solve() for m = dim nc variables (provided): 10 m + 100.
+ * The method needs about one drive per variable (Baraff 1994 reports O(n) drives; on the Siconos
+ * problems here at most 0.7 m pivots), so a run past this is cycling: with O(k^3) per pivot the
+ * general limit of cf_pivot_max() (100 m + 1000) let an 82-contact problem run for minutes.
+ */
+int cf_baraff_max_pivots(int m);
+
+/**
  * Largest violation of Baraff's contact conditions by (f, a = A f + b) (provided, for tests,
  * tools and demos): per contact, normal min(f_N, a_N) complementarity and signs; static contacts:
- * |f_T| <= mu f_N, f_T . a_T <= 0 and a_T = 0 when |f_T| < mu f_N; dynamic contacts:
+ * \f$\|f_T\| \le \mu f_N\f$, \f$f_T \cdot a_T \le 0\f$ and \f$a_T = 0\f$ when \f$\|f_T\| < \mu f_N\f$; dynamic contacts:
  * f_T = -mu f_N slip/|slip|. Measured as an absolute max-norm.
  */
 double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const double *a);
@@ -237,7 +251,9 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * - tangential i of a dynamic contact (slip != 0): always UPPER with u = -slip/|slip|;
  * - d itself: Delta f_d = sigma.
  * This square, generally unsymmetric system is solved by LU (cf_dense_solve(); CF_SINGULAR when it
- * is singular). Then Delta a = A Delta f, and the step is the first of these events:
+ * is singular). Only the FREE variables other than d are its unknowns (the other conditions fix
+ * values: fold a saturated tangent's column into its normal's), so a pivot costs O(k^3) for k FREE
+ * variables, not O(m^3). Then Delta a = A Delta f, and the step is the first of these events:
  * - d normal: a_d reaches 0 (Delta a_d > 0) -> d FREE, drive ends;
  * - d tangential: a_d reaches 0 -> d FREE, drive ends; or the contact's friction reaches the cone
  *   |f_T| = mu f_N (the smallest positive root of a quadratic in s) -> its tangents UPPER with
@@ -257,8 +273,8 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * friction pushes along its acceleration, f_i a_i > 0, first, else T1 before T2; among contacts
  * the largest |a_i|). When no tangent is left to drive, a saturated static contact with
  * u . a_T > tol_w (it reached the cone with a direction from earlier) gets UNSEEN tangents again
- * (one pivot) and the loop goes on. Repeat until nothing is violated, at most cf_pivot_max()
- * pivots (then CF_MAX_ITER). The end state must pass its certificate:
+ * (one pivot) and the loop goes on. Repeat until nothing is violated, at most opt->max_pivots
+ * pivots, or cf_baraff_max_pivots() when it is 0 (then CF_MAX_ITER). The end state must pass its certificate:
  * cf_baraff_violation() <= 1e-9 max(1, ||b||_inf) max(1, ||f||_inf), else CF_STAGNATED (the
  * method is stuck; never CF_OK with a violated certificate).
  *
@@ -282,8 +298,8 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
  * lexicographic minimum ratio test.
  *
  * Augment the LCP with an artificial variable z0 >= 0 and a covering vector d > 0 (opt->cover,
- * default all ones): w = A x + b + d z0. Keep a basis of n variables among (w, x, z0) with its
- * explicit inverse Binv (n x n) and the basic values beta = Binv b:
+ * default all ones): \f$w = A x + b + d z_0\f$. Keep a basis of n variables among \f$(w, x, z_0)\f$
+ * with its explicit inverse \f$B^{-1}\f$ (n x n, Binv) and the basic values \f$\beta = B^{-1} b\f$:
  * - if b >= -tol_w: x = 0 is the solution (0 pivots);
  * - otherwise z0 enters in the row r of the smallest b_r / d_r (lexicographically smallest row of
  *   [beta, Binv] / d_r on ties): w_r leaves (pivot 1);
@@ -321,9 +337,9 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
 /**
  * @brief ch04.4 (exercise): principal pivoting with Murty's least-index rule.
  *
- * Start from F = {} (or F = {i : x_i > 0} with opt->warm_start). Repeat: solve
- * A_FF x_F = -b_F (cf_dense_solve(); CF_SINGULAR when singular), x_i = 0 off F, w = A x + b with
- * w_F = 0 exactly; find the SMALLEST index i that violates its set: i in F with x_i < -tol_x, or
+ * Start from \f$F = \emptyset\f$ (or \f$F = \{i : x_i > 0\}\f$ with opt->warm_start). Repeat: solve
+ * \f$A_{FF} x_F = -b_F\f$ (cf_dense_solve(); CF_SINGULAR when singular), \f$x_i = 0\f$ off F,
+ * \f$w = A x + b\f$ with \f$w_F = 0\f$ exactly; find the SMALLEST index i that violates its set: i in F with x_i < -tol_x, or
  * i not in F with w_i < -tol_w. None: solved. Otherwise move that one index to the other set
  * (one pivot) and repeat. The strict, tolerance-based tests stop degenerate flip-flops.
  *

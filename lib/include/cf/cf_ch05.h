@@ -10,6 +10,10 @@
  * authoritative. Your implementations go in exercises/ch05/; they may call anything in
  * lib/include/cf/ (cf_problem.h residuals, cf_linalg.h, cf_rng.h), the "Provided" functions of
  * this header and chapters 1-3 (cf_ch01.h, cf_ch02.h, cf_ch03.h).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Conventions (docs/conventions.md): LCP w = A x + b, 0 <= x ⊥ w >= 0; boxed LCP and frictional
  * contact problems as in cf_problem.h; impulses per contact ordered (n, t, b) in N s.
@@ -20,6 +24,8 @@
  * cf_split_stop() whether to stop; the reason and the matching status end up in the report via
  * cf_split_finish(). Before the first sweep the residual r_0 of the initial guess is computed; if
  * it is already <= tol_abs the solver returns at once with 0 iterations and reason ABSOLUTE.
+ * @p rep may be NULL (::cfReport; the tests pass NULL): cf_split_finish() and the other provided
+ * helpers accept it, and your own history pushes are guarded (`if (rep) cf_report_push(...)`).
  */
 #ifndef CF_CH05_H
 #define CF_CH05_H
@@ -111,10 +117,11 @@ void cf_disk_project(double lt[2], double radius);
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.1-ch05.3 Projected Jacobi, Gauss-Seidel and SOR on an LCP (25 points)
- *  All three use the component form of notes Eq.\ 138-147 with r_i = (A x + b)_i:
- *  x_i <- max(0, x_i - omega r_i / A_ii). Residual: cf_lcp_residual() (natural map
- *  |min(x, A x + b)|_2, absolute). Each checks its input with cf_lcp_split_check() (provided,
+ *  All three use the component form of notes Eq.\ 138-147 with \f$r_i = (A x + b)_i\f$:
+ *  \f[ x_i \leftarrow \max\Big(0,\; x_i - \omega\, \frac{r_i}{A_{ii}}\Big). \f]
+ *  Residual: cf_lcp_residual() (natural map \f$\|\min(x, A x + b)\|_2\f$, absolute). Each checks its input with cf_lcp_split_check() (provided,
  *  before the exercise region) and returns CF_BAD_INPUT with rep->status set on failure.
+ *  Some of ch05.3's tests also call ch05.2: write it first.
  *  @{ */
 
 /**
@@ -158,7 +165,7 @@ cfStatus cf_lcp_psor(const cfLcp *p, const cfSplitOptions *o, double *x, cfRepor
  * Sequential sweeps; for each i: r_i = (A x + b)_i, then with the effective bounds of index i
  * for the CURRENT x (cf_blcp_bounds(): when findex[i] >= 0 they are ±mu_i max(x_findex, 0),
  * so they move as the normal impulse changes within the sweep),
- * x_i <- mid(lo_i, x_i - omega r_i / A_ii, hi_i). Residual: cf_blcp_residual().
+ * \f$x_i \leftarrow \mathrm{mid}(lo_i,\; x_i - \omega\, r_i / A_{ii},\; hi_i)\f$. Residual: cf_blcp_residual().
  * For contact problems order the variables normal first, then its tangents (the layout of
  * cf_friction_boxed_lcp() does this).
  * Worked example (digest 3.2.2): one particle of mass 1 on the ground, contact velocity
@@ -170,6 +177,7 @@ cfStatus cf_blcp_pgs(const cfBlcp *p, const cfSplitOptions *o, double *x, cfRepo
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.5 Blocked Gauss-Seidel with a local 3x3 solve (10 points)
+ *  Some of its tests also call ch05.4: write it first.
  *  @{ */
 
 /**
@@ -177,10 +185,11 @@ cfStatus cf_blcp_pgs(const cfBlcp *p, const cfSplitOptions *o, double *x, cfRepo
  * velocity @p u = (W r + q)_a at the current r (3 values; updated here to the new velocity)
  * and its impulse @p r (3 values, updated). In order:
  * 1. normal: r_n' = max(0, r_n - omega u_n / W_nn); u += W(:, n) (r_n' - r_n);
- * 2. tangents, cone model: the stick candidate r_T* = r_T - W_TT^-1 u_T (2x2 solve); if
- *    |r_T*| <= mu r_n' take it, otherwise r_T' = P_disk(mu r_n')(r_T - omega u_T / sigma) with
- *    sigma = the largest eigenvalue of W_TT (a projected gradient step, whose fixed point
- *    slides exactly against the sliding velocity);
+ * 2. tangents, cone model: the stick candidate \f$r_T^* = r_T - W_{TT}^{-1} u_T\f$ (2x2 solve); if
+ *    \f$\|r_T^*\| \le \mu r_n'\f$ take it, otherwise
+ *    \f$r_T' = P_{\mathrm{disk}(\mu r_n')}(r_T - \omega u_T / \sigma)\f$ with \f$\sigma\f$ the
+ *    largest eigenvalue of \f$W_{TT}\f$ (a projected gradient step, whose fixed point slides
+ *    exactly against the sliding velocity);
  *    box model: r_t' = mid(-mu r_n', r_t - omega u_t / W_tt, mu r_n'), update u, then the same
  *    for r_b;
  * 3. u += W(:, T) (r_T' - r_T).
@@ -207,6 +216,7 @@ cfStatus cf_fc_bgs(const cfFrictionProblem *p, const cfSplitOptions *o, double *
  *  the rows of M^-1 J^T (its effect on the two bodies' velocities); a sweep reads the two bodies'
  *  velocities once per contact, computes all three contact velocities, runs the local solve of
  *  ch05.5 on its own 3x3 block W_aa, and writes the two velocities back once.
+ *  Some of its tests also call ch05.5: write it first.
  *  @{ */
 
 /** Options of the rigid solver. */
@@ -268,7 +278,7 @@ void cf_rigid_pgs_free(cfRigidPgs *ws);
  * arms r_A = p - x_A and r_B = p - x_B: ang_a[k] = r_A x d_k, iang_a[k] = I_A^-1 ang_a[k]
  * (bodies[].inv_inertia_world), likewise for B; a fixed body or an index < 0 becomes -1 with zero
  * rows and inv_mass 0. The block
- * @f[ W_{kl} = (m_A^{-1} + m_B^{-1})\, d_k\cdot d_l + ang_a[k]\cdot iang_a[l] + ang_b[k]\cdot iang_b[l] @f]
+ * @f[ W_{kl} = (m_A^{-1} + m_B^{-1})\, d_k\cdot d_l + \mathrm{ang}_a[k]\cdot \mathrm{iang}_a[l] + \mathrm{ang}_b[k]\cdot \mathrm{iang}_b[l] @f]
  * (plus cfm on W_nn), the bias phi/h for phi >= 0 (a speculative contact may close its gap in
  * one step) and erp phi/h for phi < 0, mu = contact mu, lambda = contact lambda when
  * warm_start, else 0. The allocation and the input check (indices in range, distinct bodies,
@@ -287,7 +297,8 @@ cfStatus cf_rigid_pgs_prepare(const cfRigidBody *bodies, int nb, const cfContact
  *    (cf_ordering_permutation()): read v_A, w_A, v_B, w_B once; u_k = d_k.(v_B - v_A) +
  *    ang_b[k].w_B - ang_a[k].w_A, u_n += bias + cfm lambda_n; cf_contact_local_solve() on W;
  *    apply the change of lambda to the four vectors and write them back once;
- *    push max |change of lambda| of the sweep to the history, stop early when it is <= o->tol;
+ *    push max |change of lambda| of the sweep to the history, stop early when o->tol > 0 and it
+ *    is <= o->tol (tol 0 never stops early: exactly max_iter sweeps, reason MAX_ITER);
  * 3. copy the velocities back to the bodies and the impulses to contacts[a].lambda.
  * rep->residual is the final natural-map residual of the contact law (cone: as cf_fc_residual();
  * box: as cf_fc_box_residual()) at the biased velocities, rep->reason MAX_ITER or STAGNATION.
@@ -301,6 +312,7 @@ cfStatus cf_rigid_pgs_solve(cfRigidBody *bodies, int nb, cfContact *contacts, in
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.7 Ordering and staggering (10 points)
+ *  Some of its tests also call ch05.2: write it first.
  *  @{ */
 
 /**
@@ -323,10 +335,11 @@ cfStatus cf_blcp_staggered(const cfBlcp *p, const cfSplitOptions *o, double *x, 
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch05.8 PGS with subspace minimization, ch05.9 NNCG (20 points)
+ *  Some of ch05.9's tests also call ch05.4: write it first.
  *  @{ */
 
 /**
- * @brief ch05.8: PGS-SM on a boxed LCP (notes Algorithm 9; Silcowitz et al. 2010).
+ * @brief ch05.8: PGS-SM on a boxed LCP (notes Algorithm 9; Silcowitz et al.\ 2010).
  * Each outer iteration: phase I, o->inner boxed PGS sweeps (as ch05.4); phase II, up to
  * o->inner_sm times: classify F = {lo_i < x_i < hi_i} with the effective bounds (a strict
  * tolerance of 1e-12 (1 + |bound|)), solve A_FF y = -(b_F + A_FB x_B) by dense Cholesky
@@ -339,13 +352,13 @@ cfStatus cf_blcp_staggered(const cfBlcp *p, const cfSplitOptions *o, double *x, 
 cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfReport *rep);
 
 /**
- * @brief ch05.9: non-smooth nonlinear conjugate gradient (notes Algorithm 10; Silcowitz et al.
- * 2010a) on a boxed LCP. With G(x) one boxed PGS sweep (as ch05.4, omega 1):
- * x_1 = G(x_0), g_0 = x_0 - x_1, p_0 = -g_0; then for k = 1, 2, ...: x_{k+1} = G(x_k),
- * g_k = x_k - x_{k+1}, beta = |g_k|^2 / |g_{k-1}|^2; if beta > 1 restart (no momentum step,
- * p_k = -g_k as for beta = 0, counted in @p restarts; the notes' listing writes p_k = 0, which
- * also drops the momentum of the next iteration), else x_{k+1} += beta p_{k-1} and
- * p_k = beta p_{k-1} - g_k. Each iteration is one
+ * @brief ch05.9: non-smooth nonlinear conjugate gradient (notes Algorithm 10; Silcowitz et
+ * al.\ 2010a) on a boxed LCP. With G(x) one boxed PGS sweep (as ch05.4, omega 1):
+ * \f$x_1 = G(x_0)\f$, \f$g_0 = x_0 - x_1\f$, \f$p_0 = -g_0\f$; then for k = 1, 2, ...:
+ * \f[ x_{k+1} = G(x_k), \qquad g_k = x_k - x_{k+1}, \qquad \beta = \frac{\|g_k\|^2}{\|g_{k-1}\|^2}; \f]
+ * if \f$\beta > 1\f$ restart (no momentum step, \f$p_k = -g_k\f$ as for \f$\beta = 0\f$, counted in
+ * @p restarts; the notes' listing writes \f$p_k = 0\f$, which also drops the momentum of the next
+ * iteration), else \f$x_{k+1} \mathrel{+}= \beta p_{k-1}\f$ and \f$p_k = \beta p_{k-1} - g_k\f$. Each iteration is one
  * sweep and pushes cf_blcp_residual() of the returned-so-far iterate; the final x is projected
  * onto its bounds (the momentum step may leave the box). @p restarts may be NULL.
  */

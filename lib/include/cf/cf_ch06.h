@@ -10,6 +10,10 @@
  * authoritative. Your implementations go in exercises/ch06/; they may call anything in
  * lib/include/cf/ (cf_problem.h residuals, cf_linalg.h, cf_gmres.h), the "Provided" functions
  * of this header and chapters 1-5.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Every solver of this chapter is one Newton loop (ch06.2, cf_newton_solve()) on a different
  * root problem H(x) = 0: the exercise is the function H and one element of its generalized
@@ -37,8 +41,8 @@ extern "C" {
 
 /** The NCP function a solver uses. */
 typedef enum cfNcpKind {
-    CF_NCP_MINMAP = 0,   /**< psi(a, b) = min(a, b) (ch06.1) */
-    CF_NCP_FB,           /**< Fischer-Burmeister psi(a, b) = a + b - sqrt(a^2 + b^2) (ch06.1) */
+    CF_NCP_MINMAP = 0,   /**< \f$\psi(a, b) = \min(a, b)\f$ (ch06.1) */
+    CF_NCP_FB,           /**< Fischer-Burmeister \f$\psi(a, b) = a + b - \sqrt{a^2 + b^2}\f$ (ch06.1) */
     CF_NCP_KIND_COUNT    /**< number of kinds */
 } cfNcpKind;
 
@@ -120,68 +124,84 @@ cfStatus cf_lcp_newton_check(const cfLcp *p, const double *x, cfError *err);
  *  @{ */
 
 /**
- * @brief ch06.1: the minimum map psi(a, b) = min(a, b) (notes Eq.\ 179) and one element of its
- * generalized gradient: (da, db) = (1, 0) when a <= b (the constraint is active: a TIE IS
- * ACTIVE, notes Eq.\ 182), (0, 1) otherwise. @p da and @p db may be NULL.
+ * @brief ch06.1: the minimum map \f$\psi(a, b) = \min(a, b)\f$ (notes Eq.\ 179) and one element
+ * of its generalized gradient: (da, db) = (1, 0) when \f$a \le b\f$ (the constraint is active: a
+ * TIE IS ACTIVE, notes Eq.\ 182), (0, 1) otherwise. @p da and @p db may be NULL.
  * Worked example: min(-1, 2) = -1 with (1, 0); min(3, 3) = 3 with (1, 0); min(2, -1) = -1 with (0, 1).
  */
 double cf_ncp_minmap(double a, double b, double *da, double *db);
 
 /**
- * @brief ch06.1: Fischer-Burmeister psi(a, b) = a + b - sqrt(a^2 + b^2) (notes Eq.\ 184) and
- * its partials alpha = 1 - a / sqrt(a^2 + b^2), beta = 1 - b / sqrt(a^2 + b^2) (Eq.\ 185-186);
- * at (0, 0), where psi is not differentiable, alpha = 0 and beta = 1 (Eq.\ 187-188).
- * Computed without overflow for |a|, |b| up to DBL_MAX / 2 (use hypot()).
- * Worked example: psi(1, 1) = 2 - sqrt(2); psi(0, 5) = psi(3, 0) = 0; psi(-1, 2) = 1 - sqrt(5).
- * Facts: alpha, beta in [0, 2], alpha + beta >= 2 - sqrt(2).
+ * @brief ch06.1: Fischer-Burmeister \f$\psi(a, b) = a + b - \sqrt{a^2 + b^2}\f$ (notes Eq.\ 184)
+ * and its partials (Eq.\ 185-186)
+ * \f[ \alpha = \frac{\partial\psi}{\partial a} = 1 - \frac{a}{\sqrt{a^2 + b^2}}, \qquad
+ *     \beta = \frac{\partial\psi}{\partial b} = 1 - \frac{b}{\sqrt{a^2 + b^2}}; \f]
+ * at (0, 0), where \f$\psi\f$ is not differentiable, \f$\alpha = 0\f$ and \f$\beta = 1\f$
+ * (Eq.\ 187-188). @p da and @p db may be NULL.
+ *
+ * Two numerical details are part of the exercise (the test checks both):
+ * - \f$s = \sqrt{a^2 + b^2}\f$ as `hypot(a, b)`: `sqrt(a*a + b*b)` overflows at \f$10^{300}\f$;
+ * - for a > 0 and b > 0, \f$a + b - s\f$ cancels every digit when \f$a \gg b\f$
+ *   (\f$\psi(10^8, 10^{-8}) = 10^{-8}\f$, not 0): use the equal form
+ *   \f$2ab/(a + b + s)\f$ (from \f$(a + b)^2 - s^2 = 2ab\f$), evaluated as `2 * a * (b / (a + b + s))`:
+ *   the product 2ab written first overflows for \f$a = b = 10^{300}\f$ although \f$\psi\f$ is finite
+ *   (\f$(2 - \sqrt{2}) \cdot 10^{300}\f$, which the test demands). Otherwise (a sign <= 0) \f$a + b - s\f$
+ *   has no cancellation.
+ * Finite for \f$|a|, |b| \le\f$ DBL_MAX / 4 (then \f$a + b + s\f$ does not overflow).
+ * Worked example: \f$\psi(1, 1) = 2 - \sqrt{2}\f$; \f$\psi(0, 5) = \psi(3, 0) = 0\f$;
+ * \f$\psi(-1, 2) = 1 - \sqrt{5}\f$. Facts: \f$\alpha, \beta \in [0, 2]\f$,
+ * \f$\alpha + \beta \ge 2 - \sqrt{2}\f$.
  */
 double cf_ncp_fb(double a, double b, double *da, double *db);
 
 /**
- * @brief ch06.1: the scaled and penalized NCP function psi(a, r b) of kind @p kind with
- * partials with respect to a and b (chain rule: d/db = r psi_2(a, r b)).
+ * @brief ch06.1: the scaled and penalized NCP function \f$\psi(a, r b)\f$ of kind @p kind with
+ * partials with respect to a and b (chain rule: \f$\partial/\partial b = r\, \psi_2(a, r b)\f$).
  * For CF_NCP_FB and @p penalty < 1 it is the penalized Fischer-Burmeister function of Chen, Chen
  * and Kanzow (2000) in this sign convention:
- * psi_p(a, c) = p psi_FB(a, c) - (1 - p) max(a, 0) max(c, 0) with c = r b; its partials add
- * -(1 - p) max(c, 0) [a > 0] and -(1 - p) max(a, 0) [c > 0] (times r for b). @p penalty is
- * ignored for the min map. @p da, @p db may be NULL.
- * Worked example: minmap with r = 1/4: psi(-1/8, 1/4 * 1) = -1/8 with (1, 0).
+ * \f[ \psi_p(a, c) = p\, \psi_{FB}(a, c) - (1 - p) \max(a, 0) \max(c, 0), \qquad c = r b; \f]
+ * its partials add \f$-(1 - p) \max(c, 0)\, [a > 0]\f$ and \f$-(1 - p) \max(a, 0)\, [c > 0]\f$
+ * (times r for b). @p penalty is ignored for the min map. @p da, @p db may be NULL.
+ * Worked example: min map with r = 1/4: \f$\psi(-1/8, \tfrac14 \cdot 1) = -1/8\f$ with (1, 0).
  */
 double cf_ncp_eval(cfNcpKind kind, double a, double b, double r, double penalty, double *da, double *db);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.2 The Newton loop and min-map Newton for the LCP (20 points)
+ *  Some of its tests also call ch06.1 and ch06.7: write those first.
  *  @{ */
 
 /**
  * @brief ch06.2: the damped non-smooth Newton method on @p sys from x (in/out).
  *
- * With theta(x) = 1/2 |H(x)|^2:
+ * With \f$\theta(x) = \tfrac12 \|H(x)\|^2\f$:
  * 1. r_0 = sys->residual(x); if r_0 <= o->tol return CF_OK at once (0 iterations).
  * 2. For k = 1 .. o->max_iter: evaluate H and J at x (eval), convert J to CSR
- *    (cf_csr_from_triplets()), solve J d = -H (cf_newton_direction(), block size
+ *    (cf_csr_from_triplets()), solve \f$J d = -H\f$ (cf_newton_direction(), block size
  *    sys->block_size); then Armijo back-tracking: t = 1, 1/2, 1/4, ... at most
  *    o->max_backtracks halvings, accept the first t with
- *    theta(x + t d) <= (1 - 2 sigma t) theta(x)  (for the Newton direction grad theta . d = -|H|^2).
+ *    \f[ \theta(x + t d) \le (1 - 2 \sigma t)\, \theta(x) \f]
+ *    (for the Newton direction \f$\nabla\theta \cdot d = -\|H\|^2\f$).
  *    FALLBACK, when the direction could not be computed or no t was accepted: the steepest
- *    descent direction d = -J^T H with the Armijo rule theta(x + t d) <= theta(x) - sigma t |J^T H|^2;
- *    if that fails too, stop with CF_STAGNATED (x is the last accepted iterate).
- *    x <- x + t d; r_k = sys->residual(x) is pushed to the history; stop with CF_OK when
- *    r_k <= o->tol.
+ *    descent direction \f$d = -J^T H\f$ with the Armijo rule
+ *    \f$\theta(x + t d) \le \theta(x) - \sigma t \|J^T H\|^2\f$; if that fails too, stop with
+ *    CF_STAGNATED (x is the last accepted iterate).
+ *    \f$x \leftarrow x + t d\f$; \f$r_k\f$ = sys->residual(x) is pushed to the history; stop with
+ *    CF_OK when \f$r_k \le\f$ o->tol.
  * 3. CF_MAX_ITER when the budget is spent, CF_DIVERGED (and x restored to the last finite
  *    iterate) if H or r becomes non-finite.
- * The report holds the status, reason, iterations, the last r and the time; @p stats (may be NULL)
- * the counters. Errors of eval and CF_NO_MEMORY are returned as they are.
+ * The report (may be NULL, as for every solver of the chapter: ::cfReport) holds the status,
+ * reason, iterations, the last r and the time; @p stats (may be NULL) the counters. Errors of eval and CF_NO_MEMORY are returned as they are.
  */
 cfStatus cf_newton_solve(const cfNewtonSystem *sys, const cfNewtonOptions *o, double *x, cfReport *rep,
                          cfNewtonStats *stats);
 
 /**
  * @brief ch06.2: H and J of the min-map reformulation of the LCP (A, b):
- * H_i = min(w_i, r_i x_i) with w = A x + b (cf_ncp_eval(CF_NCP_MINMAP, ...)); generalized
- * Jacobian row i: da A_i + db r_i e_i^T, i.e.\ the row of A when the tie-active rule picks w_i,
- * r_i e_i^T otherwise. @p r (n values > 0) may be NULL for r = 1. @p J may be NULL.
+ * \f$H_i = \min(w_i, r_i x_i)\f$ with \f$w = A x + b\f$ (cf_ncp_eval(CF_NCP_MINMAP, ...));
+ * generalized Jacobian row i: \f$d_a A_i + d_b\, r_i e_i^T\f$, i.e.\ the row of A when the
+ * tie-active rule picks \f$w_i\f$, \f$r_i e_i^T\f$ otherwise. @p r (n values > 0) may be NULL for r = 1. @p J may be NULL.
  */
 cfStatus cf_lcp_minmap_eval(const cfLcp *p, const double *r, const double *x, double *H, cfTriplets *J);
 
@@ -197,12 +217,13 @@ cfStatus cf_lcp_newton_minmap(const cfLcp *p, const cfNewtonOptions *o, double *
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.3 Fischer-Burmeister Newton for the LCP (10 points)
+ *  Some of its tests also call ch06.1, ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
  * @brief ch06.3: H and J of the (penalized) Fischer-Burmeister reformulation:
- * H_i = psi(w_i, r_i x_i) with cf_ncp_eval(CF_NCP_FB, ..., @p penalty); Jacobian row i:
- * da A_i + db r_i e_i^T (db already holds the factor r_i). @p r may be NULL (r = 1), @p J may be NULL.
+ * \f$H_i = \psi(w_i, r_i x_i)\f$ with cf_ncp_eval(CF_NCP_FB, ..., @p penalty); Jacobian row i:
+ * \f$d_a A_i + d_b\, e_i^T\f$ (\f$d_b\f$ already holds the factor \f$r_i\f$). @p r may be NULL (r = 1), @p J may be NULL.
  */
 cfStatus cf_lcp_fb_eval(const cfLcp *p, const double *r, double penalty, const double *x, double *H, cfTriplets *J);
 
@@ -216,15 +237,17 @@ cfStatus cf_lcp_newton_fb(const cfLcp *p, const cfNewtonOptions *o, double *x, c
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.4 The boxed LCP by the mid map (10 points)
+ *  Some of its tests also call ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
  * @brief ch06.4: H and J of the mid-map reformulation of the boxed LCP:
- * H_i = x_i - mid(lo_i, x_i - w_i / r_i, hi_i) with w = A x + b, the effective bounds of
- * cf_blcp_bounds() (a friction row's bounds are ±mu max(x_findex, 0)) and r_i > 0 (the scaling
- * of the multiplier: r_i H_i = r_i x_i - mid(r_i lo_i, r_i x_i - w_i, r_i hi_i), the LCP rows
- * are the min map psi(w_i, r_i x_i) / r_i).
- * Generalized Jacobian, with y = x_i - w_i / r_i:
+ * \f[ H_i = x_i - \mathrm{mid}(lo_i,\ x_i - w_i / r_i,\ hi_i) \f]
+ * with \f$w = A x + b\f$, the effective bounds of cf_blcp_bounds() (a friction row's bounds are
+ * \f$\pm\mu \max(x_{findex}, 0)\f$) and \f$r_i > 0\f$ (the scaling of the multiplier:
+ * \f$r_i H_i = r_i x_i - \mathrm{mid}(r_i lo_i, r_i x_i - w_i, r_i hi_i)\f$, the LCP rows are the
+ * min map \f$\psi(w_i, r_i x_i) / r_i\f$).
+ * Generalized Jacobian, with \f$y = x_i - w_i / r_i\f$:
  * - lo_i < y < hi_i, and the TIES y = lo_i, y = hi_i (tie active, as the min map): H_i = w_i / r_i,
  *   row A_i / r_i;
  * - y < lo_i: H_i = x_i - lo_i, row e_i - d lo_i / dx (for a friction row lo = -mu max(x_f, 0):
@@ -244,6 +267,7 @@ cfStatus cf_blcp_newton(const cfBlcp *p, const cfNewtonOptions *o, double *x, cf
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.5 The full contact system with friction (notes Eq.\ 198-199) (15 points)
+ *  Some of its tests also call ch06.1 and ch06.2: write those first.
  *  @{ */
 
 /**
@@ -278,13 +302,14 @@ int cf_contact_system_size(const cfContactSystem *s);
 
 /**
  * @brief ch06.5: the residual F(x) of notes Eq.\ 198 and its Jacobian (Eq.\ 199). With v = J u
- * (contact velocities), and per contact a, n_eps = sqrt(|lambda_t|^2 + eps^2):
- * - rows 0 .. 6nb-1: M u - p - J^T lambda (Newton-Euler with the impulses);
- * - normal row of a: psi(v_n + bias_a, r lambda_n) (the notes' psi_n with velocities, Eq. 198);
- * - two tangent rows of a: s = v_t + gamma lambda_t / n_eps (the KKT stationarity of maximal
- *   dissipation, Eq. 194, with the eps guard: finite at lambda_t = 0);
- * - slack row of a: psi(mu lambda_n - |lambda_t|, r gamma) (Eq.\ 197; the plain norm, so a free
- *   contact can satisfy it exactly).
+ * (contact velocities), and per contact a, \f$n_\epsilon = \sqrt{\|\lambda_t\|^2 + \epsilon^2}\f$:
+ * - rows 0 .. 6nb-1: \f$M u - p - J^T \lambda\f$ (Newton-Euler with the impulses);
+ * - normal row of a: \f$\psi(v_n + \mathrm{bias}_a, r \lambda_n)\f$ (the notes' \f$\psi_n\f$ with
+ *   velocities, Eq.\ 198);
+ * - two tangent rows of a: \f$s = v_t + \gamma\, \lambda_t / n_\epsilon\f$ (the KKT stationarity of
+ *   maximal dissipation, Eq.\ 194, with the eps guard: finite at \f$\lambda_t = 0\f$);
+ * - slack row of a: \f$\psi(\mu \lambda_n - \|\lambda_t\|, r \gamma)\f$ (Eq.\ 197; the plain norm,
+ *   so a free contact can satisfy it exactly).
  * The rows are stacked like the unknowns: the 6 nb momentum rows, then per contact (normal, t,
  * b, slack), so row 6 nb + 4 a + k belongs to contact a.
  * Jacobian blocks (Eq.\ 199): d/du of the momentum rows M, d/dlambda -J^T; normal row
@@ -310,23 +335,27 @@ cfStatus cf_contact_system_newton(const cfContactSystem *s, cfNcpKind kind, cons
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.6 Alart-Curnier Newton on the Coulomb problem (FC3D) (20 points)
+ *  Some of its tests also call ch06.2 and ch06.7: write those first.
  *  @{ */
 
 /**
  * @brief ch06.6: the Alart-Curnier function of the frictional contact problem (W, q, mu) and
  * its generalized Jacobian (Alart and Curnier 1991; Siconos' NSN-AC). With u = W r + q and, per
  * contact a, its scaling rho_a > 0 (NULL: 1):
- *   y_n = r_n - rho u_n,  Phi_n = r_n - max(0, y_n);
- *   y_T = r_T - rho u_T,  R = mu max(0, y_n),  Phi_T = r_T - P_D(R)(y_T),
- * with P_D(R) the projection onto the disk of radius R. Phi(r) = 0 exactly at a solution of
- * Signorini + Coulomb (cf_fc_residual() = 0). Generalized Jacobian dPhi/dr = A + B W with the
- * per-contact 3x3 blocks (TIES ACTIVE: y_n = 0 counts as y_n > 0, |y_T| = R as inside):
- * - normal: y_n > 0 (or = 0): A_nn = 0, B_nn = rho;  y_n < 0: A_nn = 1, B_nn = 0;
- * - tangent inside (|y_T| <= R): A_TT = 0, B_TT = rho I;
- * - tangent outside (|y_T| > R), with e = y_T / |y_T| and G = R / |y_T| (I - e e^T):
- *   A_TT = I - G, B_TT = rho G, and when y_n >= 0 (R moves with r_n; tie active):
- *   A_Tn = -mu e, B_Tn = +mu rho e (the radius' derivative through y_n).
- * Block (a, b) of the Jacobian is A_a [a = b] + B_a W_ab: the sparsity of W.
+ * \f[ y_n = r_n - \rho u_n, \qquad \Phi_n = r_n - \max(0, y_n); \f]
+ * \f[ y_T = r_T - \rho u_T, \qquad R = \mu \max(0, y_n), \qquad \Phi_T = r_T - P_{D(R)}(y_T), \f]
+ * with \f$P_{D(R)}\f$ the projection onto the disk of radius R. \f$\Phi(r) = 0\f$ exactly at a
+ * solution of Signorini + Coulomb (cf_fc_residual() = 0). Generalized Jacobian
+ * \f$\partial\Phi/\partial r = A + B W\f$ with the per-contact 3x3 blocks (TIES ACTIVE:
+ * \f$y_n = 0\f$ counts as \f$y_n > 0\f$, \f$\|y_T\| = R\f$ as inside):
+ * - normal: \f$y_n \ge 0\f$: \f$A_{nn} = 0\f$, \f$B_{nn} = \rho\f$; \f$y_n < 0\f$: \f$A_{nn} = 1\f$, \f$B_{nn} = 0\f$;
+ * - tangent inside (\f$\|y_T\| \le R\f$): \f$A_{TT} = 0\f$, \f$B_{TT} = \rho I\f$;
+ * - tangent outside (\f$\|y_T\| > R\f$), with \f$e = y_T / \|y_T\|\f$ and
+ *   \f$G = \frac{R}{\|y_T\|} (I - e e^T)\f$: \f$A_{TT} = I - G\f$, \f$B_{TT} = \rho G\f$, and when
+ *   \f$y_n \ge 0\f$ (R moves with \f$r_n\f$; tie active): \f$A_{Tn} = -\mu e\f$,
+ *   \f$B_{Tn} = +\mu \rho e\f$ (the radius' derivative through \f$y_n\f$).
+ *
+ * Block (a, b) of the Jacobian is \f$A_a [a = b] + B_a W_{ab}\f$: the sparsity of W.
  * @p J may be NULL.
  */
 cfStatus cf_fc_ac_eval(const cfFrictionProblem *p, const double *rho, const double *r, double *Phi, cfTriplets *J);
@@ -342,20 +371,21 @@ cfStatus cf_fc_newton_ac(const cfFrictionProblem *p, const cfNewtonOptions *o, d
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch06.7 r-scaling as a preconditioner (notes 3.3.5) (15 points)
+ *  Some of its tests also call ch06.1, ch06.2 and ch06.6: write those first.
  *  @{ */
 
 /**
- * @brief ch06.7: the r-scaling of an LCP's NCP functions psi(w_i, r_i x_i): r_i = A_ii when
- * A_ii > 0, else 1 (a zero or negative diagonal gives no scale). With it the two branches of the
- * min map have the same slope along x_i: on a diagonal A, min(A_ii x_i + b_i, A_ii x_i) has no
- * kink in x_i's direction and Newton converges in one step from any start (notes Fig.\ 23:
- * c(lambda) = lambda / 4 - 1/8, r = 1/4).
+ * @brief ch06.7: the r-scaling of an LCP's NCP functions \f$\psi(w_i, r_i x_i)\f$:
+ * \f$r_i = A_{ii}\f$ when \f$A_{ii} > 0\f$, else 1 (a zero or negative diagonal gives no scale).
+ * With it the two branches of the min map have the same slope along \f$x_i\f$: on a diagonal A,
+ * \f$\min(A_{ii} x_i + b_i, A_{ii} x_i)\f$ has no kink in \f$x_i\f$'s direction and Newton
+ * converges in one step from any start (notes Fig.\ 23: \f$c(\lambda) = \lambda/4 - 1/8\f$, r = 1/4).
  */
 void cf_lcp_r_scaling(const cfLcp *p, double *r);
 
 /**
- * @brief ch06.7: the per-contact scaling rho_a of the Alart-Curnier function: rho_a = 1 / W_aa,nn
- * when the diagonal entry W_aa,nn is > 0, else 1 (rho u_n then has the units of an impulse and
+ * @brief ch06.7: the per-contact scaling \f$\rho_a\f$ of the Alart-Curnier function:
+ * \f$\rho_a = 1 / W_{aa,nn}\f$ when the diagonal entry \f$W_{aa,nn}\f$ is > 0, else 1 (\f$\rho u_n\f$ then has the units of an impulse and
  * is of the size of r_n: the same parallel-branches argument, notes Fig.\ 23). Needs the diagonal
  * blocks of W stored.
  */

@@ -10,16 +10,21 @@
  * authoritative. Your implementations go in exercises/ch07/; they may call anything in
  * lib/include/cf/ (cf_problem.h, cf_linalg.h, cf_rng.h), the "Provided" functions of this header
  * and chapters 1-5 (cf_ch01.h ... cf_ch05.h).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
- * The model (notes 3.4, Erleben 2017). Per contact I with impulse lambda_I = (lambda_n, lambda_F)
- * and contact velocity v_I = (A lambda + b)_I, the contact law is the pair of fixed points, for
- * any r > 0,
- *   lambda_n = prox_N(lambda_n - r v_n),          N = [0, inf)              (Signorini)
- *   lambda_F = prox_F(lambda_F - r v_F),          F = F(lambda_n) convex     (maximal dissipation)
- * where prox_C(z) = argmin_{x in C} |z - x| is the Euclidean projection. The friction set F is the
- * disk |lambda_T| <= mu lambda_n (isotropic Coulomb), the ellipse of the principal coefficients
- * (mu_t, mu_b), or with a fourth, torsional row tau the Coulomb-Contensou ellipsoid
- * (lambda_t/a)^2 + (lambda_b/b)^2 + (lambda_tau/c)^2 <= 1 with (a, b, c) = (mu_t, mu_b, mu_tau) lambda_n.
+ * The model (notes 3.4, Erleben 2017). Per contact I with impulse
+ * \f$\lambda_I = (\lambda_n, \lambda_F)\f$ and contact velocity \f$v_I = (A \lambda + b)_I\f$, the
+ * contact law is the pair of fixed points, for any r > 0,
+ * \f[ \lambda_n = \mathrm{prox}_N(\lambda_n - r v_n), \quad N = [0, \infty) \qquad\text{(Signorini)}, \f]
+ * \f[ \lambda_F = \mathrm{prox}_F(\lambda_F - r v_F), \quad F = F(\lambda_n) \text{ convex} \qquad\text{(maximal dissipation)}, \f]
+ * where \f$\mathrm{prox}_C(z) = \arg\min_{x \in C} \|z - x\|\f$ is the Euclidean projection. The
+ * friction set F is the disk \f$\|\lambda_T\| \le \mu \lambda_n\f$ (isotropic Coulomb), the
+ * ellipse of the principal coefficients \f$(\mu_t, \mu_b)\f$, or with a fourth, torsional row
+ * \f$\tau\f$ the Coulomb-Contensou ellipsoid
+ * \f[ (\lambda_t/a)^2 + (\lambda_b/b)^2 + (\lambda_\tau/c)^2 \le 1, \qquad (a, b, c) = (\mu_t, \mu_b, \mu_\tau)\, \lambda_n. \f]
  * A fixed point of the isotropic model is a solution of the FC3D problem of cf_problem.h, so the
  * chapter's solvers are measured with cf_fc_residual() like every other.
  *
@@ -46,21 +51,25 @@ extern "C" {
 #define CF_PROX_MAX_DIM 4
 /** Most accepted merits the adaptive rule remembers (cfProxOptions::window). */
 #define CF_PROX_WINDOW_MAX 32
+/** The default floor of the adaptive scale (cfProxOptions::scale_min): 2^-20, about 1e-6. */
+#define CF_PROX_SCALE_MIN 0x1p-20
 
 /* ------------------------------------------------------------------------------------ */
 /** @name Provided: the factored problem, options, statistics (provided.c, not exercises)
  *  @{ */
 
 /**
- * A contact problem in factored form, A = J M^-1 J^T never assembled (notes Eq.\ 230-231):
- * m = dim nc rows (dim per contact, contact a owns rows dim a .. dim a + dim - 1, ordered
+ * A contact problem in factored form, \f$A = J M^{-1} J^T\f$ never assembled (notes Eq.\ 230-231):
+ * m = dim nc rows (dim per contact, contact a owns rows dim a to dim a + dim - 1, ordered
  * n, t, b[, tau]) over nv velocity unknowns.
- * - J (m x nv): the contact velocity of row r is v_r = J_r u + b_r;
- * - G (m x nv): G = (M^-1 J^T)^T, row r is the velocity change of a unit impulse on row r (the
- *   notes' "precomputed M^-1 J^T, stored transposed"); w = M^-1 J^T lambda = G^T lambda.
- * Then A = J G^T and v = J w + b. Rigid bodies (cf_prox_problem_rigid()): nv = 6 nb, u = (v, omega)
- * per body, a row has at most 12 entries. An assembled FC3D problem (cf_prox_problem_from_fc()):
- * J = I and G = W^T, so that w = W lambda and A = W; nothing else changes.
+ * - J (m x nv): the contact velocity of row r is \f$v_r = J_r u + b_r\f$;
+ * - G (m x nv): \f$G = (M^{-1} J^T)^T\f$, row r is the velocity change of a unit impulse on row r
+ *   (the notes precompute \f$M^{-1} J^T\f$ and store it transposed);
+ *   \f$w = M^{-1} J^T \lambda = G^T \lambda\f$.
+ * Then \f$A = J G^T\f$ and \f$v = J w + b\f$. Rigid bodies (cf_prox_problem_rigid()): nv = 6 nb,
+ * \f$u = (v, \omega)\f$ per body, a row has at most 12 entries. An assembled FC3D problem
+ * (cf_prox_problem_from_fc()): J = I and \f$G = W^T\f$, so that \f$w = W \lambda\f$ and A = W;
+ * nothing else changes.
  */
 typedef struct cfProxProblem {
     int nc;        /**< contacts */
@@ -90,9 +99,10 @@ cfStatus cf_prox_problem_from_fc(const cfFrictionProblem *fc, cfProxProblem *p);
 /**
  * The rows of rigid contacts (notes Eq.\ 217-218; paper 001 appendix A). Contact a between bodies
  * A = body_a and B = body_b (-1, or a fixed body: no columns) at point p with frame (n, t, b) read
- * from the contact: the velocity of row d_k in {n, t, b} is d_k.(v_B + w_B x r_B - v_A - w_A x r_A)
- * with r = p - x, and for dim 4 the spin row n.(w_B - w_A). G holds the same rows times M^-1
- * (1/m for v, I_world^-1 for omega). b = J u with the bodies' current velocities (call it after the
+ * read from the contact: the velocity of row \f$d_k \in \{n, t, b\}\f$ is
+ * \f$d_k \cdot (v_B + \omega_B \times r_B - v_A - \omega_A \times r_A)\f$ with r = p - x, and for
+ * dim 4 the spin row \f$n \cdot (\omega_B - \omega_A)\f$. G holds the same rows times \f$M^{-1}\f$
+ * (1/m for v, \f$I_{world}^{-1}\f$ for \f$\omega\f$). b = J u with the bodies' current velocities (call it after the
  * free-velocity update). mu: an isotropic contact gives (mu, mu, @p mu_tau); an orthotropic one
  * (cf_contact_friction()) gives (coef[0], coef[1], @p mu_tau) and needs its frame t along the
  * projection of the law's dir (cf_prox_frame() makes it so). Other laws: CF_BAD_INPUT.
@@ -111,7 +121,7 @@ cfStatus cf_prox_frame(cfContact *c);
 
 /**
  * The diagonal block A_aa (dim x dim, row-major into @p out) of contact @p a: entry (k, l) is the
- * sparse dot product J_{dim a + k} . G_{dim a + l}.
+ * sparse dot product \f$J_{\mathrm{dim}\,a + k} \cdot G_{\mathrm{dim}\,a + l}\f$.
  */
 void cf_prox_block(const cfProxProblem *p, int a, double *out);
 
@@ -120,8 +130,9 @@ void cf_prox_contact_velocity(const cfProxProblem *p, const double *w, double *v
 
 /**
  * The natural-map residual of the PROX model at @p lambda (m values), the model's counterpart of
- * cf_fc_residual(): sqrt(sum_a |lambda_a - P_a(lambda_a - v_a)|^2) with v = A lambda + b,
- * P_a = (prox_N, then cf_prox_friction() with the normal impulse it gave). Zero exactly at a
+ * cf_fc_residual(): \f$\sqrt{\sum_a \|\lambda_a - P_a(\lambda_a - v_a)\|^2}\f$ with
+ * \f$v = A \lambda + b\f$, \f$P_a\f$ = (\f$\mathrm{prox}_N\f$, then cf_prox_friction() with the
+ * normal impulse it gave). Zero exactly at a
  * solution. Calls ch07.1 and ch07.2 (cf_prox_normal(), cf_prox_friction()).
  */
 double cf_prox_natural_map(const cfProxProblem *p, const double *lambda);
@@ -143,10 +154,13 @@ typedef struct cfProxOptions {
     bool bound_tol;      /**< raise tol_abs to the accuracy bound 10 r eps |A|_2 |lambda| (ch07.5; costs a power iteration) */
     double ellipsoid_tol;/**< relative accuracy of the ellipsoid bisection (ch07.2; default 1e-15) */
     double scale0;       /**< the adaptive scale to start from, in (0, 1] (default 1; a world row passes the last solve's, so that a
-                              Jacobi that needed r/4 last step does not spend this step's sweeps finding it again) */
+                              Jacobi that needed r/4 last step does not spend this step's sweeps finding it again); below
+                              @ref scale_min the solve starts at the floor */
+    double scale_min;    /**< the floor of the adaptive scale, in (0, 1] (default #CF_PROX_SCALE_MIN): a rejection never shrinks
+                              the r-factors below it, and a rejection at the floor resets them (cf_prox_accept()) */
 } cfProxOptions;
 
-/** max_iter 1000, tol_abs 1e-6, tol_rel 0, local, r_global 0, omega 1, nu 0, theta 1, grow 1, grow_after 10, disk/ellipsoid, no bound, ellipsoid_tol 1e-15. */
+/** max_iter 1000, tol_abs 1e-6, tol_rel 0, local, r_global 0, omega 1, nu 0, theta 1, grow 1, grow_after 10, disk/ellipsoid, no bound, ellipsoid_tol 1e-15, scale0 1, scale_min #CF_PROX_SCALE_MIN. */
 cfProxOptions cf_prox_options_default(void);
 
 /** The shrink factor the options give for their strategy (nu, or 0.5 / 0.9 / 0.5 when nu is 0). */
@@ -157,6 +171,7 @@ double cf_prox_nu(const cfProxOptions *o);
  * shapes (m x nv), finite data, mu >= 0, every diagonal entry A_rr > 0 of a contact's normal and
  * friction rows (a row that nothing moves cannot be solved for), max_iter >= 0, tolerances >= 0,
  * omega in (0, 2), nu in [0, 1], theta in (0, 1], grow >= 1, grow_after >= 1, r_global >= 0,
+ * scale0 and scale_min in (0, 1],
  * a known strategy. CF_BAD_INPUT with a message naming the field otherwise.
  */
 cfStatus cf_prox_check(const cfProxProblem *p, const double *lambda, const cfProxOptions *o, cfError *err);
@@ -175,9 +190,13 @@ typedef struct cfProxAdapt {
     int run;                             /**< accepted sweeps in a row */
     int n;                               /**< accepted merits kept in @ref recent */
     double recent[CF_PROX_WINDOW_MAX];   /**< the last accepted merits, oldest first */
+    int resets;                          /**< rejections at the floor, each of which reset the scale to 1 */
+    bool progress;                       /**< a sweep was accepted since the start or the last reset */
+    bool stalled;                        /**< the last reset came without an accepted sweep since the one before (or the start):
+                                              no step size gives a finite merit (the solve stops, DIVERGENCE) */
 } cfProxAdapt;
 
-/** scale 1, nothing accepted yet. */
+/** scale 1, nothing accepted yet, no reset. */
 void cf_prox_adapt_init(cfProxAdapt *ad);
 
 /** What a PROX solve did besides its ::cfReport. */
@@ -186,6 +205,7 @@ typedef struct cfProxStats {
     int accepted;        /**< accepted sweeps */
     int rollbacks;       /**< rejected sweeps: each multiplied every r-factor by nu */
     int grows;           /**< growths of the r-factors */
+    int resets;          /**< resets of the scale at its floor (cfProxAdapt::resets) */
     double r_scale;      /**< the factor the r-factors end with, relative to their start */
     double r_max;        /**< the largest r-factor entry at the start (|R_a|_inf over contacts) */
     double merit;        /**< the last accepted merit |lambda^{k+1} - lambda^k|_inf */
@@ -199,77 +219,86 @@ typedef struct cfProxStats {
  *  The Euclidean projections onto the simple convex sets of the contact law.
  *  @{ */
 
-/** @brief ch07.1: prox onto N = [0, inf): max(0, z). Worked: -2 -> 0, 0 -> 0, 3 -> 3. */
+/** @brief ch07.1: prox onto \f$N = [0, \infty)\f$: max(0, z). Worked: -2 gives 0, 0 gives 0, 3 gives 3. */
 double cf_prox_normal(double z);
 
 /**
- * @brief ch07.1: prox onto the disk |x| <= @p radius (radius >= 0; a radius <= 0 gives 0):
- * z itself when inside, otherwise radius z/|z|. Worked: z = (3, 4), radius 1 -> (0.6, 0.8).
+ * @brief ch07.1: prox onto the disk \f$\|x\| \le\f$ @p radius (radius >= 0; a radius <= 0 gives 0):
+ * z itself when inside, otherwise \f$\mathrm{radius}\; z/\|z\|\f$. Worked: z = (3, 4), radius 1 gives (0.6, 0.8).
  */
 void cf_prox_disk(const double z[2], double radius, double out[2]);
 
 /**
- * @brief ch07.1: prox onto the friction cone K = {|x_T| <= mu x_n} (x = (n, t, b)), closed form
- * (../shared/data/siconos-fc3d/README.md): inside (|z_T| <= mu z_n) z; in the polar cone
- * (mu |z_T| <= -z_n) 0; otherwise x_n = (mu |z_T| + z_n)/(mu^2 + 1), x_T = mu x_n z_T/|z_T|.
+ * @brief ch07.1: prox onto the friction cone \f$K = \{\|x_T\| \le \mu x_n\}\f$ (x = (n, t, b)),
+ * closed form (../shared/data/siconos-fc3d/README.md): inside (\f$\|z_T\| \le \mu z_n\f$) z; in
+ * the polar cone (\f$\mu \|z_T\| \le -z_n\f$) 0; otherwise
+ * \f[ x_n = \frac{\mu \|z_T\| + z_n}{\mu^2 + 1}, \qquad x_T = \mu\, x_n \frac{z_T}{\|z_T\|}. \f]
  * Write it yourself: the library's cf_cone_project() is what the tests compare with.
- * Worked: mu = 1, z = (0, 2, 0) -> (1, 1, 0).
+ * Worked: mu = 1, z = (0, 2, 0) gives (1, 1, 0).
  */
 void cf_prox_cone(const double z[3], double mu, double out[3]);
 
 /**
- * @brief ch07.1: prox onto the box |x_k| <= hi[k], k < @p n (n <= 3, hi[k] >= 0; a negative bound
- * counts as 0): each component clamped to [-hi_k, hi_k]. The box friction set of PGS.
+ * @brief ch07.1: prox onto the box \f$|x_k| \le hi_k\f$, k < @p n (n <= 3, hi[k] >= 0; a negative
+ * bound counts as 0): each component clamped to \f$[-hi_k, hi_k]\f$. The box friction set of PGS.
  */
 void cf_prox_box(int n, const double *z, const double *hi, double *out);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.2 The closest point on an ellipsoid and the friction set of a contact (15 points)
+ *  Some of its tests also call ch07.1: write it first.
  *  @{ */
 
 /**
- * @brief ch07.2: the closest point @p x of the ellipsoid {(x_1/a)^2 + (x_2/b)^2 + (x_3/c)^2 <= 1}
- * to @p z (notes Algorithm 13 with the digest's corrections; abc = (a, b, c), each >= 0).
- * Returns the bisection steps taken (0 when z is inside).
- * 1. An axis of length 0 forces its coordinate to 0 (x_i = 0); when every axis is 0, x = 0.
- * 2. Scale by a power of two: m = max(a, b, c, |z_1|, |z_2|, |z_3|) = f 2^e with f in [0.5, 1)
- *    (frexp()); z <- 2^-e z, (a, b, c) <- 2^-e (a, b, c) (ldexp(), exact). Every value is then in
- *    [-1, 1], for tiny inputs too (scaled by 1/max(1, ...), inputs near 1e-200 square to 0 and
- *    give 0/0). m = 0 (z = 0, no axis): x = 0.
- * 3. Inside: f(z) = sum z_i^2/a_i^2 - 1 <= 0 over the axes > 0 -> x = z (unscaled), with the
- *    coordinates of the axes of length 0 set to 0.
- * 4. Otherwise x(t) = (t K + I)^-1 z, x_i = a_i^2 z_i/(a_i^2 + t), K = diag(a_i^-2), at the root
- *    t* > 0 of g(t) = sum a_i^2 z_i^2/(a_i^2 + t)^2 - 1, which decreases strictly on t > 0.
- *    Bracket [0, t_1] with t_1 = max(a, b, c) |z| (|z|, not the listing's |c|; g(t_1) < 0 always,
- *    but grow t_1 by 1.5 while g(t_1) > 0 anyway), then bisect: t = (lo + hi)/2, g(t) > 0 -> lo = t,
- *    else hi = t, until hi - lo <= @p tol hi, or the midpoint equals lo or hi (no double between
- *    them), or 1100 steps; t* = (lo + hi)/2.
- * 5. Undo the scale: x = 2^e x(t*) (the listing's lines 18-19 are garbled).
+ * @brief ch07.2: the closest point @p x of the ellipsoid
+ * \f$\{(x_1/a)^2 + (x_2/b)^2 + (x_3/c)^2 \le 1\}\f$ to @p z (notes Algorithm 13 with the digest's
+ * corrections; abc = (a, b, c), each >= 0). Returns the bisection steps taken (0 when z is inside).
+ * 1. An axis of length 0 forces its coordinate to 0 (\f$x_i = 0\f$); when every axis is 0, x = 0.
+ * 2. Scale by a power of two: \f$m = \max(a, b, c, |z_1|, |z_2|, |z_3|) = f\, 2^e\f$ with f in
+ *    [0.5, 1) (frexp()); \f$z \leftarrow 2^{-e} z\f$, \f$(a, b, c) \leftarrow 2^{-e} (a, b, c)\f$
+ *    (ldexp(), exact). Every value is then in [-1, 1], for tiny inputs too (scaled by
+ *    \f$1/\max(1, \dots)\f$, inputs near \f$10^{-200}\f$ square to 0 and give 0/0). m = 0 (z = 0,
+ *    no axis): x = 0.
+ * 3. Inside: \f$f(z) = \sum_i z_i^2/a_i^2 - 1 \le 0\f$ over the axes > 0: x = z (unscaled), with
+ *    the coordinates of the axes of length 0 set to 0.
+ * 4. Otherwise \f$x(t) = (t K + I)^{-1} z\f$, \f$x_i = a_i^2 z_i/(a_i^2 + t)\f$,
+ *    \f$K = \mathrm{diag}(a_i^{-2})\f$, at the root \f$t^* > 0\f$ of
+ *    \f[ g(t) = \sum_i \frac{a_i^2 z_i^2}{(a_i^2 + t)^2} - 1, \f]
+ *    which decreases strictly on t > 0. Bracket \f$[0, t_1]\f$ with \f$t_1 = \max(a, b, c)\, \|z\|\f$
+ *    (\f$\|z\|\f$, not the listing's |c|; \f$g(t_1) < 0\f$ always, but grow \f$t_1\f$ by 1.5 while
+ *    \f$g(t_1) > 0\f$ anyway), then bisect: t = (lo + hi)/2, g(t) > 0 gives lo = t, else hi = t,
+ *    until hi - lo <= @p tol hi, or the midpoint equals lo or hi (no double between them), or 1100
+ *    steps; \f$t^* = (lo + hi)/2\f$.
+ * 5. Undo the scale: \f$x = 2^e x(t^*)\f$ (the listing's lines 18-19 are garbled).
+ *
  * The result is on the surface (f(x) = 0 to about 1e-15 relative), x - z is parallel to K x with a
  * negative multiplier (KKT), and it is the projection: for a, b, c from 1e-6 to 1e6.
- * Worked: (2, 1, 0.5), z = (3, 2, 1) -> (1.708406, 0.497007, 0.076357); the sphere (1, 1, 1),
- * z = (3, 4, 0) -> (0.6, 0.8, 0); (2, 1, 1e-3), z = (0.5, 0.5, 0) is inside.
+ * Worked: (2, 1, 0.5), z = (3, 2, 1) gives (1.708406, 0.497007, 0.076357); the sphere (1, 1, 1),
+ * z = (3, 4, 0) gives (0.6, 0.8, 0); (2, 1, 1e-3), z = (0.5, 0.5, 0) is inside.
  */
 int cf_prox_ellipsoid(const double abc[3], const double z[3], double tol, double x[3]);
 
 /**
  * @brief ch07.2: prox of the friction part of one contact. @p n friction rows (2: t, b; 3: t, b, tau),
  * @p z their values, @p mu = (mu_t, mu_b, mu_tau), @p lambda_n the normal impulse that sizes the
- * set (the old one in Jacobi, the new one in Gauss-Seidel). The semi-axes are a_k = mu_k
- * max(lambda_n, 0). @p r: the r-factors of the n rows when they differ (the local strategy), or
- * NULL. The projection is taken in the metric of R^-1 = diag(1/r_k), argmin_{x in F} sum (x_k -
- * z_k)^2 / r_k: only then is a fixed point lambda_F = prox(lambda_F - R v_F) the law -v_F in N_F
- * (with the plain Euclidean projection, r_t != r_b moves the answer off Coulomb's law). With
- * y = R^-1/2 x the set is the ellipsoid of semi-axes a_k/sqrt(r_k), so:
+ * set (the old one in Jacobi, the new one in Gauss-Seidel). The semi-axes are
+ * \f$a_k = \mu_k \max(\lambda_n, 0)\f$. @p r: the r-factors of the n rows when they differ (the
+ * local strategy), or NULL. The projection is taken in the metric of
+ * \f$R^{-1} = \mathrm{diag}(1/r_k)\f$,
+ * \f[ \arg\min_{x \in F} \sum_k \frac{(x_k - z_k)^2}{r_k}: \f]
+ * only then is a fixed point \f$\lambda_F = \mathrm{prox}(\lambda_F - R v_F)\f$ the law
+ * \f$-v_F \in N_F\f$ (with the plain Euclidean projection, \f$r_t \ne r_b\f$ moves the answer off
+ * Coulomb's law). With \f$y = R^{-1/2} x\f$ the set is the ellipsoid of semi-axes
+ * \f$a_k/\sqrt{r_k}\f$, so:
  * - @p box: cf_prox_box() with the bounds a_k (a box is a product of intervals: every diagonal
  *   metric gives the same clamp, which is why PGS may take 1/A_ii per row);
  * - r NULL or all r_k equal (a Euclidean projection), n = 2 and mu_t = mu_b: cf_prox_disk()
  *   (closed form, the isotropic Coulomb disk);
  * - r NULL or all r_k equal otherwise: cf_prox_ellipsoid() with the semi-axes (z_tau = 0, c = 0
  *   when n = 2) and relative tolerance @p tol;
- * - otherwise: y = cf_prox_ellipsoid() of semi-axes a_k/sqrt(r_k) applied to z_k/sqrt(r_k), then
- *   out_k = sqrt(r_k) y_k.
+ * - otherwise: y = cf_prox_ellipsoid() of semi-axes \f$a_k/\sqrt{r_k}\f$ applied to
+ *   \f$z_k/\sqrt{r_k}\f$, then \f$\mathrm{out}_k = \sqrt{r_k}\, y_k\f$.
  */
 void cf_prox_friction(int n, const double *z, const double mu[3], double lambda_n, const double *r, bool box,
                       double tol, double *out);
@@ -280,12 +309,14 @@ void cf_prox_friction(int n, const double *z, const double mu[3], double lambda_
  *  A PROX solver is a sweep (Jacobi here, Gauss-Seidel in ch07.4) inside one adaptive loop,
  *  cf_prox_solve(). The r-factors R_a are one dim x dim block per contact (ch07.5) times a scalar
  *  scale that the adaptive rule shrinks.
+ *  Some of its tests also call ch07.1, ch07.2, ch07.4 and ch07.5: write those first.
  *  @{ */
 
 /**
- * @brief ch07.3: the matrix-free w = M^-1 J^T lambda = G^T lambda (nv values): w = 0, then for every
- * row r = 0, 1, ..., m - 1 in this order and each stored entry (r, j) of G: w_j += lambda_r G_rj.
- * (The order is part of the specification: the parallel Jacobi sums in it too, bit for bit.)
+ * @brief ch07.3: the matrix-free \f$w = M^{-1} J^T \lambda = G^T \lambda\f$ (nv values): w = 0,
+ * then for every row r = 0, 1, ..., m - 1 in this order and each stored entry (r, j) of G:
+ * \f$w_j \mathrel{+}= \lambda_r G_{rj}\f$. (The reference sums in this order, and its parallel
+ * Jacobi in the same one, bit for bit; the tests accept any order to 1e-12.)
  */
 void cf_prox_w(const cfProxProblem *p, const double *lambda, double *w);
 
@@ -296,10 +327,10 @@ typedef double (*cfProxSweep)(const cfProxProblem *p, const double *R, double sc
 /**
  * @brief ch07.3: one PROX-Jacobi sweep (notes Eq.\ 227-228, Algorithm 11 lines 3-6).
  * w = cf_prox_w(lambda), v = J w + b (cf_prox_contact_velocity(); @p w and @p v are nv and m
- * values of scratch); then for every contact a, with its rows I: z = lambda_I - scale R_a v_I,
+ * values of scratch); then for every contact a, with its rows I: \f$z = \lambda_I - \mathrm{scale}\; R_a v_I\f$,
  * trial_n = cf_prox_normal(z_n) and trial_F = cf_prox_friction(z_F) sized by the OLD normal impulse
  * lambda_n (Jacobi: every contact reads only the previous iterate), with o->box and
- * o->ellipsoid_tol. Returns |trial - lambda|_inf. Contacts are independent: trivially parallel.
+ * o->ellipsoid_tol. Returns \f$\|\mathrm{trial} - \lambda\|_\infty\f$. Contacts are independent: trivially parallel.
  */
 double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scale, const cfProxOptions *o,
                             const double *lambda, double *trial, double *w, double *v);
@@ -309,10 +340,10 @@ double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scal
  * @p lambda (m values) in: the start, out: the answer; @p rep and @p stats may be NULL. After the
  * provided check (cf_prox_check(); CF_BAD_INPUT with rep->status set) and the r-factors of the
  * strategy (cf_prox_r_init(), ch07.5), with e_old = INFINITY, the rule's state from cf_prox_adapt_init()
- * and its scale = o->scale0, each sweep k = 1, 2, ...:
+ * and its scale = max(o->scale0, o->scale_min), each sweep k = 1, 2, ...:
  * 1. e = @p sweep (lambda -> trial);
  * 2. cf_prox_accept(o, &state, e) (ch07.5): accepted -> lambda = trial, e_old = e; rejected ->
- *    lambda stays (roll back) and the rule shrank scale by nu;
+ *    lambda stays (roll back) and the rule shrank scale by nu (or, at its floor, reset it);
  * 3. push e_old (the accepted merit; e while none is accepted) to the report's history;
  * 4. stop after an accepted sweep when e <= tol (ABSOLUTE), tol = scale tol_abs (the merit per
  *    unit of the starting r-factors: after a shrink the step is shorter by the scale, which is
@@ -320,11 +351,14 @@ double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scal
  *    max(scale tol_abs, cf_prox_tol_bound(scale r_max, |A|_2, |lambda|_inf)) with |A|_2 from
  *    cf_prox_norm_estimate(p, 100, 1e-6) once and r_max = max_a |R_a|_inf; or, with tol_rel > 0
  *    and a previous accepted merit e_prev, when |e - e_prev| <= tol_rel e_prev (RELATIVE); after
- *    any sweep when scale has underflowed to 0 (DIVERGENCE) or k = max_iter (MAX_ITER;
- *    max_iter = 0 does no sweep).
- * End with cf_prox_finish() (provided: status, report, measure CF_MEASURE_IMPULSE_CHANGE). Stats:
- * sweeps, accepted, rollbacks, grows (the rule raised scale), r_scale = scale, r_max, merit =
- * the last accepted e, tol_used, reason.
+ *    a rejected sweep when the rule's state says stalled (a reset at the floor without an accepted
+ *    sweep since the last one: after a reset the window is empty, so only a merit that is not
+ *    finite at every step size gets there: DIVERGENCE); after any sweep when k = max_iter
+ *    (MAX_ITER; max_iter = 0 does no sweep).
+ * End with cf_prox_finish() (provided: status,
+ * report, measure CF_MEASURE_IMPULSE_CHANGE). Stats: sweeps, accepted, rollbacks, grows (the rule
+ * raised scale on an accepted sweep), resets (the rule's), r_scale = scale, r_max, merit = the last
+ * accepted e, tol_used, reason.
  * Worked (digest 3.4.4): A = [[2, 1], [1, 2]], b = (-1, 1) on the unit disk (one contact of dim 3
  * with A_nn large and b_n < 0 so that lambda_n stays 1): fixed r = 1 (nu = 1) cycles
  * (1, 0) <-> (0, -1) forever; adaptive from r = 1 (nu 0.5) reaches 1e-10.
@@ -352,41 +386,45 @@ cfProxOptions cf_prox_options_of(const cfSolverParams *par);
 cfStatus cf_prox_solve_fc(const cfFrictionProblem *fc, cfProxSweep sweep, const cfSolverParams *par, double *scale,
                           double *r, cfReport *rep);
 
-/** PROX-Jacobi: cf_prox_solve() with cf_prox_jacobi_sweep() (provided). */
+/** PROX-Jacobi: cf_prox_solve() with cf_prox_jacobi_sweep() (provided; @p rep, @p stats may be NULL). */
 cfStatus cf_prox_jacobi(const cfProxProblem *p, const cfProxOptions *o, double *lambda, cfReport *rep,
                         cfProxStats *stats);
 
 /** The end of a PROX solve (provided): fills @p rep (reason, iterations, residual, status, measure
  *  CF_MEASURE_IMPULSE_CHANGE, time since @p t0) and @p stats' reason; returns the status (ABSOLUTE,
- *  RELATIVE: CF_OK; MAX_ITER: CF_MAX_ITER; DIVERGENCE: CF_DIVERGED). */
+ *  RELATIVE: CF_OK; MAX_ITER: CF_MAX_ITER; STAGNATION: CF_STAGNATED; DIVERGENCE: CF_DIVERGED). */
 cfStatus cf_prox_finish(cfReport *rep, cfProxStats *stats, cfStopReason why, int sweeps, double merit, double t0);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.4 PROX-Gauss-Seidel, blocked per contact (15 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3 and ch07.5: write those first.
  *  @{ */
 
 /**
  * @brief ch07.4: one PROX-Gauss-Seidel sweep (notes Algorithm 12 with Eq.\ 231 fixed). trial = lambda;
  * w = cf_prox_w(lambda) once; then for each contact a in order 0..nc-1, with its rows I:
- * v_I = J_I w + b_I, z = trial_I - scale R_a v_I computed once for the whole block,
- * new_n = cf_prox_normal(z_n), new_F = cf_prox_friction(z_F) sized by the NEW normal impulse new_n,
- * then the incremental update w <- w + G_I^T (new_I - trial_I) (the listing's Eq.\ 231 drops the
- * "w +"; its Algorithm 12 line 9 has it) and trial_I = new_I. On return w = G^T trial up to
- * rounding (the tests compare with cf_prox_w(trial) to 1e-12). Returns |trial - lambda|_inf.
+ * \f$v_I = J_I w + b_I\f$, \f$z = \mathrm{trial}_I - \mathrm{scale}\; R_a v_I\f$ computed once
+ * for the whole block, new_n = cf_prox_normal(z_n), new_F = cf_prox_friction(z_F) sized by the NEW
+ * normal impulse new_n, then the incremental update
+ * \f$w \leftarrow w + G_I^T (\mathrm{new}_I - \mathrm{trial}_I)\f$ (the listing's Eq.\ 231 drops
+ * the "w +"; its Algorithm 12 line 9 has it) and trial_I = new_I. On return
+ * \f$w = G^T \mathrm{trial}\f$ up to rounding (the tests compare with cf_prox_w(trial) to 1e-12).
+ * Returns \f$\|\mathrm{trial} - \lambda\|_\infty\f$.
  * With the box set (o->box), local r-factors and scale 1 on a single particle (A_aa diagonal) a
  * sweep equals a sweep of boxed PGS (ch05.4): PGS is PROX with fixed r_i = 1/A_ii.
  */
 double cf_prox_gs_sweep(const cfProxProblem *p, const double *R, double scale, const cfProxOptions *o,
                         const double *lambda, double *trial, double *w, double *v);
 
-/** PROX-Gauss-Seidel: cf_prox_solve() with cf_prox_gs_sweep() (provided). */
+/** PROX-Gauss-Seidel: cf_prox_solve() with cf_prox_gs_sweep() (provided; @p rep, @p stats may be NULL). */
 cfStatus cf_prox_gs(const cfProxProblem *p, const cfProxOptions *o, double *lambda, cfReport *rep,
                     cfProxStats *stats);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.5 r-factor strategies, the adaptive rule and the accuracy bound (15 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3 and ch07.4: write those first.
  *  @{ */
 
 /**
@@ -401,10 +439,11 @@ double cf_prox_norm_estimate(const cfProxProblem *p, int max_iter, double tol);
 /**
  * @brief ch07.5: the r-factors of @p o->strategy as one dim x dim block per contact into @p R
  * (nc dim^2 values, row-major blocks; notes Eq.\ 244-245, paper 001 section 4.2):
- * - GLOBAL: R_a = r I, r = o->r_global, or when 0 the estimate 1/|A|_2 (cf_prox_norm_estimate(),
- *   100 steps, tol 1e-6: Foerg's 1/(|lambda_min| + |lambda_max|) with lambda_min ~ 0);
- * - LOCAL: R_a = omega diag(1/A_rr) over the contact's rows (PGS's step; PSOR's with omega);
- * - BLOCKED: R_a = omega blockdiag(1/A_nn, (A_FF)^-1), A_FF the contact's friction block (2x2 or
+ * - GLOBAL: \f$R_a = r I\f$, r = o->r_global, or when 0 the estimate \f$1/\|A\|_2\f$
+ *   (cf_prox_norm_estimate(), 100 steps, tol 1e-6: Foerg's
+ *   \f$1/(|\lambda_{min}| + |\lambda_{max}|)\f$ with \f$\lambda_{min} \approx 0\f$);
+ * - LOCAL: \f$R_a = \omega\, \mathrm{diag}(1/A_{rr})\f$ over the contact's rows (PGS's step; PSOR's with \f$\omega\f$);
+ * - BLOCKED: \f$R_a = \omega\, \mathrm{blockdiag}(1/A_{nn}, A_{FF}^{-1})\f$, \f$A_{FF}\f$ the contact's friction block (2x2 or
  *   3x3, inverted; where it is singular (|det| <= 1e-12 times the product of its diagonal) the local
  *   factors instead).
  * A_aa from cf_prox_block(). The caller checked the problem (A_rr > 0).
@@ -412,29 +451,40 @@ double cf_prox_norm_estimate(const cfProxProblem *p, int max_iter, double tol);
 cfStatus cf_prox_r_init(const cfProxProblem *p, const cfProxOptions *o, double *R);
 
 /**
- * @brief ch07.5: the adaptive rule (Algorithm 11 line 8 with the digest's fix, a window and an
- * optional growth). With ref = the largest of the last min(n, window) accepted merits
- * (ad->recent; INFINITY when none): reject when e_new is not below theta ref
- * (!(e_new < theta ref): a NaN too; the listing's strict ">" misses exact 2-cycles), then
- * ad->scale *= nu (cf_prox_nu()) and ad->run = 0. Otherwise accept: append e_new to ad->recent
- * (dropping the oldest when #CF_PROX_WINDOW_MAX are kept), ++ad->run, and when grow > 1 and
- * run >= grow_after: scale = min(1, scale grow) and run = 0. Returns true when accepted.
+ * @brief ch07.5: the adaptive rule (Algorithm 11 line 8 with the digest's fix, a window, an
+ * optional growth, a floor and a reset). With ref = the largest of the last min(n, window)
+ * accepted merits (ad->recent; INFINITY when none): reject when e_new is not below theta ref
+ * (!(e_new < theta ref): a NaN too; the listing's strict ">" misses exact 2-cycles), ad->run = 0,
+ * and then
+ * - above the floor (ad->scale > o->scale_min): shrink, ad->scale = max(ad->scale nu, scale_min)
+ *   (nu = cf_prox_nu());
+ * - at the floor: reset, ad->stalled = !ad->progress, ad->progress = false, ad->scale = 1 (the
+ *   starting r-factors), the window emptied (ad->n = 0), ++ad->resets.
+ * Otherwise accept: append e_new to ad->recent (dropping the oldest when #CF_PROX_WINDOW_MAX are
+ * kept), ad->progress = true, ++ad->run, and when grow > 1 and run >= grow_after:
+ * scale = min(1, scale grow) and run = 0. Returns true when accepted.
  * With window 1 this is the listing's rule; a longer window lets a merit that converges without
- * falling at every sweep (Gauss-Seidel's often does) through, and still catches cycles.
+ * falling at every sweep (Gauss-Seidel's often does) through, and still catches cycles. The
+ * floor keeps the step from underflowing (a zero change is not convergence; small enough
+ * r-factors converge, paper 001 section 4.2, so there is no sense in shrinking further); the reset
+ * restarts the descent from the best iterate with the full step, and a second reset without an
+ * accepted sweep in between says that no step size helps.
  */
 bool cf_prox_accept(const cfProxOptions *o, cfProxAdapt *ad, double e_new);
 
 /**
- * @brief ch07.5: the accuracy bound (notes lines 5578-5590): with lambda = (1 + eps) lambda* the
- * fixed-point residual is at most r eps |A| |lambda*|, so no tolerance below
- * @p r_max * DBL_EPSILON * @p norm_A * @p norm_lambda can be trusted. Returns 10 times that
- * (a safety factor for the rounding of a sweep).
+ * @brief ch07.5: the accuracy bound (notes lines 5578-5590): with
+ * \f$\lambda = (1 + \epsilon) \lambda^*\f$ the fixed-point residual is at most
+ * \f$r\, \epsilon\, \|A\|\, \|\lambda^*\|\f$, so no tolerance below
+ * \f$r_{max}\, \epsilon_{mach}\, \|A\|_2\, \|\lambda\|\f$ (@p r_max, DBL_EPSILON, @p norm_A,
+ * @p norm_lambda) can be trusted. Returns 10 times that (a safety factor for the rounding of a sweep).
  */
 double cf_prox_tol_bound(double r_max, double norm_A, double norm_lambda);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch07.6 Moreau time stepping with a Newton impact law; the post-step projection (25 points)
+ *  Some of its tests also call ch07.1, ch07.2, ch07.3, ch07.4 and ch07.5: write those first.
  *  @{ */
 
 /**
@@ -472,33 +522,36 @@ typedef struct cfMoreauStats {
 /**
  * @brief ch07.6: one Moreau midpoint step with PROX (notes 3.4.5, Eq.\ 246-247 with the H the
  * listing drops; paper 001 section 4.3). For the dynamic bodies:
- * 1. q^{t+1/2} = q^t + (h/2) H u^t (cf_rigid_integrate_position() with h/2, ch01.3);
- * 2. contacts at q^{t+1/2}: @p detect, then cf_prox_frame() on each;
- * 3. v^- = J u^t (pre-impact); u* = u^t + h M^-1 f (cf_rigid_integrate_velocity(), ch01.1);
- *    the problem of cf_prox_problem_rigid() at u* (b = J u*) plus, per contact, on the normal row:
- *    an open gap phi > 0 may close by the end of the step, g = 2 phi / h (the half step left;
- *    0 for phi <= 0); an impact (restitution > 0, approaching v^-_n < 0 and closing within the
- *    step, b_n + g < 0) takes Newton's law b_n += restitution v^-_n (the ball leaves at
- *    restitution |v^-_n|), otherwise b_n += g;
- * 4. lambda by PROX-GS (ch07.4) or PROX-Jacobi (ch07.3), warm started from the contacts' lambda
- *    (the torsional impulse from 0); u^{t+1} = u* + w with w = M^-1 J^T lambda (cf_prox_w());
- *    the contacts' lambda get the answer (n, t, b);
- * 5. q^{t+1} = q^{t+1/2} + (h/2) H u^{t+1};
+ * 1. \f$q^{t+1/2} = q^t + \tfrac{h}{2} H u^t\f$ (cf_rigid_integrate_position() with h/2, ch01.3);
+ * 2. contacts at \f$q^{t+1/2}\f$: @p detect, then cf_prox_frame() on each;
+ * 3. \f$v^- = J u^t\f$ (pre-impact); \f$u^* = u^t + h M^{-1} f\f$ (cf_rigid_integrate_velocity(),
+ *    ch01.1); the problem of cf_prox_problem_rigid() at \f$u^*\f$ (\f$b = J u^*\f$) plus, per
+ *    contact, on the normal row: an open gap \f$\phi > 0\f$ may close by the end of the step,
+ *    \f$g = 2\phi/h\f$ (the half step left; 0 for \f$\phi \le 0\f$); an impact (restitution > 0,
+ *    approaching \f$v^-_n < 0\f$ and closing within the step, \f$b_n + g < 0\f$) takes Newton's law
+ *    \f$b_n \mathrel{+}= \varepsilon_n v^-_n\f$ (the ball leaves at \f$\varepsilon_n |v^-_n|\f$,
+ *    \f$\varepsilon_n\f$ = restitution), otherwise \f$b_n \mathrel{+}= g\f$;
+ * 4. \f$\lambda\f$ by PROX-GS (ch07.4) or PROX-Jacobi (ch07.3), warm started from the contacts'
+ *    lambda (the torsional impulse from 0); \f$u^{t+1} = u^* + w\f$ with
+ *    \f$w = M^{-1} J^T \lambda\f$ (cf_prox_w()); the contacts' lambda get the answer (n, t, b);
+ * 5. \f$q^{t+1} = q^{t+1/2} + \tfrac{h}{2} H u^{t+1}\f$;
  * 6. when post_passes > 0: cf_prox_post_project().
  * @p contacts (in/out, caller-owned) keeps the step's contacts for drawing and warm starting;
  * @p stats and @p rep may be NULL. Returns CF_OK, or the first failing call's status (a solve that
  * used its budget, CF_MAX_ITER, still moves the bodies and returns CF_OK; stats say so).
- * Free fall is exact: x^{t+1} = x + h v + (h^2/2) g.
+ * Free fall is exact: \f$x^{t+1} = x + h v + \tfrac{h^2}{2} g\f$.
  */
 cfStatus cf_moreau_step(cfRigidBody *bodies, int nb, cfMoreauDetect detect, void *ctx, const cfMoreauOptions *o,
                         cfContactList *contacts, cfMoreauStats *stats, cfReport *rep);
 
 /**
  * @brief ch07.6: the post-step projection (notes 3.4.6, Eq.\ 248-256): @p passes times, detect the
- * contacts at the current positions, then solve 0 <= J M^-1 J^T d + phi  _|_  d >= 0 for the
- * contact displacements d as a PROX problem (cf_prox_problem_rigid() with dim 3, mu = 0 and
- * b = phi: the friction rows stay 0) by PROX-GS with tol_abs 1e-12 and 1000 sweeps, and move
- * the bodies by dq = M^-1 J^T d = w: x += w_v, orientation by w_omega (cf_rigid_integrate_position()
+ * contacts at the current positions, then solve
+ * \f[ 0 \le J M^{-1} J^T d + \phi \;\perp\; d \ge 0 \f]
+ * for the contact displacements d as a PROX problem (cf_prox_problem_rigid() with dim 3, mu = 0
+ * and \f$b = \phi\f$: the friction rows stay 0) by PROX-GS with tol_abs 1e-12 and 1000 sweeps, and
+ * move the bodies by \f$\Delta q = M^{-1} J^T d = w\f$: \f$x \mathrel{+}= w_v\f$, orientation by
+ * \f$w_\omega\f$ (cf_rigid_integrate_position()
  * with the velocities set to w for one unit of time, then restored). Velocities are unchanged.
  * Stops early when no gap is below -@p tol. Returns the passes done (>= 0) or a negative status.
  * Worked: a sphere 0.01 into the ground rises by 0.01 in one pass.

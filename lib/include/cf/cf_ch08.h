@@ -2,8 +2,8 @@
 /**
  * @file cf_ch08.h
  * @brief Chapter 8 exercises: soft-body contact in the dual form, the preconditioner taxonomy
- *        (W_M lumped, W_A exact by Algorithm 15, W_D block-diagonal), partial evaluation, and
- *        Otaduy et al.'s implicit contact handling (ICA and constraint manifold refinement).
+ *        (W_M lumped, W_A exact by Algorithm 15, W_D block-diagonal), partial evaluation, and the
+ *        implicit contact handling of Otaduy et al.\ (ICA and constraint manifold refinement).
  *
  * The text is chapters/ch08/README.md; the tests are chapters/ch08/tests/test_ch08.c
  * (`make test-ch8`). Each function marked "ch08.K" is an exercise: its specification here is
@@ -11,12 +11,17 @@
  * lib/include/cf/ (cf_soft.h, cf_linalg.h with its linear solvers, cf_dual.h, cf_problem.h), the
  * "Provided" functions of this header and chapters 1-5 (cf_ch05.h's cf_contact_local_solve(),
  * cf_fc_bgs() and the splitting options in particular).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * Conventions (docs/conventions.md; the digest's section 1): forces are f = -grad E; the notes'
  * K = d f_e / d x and B = d f_d / d u are negative semi-definite, so the implicit system is
  * A = M - h B - h^2 K, symmetric positive definite; the library stores K+ = -K
  * (cf_soft_stiffness()) and the Rayleigh B+ = alpha M + beta K+. Impulses lambda are in N s,
  * ordered (n, t, b) per contact; a dual system (cf_dual.h) asks J u + bias >= 0 on every normal.
+ * Every solver's report @p rep (::cfReport) and statistics @p st may be NULL (the tests pass NULL).
  *
  * The two-node spring of the digest (section 2.3), used throughout: node 1 on the ground
  * (J = [1, 0] on the vertical velocities), node 2 above it, m = 1, k = 100, h = 0.1, spring at
@@ -46,9 +51,9 @@ extern "C" {
 /** The 3x3 blocks of a contact Jacobian, per contact (cf_contact_blocks()). */
 typedef struct cfContactBlocks {
     int nc;        /**< contacts */
-    int *start;    /**< nc + 1: contact a touches the blocks start[a] .. start[a + 1] - 1 */
-    int *block;    /**< per block: its unknown block k (unknowns 3k .. 3k + 2), ascending within a contact */
-    double *val;   /**< per block: 9 values, row-major: rows (n, t, b) of the contact, columns 3k .. 3k + 2 */
+    int *start;    /**< nc + 1: contact a touches the blocks start[a] to start[a + 1] - 1 */
+    int *block;    /**< per block: its unknown block k (unknowns 3k to 3k + 2), ascending within a contact */
+    double *val;   /**< per block: 9 values, row-major: rows (n, t, b) of the contact, columns 3k to 3k + 2 */
 } cfContactBlocks;
 
 /** Split the 3 nc x n CSR Jacobian @p J into per-contact 3x3 blocks (entries summed). Allocates @p cb. */
@@ -72,24 +77,27 @@ cfStatus cf_dual_split_check(const cfDualSystem *s, const double *P, const doubl
  *  @{ */
 
 /**
- * @brief ch08.1: the linear system A u+ = b of one step of soft body @p s (notes 4.3.2-4.3.3).
+ * @brief ch08.1: the linear system \f$A u^+ = b\f$ of one step of soft body @p s (notes 4.3.2-4.3.3).
  *
- * With M = cf_soft_mass_matrix() (lumped or consistent), K+ = cf_soft_stiffness() at @p x (so the
- * notes' K = -K+), the Rayleigh damping force f_d(u) = -(alpha M + beta K+) u (so B = -(alpha M +
- * beta K+)) and f(x) = cf_soft_forces() at @p x (elastic plus gravity):
- * - @p implicit (linearized backward Euler, notes 4.3.3, tau = t + h):
- *   @f[ A = M - hB - h^2K = (1 + h\alpha) M + (h\beta + h^2) K^+, \qquad b = M u + h f(x) @f]
- *   (the digest's fix: h multiplies the forces only, b = h (f_ext + f_e) + M u);
- * - explicit (forces at the start of the step with lumped mass, notes 4.3.2, tau = t): A is the
- *   LUMPED mass (diagonal, whatever s->consistent_mass: lumping is what makes W_M cheap) and
- *   b = M_lumped u + h (f(x) + f_d(u)).
- * Fixed nodes are pinned (cf_csr_pin_dofs(), b = 0 there), so that u+ = 0 for them. The same call
- * serves BDF2 with h -> 2h/3 and (x, u) -> the extrapolations (ch01.5).
+ * With M = cf_soft_mass_matrix() (lumped or consistent, as s->consistent_mass says),
+ * \f$K^+\f$ = cf_soft_stiffness() at @p x (so the notes' \f$K = -K^+\f$), the Rayleigh damping
+ * force \f$f_d(u) = -(\alpha M + \beta K^+)\, u\f$ (so \f$B = -(\alpha M + \beta K^+)\f$) and
+ * f(x) = cf_soft_forces() at @p x (elastic plus gravity):
+ * - @p implicit (linearized backward Euler, notes 4.3.3, \f$\tau = t + h\f$):
+ *   \f[ A = M - hB - h^2 K = (1 + h\alpha)\, M + (h\beta + h^2)\, K^+, \qquad b = M u + h f(x) \f]
+ *   (the digest's fix: h multiplies the forces only, \f$b = h (f_{ext} + f_e) + M u\f$);
+ * - explicit (forces at the start of the step, notes 4.3.2, \f$\tau = t\f$): every M is the
+ *   LUMPED mass \f$M_L\f$ (diagonal, cf_soft_mass_matrix() of a lumped body), whatever
+ *   s->consistent_mass says: in A, in \f$M u\f$ and in the damping force,
+ *   \f[ A = M_L, \qquad b = M_L u + h\,\big(f(x) + f_d(u)\big), \qquad f_d(u) = -(\alpha M_L + \beta K^+)\, u \f]
+ *   (lumping is what makes \f$W_M\f$ cheap; the test gives a consistent-mass body and checks this).
+ * Fixed nodes are pinned (cf_csr_pin_dofs(), b = 0 there), so that \f$u^+ = 0\f$ for them. The
+ * same call serves BDF2 with \f$h \to 2h/3\f$ and \f$(x, u)\f$ the extrapolations (ch01.5).
  *
- * Implicitly, A is the Jacobian dF/du+ of the backward-Euler residual F(u+) = M (u+ - u) -
- * h f(x + h u+) - h f_d(u+) with f linearized at x (the rotations of co-rotational tetrahedra
- * held), and b = -F(0): A u+ = b is F = 0 for the linearized forces. The tests compare A with
- * central differences of F, and b with -F(0).
+ * Implicitly, A is the Jacobian \f$\partial F/\partial u^+\f$ of the backward-Euler residual
+ * \f$F(u^+) = M (u^+ - u) - h f(x + h u^+) - h f_d(u^+)\f$ with f linearized at x (the rotations
+ * of co-rotational tetrahedra held), and \f$b = -F(0)\f$: \f$A u^+ = b\f$ is \f$F = 0\f$ for the
+ * linearized forces. The tests compare A with central differences of F, and b with \f$-F(0)\f$.
  * Allocates @p A (3N x 3N); @p b has 3N entries. CF_BAD_INPUT for h < 0 or non-finite h (provided).
  * Worked example: the two-node spring (file comment) gives A = [[2, -1], [-1, 2]] on the vertical
  * velocities and b = (-1, -1); explicitly, A = I and b = (-1, -1).
@@ -103,24 +111,28 @@ cfStatus cf_soft_system(const cfSoftBody *s, cfVec3 gravity, double h, const cfV
  *  @{ */
 
 /**
- * @brief ch08.2: the dual problem W_P = J P J^T, q = J P b + bias of a block-diagonal P.
+ * @brief ch08.2: the dual problem \f$W_P = J P J^T\f$, \f$q = J P b + \mathrm{bias}\f$ of a
+ * block-diagonal P.
  *
- * @p P approximates A^-1 by 3x3 blocks: 9 values (row-major) per block k of unknowns 3k..3k+2
- * (cf_csr_block_diag_inverse() of A). For the lumped (explicit) system A = M, P = M^-1 exactly and
- * this is the notes' W_M (4.3.2): for rigid bodies it is the exact rigid Delassus operator (ch02.5),
- * "the rigid case with nodes". For any other A it is W_D = J D_A^-1 J^T, ICA's operator (ch08.5).
+ * @p P approximates \f$A^{-1}\f$ by 3x3 blocks: 9 values (row-major) per block k of unknowns
+ * 3k to 3k + 2 (cf_csr_block_diag_inverse() of A). For the lumped (explicit) system A = M,
+ * \f$P = M^{-1}\f$ exactly and this is the notes' \f$W_M\f$ (4.3.2): for rigid bodies it is the
+ * exact rigid Delassus operator (ch02.5), the rigid case with nodes. For any other A it is
+ * \f$W_D = J D_A^{-1} J^T\f$, ICA's operator (ch08.5).
  *
- * W is block-sparse: block (a, c) = sum over the unknown blocks k that both contacts touch of
- * J_ak P_k J_ck^T (J_ak: the 3x3 block of J of contact a and unknown block k). Store block (a, c)
+ * W is block-sparse:
+ * \f[ W_{ac} = \sum_{k\ \text{touched by both}} J_{ak}\, P_k\, J_{ck}^T \f]
+ * (\f$J_{ak}\f$: the 3x3 block of J of contact a and unknown block k). Store block (a, c)
  * exactly when a == c or the two contacts share an unknown block (a structural rule: no numeric
- * threshold), in ascending column order, and add s->cfm to every W_aa(0, 0). q_a = J_a (P b) +
- * (bias_a, 0, 0), mu copied. Solving the problem with any FC3D solver (ch05.5's cf_fc_bgs() is
- * "its PGS") gives the impulses; the velocities are then u = P (b + J^T lambda).
+ * threshold), in ascending column order, and add s->cfm to every \f$W_{aa}(0, 0)\f$.
+ * \f$q_a = J_a (P b) + (\mathrm{bias}_a, 0, 0)\f$, mu copied. Solving the problem with any FC3D
+ * solver (ch05.5's cf_fc_bgs() is its PGS) gives the impulses; the velocities are then
+ * \f$u = P (b + J^T \lambda)\f$.
  *
- * Cost: O(nnz(J) x contacts per block), against the dense (3 nc)^2 of W_A: a contact couples only
+ * Cost: O(nnz(J) x contacts per block), against the dense \f$(3 n_c)^2\f$ of \f$W_A\f$: a contact couples only
  * with the contacts that share a node. Allocates @p fc. CF_BAD_INPUT for a system that fails
  * cf_dual_check() (provided).
- * Worked example: the two-node spring with P = I (M^-1): W_M = 1, q = -1, lambda = 1.
+ * Worked example: the two-node spring with P = I (\f$M^{-1}\f$): \f$W_M = 1\f$, q = -1, \f$\lambda = 1\f$.
  */
 cfStatus cf_dual_delassus_block(const cfDualSystem *s, const double *P, cfFrictionProblem *fc);
 /** @} */
@@ -130,19 +142,28 @@ cfStatus cf_dual_delassus_block(const cfDualSystem *s, const double *P, cfFricti
  *  @{ */
 
 /**
- * @brief ch08.3: the dense W_A = J A^-1 J^T by the notes' Algorithm 15 (Parallel-Build-Delassus).
+ * @brief ch08.3: the dense \f$W_A = J A^{-1} J^T\f$ by the notes' Algorithm 15 (Parallel-Build-Delassus).
  *
  * @p S is a prepared solver of A (cf_linsolver_setup(): a sparse Cholesky factor, exact, or PCG,
- * approximate). For each row k of @p J (m rows): j = (row k of J)^T, solve A x = j
- * (cf_linsolver_solve(), starting from x = 0), then column k of W is J x. The columns are
- * independent: compute them in parallel (`#pragma omp parallel for`, each thread with its own
- * work space and vectors) when cf_linsolver_reentrant(S) and the work pays for the threads
- * (m n >= 2e5), serially otherwise; the result must not depend on the number of threads. Finally replace W by (W + W^T) / 2 (the solves' round-off
- * asymmetry). @p W is allocated m x m (cf_dense_init()).
+ * approximate). For each row k of @p J (m rows): \f$j = (J_{k,:})^T\f$, solve \f$A x = j\f$
+ * (cf_linsolver_solve(), starting from x = 0), then column k of W is \f$J x\f$. Finally
+ * \f$W \leftarrow (W + W^T)/2\f$ (the solves' round-off asymmetry). @p W is allocated m x m
+ * (cf_dense_init()).
  *
- * Returns CF_OK, or the first failing solve's status (PCG's CF_MAX_ITER or CF_DIVERGED; W is
+ * The columns are independent: compute them in parallel with OpenMP (chapter 8 is compiled with
+ * -fopenmp, and the grader runs OpenMP code) when cf_linsolver_reentrant(S) and the work pays for
+ * the threads (\f$m\, n \ge 2 \cdot 10^5\f$), serially otherwise. The reference's shape:
+ * `#pragma omp parallel if (...)` around a block that allocates the thread's own right-hand side,
+ * x, \f$J x\f$ and work space (cf_linsolver_work_size()) once, then `#pragma omp for` over the
+ * rows k; a failed solve is kept in a `#pragma omp critical` section. (A plain
+ * `#pragma omp parallel for` that allocates its vectors per column is correct too.) Pragmas
+ * only: the reference calls no omp_* function and includes no omp.h. Each column
+ * is computed by the same operations whatever thread computes it, so the result must not depend
+ * on the number of threads: the test builds W with one and with two threads and compares the bits.
+ *
+ * Returns CF_OK, or a failing solve's status (PCG's CF_MAX_ITER or CF_DIVERGED; W is
  * then freed). Cost: one factorization and m solves, O(m nnz(L)) plus m sparse products.
- * Worked example: the two-node spring, J = [1, 0]: W_A = (A^-1)_11 = 2/3.
+ * Worked example: the two-node spring, J = [1, 0]: \f$W_A = (A^{-1})_{11} = 2/3\f$.
  */
 cfStatus cf_dual_delassus_factored(const cfLinSolver *S, const cfCsr *J, cfDense *W);
 /** @} */
@@ -152,25 +173,26 @@ cfStatus cf_dual_delassus_factored(const cfLinSolver *S, const cfCsr *J, cfDense
  *  @{ */
 
 /**
- * @brief ch08.4: projected Gauss-Seidel on W_P = J P J^T without building it (notes 4.3.5).
+ * @brief ch08.4: projected Gauss-Seidel on \f$W_P = J P J^T\f$ without building it (notes 4.3.5).
  *
- * P is block-diagonal as in ch08.2 (W_M with P = M^-1; W_D with P = D_A^-1). The auxiliary
- * velocity u = P (b + J^T lambda) is kept up to date, so that a contact's velocity is one sparse
- * row product away:
- * 1. u = P (b + J^T lambda) from the warm start @p lambda; W_aa = J_a P J_a^T (+ cfm on W_aa(0, 0))
- *    for every contact, once;
- * 2. each sweep, for every contact a in order 0..nc-1: v = J_a u + (bias_a + cfm lambda_a,n, 0, 0);
+ * P is block-diagonal as in ch08.2 (\f$W_M\f$ with \f$P = M^{-1}\f$; \f$W_D\f$ with
+ * \f$P = D_A^{-1}\f$). The auxiliary velocity \f$u = P (b + J^T \lambda)\f$ is kept up to date, so
+ * that a contact's velocity is one sparse row product away:
+ * 1. \f$u = P (b + J^T \lambda)\f$ from the warm start @p lambda; \f$W_{aa} = J_a P J_a^T\f$
+ *    (+ cfm on \f$W_{aa}(0, 0)\f$) for every contact, once;
+ * 2. each sweep, for every contact a in order 0..nc-1:
+ *    \f$v = J_a u + (\mathrm{bias}_a + \mathrm{cfm}\, \lambda_{a,n}, 0, 0)\f$;
  *    cf_contact_local_solve(W_aa, mu_a, o->friction, o->omega, v, lambda_a) (ch05.5); with
- *    d = the change of lambda_a, u += P J_a^T d (O(nodes of the contact));
+ *    d the change of \f$\lambda_a\f$, \f$u \mathrel{+}= P J_a^T d\f$ (O(nodes of the contact));
  * 3. after sweep k: the residual cf_dual_residual(s, lambda, u, o->friction) goes to the report;
  *    cf_split_stop() with it and the sweep's largest change decides (ch05's rules).
  * Before the first sweep r_0 is computed; r_0 <= tol_abs returns at once (cf_split_solved_at_start()).
- * On return @p u = P (b + J^T lambda) for the returned lambda and the status is cf_split_finish()'s.
+ * On return @p u \f$= P (b + J^T \lambda)\f$ for the returned \f$\lambda\f$ and the status is cf_split_finish()'s.
  *
  * It computes the same iterates as cf_fc_bgs() on the problem of cf_dual_delassus_block() (same
- * order, same local solve), at O(nnz(J)) per sweep and without W. For P = A^-1 the update of u
- * would cost one solve with A per contact, as much as building W_A: partial evaluation pays for
- * W_M and W_D only (the notes' conclusion). Input checks (provided): cf_dual_check(), o's ranges.
+ * order, same local solve), at O(nnz(J)) per sweep and without W. For \f$P = A^{-1}\f$ the update
+ * of u would cost one solve with A per contact, as much as building \f$W_A\f$: partial evaluation
+ * pays for \f$W_M\f$ and \f$W_D\f$ only (the notes' conclusion). Input checks (provided): cf_dual_check(), o's ranges.
  */
 cfStatus cf_dual_pgs_partial(const cfDualSystem *s, const double *P, const cfSplitOptions *o, double *lambda, double *u,
                              cfReport *rep);
@@ -178,6 +200,7 @@ cfStatus cf_dual_pgs_partial(const cfDualSystem *s, const double *P, const cfSpl
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch08.5 Iterative constraint anticipation (ICA; 25 points)
+ *  Some of its tests also call ch08.2: write it first.
  *  @{ */
 
 /** The outer (dynamics) iteration of ICA. */
@@ -212,25 +235,28 @@ typedef struct cfIcaStats {
 } cfIcaStats;
 
 /**
- * @brief ch08.5: ICA, the nested relaxation of Otaduy et al. 2009 (section 5; notes 4.3.6).
+ * @brief ch08.5: ICA, the nested relaxation of Otaduy et al.\ 2009 (section 5; notes 4.3.6).
  *
- * Split A = D - L - U with D the 3x3 block diagonal (cf_csr_block_diag_inverse() gives D^-1),
- * L and U the strictly lower and upper block parts (negated). With @p vstar = A^-1 b (the
- * unconstrained velocity, given) the unknowns are the response dv (u = v* + dv) and lambda.
+ * Split \f$A = D - L - U\f$ with D the 3x3 block diagonal (cf_csr_block_diag_inverse() gives
+ * \f$D^{-1}\f$), L and U the strictly lower and upper block parts (negated). With @p vstar
+ * \f$v^* = A^{-1} b\f$ (the unconstrained velocity, given) the unknowns are the response
+ * \f$\Delta v\f$ (\f$u = v^* + \Delta v\f$) and \f$\lambda\f$.
  *
  * Friction (paper 5.4): a 4-sided pyramid per contact aligned with the unconstrained sliding:
- * with (v_t, v_b) = (J_t v*, J_b v*), t1 = (v_t t + v_b b) / |(v_t, v_b)| (t itself when that
- * norm is <= 1e-12), t2 = n x t1; the friction impulses gamma_1, gamma_2 along t1, t2 obey
- * |gamma_k| <= mu lambda_n separately (the box law, cf_contact_residual2() with CF_FRICTION_BOX).
- * Work in that rotated frame: rows Jr_a = (J_n, c J_t + s J_b, -s J_t + c J_b), impulses
- * x_a = (lambda_n, c lambda_t + s lambda_b, -s lambda_t + c lambda_b) (c, s: t1's components).
+ * with \f$(v_t, v_b) = (J_t v^*, J_b v^*)\f$, \f$t_1 = (v_t t + v_b b) / \|(v_t, v_b)\|\f$ (t itself
+ * when that norm is <= 1e-12), \f$t_2 = n \times t_1\f$; the friction impulses
+ * \f$\gamma_1, \gamma_2\f$ along \f$t_1, t_2\f$ obey \f$|\gamma_k| \le \mu \lambda_n\f$ separately
+ * (the box law, cf_contact_residual2() with CF_FRICTION_BOX). Work in that rotated frame: rows
+ * \f$J^r_a = (J_n,\ c J_t + s J_b,\ -s J_t + c J_b)\f$, impulses
+ * \f$x_a = (\lambda_n,\ c \lambda_t + s \lambda_b,\ -s \lambda_t + c \lambda_b)\f$ (c, s: \f$t_1\f$'s components).
  *
  * 1. D^-1; the rotated rows; B = Jr D^-1 Jr^T (+ cfm) by ch08.2 (cf_dual_delassus_block() on the
  *    system with Jr); x from the warm start @p lambda; dv from @p dv (warm start, often 0).
  * 2. Outer iteration i = 1, 2, ...:
- *    a. anticipation with block Jacobi: z = D^-1 (D - A) dv(i-1) = D^-1 (L + U) dv(i-1);
- *       w = Jr (v* + z) + (bias, 0, 0): the contact velocities the dynamics will give without
- *       new impulses (the paper's -c(i));
+ *    a. anticipation with block Jacobi:
+ *       \f$z = D^{-1} (D - A)\, \Delta v^{(i-1)} = D^{-1} (L + U)\, \Delta v^{(i-1)}\f$;
+ *       \f$w = J^r (v^* + z) + (\mathrm{bias}, 0, 0)\f$: the contact velocities the dynamics will
+ *       give without new impulses (the paper's \f$-c^{(i)}\f$);
  *    b. inner loop, sweeps j = 1..max_inner: for each contact a in order, v_a = w_a + sum_c B_ac x_c,
  *       then o->passes times cf_contact_local_solve(B_aa, mu_a, CF_FRICTION_BOX, 1, v_a, x_a):
  *       normal, gamma_1, gamma_2 interlaced (paper 5.5). After each sweep the normal residual
@@ -239,9 +265,9 @@ typedef struct cfIcaStats {
  *       when (j >= 2) both changed since the previous sweep by at most rel_change times their
  *       value after sweep 1 and every contact is resolved: h v_a,n >= -delta / 2 (the predicted
  *       end gap within half the contact distance; s->delta);
- *    c. dynamics with the new impulses: r = Jr^T x; Gauss-Seidel: for each unknown block k in
- *       order, dv_k = D_k^-1 (r_k - sum_{l != k} A_kl dv_l) with the blocks already updated
- *       (in place); Jacobi: dv = z + D^-1 r;
+ *    c. dynamics with the new impulses: \f$r = J^{rT} x\f$; Gauss-Seidel: for each unknown block
+ *       k in order, \f$\Delta v_k = D_k^{-1} \big(r_k - \sum_{l \ne k} A_{kl} \Delta v_l\big)\f$ with
+ *       the blocks already updated (in place); Jacobi: \f$\Delta v = z + D^{-1} r\f$;
  *    d. residuals at the new dv: the contact residual sqrt(sum_a cf_contact_residual2(x_a, v_a,
  *       mu_a, CF_FRICTION_BOX)) with v = Jr (v* + dv) + (bias + cfm x_n, 0, 0), pushed with the
  *       inner sweeps to the report (cf_report_push_inner()); the dynamics residual

@@ -11,16 +11,22 @@
  * authoritative. Your implementations go in exercises/ch09/; they may call anything in
  * lib/include/cf/ (cf_linalg.h for the symmetric eigen-decomposition, Cholesky and LU), the
  * "Provided" functions of this header and chapters 1-8 (chapter 3's CCD in particular).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * The model (notes 5.3, IPC). A step of size h minimizes over the positions q (3 per node) the
  * incremental potential
- *   f(q) = 1/2 (q - qt)^T M (q - qt) + h^2 [ Psi(q) + kappa sum_k b(d_k(q), dhat) + sum_k D_k(q) ],
- *   qt = q^t + h u^t + h^2 g,
- * with M the lumped masses, Psi the elastic energy (springs here), b the barrier of the unsigned
- * distance d_k of every point-triangle and edge-edge pair closer than dhat, and D_k the lagged
- * friction potential. The h^2 in front of the barrier follows the digest's [ext] fix (errata 12):
- * kappa then has units of a force per length, and a particle of mass m rests where
- * kappa (-b'(d)) = m g. Velocities are u = (q - q^t)/h (implicit Euler).
+ * \f[ f(q) = \tfrac12 (q - \tilde q)^T M (q - \tilde q)
+ *          + h^2 \Big[ \Psi(q) + \kappa \sum_k b(d_k(q), \hat d) + \sum_k D_k(q) \Big],
+ *     \qquad \tilde q = q^t + h u^t + h^2 g, \f]
+ * with M the lumped masses, \f$\Psi\f$ the elastic energy (springs here), b the barrier of the
+ * unsigned distance \f$d_k\f$ of every point-triangle and edge-edge pair closer than \f$\hat d\f$,
+ * and \f$D_k\f$ the lagged friction potential. The \f$h^2\f$ in front of the barrier follows the
+ * digest's [ext] fix (errata 12): \f$\kappa\f$ then has units of a force per length, and a particle
+ * of mass m rests where \f$\kappa\, (-b'(d)) = m g\f$. Velocities are \f$u = (q - q^t)/h\f$
+ * (implicit Euler).
  *
  * Conventions (docs/conventions.md): SI units, forces in N. A pair's four nodes follow chapter 3:
  * point-triangle = triangle x[0], x[1], x[2] and point x[3]; edge-edge = edge x[0]-x[1] and edge
@@ -47,12 +53,13 @@ extern "C" {
 /**
  * @brief ch09.1: normal penalty force magnitude (notes Eq.\ 270, 273 with Eq.\ 279).
  *
- * A spring-damper acts only while penetrating (gap phi < 0):
- *   lambda = k_eff (-phi) - b vn,   k_eff = k when approaching (vn <= 0), eps k when receding (vn > 0),
- * clamped at 0 (a contact never pulls). phi >= 0: 0. vn = d phi/dt is the normal velocity of B
+ * A spring-damper acts only while penetrating (gap \f$\phi < 0\f$):
+ * \f[ \lambda = \max\big(0,\; k_{eff}\, (-\phi) - b\, v_n\big), \qquad
+ *     k_{eff} = \begin{cases} k & v_n \le 0 \text{ (approaching)} \\ \epsilon k & v_n > 0 \text{ (receding)} \end{cases} \f]
+ * (a contact never pulls); \f$\phi \ge 0\f$: 0. vn = d phi/dt is the normal velocity of B
  * relative to A (the digest's fix of Eq.\ 271-272: negative when approaching). eps in [0, 1] is
  * Moore and Wilhelms' elasticity: with b = 0 it returns the fraction eps of the stored energy, so
- * the rebound speed ratio is sqrt(eps) (the digest's [ext] derivation), not eps.
+ * the rebound speed ratio is \f$\sqrt{\epsilon}\f$ (the digest's [ext] derivation), not \f$\epsilon\f$.
  *
  * Worked example: k = 1e4, b = 0, eps = 1, phi = -9.81e-4, vn = 0: lambda = 9.81 (a 1 kg mass at rest).
  */
@@ -60,18 +67,19 @@ double cf_penalty_normal(double k, double b, double eps, double phi, double vn);
 
 /**
  * @brief ch09.1: regularized Coulomb friction from a dissipative potential (notes Eq.\ 287-288):
- *   f = -min(kf, mu fn / |vt|) vt      (f = 0 at vt = 0),
- * linear (viscous, slope kf) for |vt| < mu fn / kf and of magnitude mu fn beyond. fn >= 0 is the
+ * \f[ f = -\min\Big(k_f,\; \frac{\mu f_n}{\|v_t\|}\Big)\, v_t \qquad (f = 0 \text{ at } v_t = 0), \f]
+ * linear (viscous, slope kf) for \f$\|v_t\| < \mu f_n / k_f\f$ and of magnitude \f$\mu f_n\f$ beyond. fn >= 0 is the
  * normal force magnitude, vt the tangential velocity.
  */
 cfVec3 cf_penalty_friction(cfVec3 vt, double kf, double mu, double fn);
 
 /**
  * @brief ch09.1: anchor-spring friction (notes Eq.\ 276-277). The friction force is
- * f = kf (anchor - p). If |f| <= mu fn the contact sticks: *f_out = f, returns 0. Otherwise it
- * slips: the anchor is dragged toward p until the bound holds with equality,
- * anchor <- p + (mu fn / kf) (anchor - p)/|anchor - p| (the digest's exact update),
- * *f_out = kf (anchor - p) of magnitude mu fn, returns 1.
+ * \f$f = k_f (a - p)\f$ (a the anchor). If \f$\|f\| \le \mu f_n\f$ the contact sticks:
+ * *f_out = f, returns 0. Otherwise it slips: the anchor is dragged toward p until the bound holds
+ * with equality,
+ * \f[ a \leftarrow p + \frac{\mu f_n}{k_f}\, \frac{a - p}{\|a - p\|} \f]
+ * (the digest's exact update), *f_out \f$= k_f (a - p)\f$ of magnitude \f$\mu f_n\f$, returns 1.
  */
 int cf_penalty_anchor(cfVec3 *anchor, cfVec3 p, double kf, double mu, double fn, cfVec3 *f_out);
 /** @} */
@@ -83,21 +91,22 @@ int cf_penalty_anchor(cfVec3 *anchor, cfVec3 p, double kf, double mu, double fn,
 /**
  * @brief ch09.2: the clamped log barrier of IPC (notes Eq.\ 292) and its first two derivatives.
  *
- *   b(d) = -(d - dhat)^2 ln(d/dhat)                           for 0 < d < dhat,
- *   b'(d) = (dhat - d)(2 ln(d/dhat) - dhat/d + 1),
- *   b''(d) = (dhat/d + 2)(dhat/d) - 2 ln(d/dhat) - 3,
- * and b = b' = b'' = 0 for d >= dhat (the join is C2). d <= 0 (contact or penetration): returns
+ * \f[ b(d) = -(d - \hat d)^2 \ln(d/\hat d), \qquad
+ *     b'(d) = (\hat d - d)\Big(2 \ln(d/\hat d) - \frac{\hat d}{d} + 1\Big), \qquad
+ *     b''(d) = \Big(\frac{\hat d}{d} + 2\Big)\frac{\hat d}{d} - 2 \ln(d/\hat d) - 3 \f]
+ * for \f$0 < d < \hat d\f$ (dhat \f$= \hat d\f$), and b = b' = b'' = 0 for \f$d \ge \hat d\f$ (the join is C2). d <= 0 (contact or penetration): returns
  * +INFINITY with b' = -INFINITY, b'' = +INFINITY, and ln is never evaluated there. @p db and
  * @p d2b may be NULL. dhat > 0.
  *
  * Spot values (digest 3.3): dhat = 1e-3, d = 5e-4: b = 1.732868e-7, b' = -1.193147e-3,
- * b'' = 6.386294. Scaling: b(s d, s dhat) = s^2 b(d, dhat), b'(s d, s dhat) = s b'(d, dhat).
+ * b'' = 6.386294. Scaling: \f$b(s d, s \hat d) = s^2 b(d, \hat d)\f$, \f$b'(s d, s \hat d) = s\, b'(d, \hat d)\f$.
  */
 double cf_ipc_barrier(double d, double dhat, double *db, double *d2b);
 /** @} */
 
 /* ==================================================================================== */
 /** @name ch09.3 Unsigned distances, their derivatives, the edge-edge mollifier (20 points)
+ *  Some of its tests also call ch09.2: write it first.
  *  @{ */
 
 /** Which pair of features the closest points of a pair lie on. */
@@ -113,9 +122,9 @@ typedef enum cfDistRegion {
 
 /**
  * The closest points of a pair as an affine stencil: the difference vector between them is
- *   r = sum_i c[i] x[i]   (i = 0..3),     d^2 = |r|^2,
- * and the k free parameters t_j of the region (barycentric coordinates, edge parameters) move the
- * coefficients by dc[i]/dt_j = D[i][j], constant in each region. A vertex-vertex region has k = 0.
+ * \f[ r = \sum_{i=0}^{3} c_i\, x_i, \qquad d^2 = \|r\|^2, \f]
+ * and the k free parameters \f$t_j\f$ of the region (barycentric coordinates, edge parameters)
+ * move the coefficients by \f$\partial c_i/\partial t_j = D_{ij}\f$, constant in each region. A vertex-vertex region has k = 0.
  * The stencil fully determines d^2 and its derivatives (ch09.3) and the friction's relative
  * displacement (ch09.6).
  */
@@ -160,33 +169,38 @@ double cf_dist2_edge_edge(const cfVec3 x[4], cfDistStencil *st);
 /**
  * @brief ch09.3: gradient and Hessian of d^2 with respect to the 12 coordinates, in the region of
  * @p st, by the envelope theorem. With F(x, t) = |r(x, t)|^2 minimized over the region's free
- * parameters t (the stencil's c at the minimizer), S = dr/dx = [c_0 I, c_1 I, c_2 I, c_3 I]
- * (3x12), E_j = dr/dt_j = sum_i D[i][j] x[i]:
- *   grad d^2 = F_x = 2 S^T r                                (block i: 2 c_i r)
- *   Hess d^2 = F_xx - F_xt F_tt^-1 F_tx,   F_xx = 2 S^T S,  F_tt = 2 E^T E (k x k),
- *   column j of F_xt = block i: 2 (D[i][j] r + c_i E_j).
- * k = 0: just F_xx. Returns d^2 = |r|^2; @p g (12) and @p H (144, row-major) may be NULL.
+ * parameters t (the stencil's c at the minimizer),
+ * \f$S = \partial r/\partial x = [c_0 I,\ c_1 I,\ c_2 I,\ c_3 I]\f$ (3x12),
+ * \f$E_j = \partial r/\partial t_j = \sum_i D_{ij}\, x_i\f$:
+ * \f[ \nabla d^2 = F_x = 2 S^T r \quad (\text{block } i\text{: } 2 c_i r), \qquad
+ *     \nabla^2 d^2 = F_{xx} - F_{xt} F_{tt}^{-1} F_{tx}, \f]
+ * \f[ F_{xx} = 2 S^T S, \qquad F_{tt} = 2 E^T E \ (k \times k), \qquad
+ *     (F_{xt})_{\text{block } i,\ \text{column } j} = 2\, (D_{ij}\, r + c_i E_j). \f]
+ * k = 0: just \f$F_{xx}\f$. Returns d^2 = |r|^2; @p g (12) and @p H (144, row-major) may be NULL.
  * Exact wherever the region is locally constant (the test compares with finite differences).
  */
 double cf_dist2_derivatives(const cfVec3 x[4], const cfDistStencil *st, double g[12], double H[144]);
 
 /**
  * @brief ch09.3: IPC's edge-edge mollifier, which switches the barrier of nearly parallel edges off
- * smoothly (the distance is not smooth there). With e1 = x[1] - x[0], e2 = x[3] - x[2] and
- * c = |e1 x e2|^2:
- *   m = (2 - c/eps_x) c/eps_x  for c < eps_x,   m = 1 otherwise
- * (C1 at eps_x). IPC takes eps_x = 1e-3 |e1_rest|^2 |e2_rest|^2. Returns m; @p g (12) and @p H (144) get
- * its gradient and Hessian (zero where m = 1), either may be NULL. With
- * grad c = 2 ((e2.e2) e1 - (e1.e2) e2) along e1 and 2 ((e1.e1) e2 - (e1.e2) e1) along e2, and the
- * chain rule through e1 = x1 - x0, e2 = x3 - x2: grad m = m'(c) grad c, Hess m = m'' grad c grad c^T + m' Hess c.
+ * smoothly (the distance is not smooth there). With \f$e_1 = x_1 - x_0\f$, \f$e_2 = x_3 - x_2\f$ and
+ * \f$c = \|e_1 \times e_2\|^2\f$:
+ * \f[ m = \Big(2 - \frac{c}{\epsilon_x}\Big) \frac{c}{\epsilon_x} \quad (c < \epsilon_x), \qquad m = 1 \text{ otherwise} \f]
+ * (C1 at \f$\epsilon_x\f$). IPC takes \f$\epsilon_x = 10^{-3} \|e_1^{rest}\|^2 \|e_2^{rest}\|^2\f$.
+ * Returns m; @p g (12) and @p H (144) get its gradient and Hessian (zero where m = 1), either may be
+ * NULL. With \f$\nabla c = 2 ((e_2 \cdot e_2) e_1 - (e_1 \cdot e_2) e_2)\f$ along \f$e_1\f$ and
+ * \f$2 ((e_1 \cdot e_1) e_2 - (e_1 \cdot e_2) e_1)\f$ along \f$e_2\f$, and the chain rule through
+ * \f$e_1\f$, \f$e_2\f$: \f$\nabla m = m'(c) \nabla c\f$,
+ * \f$\nabla^2 m = m'' \nabla c\, \nabla c^T + m' \nabla^2 c\f$.
  */
 double cf_ee_mollifier(const cfVec3 x[4], double eps_x, double g[12], double H[144]);
 
 /**
  * @brief ch09.3: the barrier of one pair and its 12-gradient and 12x12 Hessian (not projected):
- * with s = d^2 (from the stencil), d = sqrt(s), b(d) from ch09.2:
- *   grad b = b'(d) grad s / (2 d),
- *   Hess b = b''(d) grad s grad s^T / (4 s) + b'(d) ( Hess s / (2 d) - grad s grad s^T / (4 d^3) ).
+ * with \f$s = d^2\f$ (from the stencil), \f$d = \sqrt{s}\f$, b(d) from ch09.2:
+ * \f[ \nabla b = b'(d)\, \frac{\nabla s}{2 d}, \qquad
+ *     \nabla^2 b = b''(d)\, \frac{\nabla s\, \nabla s^T}{4 s}
+ *       + b'(d) \Big( \frac{\nabla^2 s}{2 d} - \frac{\nabla s\, \nabla s^T}{4 d^3} \Big). \f]
  * Returns b (0 with zero derivatives when d >= dhat, +INFINITY when d <= 0). @p g, @p H may be NULL.
  */
 double cf_ipc_pair_barrier(const cfVec3 x[4], const cfDistStencil *st, double dhat, double g[12], double H[144]);
@@ -336,8 +350,9 @@ cfStatus cf_ipc_lag_friction(cfIpcSystem *s, const double *q);
 /**
  * One implicit Euler step: q_start = q, q_tilde = q + h u + h^2 g (free nodes), then lag_iters
  * times: lag the friction at the current iterate and minimize f by cf_ipc_newton() from it. Then
- * u = (q - q_start)/h and q is the minimizer. @p stats (may be NULL) sums the solves and reports the
- * final distance. The status of the last failing solve (CF_MAX_ITER still moves the state).
+ * u = (q - q_start)/h and q is the minimizer. @p opt may be NULL (cf_ipc_options_default()).
+ * @p stats (may be NULL) sums the solves and reports the final distance. The status of the last
+ * failing solve (CF_MAX_ITER still moves the state).
  */
 cfStatus cf_ipc_step(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats);
 
@@ -357,12 +372,13 @@ cfStatus cf_ipc_step_lagged(cfIpcSystem *s, const cfIpcOptions *o, cfIpcSolveFn 
 
 /* ==================================================================================== */
 /** @name ch09.4 PSD projection and projected Newton (20 points)
+ *  Some of its tests also call ch09.2, ch09.3 and ch09.5: write those first.
  *  @{ */
 
 /**
  * @brief ch09.4: project the symmetric n x n matrix @p A (row-major, in place) to the nearest
- * positive semi-definite matrix: A = V diag(l) V^T (cf_dense_sym_eig()), l_i <- max(l_i, 0),
- * A <- V diag(l) V^T. An already PSD matrix comes back unchanged (to rounding). CF_BAD_INPUT for
+ * positive semi-definite matrix: \f$A = V \mathrm{diag}(l) V^T\f$ (cf_dense_sym_eig()),
+ * \f$l_i \leftarrow \max(l_i, 0)\f$, \f$A \leftarrow V \mathrm{diag}(l) V^T\f$. An already PSD matrix comes back unchanged (to rounding). CF_BAD_INPUT for
  * n < 1 or a non-finite entry, CF_NO_MEMORY.
  */
 cfStatus cf_psd_project(int n, double *A);
@@ -371,21 +387,24 @@ cfStatus cf_psd_project(int n, double *A);
  * @brief ch09.4: minimize the incremental potential from @p q (3n values, intersection-free: every
  * pair at d > 0) by Algorithm 18 (or 17), in place.
  *
- * Loop: f, g = grad f (cf_ipc_energy()); the direction: Newton: H with projected blocks,
- * dq = -H^-1 g by Cholesky (cf_dense_cholesky()); gradient descent: dq_i = -g_i / m_i (0 for fixed
- * nodes). Stop with CF_OK when |dq|_inf / h <= opt->tol (IPC's criterion, a velocity: near the
+ * Loop: f, \f$g = \nabla f\f$ (cf_ipc_energy()); the direction: Newton: H with projected blocks,
+ * \f$\Delta q = -H^{-1} g\f$ by Cholesky (cf_dense_cholesky()); gradient descent:
+ * \f$\Delta q_i = -g_i / m_i\f$ (0 for fixed nodes). Stop with CF_OK when
+ * \f$\|\Delta q\|_\infty / h \le\f$ opt->tol (IPC's criterion, a velocity: near the
  * minimum the decrease of f falls below its rounding long before |g| reaches a force tolerance).
  * Then q <- q + alpha dq with alpha from cf_ipc_line_search() (ch09.5); the contact set is
  * re-evaluated at the new iterate by the next cf_ipc_energy() (the digest's fix of where C is
  * refreshed). CF_MAX_ITER after opt->max_iter iterations, CF_STAGNATED when the line search
  * finds no decrease (alpha = 0), CF_BAD_INPUT when f(q) is not finite on entry. @p st (may be
- * NULL) gets iterations, halvings, CCD clamps, the final gradient norm and energy.
+ * NULL) gets iterations, halvings, CCD clamps, the final gradient norm and energy. @p opt may
+ * be NULL: cf_ipc_options_default().
  */
 cfStatus cf_ipc_newton(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpcStats *st);
 /** @} */
 
 /* ==================================================================================== */
 /** @name ch09.5 CCD-filtered line search (15 points)
+ *  Some of its tests also call ch09.2, ch09.3 and ch09.4: write those first.
  *  @{ */
 
 /**
@@ -410,13 +429,15 @@ double cf_ipc_line_search(const cfIpcSystem *s, const double *q, const double *d
 
 /* ==================================================================================== */
 /** @name ch09.6 Lagged smoothed friction (15 points)
+ *  Some of its tests also call ch09.2, ch09.3, ch09.4 and ch09.5: write those first.
  *  @{ */
 
 /**
  * @brief ch09.6: IPC's friction mollifier f1 (notes Eq.\ 296) and its potential f0 (M, [ext]),
- * for s >= 0 and a = h eps_v > 0:
- *   f1(s) = -s^2/a^2 + 2 s/a,   f1'(s) = -2 s/a^2 + 2/a,   f0(s) = -s^3/(3 a^2) + s^2/a + a/3   (s < a),
- *   f1 = 1, f1' = 0, f0 = s                                                                      (s >= a).
+ * for \f$s \ge 0\f$ and \f$a = h \epsilon_v > 0\f$:
+ * \f[ f_1(s) = -\frac{s^2}{a^2} + \frac{2s}{a}, \qquad f_1'(s) = -\frac{2s}{a^2} + \frac{2}{a}, \qquad
+ *     f_0(s) = -\frac{s^3}{3a^2} + \frac{s^2}{a} + \frac{a}{3} \qquad (s < a), \f]
+ * and \f$f_1 = 1\f$, \f$f_1' = 0\f$, \f$f_0 = s\f$ for \f$s \ge a\f$.
  * Returns f1; @p df1 and @p f0 may be NULL. f0' = f1, f1(0) = 0, f1(a) = 1, f1'(a) = 0.
  */
 double cf_friction_f1(double s, double a, double *df1, double *f0);
@@ -424,10 +445,12 @@ double cf_friction_f1(double s, double a, double *df1, double *f0);
 /**
  * @brief ch09.6: the lagged friction potential of one pair and its derivatives in the 12
  * displacements dx = x - x^t of its nodes (notes Eq.\ 298):
- *   u = (t1 . w, t2 . w) with w = sum_i c_i dx_i,   s = |u|,   D = mu N f0(s),
- *   grad D (node i) = mu N c_i f1(s)/s (t1 u_1 + t2 u_2),
- *   Hess D (i, j) = mu N c_i c_j T K T^T,  T = [t1 t2],  K = (f1/s) I + ((f1/s)'/s) u u^T
- * with (f1/s)' = (f1' s - f1)/s^2. At s = 0 use the limits f1/s = 2/a, ((f1/s)'/s) u u^T = 0.
+ * \f[ u = (t_1 \cdot w,\ t_2 \cdot w), \quad w = \sum_i c_i\, \Delta x_i, \quad s = \|u\|, \quad D = \mu N f_0(s), \f]
+ * \f[ \nabla_i D = \mu N c_i \frac{f_1(s)}{s} (t_1 u_1 + t_2 u_2), \qquad
+ *     \nabla^2_{ij} D = \mu N c_i c_j\, T K T^T, \quad T = [t_1\ t_2], \quad
+ *     K = \frac{f_1}{s} I + \frac{(f_1/s)'}{s}\, u u^T, \f]
+ * with \f$(f_1/s)' = (f_1' s - f_1)/s^2\f$. At s = 0 use the limits \f$f_1/s = 2/a\f$,
+ * \f$((f_1/s)'/s)\, u u^T = 0\f$.
  * K needs no projection with this f1: its eigenvalues are f1/s >= 0 across u and f1' >= 0 along u
  * (the digest's "project the 2x2 to PSD" is a no-op here; the test checks it). Returns D; @p g (12),
  * @p H (144) may be NULL.
@@ -442,27 +465,30 @@ double cf_ipc_pair_friction(const cfIpcFrictionPair *p, const double dx[12], dou
  * Larionov, Longva, Ascher, Bender, Pai (digest-papers.md, paper 3). The unknown of a step is
  * the end velocity v (3 per node); every integrator here is a sequence of stages, each a root
  * finding problem of the one form
- *   r(v) = M v - b - c f(qa + c v, v) = 0,      q = qa + c v,
+ * \f[ r(v) = M v - b - c\, f(q_a + c v, v) = 0, \qquad q = q_a + c v, \f]
  * with f(q, v) the total force: gravity, springs, the cubic penalty of every node against every
- * obstacle and its smoothed friction, whose normal force lambda(q) and tangent projector P(q)
- * are evaluated at the unknown end of the step (the paper's point: IPC freezes them at the
- * start). Stages (the stiffly accurate SDIRK2 has gamma = 1 - sqrt(2)/2):
- *   BE      qa = q^n,                          b = M v^n,                          c = h
- *   TR      qa = q^n + h/2 v^n,                b = M v^n + h/2 f(q^n, v^n),        c = h/2
- *   BDF2    qa = (4 q^n - q^{n-1})/3,          b = M (4 v^n - v^{n-1})/3,          c = 2h/3
- *   SDIRK2  1: qa = q^n, b = M v^n, c = gamma h (v1, q1 = q^n + gamma h v1);
- *           2: qa = q^n + (1-gamma) h v1, b = M v^n + (1-gamma) h f(q1, v1), c = gamma h.
- * The Jacobian is J = M - c (c K + D) with K = df/dq, D = df/dv: symmetric for mu = 0, not when
- * sliding (friction's lambda(q) and P(q)). An optional closed surface adds the volume change
- * penalty of section 3.4.
+ * obstacle and its smoothed friction, whose normal force \f$\lambda(q)\f$ and tangent projector
+ * P(q) are evaluated at the unknown end of the step (the paper's point: IPC freezes them at the
+ * start). Stages (the stiffly accurate SDIRK2 has \f$\gamma = 1 - \sqrt{2}/2\f$):
+ * \f[ \begin{array}{llll}
+ *   \mathrm{BE} & q_a = q^n & b = M v^n & c = h \\
+ *   \mathrm{TR} & q_a = q^n + \tfrac{h}{2} v^n & b = M v^n + \tfrac{h}{2} f(q^n, v^n) & c = h/2 \\
+ *   \mathrm{BDF2} & q_a = (4 q^n - q^{n-1})/3 & b = M (4 v^n - v^{n-1})/3 & c = 2h/3 \\
+ *   \mathrm{SDIRK2},\ 1 & q_a = q^n & b = M v^n & c = \gamma h \quad (v_1,\ q_1 = q^n + \gamma h v_1) \\
+ *   \mathrm{SDIRK2},\ 2 & q_a = q^n + (1-\gamma) h v_1 & b = M v^n + (1-\gamma) h f(q_1, v_1) & c = \gamma h
+ * \end{array} \f]
+ * The Jacobian is \f$J = M - c\,(c K + D)\f$ with \f$K = \partial f/\partial q\f$,
+ * \f$D = \partial f/\partial v\f$: symmetric for \f$\mu = 0\f$, not when sliding (friction's
+ * \f$\lambda(q)\f$ and P(q)). An optional closed surface adds the volume change penalty of
+ * section 3.4.
  *  @{ */
 
 /**
  * @brief ch09.7: the cubic penalty of paper 003 (Eq.\ 2, reconstructed in the digest) and its
  * first two derivatives in the gap d:
- *   b(d) = kappa (delta - d)^3 / delta,  b'(d) = -3 kappa (delta - d)^2 / delta,
- *   b''(d) = 6 kappa (delta - d) / delta                                  for d < delta,
- * and b = b' = b'' = 0 for d >= delta (a C2 join). Finite for d <= 0: a penetrating start is
+ * \f[ b(d) = \frac{\kappa (\delta - d)^3}{\delta}, \qquad b'(d) = -\frac{3 \kappa (\delta - d)^2}{\delta}, \qquad
+ *     b''(d) = \frac{6 \kappa (\delta - d)}{\delta} \qquad (d < \delta), \f]
+ * and b = b' = b'' = 0 for \f$d \ge \delta\f$ (a C2 join). Finite for d <= 0: a penetrating start is
  * allowed. The normal force magnitude is lambda = -b'(d) >= 0. @p db, @p d2b may be NULL.
  *
  * Worked example: kappa = 2, delta = 0.1, d = 0: b = kappa delta^2 = 0.02, b' = -0.6, b'' = 12.
@@ -471,8 +497,9 @@ double cf_cubic_penalty(double d, double delta, double kappa, double *db, double
 
 /**
  * @brief ch09.7: the adaptive stiffness bump (paper 003, section 4.4). After a step whose deepest
- * gap is @p d_min < 0, kappa is multiplied by b'(d_min)/b'(delta/2) = ((delta - d_min)/(delta/2))^2
- * (always > 4), so that the force Newton needed at d_min is produced delta/2 outside the surface;
+ * gap is @p d_min < 0, kappa is multiplied by
+ * \f$b'(d_{min})/b'(\delta/2) = \big((\delta - d_{min})/(\delta/2)\big)^2\f$
+ * (always > 4), so that the force Newton needed at \f$d_{min}\f$ is produced \f$\delta/2\f$ outside the surface;
  * the step is then repeated. Returns 1 for d_min >= 0 (kappa is never decreased).
  *
  * Worked example: d_min = -delta gives 16.
@@ -528,10 +555,11 @@ cfDual cf_dual_pow(cfDual a, double p);
 /**
  * @brief ch09.7: paper 003's volume change penalty (Eq.\ 20: the second-order work of compressing an
  * enclosed medium of isothermal compressibility beta from its rest volume V0 > 0):
- *   W(V) = (V - V0)^2 / (2 beta V0),    W'(V) = (V - V0) / (beta V0)   (@p dW, may be NULL),
- * beta > 0 (1/Pa). The pressure above ambient is p = -W'(V); the force on the nodes
- * f_V = -W'(V) grad V. It is the expansion to second order of the ideal gas's
- * p0 V0 [V/V0 - 1 - ln(V/V0)] with beta = 1/p0, and, unlike it, defined for any V.
+ * \f[ W(V) = \frac{(V - V_0)^2}{2 \beta V_0}, \qquad W'(V) = \frac{V - V_0}{\beta V_0} \f]
+ * (W' into @p dW, may be NULL), \f$\beta > 0\f$ (1/Pa). The pressure above ambient is
+ * \f$p = -W'(V)\f$; the force on the nodes \f$f_V = -W'(V) \nabla V\f$. It is the expansion to
+ * second order of the ideal gas's \f$p_0 V_0 [V/V_0 - 1 - \ln(V/V_0)]\f$ with
+ * \f$\beta = 1/p_0\f$, and, unlike it, defined for any V.
  *
  * Worked example: V = 0.9, V0 = 1, beta = 0.5: W = 0.01, W' = -0.2.
  */
@@ -539,7 +567,7 @@ double cf_volume_penalty(double V, double V0, double beta, double *dW);
 
 /**
  * @brief ch09.7: the volume enclosed by a closed triangle mesh with outward (counter-clockwise seen
- * from outside) triangles, V = sum over triangles (a, b, c) of x_a . (x_b x x_c) / 6, and its gradient
+ * from outside) triangles, \f$V = \sum_{(a, b, c)} x_a \cdot (x_b \times x_c) / 6\f$ over the triangles, and its gradient
  * @p grad (3n, overwritten; may be NULL): triangle (a, b, c) adds (x_b x x_c)/6 to node a,
  * (x_c x x_a)/6 to b and (x_a x x_b)/6 to c.
  *
@@ -549,7 +577,7 @@ double cf_mesh_volume(int n, const double *q, int n_tri, const int (*tri)[3], do
 
 /** An obstacle: a fixed smooth surface whose gap function d(x) the nodes are kept outside of. */
 typedef enum cfImplicitObstacleKind {
-    CF_IMPLICIT_PLANE = 0, /**< d(x) = n . (x - p), n a unit normal */
+    CF_IMPLICIT_PLANE = 0, /**< \f$d(x) = n \cdot (x - p)\f$, n a unit normal */
     CF_IMPLICIT_SPHERE,    /**< d(x) = |x - p| - radius (outside the ball), normal (x - p)/|x - p| */
 } cfImplicitObstacleKind;
 
@@ -679,17 +707,23 @@ double cf_implicit_kinetic_energy(const cfImplicitSystem *s, const double *v);
 
 /**
  * @brief ch09.7: the total force f(q, v) on every node, on dual numbers (3n each; f of fixed nodes
- * is 0): for a free node i with mass m_i
- *   f_i = m_i g + sum over springs (i, j) of k (L - L0) e/L  (e = x_j - x_i, L = |e|)
- *       + sum over obstacles with d = d(x_i) < delta of  lambda n - mu lambda eta(P v_i),
- *   lambda = -b'(d) (cf_cubic_penalty() with s->kappa, s->delta), n = grad d, P = I - n n^T,
- *   eta(w) = s(|w|) w/|w| (cf_slide_profile(); 0 at w = 0),
- * and with s->beta > 0 the volume force -W'(V) grad V (cf_volume_penalty() with s->V0, s->beta; V
- * and grad V as in cf_mesh_volume()) on every free node.
- * With @p q_lag (3n real, may be NULL) the friction's lambda, n and P are taken at q_lag
- * instead (lagged friction); the normal force always at q. Real functions of a dual x are lifted
- * with cf_dual_lift(); |w| is a cf_dual_sqrt() and eta = (s(|w|)/|w|) w with the limit s'(0) at
- * w = 0. Evaluating at v + p e (q + c p e) gives f and its directional derivative at once.
+ * is 0): for a free node i with mass \f$m_i\f$
+ * \f[ f_i = m_i g + \sum_{\mathrm{springs}\ (i, j)} k\, (L - L_0)\, \frac{e}{L}
+ *       + \sum_{\mathrm{obstacles},\ d(x_i) < \delta} \big( \lambda\, n - \mu \lambda\, \eta(P v_i) \big),
+ *   \qquad e = x_j - x_i,\ L = \|e\|, \f]
+ * \f$\lambda = -b'(d)\f$ (cf_cubic_penalty() with s->kappa, s->delta), \f$n = \nabla d\f$,
+ * \f$P = I - n n^T\f$, \f$\eta(w) = s(\|w\|)\, w/\|w\|\f$ (cf_slide_profile(); 0 at w = 0),
+ * and with s->beta > 0 the volume force \f$-W'(V) \nabla V\f$ (cf_volume_penalty() with s->V0,
+ * s->beta; V and \f$\nabla V\f$ as in cf_mesh_volume()) on every free node.
+ *
+ * Lagged friction: with @p q_lag (3n real, may be NULL) the friction term of node i and an
+ * obstacle uses \f$d = d(x^{lag}_i)\f$, \f$\lambda = -b'(d)\f$, n and P all taken at q_lag, and
+ * acts exactly when \f$d(x^{lag}_i) < \delta\f$ (the gate too is lagged: a node that reaches the
+ * obstacle during the step gets no friction this step, as in IPC); the normal force is always
+ * evaluated, and gated, at q. Without q_lag both are gated by \f$d(x_i) < \delta\f$.
+ * Real functions of a dual x are lifted with cf_dual_lift(); \f$\|w\|\f$ is a cf_dual_sqrt() and
+ * \f$\eta = (s(\|w\|)/\|w\|)\, w\f$ with the limit s'(0) at w = 0. Evaluating at v + p e
+ * (q + c p e) gives f and its directional derivative at once.
  */
 void cf_implicit_forces(const cfImplicitSystem *s, const cfDual *q, const cfDual *v, const double *q_lag, cfDual *f);
 
@@ -708,6 +742,7 @@ void cf_implicit_forces(const cfImplicitSystem *s, const cfDual *q, const cfDual
  * rank one), with Hess V's blocks of triangle (a, b, c): (a, b) -[x_c]/6, (a, c) [x_b]/6, (b, c) -[x_a]/6
  * and their transposes, [y] the cross-product matrix ([y] z = y x z).
  * Rows and columns of fixed nodes are 0 in D; K rows of fixed nodes are 0. CF_NO_MEMORY.
+ * @p q_lag gates friction as in cf_implicit_forces() (by the gap at q_lag).
  */
 cfStatus cf_implicit_force_jacobian(const cfImplicitSystem *s, const double *q, const double *v, const double *q_lag, double *K,
                             double *D);
@@ -732,7 +767,8 @@ cfStatus cf_bicgstab(int n, cfMatVec A, void *ctx, const double *b, double *x, d
 
 /**
  * @brief ch09.7: solve the stage r(v) = 0 (cf_implicit_residual()) from the guess @p v (3n, in place) by
- * damped Newton with backtracking on the merit 1/2 |r|^2.
+ * damped Newton with backtracking on the merit 1/2 |r|^2. @p opt may be NULL: then
+ * cf_implicit_options_default() (the tests call it so).
  *
  * Loop: stop with CF_OK when |r|_inf <= opt->tol. Direction: direct: J p = -r with
  * cf_implicit_jacobian() and cf_dense_solve(); BiCGSTAB: |J p + r| <= eta_k |r| by cf_bicgstab() on
@@ -756,7 +792,8 @@ cfStatus cf_implicit_newton(const cfImplicitSystem *s, const cfImplicitStage *st
  * cf_implicit_bump() and the step is repeated from q^n, v^n, at most opt->max_bumps times. With
  * s->lagged, friction's lambda and P are those of q^n. On a failing stage (its status is returned)
  * the state is left at q^n, v^n. @p st (may be NULL) sums the stages' counts; d_min is the final
- * gap. This is the one entry point a world pipeline needs.
+ * gap. @p opt may be NULL: cf_implicit_options_default() (the tests call it so). This is the one
+ * entry point a world pipeline needs.
  */
 cfStatus cf_implicit_step(cfImplicitSystem *s, cfImplicitIntegrator integ, const cfImplicitOptions *opt, cfImplicitStats *st);
 /** @} */

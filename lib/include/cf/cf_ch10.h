@@ -11,6 +11,10 @@
  * authoritative. Your implementations go in exercises/ch10/; they may call anything in
  * lib/include/cf/ (cf_problem.h residuals, cf_linalg.h), the "Provided" functions of this header
  * and chapters 1-7 (cf_ch01.h ... cf_ch07.h).
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * The point of the chapter (course notes 6, digest section 4): a solver needs only a projection
  * onto the friction set, so a friction law that is an ellipse instead of a disk plugs into PGS
@@ -18,11 +22,13 @@
  * maximal dissipation is not anti-parallel to the sliding velocity.
  *
  * Conventions (docs/conventions.md): the contact frame C = [n t b] is orthonormal and right-handed
- * (b = n x t); impulses per contact (n, t, b) in N s; u = v_B - v_A in the contact frame (u_n > 0
- * separates) and the impulse acts on B along +n. An ellipse of principal coefficients
- * mu_tb = (mu_t, mu_b) in the (t, b) frame is the friction set
- * E(lambda_n) = {(lambda_t / mu_t)^2 + (lambda_b / mu_b)^2 <= lambda_n^2}: a problem with ellipses
- * is a cfFrictionProblem with cfFrictionProblem::ellipse set (cf_problem.h).
+ * (\f$b = n \times t\f$); impulses per contact (n, t, b) in N s; \f$u = v_B - v_A\f$ in the contact
+ * frame (\f$u_n > 0\f$ separates) and the impulse acts on B along +n. An ellipse of principal
+ * coefficients mu_tb \f$= (\mu_t, \mu_b)\f$ in the (t, b) frame is the friction set
+ * \f[ E(\lambda_n) = \Big\{ \Big(\frac{\lambda_t}{\mu_t}\Big)^2 + \Big(\frac{\lambda_b}{\mu_b}\Big)^2 \le \lambda_n^2 \Big\}: \f]
+ * a problem with ellipses
+ * is a cfFrictionProblem with cfFrictionProblem::ellipse set (cf_problem.h). Every solver's
+ * report @p rep (::cfReport) may be NULL (the tests pass NULL).
  */
 #ifndef CF_CH10_H
 #define CF_CH10_H
@@ -140,21 +146,23 @@ cfStatus cf_contact_matchstick(cfContact *c, cfVec3 s_a, cfVec3 s_b, const cfMat
 /**
  * @brief ch10.1: notes Algorithm 21 with the digest's robustness. In: the unit normal @p n, the
  * structure directions @p s_a, @p s_b of the two surfaces (world, any length), the model @p m.
- * Out: the frame @p t, @p b and the ellipse @p mu_tb = (mu_t, mu_b).
- * 1. Project each direction on the tangent plane, s <- s - (s.n) n, and normalize. A direction
- *    whose projection is shorter than 1e-9 |s| (or zero) has no orientation: that surface is
- *    unstructured, d = 0 (isotropic), and t is the other direction's projection, or ch02.2's
- *    t (cf_contact_frame()) when neither has one.
- * 2. Orientation only counts: if s_a.s_b < 0, s_b <- -s_b.
- * 3. theta = acos(clamp(s_a.s_b, 0, 1)), d = 1 - 2 theta / pi (1 parallel, 0 at right angles).
- * 4. mu_t = d mu_t^A + (1 - d) mu, mu_b = d mu_b^A + (1 - d) mu (linear in d).
- * 5. t = (s_a + s_b) / |s_a + s_b| (the mean structure direction; |.| >= sqrt 2 after the flip),
- *    b = n x t.
- * CF_BAD_INPUT for a normal whose length is not 1 within 1e-6, non-finite input or a negative
- * coefficient.
- * Worked (mu 0.5, mu^A (0.2, 0.8), n = z, s_a = x): s_b = x or -x -> (0.2, 0.8), t = x, b = y;
- * s_b = y -> (0.5, 0.5); s_b at 45 degrees -> d = 0.5, (0.35, 0.65), t at 22.5 degrees
- * (0.92388, 0.38268, 0), b = (-0.38268, 0.92388, 0).
+ * Out: the frame @p t, @p b and the ellipse @p mu_tb \f$= (\mu_t, \mu_b)\f$.
+ * 1. Project each direction on the tangent plane, \f$s \leftarrow s - (s \cdot n)\, n\f$, and
+ *    normalize. A direction whose projection is shorter than \f$10^{-9} \|s\|\f$ (or zero) has no
+ *    orientation: that surface is unstructured, d = 0 (isotropic), and t is the other direction's
+ *    projection, or ch02.2's t (cf_contact_frame()) when neither has one.
+ * 2. Orientation only counts: if \f$s_a \cdot s_b < 0\f$, \f$s_b \leftarrow -s_b\f$.
+ * 3. \f$\theta = \arccos(\mathrm{clamp}(s_a \cdot s_b, 0, 1))\f$,
+ *    \f$d = 1 - 2\theta/\pi\f$ (1 parallel, 0 at right angles). For \f$\pi\f$ use CF_PI
+ *    (cf_math.h): M_PI is not part of C17, and `-std=c17` does not declare it.
+ * 4. \f$\mu_t = d\, \mu_t^A + (1 - d)\, \mu\f$, \f$\mu_b = d\, \mu_b^A + (1 - d)\, \mu\f$ (linear in d).
+ * 5. \f$t = (s_a + s_b) / \|s_a + s_b\|\f$ (the mean structure direction;
+ *    \f$\|s_a + s_b\| \ge \sqrt{2}\f$ after the flip), \f$b = n \times t\f$.
+ * CF_BAD_INPUT for a normal whose length is not 1 within \f$10^{-6}\f$, non-finite input or a
+ * negative coefficient.
+ * Worked (\f$\mu = 0.5\f$, \f$\mu^A = (0.2, 0.8)\f$, n = z, \f$s_a\f$ = x): \f$s_b\f$ = x or -x
+ * gives (0.2, 0.8), t = x, b = y; \f$s_b\f$ = y gives (0.5, 0.5); \f$s_b\f$ at 45 degrees gives
+ * d = 0.5, (0.35, 0.65), t at 22.5 degrees (0.92388, 0.38268, 0), b = (-0.38268, 0.92388, 0).
  */
 cfStatus cf_matchstick_cone(cfVec3 n, cfVec3 s_a, cfVec3 s_b, const cfMatchstick *m, cfVec3 *t, cfVec3 *b,
                             double mu_tb[2]);
@@ -165,34 +173,42 @@ cfStatus cf_matchstick_cone(cfVec3 n, cfVec3 s_a, cfVec3 s_b, const cfMatchstick
  *  @{ */
 
 /**
- * @brief ch10.2: the closest point @p x of the ellipse {(x_1/a_1)^2 + (x_2/a_2)^2 <= 1}, semi-axes
- * @p axes = (a_1, a_2) >= 0, to @p z: chapter 7's bisection (ch07.2) in the plane.
- * 1. An axis of length 0 pins its coordinate (x_i = 0); both 0: x = 0.
- * 2. Scale by s = 1/max(1, a_1, a_2, |z_1|, |z_2|).
- * 3. Inside (sum z_i^2/a_i^2 <= 1 over the axes > 0): x = z (coordinates of zero axes set to 0).
- * 4. Otherwise x_i = a_i^2 z_i / (a_i^2 + t) at the root t* > 0 of the decreasing
- *    g(t) = sum a_i^2 z_i^2 / (a_i^2 + t)^2 - 1: bracket [0, t_1], t_1 = max(a) |z| (grown by 1.5
- *    while g(t_1) > 0), bisect until hi - lo <= @p tol hi, the midpoint equals an end, or 1100 steps.
- * 5. Undo the scale. Returns the bisection steps (0 inside).
- * Properties the tests check: on the boundary when z is outside, z - x = t K x with t >= 0
- * (K = diag(a_i^-2): the normal of the ellipse), idempotent, no sampled boundary point closer;
- * a circle gives ch07.1's disk. Worked: axes (2, 1), z = (3, 2) -> (1.72541, 0.50571).
+ * @brief ch10.2: the closest point @p x of the ellipse \f$\{(x_1/a_1)^2 + (x_2/a_2)^2 \le 1\}\f$,
+ * semi-axes @p axes \f$= (a_1, a_2) \ge 0\f$, to @p z: chapter 7's bisection (ch07.2) in the plane.
+ * 1. An axis of length 0 pins its coordinate (\f$x_i = 0\f$); both 0: x = 0.
+ * 2. Scale by a power of two, as ch07.2 does: \f$m = \max(a_1, a_2, |z_1|, |z_2|) = f\,2^e\f$ with
+ *    f in [0.5, 1) (frexp()), \f$z \leftarrow 2^{-e} z\f$, \f$a \leftarrow 2^{-e} a\f$ (ldexp(),
+ *    exact); m = 0: x = 0. (The notes' \f$s = 1/\max(1, \dots)\f$ never scales up: inputs near
+ *    \f$10^{-200}\f$ square to 0 and give 0/0; chapter 7's errata. The test projects at
+ *    \f$10^{-200}\f$ and \f$10^{200}\f$.)
+ * 3. Inside (\f$\sum_i z_i^2/a_i^2 \le 1\f$ over the axes > 0): x = z (coordinates of zero axes set to 0).
+ * 4. Otherwise \f$x_i = a_i^2 z_i / (a_i^2 + t)\f$ at the root \f$t^* > 0\f$ of the decreasing
+ *    \f[ g(t) = \sum_i \frac{a_i^2 z_i^2}{(a_i^2 + t)^2} - 1: \f]
+ *    bracket \f$[0, t_1]\f$, \f$t_1 = \max(a)\,\|z\|\f$ (grown by 1.5 while \f$g(t_1) > 0\f$), bisect
+ *    until hi - lo <= @p tol hi, the midpoint equals an end, or 1100 steps.
+ * 5. Undo the scale (\f$x \leftarrow 2^e x\f$). Returns the bisection steps (0 inside).
+ * Properties the tests check: on the boundary when z is outside, \f$z - x = t K x\f$ with
+ * \f$t \ge 0\f$ (\f$K = \mathrm{diag}(a_i^{-2})\f$: the normal of the ellipse), idempotent, no
+ * sampled boundary point closer; a circle gives ch07.1's disk. Worked: axes (2, 1), z = (3, 2)
+ * gives (1.72541, 0.50571).
  */
 int cf_ellipse_project(const double axes[2], const double z[2], double tol, double x[2]);
 
 /**
  * @brief ch10.2: the force of maximal dissipation on the ellipse @p mu_tb sized by @p lambda_n
- * (negative counts as 0) for the sliding velocity @p v (t, b): the f in E(lambda_n) that
- * minimizes f.v, f = -lambda_n D^2 v / |D v| with D = diag(mu_t, mu_b) (Lagrange: -v is normal to
- * the ellipse at f). It lies on the boundary and is anti-parallel to v only when v is along t or
- * b. f = 0 when |D v| = 0.
- * Worked: (0.2, 0.8), lambda_n 1, v at 45 degrees: f at 86.4 degrees from -t, not 45.
+ * (negative counts as 0) for the sliding velocity @p v (t, b): the f in \f$E(\lambda_n)\f$ that
+ * minimizes \f$f \cdot v\f$,
+ * \f[ f = -\lambda_n \frac{D^2 v}{\|D v\|}, \qquad D = \mathrm{diag}(\mu_t, \mu_b) \f]
+ * (Lagrange: \f$-v\f$ is normal to the ellipse at f). It lies on the boundary and is
+ * anti-parallel to v only when v is along t or b. f = 0 when \f$\|D v\| = 0\f$.
+ * Worked: (0.2, 0.8), \f$\lambda_n = 1\f$, v at 45 degrees: f at 86.4 degrees from -t, not 45.
  */
 void cf_ellipse_max_dissipation(const double mu_tb[2], double lambda_n, const double v[2], double f[2]);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.3 Anisotropic PROX-Gauss-Seidel (Algorithm 22) and blocked PGS (25 points)
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**
@@ -210,22 +226,25 @@ typedef struct cfAnisoProxOptions {
     double r;           /**< the r-factor of row i is r / A_ii (> 0; default 1: PGS's step) */
     double nu;          /**< a rejected sweep multiplies every r-factor by nu, in (0, 1] (default 0.9, the notes' value for local r) */
     double ellipse_tol; /**< relative accuracy of the ellipse bisection (ch10.2; default 1e-15) */
+    double scale_min;   /**< the floor of the r-factors relative to their start, in (0, 1] (default #CF_PROX_SCALE_MIN, as chapter 7's) */
 } cfAnisoProxOptions;
 
-/** max_iter 1000, tol 1e-10, r 1, nu 0.9, ellipse_tol 1e-15. */
+/** max_iter 1000, tol 1e-10, r 1, nu 0.9, ellipse_tol 1e-15, scale_min #CF_PROX_SCALE_MIN. */
 cfAnisoProxOptions cf_aniso_prox_options_default(void);
 
 /**
  * @brief ch10.3: one sweep of Algorithm 22 on @p p (dim 3). trial = lambda; w = cf_prox_w(lambda)
  * (ch07.3; @p w is nv values of scratch); then for each contact a in order, with its rows I and
  * the r-factors @p r (3 per contact):
- * v_I = J_I w + b_I; z_k = trial_k - r_k v_k; new_n = max(0, z_n); axes = @p gen(ctx, a, new_n,
- * (v_t, v_b)), or the fixed ellipse when @p gen is NULL (the only line that is new against
- * chapter 7's PROX-GS: the cone is made with the NEW normal impulse); new_F = the projection of
- * z_F onto the ellipse of those axes in the metric of diag(r_t, r_b)^-1 (ch07.2's argument:
- * y_k = z_k / sqrt(r_k) onto the semi-axes axes_k / sqrt(r_k) by cf_ellipse_project() with
- * @p ellipse_tol, new_k = sqrt(r_k) y_k; with r_t = r_b the Euclidean projection); then
- * w <- w + G_I^T (new_I - trial_I) and trial_I = new_I. Returns |trial - lambda|_inf.
+ * \f$v_I = J_I w + b_I\f$; \f$z_k = \mathrm{trial}_k - r_k v_k\f$; \f$\mathrm{new}_n = \max(0, z_n)\f$;
+ * axes = @p gen(ctx, a, new_n, (v_t, v_b)), or the fixed ellipse when @p gen is NULL (the only line
+ * that is new against chapter 7's PROX-GS: the cone is made with the NEW normal impulse);
+ * \f$\mathrm{new}_F\f$ = the projection of \f$z_F\f$ onto the ellipse of those axes in the metric of
+ * \f$\mathrm{diag}(r_t, r_b)^{-1}\f$ (ch07.2's argument: \f$y_k = z_k / \sqrt{r_k}\f$ onto the
+ * semi-axes \f$\mathrm{axes}_k / \sqrt{r_k}\f$ by cf_ellipse_project() with @p ellipse_tol,
+ * \f$\mathrm{new}_k = \sqrt{r_k}\, y_k\f$; with \f$r_t = r_b\f$ the Euclidean projection); then
+ * \f$w \leftarrow w + G_I^T (\mathrm{new}_I - \mathrm{trial}_I)\f$ and trial_I = new_I. Returns
+ * \f$\|\mathrm{trial} - \lambda\|_\infty\f$.
  */
 double cf_aniso_prox_gs_sweep(const cfProxProblem *p, const double *r, cfConeGenerator gen, void *ctx,
                               double ellipse_tol, const double *lambda, double *trial, double *w);
@@ -233,17 +252,23 @@ double cf_aniso_prox_gs_sweep(const cfProxProblem *p, const double *r, cfConeGen
 /**
  * @brief ch10.3: notes Algorithm 22, PROX-Gauss-Seidel on an anisotropic problem with the
  * adaptive r. Provided check first (cf_prox_check() with dim 3 only: CF_BAD_INPUT, rep->status
- * set, for dim 4 or an invalid problem; options: max_iter >= 0, tol >= 0, r > 0, nu in (0, 1]).
- * r_i = o->r / A_ii (A_aa by cf_prox_block()); e_old = INFINITY; each sweep k = 1 .. max_iter:
+ * set, for dim 4 or an invalid problem; options: max_iter >= 0, tol >= 0, r > 0, nu in (0, 1],
+ * scale_min in (0, 1]). r0_i = o->r / A_ii (A_aa by cf_prox_block()), r = r0, the scale s = 1
+ * (r = s r0 up to rounding), e_old = ref = INFINITY; each sweep k = 1 .. max_iter:
  * e = cf_aniso_prox_gs_sweep(lambda -> trial);
- * - e <= tol: accept and stop (ABSOLUTE);
- * - e < e_old: accept (lambda = trial, e_old = e);
- * - otherwise (e >= e_old, or not finite): reject, lambda stays, every r_i *= nu, ++rollbacks
- *   (">=": the listing's ">" misses exact cycles, ch07.5);
+ * - e <= s tol: accept and stop (ABSOLUTE; the merit per unit of the starting r-factors, as
+ *   chapter 7's: a step shrunk by s moves the impulses s times less, which is not convergence);
+ * - e < ref: accept (lambda = trial, e_old = ref = e);
+ * - otherwise (e >= ref, or not finite): reject, lambda stays, ++rollbacks (">=": the listing's
+ *   ">" misses exact cycles, ch07.5), and with the floor of chapter 7's rule: when s > scale_min,
+ *   shrink, every r_i *= nu and s *= nu, or r = scale_min r0 and s = scale_min where s nu would
+ *   fall below the floor; at the floor (s <= scale_min) reset, r = r0, s = 1, ref = INFINITY,
+ *   and stop as DIVERGENCE when no sweep was accepted since the start or the last reset (after a
+ *   reset ref is INFINITY: only merits that are not finite at every step size get there);
  * then push e_old (e while nothing is accepted) to the report's history. MAX_ITER after
- * max_iter sweeps; DIVERGENCE when the r-factors underflow to 0. Report: status (CF_OK,
- * CF_MAX_ITER, CF_DIVERGED), reason, sweeps, residual = the last accepted merit, measure
- * CF_MEASURE_IMPULSE_CHANGE. @p rollbacks may be NULL.
+ * max_iter sweeps. Report: status (CF_OK, CF_MAX_ITER, CF_DIVERGED), reason,
+ * sweeps, residual = the last accepted merit, measure CF_MEASURE_IMPULSE_CHANGE. @p rollbacks may
+ * be NULL.
  * With equal coefficients it solves chapter 7's isotropic problem; from r = 10 (divergent with
  * nu = 1) it converges after a few rollbacks.
  */
@@ -252,13 +277,14 @@ cfStatus cf_aniso_prox_gs(const cfProxProblem *p, cfConeGenerator gen, void *ctx
 
 /**
  * @brief ch10.3: chapter 5's local solve of one contact (ch05.5) with the ellipse @p mu_tb:
- * the normal row first, r_n <- max(0, r_n - omega u_n / W_nn), u refreshed (u += W e_n dr_n);
- * then with E = E(r_n):
- * - CF_FRICTION_BOX: each tangent k in turn clamped to [-mu_k r_n, mu_k r_n] after its own step
- *   r_k - omega u_k / W_kk, u refreshed in between (the anisotropic friction pyramid);
- * - CF_FRICTION_CONE: the stick candidate r_T - W_TT^-1 u_T (when det W_TT > 1e-14 W_tt W_bb)
- *   if it lies in E; otherwise the projected step cf_ellipse_project(r_T - omega u_T / sigma)
- *   with sigma the largest eigenvalue of W_TT (tol 1e-15); u refreshed.
+ * the normal row first, \f$r_n \leftarrow \max(0, r_n - \omega u_n / W_{nn})\f$, u refreshed
+ * (\f$u \mathrel{+}= W e_n \Delta r_n\f$); then with \f$E = E(r_n)\f$:
+ * - CF_FRICTION_BOX: each tangent k in turn clamped to \f$[-\mu_k r_n, \mu_k r_n]\f$ after its own
+ *   step \f$r_k - \omega u_k / W_{kk}\f$, u refreshed in between (the anisotropic friction pyramid);
+ * - CF_FRICTION_CONE: the stick candidate \f$r_T - W_{TT}^{-1} u_T\f$ (when
+ *   \f$\det W_{TT} > 10^{-14} W_{tt} W_{bb}\f$) if it lies in E; otherwise the projected step
+ *   cf_ellipse_project(\f$r_T - \omega u_T / \sigma\f$) with \f$\sigma\f$ the largest eigenvalue of
+ *   \f$W_{TT}\f$ (tol 1e-15); u refreshed.
  * @p u (in/out) is the contact's velocity W r + q for the current @p r. Returns the largest
  * change of an impulse. With mu_t = mu_b it is ch05.5's local solve.
  */
@@ -278,16 +304,18 @@ cfStatus cf_fc_bgs_aniso(const cfFrictionProblem *p, const cfSplitOptions *o, do
 
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.4 The NCP formulation (notes 6.1.5) inside chapter 6's Newton (20 points)
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**
  * @brief ch10.4: the notes' two complementarity rows of one contact (Eq.\ 312-319) and their
  * generalized gradients, at the unknowns @p x = (beta, f_t, f_b, v_t, v_b) for the ellipse
  * @p mu_tb (both > 0) and a given @p lambda_n:
- * eta(f) = f^T C f - lambda_n^2 with C = diag(1/mu_t^2, 1/mu_b^2), grad eta = 2 C f,
- * w = grad eta + beta v;
- * psi[0] = psi_FB(beta, -eta(f)), row 0 = (da, -db grad eta^T, 0, 0);
- * psi[1] = psi_FB(v^T v, w^T w), row 1 = (2 db w^T v, 2 db w^T (2 C), 2 (da v^T + db beta w^T));
+ * \f[ \eta(f) = f^T C f - \lambda_n^2, \quad C = \mathrm{diag}(1/\mu_t^2, 1/\mu_b^2), \quad
+ *     \nabla\eta = 2 C f, \quad w = \nabla\eta + \beta v; \f]
+ * \f[ \psi_0 = \psi_{FB}(\beta, -\eta(f)), \qquad \mathrm{row}_0 = (d_a,\ -d_b \nabla\eta^T,\ 0,\ 0); \f]
+ * \f[ \psi_1 = \psi_{FB}(v^T v, w^T w), \qquad
+ *     \mathrm{row}_1 = (2 d_b\, w^T v,\ 2 d_b\, w^T (2C),\ 2 (d_a v^T + d_b \beta w^T)); \f]
  * with (da, db) the partials of cf_ncp_fb() (ch06.1) at each row's arguments (its kink
  * convention (0, 1) at (0, 0)). @p row is 2 x 5, row-major.
  * Note what the tests show: at a sticking solution (v = 0) row 1 is zero, so these two rows alone
@@ -299,13 +327,15 @@ void cf_aniso_ncp_rows(const double mu_tb[2], double lambda_n, const double x[5]
  * @brief ch10.4: the square NCP system of a problem with ellipses and one element of its
  * generalized Jacobian, for chapter 6's Newton loop (cf_newton_solve(), ch06.2). Unknowns per
  * contact a (4 nc in all): x_a = (r_n, r_t, r_b, beta) at 4 a + (0, 1, 2, 3); u = W r + q, and
- * with (mu_t, mu_b) = cf_fc_ellipse_of(), C = diag over the axes k with mu_k > 0 of 1/mu_k^2,
- * eta(r) = sum_k r_k^2 / mu_k^2 - r_n^2 (those axes), s_a = W_aa,nn (1 when not > 0):
- * - H[4a]     = psi_FB(u_n, s_a r_n) (cf_ncp_eval(CF_NCP_FB, u_n, r_n, s_a, 1, ...), ch06.1);
- * - H[4a+1+k] = u_k + 2 beta r_k / mu_k^2 (maximal dissipation: -u_T = beta grad eta, sticking
- *   when beta = 0); an axis with mu_k = 0 has H = r_k instead (its impulse is 0);
- * - H[4a+3]   = psi_FB(-eta(r), beta) (cf_ncp_eval(CF_NCP_FB, -eta, beta, 1, 1, ...)); a contact
- *   with mu_t = mu_b = 0 has H = beta.
+ * with \f$(\mu_t, \mu_b)\f$ = cf_fc_ellipse_of(), C = diag over the axes k with \f$\mu_k > 0\f$ of
+ * \f$1/\mu_k^2\f$, \f$\eta(r) = \sum_k r_k^2 / \mu_k^2 - r_n^2\f$ (those axes),
+ * \f$s_a = W_{aa,nn}\f$ (1 when not > 0):
+ * - \f$H_{4a} = \psi_{FB}(u_n, s_a r_n)\f$ (cf_ncp_eval(CF_NCP_FB, u_n, r_n, s_a, 1, ...), ch06.1);
+ * - \f$H_{4a+1+k} = u_k + 2 \beta r_k / \mu_k^2\f$ (maximal dissipation:
+ *   \f$-u_T = \beta \nabla\eta\f$, sticking when \f$\beta = 0\f$); an axis with \f$\mu_k = 0\f$ has
+ *   \f$H = r_k\f$ instead (its impulse is 0);
+ * - \f$H_{4a+3} = \psi_{FB}(-\eta(r), \beta)\f$ (cf_ncp_eval(CF_NCP_FB, -eta, beta, 1, 1, ...)); a
+ *   contact with \f$\mu_t = \mu_b = 0\f$ has \f$H = \beta\f$.
  * Jacobian (rows as H, columns as x; @p J may be NULL): normal row da W_a,n (the rows of W
  * through u) plus db at r_n; tangent row k: W_a,k plus 2 beta / mu_k^2 at r_k and 2 r_k / mu_k^2
  * at beta (or 1 at r_k); slack row da (2 r_n at r_n, -2 r_k / mu_k^2 at r_k) plus db at beta (or
@@ -327,15 +357,18 @@ cfStatus cf_fc_newton_aniso(const cfFrictionProblem *p, const cfNewtonOptions *o
 /* ------------------------------------------------------------------------------------ */
 /** @name ch10.5 Friction tensors (notes 6.2, Pabst et al. 2009) (15 points)
  *  A tensor's 2x2 matrices are row-major in a frame (t, n x t) of the tangent plane.
+ *  Some of its tests also call ch10.2: write it first.
  *  @{ */
 
 /**
  * @brief ch10.5: the dynamic friction force of the tensor model (notes Eq.\ 320):
- * f = -lambda_n L v_hat with L = kappa (Q_A + R Q_B R^T), in A's frame (t_A, b_A = n x t_A).
+ * \f$f = -\lambda_n L \hat v\f$ with \f$L = \kappa (Q_A + R Q_B R^T)\f$, in A's frame
+ * (\f$t_A\f$, \f$b_A = n \times t_A\f$).
  * @p t_a, @p t_b: the surfaces' first tangents (world; projected on the plane of @p n and
  * normalized); R rotates B's frame onto A's by the SIGNED angle
- * theta = atan2((t_A x t_B).n, t_A.t_B) (the notes' acos loses the sign), i.e.
- * R = [[cos, -sin], [sin, cos]]; v_hat is the unit projection of the sliding velocity @p v on the
+ * \f$\theta = \mathrm{atan2}((t_A \times t_B) \cdot n,\ t_A \cdot t_B)\f$ (the notes' acos loses
+ * the sign), i.e. \f$R = \begin{bmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{bmatrix}\f$;
+ * \f$\hat v\f$ is the unit projection of the sliding velocity @p v on the
  * tangent plane, in A's frame. Out: @p f in world coordinates (0 when v has no tangential part).
  * Worked: Q_A = diag(0.2, 0.8), Q_B = 0, kappa = lambda_n = 1, frames x/y: v = x -> (-0.2, 0, 0);
  * v at 45 degrees -> -(0.1414, 0.5657, 0), not anti-parallel. Q_B = Q_A turned by 90 degrees:
@@ -346,12 +379,13 @@ void cf_friction_tensor_force(const double QA[4], const double QB[4], double kap
 
 /**
  * @brief ch10.5: the equivalent elliptic cone of a nonsingular tensor @p L (notes Eq.\ 321-325):
- * f = -lambda_n L v_hat gives |L^-1 f| = lambda_n, the ellipse f^T C_P f = lambda_n^2 with
- * C_P = L^-T L^-1 = (L L^T)^-1. Its semi-axes per unit lambda_n are the singular values of L, along
- * the eigenvectors of L L^T. Out: @p mu_tb = (sigma_min, sigma_max) and @p angle in
+ * \f$f = -\lambda_n L \hat v\f$ gives \f$\|L^{-1} f\| = \lambda_n\f$, the ellipse
+ * \f$f^T C_P f = \lambda_n^2\f$ with \f$C_P = L^{-T} L^{-1} = (L L^T)^{-1}\f$. Its semi-axes per
+ * unit \f$\lambda_n\f$ are the singular values of L, along the eigenvectors of \f$L L^T\f$. Out: @p mu_tb = (sigma_min, sigma_max) and @p angle in
  * (-pi/2, pi/2]: the direction (cos, sin) of sigma_min's axis (the easy direction, as Matchstick's
- * t) in the tensor's frame. Closed form of the symmetric 2x2 L L^T = [[p, q], [q, s]]:
- * sigma^2 = (p + s)/2 -+ sqrt(((p - s)/2)^2 + q^2), angle = atan2 of the eigenvector of the
+ * t) in the tensor's frame. Closed form of the symmetric 2x2
+ * \f$L L^T = \begin{bmatrix} p & q \\ q & s \end{bmatrix}\f$:
+ * \f$\sigma^2 = \frac{p + s}{2} \mp \sqrt{\big(\frac{p - s}{2}\big)^2 + q^2}\f$, angle = atan2 of the eigenvector of the
  * smaller one (a multiple of the identity: angle 0). CF_SINGULAR when sigma_min <= 1e-12 sigma_max
  * (or L = 0): a singular tensor has no cone; CF_BAD_INPUT for non-finite L.
  */
@@ -359,9 +393,10 @@ cfStatus cf_friction_tensor_cone(const double L[4], double mu_tb[2], double *ang
 
 /**
  * @brief ch10.5: the dissipation check of a tensor @p L for the sliding velocity @p v (frame of
- * L, |v| > 0): the tensor's force f = -lambda_n L v / |v| (power v.f into @p power, may be NULL;
- * negative for an SPD L: dissipative) against the force of maximal dissipation on its equivalent
- * cone, f* = -lambda_n (L L^T) v / |L^T v| (cf_ellipse_max_dissipation() in the cone's own axes
+ * L, \f$\|v\| > 0\f$): the tensor's force \f$f = -\lambda_n L v / \|v\|\f$ (power \f$v \cdot f\f$
+ * into @p power, may be NULL; negative for an SPD L: dissipative) against the force of maximal
+ * dissipation on its equivalent cone, \f$f^* = -\lambda_n (L L^T) v / \|L^T v\|\f$
+ * (cf_ellipse_max_dissipation() in the cone's own axes
  * gives the same). Returns the angle between f and f* in radians (acos of the clamped cosine;
  * 0 when |v| = 0 or lambda_n <= 0): zero exactly when v is an eigenvector of L^T (notes Eq.\ 332).
  * Worked: L = diag(0.2, 0.8), v at 45 degrees: 10.46 degrees.
@@ -397,11 +432,21 @@ cfVec3 cf_height_field_normal(const cfHeightField *hf, cfVec3 x);
 
 /**
  * @brief ch10.6: the plowing coefficient of one meso-facet (notes Eq.\ 335, one-sided): with
- * theta = acos(clamp(m_hat.n_hat, -1, 1)) and m' the unit projection of @p m on the plane of
- * @p n, mu_d = max(0, m'.d_hat) (2/pi) theta for the plowing direction @p d (the direction the
- * facet's surface is pushed, projected on the plane and normalized). m, n, d of any length > 0.
- * 0 for a flat facet (m along n) and for d along n. The printed theta, not Eq.\ 333's tan theta:
- * with tan and a unit m' the average over any periodic texture is symmetric (see the text).
+ * \f$\theta = \arccos(\mathrm{clamp}(\hat m \cdot \hat n, -1, 1))\f$ and \f$\hat m'\f$ the unit
+ * projection of @p m on the plane of @p n,
+ * \f[ \mu_d = \max(0, \hat m' \cdot \hat d)\; g(\theta), \qquad g(\theta) = \tfrac{2}{\pi}\,\theta \f]
+ * for the plowing direction @p d (the direction the facet's surface is pushed, projected on the
+ * plane and normalized). m, n, d of any length > 0. 0 for a flat facet (m along n) and for d
+ * along n.
+ *
+ * The law of the tilt: the notes print \f$g = \tfrac{2}{\pi}\theta\f$ in Eq.\ 334-336 and
+ * \f$g = \tfrac{2}{\pi}\tan\theta\f$ in Eq.\ 333. The reference uses \f$\theta\f$, and so should
+ * you: with tan and a unit \f$\hat m'\f$, the one-sided average over any periodic texture is the
+ * same in both directions (the positive and negative slopes of a period cancel), so the
+ * direction-dependent friction that is the point of the model (the ramp of the test, the
+ * grooves of the demos) disappears. The tests accept either reading, taken from your value at a
+ * facet tilted 30 degrees (1/3 with \f$\theta\f$, 0.36755 with tan) and then used for every
+ * other expected value, so use one reading throughout ch10.6.
  * Worked: a facet tilted 30 degrees towards d: 1/3; away from d: 0.
  */
 double cf_plowing_mu(cfVec3 m, cfVec3 n, cfVec3 d);
@@ -411,10 +456,11 @@ double cf_plowing_mu(cfVec3 m, cfVec3 n, cfVec3 d);
  * polyhedral sampling (notes 6.3.2 on the CPU). Contact at @p p with frame (@p n, @p t, @p b),
  * n from A to B; @p A, @p B the textures of the two surfaces (NULL: untextured, contributes 0).
  * Pixels: the res x res centres x_ij = p + s_i t + s_j b, s_i = -half + (i + 1/2) 2 half / res.
- * Directions d_k = cos(2 pi k / nd) t + sin(2 pi k / nd) b, k < @p nd: B slides along d_k
- * relative to A, so A's facets are pushed along -d_k and B's along d_k:
- * mu[k] = (1/res^2) sum_ij cf_plowing_mu(m_A(x_ij), n, -d_k) + (1/res^2) sum_ij cf_plowing_mu(m_B(x_ij), -n, d_k)
- * with m = cf_height_field_normal(). With nd = 4: (mu_{+t}, mu_{+b}, mu_{-t}, mu_{-b}), the BLCP's
+ * Directions \f$d_k = \cos(2\pi k / n_d)\, t + \sin(2\pi k / n_d)\, b\f$, k < @p nd: B slides
+ * along \f$d_k\f$ relative to A, so A's facets are pushed along \f$-d_k\f$ and B's along \f$d_k\f$:
+ * \f[ \mu_k = \frac{1}{\mathrm{res}^2} \sum_{ij} \mu_d(m_A(x_{ij}), n, -d_k)
+ *          + \frac{1}{\mathrm{res}^2} \sum_{ij} \mu_d(m_B(x_{ij}), -n, d_k) \f]
+ * with \f$\mu_d\f$ = cf_plowing_mu() and m = cf_height_field_normal(). With nd = 4: (mu_{+t}, mu_{+b}, mu_{-t}, mu_{-b}), the BLCP's
  * coefficients. CF_BAD_INPUT for res < 1, nd < 1, half <= 0 or non-finite input.
  */
 cfStatus cf_texture_patch_mu(const cfHeightField *A, const cfHeightField *B, cfVec3 p, cfVec3 n, cfVec3 t,
@@ -425,8 +471,10 @@ cfStatus cf_texture_patch_mu(const cfHeightField *A, const cfHeightField *B, cfV
  * minus signs the print drops). @p mu4 = (mu_{+t}, mu_{+b}, mu_{-t}, mu_{-b}) by the sliding
  * direction of B relative to A (cf_texture_patch_mu() with nd = 4). Friction resists sliding, so
  * sliding along +t is bounded by mu_{+t} on the -t side:
- * lt[0] <- clamp(lt[0], -mu_{+t} ln, mu_{-t} ln), lt[1] <- clamp(lt[1], -mu_{+b} ln, mu_{-b} ln),
- * ln = max(@p lambda_n, 0).
+ * \f[ \lambda_t \leftarrow \mathrm{clamp}(\lambda_t,\ -\mu_{+t} l_n,\ \mu_{-t} l_n), \qquad
+ *     \lambda_b \leftarrow \mathrm{clamp}(\lambda_b,\ -\mu_{+b} l_n,\ \mu_{-b} l_n), \qquad
+ *     l_n = \max(\lambda_n, 0) \f]
+ * (lt = \f$(\lambda_t, \lambda_b)\f$, @p lambda_n \f$= \lambda_n\f$).
  */
 void cf_box_project_directional(double lambda_n, const double mu4[4], double lt[2]);
 

@@ -9,6 +9,10 @@
  * authoritative. Your implementations go in exercises/ch11/; they may call anything in
  * lib/include/cf/ and chapters 1-10 (cf_ch01.h ... cf_ch10.h), nothing of the simulation
  * layer `sim/` (the world, the solver registry): `tools/layers` checks it.
+ * The grader holds each exercise file to docs/grading.md ("What an exercise may use"): helpers
+ * and file-scope variables are `static`; from the C library only allocation, memory and string
+ * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
+ * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
  * **Why the step reaches the world through a table.** The world (`sim/`, cf_world.h) sits above
  * the chapters: it is the one code that calls them. A chapter that called the world would turn
@@ -143,19 +147,30 @@ typedef struct cfIslandSummary {
 /** Summary of island @p k of @p is (provided). */
 cfIslandSummary cf_island_summary(const cfIslands *is, int k, const cfContact *contacts);
 
-/** The largest island (in contacts) that cf_island_solver() gives to an exact pivoting method. */
+/** The largest island (in contacts) that the reference's cf_island_solver() gives to an exact pivoting method. */
 #define CF_EXACT_MAX_CONTACTS 8
 
 /**
  * @brief ch11.2 (part 2): the solver (a row name of the registry, `cflab solvers`) for an island.
  *
- * The rule, first match wins (the chapter's text explains each line):
- * 1. no contacts: NULL (free motion, nothing to solve);
+ * The rule is yours; the tests check what makes a rule sensible, not the reference's numbers:
+ * - no contacts: NULL (free motion, nothing to solve); otherwise the name of a row of the
+ *   registry (the test looks it up with cf_solver_find(); your code only names it, as sim/ is not
+ *   yours to call) that solves world contacts (cfSolver::contacts) and takes the island: an
+ *   assembled form (not CF_FORM_ROWS) when it has a soft body, a row that solves ellipses
+ *   (cfSolver::anisotropic) when a contact is anisotropic;
+ * - a rigid island with isotropic friction and at most 4 contacts gets an exact pivoting
+ *   method (cfSolver::dense), one with 64 contacts or more does not (its cost grows with the cube
+ *   of the unknowns), and in between the exact sizes are those below a threshold of your choice
+ *   (once a size gets an iterative row, every larger one does).
+ *
+ * The reference's rule, first match wins (the chapter's text explains each line):
+ * 1. no contacts: NULL;
  * 2. a soft body: "prox-gs-aniso" when a contact is anisotropic, else "dual" (the dual form of
  *    chapter 8: soft contacts need an assembled problem, and its exact preconditioner is
  *    the implicit soft step);
  * 3. anisotropic contacts (rigid only): "pgs-blocked-aniso" (chapter 10);
- * 4. at most CF_EXACT_MAX_CONTACTS contacts: "lemke" (chapter 4: exact, small stacks stand still);
+ * 4. at most #CF_EXACT_MAX_CONTACTS (8) contacts: "lemke" (chapter 4: exact, small stacks stand still);
  * 5. otherwise "pgs" (chapter 5: a pile, cost linear in the contacts).
  */
 const char *cf_island_solver(const cfIslandSummary *s);
@@ -170,11 +185,12 @@ const char *cf_island_solver(const cfIslandSummary *s);
  *
  * @p n balls of masses m[i] > 0 on a line, touching, with velocities v[i] along the line; contact
  * i (0 <= i < n - 1) is between ball i and ball i + 1 (on its right), approaching at
- * a_i = v[i] - v[i+1]. A sweep visits i = 0, 1, ..., n - 2 in this order and resolves every
- * contact that approaches faster than @p tol (a_i > tol) as a two-body collision with Newton's
- * restitution @p e in [0, 1]: the impulse p = (1 + e) a_i / (1/m_i + 1/m_{i+1}) makes the
- * pair separate at e a_i, v[i] -= p / m_i, v[i+1] += p / m_{i+1}, and the next contact sees the
- * new velocities. Sweeps repeat until one resolves nothing.
+ * \f$a_i = v_i - v_{i+1}\f$. A sweep visits i = 0, 1, ..., n - 2 in this order and resolves every
+ * contact that approaches faster than @p tol (\f$a_i >\f$ tol) as a two-body collision with
+ * Newton's restitution @p e in [0, 1]:
+ * \f[ p = \frac{(1 + e)\, a_i}{1/m_i + 1/m_{i+1}}, \qquad v_i \mathrel{-}= p / m_i, \qquad v_{i+1} \mathrel{+}= p / m_{i+1} \f]
+ * makes the pair separate at \f$e\, a_i\f$, and the next contact sees the new velocities. Sweeps
+ * repeat until one resolves nothing.
  *
  * Writes the final velocities to @p v_out (may be @p v) and the sweeps that resolved something to
  * @p sweeps (may be NULL). CF_MAX_ITER (v_out the last velocities) when @p max_sweeps sweeps all
@@ -193,11 +209,12 @@ cfStatus cf_impacts_sequential(int n, const double *m, const double *v, double e
  *
  * Same chain as cf_impacts_sequential(). The impulses p (n - 1 values, p_i >= 0 pushing ball i
  * left and ball i+1 right) solve the LCP of Newton's law at every contact at once:
- *   w = A p + b,  0 <= p ⊥ w >= 0,  A = J M^-1 J^T,  b_i = (1 + e) (v[i+1] - v[i]),
- * where J's row i is (.., -1 at i, +1 at i+1, ..): w_i = (v+[i+1] - v+[i]) + e (v[i+1] - v[i]) is the
- * separating velocity after the impacts plus e times the one before (A is tridiagonal with
- * A_ii = 1/m_i + 1/m_{i+1}, A_i,i+1 = A_i+1,i = -1/m_{i+1}). Solve it with chapter 4
- * (cf_lcp_lemke()), then v_out = v + M^-1 J^T p. Writes @p p (may be NULL) and @p v_out (may be @p v).
+ * \f[ w = A p + b, \quad 0 \le p \perp w \ge 0, \quad A = J M^{-1} J^T, \quad b_i = (1 + e)(v_{i+1} - v_i), \f]
+ * where J's row i is (.., -1 at i, +1 at i+1, ..):
+ * \f$w_i = (v^+_{i+1} - v^+_i) + e\, (v_{i+1} - v_i)\f$ is the separating velocity after the
+ * impacts plus e times the one before (A is tridiagonal with \f$A_{ii} = 1/m_i + 1/m_{i+1}\f$,
+ * \f$A_{i,i+1} = A_{i+1,i} = -1/m_{i+1}\f$). Solve it with chapter 4 (cf_lcp_lemke()), then
+ * \f$v_{out} = v + M^{-1} J^T p\f$. Writes @p p (may be NULL) and @p v_out (may be @p v).
  * Errors of the LCP solver are returned; CF_BAD_INPUT as for cf_impacts_sequential() (provided).
  *
  * Worked example: three equal balls, v = (1, 0, 0): e = 1 gives p = (4/3, 2/3) and

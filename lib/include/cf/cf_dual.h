@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file cf_dual.h
- * @brief The dual form with its dynamics (chapter 8): the linear system A u+ = b + J^T lambda of
+ * @brief The dual form with its dynamics (chapter 8): the linear system \f$A u^+ = b + J^T \lambda\f$ of
  *        one step over every body that moves, its contact rows and their laws.
  *
- * The notes' taxonomy (section 4.3) reads every dual-form method as a choice of P ~ A^-1 in
- * W_P = J P J^T: lumped mass (W_M), exact (W_A), block-diagonal (W_D, ICA). A solver of the form
+ * The notes' taxonomy (section 4.3) reads every dual-form method as a choice of
+ * \f$P \approx A^{-1}\f$ in \f$W_P = J P J^T\f$: lumped mass (\f$W_M\f$), exact (\f$W_A\f$),
+ * block-diagonal (\f$W_D\f$, ICA). A solver of the form
  * CF_FORM_DUAL (cf_solver.h) gets this system, so that it can make that choice itself; the world
  * builds it (sim/dual.c): rigid bodies as A = M (a 3x3 block m I for v, the world inertia for w),
  * soft bodies by their implicit (or, for the lumped method, explicit) system of chapter 8.
@@ -53,7 +54,7 @@ cfStatus cf_dual_check(const cfDualSystem *s, cfError *err);
 void cf_dual_contact_velocity(const cfDualSystem *s, const double *u, const double *lambda, double *v);
 /**
  * The natural-map residual of the contact law at impulses @p lambda and velocities @p u:
- * sqrt(sum_a cf_contact_residual2(lambda_a, v_a, mu_a, model)) with v from
+ * \f$\sqrt{\sum_a r_a^2}\f$, \f$r_a^2\f$ = cf_contact_residual2(lambda_a, v_a, mu_a, model), with v from
  * cf_dual_contact_velocity(). For the cone this is the world's common residual.
  */
 double cf_dual_residual(const cfDualSystem *s, const double *lambda, const double *u, cfFrictionModel model);

@@ -81,7 +81,7 @@ cfVec3 cf_obb_vertex(const cfObb *b, int k);
 void cf_obb_edge(const cfObb *b, int e, cfVec3 *p0, cfVec3 *p1);
 /** Unit outward world normal of face @p f (0..5). */
 cfVec3 cf_obb_face_normal(const cfObb *b, int f);
-/** Half width of the projection of the box on the unit axis @p l: sum_i h_i |a_i . l|. */
+/** Half width of the projection of the box on the unit axis @p l: \f$\sum_i h_i |a_i \cdot l|\f$ (\f$a_i\f$ the box axes). */
 double cf_obb_project_radius(const cfObb *b, cfVec3 l);
 /** True when the world point @p p is inside the box or on its surface (within @p tol). */
 bool cf_obb_contains(const cfObb *b, cfVec3 p, double tol);
@@ -160,7 +160,7 @@ typedef struct cfSpatialHash {
     double cell;     /**< cell side (m) */
     int n_items;     /**< boxes entered */
     int n_buckets;   /**< buckets (a power of two) */
-    int *start;      /**< n_buckets + 1: the entries of bucket k are entry[start[k] .. start[k + 1]) */
+    int *start;      /**< n_buckets + 1: the entries of bucket k are entry[start[k]] to entry[start[k + 1] - 1] */
     int *entry;      /**< box indices, one per (box, cell) */
     int *big;        /**< boxes covering too many cells, checked by every query */
     int n_big;       /**< their number */

@@ -21,10 +21,25 @@ extern "C" {
 /* ------------------------------------------------------------------------------------ */
 /** @name Dense vectors
  *  @{ */
-/** x . y over n entries. */
+/** \f$x \cdot y\f$ over n entries. */
 double cf_vec_dot(int n, const double *x, const double *y);
-/** Euclidean norm of x. */
+/**
+ * Euclidean norm of x, without overflow or underflow: entries up to DBL_MAX give a finite norm
+ * when it is representable, entries near DBL_TRUE_MIN a norm > 0 (NaN when an entry is NaN,
+ * +INFINITY when one is infinite). Where the plain sum of squares lies in
+ * [#CF_NORM2_SAFE_MIN, #CF_NORM2_SAFE_MAX] it is sqrt(x . x) bit for bit; otherwise the
+ * scaled sum of cf_vec_norm_scaled().
+ */
 double cf_vec_norm(int n, const double *x);
+/** Euclidean norm by Blue's scaled sum of squares, as LAPACK's dnrm2 (3.10 and later): three
+ *  accumulators (tiny, medium and huge entries, each scaled so that no square overflows or
+ *  underflows), combined at the end. */
+double cf_vec_norm_scaled(int n, const double *x);
+/** A plain sum of squares in [CF_NORM2_SAFE_MIN, CF_NORM2_SAFE_MAX] lost nothing to overflow or
+ *  underflow (every square that underflowed is below 2^-53 of the sum): its square root is the norm. */
+#define CF_NORM2_SAFE_MIN 0x1p-968
+/** See #CF_NORM2_SAFE_MIN: a sum of squares above it may have overflowed on the way. */
+#define CF_NORM2_SAFE_MAX 0x1p1000
 /** Max-norm of x. */
 double cf_vec_norm_inf(int n, const double *x);
 /** y <- y + a x */

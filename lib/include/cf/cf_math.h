@@ -62,7 +62,7 @@ static inline cfVec3 cfu_mul_add(cfVec3 a, double s, cfVec3 b)
 {
     return cfu_vec3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z);
 }
-/** a . b */
+/** \f$a \cdot b\f$ */
 static inline double cfu_dot(cfVec3 a, cfVec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 /** a x b (right-handed) */
 static inline cfVec3 cfu_cross(cfVec3 a, cfVec3 b)
@@ -71,6 +71,14 @@ static inline cfVec3 cfu_cross(cfVec3 a, cfVec3 b)
 }
 /** |a| */
 static inline double cfu_norm(cfVec3 a) { return sqrt(cfu_dot(a, a)); }
+/** max(|x|, |y|, |z|): NaN when a component is NaN (fmax would drop it). */
+static inline double cfu_norm_inf(cfVec3 a)
+{
+    double m = fabs(a.x);
+    if (fabs(a.y) > m || isnan(a.y)) m = fabs(a.y);
+    if (fabs(a.z) > m || isnan(a.z)) m = fabs(a.z);
+    return isnan(a.x) ? NAN : m;
+}
 /** |a|^2 */
 static inline double cfu_norm2(cfVec3 a) { return cfu_dot(a, a); }
 /** a / |a|, or the zero vector when |a| == 0. */
@@ -228,7 +236,7 @@ static inline cfQuat cfu_quat_mul(cfQuat a, cfQuat b)
 static inline cfQuat cfu_quat_conj(cfQuat q) { return cfu_quat(q.w, -q.x, -q.y, -q.z); }
 /** |q| */
 static inline double cfu_quat_norm(cfQuat q) { return sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z); }
-/** a . b as 4-vectors */
+/** \f$a \cdot b\f$ as 4-vectors */
 static inline double cfu_quat_dot(cfQuat a, cfQuat b) { return a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z; }
 /** a + s b as 4-vectors */
 static inline cfQuat cfu_quat_mul_add(cfQuat a, double s, cfQuat b)

@@ -4,16 +4,20 @@
  * @brief The complementarity problems every solver chapter consumes, their residuals, and
  *        readers/writers for the Siconos text format.
  *
- * - LCP: find x with w = A x + b, 0 <= x ⊥ w >= 0 (notes' sign convention). Siconos files
- *   write w = M z + q: M = A, q = b.
- * - Boxed LCP: lo <= x <= hi with w = A x + b and, per index, x_i = lo_i => w_i >= 0,
- *   x_i = hi_i => w_i <= 0, lo_i < x_i < hi_i => w_i = 0. Friction bounds that move with the
- *   normal impulse are expressed by findex: when findex[i] >= 0, hi_i = mu_i max(x[findex[i]], 0)
- *   and lo_i = -hi_i (the ODE convention; a negative normal iterate gives the box {0}, never an
- *   inverted interval); otherwise lo/hi are used as given.
- * - Frictional contact (FC3D, Siconos "local" form): per contact a, 3x3 blocks of the Delassus
- *   operator W, q = b and mu; find r with u = W r + q and, with u_hat = u + (mu |u_T|, 0, 0),
- *   K* ∋ u_hat ⊥ r ∈ K, K = {|r_T| <= mu r_N} (De Saxcé's modified velocity).
+ * - LCP: find x with
+ *   \f[ w = A x + b, \qquad 0 \le x \perp w \ge 0 \f]
+ *   (the notes' sign convention). Siconos files write \f$w = M z + q\f$: M = A, q = b.
+ * - Boxed LCP: \f$lo \le x \le hi\f$ with \f$w = A x + b\f$ and, per index,
+ *   \f[ x_i = lo_i \Rightarrow w_i \ge 0, \qquad x_i = hi_i \Rightarrow w_i \le 0, \qquad
+ *       lo_i < x_i < hi_i \Rightarrow w_i = 0. \f]
+ *   Friction bounds that move with the normal impulse are expressed by findex: when
+ *   findex[i] >= 0, \f$hi_i = \mu_i \max(x_{\mathrm{findex}[i]}, 0)\f$ and \f$lo_i = -hi_i\f$ (the
+ *   ODE convention; a negative normal iterate gives the box {0}, never an inverted interval);
+ *   otherwise lo/hi are used as given.
+ * - Frictional contact (FC3D, Siconos local form): per contact a, 3x3 blocks of the Delassus
+ *   operator W, q = b and mu; find r with \f$u = W r + q\f$ and, with
+ *   \f$\hat u = u + (\mu \|u_T\|, 0, 0)\f$ (De Saxcé's modified velocity),
+ *   \f[ K^* \ni \hat u \perp r \in K, \qquad K = \{\|r_T\| \le \mu r_N\}. \f]
  *
  * Matrices are stored sparse (CSR for LCP/BLCP, BSR with 3x3 blocks for FC3D); dense copies are
  * one call away for pivoting methods (cf_csr_to_dense). The Siconos dense format is
@@ -32,7 +36,7 @@ extern "C" {
 /* ------------------------------------------------------------------------------------ */
 /** @name Linear complementarity problem
  *  @{ */
-/** LCP: w = A x + b, 0 <= x ⊥ w >= 0. */
+/** LCP: \f$w = A x + b\f$, \f$0 \le x \perp w \ge 0\f$. */
 typedef struct cfLcp {
     int n;       /**< size */
     cfCsr A;     /**< n x n matrix (not necessarily symmetric) */
@@ -45,16 +49,17 @@ cfStatus cf_lcp_from_dense(cfLcp *p, const cfDense *A, const double *b);
 void cf_lcp_free(cfLcp *p);
 /** w <- A x + b */
 void cf_lcp_w(const cfLcp *p, const double *x, double *w);
-/** Natural-map residual ||min(x, w)||_2 (absolute). */
+/** Natural-map residual \f$\|\min(x, w)\|_2\f$ (absolute). */
 double cf_lcp_residual(const cfLcp *p, const double *x);
-/** Siconos' measure ||x - max(0, x - w)||_2 / ||b||_2 (no division when ||b|| <= DBL_EPSILON). */
+/** Siconos' measure \f$\|x - \max(0, x - w)\|_2 / \|b\|_2\f$ (no division when \f$\|b\| \le\f$ DBL_EPSILON). */
 double cf_lcp_residual_siconos(const cfLcp *p, const double *x);
-/** Fischer-Burmeister norm ||phi_FB(x, w)||_2 with phi_FB(a, b) = sqrt(a^2 + b^2) - a - b. */
+/** Fischer-Burmeister norm \f$\|\phi_{FB}(x, w)\|_2\f$ with \f$\phi_{FB}(a, b) = \sqrt{a^2 + b^2} - a - b\f$. */
 double cf_lcp_residual_fb(const cfLcp *p, const double *x);
 /**
  * Read the Siconos LCP text format (dense column-major or sparse block, see
  * ../shared/data/siconos-lcp/README.md). CF_IO_ERROR for an unreadable file, CF_BAD_INPUT with
- * "path: token N: reason" for malformed content (bad sizes, short data, non-finite numbers).
+ * "path:LINE: token N: reason" for malformed content (bad sizes, short data, non-finite numbers)
+ * and for a file that is not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_read_text()).
  */
 cfStatus cf_lcp_read_siconos(const char *path, cfLcp *p, cfError *err);
 /** Write @p p in the Siconos dense format (column-major), readable by cf_lcp_read_siconos(). */
@@ -81,7 +86,7 @@ cfStatus cf_blcp_init(cfBlcp *p, const cfCsr *A);
 void cf_blcp_free(cfBlcp *p);
 /** Effective bounds of index i for the current x (applies findex). */
 void cf_blcp_bounds(const cfBlcp *p, const double *x, int i, double *lo, double *hi);
-/** Natural-map residual ||x - mid(lo, x - w, hi)||_2 with the effective bounds (absolute). */
+/** Natural-map residual \f$\|x - \mathrm{mid}(lo, x - w, hi)\|_2\f$ with the effective bounds (absolute). */
 double cf_blcp_residual(const cfBlcp *p, const double *x);
 /** @} */
 
@@ -90,8 +95,8 @@ double cf_blcp_residual(const cfBlcp *p, const double *x);
  *  @{ */
 /** The friction set of a contact: the Coulomb cone or the pyramid (box) around it. */
 typedef enum cfFrictionModel {
-    CF_FRICTION_CONE = 0, /**< Coulomb cone |lambda_T| <= mu lambda_n (exact projection on the disk) */
-    CF_FRICTION_BOX,      /**< friction pyramid: |lambda_t|, |lambda_b| <= mu lambda_n separately */
+    CF_FRICTION_CONE = 0, /**< Coulomb cone \f$\|\lambda_T\| \le \mu \lambda_n\f$ (exact projection on the disk) */
+    CF_FRICTION_BOX,      /**< friction pyramid: \f$|\lambda_t|, |\lambda_b| \le \mu \lambda_n\f$ separately */
     CF_FRICTION_MODEL_COUNT /**< number of models */
 } cfFrictionModel;
 
@@ -102,7 +107,7 @@ const char *cf_friction_model_name(cfFrictionModel m);
  * Frictional contact problem in local (reduced) form. With cfFrictionProblem::ellipse set, the
  * friction set of contact a is the ellipse of its principal coefficients in its own (t, b) frame
  * (chapter 10: the world turns every anisotropic law into one, with t along the ellipse's first
- * axis): K_a = {(r_t / mu_t)^2 + (r_b / mu_b)^2 <= r_n^2}, and mu[a] = max(mu_t, mu_b) bounds it.
+ * axis): \f$K_a = \{(r_t / \mu_t)^2 + (r_b / \mu_b)^2 \le r_n^2\}\f$, and mu[a] \f$= \max(\mu_t, \mu_b)\f$ bounds it.
  * The solvers of chapters 4-7 read only mu: the world hands them no problem with ellipses (their
  * registry rows are not anisotropic, cf_solver.h), and the residuals below read the ellipses.
  */
@@ -127,10 +132,10 @@ void cf_cone_project(const double x[3], double mu, double out[3]);
  * The squared natural-map error of ONE contact with impulse @p r and relative velocity @p u
  * (both (n, t, b)): the per-contact term of cf_fc_residual() and cf_fc_box_residual(), and of
  * every solver that reports this residual (one definition for all of them).
- * - CF_FRICTION_CONE: |r - P_K(r - u_hat)|^2 with De Saxce's u_hat = u + (mu |u_T|, 0, 0) and
- *   P_K = cf_cone_project();
- * - CF_FRICTION_BOX: the boxed-LCP natural map, normal (r_n - max(0, r_n - u_n))^2 plus, for each
- *   tangent k, (r_k - mid(-hi, r_k - u_k, hi))^2 with hi = mu max(r_n, 0).
+ * - CF_FRICTION_CONE: \f$\|r - P_K(r - \hat u)\|^2\f$ with De Saxce's
+ *   \f$\hat u = u + (\mu \|u_T\|, 0, 0)\f$ and \f$P_K\f$ = cf_cone_project();
+ * - CF_FRICTION_BOX: the boxed-LCP natural map, normal \f$(r_n - \max(0, r_n - u_n))^2\f$ plus,
+ *   for each tangent k, \f$(r_k - \mathrm{mid}(-hi, r_k - u_k, hi))^2\f$ with \f$hi = \mu \max(r_n, 0)\f$.
  * Zero exactly when (r, u) satisfies the contact law; not finite when an input is not.
  */
 double cf_contact_residual2(const double r[3], const double u[3], double mu, cfFrictionModel model);
@@ -147,7 +152,18 @@ double cf_contact_residual2(const double r[3], const double u[3], double mu, cfF
 double cf_contact_residual2_ellipse(const double r[3], const double u[3], double mu_t, double mu_b,
                                     cfFrictionModel model);
 /**
- * Absolute natural-map error sqrt(sum_a |r_a - P_K(r_a - u_hat_a)|^2) (Siconos
+ * The root of the sum over @p nc contacts of cf_contact_residual2() (cf_contact_residual2_ellipse()
+ * with the 2 nc principal coefficients of @p ellipse when it is not NULL; @p mu unread then) at
+ * impulses @p r and velocities @p u (3 nc each): the one place every problem's residual sums its
+ * contacts. Without overflow or underflow: where a square leaves the safe range of the plain sum
+ * (cf_linalg.h, #CF_NORM2_SAFE_MIN) the error vectors go through cf_vec_norm()'s scaled sum, so
+ * impulses and velocities up to about 1e300 give a finite residual. +INFINITY when an input is not
+ * finite (or no memory is left for the scaled sum).
+ */
+double cf_contacts_residual(int nc, const double *r, const double *u, const double *mu, const double *ellipse,
+                            cfFrictionModel model);
+/**
+ * Absolute natural-map error \f$\sqrt{\sum_a \|r_a - P_K(r_a - \hat u_a)\|^2}\f$ (Siconos
  * fc3d_compute_error with rho = 1); divide by cf_fc_norm_q() or by max(|q|, |r|, |u|) for the
  * two normalizations in use (see ../shared/data/siconos-fc3d/README.md). The per-contact term is
  * cf_contact_residual2() with the cone (cf_contact_residual2_ellipse() for the contacts of a
@@ -161,9 +177,11 @@ double cf_fc_residual(const cfFrictionProblem *p, const double *r);
  * +INFINITY when r or u is not finite.
  */
 double cf_fc_box_residual(const cfFrictionProblem *p, const double *r);
-/** ||q||_2 */
+/** \f$\|q\|_2\f$ */
 double cf_fc_norm_q(const cfFrictionProblem *p);
-/** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). */
+/** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). CF_IO_ERROR for an
+ *  unreadable file, CF_BAD_INPUT with "path:LINE: token N ('text'): reason" for malformed content and
+ *  for a file that is not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_read_text()). */
 cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err);
 /** Write @p p in the Siconos FC3D sparse-block format; cf_fc_read_siconos() reads it back exactly.
  *  The format has no elliptic cones: a problem with cfFrictionProblem::ellipse is CF_BAD_INPUT. */

@@ -4,19 +4,21 @@
  * @brief Soft bodies: nodes with lumped masses, springs and linear tetrahedra, their elastic
  *        forces and stiffness matrices, Rayleigh damping.
  *
- * Generalized coordinates are the stacked node positions q = (x_0, x_1, ...) in R^{3N} and
- * velocities u = (v_0, ...). Node i owns entries 3i, 3i+1, 3i+2 of every stacked vector.
+ * Generalized coordinates are the stacked node positions \f$q = (x_0, x_1, \dots) \in \mathbb{R}^{3N}\f$
+ * and velocities \f$u = (v_0, \dots)\f$. Node i owns entries 3i, 3i+1, 3i+2 of every stacked vector.
  *
- * Elastic models (f_el = -dE/dq, K = -d f_el/dq):
- * - spring (i, j): E = k/2 (l - L)^2 with l = |x_j - x_i|, rest length L;
- * - linear tetrahedron (small strain): E = V (mu eps:eps + lambda/2 tr(eps)^2) with the strain
- *   eps = sym(F) - I of the deformation gradient F = D_s D_m^-1; its K is constant;
+ * Elastic models (\f$f_{el} = -\partial E/\partial q\f$, \f$K = -\partial f_{el}/\partial q\f$):
+ * - spring (i, j): \f$E = \tfrac{k}{2} (l - L)^2\f$ with \f$l = \|x_j - x_i\|\f$, rest length L;
+ * - linear tetrahedron (small strain):
+ *   \f$E = V \big(\mu\, \varepsilon : \varepsilon + \tfrac{\lambda}{2} \mathrm{tr}(\varepsilon)^2\big)\f$
+ *   with the strain \f$\varepsilon = \mathrm{sym}(F) - I\f$ of the deformation gradient
+ *   \f$F = D_s D_m^{-1}\f$; its K is constant;
  * - co-rotational tetrahedron (cfSoftBody::corotational; Mueller and Gross 2004): the linear
  *   element seen in the frame of the rotation R of F's polar decomposition F = R S: node forces
- *   f = -R K_e (R^T x - X), stiffness R K_e R^T with R held at its value (the "warped stiffness":
+ *   \f$f = -R K_e (R^T x - X)\f$, stiffness \f$R K_e R^T\f$ with R held at its value (the warped stiffness:
  *   the derivative of R is neglected, as in paper 004). A rigid motion of the rest shape gives no
  *   force, so a tumbling body has no ghost forces, which the small-strain model has.
- * Damping is Rayleigh: B = alpha M + beta K. Mass is lumped (cfSoftBody::mass) or consistent
+ * Damping is Rayleigh: \f$B = \alpha M + \beta K\f$. Mass is lumped (cfSoftBody::mass) or consistent
  * (cfSoftBody::consistent_mass, cf_soft_mass_matrix()).
  *
  * A soft body without tetrahedra but with triangles is a sheet (cloth): its triangles are
@@ -106,7 +108,7 @@ cfStatus cf_soft_add_tri(cfSoftBody *s, int a, int b, int c, cfError *err);
  * mass). Validates: every free node has mass > 0, E > 0 and 0 <= nu < 0.5 when tets exist.
  */
 cfStatus cf_soft_finalize(cfSoftBody *s, cfError *err);
-/** Lamé parameters from (E, nu): mu = E / (2(1+nu)), lambda = E nu / ((1+nu)(1-2nu)). */
+/** Lamé parameters from \f$(E, \nu)\f$: \f$\mu = \frac{E}{2(1+\nu)}\f$, \f$\lambda = \frac{E \nu}{(1+\nu)(1-2\nu)}\f$. */
 void cf_lame(double young, double poisson, double *lambda, double *mu);
 
 /**
@@ -193,10 +195,14 @@ cfStatus cf_soft_build_surface(cfSoftBody *s, cfError *err);
  * comment, indices start at 0 or 1 (the first point's index says which). Positions are scaled by
  * @p scale and moved by @p offset; masses come from @p density, the surface from
  * cf_soft_build_surface(). Every error names the file and line: `mesh.ele:7: node index 12 out of
- * range [1, 10]`; CF_IO_ERROR for a file that cannot be read, CF_BAD_INPUT otherwise.
+ * range [1, 10]`; CF_IO_ERROR for a file that cannot be read, CF_BAD_INPUT otherwise: a file that is
+ * not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_open(): a device, FIFO or directory
+ * never blocks the reader), a line longer than 4095 characters, counts outside [1, 1e7], and
+ * points plus tetrahedra above @p max_elements (> 0; 0: no limit but the format's), which both
+ * headers are checked against before anything is allocated.
  */
 cfStatus cf_soft_read_tetgen(cfSoftBody *s, const char *node_path, const char *ele_path, double scale, cfVec3 offset,
-                             double density, double young, double poisson, cfError *err);
+                             double density, double young, double poisson, double max_elements, cfError *err);
 /**
  * Build a chain of @p n_nodes nodes from @p a to @p b joined by springs of stiffness @p k, node
  * mass @p node_mass; the first node is fixed when @p fix_first.

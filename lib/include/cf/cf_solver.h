@@ -90,7 +90,7 @@ const char *cf_form_name(cfProblemForm f);
 typedef enum cfPreconditioner {
     CF_PRECOND_EXACT = 0,      /**< W_A = J A^-1 J^T by Algorithm 15 on a sparse Cholesky factor (the default) */
     CF_PRECOND_LUMPED,         /**< W_M = J M^-1 J^T: explicit forces, lumped mass, matrix-free PGS */
-    CF_PRECOND_BLOCK_DIAGONAL, /**< W_D = J D_A^-1 J^T inside ICA's splitting (Otaduy et al. 2009) */
+    CF_PRECOND_BLOCK_DIAGONAL, /**< W_D = J D_A^-1 J^T inside ICA's splitting (Otaduy et al.\ 2009) */
     CF_PRECOND_PCG_JACOBI,     /**< W_A by Algorithm 15 with each solve by PCG, 3x3 block-Jacobi preconditioned */
     CF_PRECOND_PCG_IC,         /**< W_A by Algorithm 15 with each solve by PCG, incomplete-Cholesky preconditioned */
     CF_PRECONDITIONER_COUNT    /**< number of preconditioners */
@@ -112,9 +112,12 @@ typedef struct cfSolverParams {
     cfRFactor r_factor;       /**< r-factor strategy of the PROX solvers (chapter 7) */
     bool warm_start;          /**< x holds a previous answer (false: x is zero on entry) */
     cfPreconditioner preconditioner; /**< CF_FORM_DUAL: how A^-1 is anticipated */
+    double impulse_scale;     /**< N s, >= 0: the scale of the problem's impulses (a world's mean body mass x |g| x dt), by which a
+                                   row whose own measure is an impulse change has its tolerance made relative, tol x impulse_scale,
+                                   so that millimetre and kilometre worlds stop alike; 0: tol is taken as it is (a file has no masses) */
 } cfSolverParams;
 
-/** max_iter 20, max_pivots 0, tol 0, omega 1, sequential, seed 1, cone, 8 directions, local r-factors, warm start, exact. */
+/** max_iter 20, max_pivots 0, tol 0, omega 1, sequential, seed 1, cone, 8 directions, local r-factors, warm start, exact, impulse_scale 0. */
 cfSolverParams cf_solver_params_default(void);
 
 /**
@@ -163,6 +166,9 @@ typedef struct cfSolver {
                                   so a world with stabilization "baumgarte" is refused (cf_world_def_check) */
     bool no_impacts;         /**< CF_FORM_ROWS: does not read cfContactProblem::impact, so a world step with an impact
                                   (restitution > 0) fails naming the solver */
+    bool friction_model;     /**< reads cfSolverParams::friction (the cone or the box); false: one model only, the cone
+                                  (the boxed LCP's rows: the pyramid), and a friction asked of it is refused */
+    bool r_factors;          /**< reads cfSolverParams::r_factor (chapter 7's PROX rows); false: another strategy is refused */
     cfMeasure measure;       /**< what the report's residual and history hold */
     const char *summary;     /**< one line for help texts */
     /** CF_FORM_ROWS: precompute the rows (the world's assemble stage); NULL for assembled forms. */

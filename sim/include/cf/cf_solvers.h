@@ -95,20 +95,70 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
                        cfContactProblem *p, cfError *err);
 
 /**
+ * @name One meaning of "converged"
+ * Every registered solver is certified on one measure, whatever its own: the common residual, the
+ * natural map of the problem it solved divided by the free velocity |q| (Siconos' and Acary et
+ * al. 2018's normalization; no division when |q| <= DBL_EPSILON):
+ * - CF_FORM_FC3D: cf_fc_residual() (the Coulomb cone, De Saxce's velocity; the ellipses of an
+ *   anisotropic row's problem), or cf_fc_box_residual() for a row of cfSolver::friction_model asked
+ *   for the box;
+ * - CF_FORM_BLCP: cf_blcp_residual() of the boxed LCP (the pyramid);
+ * - CF_FORM_LCP: cf_lcp_residual() of the LCP (for a contact problem, the polyhedral cone's);
+ * - CF_FORM_ROWS and CF_FORM_DUAL: the world's (cf_world.h: the same natural map of its contacts).
+ * A solver's own measure may stop it (a natural-map row gets the tolerance tol |q|, so that its
+ * stop meets the common one); "converged" (CF_OK) stands only when the common residual is at or
+ * below par->tol (#CF_CONVERGED_TOL_ZERO when it is 0). Otherwise the status is downgraded: CF_STAGNATED
+ * (a pivoting method, or an iterative one that stopped before its budget), CF_MAX_ITER (at its
+ * budget); CF_DIVERGED when the common residual is not finite. The report keeps both numbers:
+ * cfReport::residual (its own measure) and cfReport::common, with cfReport::claimed the status
+ * it returned.
+ * @{ */
+
+/** The tolerance a request of 0 ("spend the budget": nothing stops early) is checked at: 1e-10, above
+ *  the rounding level of the pivoting methods' answers (6e-14 on the Siconos LCPs, 3e-12 on a
+ *  degenerate stack of ten). */
+#define CF_CONVERGED_TOL_ZERO 1e-10
+
+/**
+ * The parameters row @p s gets for problem @p p when @p par is what was asked: a row whose own
+ * measure is the natural map of an assembled form stops at tol |q| (its stop then meets the
+ * common measure); one whose measure is an impulse change at tol x par->impulse_scale when that is
+ * > 0 (the world's m g h); the others as asked.
+ */
+cfSolverParams cf_solver_own_params(const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par);
+
+/** @p residual / @p scale, or @p residual when @p scale <= DBL_EPSILON: the common residual's normalization. */
+double cf_common_relative(double residual, double scale);
+
+/** The common residual of the problem @p p of cf_form_build() at the form's unknowns @p x (its
+ *  own variables: the isotropic equivalent's, the polyhedral LCP's); +INFINITY when not finite. */
+double cf_form_common_residual(const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par, const double *x);
+
+/**
+ * Check the status @p st that row @p s returned against the common residual @p common (see
+ * above): the status that stands, also written to @p rep (may be NULL) with cfReport::common,
+ * cfReport::common_tol and cfReport::claimed. Statuses other than CF_OK, CF_MAX_ITER and
+ * CF_STAGNATED pass through.
+ */
+cfStatus cf_solver_certify(const cfSolver *s, cfStatus st, double common, const cfSolverParams *par, cfReport *rep);
+/** @} */
+
+/**
  * Solve the problem built by cf_form_build() with @p s: @p lambda (3 nc impulses) is the warm
  * start on entry (used when par->warm_start) and the impulses on return, mapped back from the
  * form's unknowns (for the polyhedral LCP: lambda_t = sum_i lambda_i cos theta_i, lambda_b =
  * sum_i lambda_i sin theta_i). The report is the row's; rep->measure is set to cfSolver::measure.
- * Returns the row's status; @p lambda is written unless the status is CF_BAD_INPUT or a failure
- * before the solve, and is always finite when written.
+ * Returns the row's status checked by cf_solver_certify() (one meaning of "converged"); @p lambda
+ * is written unless the status is CF_BAD_INPUT or a failure before the solve, and is always finite
+ * when written.
  */
 cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par,
                        double *lambda, cfReport *rep);
 
 /**
  * Solve an LCP with a row of form CF_FORM_LCP (`cflab solve` on LCP files): @p x (n values) in/out,
- * the report, the status. @p fw keeps the row's scratch between calls. CF_BAD_INPUT for a row of
- * another form.
+ * the report, the status checked by cf_solver_certify() (the LCP's natural map over |b|). @p fw
+ * keeps the row's scratch between calls. CF_BAD_INPUT for a row of another form.
  */
 cfStatus cf_solve_lcp(cfFormWork *fw, const cfSolver *s, const cfLcp *lcp, const cfSolverParams *par, double *x,
                       cfReport *rep);

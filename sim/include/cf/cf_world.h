@@ -156,6 +156,21 @@ const char *cf_slide_profile_name(cfSlideProfile p);
 /** Name of a pipeline as used in scene files ("velocity", "ipc", "implicit-soft"); "unknown" for other values. */
 const char *cf_pipeline_name(cfPipelineKind k);
 
+/**
+ * What a world does with a step whose contact solve did not converge (cf_solvers.h: the common
+ * residual above the tolerance; cfWorld::unconverged_steps counts them whatever the policy).
+ */
+typedef enum cfSolverFailure {
+    CF_ON_FAILURE_CONTINUE = 0, /**< "continue": use the impulses (a used-up budget still gives usable ones) and count the step (default) */
+    CF_ON_FAILURE_WARN,         /**< "warn": as continue, and the programs say so on standard error for each such step */
+    CF_ON_FAILURE_RETRY,        /**< "retry": solve again from the answer with 4 times the iterations, once; count it when that fails too */
+    CF_ON_FAILURE_STOP,         /**< "stop": the step fails (the world stays as it was; cflab run exits 1) */
+    CF_ON_FAILURE_COUNT         /**< number of policies */
+} cfSolverFailure;
+
+/** Name of a policy as used in scene files ("continue", "warn", "retry", "stop"); "unknown" for other values. */
+const char *cf_solver_failure_name(cfSolverFailure f);
+
 /** World settings. Start from cf_world_def_default(); check with cf_world_def_check(). */
 typedef struct cfWorldDef {
     cfVec3 gravity;                     /**< m/s^2 (default (0, 0, -9.81): z is up) */
@@ -168,7 +183,11 @@ typedef struct cfWorldDef {
     double manifold_tolerance;          /**< > 0: persistent manifolds: a rigid pair's contacts are reused, moved with the bodies, while its relative pose has changed by less than this (m, at the bodies' bounding radii) since they were computed (a body's shape must not change meanwhile); 0: every pair through the narrow phase every step (default) */
     const cfSolver *solver;             /**< a row of the registry (cf_solver_find()), NULL: contacts are ignored (default) */
     int solver_iterations;              /**< iteration budget of iterative solvers (>= 0, default 20) */
-    double solver_tolerance;            /**< stop when the solver's own measure is <= this (>= 0; 0 spends the budget; default 1e-8) */
+    double solver_tolerance;            /**< "converged" means the common residual (cf_solvers.h: relative) is <= this (>= 0; 0 spends the budget; default 1e-8);
+                                             a solver's own measure stops it there too: a natural map at tol |q|, an impulse change at tol m g h
+                                             (m the mean mass of the dynamic bodies, g = max(|gravity|, 1 m/s^2), h = dt) */
+    cfSolverFailure on_solver_failure;  /**< what a step whose contact solve did not converge does (default continue) */
+    double bounds;                      /**< m, > 0: a body whose centre (a soft node) leaves the box |x|_inf <= bounds fails the step, naming it (default 1e6) */
     cfFrictionModel friction_model;     /**< cone or box, for solvers that offer both (default cone; boxed-LCP solvers always use box) */
     int friction_directions;            /**< directions of the polyhedral cone of LCP-form solvers (3..64, default 8) */
     bool warm_start;                    /**< start from the previous step's impulses (default true) */
@@ -233,7 +252,14 @@ typedef struct cfStepStats {
     double solver_residual;               /**< final residual of the last solve, in its own measure */
     cfMeasure solver_measure;             /**< what solver_residual and solver_history hold */
     double common_residual;               /**< the contact solve's Coulomb natural-map residual (0 without one) */
-    cfStatus solver_status;               /**< the last solve's status (a used-up budget is CF_MAX_ITER, yet the step goes on) */
+    cfStatus solver_status;               /**< the last solve's status (a used-up budget is CF_MAX_ITER, yet the step goes on); for a
+                                               contact solve, CF_OK only when the common residual met the tolerance (cf_solvers.h) */
+    bool contact_solve;                   /**< the step solved its contacts (velocity pipeline) or its pipeline's own system (ipc,
+                                               implicit-soft): solver_status is that solve's, and a status other than CF_OK counts */
+    double solver_common;                 /**< the common residual the contact solve was checked against (relative, cf_solvers.h; 0 without one) */
+    double solver_common_tol;             /**< the tolerance it was checked against */
+    cfStatus solver_claimed;              /**< the status the solver returned before the check (solver_status unless downgraded) */
+    int solver_retries;                   /**< solves repeated by on_solver_failure "retry" this step (0 or 1) */
     int n_contacts;                       /**< contacts in the last step */
     /** residual after iteration k + 1 of the last solve, for k < cfStepStats::solver_history_len
      *  (see above); the entries past it mean nothing */
@@ -336,6 +362,8 @@ typedef struct cfWorld {
     cfContactList contacts;     /**< contacts of the last step (empty without a detector) */
     double time;                /**< simulated time (s) */
     long step;                  /**< steps taken */
+    long unconverged_steps;     /**< steps taken whose solve did not converge (cfStepStats::contact_solve and a status other than CF_OK) */
+    long retried_steps;         /**< steps taken that repeated their solve (on_solver_failure "retry") */
     cfStepStats stats;          /**< measurements of the last step */
     cfError error;              /**< why the last cf_world_step() failed (empty after a successful one) */
     struct cfStepWork *work;    /**< the step's scratch space between stages (owned, not copied) */

@@ -1324,6 +1324,7 @@ static void fast_release(void *work)
 const cfSolver cf_solver_pgs_fast = {
     .name = "pgs-fast",
     .no_impacts = true,
+    .friction_model = true,
     .chapter = 5,
     .form = CF_FORM_ROWS,
     .contacts = true,

@@ -232,6 +232,7 @@ static void soft_release(void *work)
 const cfSolver cf_solver_soft_step = {
     .name = "soft-step",
     .no_impacts = true,
+    .friction_model = true,
     .chapter = 5,
     .form = CF_FORM_ROWS,
     .contacts = true,

@@ -89,6 +89,6 @@ static cfStatus omp_solve(void **work, const cfContactProblem *cp, const cfSolve
 }
 
 const cfSolver cf_solver_prox_jacobi_omp = {
-    .name = "prox-jacobi-omp", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true,
+    .name = "prox-jacobi-omp", .chapter = 7, .form = CF_FORM_FC3D, .contacts = true, .friction_model = true, .r_factors = true,
     .measure = CF_MEASURE_IMPULSE_CHANGE, .solve = omp_solve, .release = free,
     .summary = "PROX Jacobi with its contacts on OpenMP threads, bit for bit the serial one (reference only)"};
