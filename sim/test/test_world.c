@@ -244,6 +244,14 @@ START_TEST(registry_rows_are_complete)
         const cfSolver *s = cf_solver_find(world[i]);
         ck_assert_msg(s && s->contacts, "world solver %s", world[i]);
     }
+    /* what a row's statuses and iterations mean comes from its row (cflab solve names no solver) */
+    ck_assert_str_eq(cf_solver_counts(cf_solver_find("bpp")), "solves");
+    ck_assert_str_eq(cf_solver_counts(cf_solver_find("lemke")), "pivots");
+    ck_assert_str_eq(cf_solver_counts(cf_solver_find("pgs")), "sweeps");
+    ck_assert_msg(strstr(cf_solver_status_note(cf_solver_find("lemke"), CF_INFEASIBLE), "ray termination"), "lemke");
+    ck_assert_msg(strstr(cf_solver_status_note(cf_solver_find("dantzig"), CF_BAD_INPUT), "symmetric"), "dantzig");
+    ck_assert_str_eq(cf_solver_status_note(cf_solver_find("murty"), CF_BAD_INPUT), "input refused");
+    ck_assert_str_eq(cf_solver_status_note(cf_solver_find("pgs"), CF_OK), "");
     char names[512];
     cf_solver_names(CF_SOLVERS_LCP, names, sizeof names);
     ck_assert_msg(strstr(names, "lemke") && strstr(names, "dantzig") && !strstr(names, "pgs-blocked"), "%s", names);
