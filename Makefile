@@ -23,6 +23,7 @@ include mk/config.mk
 include mk/confine.mk
 include mk/chapters.mk
 -include mk/viewer.mk
+-include mk/statehash.mk
 -include mk/grade.mk
 -include mk/book.mk
 GENERAL_HELP := $(EXTRA_HELP)

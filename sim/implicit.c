@@ -17,22 +17,45 @@
 #include "cf/cf_ch09.h"
 #include "internal.h"
 
+/* ---- the names of its settings' values (scene files) ---------------------------------------------- */
+
+const char *cf_implicit_integrator_name(cfImplicitIntegrator i)
+{
+    switch (i) {
+    case CF_IMPLICIT_BE: return "be";
+    case CF_IMPLICIT_TR: return "tr";
+    case CF_IMPLICIT_BDF2: return "bdf2";
+    case CF_IMPLICIT_SDIRK2: return "sdirk2";
+    case CF_IMPLICIT_INTEGRATOR_COUNT: break;
+    }
+    return "unknown";
+}
+
+const char *cf_slide_profile_name(cfSlideProfile p)
+{
+    switch (p) {
+    case CF_SLIDE_QUADRATIC: return "quadratic";
+    case CF_SLIDE_RATIONAL: return "rational";
+    case CF_SLIDE_PROFILE_COUNT: break;
+    }
+    return "unknown";
+}
+
 /* ---- which worlds the pipeline takes ------------------------------------------------------------ */
 
 cfStatus cf_world_implicit_check(const cfWorld *w, cfError *err)
 {
-    double mu = 0.0;
-    const char *mu_of = NULL;
+    cfOneMu one = {.pipeline = "implicit-soft"};
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
         if (!b->fixed || b->shape.type != CF_SHAPE_PLANE)
             return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': the implicit-soft pipeline's obstacles are fixed planes "
                                 "(paper 003's nodes against smooth fixed surfaces; got a %s %s)", i, b->name,
                                 b->fixed ? "fixed" : "moving", cf_shape_name(b->shape.type));
-        cfStatus st = cf_world_same_mu("implicit-soft", "bodies", i, b->name, b->mu, &mu, &mu_of, err);
+        cfStatus st = cf_world_same_mu(&one, "bodies", i, b->name, b->mu, err);
         if (st != CF_OK) return st;
     }
-    return cf_world_spring_soft_check(w, "implicit-soft", "keeps nodes off planes by its delta", &mu, &mu_of, err);
+    return cf_world_spring_soft_check(w, &one, "keeps nodes off planes by its delta", err);
 }
 
 /* ---- stage 1, gather ---------------------------------------------------------------------------- */

@@ -6,10 +6,30 @@
 #include "cf/cf_detect.h"
 #include "cf/cf_world.h"
 
-/* free the step's scratch space (step.c; safe on NULL) */
+/* free the step's scratch space (work.c; safe on NULL) */
 void cf_step_work_free(struct cfStepWork *k);
 
-/* Persistent manifolds (detect.c): cf_detect_world() that reuses a pair's contacts while the
+/* The state of the world's bodies (rigid bodies whole; soft x, v, x_prev, v_prev, has_prev),
+   saved before a step so that a failing step restores it (state.c) */
+typedef struct cfSavedState {
+    cfRigidBody *bodies;
+    cfVec3 **arr[4]; /* per soft body: x, v, x_prev, v_prev */
+    bool *has_prev;
+} cfSavedState;
+
+/* save the world's state in @p sv (CF_NO_MEMORY: partly saved; free it all the same) */
+cfStatus cf_state_save(cfWorld *w, cfSavedState *sv);
+/* bring back the state of a save that succeeded */
+void cf_state_restore(cfWorld *w, const cfSavedState *sv);
+/* free and zero @p sv (@p n_soft: the world's soft bodies, as at the save) */
+void cf_state_free(cfSavedState *sv, int n_soft);
+/* The state after a step, before it is committed: finite, inside the world's bounds, and no body
+   that went through a static plane during the step (wholly behind it now, not at the start:
+   @p sv holds the start; NULL: not checked). CF_OK, or CF_DIVERGED naming the body and the step
+   (w->error). */
+cfStatus cf_state_check(cfWorld *w, const cfSavedState *sv);
+
+/* Persistent manifolds (detect_world.c): cf_detect_world() that reuses a pair's contacts while the
    pair's relative pose has changed by less than @p tol (m: translation plus rotation angle times
    the two bounding radii) since they were computed; the contacts are moved with the bodies (each
    surface point with its own body, the normal with A, the gap measured anew), feature ids kept.
@@ -23,23 +43,31 @@ void cf_step_work_free(struct cfStepWork *k);
 struct cfManifoldCache;
 cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, int threads,
                                 struct cfManifoldCache **cache, cfContactList *out, cfDetectStats *stats);
+/* the options are in range (margin >= 0, 1..CF_BOX_MAX_CONTACTS contacts, a known broad phase) */
+bool cf_detect_options_ok(const cfDetectOptions *o);
+
+/* the candidate pairs of the world, in lexicographic order of body indices (lower index first):
+   bounded bodies through the broad phase (their boxes grown by margin/2 + grow), planes with
+   everything (detect_rigid.c) */
+cfStatus cf_candidate_pairs(const cfWorld *w, const cfDetectOptions *o, double grow, cfPairList *pairs, cfDetectStats *st);
+
 /* fewer candidate pairs than this: the narrow phase on one thread (docs/performance.md) */
 #define CF_DETECT_THREAD_MIN_PAIRS 300
 void cf_manifold_cache_free(struct cfManifoldCache *c);
 
 /* contacts of the soft bodies against rigid shapes, each other and the static ground, appended
-   to @p out (detect.c); @p o as for cf_detect_world() */
+   to @p out (detect_soft.c); @p o as for cf_detect_world() */
 cfStatus cf_detect_soft(const cfWorld *w, const cfDetectOptions *o, cfContactList *out, cfDetectStats *stats);
 
 /* Continuous collision detection on the linear motion from the world's state to the soft
-   positions @p x1 (one array per soft body) and rigid poses @p b1 (detect.c; chapter 3's cubic
+   positions @p x1 (one array per soft body) and rigid poses @p b1 (detect_ccd.c; chapter 3's cubic
    CCD): soft surface vertices against rigid shapes (end position inside) and soft triangles,
    rigid box corners against soft triangles, soft edges against soft edges (a sheet against
-   itself too). Each crossing pair not yet in w->contacts is appended to @p out once, as a contact
+   itself too). Each crossing pair not yet in @p known is appended to @p out once, as a contact
    at the start positions with the normal at the time of impact; pairs already constrained that
    still end below -max(margin/2, 1e-9) are counted in *colliding. */
-cfStatus cf_detect_ccd(const cfWorld *w, cfVec3 *const *x1, const cfRigidBody *b1, double margin, cfContactList *out,
-                       int *colliding);
+cfStatus cf_detect_ccd(const cfWorld *w, const cfContactList *known, cfVec3 *const *x1, const cfRigidBody *b1,
+                       double margin, cfContactList *out, int *colliding);
 
 /* Warm starting (persist.c): impulses of the previous step's contacts carried to this step's by
    feature id (cf_contacts_carry_impulses()), then, with @p proximity, for contacts still without
@@ -52,18 +80,25 @@ int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proxim
    soft body s -> -2 - s */
 int cf_contact_side_id(const cfContact *c, int side);
 
+/* the velocity pipeline's stages, the chapter-11 ops and CMR: stages.h */
+
 /* the ipc pipeline (ipc.c): the bodies it takes (cfPipeline::check) and its step (cfPipeline::step) */
 cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err);
 cfStatus cf_world_ipc_step(cfWorld *w);
-/* chapter 9's systems have one friction coefficient: the first body's (*ref, *ref_name, set by the
-   first call) and every other body's must agree; CF_BAD_INPUT naming body @p i of @p kind otherwise */
-cfStatus cf_world_same_mu(const char *pipeline, const char *kind, int i, const char *name, double mu, double *ref,
-                          const char **ref_name, cfError *err);
+/* chapter 9's systems have one friction coefficient: the first body's (mu, and the body it is
+   of), which every other body's must equal; @p pipeline names the pipeline in messages */
+typedef struct cfOneMu {
+    const char *pipeline;
+    double mu;
+    const char *of; /* NULL until the first body */
+} cfOneMu;
+/* body @p i of @p kind ("bodies", "soft_bodies") named @p name has @p mu: the first sets one->mu,
+   every later one must agree (CF_BAD_INPUT naming both otherwise) */
+cfStatus cf_world_same_mu(cfOneMu *one, const char *kind, int i, const char *name, double mu, cfError *err);
 /* the soft bodies and material pairs of chapter 9's pipelines: mass-spring bodies with lumped
    masses, no damping and no thickness (@p thickness_why: what the pipeline does instead), one mu
-   with the rigid bodies' (cf_world_same_mu(), *ref and *ref_name carried over), no material pairs */
-cfStatus cf_world_spring_soft_check(const cfWorld *w, const char *pipeline, const char *thickness_why, double *ref,
-                                    const char **ref_name, cfError *err);
+   with the rigid bodies' (cf_world_same_mu()), no material pairs */
+cfStatus cf_world_spring_soft_check(const cfWorld *w, cfOneMu *one, const char *thickness_why, cfError *err);
 
 /* the implicit-soft pipeline (implicit.c): the bodies it takes and its step */
 cfStatus cf_world_implicit_check(const cfWorld *w, cfError *err);

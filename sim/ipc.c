@@ -17,23 +17,22 @@
 
 /* ---- which worlds the pipeline takes ------------------------------------------------------------ */
 
-cfStatus cf_world_same_mu(const char *pipeline, const char *kind, int i, const char *name, double mu, double *ref,
-                          const char **ref_name, cfError *err)
+cfStatus cf_world_same_mu(cfOneMu *one, const char *kind, int i, const char *name, double mu, cfError *err)
 {
-    if (!*ref_name) {
-        *ref = mu;
-        *ref_name = name;
+    if (!one->of) {
+        one->mu = mu;
+        one->of = name;
         return CF_OK;
     }
-    if (mu == *ref) return CF_OK;
+    if (mu == one->mu) return CF_OK;
     return cf_error_set(err, CF_BAD_INPUT, "%s[%d] '%s': mu: the %s pipeline has one friction coefficient "
-                        "(chapter 9's system) and this body's %g differs from %g of '%s'", kind, i, name, pipeline, mu, *ref,
-                        *ref_name);
+                        "(chapter 9's system) and this body's %g differs from %g of '%s'", kind, i, name, one->pipeline,
+                        mu, one->mu, one->of);
 }
 
-cfStatus cf_world_spring_soft_check(const cfWorld *w, const char *pipeline, const char *thickness_why, double *ref,
-                                    const char **ref_name, cfError *err)
+cfStatus cf_world_spring_soft_check(const cfWorld *w, cfOneMu *one, const char *thickness_why, cfError *err)
 {
+    const char *pipeline = one->pipeline;
     for (int i = 0; i < w->n_soft; ++i) {
         const cfSoftBody *s = &w->soft[i];
         const char *why = s->n_tets > 0 ? "tetrahedra: the %s pipeline's soft bodies have springs only (chapter 9); "
@@ -47,7 +46,7 @@ cfStatus cf_world_spring_soft_check(const cfWorld *w, const char *pipeline, cons
             snprintf(msg, sizeof msg, why, pipeline, thickness_why);
             return cf_error_set(err, CF_BAD_INPUT, "soft_bodies[%d] '%s': %s", i, s->name, msg);
         }
-        cfStatus st = cf_world_same_mu(pipeline, "soft_bodies", i, s->name, s->mu, ref, ref_name, err);
+        cfStatus st = cf_world_same_mu(one, "soft_bodies", i, s->name, s->mu, err);
         if (st != CF_OK) return st;
     }
     if (w->n_pairs > 0)
@@ -70,8 +69,7 @@ static bool solid_box_inertia(const cfRigidBody *b)
 
 cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
 {
-    double mu = 0.0;
-    const char *mu_of = NULL;
+    cfOneMu one = {.pipeline = "ipc"};
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
         const char *why = b->fixed ? (b->shape.type != CF_SHAPE_BOX && b->shape.type != CF_SHAPE_PLANE
@@ -87,10 +85,10 @@ cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
         if (why)
             return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': %s (got a %s)", i, b->name, why,
                                 cf_shape_name(b->shape.type));
-        cfStatus st = cf_world_same_mu("ipc", "bodies", i, b->name, b->mu, &mu, &mu_of, err);
+        cfStatus st = cf_world_same_mu(&one, "bodies", i, b->name, b->mu, err);
         if (st != CF_OK) return st;
     }
-    return cf_world_spring_soft_check(w, "ipc", "keeps surfaces dhat apart, not a thickness", &mu, &mu_of, err);
+    return cf_world_spring_soft_check(w, &one, "keeps surfaces dhat apart, not a thickness", err);
 }
 
 /* ---- stage 1, gather: the world as one IPC system ------------------------------------------------ */

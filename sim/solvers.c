@@ -302,13 +302,16 @@ static const cfSolver ROWS[] = {
      .summary = "Dantzig/Baraff pivoting with static Coulomb friction on the dense W (ch04.2)"},
     {.name = "lemke", .chapter = 4, .form = CF_FORM_LCP, .contacts = true, .dense = true,
      .measure = CF_MEASURE_NATURAL_MAP, .solve = lemke_solve,
-     .summary = "Lemke's complementary pivoting on the polyhedral-cone LCP (ch04.3)"},
+     .summary = "Lemke's complementary pivoting on the polyhedral-cone LCP (ch04.3)",
+     .infeasible = "ray termination: no solution if M is copositive-plus, otherwise inconclusive"},
     {.name = "dantzig", .chapter = 4, .form = CF_FORM_LCP, .dense = true, .measure = CF_MEASURE_NATURAL_MAP,
-     .solve = dantzig_solve, .summary = "Dantzig/Baraff incremental pivoting, symmetric A only (ch04.1; LCP files)"},
+     .solve = dantzig_solve, .summary = "Dantzig/Baraff incremental pivoting, symmetric A only (ch04.1; LCP files)",
+     .refused = "Dantzig's method needs a symmetric matrix"},
     {.name = "murty", .chapter = 4, .form = CF_FORM_LCP, .dense = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = murty_solve, .summary = "principal pivoting, Murty's least-index rule (ch04.4; LCP files)"},
     {.name = "bpp", .chapter = 4, .form = CF_FORM_LCP, .dense = true, .measure = CF_MEASURE_NATURAL_MAP,
-     .solve = bpp_solve, .summary = "block principal pivoting with the Judice-Pires safeguard (ch04.5; LCP files)"},
+     .solve = bpp_solve, .summary = "block principal pivoting with the Judice-Pires safeguard (ch04.5; LCP files)",
+     .counts = "solves"},
     {.name = "jacobi", .chapter = 5, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP, .solve = jacobi_solve,
      .summary = "projected Jacobi (ch05.1; LCP files)"},
     {.name = "lcp-pgs", .chapter = 5, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP, .solve = lcp_pgs_solve,
@@ -359,6 +362,20 @@ static const cfSolver ROWS[] = {
 
 /* their names, known where the rows are not linked */
 static const char *const REFERENCE_ONLY[] = {"pgs-fast", "soft-step", "prox-jacobi-omp"};
+
+const char *cf_solver_counts(const cfSolver *s) { return s->counts ? s->counts : s->dense ? "pivots" : "sweeps"; }
+
+const char *cf_solver_status_note(const cfSolver *s, cfStatus st)
+{
+    switch (st) {
+    case CF_BAD_INPUT: return s->refused ? s->refused : "input refused";
+    case CF_INFEASIBLE: return s->infeasible ? s->infeasible : "unbounded drive: no solution for symmetric PSD M";
+    case CF_SINGULAR: return "a principal submatrix is singular (method needs a P-matrix)";
+    case CF_STAGNATED: return "stagnated (pivoting: an index set repeated; M is not a P-matrix)";
+    case CF_MAX_ITER: return "iteration limit reached (raise --max-iter)";
+    default: return "";
+    }
+}
 
 const char *cf_solver_absent_reason(const char *name)
 {

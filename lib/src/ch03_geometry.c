@@ -42,6 +42,13 @@ cfObb cf_obb_make(cfVec3 c, cfQuat q, cfVec3 h)
 
 cfObb cf_obb_of_body(const cfRigidBody *b) { return cf_obb_make(b->x, b->q, b->shape.half_extents); }
 
+void cf_capsule_segment(const cfRigidBody *b, cfVec3 *p0, cfVec3 *p1)
+{
+    cfVec3 a = cfu_quat_rotate(cfu_quat_normalize(b->q), cfu_vec3(0, 0, b->shape.half_height));
+    *p0 = cfu_sub(b->x, a);
+    *p1 = cfu_add(b->x, a);
+}
+
 static double sgn_bit(int k, int bit) { return (k >> bit) & 1 ? 1.0 : -1.0; }
 
 cfVec3 cf_obb_vertex(const cfObb *b, int k)

@@ -17,6 +17,7 @@
 #include "cf/cf_scene.h"
 #include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
+#include "scene_support.h"
 #include "../internal.h" /* cf_detect_world_cached(): the persistent manifolds, tested directly */
 
 static void load(const char *scene, cfWorld *w)
@@ -243,6 +244,14 @@ START_TEST(registry_rows_are_complete)
         const cfSolver *s = cf_solver_find(world[i]);
         ck_assert_msg(s && s->contacts, "world solver %s", world[i]);
     }
+    /* what a row's statuses and iterations mean comes from its row (cflab solve names no solver) */
+    ck_assert_str_eq(cf_solver_counts(cf_solver_find("bpp")), "solves");
+    ck_assert_str_eq(cf_solver_counts(cf_solver_find("lemke")), "pivots");
+    ck_assert_str_eq(cf_solver_counts(cf_solver_find("pgs")), "sweeps");
+    ck_assert_msg(strstr(cf_solver_status_note(cf_solver_find("lemke"), CF_INFEASIBLE), "ray termination"), "lemke");
+    ck_assert_msg(strstr(cf_solver_status_note(cf_solver_find("dantzig"), CF_BAD_INPUT), "symmetric"), "dantzig");
+    ck_assert_str_eq(cf_solver_status_note(cf_solver_find("murty"), CF_BAD_INPUT), "input refused");
+    ck_assert_str_eq(cf_solver_status_note(cf_solver_find("pgs"), CF_OK), "");
     char names[512];
     cf_solver_names(CF_SOLVERS_LCP, names, sizeof names);
     ck_assert_msg(strstr(names, "lemke") && strstr(names, "dantzig") && !strstr(names, "pgs-blocked"), "%s", names);
@@ -527,6 +536,38 @@ START_TEST(soft_contacts_need_an_assembled_solver)
     cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
     ck_assert_msg(strstr(w.error.msg, "semi-implicit"), "%s", w.error.msg);
     cf_world_free(&w);
+}
+END_TEST
+
+/* A soft body that leaves contact takes no impulse of the contacts that remain: a particle rising
+   from the ground (in contact at the first step, within the margin, then free) steps exactly as
+   in the same world without the box that keeps the solve going (the assembled form's per-body
+   dual form of the first step must not be applied at the second). */
+START_TEST(soft_leaving_contact_takes_no_stale_impulse)
+{
+    const char *head = "{\"world\": {\"detector\": \"primitives\", \"contact_margin\": 0.01, \"solver\": \"pgs-blocked\"},"
+                       " \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}";
+    const char *box = ", {\"name\": \"box\", \"mass\": 1, \"position\": [3, 0, 0.5], \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}}";
+    const char *tail = "], \"soft_bodies\": [{\"name\": \"p\", \"type\": \"particle\", \"position\": [0, 0, 0.005], \"mass\": 1,"
+                       " \"velocity\": [0, 0, 2]}]}";
+    char with[1024], without[1024];
+    snprintf(with, sizeof with, "%s%s%s", head, box, tail);
+    snprintf(without, sizeof without, "%s%s", head, tail);
+    cfWorld a, b;
+    sim_parse(with, &a);
+    sim_parse(without, &b);
+    for (int k = 0; k < 4; ++k) {
+        step_ok(&a, 1);
+        step_ok(&b, 1);
+        if (k == 0) ck_assert_msg(b.contacts.count == 1, "the particle touches at the first step (%d contacts)", b.contacts.count);
+        ck_assert_msg(a.soft[0].x[0].z == b.soft[0].x[0].z && a.soft[0].v[0].z == b.soft[0].v[0].z,
+                      "step %d: the particle at z = %.17g, v = %.17g beside the box, %.17g, %.17g alone", k + 1,
+                      a.soft[0].x[0].z, a.soft[0].v[0].z, b.soft[0].x[0].z, b.soft[0].v[0].z);
+    }
+    ck_assert_msg(a.contacts.count > 0 && b.contacts.count == 0, "the box rests (%d contacts), the particle is free (%d)",
+                  a.contacts.count, b.contacts.count);
+    cf_world_free(&a);
+    cf_world_free(&b);
 }
 END_TEST
 
@@ -1105,6 +1146,7 @@ static void build(Suite *s)
     CFT_TEST(t, box_stands_on_a_soft_slab, "a rigid box stands on a soft slab 10 s (mixed contacts)");
 
     CFT_TEST(t, soft_on_soft, "a soft cube rests on a soft block (soft-soft contacts)");
+    CFT_TEST(t, soft_leaving_contact_takes_no_stale_impulse, "a soft body that leaves contact steps as if alone");
     TCase *f = cft_tcase_scene(s, "friction");
     CFT_TEST(f, friction_pair_sets_mu, "a friction pair sets the contacts' mu: stopping distance v^2/(2 mu g)");
     CFT_TEST(f, friction_anisotropic_law_needs_a_solver_for_it, "an anisotropic law is kept, refused by isotropic solvers");

@@ -231,20 +231,6 @@ static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fall
     return s;
 }
 
-static const char *note_of(const cfSolver *s, cfStatus st)
-{
-    switch (st) {
-    case CF_BAD_INPUT: return strcmp(s->name, "dantzig") == 0 ? "Dantzig's method needs a symmetric matrix" : "input refused";
-    case CF_INFEASIBLE:
-        return strcmp(s->name, "lemke") == 0 ? "ray termination: no solution if M is copositive-plus, otherwise inconclusive"
-                                             : "unbounded drive: no solution for symmetric PSD M";
-    case CF_SINGULAR: return "a principal submatrix is singular (method needs a P-matrix)";
-    case CF_STAGNATED: return "stagnated (pivoting: an index set repeated; M is not a P-matrix)";
-    case CF_MAX_ITER: return "iteration limit reached (raise --max-iter)";
-    default: return "";
-    }
-}
-
 static int solve_lcp(Args *a)
 {
     const cfSolver *s = pick(a, CF_SOLVERS_LCP, "lemke", "LCP");
@@ -269,7 +255,7 @@ static int solve_lcp(Args *a)
     cfStatus st = cf_solve_lcp(&fw, s, &p, &a->par, x, &rep);
     cf_form_work_free(&fw);
     const double res_sic = cf_lcp_residual_siconos(&p, x), res_abs = cf_lcp_residual(&p, x);
-    const char *note = note_of(s, st);
+    const char *note = cf_solver_status_note(s, st);
     if (a->json) {
         printf("{\"file\": ");
         json_string(stdout, a->file);
@@ -302,7 +288,7 @@ static int solve_lcp(Args *a)
         printf("  residual  %.3e (Siconos ||z - max(0, z - w)|| / ||q||: the common one; converged means <= %.3g), %.3e "
                "(absolute ||min(z, w)||)%s%s%s\n", res_sic, rep.common_tol, res_abs, rep.claimed != st ? " (the solver said " : "",
                rep.claimed != st ? cf_status_name(rep.claimed) : "", rep.claimed != st ? ")" : "");
-        printf("  %-9s %d\n", s->dense ? (strcmp(s->name, "bpp") == 0 ? "solves" : "pivots") : "sweeps", rep.iterations);
+        printf("  %-9s %d\n", cf_solver_counts(s), rep.iterations);
         printf("  time      %.3f ms\n", 1e3 * rep.seconds);
         if (a->print_x) {
             printf("  z        ");
@@ -353,7 +339,7 @@ static int solve_fc3d(Args *a)
     double res = cf_fc_residual(&p, r), nq = cf_fc_norm_q(&p);
     double scale = fmax(nq, fmax(cf_vec_norm(n, r), cf_vec_norm(n, u)));
     double res_q = nq > 0.0 ? res / nq : res, res_sic = scale > 0.0 ? res / scale : res;
-    const char *note = note_of(s, st);
+    const char *note = cf_solver_status_note(s, st);
     if (a->json) {
         printf("{\"file\": ");
         json_string(stdout, a->file);
@@ -405,7 +391,7 @@ static int solve_fc3d(Args *a)
                s->form == CF_FORM_LCP ? "polyhedral LCP's" : s->form == CF_FORM_BLCP || (s->friction_model && a->par.friction == CF_FRICTION_BOX) ? "pyramid's" : "Coulomb",
                rep.common_tol, rep.claimed != st ? " (the solver said " : "", rep.claimed != st ? cf_status_name(rep.claimed) : "",
                rep.claimed != st ? ")" : "");
-        printf("  %-9s %d\n", s->dense ? "pivots" : "sweeps", rep.iterations);
+        printf("  %-9s %d\n", cf_solver_counts(s), rep.iterations);
         printf("  time      %.3f ms\n", 1e3 * rep.seconds);
         if (a->print_x) {
             printf("  r        ");

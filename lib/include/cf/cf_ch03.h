@@ -465,11 +465,28 @@ cfStatus cf_broadphase_sap(const cfAabb *boxes, int n, cfPairList *pairs, long *
 /** @} */
 
 /* ==================================================================================== */
-/** @name Provided with the chapter (provided.c, not an exercise)
+/** @name Provided with the chapter (provided.c, capsules.c; not exercises)
  *  @{ */
 
 /** cfSdf view of a grid (evaluated with cf_sdf_grid_eval()); @p g must outlive the result. */
 cfSdf cf_sdf_of_grid(const cfSdfGrid *g);
+
+/**
+ * Contacts of the capsule @p capsule (side B) against body @p a (side A: a plane, sphere, box or
+ * capsule), from the sphere routines (ch03.1, ch03.2) on points of its core segment
+ * (cf_capsule_segment()):
+ * - plane and box: the two end spheres, plus for a box the deepest interior point of the segment
+ *   (golden-section search on the box's signed distance) when it is deeper than both ends;
+ *   features cf_feature(CF_FEAT_CAPSULE, 0 or 1) (ends), 2 (interior);
+ * - sphere: the closest point of the segment (feature 2);
+ * - capsule: the closest points of the two segments (feature 2); for nearly parallel segments
+ *   the end points of each against the other segment (features 0, 1 for A's ends, 4, 5 for B's),
+ *   so that a capsule lying on another gets a line of support.
+ * An end contact counts only where its normal points into the segment. Contacts with
+ * phi <= @p margin; more than @p max_contacts are reduced with cf_manifold_reduce(). @p out has
+ * room for CF_BOX_MAX_CONTACTS. Returns their number, -1 for another shape of @p a.
+ */
+int cf_collide_capsule(const cfRigidBody *a, const cfRigidBody *capsule, double margin, int max_contacts, cfContact *out);
 /** @} */
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
  * \f$P \approx A^{-1}\f$ in \f$W_P = J P J^T\f$: lumped mass (\f$W_M\f$), exact (\f$W_A\f$),
  * block-diagonal (\f$W_D\f$, ICA). A solver of the form
  * CF_FORM_DUAL (cf_solver.h) gets this system, so that it can make that choice itself; the world
- * builds it (sim/step.c): rigid bodies as A = M (a 3x3 block m I for v, the world inertia for w),
+ * builds it (sim/dual.c): rigid bodies as A = M (a 3x3 block m I for v, the world inertia for w),
  * soft bodies by their implicit (or, for the lumped method, explicit) system of chapter 8.
  *
  * Unknowns: u in R^n, n a multiple of 3: a soft node is one block of 3, a rigid body two (v, w).

@@ -71,6 +71,8 @@ typedef struct cfObb {
 
 /** Box of a body with a CF_SHAPE_BOX shape (centre x, R(q), half extents). */
 cfObb cf_obb_of_body(const cfRigidBody *b);
+/** End points of the core segment of a body with a CF_SHAPE_CAPSULE shape: x -+ R(q) (0, 0, half_height). */
+void cf_capsule_segment(const cfRigidBody *b, cfVec3 *p0, cfVec3 *p1);
 /** Box from centre, unit quaternion and half extents. */
 cfObb cf_obb_make(cfVec3 c, cfQuat q, cfVec3 h);
 /** World position of vertex @p k (0..7). */

@@ -171,6 +171,9 @@ typedef struct cfSolver {
     bool r_factors;          /**< reads cfSolverParams::r_factor (chapter 7's PROX rows); false: another strategy is refused */
     cfMeasure measure;       /**< what the report's residual and history hold */
     const char *summary;     /**< one line for help texts */
+    const char *counts;      /**< what cfReport::iterations counts, for messages ("solves"); NULL: "pivots" for a dense row, "sweeps" for the others */
+    const char *refused;     /**< what CF_BAD_INPUT from the solve means for this row ("needs a symmetric matrix"); NULL: "input refused" */
+    const char *infeasible;  /**< what CF_INFEASIBLE from the solve means for this row (Lemke's ray termination); NULL: an unbounded drive */
     /** CF_FORM_ROWS: precompute the rows (the world's assemble stage); NULL for assembled forms. */
     cfStatus (*prepare)(void **work, const cfContactProblem *p, const cfSolverParams *par);
     /** Solve (see the file comment for the contract). */

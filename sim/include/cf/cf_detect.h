@@ -6,13 +6,16 @@
  *        and persistent feature ids.
  *
  * Supported shape pairs: every pair of sphere, box, plane and capsule except plane-plane
- * (two fixed bodies). Capsules are reduced to the sphere routines: end spheres against planes
- * and boxes (plus the deepest interior point of the segment against a box), the closest
- * segment point against a sphere, closest segment points (or the four end points when nearly
- * parallel) against another capsule; feature type CF_FEAT_CAPSULE. When the core segment
+ * (two fixed bodies), each by the routine of its row of one table indexed by the two shapes
+ * (sim/detect_rigid.c). Capsules are reduced to the sphere routines by chapter 3's provided
+ * cf_collide_capsule(): end spheres against planes and boxes (plus the deepest interior point of
+ * the segment against a box), the closest segment point against a sphere, closest segment points
+ * (or the four end points when nearly parallel) against another capsule; feature type
+ * CF_FEAT_CAPSULE. When the core segment
  * itself enters a box, the interior contact sits where the nearest box face changes and its
  * capsule-side point is approximate (the depth and normal are the box's).
- * The world's CF_STAGE_DETECT calls cf_detect_world(w, &opts, &w->contacts, &stats).
+ * The world's CF_STAGE_DETECT (sim/stage_detect.c) runs the same pass with persistent manifolds
+ * and threads (sim/detect_world.c), then the soft bodies' contacts (sim/detect_soft.c).
  */
 #ifndef CF_DETECT_H
 #define CF_DETECT_H

@@ -34,6 +34,14 @@ const cfSolver *cf_solver_find(const char *name);
 const char *cf_solver_absent_reason(const char *name);
 /** True when @p s is a row of this build's table (pointer identity). */
 bool cf_solver_registered(const cfSolver *s);
+/** What row @p s's cfReport::iterations counts, for messages: cfSolver::counts, else "pivots" (dense) or "sweeps". */
+const char *cf_solver_counts(const cfSolver *s);
+/**
+ * What status @p st of row @p s means, in a few words for a message (its own for CF_BAD_INPUT and
+ * CF_INFEASIBLE when the row says, cfSolver::refused and cfSolver::infeasible); "" for CF_OK and
+ * the statuses that need no note. Never NULL.
+ */
+const char *cf_solver_status_note(const cfSolver *s, cfStatus st);
 
 /** Which rows a listing shows. */
 typedef enum cfSolverFilter {

@@ -345,7 +345,7 @@ typedef struct cfPipeline {
 /** The row of pipeline @p k, NULL for a value outside [0, CF_PIPELINE_COUNT). */
 const cfPipeline *cf_pipeline_of(cfPipelineKind k);
 
-/** Opaque scratch space of the step (sim/step.c). */
+/** Opaque scratch space of the step (sim/stages.h: one member per stage). */
 struct cfStepWork;
 
 /** A world of rigid and soft bodies. */

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/* The two stages that call the solver's row: CF_STAGE_SOLVE finds the impulses and maps them to
+   velocities by the ONE apply (rigid u+ = u* + M^-1 J^T lambda, soft u+ = A^-1 (b + J^T lambda);
+   the dual form returns the velocities itself), every solve certified on the common residual
+   (cf_solvers.h) and followed by world.on_solver_failure (continue, warn, retry, stop); CF_STAGE_STABILIZE moves positions by the split impulse of the solvers that have one. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf/cf_ch01.h"
+#include "cf/cf_ch02.h"
+#include "stages.h"
+
+/* the one apply: rigid u+ = u* + M^-1 J^T lambda (ch02's provided apply), soft
+   u+ = A^-1 (b + J^T lambda) (ch02.8) */
+static cfStatus apply(cfWorld *w, const cfContactList *contacts, const double *ustar, const double *lambda,
+                      cfSoftSteps *soft)
+{
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const double *u = &ustar[6 * i];
+        w->bodies[i].v = cfu_vec3(u[0], u[1], u[2]);
+        w->bodies[i].w = cfu_vec3(u[3], u[4], u[5]);
+    }
+    cfStatus st = cf_rigid_apply_impulses(w->bodies, w->n_bodies, contacts->items, contacts->count, lambda);
+    for (int i = 0; i < w->n_soft && st == CF_OK; ++i) {
+        cfSoftStep *sw = &soft->body[i];
+        if (sw->nc == 0) continue;
+        for (int r = 0; r < sw->nc; ++r) memcpy(&sw->lam[3 * r], &lambda[3 * sw->global[r]], 3 * sizeof *sw->lam);
+        st = cf_soft_dual_velocity(&sw->dual, sw->lam, sw->u_flat);
+        for (int n = 0; n < w->soft[i].n_nodes && st == CF_OK; ++n)
+            sw->u_new[n] = cfu_vec3(sw->u_flat[3 * n], sw->u_flat[3 * n + 1], sw->u_flat[3 * n + 2]);
+    }
+    return st;
+}
+
+/* The velocity of contact a's rows at the bodies' current velocities: (J u)_a plus the normal bias
+   of the world's rule (rigid sides; rows solvers take nothing else), and the CFM term of @p r */
+static void rows_velocity(const cfWorld *w, const cfContactList *contacts, const cfAssembly *as, int a, const double *r,
+                          double u[3])
+{
+    const cfContact *c = &contacts->items[a];
+    cfVec3 dv = cfu_zero3();
+    if (c->body_b >= 0) dv = cf_rigid_point_velocity(&w->bodies[c->body_b], c->p);
+    if (c->body_a >= 0) dv = cfu_sub(dv, cf_rigid_point_velocity(&w->bodies[c->body_a], c->p));
+    u[0] = cfu_dot(c->n, dv), u[1] = cfu_dot(c->t, dv), u[2] = cfu_dot(c->b, dv);
+    double bias = (c->phi >= 0.0 ? c->phi : as->prob.erp * c->phi) / w->def.dt;
+    if (as->impacts && as->impact.v[a] < 0.0) bias = fmin(bias, as->impact.v[a]);
+    u[0] += bias + (r ? as->cfm * r[0] : 0.0);
+}
+
+/* The natural map of the rows' contact law (cone or box) at the velocities the impulses gave: the
+   common measure of rows solvers (the Coulomb one, whatever model they solved, for comparison) */
+static double rows_residual(const cfWorld *w, const cfContactList *contacts, const cfAssembly *as, const double *lambda,
+                            cfFrictionModel model)
+{
+    int nc = contacts->count;
+    double *ru = malloc((size_t)(nc > 0 ? 6 * nc : 1) * sizeof *ru), *mu = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *mu);
+    double res = INFINITY;
+    if (ru && mu) {
+        for (int a = 0; a < nc; ++a) {
+            rows_velocity(w, contacts, as, a, &lambda[3 * a], &ru[3 * nc + 3 * a]);
+            memcpy(&ru[3 * a], &lambda[3 * a], 3 * sizeof *ru);
+            mu[a] = contacts->items[a].mu;
+        }
+        res = cf_contacts_residual(nc, ru, ru + 3 * nc, mu, NULL, model);
+    }
+    free(ru);
+    free(mu);
+    return res;
+}
+
+/* The free velocity of the rows and dual forms, the common residual's scale: the contacts' rows at
+   the velocities before the solve (u*, with the bias), |J v_free + bias| for the dual form */
+static double free_scale(const cfWorld *w, const cfContactList *contacts, const cfAssembly *as)
+{
+    const cfSolver *s = w->def.solver;
+    int nc = contacts->count;
+    double *v = malloc((size_t)(nc > 0 ? 3 * nc : 1) * sizeof *v), scale = 0.0;
+    if (!v) return 0.0;
+    if (s->form == CF_FORM_ROWS) {
+        for (int a = 0; a < nc; ++a) rows_velocity(w, contacts, as, a, NULL, &v[3 * a]);
+        scale = cf_vec_norm(3 * nc, v);
+    } else if (s->form == CF_FORM_DUAL && as->dual.vfree) {
+        cf_dual_contact_velocity(&as->dual, as->dual.vfree, NULL, v);
+        scale = cf_vec_norm(3 * nc, v);
+    }
+    free(v);
+    return scale;
+}
+
+/* One solve of the step's contact problem with @p par from @p x (in/out), certified on the common
+   residual (cf_solvers.h): by the registry for the assembled forms, here for the rows and the dual
+   form, whose residuals the world computes (@p scale: their free velocity). A rows solver's
+   residual is measured after the world's apply from @p ustar (the caller applies again from u*:
+   the same result). */
+static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft,
+                              const double *ustar, const cfSolverParams *par, double scale, double *x, cfReport *rep)
+{
+    const cfSolver *s = w->def.solver;
+    if (s->form != CF_FORM_ROWS && s->form != CF_FORM_DUAL) return cf_form_solve(&as->form, s, &as->prob, par, x, rep);
+    const cfSolverParams own = cf_solver_own_params(s, &as->prob, par);
+    cfStatus st = s->solve(&as->form.work, &as->prob, &own, x, rep);
+    if (st != CF_OK && st != CF_MAX_ITER && st != CF_STAGNATED) return st;
+    int nc = contacts->count;
+    if (!cf_vec_finite(3 * nc, x)) return cf_solver_certify(s, st, INFINITY, par, rep);
+    cfFrictionModel model = s->friction_model ? par->friction : CF_FRICTION_CONE;
+    double res = INFINITY;
+    if (s->form == CF_FORM_DUAL) res = cf_dual_residual(&as->dual, x, as->u_dual.v, model);
+    else if (apply(w, contacts, ustar, x, soft) == CF_OK) res = rows_residual(w, contacts, as, x, model);
+    return cf_solver_certify(s, st, cf_common_relative(res, scale), par, rep);
+}
+
+/* the impulse scale of the world's problem, m g h (cfSolverParams::impulse_scale): m the mean mass
+   of the dynamic bodies (a soft body's whole mass), g = max(|gravity|, 1 m/s^2), h = dt */
+static double impulse_scale(const cfWorld *w)
+{
+    double m = 0.0;
+    int n = 0;
+    for (int i = 0; i < w->n_bodies; ++i)
+        if (!w->bodies[i].fixed) m += w->bodies[i].mass, ++n;
+    for (int i = 0; i < w->n_soft; ++i) {
+        double sm = 0.0;
+        for (int j = 0; j < w->soft[i].n_nodes; ++j) sm += w->soft[i].fixed[j] ? 0.0 : w->soft[i].mass[j];
+        m += sm, ++n;
+    }
+    return (n > 0 && m > 0.0 ? m / n : 1.0) * fmax(cfu_norm(w->def.gravity), 1.0) * w->def.dt;
+}
+
+/* a solve that diverged: name the body that is most likely the cause, the fastest before the
+   solve (or the first that was not finite) */
+static cfStatus diverged(cfWorld *w, const double *ustar, int nc)
+{
+    const cfSolver *s = w->def.solver;
+    int worst = -1;
+    double top = -1.0;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const double *u = &ustar[6 * i];
+        double sp = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) + sqrt(u[3] * u[3] + u[4] * u[4] + u[5] * u[5]);
+        if (!isfinite(sp)) sp = INFINITY;
+        if (sp > top) top = sp, worst = i;
+    }
+    if (worst < 0) return CF_OK;
+    return cf_step_fail(w, CF_DIVERGED, "solve: solver '%s' diverged on %d contacts; the fastest body is rigid body %d '%s' "
+                        "(|v| + |w| = %g before the solve): check its mass and inertia", s->name, nc, worst,
+                        w->bodies[worst].name, top);
+}
+
+cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft, cfSolveWork *sv)
+{
+    if (!cf_step_solving(w, contacts)) return CF_OK;
+    const cfSolver *s = w->def.solver;
+    int nc = contacts->count;
+    if (cf_buf_reserve(&sv->ustar, 6 * w->n_bodies) != CF_OK || cf_buf_reserve(&sv->lambda, 3 * nc) != CF_OK)
+        return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    double *ustar = sv->ustar.v, *x = sv->lambda.v;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        memcpy(&ustar[6 * i], &w->bodies[i].v, 3 * sizeof *ustar);
+        memcpy(&ustar[6 * i + 3], &w->bodies[i].w, 3 * sizeof *ustar);
+    }
+    for (int a = 0; a < nc; ++a) memcpy(&x[3 * a], contacts->items[a].lambda, 3 * sizeof *x);
+    cfReport rep;
+    cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
+    rep.inner = w->stats.solver_inner;
+    as->par.impulse_scale = impulse_scale(w);
+    const double scale = free_scale(w, contacts, as);
+    cfStatus st = contact_solve(w, contacts, as, soft, ustar, &as->par, scale, x, &rep);
+    if ((st == CF_MAX_ITER || st == CF_STAGNATED) && w->def.on_solver_failure == CF_ON_FAILURE_RETRY && !s->dense &&
+        cf_vec_finite(3 * nc, x)) {
+        /* once more from the answer, with four times the budget (a rows solver starts again from u*) */
+        for (int i = 0; s->form == CF_FORM_ROWS && i < w->n_bodies; ++i) {
+            const double *u = &ustar[6 * i];
+            w->bodies[i].v = cfu_vec3(u[0], u[1], u[2]);
+            w->bodies[i].w = cfu_vec3(u[3], u[4], u[5]);
+        }
+        for (int a = 0; a < nc; ++a) memcpy(contacts->items[a].lambda, &x[3 * a], 3 * sizeof *x);
+        cfSolverParams more = as->par;
+        more.max_iter = 4 * (as->par.max_iter > 0 ? as->par.max_iter : 1);
+        more.warm_start = true;
+        cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
+        rep.inner = w->stats.solver_inner;
+        st = contact_solve(w, contacts, as, soft, ustar, &more, scale, x, &rep);
+        w->stats.solver_retries = 1;
+    }
+    cf_step_record_solve(&w->stats, &rep, s->measure, st);
+    w->stats.contact_solve = true;
+    w->stats.solver_common = rep.common;
+    w->stats.solver_common_tol = rep.common_tol;
+    w->stats.solver_claimed = rep.claimed;
+    /* an iterative solver's used-up budget or stagnation still gives usable impulses, and so does a
+       pivoting method whose answer passed its own certificate but not the common one; a pivoting
+       method that did not finish gives none */
+    if (st == CF_DIVERGED && diverged(w, ustar, nc) != CF_OK) return CF_DIVERGED;
+    bool usable = st == CF_OK || ((st == CF_MAX_ITER || st == CF_STAGNATED) && (!s->dense || rep.claimed == CF_OK));
+    if (!usable) return cf_step_fail(w, st, "solve: solver '%s' failed on %d contacts: %s", s->name, nc, cf_status_name(st));
+    if (st != CF_OK && w->def.on_solver_failure == CF_ON_FAILURE_STOP)
+        return cf_step_fail(w, st, "solve: solver '%s' did not converge on %d contacts (%s): common residual %.3e above the "
+                            "tolerance %.3e (its own measure %.3e, %s); world.on_solver_failure is \"stop\"", s->name, nc,
+                            cf_status_name(st), rep.common, rep.common_tol, rep.residual, cf_measure_name(s->measure));
+    if (!cf_vec_finite(3 * nc, x))
+        return cf_step_fail(w, CF_DIVERGED, "solve: solver '%s' returned impulses that are not finite", s->name);
+    if (s->form == CF_FORM_DUAL) {
+        if (!cf_vec_finite(as->dual.n, as->u_dual.v))
+            return cf_step_fail(w, CF_DIVERGED, "solve: solver '%s' (%s) returned velocities that are not finite", s->name,
+                                cf_preconditioner_name(as->par.preconditioner));
+        cf_apply_dual(w, as, soft);
+        for (int a = 0; a < nc; ++a) memcpy(contacts->items[a].lambda, &x[3 * a], 3 * sizeof *x);
+        w->stats.common_residual = cf_dual_residual(&as->dual, x, as->u_dual.v, CF_FRICTION_CONE);
+        return CF_OK;
+    }
+    st = apply(w, contacts, ustar, x, soft);
+    if (st != CF_OK) return cf_step_fail(w, st, "solve: applying the impulses failed (%s)", cf_status_name(st));
+    for (int a = 0; a < nc; ++a) memcpy(contacts->items[a].lambda, &x[3 * a], 3 * sizeof *x);
+    if (s->form != CF_FORM_ROWS) w->stats.common_residual = cf_fc_residual(&as->fc, x);
+    else if (as->par.friction == CF_FRICTION_CONE) w->stats.common_residual = rep.residual;
+    else w->stats.common_residual = rows_residual(w, contacts, as, x, CF_FRICTION_CONE);
+    return CF_OK;
+}
+
+/* ---- CF_STAGE_STABILIZE ---------------------------------------------------------------------- */
+
+/* Split impulse (solvers with that stage, cfSolver::split): pseudo-velocities that remove the
+   fraction erp of the penetration beyond the slop move the positions and are then forgotten, so
+   no velocity (and no energy) is added. */
+cfStatus cf_stage_stabilize(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv)
+{
+    const cfWorldDef *d = &w->def;
+    if (!cf_step_solving(w, contacts) || d->stabilization != CF_STAB_SPLIT || !d->solver->split) return CF_OK;
+    if (as->erp == 0.0) return CF_OK;
+    if (cf_buf_reserve(pv, 6 * w->n_bodies) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
+    cfStatus st = d->solver->split(as->form.work, &as->prob, as->erp, d->slop, sweeps, pv->v);
+    if (st != CF_OK)
+        return cf_step_fail(w, st, "stabilize: split impulse of solver '%s' (%s)", d->solver->name, cf_status_name(st));
+    for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        const double *p = &pv->v[6 * i];
+        if (b->fixed || (p[0] == 0.0 && p[1] == 0.0 && p[2] == 0.0 && p[3] == 0.0 && p[4] == 0.0 && p[5] == 0.0)) continue;
+        cfVec3 v = b->v, om = b->w;
+        b->v = cfu_vec3(p[0], p[1], p[2]);
+        b->w = cfu_vec3(p[3], p[4], p[5]);
+        st = cf_rigid_integrate_position(b, d->dt);
+        b->v = v;
+        b->w = om;
+    }
+    return st == CF_OK ? CF_OK : cf_step_fail(w, st, "stabilize: position update (%s)", cf_status_name(st));
+}
