@@ -133,6 +133,9 @@ $(CFLAB): $(CFLAB_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
 
 apps: $(CFLAB) $(EXTRA_APPS)
 
+# make install / uninstall (PREFIX, DESTDIR): libcf.a, headers, cflab.pc, programs, man pages
+include mk/install.mk
+
 # ---- tests ---------------------------------------------------------------------------------
 test: $(ALL_TEST_BINS)
 	@st=0; for c in $(CHAPTER_DIRS); do $(MAKE) --no-print-directory test-$$c || st=1; done; exit $$st
