@@ -51,11 +51,15 @@ $(INSTALL_LIBCF): $(LIB_OBJ) $(SIM_OBJ) $(call all_impl_objs,solutions)
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# the programs as `make IMPL=solutions` builds them (with HDF5=1, the cflab that reads FCLIB's files)
+INSTALL_BINS := $(CFLAB) $(CFVIEW)
+$(BLD)/install/cflab.1: $(CFLAB)
+$(BLD)/install/cfview.1: $(CFVIEW)
 # short man pages from --help (help2man; tools/install-deps installs it)
-$(BLD)/install/%.1: $(BLD)/bin/solutions/%
+$(INSTALL_MANS):
 	@command -v help2man >/dev/null || { echo "make install: help2man is missing (tools/install-deps installs it)" >&2; exit 1; }
 	@mkdir -p $(@D)
-	$(Q)help2man --no-info --version-string=$(CF_VERSION) --name="$(MAN_NAME_$*)" --output=$@ $<
+	$(Q)help2man --no-info --version-string=$(CF_VERSION) --name="$(MAN_NAME_$(basename $(@F)))" --output=$@ $<
 
 .PHONY: install uninstall
 # the programs are cflab and cfview on the reference solutions: IMPL=solutions builds them
@@ -63,9 +67,9 @@ ifneq ($(IMPL),solutions)
 install:
 	@$(MAKE) --no-print-directory IMPL=solutions install
 else
-install: $(INSTALL_LIBCF) $(INSTALL_PROGS:%=$(BLD)/bin/solutions/%) $(INSTALL_MANS)
+install: $(INSTALL_LIBCF) $(INSTALL_BINS) $(INSTALL_MANS)
 	install -d $(addprefix $(DESTDIR),$(BINDIR) $(LIBDIR) $(PKGCONFIGDIR) $(INCLUDEDIR)/cf $(MANDIR)/man1 $(DATADIR)/scenes)
-	install -m 755 $(INSTALL_PROGS:%=$(BLD)/bin/solutions/%) $(DESTDIR)$(BINDIR)
+	install -m 755 $(INSTALL_BINS) $(DESTDIR)$(BINDIR)
 	install -m 644 $(INSTALL_LIBCF) $(DESTDIR)$(LIBDIR)
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/cf
 	install -m 644 $(INSTALL_MANS) $(DESTDIR)$(MANDIR)/man1
