@@ -252,3 +252,15 @@ cfStatus cf_file_read_text(const char *path, long max_bytes, char **text, size_t
     if (len) *len = n;
     return CF_OK;
 }
+
+double cf_strtod(const char *s, char **end)
+{
+    const char *p = s;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f') ++p;
+    if (*p == '+' || *p == '-') ++p;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        *end = (char *)s;
+        return 0.0;
+    }
+    return strtod(s, end);
+}

@@ -281,7 +281,7 @@ static cfStatus read_double(Tokens *t, const char *what, long index, double *out
     const char *s = tokens_next(t, what);
     if (!s) return CF_BAD_INPUT;
     char *end;
-    double v = strtod(s, &end);
+    double v = cf_strtod(s, &end);
     if (end == s || *end != '\0')
         return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): expected a number (%s[%ld])",
                             t->path, tokens_line(t, t->next), t->next, s, what, index);

@@ -192,7 +192,7 @@ static cfStatus read_double(Tokens *t, const char *what, double *out)
     }
     char *end = NULL;
     errno = 0;
-    double v = strtod(t->tok, &end);
+    double v = cf_strtod(t->tok, &end);
     if (end == t->tok || *end) return bad(t, what, "expected a number");
     if (!isfinite(v)) return bad(t, what, "not a finite number");
     *out = v;

@@ -49,7 +49,7 @@ static int numbers(Reader *r, double *out, int cap)
         if (!*p) return n;
         char *end;
         errno = 0;
-        double v = strtod(p, &end);
+        double v = cf_strtod(p, &end);
         if (end == p || errno == ERANGE || !isfinite(v) ||
             (*end && *end != ' ' && *end != '\t' && *end != '\r' && *end != '\n'))
             return -1;

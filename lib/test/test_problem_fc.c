@@ -451,6 +451,9 @@ START_TEST(fc_malformed_files)
         {"3\n1\n0\n6\n6\n", ":4: token 4 ('6')"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 x 0 0 0 1\n0 0 0\n0.1\n", ":7: token 12 ('x'): expected a number"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 nan 0 0 0 1\n0 0 0\n0.1\n", ":7: token 12 ('nan')"},
+        /* decimal only: strtod() would read 0x10 as 16, which Siconos and tools/certify refuse */
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 0x10 0 0 0 1\n0 0 0\n0.1\n", ":7: token 12 ('0x10'): expected a number"},
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 -0X1p-3 0\n0.1\n", ":8: token 18 ('-0X1p-3'): expected a number"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n-0.1\n", ":9: token 20 ('-0.1'): mu[0]"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0\n", ":8: token 17: file ends early"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0\n", ":7: token 8: file ends early"},

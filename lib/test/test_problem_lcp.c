@@ -211,6 +211,7 @@ START_TEST(lcp_read_errors_name_the_token)
         {"2\n0\n2\n2\n2 2\n1 0 nan 1\n-1 -1\n", 6, 9, "not a finite number"},
         {"2\n0\n2\n2\n2 2\n1 0 0 1e999\n-1 -1\n", 6, 10, "not a finite number"},
         {"2\n0\n2\n2\n2 2\n1 0 0 1\n-1 x\n", 7, 12, "expected a number"},
+        {"2\n0\n2\n2\n2 2\n1 0 0x10 1\n-1 -1\n", 6, 9, "expected a number"}, /* decimal only, not hex */
         {"2\n0\n2\n2\n2 2\n1 0 0 1\n-1\n\n\n", 7, 12, "unexpected end of file"},
         /* SBM: filled1 must be block rows + 1, the block number must repeat, indices in range */
         {"2\n1\n2\n2\n1\n1\n1\n2\n2\n3\n", 10, 10, "filled1"},

@@ -81,6 +81,16 @@ FILE *cf_file_open(const char *path, long max_bytes, cfStatus *st, cfError *err)
  * cap while it was read; CF_NO_MEMORY. On failure *text is NULL.
  */
 cfStatus cf_file_read_text(const char *path, long max_bytes, char **text, size_t *len, cfError *err);
+
+/**
+ * strtod() for the text formats (Siconos, TetGen): a decimal number only. strtod() also takes a
+ * hexadecimal one ("0x10" is 16, "0x1p-3" is 0.125), which none of these formats writes and
+ * other tools reading the same file (Siconos, Python's float()) refuse; it is not converted:
+ * *@p end is @p s and the result 0, as for any word that is not a number. Otherwise exactly
+ * strtod(@p s, @p end) (leading white space, "inf" and "nan" included: the callers refuse
+ * non-finite values with their own message).
+ */
+double cf_strtod(const char *s, char **end);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
