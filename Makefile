@@ -20,6 +20,7 @@ SAN ?= 0
 CHOLMOD ?= 0
 
 include mk/config.mk
+include mk/confine.mk
 include mk/chapters.mk
 -include mk/viewer.mk
 -include mk/grade.mk

@@ -76,11 +76,11 @@ TAP_DIR := $(BLD)/tap/$(IMPL)-$(PRIOR_TAG)
 define chapter_rules
 # $1 = chNN
 $1_TEST_OBJ := $$(patsubst %.c,$$(OBJ)/%.o,$$(wildcard chapters/$1/tests/*.c) $$(wildcard $$(HIDDEN)/$1/*.c))
-$$(TEST_BIN_DIR)/test_$1: $$($1_TEST_OBJ) $$(call link_objs,$1) $$(CFT_OBJ) $$(LIBSIM) $$(LIBCF)
+$$(TEST_BIN_DIR)/test_$1: $$($1_TEST_OBJ) $$(call link_objs,$1) $$(call confine_objs,$1) $$(CFT_OBJ) $$(LIBSIM) $$(LIBCF) | $$(call confine_wraps,$1)
 	@$$(call require_impls,$$(IMPL),$1)
 	@$$(call require_prior,$1)
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS) $$^ -o $$@ $$(LDLIBS) $$(CHECK_LIBS)
+	$$(Q)$$(CC) $$(CFLAGS) $$^ -o $$@ $$(call confine_ldflags,$1) $$(LDLIBS) $$(CHECK_LIBS)
 
 .PHONY: $(sort test-$1 test-$(patsubst ch0%,ch%,$1))
 $(sort test-$1 test-$(patsubst ch0%,ch%,$1)): $$(TEST_BIN_DIR)/test_$1

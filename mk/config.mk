@@ -21,7 +21,7 @@ OBJ := $(BLD)/obj
 DEPS_STAMP := $(BUILD)/.deps-ok
 LIBCF := $(BLD)/libcf.a
 LIBSIM := $(BLD)/libcfsim.a
-CFT_OBJ := $(OBJ)/lib/test/cft.o
+CFT_OBJ := $(OBJ)/lib/test/cft.o $(OBJ)/lib/test/cft_confine.o
 
 # OpenBLAS on one thread unless the caller says otherwise: every dense system here is small (tens to
 # a few hundred unknowns), and a threaded OpenBLAS on a busy machine spins: `make test-ch9`'s world

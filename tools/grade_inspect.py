@@ -13,7 +13,10 @@ so both builds come from one token stream. Then, outside the sandbox:
   the functions declared in the chapter headers cf_chKK.h for K <= N, the math library, and a
   short list of libc (allocation, memory and string functions, formatted printing);
 - no constructor, destructor or .init_array/.fini_array entry (only the sanitizer's own one in
-  the sanitizer build), no indirect function (ifunc), no section outside the usual ones;
+  the sanitizer build), no indirect function (ifunc), no thread-local storage, no versioned
+  symbol, no section outside GCC's own (KEEP_SECTION_RE), nothing writable and executable, no
+  executable stack;
+- OpenMP (GOMP_*, omp_*) is allowed: chapter 8's spec recommends it;
 - no inline assembly (GCC marks it #APP in the .s), no stack or control-flow builtins
   (__builtin_frame_address, __builtin_longjmp, ...);
 - #include only the course's headers (lib/include/cf/*.h) and the standard C headers of
@@ -21,6 +24,12 @@ so both builds come from one token stream. Then, outside the sandbox:
 
 Every function takes bytes or text the sandbox wrote and never trusts it: a malformed object is a
 refusal, not a crash. A refusal is a list of one-line reasons naming the file and the symbol.
+
+The inspection is a courtesy to the honest student (a clear refusal of an fopen left in), not the
+security boundary: that is the confined run (lib/test/cft_confine.h) and, before the link, the
+sanitizing of every student object (sanitize_plan(), check_sanitized()): only GCC's own sections
+stay, only the exercise functions stay global, so that nothing of the student's runs at load time
+or in place of a function the test's process calls.
 """
 import os.path
 import re
@@ -45,18 +54,30 @@ strcpy strncpy strcat strncat
 printf fprintf vprintf vfprintf snprintf vsnprintf sprintf vsprintf puts fputs putchar fputc putc
 fwrite fflush stdout stderr
 qsort bsearch abs labs llabs div ldiv lldiv
-__assert_fail __stack_chk_fail _GLOBAL_OFFSET_TABLE_
+__assert_fail __stack_chk_fail
 __printf_chk __fprintf_chk __vprintf_chk __vfprintf_chk __snprintf_chk __vsnprintf_chk
 __sprintf_chk __vsprintf_chk __memcpy_chk __memmove_chk __memset_chk __strcpy_chk __strncpy_chk
 __strcat_chk __strncat_chk
 """.split())
 
 # libcf globals an exercise may not call: the stub hook (test plumbing: it decides how a reached
-# stub fails a test) and the library's file readers and writers (an exercise computes; it never
-# opens a file, and where the sandbox has no mount namespace these would reach every file the
-# sandbox user can read or write)
-LIBCF_DENIED = frozenset(["cf_set_todo_hook", "cf_scene_load", "cf_lcp_read_siconos",
-                          "cf_lcp_write_siconos", "cf_fc_read_siconos", "cf_fc_write_siconos"])
+# stub fails a test); the library's file readers and writers are found by file_functions()
+LIBCF_DENIED = frozenset(["cf_set_todo_hook"])
+
+# what OpenMP code calls (chapter 8's spec recommends `#pragma omp parallel for`)
+OPENMP_PREFIXES = ("GOMP_", "omp_")
+
+# the C library's ways into the file system: a library function that reaches one of these
+# reads or writes files (file_functions())
+FILE_CALLS = frozenset("""
+fopen fopen64 freopen freopen64 fdopen open open64 openat openat64 __open_2 __open64_2 creat
+opendir fdopendir scandir popen tmpfile tmpfile64 mkstemp mkostemp remove unlink unlinkat rename
+renameat truncate ftruncate mkdir rmdir symlink link chmod chown stat stat64 lstat
+""".split())
+
+# what looks up symbols or the program's own image at run time: refused with its own reason
+DYNAMIC_LOOKUP = frozenset("dlopen dlsym dlvsym dladdr dladdr1 dlinfo dl_iterate_phdr "
+                           "dlmopen dlerror dlclose _dl_find_object getauxval".split())
 
 SANITIZER_PREFIXES = ("__asan_", "__ubsan_", "__sanitizer_", "__lsan_")
 
@@ -69,15 +90,21 @@ DENIED_BUILTINS = ("__builtin_frame_address", "__builtin_return_address",
                    "__builtin_stack_restore")
 BUILTIN_RE = re.compile(r"\b(" + "|".join(DENIED_BUILTINS) + r")\b")
 
-# sections a C translation unit normally has; anything else (.init, .ctors, .preinit_array, a
-# section named by the student) is refused
-SECTION_RE = re.compile(r"^(|\.text(\..*)?|\.data(\..*)?|\.rodata(\..*)?|\.bss(\..*)?|"
-                        r"\.tdata(\..*)?|\.tbss(\..*)?|\.rela\..*|\.debug_\w+|\.comment|"
-                        r"\.note\.GNU-stack|\.note\.gnu\.property|\.eh_frame|\.group|"
-                        r"\.symtab|\.strtab|\.shstrtab)$")
+# the sections GCC writes for a C file compiled alone (and their relocations); the sanitizer
+# removes every other one before the link, the inspection refuses it (.init, .ctors, .init_array,
+# a section named by the student: .text is the only code, entered through a symbol)
+_GCC_SECTION = (r"\.text(\.(startup|unlikely|hot|exit))?|\.data(\.rel(\.ro)?(\.local)?)?|"
+                r"\.rodata(\.(str\d{1,2}\.\d{1,2}|cst\d{1,2}))?|\.bss|\.eh_frame|"
+                r"\.debug_(info|abbrev|loclists|rnglists|aranges|line|line_str|str|frame|loc|"
+                r"ranges|macro|types|addr|str_offsets)|\.comment|\.note\.GNU-stack|"
+                r"\.note\.gnu\.property")
+KEEP_SECTION_RE = re.compile(r"^(|\.rela)?(" + _GCC_SECTION + r")$")
+TABLES = re.compile(r"^(|\.symtab|\.strtab|\.shstrtab)$")
 SANITIZER_ARRAYS = {".init_array.00099": "_sub_I_00099_", ".fini_array.00099": "_sub_D_00099_"}
+SHF_WRITE, SHF_EXECINSTR, SHF_TLS = 0x1, 0x4, 0x400
+STT_TLS, STT_COMMON = 6, 5
 
-SHT_SYMTAB, SHT_RELA, SHT_DYNSYM = 2, 4, 11
+SHT_SYMTAB, SHT_RELA, SHT_DYNSYM, SHT_GROUP = 2, 4, 11, 17
 SHT_INIT_ARRAY, SHT_FINI_ARRAY, SHT_PREINIT_ARRAY = 14, 15, 16
 STB_LOCAL, STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE = 0, 1, 2, 10
 STT_FUNC, STT_SECTION, STT_GNU_IFUNC = 2, 3, 10
@@ -112,7 +139,8 @@ class Elf:
                 raise BadObject("a section lies outside the file")
             self.sections.append(dict(name=self._str(str_off, str_size, name), type=typ,
                                       flags=flags, offset=off, size=size, link=link, info=info,
-                                      entsize=entsize))
+                                      entsize=entsize,
+                                      raw=self._str(str_off, str_size, name, "surrogateescape")))
         self.symbols = []
         tabs = [s for s in self.sections if s["type"] in (SHT_SYMTAB, SHT_DYNSYM)]
         if tabs:
@@ -127,13 +155,13 @@ class Elf:
                                          bind=info >> 4, type=info & 15, shndx=shndx,
                                          value=value, size=size))
 
-    def _str(self, off, size, k):
+    def _str(self, off, size, k, errors="replace"):
         if k >= size:
             raise BadObject("bad string offset")
         end = self.data.find(b"\0", off + k, off + size)
         if end < 0:
             raise BadObject("unterminated string")
-        return self.data[off + k:end].decode("utf-8", "replace")
+        return self.data[off + k:end].decode("utf-8", errors)
 
     def relocations(self, target):
         """(offset, symbol index, addend) of the RELA section applying to section index target."""
@@ -181,6 +209,57 @@ def library_globals(archive_path):
     for _name, body in archive_members(Path(archive_path).read_bytes()):
         names |= defined_functions(body)
     return names
+
+
+def file_functions(archive_path):
+    """The global functions of the library archive that read or write files: those from which a
+    call chain (direct calls, tail calls, taken addresses; static helpers included) reaches one of
+    FILE_CALLS, from the archive's disassembly with relocations (objdump -dr)."""
+    r = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(archive_path)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"objdump {archive_path}: {r.stderr.strip()[:300]}")
+    member, fn = None, None
+    edges, local = {}, {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"^(\S+\.o):\s+file format", line)
+        if m:
+            member, fn = m.group(1), None
+            continue
+        m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
+        if m:
+            fn = (member, m.group(1))
+            local.setdefault(member, set()).add(m.group(1))
+            edges.setdefault(fn, set())
+            continue
+        if fn is None:
+            continue
+        m = re.search(r"\b(?:call|jmp)\s+[0-9a-f]+ <([^>+]+)>", line)
+        if m and m.group(1) != fn[1]:
+            edges[fn].add(m.group(1))
+        m = re.search(r"R_X86_64_(?:PLT32|PC32|GOTPCRELX?|REX_GOTPCRELX|32S?|64)\s+([^\s+-]+)", line)
+        if m and not m.group(1).startswith(".L"):
+            edges[fn].add(m.group(1))
+    # callee names resolve to the member's own function first, then to a global one
+    glob = {}
+    for (mem, name) in edges:
+        glob.setdefault(name, []).append((mem, name))
+    bad = set()
+    changed = True
+    while changed:
+        changed = False
+        for node, targets in edges.items():
+            if node in bad:
+                continue
+            mem = node[0]
+            for t in targets:
+                hit = t in FILE_CALLS or (mem, t) in bad or \
+                    (t not in local.get(mem, ()) and any(g in bad for g in glob.get(t, [])))
+                if hit:
+                    bad.add(node)
+                    changed = True
+                    break
+    return {name for (_mem, name) in bad}
 
 
 def declared_functions(cc, header, include_dir):
@@ -235,9 +314,16 @@ def system_include_dirs(cc):
 # ------------------------------------------------------------------------------------------
 # the checks (on what the sandbox wrote: untrusted)
 
-def check_object(data, src, own, allowed, sanitizer=False):
+def show(name):
+    """A section or symbol name for a one-line reason (the student chose it)."""
+    text = name if len(name) <= 60 else name[:57] + "..."
+    return repr(text) if not re.fullmatch(r"[\w.$]*", text) else f"`{text}`"
+
+
+def check_object(data, src, own, allowed, sanitizer=False, file_functions=frozenset()):
     """Problems of one compiled translation unit (a list of one-line strings): it may define
-    only functions of own (its chapter's exercise functions) and use only names in allowed."""
+    only functions of own (its chapter's exercise functions) and use only names in allowed (and
+    OpenMP's); file_functions are the library's functions that read or write files."""
     try:
         elf = Elf(data, want_type=1)
     except (BadObject, struct.error, UnicodeDecodeError, ValueError) as e:
@@ -245,27 +331,118 @@ def check_object(data, src, own, allowed, sanitizer=False):
     problems = []
     for k, s in enumerate(elf.sections):
         name = s["name"]
+        if TABLES.match(name):
+            continue
         if name in SANITIZER_ARRAYS and sanitizer:
             problems += _sanitizer_array(elf, k, src, SANITIZER_ARRAYS[name])
+        elif sanitizer and name.startswith(".rela") and name[5:] in SANITIZER_ARRAYS:
+            continue  # checked with its array
         elif s["type"] in (SHT_INIT_ARRAY, SHT_FINI_ARRAY, SHT_PREINIT_ARRAY) or \
                 name.startswith((".init", ".fini", ".ctors", ".dtors", ".preinit")):
-            problems.append(f"{src}: has a constructor or destructor (section {name}): code "
+            problems.append(f"{src}: has a constructor or destructor (section {show(name)}): code "
                             "that would run before or after the tests")
-        elif not SECTION_RE.match(name):
-            problems.append(f"{src}: has a section {name!r} (a C file compiled alone has none "
-                            "like it)")
-    for s in elf.symbols[1:]:
+        elif not KEEP_SECTION_RE.match(name):
+            problems.append(f"{src}: has a section {show(name)}: a C file compiled alone has none "
+                            "like it (GCC's own sections only: no code outside .text)")
+        elif s["flags"] & SHF_WRITE and s["flags"] & SHF_EXECINSTR:
+            problems.append(f"{src}: has a section {show(name)} that is writable and executable")
+        elif name == ".note.GNU-stack" and s["flags"] & SHF_EXECINSTR:
+            problems.append(f"{src}: asks for an executable stack (a nested function?)")
+        elif s["flags"] & SHF_TLS:
+            problems.append(f"{src}: has thread-local storage (section {show(name)})")
+    # symbols a relocation names (the assembler lists _GLOBAL_OFFSET_TABLE_ whenever code takes a
+    # function's address through the GOT; only a relocation against it is arithmetic on it)
+    used = {symi for k in range(len(elf.sections)) for _off, symi, _add in elf.relocations(k)}
+    for i, s in enumerate(elf.symbols[1:], 1):
         name = s["name"]
+        if name == "_GLOBAL_OFFSET_TABLE_" and s["shndx"] == SHN_UNDEF and i not in used:
+            continue
         if s["type"] == STT_GNU_IFUNC:
-            problems.append(f"{src}: defines an indirect function (ifunc) `{name}`")
+            problems.append(f"{src}: defines an indirect function (ifunc) {show(name)}: its "
+                            "resolver would run when the program loads")
+        elif s["type"] == STT_TLS:
+            problems.append(f"{src}: uses thread-local storage ({show(name)})")
+        elif "@" in name:
+            problems.append(f"{src}: has a versioned symbol {show(name)}")
         elif s["shndx"] == SHN_UNDEF:
-            if name and name not in allowed and not (sanitizer and name.startswith(SANITIZER_PREFIXES)):
-                problems.append(f"{src}: uses `{name}`, which exercises may not call or use "
+            if not name or name in allowed or name.startswith(OPENMP_PREFIXES) or \
+                    (sanitizer and name.startswith(SANITIZER_PREFIXES)):
+                continue
+            if name == "_GLOBAL_OFFSET_TABLE_":
+                problems.append(f"{src}: uses `_GLOBAL_OFFSET_TABLE_` (its address): no exercise "
+                                "needs the program's own linkage tables")
+            elif name in DYNAMIC_LOOKUP:
+                problems.append(f"{src}: uses `{name}`, which looks up the program's own code at "
+                                "run time (exercises may not)")
+            elif name.startswith(SANITIZER_PREFIXES):
+                problems.append(f"{src}: uses `{name}` of the sanitizers' run time (exercises "
+                                "may not ask whether they run under a sanitizer)")
+            elif name in file_functions:
+                problems.append(f"{src}: uses `{name}`, a library function that reads or writes "
+                                "files (an exercise computes; it never opens a file)")
+            else:
+                problems.append(f"{src}: uses {show(name)}, which exercises may not call or use "
                                 "(see docs/grading.md: What an exercise may use)")
         elif s["bind"] in (STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE) or s["shndx"] == SHN_COMMON:
+            if s["shndx"] == SHN_COMMON and name.startswith(".gomp_critical_user_"):
+                continue  # the lock of a named `#pragma omp critical`
             if name not in own or s["type"] != STT_FUNC:
-                problems.append(f"{src}: defines `{name}`: only the chapter's exercise functions "
-                                "(declared in its cf_chNN.h) may be global; make helpers static")
+                problems.append(f"{src}: defines {show(name)}: only the chapter's exercise "
+                                "functions (declared in its cf_chNN.h) may be global; make "
+                                "helpers static")
+    return problems
+
+
+def _kept_sections(elf, sanitizer):
+    """Indices of the sections that stay: GCC's own (not writable and executable, not
+    thread-local) and, in the sanitizer build, its own constructor and destructor arrays when
+    they are exactly that (_sanitizer_array), with their relocations."""
+    arrays = {s["name"] for k, s in enumerate(elf.sections) if sanitizer and
+              s["name"] in SANITIZER_ARRAYS and not _sanitizer_array(elf, k, "", SANITIZER_ARRAYS[s["name"]])}
+    keep = set()
+    for k, s in enumerate(elf.sections):
+        name = s["name"]
+        if TABLES.match(name) or name in arrays or (name.startswith(".rela") and name[5:] in arrays):
+            keep.add(k)
+        elif KEEP_SECTION_RE.match(name) and not (s["flags"] & SHF_WRITE and s["flags"] & SHF_EXECINSTR) \
+                and not s["flags"] & SHF_TLS:
+            keep.add(k)
+    return keep
+
+
+def sanitize_plan(data, sanitizer=False):
+    """The sections the sanitizer removes from a student object before the link: exact names
+    (surrogate-escaped) for objcopy's --remove-section."""
+    elf = Elf(data, want_type=1)
+    keep = _kept_sections(elf, sanitizer)
+    return [s["raw"] for k, s in enumerate(elf.sections) if k not in keep]
+
+
+def check_sanitized(data, src, own, sanitizer=False):
+    """What must hold of a sanitized object whatever the inspection said (the link's input):
+    GCC's own sections, nothing writable and executable, no executable stack, only exercise
+    functions global, no ifunc, no thread-local or versioned symbol."""
+    try:
+        elf = Elf(data, want_type=1)
+    except (BadObject, struct.error, UnicodeDecodeError, ValueError) as e:
+        return [f"{src}: the sanitized object cannot be read ({e})"]
+    problems = []
+    keep = _kept_sections(elf, sanitizer)
+    for k, s in enumerate(elf.sections):
+        if k not in keep:
+            problems.append(f"{src}: section {show(s['name'])} survived the sanitizer")
+        elif s["name"] == ".note.GNU-stack" and s["flags"] & SHF_EXECINSTR:
+            problems.append(f"{src}: asks for an executable stack")
+    for s in elf.symbols[1:]:
+        name = s["name"]
+        if s["type"] in (STT_GNU_IFUNC, STT_TLS) or "@" in name:
+            problems.append(f"{src}: symbol {show(name)} survived the sanitizer")
+        elif s["shndx"] != SHN_UNDEF and (s["bind"] in (STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE) or
+                                           s["shndx"] == SHN_COMMON):
+            if s["shndx"] == SHN_COMMON and name.startswith(".gomp_critical_user_"):
+                continue
+            if name not in own or s["type"] != STT_FUNC:
+                problems.append(f"{src}: global {show(name)} survived the sanitizer")
     return problems
 
 

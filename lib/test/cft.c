@@ -2,14 +2,17 @@
 /* Test support: graded registration, rubric, cost-grouped timeouts, tolerance asserts. */
 #define _POSIX_C_SOURCE 200809L
 #include "cft.h"
+#include "cft_confine.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,15 +92,25 @@ void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int 
 static volatile int in_test;
 static volatile int test_ended; /* the test function and the checked teardown returned */
 static pid_t runner_pid;        /* the runner; a test in fork mode runs in a child of it */
-static void witness(void);
 static bool leak_check_at_exit(void);
 static void check_leaks(void);
-static void enter_test(void) { in_test = 1; }
+static void start_clock(double seconds);
+static void enter_test(void) /* a test case not made here (a hidden test's): Check's default */
+{
+    const char *d = getenv("CK_DEFAULT_TIMEOUT");
+    double t = d && *d ? strtod(d, NULL) : 4.0;
+    in_test = 1;
+    start_clock(t > 0 ? t : 4.0);
+}
+static void enter_unit(void) { in_test = 1; start_clock(CFT_TIMEOUT_UNIT); }
+static void enter_scene(void) { in_test = 1; start_clock(CFT_TIMEOUT_SCENE); }
+static void enter_long(void) { in_test = 1; start_clock(CFT_TIMEOUT_LONG); }
 static void leave_test(void)
 {
     in_test = 0;
-    test_ended = 1;
-    if (!leak_check_at_exit()) witness(); /* else after the leak check, in exit_guard() */
+    test_ended = 1; /* the leak check follows when the process exits (exit_guard) */
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
 }
 static void exit_guard(void)
 {
@@ -107,7 +120,6 @@ static void exit_guard(void)
     }
     if (test_ended && leak_check_at_exit()) {
         check_leaks(); /* fails the test (and ends the process) on a leak */
-        witness();
         fflush(NULL);
         _exit(EXIT_SUCCESS); /* LeakSanitizer's own check at exit would only repeat this one */
     }
@@ -120,8 +132,7 @@ static void exit_guard(void)
    passed test's process exits (fork mode; in place of LeakSanitizer's, so it costs nothing more),
    shows its report as it is and fails the test at the largest leak's allocation outside the
    sanitizer: `exercises/ch01/soft.c:94: memory leak: 2880 byte(s) in 60 allocation(s) not freed,
-   the largest allocated here in cf_soft_step_implicit`. In grader mode the test's pass is
-   witnessed after that check. */
+   the largest allocated here in cf_soft_step_implicit`. */
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
@@ -203,6 +214,56 @@ static void check_leaks(void) {}
 
 /* ---- test cases by cost ---- */
 
+/* ---- the test's time limit: a test that runs out of time inside an exercise function says which ----
+   Check's fork mode kills a test's process when its time limit (the test case's timeout times
+   CK_TIMEOUT_MULTIPLIER) runs out. Shortly before that, a timer in the test's process fails the
+   test naming the exercise function that runs (directly), and the proxies of confined calls stop
+   waiting for theirs (cft_confine.h). */
+
+static double test_limit;
+
+static void out_of_time(int sig)
+{
+    (void)sig;
+    const cftExercise *ex = cft_confine_running();
+    if (ex)
+        _ck_assert_failed(__FILE__, __LINE__, "Failed",
+                          "%s: %s was still running when the test's time limit (%.3g s) ran out", ex->id, ex->fn,
+                          test_limit);
+}
+
+static int grade_fd = -1;
+
+static void start_clock(double seconds)
+{
+    /* the grader's run with direct calls (the sanitizer build's): the student's code is in this
+       process; nothing it starts may outlive the test (cft_confine.h) */
+    static bool hardened;
+    if (grade_fd >= 0 && !hardened && !cft_confine_enabled()) {
+        hardened = true;
+        if (cft_confine_harden_direct() != 0)
+            fprintf(stderr, "cft: cannot restrict the test's process (%s)\n", strerror(errno));
+    }
+    const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
+    double mult = m && *m ? strtod(m, NULL) : 1.0;
+    test_limit = seconds * (mult > 0 ? mult : 1.0);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double start = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    /* some time before Check's own limit, which started when it forked this process */
+    double margin = fmin(0.5, 0.1 * test_limit);
+    const char *f = getenv("CK_FORK");
+    if (f && strcmp(f, "no") == 0) {
+        cft_confine_test_start(0, 0); /* one process for every test: no limit */
+        return;
+    }
+    cft_confine_test_start(start + test_limit - margin, test_limit);
+    double left = test_limit - margin;
+    struct itimerval t = {{0, 0}, {(time_t)left, (suseconds_t)((left - floor(left)) * 1e6)}};
+    signal(SIGALRM, out_of_time);
+    setitimer(ITIMER_REAL, &t, NULL);
+}
+
 static TCase *make_tcase(Suite *s, const char *name, double timeout)
 {
     TCase *tc = tcase_create(name);
@@ -212,7 +273,8 @@ static TCase *make_tcase(Suite *s, const char *name, double timeout)
     }
     groups[n_groups].tc = tc;
     groups[n_groups++].name = name;
-    tcase_add_checked_fixture(tc, enter_test, leave_test);
+    tcase_add_checked_fixture(tc, timeout == CFT_TIMEOUT_UNIT ? enter_unit : timeout == CFT_TIMEOUT_SCENE ? enter_scene
+                                  : timeout == CFT_TIMEOUT_LONG ? enter_long : enter_test, leave_test);
     tcase_set_timeout(tc, timeout);
     suite_add_tcase(s, tc);
     return tc;
@@ -253,21 +315,16 @@ static void todo_fails_test(const char *id, const char *file, int line)
 }
 
 
-/* ---- grader mode: a pass is witnessed outside the test's process ----
+/* ---- grader mode: one graded test at a time, results over a socket ----
    tools/grade runs this program with CFT_GRADE_FD naming one end of a socket whose other end it
    keeps, outside the sandbox. The runner then runs each graded test alone in its own forked
-   process. When the test function has returned (its last assertion passed), the checked teardown
-   above asks the grader for a fresh random token ("DONE name"), reads it ("TOKEN name hex") and
-   sends it back ("PASS name hex"); the grader counts a test as passed only when its own token
-   comes back and the runner's result agrees. A test that ends any other way (exit, _exit, a
-   signal, a timeout, a forged log) never sends its token. The runner reports each result
-   ("RESULT name kind seconds file:line<TAB>message") and the grader writes the logs for the
-   instructor; Check's own logs are not used. Only this file reads the socket: the code under
-   test may not call read() (tools/grade inspects it before it runs), and opening a socket by a
-   /proc path fails. */
-
-static int grade_fd = -1;
-static const char *grade_test; /* the graded test this process runs, in grader mode */
+   process and reports its result ("RESULT name kind seconds file:line<TAB>message"); the grader
+   writes the logs for the instructor from these, Check's own logs are not used. In the run that
+   decides (CFT_CONFINE: every exercise function in a confined child, cft_confine.h) no code of
+   the student's runs in this process or the test's, so these results are the verdict; a child
+   cannot reach the socket (its descriptors are /dev/null). In the sanitizer build's run the
+   student's code runs in the test's process and could write here: the grader only lets that run
+   take points away (docs/grading.md). */
 
 static int grader_fd(void)
 {
@@ -293,33 +350,6 @@ static bool send_text(const char *s, size_t n)
         n -= (size_t)k;
     }
     return true;
-}
-
-static void witness(void)
-{
-    if (grade_fd < 0 || !grade_test) return;
-    char msg[512], line[512];
-    int n = snprintf(msg, sizeof msg, "DONE %s\n", grade_test);
-    if (n < 0 || (size_t)n >= sizeof msg || !send_text(msg, (size_t)n)) return;
-    size_t len_name = strlen(grade_test);
-    for (;;) { /* lines meant for another test (one that died after asking) are skipped */
-        size_t len = 0;
-        for (;;) {
-            char c;
-            ssize_t k = read(grade_fd, &c, 1);
-            if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) return;
-            if (c == '\n') break;
-            if (len + 1 < sizeof line) line[len++] = c;
-        }
-        line[len] = '\0';
-        if (strncmp(line, "TOKEN ", 6) == 0 && strncmp(line + 6, grade_test, len_name) == 0 &&
-            line[6 + len_name] == ' ') {
-            n = snprintf(msg, sizeof msg, "PASS %s %s\n", grade_test, line + 7 + len_name);
-            if (n > 0 && (size_t)n < sizeof msg) send_text(msg, (size_t)n);
-            return;
-        }
-    }
 }
 
 static double now_seconds(void)
@@ -375,11 +405,9 @@ static int run_for_grader(const char *suite_name, void (*build)(Suite *s))
         SRunner *sr = srunner_create(make_suite(suite_name, build));
         only_ordinal = -1;
         srunner_set_fork_status(sr, CK_FORK);
-        grade_test = e->name;
         double t0 = now_seconds();
         srunner_run_all(sr, CK_SILENT);
         double t1 = now_seconds();
-        grade_test = NULL;
         TestResult **r = srunner_ntests_run(sr) == 1 ? srunner_results(sr) : NULL;
         send_result(e->name, r ? r[0] : NULL, t1 - t0);
         free(r);

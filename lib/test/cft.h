@@ -22,7 +22,10 @@
  * name printed in failure lines, e.g. `ch01.3-long`) starts with prefix.
  * `prog --rubric` prints one line per graded test: name, exercise id, points, title
  * (tab-separated) and exits. CFT_GRADE_FD=n is set by tools/grade only: the graded tests then
- * run one at a time and each reports its end over the socket n (see docs/grading.md).
+ * run one at a time and the runner reports each result over the socket n (see docs/grading.md).
+ * CFT_CONFINE=all (or chapters, "ch06 ch07") runs the exercise functions confined, each call in
+ * a child that can only compute and send its results (cft_confine.h); a test that runs out of
+ * time inside an exercise function names it in either mode.
  */
 #ifndef CFT_H
 #define CFT_H

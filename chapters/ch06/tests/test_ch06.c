@@ -5,6 +5,7 @@
    solution is unique, the outcomes the Siconos problems' classes imply, the single sliding
    particle, and the Siconos error measure on the FC3D reference problems.
    Run with `make test-ch6` (your code) or `make test-ch6 IMPL=solutions`. */
+#include <dirent.h>
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1053,26 +1054,26 @@ START_TEST(ch06_6_single_contact_laws)
 }
 END_TEST
 
-/* read a Siconos FC3D file and its reference (line 1 n, line 2 r, line 3 u) */
+static int by_name(const void *a, const void *b) { return strcmp(a, b); }
+
+/* the Siconos FC3D problems with a reference (line 1 n, line 2 r, line 3 u), by name */
 static int fc_reference_files(char names[][128], int cap)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/siconos-fc3d/reference", cft_data_dir());
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "ls '%s' 2>/dev/null", dir);
-    FILE *f = popen(cmd, "r");
-    ck_assert_ptr_nonnull(f);
+    DIR *d = opendir(dir);
+    if (!d) return 0;
     int n = 0;
-    char line[256];
-    while (n < cap && fgets(line, sizeof line, f)) {
-        size_t len = strcspn(line, "\n");
-        line[len] = '\0';
-        if (len > 4 && len < 128 && strcmp(line + len - 4, ".ref") == 0) {
-            memcpy(names[n], line, len - 4);
+    struct dirent *e;
+    while (n < cap && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && len < 128 && strcmp(e->d_name + len - 4, ".ref") == 0) {
+            memcpy(names[n], e->d_name, len - 4);
             names[n++][len - 4] = '\0';
         }
     }
-    pclose(f);
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, by_name); /* in the order of their names */
     return n;
 }
 
