@@ -122,18 +122,38 @@ test-sim: $(SIMTEST_BINS)
 
 # ---- applications --------------------------------------------------------------------------
 APP_BIN := $(BLD)/bin/$(IMPL)
-CFLAB := $(APP_BIN)/cflab
 # cflab's own parts; `cflab compare` writes its PNG plots with stb (tools/cflab/plot.c)
 CFLAB_OBJ := $(patsubst %.c,$(OBJ)/%.o,tools/cflab/cflab.c tools/cflab/args.c tools/cflab/compare.c tools/cflab/plot.c)
 STB_CFLAGS = $(call lazy,STB_CFLAGS,pkg-config --cflags stb 2>/dev/null)
 STB_LIBS = $(call lazy,STB_LIBS,pkg-config --libs stb 2>/dev/null)
 $(OBJ)/tools/cflab/plot.o: EXTRA_CFLAGS += $(STB_CFLAGS)
+# HDF5=1: `cflab solve` reads FCLIB's HDF5 files too (tools/cflab/fclib.c on Debian's libhdf5-dev,
+# tools/install-deps --optional), as build/<v>/bin/<IMPL>-hdf5/cflab beside the default cflab; only
+# that link differs (every object is shared). Without it tools/cflab/fclib_none.c refuses them.
+HDF5 ?= 0
+ifeq ($(HDF5),1)
+CFLAB := $(APP_BIN)-hdf5/cflab
+CFLAB_OBJ += $(OBJ)/tools/cflab/fclib.o
+HDF5_CFLAGS = $(call lazy,HDF5_CFLAGS,pkg-config --cflags hdf5 2>/dev/null)
+HDF5_LIBS = $(call lazy,HDF5_LIBS,pkg-config --libs hdf5 2>/dev/null)
+$(OBJ)/tools/cflab/fclib.o: EXTRA_CFLAGS += $(HDF5_CFLAGS)
+$(OBJ)/tools/cflab/fclib.o: | $(BUILD)/.hdf5-ok
+$(BUILD)/.hdf5-ok:
+	@pkg-config --exists hdf5 || { echo "HDF5=1: Debian's libhdf5-dev is missing (tools/install-deps --optional installs it)" >&2; exit 1; }
+	@mkdir -p $(@D) && touch $@
+else
+CFLAB := $(APP_BIN)/cflab
+CFLAB_OBJ += $(OBJ)/tools/cflab/fclib_none.o
+endif
 $(CFLAB): $(CFLAB_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(LIBCF)
 	@$(call require_impls,$(IMPL),$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(STB_LIBS)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(STB_LIBS) $(HDF5_LIBS)
 
 apps: $(CFLAB) $(EXTRA_APPS)
+
+# make install / uninstall (PREFIX, DESTDIR): libcf.a, headers, cflab.pc, programs, man pages
+include mk/install.mk
 
 # ---- tests ---------------------------------------------------------------------------------
 test: $(ALL_TEST_BINS)

@@ -8,7 +8,7 @@
 # out), so this file may be included anywhere after mk/chapters.mk.
 
 # cflab links the solve subcommand (cflab.c's table calls cflab_solve_main)
-$(BLD)/bin/$(IMPL)/cflab: $(OBJ)/tools/cflab/solve.o
+$(BLD)/bin/$(IMPL)/cflab $(BLD)/bin/$(IMPL)-hdf5/cflab: $(OBJ)/tools/cflab/solve.o
 
 # the benchmark always measures the reference solutions
 BENCH_PIVOT := $(BLD)/bin/solutions/bench_pivot

@@ -33,8 +33,10 @@ PKGS := check libcjson lapacke openblas sdl2 stb
 
 # pkg-config is asked once, after the dependency stamp exists (lazy, evaluated on first use)
 lazy = $(eval $1 := $$(shell $2))$($1)
-PKG_CFLAGS = $(call lazy,PKG_CFLAGS,pkg-config --cflags libcjson lapacke openblas check 2>/dev/null)
-PKG_LIBS = $(call lazy,PKG_LIBS,pkg-config --libs libcjson lapacke openblas 2>/dev/null)
+# the library's own packages (also cflab.pc's Requires: mk/install.mk)
+LIB_PKGS := libcjson lapacke openblas
+PKG_CFLAGS = $(call lazy,PKG_CFLAGS,pkg-config --cflags $(LIB_PKGS) check 2>/dev/null)
+PKG_LIBS = $(call lazy,PKG_LIBS,pkg-config --libs $(LIB_PKGS) 2>/dev/null)
 CHECK_LIBS = $(call lazy,CHECK_LIBS,pkg-config --libs check 2>/dev/null)
 
 CC ?= cc

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* `cflab solve FILE.dat`: solve a Siconos LCP or frictional-contact (FC3D) file with any solver of
-   the registry that takes its form, and print the outcome in one common measure. */
+/* `cflab solve FILE.dat`: solve a Siconos LCP or frictional-contact (FC3D) file, or an FCLIB local
+   problem (FILE.hdf5, with HDF5=1), with any solver of the registry that takes its form, and print
+   the outcome in one common measure. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,15 +12,18 @@
 #include "cf/cf_solvers.h"
 
 #include "args.h"
+#include "fclib.h"
 
 int cflab_solve_main(int argc, char **argv);
 
 static void solve_help(FILE *f)
 {
-    fputs("usage: cflab solve FILE.dat [options]\n"
+    fputs("usage: cflab solve FILE.dat|FILE.hdf5 [options]\n"
           "\n"
-          "Solve a problem of a Siconos text file and print the outcome: status, iterations (pivots,\n"
-          "sweeps), residuals and time. The kind of file is recognized from its first numbers:\n"
+          "Solve a problem of a Siconos text file or an FCLIB HDF5 file and print the outcome: status,\n"
+          "iterations (pivots, sweeps), residuals and time. The kind of file is recognized from its\n"
+          "first bytes: HDF5's signature is an FCLIB local problem (FC3D below; read by a cflab built\n"
+          "with make HDF5=1), and a text file's first numbers tell:\n"
           "  LCP   w = M z + q, 0 <= z _|_ w >= 0 (dense column-major or sparse block). Residuals:\n"
           "        Siconos' ||z - max(0, z - w)|| / ||q|| and the absolute natural map ||min(z, w)||.\n"
           "  FC3D  u = W r + q, Coulomb's cone per contact (Siconos' local form). Residuals: the\n"
@@ -301,13 +305,26 @@ static int solve_lcp(Args *a)
     return st == CF_OK ? 0 : 1;
 }
 
-static int solve_fc3d(Args *a)
+/* HDF5's signature at the start of a regular file (FCLIB's files have no user block before it) */
+static bool looks_hdf5(const char *path)
+{
+    cfStatus st;
+    FILE *f = cf_file_open(path, 1L << 40, &st, NULL);
+    if (!f) return false;
+    unsigned char sig[8];
+    bool yes = fread(sig, 1, 8, f) == 8 && memcmp(sig, "\x89HDF\r\n\x1a\n", 8) == 0;
+    fclose(f);
+    return yes;
+}
+
+/* an FC3D problem from a Siconos text file or an FCLIB HDF5 file (read) */
+static int solve_fc3d(Args *a, cfStatus (*read)(const char *, cfFrictionProblem *, cfError *))
 {
     const cfSolver *s = pick(a, CF_SOLVERS_ASSEMBLED, "pgs-blocked", "FC3D");
     if (!s) return 2;
     cfFrictionProblem p;
     cfError err;
-    if (cf_fc_read_siconos(a->file, &p, &err) != CF_OK) {
+    if (read(a->file, &p, &err) != CF_OK) {
         fprintf(stderr, "cflab solve: %s\n", err.msg);
         return 2;
     }
@@ -411,5 +428,6 @@ int cflab_solve_main(int argc, char **argv)
     Args a;
     int done = parse_args(argc, argv, &a);
     if (done >= 0) return done;
-    return looks_fc3d(a.file) ? solve_fc3d(&a) : solve_lcp(&a);
+    if (looks_hdf5(a.file)) return solve_fc3d(&a, cflab_fc_read_fclib);
+    return looks_fc3d(a.file) ? solve_fc3d(&a, cf_fc_read_siconos) : solve_lcp(&a);
 }
