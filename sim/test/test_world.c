@@ -1043,6 +1043,8 @@ START_TEST(truth_world_bounds_and_planes)
          "bad: bodies[0].velocity: (1e+308, 0, 0) m/s would leave the world's bounds"},
         {"{\"world\": {\"bounds\": -1}, \"bodies\": [{\"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
          "world.bounds: must be > 0"},
+        {"{\"world\": {\"contact_margin\": 1e300}, \"bodies\": [{\"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
+         "world.contact_margin: must be at most world.bounds"},
         {"{\"world\": {\"on_solver_failure\": \"panic\"}, \"bodies\": [{\"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
          "world.on_solver_failure"},
     };

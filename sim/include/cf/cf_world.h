@@ -179,7 +179,7 @@ typedef struct cfWorldDef {
     bool gyroscopic;                    /**< include -w x (I w) in the rigid velocity update (default true) */
     cfSoftIntegrator soft_integrator;   /**< default implicit Euler */
     cfDetector detector;                /**< default none */
-    double contact_margin;              /**< report contacts with gap phi <= margin (m, >= 0; default 0) */
+    double contact_margin;              /**< report contacts with gap phi <= margin (m, >= 0 and <= bounds; default 0) */
     double manifold_tolerance;          /**< > 0: persistent manifolds: a rigid pair's contacts are reused, moved with the bodies, while its relative pose has changed by less than this (m, at the bodies' bounding radii) since they were computed (a body's shape must not change meanwhile); 0: every pair through the narrow phase every step (default) */
     const cfSolver *solver;             /**< a row of the registry (cf_solver_find()), NULL: contacts are ignored (default) */
     int solver_iterations;              /**< iteration budget of iterative solvers (>= 0, default 20) */
