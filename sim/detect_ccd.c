@@ -208,36 +208,34 @@ static cfStatus points_on_triangles(Ccd *H, const cfSurfaces *S, cfAabb *box)
 }
 
 /* soft edges against soft edges (edge-edge CCD, crossings interior to both) */
+typedef struct EdgeCcd {
+    Ccd *H;
+    const cfSurfaces *S;
+} EdgeCcd;
+
+static cfStatus edge_pair_ccd(void *ctx, int e, int f)
+{
+    const EdgeCcd *c = ctx;
+    const cfWorld *w = c->H->w;
+    cfVec3 *const *x1 = c->H->x1;
+    int A = c->S->edge_body[e], B = c->S->edge_body[f];
+    const int *ea = c->S->edge[e], *eb = c->S->edge[f];
+    cfVec3 x[4] = {w->soft[A].x[ea[0]], w->soft[A].x[ea[1]], w->soft[B].x[eb[0]], w->soft[B].x[eb[1]]};
+    cfVec3 u[4] = {cfu_sub(x1[A][ea[0]], x[0]), cfu_sub(x1[A][ea[1]], x[1]), cfu_sub(x1[B][eb[0]], x[2]),
+                   cfu_sub(x1[B][eb[1]], x[3])};
+    cfCcdResult r = cf_ccd_edge_edge(x, u, 1.0);
+    if (r.status != CF_CCD_HIT || r.a <= 0.0 || r.a >= 1.0 || r.b <= 0.0 || r.b >= 1.0) return CF_OK;
+    cfSoftHit hc;
+    cfEdgePair ep = {A, B, ea, eb, r.a, r.b};
+    cf_edge_contact(w, &ep, r.n, &hc);
+    return hit(c->H, &hc.c);
+}
+
 static cfStatus edges_on_edges(Ccd *H, const cfSurfaces *S, cfAabb *box)
 {
-    const cfWorld *w = H->w;
-    cfVec3 *const *x1 = H->x1;
-    cfSpatialHash h;
-    memset(&h, 0, sizeof h);
-    for (int e = 0; e < S->ne; ++e) box[e] = cf_edge_box(w, S->edge_body[e], S->edge[e], x1);
-    cfStatus res = cf_hash_build(&h, box, S->ne, S->cell);
-    for (int e = 0; e < S->ne && res == CF_OK; ++e) {
-        const int *items;
-        int m = cf_hash_query(&h, box[e], &items);
-        if (m < 0) res = CF_NO_MEMORY;
-        int A = S->edge_body[e];
-        for (int q = 0; q < m && res == CF_OK; ++q) {
-            int f = items[q], B = S->edge_body[f];
-            if (f <= e || !cf_soft_may_touch(w, A, B) || (A == B && cf_edges_share(S->edge[e], S->edge[f]))) continue;
-            const int *ea = S->edge[e], *eb = S->edge[f];
-            cfVec3 x[4] = {w->soft[A].x[ea[0]], w->soft[A].x[ea[1]], w->soft[B].x[eb[0]], w->soft[B].x[eb[1]]};
-            cfVec3 u[4] = {cfu_sub(x1[A][ea[0]], x[0]), cfu_sub(x1[A][ea[1]], x[1]), cfu_sub(x1[B][eb[0]], x[2]),
-                           cfu_sub(x1[B][eb[1]], x[3])};
-            cfCcdResult r = cf_ccd_edge_edge(x, u, 1.0);
-            if (r.status != CF_CCD_HIT || r.a <= 0.0 || r.a >= 1.0 || r.b <= 0.0 || r.b >= 1.0) continue;
-            cfSoftHit hc;
-            cfEdgePair ep = {A, B, ea, eb, r.a, r.b};
-            cf_edge_contact(w, &ep, r.n, &hc);
-            res = hit(H, &hc.c);
-        }
-    }
-    cf_hash_free(&h);
-    return res;
+    for (int e = 0; e < S->ne; ++e) box[e] = cf_edge_box(H->w, S->edge_body[e], S->edge[e], H->x1);
+    EdgeCcd c = {H, S};
+    return cf_soft_edge_pairs(H->w, S, box, edge_pair_ccd, &c);
 }
 
 /* the new pairs of @p found appended to @p out once each (a pair can be hit from both of its

@@ -255,3 +255,23 @@ cfAabb cf_edge_box(const cfWorld *w, int b, const int e[2], cfVec3 *const *x1)
     }
     return box;
 }
+
+cfStatus cf_soft_edge_pairs(const cfWorld *w, const cfSurfaces *S, const cfAabb *box, cfEdgePairVisit visit, void *ctx)
+{
+    cfSpatialHash h;
+    memset(&h, 0, sizeof h);
+    cfStatus res = cf_hash_build(&h, box, S->ne, S->cell);
+    for (int e = 0; e < S->ne && res == CF_OK; ++e) {
+        const int *items;
+        int m = cf_hash_query(&h, box[e], &items);
+        if (m < 0) res = CF_NO_MEMORY;
+        int A = S->edge_body[e];
+        for (int q = 0; q < m && res == CF_OK; ++q) {
+            int f = items[q], B = S->edge_body[f];
+            if (f <= e || !cf_soft_may_touch(w, A, B) || (A == B && cf_edges_share(S->edge[e], S->edge[f]))) continue;
+            res = visit(ctx, e, f);
+        }
+    }
+    cf_hash_free(&h);
+    return res;
+}

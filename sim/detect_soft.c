@@ -138,47 +138,47 @@ static cfStatus vertices_on_triangles(const SoftPass *p, const cfSurfaces *S, cf
 /* every pair of surface edges whose closest points are interior to both (5 % from the ends) and
    within the margin of each other, the gap negative when a volumetric side's outward normals say
    the other edge is inside */
+typedef struct EdgeNear {
+    const SoftPass *p;
+    const cfSurfaces *S;
+} EdgeNear;
+
+static cfStatus edge_pair_near(void *ctx, int e, int f)
+{
+    const EdgeNear *c = ctx;
+    const SoftPass *p = c->p;
+    const cfSurfaces *S = c->S;
+    const cfWorld *w = p->w;
+    int A = S->edge_body[e], B = S->edge_body[f];
+    const cfVec3 *xa = w->soft[A].x, *xb = w->soft[B].x;
+    p->st->candidate_pairs++;
+    double sp, tp;
+    double d2 = cf_segment_closest(xa[S->edge[e][0]], xa[S->edge[e][1]], xb[S->edge[f][0]], xb[S->edge[f][1]], &sp, &tp);
+    /* closest points near an end are vertex cases, left to vertex-face */
+    if (sp <= 0.05 || sp >= 0.95 || tp <= 0.05 || tp >= 0.95) return CF_OK;
+    double dist = sqrt(d2);
+    if (!(dist > 1e-12) || dist - cf_soft_offset(&w->soft[A]) - cf_soft_offset(&w->soft[B]) > p->margin) return CF_OK;
+    cfVec3 pa = cfu_mul_add(xa[S->edge[e][0]], sp, cfu_sub(xa[S->edge[e][1]], xa[S->edge[e][0]]));
+    cfVec3 pb = cfu_mul_add(xb[S->edge[f][0]], tp, cfu_sub(xb[S->edge[f][1]], xb[S->edge[f][0]]));
+    cfVec3 n = cfu_scale(1.0 / dist, cfu_sub(pb, pa));
+    /* a volumetric side says which side is outside: pointing into A (or out of B's outside
+       toward A) means the edges have crossed: the normal turns, the gap is negative */
+    bool sheet_a = cf_soft_sheet(&w->soft[A]);
+    bool crossed = (!sheet_a && cfu_dot(n, S->edge_normal[e]) < 0.0) ||
+                   (sheet_a && !cf_soft_sheet(&w->soft[B]) && cfu_dot(n, S->edge_normal[f]) > 0.0);
+    if (crossed) n = cfu_neg(n);
+    cfSoftHit hit;
+    cfEdgePair ep = {A, B, S->edge[e], S->edge[f], sp, tp};
+    cf_edge_contact(w, &ep, n, &hit);
+    return push(p, &hit.c);
+}
+
 static cfStatus edges_on_edges(const SoftPass *p, const cfSurfaces *S, cfAabb *box, double reach)
 {
     const cfWorld *w = p->w;
-    cfSpatialHash h;
-    memset(&h, 0, sizeof h);
     for (int e = 0; e < S->ne; ++e) box[e] = cf_aabb_inflate(cf_edge_box(w, S->edge_body[e], S->edge[e], NULL), 0.5 * reach);
-    cfStatus res = cf_hash_build(&h, box, S->ne, S->cell);
-    for (int e = 0; e < S->ne && res == CF_OK; ++e) {
-        const int *items;
-        int m = cf_hash_query(&h, box[e], &items);
-        if (m < 0) res = CF_NO_MEMORY;
-        int A = S->edge_body[e];
-        const cfVec3 *xa = w->soft[A].x;
-        for (int q = 0; q < m && res == CF_OK; ++q) {
-            int f = items[q], B = S->edge_body[f];
-            if (f <= e || !cf_soft_may_touch(w, A, B) || (A == B && cf_edges_share(S->edge[e], S->edge[f]))) continue;
-            p->st->candidate_pairs++;
-            const cfVec3 *xb = w->soft[B].x;
-            double sp, tp;
-            double d2 = cf_segment_closest(xa[S->edge[e][0]], xa[S->edge[e][1]], xb[S->edge[f][0]], xb[S->edge[f][1]], &sp, &tp);
-            /* closest points near an end are vertex cases, left to vertex-face */
-            if (sp <= 0.05 || sp >= 0.95 || tp <= 0.05 || tp >= 0.95) continue;
-            double dist = sqrt(d2);
-            if (!(dist > 1e-12) || dist - cf_soft_offset(&w->soft[A]) - cf_soft_offset(&w->soft[B]) > p->margin) continue;
-            cfVec3 pa = cfu_mul_add(xa[S->edge[e][0]], sp, cfu_sub(xa[S->edge[e][1]], xa[S->edge[e][0]]));
-            cfVec3 pb = cfu_mul_add(xb[S->edge[f][0]], tp, cfu_sub(xb[S->edge[f][1]], xb[S->edge[f][0]]));
-            cfVec3 n = cfu_scale(1.0 / dist, cfu_sub(pb, pa));
-            /* a volumetric side says which side is outside: pointing into A (or out of B's outside
-               toward A) means the edges have crossed: the normal turns, the gap is negative */
-            bool sheet_a = cf_soft_sheet(&w->soft[A]);
-            bool crossed = (!sheet_a && cfu_dot(n, S->edge_normal[e]) < 0.0) ||
-                           (sheet_a && !cf_soft_sheet(&w->soft[B]) && cfu_dot(n, S->edge_normal[f]) > 0.0);
-            if (crossed) n = cfu_neg(n);
-            cfSoftHit hit;
-            cfEdgePair ep = {A, B, S->edge[e], S->edge[f], sp, tp};
-            cf_edge_contact(w, &ep, n, &hit);
-            res = push(p, &hit.c);
-        }
-    }
-    cf_hash_free(&h);
-    return res;
+    EdgeNear c = {p, S};
+    return cf_soft_edge_pairs(w, S, box, edge_pair_near, &c);
 }
 
 /* Proximity between soft surfaces: vertices against triangles, then edges against edges; a sheet

@@ -85,6 +85,13 @@ static inline bool cf_edges_share(const int a[2], const int b[2])
     return a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1];
 }
 
+/* Every pair of surface edges e < f whose boxes @p box (one per edge, filled by the caller)
+   overlap, that may touch (cf_soft_may_touch) and share no node: @p visit(ctx, e, f) for each, in
+   the order of e, then of the spatial hash's answer, until it returns a status other than CF_OK
+   (returned). The proximity pass and the CCD pass ask the same candidates. */
+typedef cfStatus (*cfEdgePairVisit)(void *ctx, int e, int f);
+cfStatus cf_soft_edge_pairs(const cfWorld *w, const cfSurfaces *S, const cfAabb *box, cfEdgePairVisit visit, void *ctx);
+
 /* the box of triangle t of body b at the positions x and, when @p x1 is not NULL, x1 */
 cfAabb cf_tri_box(const cfWorld *w, int b, int t, cfVec3 *const *x1);
 /* the box of edge e of body b, likewise */
