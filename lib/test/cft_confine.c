@@ -312,6 +312,17 @@ static void child_sigsys(int sig, siginfo_t *si, void *uc)
 #define ANSWER(nr, ret) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, (ret))
 #define QUIET(nr) ANSWER(nr, SECCOMP_RET_ERRNO | EPERM)
 #define ARG_LO(k) offsetof(struct seccomp_data, args[k])
+/* both filters start the same: another architecture's system calls (and x86-64's x32 numbers)
+   kill the process, then the call's number is loaded */
+#ifdef __x86_64__
+#define NOT_X32 BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+#else
+#define NOT_X32
+#endif
+#define FILTER_START                                                                                                   \
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),                                           \
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CFT_AUDIT_ARCH, 1, 0), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), \
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)), NOT_X32
 
 static int install_filter(void)
 {
@@ -324,14 +335,7 @@ static int install_filter(void)
                         CLONE_NEWPID | CLONE_NEWNET | CLONE_VFORK | CLONE_PTRACE;
     const uint32_t self = (uint32_t)getpid();
     struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CFT_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-#ifdef __x86_64__
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1), /* x32 */
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-#endif
+        FILTER_START
         /* computing: memory, time, its own descriptors, its threads' synchronisation */
         ALLOW(__NR_read), ALLOW(__NR_write), ALLOW(__NR_readv), ALLOW(__NR_writev),
         ALLOW(__NR_close), ALLOW(__NR_fstat), ALLOW(__NR_lseek), ALLOW(__NR_fcntl),
@@ -415,14 +419,7 @@ int cft_confine_harden_direct(void)
     const uint32_t ns = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
                         CLONE_NEWPID | CLONE_NEWNET;
     struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CFT_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-#ifdef __x86_64__
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-#endif
+        FILTER_START
 #ifdef __NR_fork
         DENY(__NR_fork), DENY(__NR_vfork),
 #endif
