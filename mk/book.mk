@@ -12,7 +12,7 @@ EXTRA_HELP += book book-pdf docs catalogue
 
 # the viewer that makes the demos' figures, from the reference solutions of every chapter (a tree
 # without all of them, a handout that released some, gets the figures' captions and where to see them)
-BOOK_CFVIEW := $(if $(strip $(foreach c,$(CHAPTER_DIRS),$(if $(wildcard solutions/$c),,$c))),,$(BUILD)/rel/bin/solutions/cfview)
+BOOK_CFVIEW := $(if $(ALL_RELEASED),$(BUILD)/rel/bin/solutions/cfview)
 .PHONY: book book-pdf docs catalogue
 book:
 	@command -v pandoc >/dev/null || tools/install-deps

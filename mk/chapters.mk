@@ -10,6 +10,8 @@
 CHAPTER_DIRS := $(sort $(notdir $(wildcard solutions/ch[0-9][0-9] exercises/ch[0-9][0-9])))
 # the chapters whose solutions are in this tree (all of them in the course tree)
 RELEASED := $(sort $(notdir $(wildcard solutions/ch[0-9][0-9])))
+# "yes" when every chapter of the tree has its solution (the course tree; a handout once all is released)
+ALL_RELEASED := $(if $(filter-out $(RELEASED),$(CHAPTER_DIRS)),,yes)
 HANDOUT := $(wildcard .handout)
 
 ifneq ($(filter-out exercises solutions,$(IMPL)),)

@@ -127,8 +127,8 @@ viewer-test: $(VIEWER_TEST) $(CFVIEW)
 # the results go to bench/results/ (committed, with the machine, the method and the load average)
 # the reference solutions' viewer when the tree has every chapter's (the course tree: IMPL's default
 # there is the stubs, whose demos cannot run), else the one IMPL names
-BENCH_VIEWER_BIN := $(if $(strip $(foreach c,$(CHAPTER_DIRS),$(if $(wildcard solutions/$c),,$c))),$(CFVIEW),$(BUILD)/rel/bin/solutions/cfview)
+BENCH_VIEWER_BIN := $(if $(ALL_RELEASED),$(BUILD)/rel/bin/solutions/cfview,$(CFVIEW))
 BENCH_VIEWER_OUT ?= bench/results
 bench-viewer:
-	@$(MAKE) --no-print-directory $(if $(filter $(CFVIEW),$(BENCH_VIEWER_BIN)),,IMPL=solutions PRIOR=solutions) $(BENCH_VIEWER_BIN)
+	@$(MAKE) --no-print-directory $(if $(ALL_RELEASED),IMPL=solutions PRIOR=solutions) $(BENCH_VIEWER_BIN)
 	@OPENBLAS_NUM_THREADS=1 tools/bench-viewer $(BENCH_VIEWER_BIN) $(BENCH_VIEWER_OUT)
