@@ -14,10 +14,21 @@ SDL_CFLAGS = $(call lazy,SDL_CFLAGS,pkg-config --cflags sdl2 stb 2>/dev/null)
 SDL_LIBS = $(call lazy,SDL_LIBS,pkg-config --libs sdl2 stb 2>/dev/null)
 
 VIEWER_SRC := $(wildcard viewer/*.c)
-DEMO_SRC := $(wildcard chapters/ch[0-9][0-9]/demos/*.c)
+DEMO_SRC := $(sort $(wildcard chapters/ch[0-9][0-9]/demos/*.c))
 VIEWER_OBJ := $(VIEWER_SRC:%.c=$(OBJ)/%.o)
 VIEWER_LIB_OBJ := $(filter-out $(OBJ)/viewer/main.o,$(VIEWER_OBJ))
-DEMO_OBJ := $(DEMO_SRC:%.c=$(OBJ)/%.o)
+# The demo registry is generated: every `const cfvDemo cfv_demo_...` a chapter's demos/ defines, in
+# chapter, file and definition order. Adding a demo touches only its chapter folder. The list is
+# rewritten only when its text changes (a demo added, renamed or removed), so nothing rebuilds else.
+DEMO_LIST := $(OBJ)/viewer/demo_list.c
+DEMO_OBJ := $(DEMO_SRC:%.c=$(OBJ)/%.o) $(DEMO_LIST:.c=.o)
+$(DEMO_LIST): FORCE
+	@mkdir -p $(@D)
+	@tools/demo-list $(DEMO_SRC) > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+$(DEMO_LIST:.c=.o): $(DEMO_LIST)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SDL_CFLAGS) -Iviewer -c $< -o $@
+.PHONY: FORCE
+FORCE:
 VIEWER_TEST_OBJ := $(OBJ)/viewer/test/test_viewer.o
 # chapters that have demos (ch01 ...)
 DEMO_CHAPTERS := $(sort $(patsubst chapters/%/demos/,%,$(dir $(DEMO_SRC))))

@@ -2,8 +2,9 @@
 /* Demo template and registry: what a chapter demo declares and what it may call (cfv_run_*). */
 
 /*
- * Writing a demo: copy this template to chapters/chNN/demos/MM_<name>.c, fill it in, and add
- * `extern const cfvDemo cfv_demo_chNN_<name>;` and `&cfv_demo_chNN_<name>,` to viewer/demos.c.
+ * Writing a demo: copy this template to chapters/chNN/demos/MM_<name>.c and fill it in; nothing
+ * else changes. The build finds it (tools/demo-list collects every `const cfvDemo cfv_demo_<name> =`
+ * at the start of a line in the demo files, in chapter and file order, into the registry cfv_demos).
  * `make demos-check` runs it headless and fails when check() returns non-zero; viewer-test
  * checks that every field below is filled.
  *
@@ -193,7 +194,7 @@ typedef struct cfvRun {
 
 /**
  * A demo: one concept, one prediction the demo checks itself. A file in chapters/chNN/demos/
- * defines one `const cfvDemo cfv_demo_chNN_<name>` and is listed in viewer/demos.c.
+ * defines one `const cfvDemo cfv_demo_chNN_<name>`, which tools/demo-list puts in cfv_demos.
  */
 typedef struct cfvDemo {
     const char *id;          /**< "ch01/<name>" */

@@ -47,10 +47,26 @@ viewer_valgrind() {
     --overlay ids,omega,momentum,labels --screenshot "$LOG/viewer-valgrind.png" >/dev/null
 }
 
+# the registry is the chapters' demo files: every demo defined there is listed, in chapter order,
+# and a demo file that defines none stops the build with its name
+viewer_registry() {
+  local defined listed bad=$LOG/demo-list-bad.c out
+  defined=$(sed -n 's/^const cfvDemo cfv_demo_\(ch[0-9][0-9]\)_\([A-Za-z0-9_]*\) *=.*/\1\/\2/p' \
+    $(ls chapters/ch[0-9][0-9]/demos/*.c | sort))
+  listed=$(build/rel/bin/solutions/cfview --list | awk '{print $1}')
+  [ "$defined" = "$listed" ] || { echo "cfview --list is not the demos the chapter folders define:"; diff <(echo "$defined") <(echo "$listed"); return 1; }
+  echo "ok: $(wc -l <<<"$listed") demos, each from its chapter's demos/ folder, in chapter order"
+  printf '/* not a demo */\nint x;\n' >"$bad"
+  out=$(tools/demo-list chapters/ch01/demos/01_tennis_racket.c "$bad" 2>&1 >/dev/null) &&
+    { echo "tools/demo-list accepted a file that defines no demo"; return 1; }
+  grep -q "demo-list-bad.c defines no" <<<"$out" || { echo "tools/demo-list's error does not name the file: $out"; return 1; }
+}
+
 if [ -f mk/viewer.mk ] && gate "build: the viewers (solutions per chapter, stubs, ASan, tests)" viewer_build; then
   gate_bg "viewer: 200 frames under AddressSanitizer + UBSan" viewer_asan
   gate_bg "viewer: rendering tests and command line" viewer_tests
   gate_bg "viewer: demos-check (every demo's prediction, solutions)" $MAKE demos-check
   gate_bg "viewer: demos on the stubs say 'not implemented'" viewer_stubs
   gate_bg "viewer: valgrind" viewer_valgrind
+  gate_bg "viewer: the demo registry is the chapters' demo files" viewer_registry
 fi
