@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cf/cf_ipc_affine.h"
+#include "cf/cf_ch09.h"
 #include "cf/cf_linalg.h"
 
 void cf_ipc_affine_free(cfIpcAffine *a)

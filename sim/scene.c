@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf/cf_ch10.h"
 #include "cf/cf_solvers.h"
 #include "scene_json.h"
 

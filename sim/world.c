@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cf/cf_ch02.h"
+#include "cf/cf_ch10.h"
 #include "internal.h"
 
 /* "<field>: must be ... (got ...)" */

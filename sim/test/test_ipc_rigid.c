@@ -10,6 +10,7 @@
 
 #include "cft.h"
 #include "cf/cf_ipc_affine.h"
+#include "cf/cf_ch09.h"
 #include "cf/cf_scene.h"
 #include "cf/cf_world.h"
 #include "scene_support.h"

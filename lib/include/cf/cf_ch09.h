@@ -41,6 +41,7 @@
 #include "cf/cf_base.h"
 #include "cf/cf_linalg.h"
 #include "cf/cf_math.h"
+#include "cf/cf_soft.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -506,13 +507,6 @@ double cf_cubic_penalty(double d, double delta, double kappa, double *db, double
  */
 double cf_implicit_bump(double d_min, double delta);
 
-/** The pre-sliding transition s(x) of paper 003's smoothed friction (Eq.\ 14-15). */
-typedef enum cfSlideProfile {
-    CF_SLIDE_QUADRATIC = 0, /**< s_a(x) = 2x/eps - x^2/eps^2 for x < eps, 1 beyond (IPC's f1; C1) */
-    CF_SLIDE_RATIONAL,      /**< s_b(x) = x/(x + eps) (smooth for x >= 0, never exactly 1) */
-    CF_SLIDE_PROFILE_COUNT  /**< number of profiles */
-} cfSlideProfile;
-
 /**
  * @brief ch09.7: the sliding profile s(x) for a tangential speed x >= 0 and the stick-slip
  * parameter eps > 0 (m/s), and its derivative s'(x) (@p ds, may be NULL). Both profiles give
@@ -588,15 +582,6 @@ typedef struct cfImplicitObstacle {
     cfVec3 n;                /**< the plane's unit normal (unused for a sphere) */
     double radius;           /**< the sphere's radius (m) */
 } cfImplicitObstacle;
-
-/** Which time integrator cf_implicit_step() uses (the stages in the section comment). */
-typedef enum cfImplicitIntegrator {
-    CF_IMPLICIT_BE = 0,          /**< backward Euler: first order, L-stable */
-    CF_IMPLICIT_TR,              /**< trapezoidal rule (implicit Newmark beta 1/4, gamma 1/2): second order, not L-stable */
-    CF_IMPLICIT_BDF2,            /**< BDF2 (its first step is BE): second order, L-stable */
-    CF_IMPLICIT_SDIRK2,          /**< 2-stage stiffly accurate SDIRK: second order, L-stable */
-    CF_IMPLICIT_INTEGRATOR_COUNT /**< number of integrators */
-} cfImplicitIntegrator;
 
 /**
  * Nodes (point masses, 3 coordinates each) with springs, against fixed obstacles, under the

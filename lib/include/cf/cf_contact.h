@@ -179,7 +179,27 @@ void cf_contacts_clear(cfContactList *list);
 /** Free and zero. */
 void cf_contacts_free(cfContactList *list);
 
+/* Chapter 10's structure direction fields, which a world's friction pairs carry (cfFrictionPair), here
+ * so that the world's header need not include a chapter's. */
+
+/** Where a surface's structure direction comes from (notes 6.1.1: "sampled from a texture or procedurally"). */
+typedef enum cfFieldKind {
+    CF_FIELD_WORLD = 0, /**< one direction in world coordinates (cfDirectionField::dir) */
+    CF_FIELD_BODY,      /**< one direction fixed in the body: dir in body coordinates, turned with the body */
+    CF_FIELD_CIRCLES,   /**< tangent to the circles about an axis: axis x (p - center), steers sliding round it */
+    CF_FIELD_KIND_COUNT /**< number of kinds */
+} cfFieldKind;
+
+/** A structure direction field on a surface (a zeroed struct: the world direction 0, which no law accepts). */
+typedef struct cfDirectionField {
+    cfFieldKind kind; /**< how to evaluate it */
+    cfVec3 dir;       /**< WORLD, BODY: the direction (any length > 0) */
+    cfVec3 center;    /**< CIRCLES: a point on the axis (world) */
+    cfVec3 axis;      /**< CIRCLES: the axis direction (world, any length > 0) */
+} cfDirectionField;
+
 #ifdef __cplusplus
 }
 #endif
+
 #endif /* CF_CONTACT_H */

@@ -210,7 +210,27 @@ cfStatus cf_soft_read_tetgen(cfSoftBody *s, const char *node_path, const char *e
 cfStatus cf_soft_make_chain(cfSoftBody *s, cfVec3 a, cfVec3 b, int n_nodes, double k, double node_mass,
                             bool fix_first, cfError *err);
 
+/* Two choices of chapter 9's implicit soft bodies that the world's settings name (cfWorldDef::implicit),
+ * here so that the world's header need not include a chapter's. */
+
+/** The pre-sliding transition s(x) of paper 003's smoothed friction (Eq.\ 14-15). */
+typedef enum cfSlideProfile {
+    CF_SLIDE_QUADRATIC = 0, /**< s_a(x) = 2x/eps - x^2/eps^2 for x < eps, 1 beyond (IPC's f1; C1) */
+    CF_SLIDE_RATIONAL,      /**< s_b(x) = x/(x + eps) (smooth for x >= 0, never exactly 1) */
+    CF_SLIDE_PROFILE_COUNT  /**< number of profiles */
+} cfSlideProfile;
+
+/** Which time integrator cf_implicit_step() uses (the stages in the section comment). */
+typedef enum cfImplicitIntegrator {
+    CF_IMPLICIT_BE = 0,          /**< backward Euler: first order, L-stable */
+    CF_IMPLICIT_TR,              /**< trapezoidal rule (implicit Newmark beta 1/4, gamma 1/2): second order, not L-stable */
+    CF_IMPLICIT_BDF2,            /**< BDF2 (its first step is BE): second order, L-stable */
+    CF_IMPLICIT_SDIRK2,          /**< 2-stage stiffly accurate SDIRK: second order, L-stable */
+    CF_IMPLICIT_INTEGRATOR_COUNT /**< number of integrators */
+} cfImplicitIntegrator;
+
 #ifdef __cplusplus
 }
 #endif
+
 #endif /* CF_SOFT_H */

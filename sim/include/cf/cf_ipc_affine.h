@@ -26,7 +26,13 @@
 #ifndef CF_IPC_AFFINE_H
 #define CF_IPC_AFFINE_H
 
-#include "cf/cf_ch09.h"
+#include "cf/cf_base.h"
+
+/* Chapter 9's IPC system, options and statistics (cf/cf_ch09.h defines them): the functions below
+ * take them by pointer only, so a program that includes this header sees no chapter header. */
+typedef struct cfIpcSystem cfIpcSystem;
+typedef struct cfIpcOptions cfIpcOptions;
+typedef struct cfIpcStats cfIpcStats;
 
 #ifdef __cplusplus
 extern "C" {

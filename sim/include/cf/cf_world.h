@@ -39,12 +39,10 @@
 
 #include "cf/cf_base.h"
 #include "cf/cf_body.h"
-#include "cf/cf_ch09.h"
-#include "cf/cf_ch10.h"
-#include "cf/cf_ch11.h"
 #include "cf/cf_contact.h"
 #include "cf/cf_soft.h"
 #include "cf/cf_solver.h"
+#include "cf/cf_stages.h"
 
 #ifdef __cplusplus
 extern "C" {
