@@ -221,10 +221,10 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
     if (!(d->preconditioner >= 0 && d->preconditioner < CF_PRECONDITIONER_COUNT))
         return REFUSE(err, "preconditioner: unknown value %d", (int)d->preconditioner);
-    if (d->preconditioner != CF_PRECOND_EXACT && (!d->solver || d->solver->form != CF_FORM_DUAL)) {
+    if (d->preconditioner != CF_PRECOND_EXACT && !cf_solver_takes_preconditioner(d->solver)) {
         char names[256] = "";
         for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i)
-            if (cf_solver_at(i)->form == CF_FORM_DUAL)
+            if (cf_solver_takes_preconditioner(cf_solver_at(i)))
                 n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", cf_solver_at(i)->name);
         return REFUSE(err, "preconditioner: '%s' is a choice of the dual-form solvers (%s); solver '%s' builds the exact "
                       "W = J A^-1 J^T itself", cf_preconditioner_name(d->preconditioner), names,
@@ -238,4 +238,12 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
                       "dual-form problems (got detector '%s', solver '%s')", cf_detector_name(d->detector),
                       d->solver ? d->solver->name : "none");
     return pipeline_check(d, err);
+}
+
+bool cf_solver_takes_preconditioner(const cfSolver *s) { return s && s->form == CF_FORM_DUAL; }
+
+void cf_world_def_use_solver(cfWorldDef *d, const cfSolver *s)
+{
+    d->solver = s;
+    if (!cf_solver_takes_preconditioner(s)) d->preconditioner = cf_world_def_default().preconditioner;
 }

@@ -125,10 +125,9 @@ int cfv_run_add_scene_solved(cfvRun *run, const char *file, const char *label, c
     int i = add_scene(run, file, label, offset, solver, err);
     if (i < 0) return -1;
     cfWorldDef *d = &run->slot[i].w.def;
-    d->solver = s;
+    cf_world_def_use_solver(d, s);
     d->solver_iterations = iterations;
     d->solver_tolerance = tolerance;
-    if (s->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT;
     if (cf_world_def_check(d, err) != CF_OK) {
         cf_world_free(&run->slot[i].w);
         run->n_slots--;
@@ -476,7 +475,7 @@ static cfStatus compare_slots(cfvRun *run, cfError *err)
                 return cf_error_set(err, CF_NO_MEMORY, "out of memory for world %d of the comparison", i + 1);
             run->n_slots = i + 1;
         }
-        s->w.def.solver = run->compare[i];
+        cf_world_def_use_solver(&s->w.def, run->compare[i]);
         s->offset = cfu_vec3(i * (width + gap), 0, 0);
         snprintf(s->label, sizeof s->label, "%s", run->compare[i]->name);
     }
@@ -557,10 +556,7 @@ cfStatus cfv_run_restart(cfvRun *run, bool keep, cfError *err)
     if (st != CF_OK || !keep || run->n_slots != n) return st;
     for (int i = 0; i < n; ++i) {
         cfWorldDef *d = &run->slot[i].w.def;
-        if (solver[i] && d->solver) {
-            d->solver = solver[i];
-            if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT;
-        }
+        if (solver[i] && d->solver) cf_world_def_use_solver(d, solver[i]);
         if (iterations[i]) d->solver_iterations = iterations[i];
         if (dt[i] > 0) d->dt = dt[i];
     }
@@ -626,11 +622,10 @@ void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir)
     for (int step = 1; step <= n; ++step) {
         const cfSolver *s = cf_solver_at(((k + dir * step) % n + n) % n);
         if (s->contacts) {
-            d->solver = s;
+            cf_world_def_use_solver(d, s);
             break;
         }
     }
-    if (d->solver->form != CF_FORM_DUAL) d->preconditioner = CF_PRECOND_EXACT; /* the others take no other */
     if (slot < run->n_compare) { /* the label is the solver's name */
         run->compare[slot] = sl->solver0 = d->solver;
         snprintf(sl->label, sizeof sl->label, "%s", d->solver->name);
@@ -645,7 +640,7 @@ void cfv_run_cycle_solver(cfvRun *run, int dir)
 bool cfv_run_cycle_preconditioner(cfvRun *run, int i)
 {
     cfWorldDef *d = &run->slot[i].w.def;
-    if (!d->solver || d->solver->form != CF_FORM_DUAL) return false;
+    if (!cf_solver_takes_preconditioner(d->solver)) return false;
     d->preconditioner = (cfPreconditioner)((d->preconditioner + 1) % CF_PRECONDITIONER_COUNT);
     return true;
 }

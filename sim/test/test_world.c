@@ -1123,6 +1123,39 @@ START_TEST(truth_tetgen_message_names_the_file)
 }
 END_TEST
 
+/* Switching solvers keeps the settings valid: a dual-form solver's preconditioner goes back to the
+ * default for a solver that takes none (the check would refuse it), and stays for another dual one. */
+START_TEST(registry_use_solver_keeps_the_settings_valid)
+{
+    const cfSolver *dual = cf_solver_find("dual"), *pgs = cf_solver_find("pgs");
+    ck_assert_ptr_nonnull(dual);
+    ck_assert_ptr_nonnull(pgs);
+    ck_assert(cf_solver_takes_preconditioner(dual));
+    ck_assert(!cf_solver_takes_preconditioner(pgs));
+    ck_assert(!cf_solver_takes_preconditioner(NULL));
+    cfError err = {0};
+    cfWorldDef d = cf_world_def_default();
+    cf_world_def_use_solver(&d, dual);
+    d.preconditioner = CF_PRECOND_LUMPED;
+    ck_assert_int_eq(cf_world_def_check(&d, &err), CF_OK);
+    cfWorldDef before = d;
+    cf_world_def_use_solver(&d, dual);
+    ck_assert_int_eq(d.preconditioner, CF_PRECOND_LUMPED);
+    /* the plain assignment is what the check refuses */
+    cfWorldDef raw = d;
+    raw.solver = pgs;
+    ck_assert_int_eq(cf_world_def_check(&raw, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, "preconditioner") != NULL, "%s", err.msg);
+    cf_world_def_use_solver(&d, pgs);
+    ck_assert_ptr_eq(d.solver, pgs);
+    ck_assert_int_eq(d.preconditioner, cf_world_def_default().preconditioner);
+    ck_assert_int_eq(cf_world_def_check(&d, &err), CF_OK);
+    /* nothing else changed */
+    d.solver = before.solver, d.preconditioner = before.preconditioner;
+    ck_assert(memcmp(&d, &before, sizeof d) == 0);
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *r = cft_tcase_scene(s, "registry");
@@ -1130,6 +1163,7 @@ static void build(Suite *s)
     CFT_TEST(r, registry_every_world_solver_steps_the_stack, "every world solver steps the stack of ten from the scene key");
     CFT_TEST(r, registry_lemke_degenerate_stack, "Lemke on a degenerate stack problem: a ray at z0 = 0 is a solution");
     CFT_TEST(r, registry_lcp_only_rows_refused_by_world, "an LCP-only row is refused by a world, with the alternatives");
+    CFT_TEST(r, registry_use_solver_keeps_the_settings_valid, "switching solvers resets only the settings the new one does not take");
     CFT_TEST(r, registry_dense_size_limit, "a dense form too large is refused with a clear line");
     TCase *rl = cft_tcase_long(s, "registry-long");
     CFT_TEST(rl, registry_common_residual_is_comparable, "the common residual: one measure for every solver");

@@ -248,7 +248,7 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
         fprintf(stderr, "cflab compare: %s: out of memory copying the scene\n", r->solver->name);
         return EXIT_RUNTIME;
     }
-    w.def.solver = r->solver;
+    cf_world_def_use_solver(&w.def, r->solver);
     if (o->iters >= 0) w.def.solver_iterations = (int)o->iters;
     r->e0 = cf_world_energy(&w);
     r->history_len = -1;

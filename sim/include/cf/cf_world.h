@@ -220,6 +220,17 @@ cfWorldDef cf_world_def_default(void);
 cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err);
 
 /**
+ * Switch @p d to solver @p s (NULL: none) and put back to its default every setting that @p s does
+ * not take (today: the preconditioner, a choice of the dual-form solvers only), so that a program
+ * that lets the user change solvers (the viewer's key, `cflab compare`) keeps settings that
+ * cf_world_def_check() accepts without repeating its rules. Only those settings change.
+ */
+void cf_world_def_use_solver(cfWorldDef *d, const cfSolver *s);
+
+/** Whether solver @p s takes a preconditioner choice (cfWorldDef::preconditioner other than exact). */
+bool cf_solver_takes_preconditioner(const cfSolver *s);
+
+/**
  * The ERP and CFM the step uses (one conversion for every solver): those of the spring
  * (contact_stiffness, contact_damping) by cf_erp_cfm() (ch02.7) when contact_stiffness > 0,
  * else def.erp and def.cfm. CF_BAD_INPUT for an invalid spring.
