@@ -96,14 +96,8 @@ typedef enum { MURTY, BPP } Method;
 
 static cfStatus principal_main(Method m, const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)
 {
-    double t0 = rep ? cf_seconds() : 0.0; /* no clock reads when nobody asks */
-    cfPivotOptions defaults = cf_pivot_options_default();
-    if (!opt) opt = &defaults;
-    if (rep) {
-        rep->status = CF_BAD_INPUT;
-        rep->iterations = 0;
-        rep->history_len = 0;
-    }
+    cfPivotOptions defaults;
+    double t0 = cf_pivot_begin(&opt, &defaults, rep);
     Principal s;
     memset(&s, 0, sizeof s);
     cfStatus st = cf_pivot_prepare(p, x, &s.A, NULL);

@@ -43,6 +43,19 @@ void cf_pivot_scales(const cfDense *A, const double *b, double tol, double *tol_
     *tol_x = tol * bmax / amax;
 }
 
+double cf_pivot_begin(const cfPivotOptions **opt, cfPivotOptions *defaults, cfReport *rep)
+{
+    if (!*opt) {
+        *defaults = cf_pivot_options_default();
+        *opt = defaults;
+    }
+    if (!rep) return 0.0;
+    rep->status = CF_BAD_INPUT;
+    rep->iterations = 0;
+    rep->history_len = 0;
+    return cf_seconds();
+}
+
 cfStatus cf_pivot_prepare(const cfLcp *p, const double *x, cfDense *A, char *why)
 {
     char dummy[128];

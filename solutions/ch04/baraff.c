@@ -289,14 +289,8 @@ static cfStatus baraff_run(Baraff *s)
 
 cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, double *f, double *a, cfReport *rep)
 {
-    double t0 = rep ? cf_seconds() : 0.0; /* no clock reads when nobody asks */
-    cfPivotOptions defaults = cf_pivot_options_default();
-    if (!opt) opt = &defaults;
-    if (rep) {
-        rep->status = CF_BAD_INPUT;
-        rep->iterations = 0;
-        rep->history_len = 0;
-    }
+    cfPivotOptions defaults;
+    double t0 = cf_pivot_begin(&opt, &defaults, rep);
     if (!p || !f || !a || p->nc < 1 || (p->dim != 2 && p->dim != 3) || !p->A.a || !p->b || !p->mu || !p->slip)
         return CF_BAD_INPUT;
     const int m = p->dim * p->nc;

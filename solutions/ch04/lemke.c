@@ -226,14 +226,8 @@ static void lemke_extract(Lemke *s, const cfLcp *p, double *x)
 
 cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep)
 {
-    double t0 = rep ? cf_seconds() : 0.0; /* no clock reads when nobody asks */
-    cfPivotOptions defaults = cf_pivot_options_default();
-    if (!opt) opt = &defaults;
-    if (rep) {
-        rep->status = CF_BAD_INPUT;
-        rep->iterations = 0;
-        rep->history_len = 0;
-    }
+    cfPivotOptions defaults;
+    double t0 = cf_pivot_begin(&opt, &defaults, rep);
     Lemke s;
     memset(&s, 0, sizeof s);
     cfStatus st = cf_pivot_prepare(p, x, &s.A, NULL);

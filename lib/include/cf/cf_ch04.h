@@ -104,6 +104,14 @@ int cf_pivot_max(const cfPivotOptions *opt, int n);
 void cf_pivot_scales(const cfDense *A, const double *b, double tol, double *tol_w, double *tol_x);
 
 /**
+ * Provided: the start that every pivoting solver shares. @p *opt NULL is replaced by the defaults,
+ * written to @p defaults; the report (may be NULL) is set to CF_BAD_INPUT with no iterations and no
+ * history, so that a refusal before the first pivot is reported as one. Returns the start time to
+ * hand to cf_pivot_report(): cf_seconds(), or 0 without a report (no clock reads when nobody asks).
+ */
+double cf_pivot_begin(const cfPivotOptions **opt, cfPivotOptions *defaults, cfReport *rep);
+
+/**
  * Provided by the solutions' common code: validate an LCP for a pivoting solver and make the dense
  * copy. CF_BAD_INPUT (with a reason in @p why, 128 bytes, may be NULL) for NULL pointers, n < 1,
  * non-finite A or b, or sizes that disagree. Allocates @p A.
