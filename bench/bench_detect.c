@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "cf/cf_detect.h"
 #include "cf/cf_world.h"
+#include "machine.h"
 
 /* Scenes (z up, unit boxes of half extent 0.5 on a ground plane z = 0):
  *   grid-resting  10 x 10 columns of 10 boxes, 0.1 gaps between columns, boxes in a column
@@ -51,26 +51,6 @@ static void scene_pyramid(cfWorld *w, int layers)
         for (int i = 0; i < layers - k; ++i) add_box(w, cfu_vec3(dx * (i + 0.5 * k), 0.0, 0.5 - 1e-3 + dz * k));
 }
 
-static void cpu_name(char *buf, size_t cap)
-{
-    snprintf(buf, cap, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0) {
-            char *c = strchr(line, ':');
-            if (c) {
-                c += 2;
-                c[strcspn(c, "\n")] = 0;
-                snprintf(buf, cap, "%s", c);
-            }
-            break;
-        }
-    }
-    fclose(f);
-}
-
 typedef struct Scene {
     const char *name;
     int kind;  /* 0 grid resting, 1 grid gapped, 2 pyramid */
@@ -82,12 +62,9 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
     int repeats = argc > 1 ? atoi(argv[1]) : 20;
     if (repeats < 1) repeats = 1;
-    struct utsname u;
-    char cpu[256];
-    cpu_name(cpu, sizeof cpu);
-    uname(&u);
+    char machine[512];
     printf("# bench_detect: contact detection, chapter 3 reference solutions\n");
-    printf("# machine: %s, %s %s %s\n", cpu, u.sysname, u.release, u.machine);
+    printf("# machine: %s\n", bench_machine(machine, sizeof machine));
     printf("# compiler: %s; method: min wall time of %d repeats of cf_detect_world(),"
            " margin 0, 4 contacts per pair\n",
 #ifdef __VERSION__

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <time.h>
@@ -26,6 +25,7 @@
 #include "cf/cf_ch05.h"
 #include "cf/cf_ch06.h"
 #include "cf/cf_problem.h"
+#include "machine.h"
 
 #ifdef CF_HAVE_SICONOS
 #include <siconos/numerics/FrictionContactProblem.h>
@@ -518,26 +518,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    struct utsname u;
-    uname(&u);
-    char cpu[256] = "unknown";
-    FILE *ci = fopen("/proc/cpuinfo", "r");
-    if (ci) {
-        char line[512];
-        while (fgets(line, sizeof line, ci))
-            if (!strncmp(line, "model name", 10)) {
-                char *c = strchr(line, ':');
-                if (c) snprintf(cpu, sizeof cpu, "%s", c + 2);
-                cpu[strcspn(cpu, "\n")] = '\0';
-                break;
-            }
-        fclose(ci);
-    }
+    char machine[512];
     time_t now = time(NULL);
     printf("# bench_newton: chapter 6 Newton solvers (reference solutions); best of >= 3 runs within %.3g s "
            "(one run when a run takes longer)\n",
            g_budget);
-    printf("# machine: %s %s %s; cpu: %s; date: %s", u.sysname, u.release, u.machine, cpu, ctime(&now));
+    printf("# machine: %s; date: %s", bench_machine(machine, sizeof machine), ctime(&now));
 #ifdef CF_HAVE_SICONOS
     printf("# Siconos: Debian libsiconos-numerics 4.4 in the same process, default options but tolerance and "
            "iteration limit; its solutions re-checked with our residuals\n");

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "cf/cf_ch04.h"
 #include "cf/cf_lcpgen.h"
 #include "cf/cf_problem.h"
+#include "machine.h"
 
 #ifdef CF_HAVE_SICONOS
 #include <siconos/numerics/LCP_Solvers.h>
@@ -293,25 +293,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_pivot: cannot write %s\n", csv_path);
             return 2;
         }
-        struct utsname u;
-        uname(&u);
-        char cpu[256] = "unknown";
-        FILE *ci = fopen("/proc/cpuinfo", "r");
-        if (ci) {
-            char line[512];
-            while (fgets(line, sizeof line, ci))
-                if (!strncmp(line, "model name", 10)) {
-                    char *c = strchr(line, ':');
-                    if (c) snprintf(cpu, sizeof cpu, "%s", c + 2);
-                    cpu[strcspn(cpu, "\n")] = '\0';
-                    break;
-                }
-            fclose(ci);
-        }
+        char machine[512];
         time_t now = time(NULL);
         fprintf(csv, "# bench_pivot: chapter 4 pivoting solvers; best of >= 3 runs (more within %.3g s); one thread\n",
                 time_budget);
-        fprintf(csv, "# machine: %s %s %s; cpu: %s; date: %s", u.sysname, u.release, u.machine, cpu, ctime(&now));
+        fprintf(csv, "# machine: %s; date: %s", bench_machine(machine, sizeof machine), ctime(&now));
 #ifdef CF_HAVE_SICONOS
         fprintf(csv, "# siconos-lemke: Debian libsiconos-numerics (lcp_lexicolemke, default options)\n");
 #endif

@@ -104,8 +104,8 @@ int cf_pivot_max(const cfPivotOptions *opt, int n);
 void cf_pivot_scales(const cfDense *A, const double *b, double tol, double *tol_w, double *tol_x);
 
 /**
- * Provided: the start that every pivoting solver shares. @p *opt NULL is replaced by the defaults,
- * written to @p defaults; the report (may be NULL) is set to CF_BAD_INPUT with no iterations and no
+ * The start that every pivoting solver shares, in the provided code: options and report set up.
+ * When @p *opt is NULL it is replaced by the defaults, written to @p defaults; the report (may be NULL) is set to CF_BAD_INPUT with no iterations and no
  * history, so that a refusal before the first pivot is reported as one. Returns the start time to
  * hand to cf_pivot_report(): cf_seconds(), or 0 without a report (no clock reads when nobody asks).
  */

@@ -30,9 +30,11 @@
 
 /* Chapter 9's IPC system, options and statistics (cf/cf_ch09.h defines them): the functions below
  * take them by pointer only, so a program that includes this header sees no chapter header. */
+/** @cond forward declarations (documented in cf_ch09.h) */
 typedef struct cfIpcSystem cfIpcSystem;
 typedef struct cfIpcOptions cfIpcOptions;
 typedef struct cfIpcStats cfIpcStats;
+/** @endcond */
 
 #ifdef __cplusplus
 extern "C" {
