@@ -99,7 +99,8 @@ static cfStatus read_int(const H5 *h, const char *name, long lo, long hi, long *
 
 /* W from K entries (row[k], col[k], val[k]) of an m x m matrix, m = 3 nc: the 3x3 blocks that
    hold an entry and every diagonal block, each row's in ascending block column; duplicates add up */
-static cfStatus blocks_of(const H5 *h, int nc, long K, const int *row, const int *col, const double *val, cfBsr *W)
+static cfStatus blocks_of(const H5 *h, const char *what, int nc, long K, const int *row, const int *col, const double *val,
+                          cfBsr *W)
 {
     int *start = calloc((size_t)nc + 1, sizeof *start), *order = malloc((size_t)(K > 0 ? K : 1) * sizeof *order);
     int *slot = malloc((size_t)nc * sizeof *slot), *cols = malloc((size_t)nc * sizeof *cols);
@@ -137,7 +138,7 @@ static cfStatus blocks_of(const H5 *h, int nc, long K, const int *row, const int
             }
         for (int a = 0; a < used && st == CF_OK; ++a) st = cf_bsr_add_block(W, bi, cols[a], &buf[9 * slot[cols[a]]]);
         if (st == CF_BAD_INPUT)
-            cf_error_set(h->err, st, "%s: /fclib_local/W/x: a value is not finite (block row %d)", h->path, bi);
+            cf_error_set(h->err, st, "%s: %s: a value is not finite (block row %d)", h->path, what, bi);
         for (int a = 0; a < used; ++a) slot[cols[a]] = -1;
     }
     if (st == CF_NO_MEMORY) cf_error_set(h->err, st, "%s: out of memory", h->path);
@@ -150,90 +151,226 @@ static cfStatus blocks_of(const H5 *h, int nc, long K, const int *row, const int
     return st;
 }
 
-/* W in its storage (nz: -2 CSR, -1 CSC, >= 0 triplets), every index checked, into 3x3 blocks */
-static cfStatus read_W(const H5 *h, int nc, long nz, long nzmax, cfBsr *W)
+/* A sparse matrix of FCLIB (fclib_matrix: group g holds m, n, nz, nzmax, p, i, x) as its entries */
+typedef struct Entries {
+    long m, n, K;      /* size and number of entries */
+    int *row, *col;    /* K each */
+    double *val;       /* K, finite */
+} Entries;
+
+static void entries_free(Entries *e)
 {
-    const long m = 3L * nc;
+    free(e->row);
+    free(e->col);
+    free(e->val);
+    memset(e, 0, sizeof *e);
+}
+
+/* the matrix of group @p g in its storage (nz: -2 CSR, -1 CSC, >= 0 triplets), m rows in
+   [m_lo, m_hi] and n columns in [n_lo, n_hi] (n_lo = -1: n = m), every index and value checked */
+static cfStatus read_sparse(const H5 *h, const char *g, long m_lo, long m_hi, long n_lo, long n_hi, Entries *e)
+{
+    char name[96];
+#define DS(leaf) (snprintf(name, sizeof name, "%s/" leaf, g), name)
+    memset(e, 0, sizeof *e);
+    long m = 0, n = 0, nz = 0, nzmax = 0, np, ni, nx;
+    cfStatus st = read_int(h, DS("m"), m_lo, m_hi, &m);
+    if (st == CF_OK) st = n_lo < 0 ? read_int(h, DS("n"), m, m, &n) : read_int(h, DS("n"), n_lo, n_hi, &n);
+    if (st == CF_OK) st = read_int(h, DS("nz"), -2, INT_MAX, &nz);
+    if (st == CF_OK) st = read_int(h, DS("nzmax"), nz > 0 ? nz : 0, INT_MAX, &nzmax);
+    if (st != CF_OK) return st;
     const char *kind = nz == -2 ? "CSR" : nz == -1 ? "CSC" : "triplet";
-    long np, ni, nx;
-    int *p = NULL, *ix = NULL, *row = NULL, *col = NULL;
+    const long outer = nz == -2 ? m : n; /* compressed: pointers per row (CSR) or column (CSC) */
+    int *p = NULL, *ix = NULL;
     double *x = NULL;
     long K = nz >= 0 ? nz : 0;
-    cfStatus st = nz >= 0 ? read_ints(h, "/fclib_local/W/p", nz, LONG_MAX, &p, &np)
-                          : read_ints(h, "/fclib_local/W/p", m + 1, m + 1, &p, &np);
-    if (st == CF_OK) st = read_ints(h, "/fclib_local/W/i", nz >= 0 ? nz : 0, LONG_MAX, &ix, &ni);
-    if (st == CF_OK) st = read_doubles(h, "/fclib_local/W/x", nz >= 0 ? nz : 0, LONG_MAX, &x, &nx);
+    st = nz >= 0 ? read_ints(h, DS("p"), nz, LONG_MAX, &p, &np) : read_ints(h, DS("p"), outer + 1, outer + 1, &p, &np);
+    if (st == CF_OK) st = read_ints(h, DS("i"), nz >= 0 ? nz : 0, LONG_MAX, &ix, &ni);
+    if (st == CF_OK) st = read_doubles(h, DS("x"), nz >= 0 ? nz : 0, LONG_MAX, &x, &nx);
     if (st == CF_OK && nz < 0) {
         /* compressed: pointers from 0, non-decreasing, ending within i and x */
-        if (p[0] != 0) st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/W/p: %s pointers start at %d, not 0", h->path, kind, p[0]);
-        for (long j = 0; j < m && st == CF_OK; ++j)
+        if (p[0] != 0) st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: %s pointers start at %d, not 0", h->path, DS("p"), kind, p[0]);
+        for (long j = 0; j < outer && st == CF_OK; ++j)
             if (p[j + 1] < p[j])
-                st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/W/p: %s pointer %ld (%d) is below the one before (%d)",
-                                  h->path, kind, j + 1, p[j + 1], p[j]);
-        if (st == CF_OK && (p[m] > nzmax || p[m] > ni || p[m] > nx))
-            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/W/p: %s holds %d entries; nzmax is %ld, i has %ld, x %ld",
-                              h->path, kind, p[m], nzmax, ni, nx);
-        K = st == CF_OK ? p[m] : 0;
+                st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: %s pointer %ld (%d) is below the one before (%d)", h->path,
+                                  DS("p"), kind, j + 1, p[j + 1], p[j]);
+        if (st == CF_OK && (p[outer] > nzmax || p[outer] > ni || p[outer] > nx))
+            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: %s holds %d entries; nzmax is %ld, i has %ld, x %ld", h->path,
+                              DS("p"), kind, p[outer], nzmax, ni, nx);
+        K = st == CF_OK ? p[outer] : 0;
     }
     if (st == CF_OK) {
-        row = malloc((size_t)(K > 0 ? K : 1) * sizeof *row);
-        col = malloc((size_t)(K > 0 ? K : 1) * sizeof *col);
-        if (!row || !col) st = cf_error_set(h->err, CF_NO_MEMORY, "%s: out of memory", h->path);
+        e->row = malloc((size_t)(K > 0 ? K : 1) * sizeof *e->row);
+        e->col = malloc((size_t)(K > 0 ? K : 1) * sizeof *e->col);
+        e->val = malloc((size_t)(K > 0 ? K : 1) * sizeof *e->val);
+        if (!e->row || !e->col || !e->val) st = cf_error_set(h->err, CF_NO_MEMORY, "%s: out of memory", h->path);
     }
-    for (long j = 0; j < m && st == CF_OK && nz < 0; ++j)
-        for (int e = p[j]; e < p[j + 1]; ++e) {
-            row[e] = nz == -2 ? (int)j : ix[e];
-            col[e] = nz == -2 ? ix[e] : (int)j;
+    for (long j = 0; j < outer && st == CF_OK && nz < 0; ++j)
+        for (int k = p[j]; k < p[j + 1]; ++k) {
+            e->row[k] = nz == -2 ? (int)j : ix[k];
+            e->col[k] = nz == -2 ? ix[k] : (int)j;
         }
     for (long k = 0; k < K && st == CF_OK && nz >= 0; ++k) {
-        row[k] = ix[k];
-        col[k] = p[k];
+        e->row[k] = ix[k];
+        e->col[k] = p[k];
     }
-    for (long k = 0; k < K && st == CF_OK; ++k)
-        if (row[k] < 0 || row[k] >= m || col[k] < 0 || col[k] >= m)
+    for (long k = 0; k < K && st == CF_OK; ++k) {
+        e->val[k] = x[k];
+        if (e->row[k] < 0 || e->row[k] >= m || e->col[k] < 0 || e->col[k] >= n)
             st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: %s entry %ld at (%d, %d) is outside the %ld x %ld matrix", h->path,
-                              nz == -2 ? "/fclib_local/W/i" : "/fclib_local/W/{i,p}", kind, k, row[k], col[k], m, m);
-    if (st == CF_OK) st = blocks_of(h, nc, K, row, col, x, W);
+                              nz == -2 ? DS("i") : nz == -1 ? DS("i") : DS("{i,p}"), kind, k, e->row[k], e->col[k], m, n);
+        else if (!isfinite(x[k]))
+            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: entry %ld at (%d, %d) is not finite", h->path, DS("x"), k, e->row[k],
+                              e->col[k]);
+    }
+#undef DS
     free(p);
     free(ix);
     free(x);
-    free(row);
-    free(col);
+    e->m = m, e->n = n, e->K = K;
+    if (st != CF_OK) entries_free(e);
+    return st;
+}
+
+/* the common tail of both forms: q and mu of nc contacts read (local) or given (global), checked */
+static cfStatus check_vectors(const H5 *h, const char *qname, const char *muname, cfFrictionProblem *p, int nc)
+{
+    cfStatus st = CF_OK;
+    for (long i = 0; i < 3L * nc && st == CF_OK; ++i)
+        if (!isfinite(p->q[i])) st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: q[%ld] is not finite", h->path, qname, i);
+    for (int a = 0; a < nc && st == CF_OK; ++a)
+        if (!(isfinite(p->mu[a]) && p->mu[a] >= 0.0))
+            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: mu[%d] = %g must be >= 0", h->path, muname, a, p->mu[a]);
+    if (st == CF_OK) p->nc = nc;
+    return st;
+}
+
+static cfStatus read_spacedim(const H5 *h, const char *name)
+{
+    long dim;
+    cfStatus st = read_int(h, name, 2, 3, &dim);
+    if (st == CF_OK && dim != 3)
+        st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: %ld: cflab reads 3-D problems (spacedim 3) only", h->path, name, dim);
     return st;
 }
 
 static cfStatus read_local(const H5 *h, cfFrictionProblem *p)
 {
-    if (!exists(h, "/fclib_local"))
-        return exists(h, "/fclib_global")
-                   ? cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_global: a global problem; cflab reads FCLIB local problems "
-                                  "(/fclib_local) only (solve its condensed Siconos text form)", h->path)
-                   : cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local: no such group (not an FCLIB problem)", h->path);
     if (exists(h, "/fclib_local/V") || exists(h, "/fclib_local/R"))
         return cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/%s: a mixed problem (equality multipliers); cflab reads "
                             "frictional contact alone", h->path, exists(h, "/fclib_local/V") ? "V" : "R");
-    long dim, m, n, nz, nzmax, nq, nmu;
-    cfStatus st = read_int(h, "/fclib_local/spacedim", 2, 3, &dim);
-    if (st == CF_OK && dim != 3)
-        st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/spacedim: %ld: cflab reads 3-D problems (spacedim 3) only",
-                          h->path, dim);
-    if (st == CF_OK) st = read_int(h, "/fclib_local/W/m", 3, 3L * 20000000, &m);
-    if (st == CF_OK && m % 3)
-        st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/W/m: %ld rows is not 3 per contact", h->path, m);
-    if (st == CF_OK) st = read_int(h, "/fclib_local/W/n", m, m, &n);
-    if (st == CF_OK) st = read_int(h, "/fclib_local/W/nz", -2, INT_MAX, &nz);
-    if (st == CF_OK) st = read_int(h, "/fclib_local/W/nzmax", nz > 0 ? nz : 0, INT_MAX, &nzmax);
-    const int nc = (int)(m / 3);
-    if (st == CF_OK) st = read_W(h, nc, nz, nzmax, &p->W);
-    if (st == CF_OK) st = read_doubles(h, "/fclib_local/vectors/q", m, m, &p->q, &nq);
+    long nq, nmu;
+    Entries W = {0};
+    cfStatus st = read_spacedim(h, "/fclib_local/spacedim");
+    if (st == CF_OK) st = read_sparse(h, "/fclib_local/W", 3, 3L * 20000000, -1, -1, &W);
+    if (st == CF_OK && W.m % 3)
+        st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/W/m: %ld rows is not 3 per contact", h->path, W.m);
+    const int nc = (int)(W.m / 3);
+    if (st == CF_OK) st = blocks_of(h, "/fclib_local/W/x", nc, W.K, W.row, W.col, W.val, &p->W);
+    entries_free(&W);
+    if (st == CF_OK) st = read_doubles(h, "/fclib_local/vectors/q", 3L * nc, 3L * nc, &p->q, &nq);
     if (st == CF_OK) st = read_doubles(h, "/fclib_local/vectors/mu", nc, nc, &p->mu, &nmu);
-    for (long i = 0; i < m && st == CF_OK; ++i)
-        if (!isfinite(p->q[i])) st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/vectors/q: q[%ld] is not finite", h->path, i);
-    for (int a = 0; a < nc && st == CF_OK; ++a)
-        if (!(isfinite(p->mu[a]) && p->mu[a] >= 0.0))
-            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local/vectors/mu: mu[%d] = %g must be >= 0", h->path, a, p->mu[a]);
-    if (st == CF_OK) p->nc = nc;
+    return st == CF_OK ? check_vectors(h, "/fclib_local/vectors/q", "/fclib_local/vectors/mu", p, nc) : st;
+}
+
+/* H' M^-1 H as entries: for a diagonal M, row k of H (its entries h_ka) adds h_ka h_kb / M_kk at
+   (a, b) for every pair of its entries; blocks_of() sums what falls on one place */
+static cfStatus condense(const H5 *h, const Entries *H, const double *d, Entries *W)
+{
+    memset(W, 0, sizeof *W);
+    long *start = calloc((size_t)H->m + 1, sizeof *start), K = 0;
+    int *order = malloc((size_t)(H->K > 0 ? H->K : 1) * sizeof *order);
+    cfStatus st = start && order ? CF_OK : cf_error_set(h->err, CF_NO_MEMORY, "%s: out of memory", h->path);
+    if (st == CF_OK) {
+        for (long k = 0; k < H->K; ++k) ++start[H->row[k] + 1];
+        for (long r = 0; r < H->m; ++r) {
+            K += start[r + 1] * start[r + 1];
+            start[r + 1] += start[r];
+        }
+        long *fill = malloc((size_t)(H->m > 0 ? H->m : 1) * sizeof *fill);
+        if (!fill) st = cf_error_set(h->err, CF_NO_MEMORY, "%s: out of memory", h->path);
+        for (long r = 0; r < H->m && st == CF_OK; ++r) fill[r] = start[r];
+        for (long k = 0; k < H->K && st == CF_OK; ++k) order[fill[H->row[k]]++] = (int)k;
+        free(fill);
+    }
+    if (st == CF_OK && K > INT_MAX)
+        st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_global/H: H' M^-1 H has %ld products, more than cflab condenses",
+                          h->path, K);
+    if (st == CF_OK) {
+        W->row = malloc((size_t)(K > 0 ? K : 1) * sizeof *W->row);
+        W->col = malloc((size_t)(K > 0 ? K : 1) * sizeof *W->col);
+        W->val = malloc((size_t)(K > 0 ? K : 1) * sizeof *W->val);
+        if (!W->row || !W->col || !W->val) st = cf_error_set(h->err, CF_NO_MEMORY, "%s: out of memory", h->path);
+    }
+    long e = 0;
+    for (long r = 0; r < H->m && st == CF_OK; ++r)
+        for (long a = start[r]; a < start[r + 1]; ++a)
+            for (long b = start[r]; b < start[r + 1]; ++b) {
+                const int ka = order[a], kb = order[b];
+                W->row[e] = H->col[ka];
+                W->col[e] = H->col[kb];
+                W->val[e++] = H->val[ka] * H->val[kb] / d[r];
+            }
+    W->m = W->n = H->n, W->K = e;
+    free(start);
+    free(order);
+    if (st != CF_OK) entries_free(W);
     return st;
+}
+
+/* A global problem M v = H r + f, u = H' v + w (no G) with a diagonal M, condensed to the local
+   u = W r + q with W = H' M^-1 H and q = H' M^-1 f + w, as the Siconos text forms in
+   ../shared/data/fclib/converted were made */
+static cfStatus read_global(const H5 *h, cfFrictionProblem *p)
+{
+    if (exists(h, "/fclib_global/G"))
+        return cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_global/G: a global problem with equality constraints; cflab "
+                            "reads frictional contact alone", h->path);
+    Entries M = {0}, H = {0}, W = {0};
+    double *d = NULL, *f = NULL, *w = NULL;
+    long nf, nw, nmu;
+    cfStatus st = read_spacedim(h, "/fclib_global/spacedim");
+    if (st == CF_OK) st = read_sparse(h, "/fclib_global/M", 1, 3L * 20000000, -1, -1, &M);
+    if (st == CF_OK) st = read_sparse(h, "/fclib_global/H", M.m, M.m, 3, 3L * 20000000, &H);
+    if (st == CF_OK && H.n % 3)
+        st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_global/H/n: %ld columns is not 3 per contact", h->path, H.n);
+    const int nc = (int)(H.n / 3);
+    if (st == CF_OK && !(d = calloc((size_t)M.m, sizeof *d))) st = cf_error_set(h->err, CF_NO_MEMORY, "%s: out of memory", h->path);
+    for (long k = 0; k < M.K && st == CF_OK; ++k) {
+        if (M.row[k] == M.col[k]) d[M.row[k]] += M.val[k];
+        else if (M.val[k] != 0.0)
+            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_global/M: M(%d, %d) = %g: cflab condenses a global problem "
+                              "with a diagonal M only", h->path, M.row[k], M.col[k], M.val[k]);
+    }
+    for (long k = 0; k < M.m && st == CF_OK; ++k)
+        if (!(d[k] > 0.0))
+            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_global/M: M(%ld, %ld) = %g must be > 0 (a mass)", h->path, k, k, d[k]);
+    if (st == CF_OK) st = read_doubles(h, "/fclib_global/vectors/f", M.m, M.m, &f, &nf);
+    if (st == CF_OK) st = read_doubles(h, "/fclib_global/vectors/w", H.n, H.n, &w, &nw);
+    if (st == CF_OK) st = read_doubles(h, "/fclib_global/vectors/mu", nc, nc, &p->mu, &nmu);
+    for (long k = 0; k < M.m && st == CF_OK; ++k)
+        if (!isfinite(f[k])) st = cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_global/vectors/f: f[%ld] is not finite", h->path, k);
+    if (st == CF_OK) st = condense(h, &H, d, &W);
+    if (st == CF_OK) st = blocks_of(h, "/fclib_global/H", nc, W.K, W.row, W.col, W.val, &p->W);
+    if (st == CF_OK) {
+        /* q = w + H' (f / d), summed over H's entries in storage order */
+        p->q = w, w = NULL;
+        for (long k = 0; k < H.K; ++k) p->q[H.col[k]] += H.val[k] * (f[H.row[k]] / d[H.row[k]]);
+    }
+    entries_free(&M);
+    entries_free(&H);
+    entries_free(&W);
+    free(d);
+    free(f);
+    free(w);
+    return st == CF_OK ? check_vectors(h, "/fclib_global/vectors/w", "/fclib_global/vectors/mu", p, nc) : st;
+}
+
+static cfStatus read_problem(const H5 *h, cfFrictionProblem *p)
+{
+    if (exists(h, "/fclib_local")) return read_local(h, p);
+    if (exists(h, "/fclib_global")) return read_global(h, p);
+    return cf_error_set(h->err, CF_BAD_INPUT, "%s: /fclib_local: no such group (not an FCLIB problem)", h->path);
 }
 
 cfStatus cflab_fc_read_fclib(const char *path, cfFrictionProblem *p, cfError *err)
@@ -248,11 +385,95 @@ cfStatus cflab_fc_read_fclib(const char *path, cfFrictionProblem *p, cfError *er
     if (H5Fis_hdf5(path) <= 0) return cf_error_set(err, CF_BAD_INPUT, "%s: not an HDF5 file", path);
     H5 h = {H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), path, err};
     if (h.f < 0) return cf_error_set(err, CF_BAD_INPUT, "%s: the HDF5 file cannot be opened (damaged?)", path);
-    st = read_local(&h, p);
+    st = read_problem(&h, p);
     H5Fclose(h.f);
     if (st != CF_OK) {
         cf_fc_free(p);
         memset(p, 0, sizeof *p);
     }
     return st;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+/* dataset @p name of @p n values of @p mem type from @p data; false on failure */
+static bool write_values(hid_t f, const char *name, hid_t file_type, hid_t mem, hsize_t n, const void *data)
+{
+    hid_t s = H5Screate_simple(1, &n, NULL);
+    hid_t d = s < 0 ? -1 : H5Dcreate2(f, name, file_type, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    bool ok = d >= 0 && H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
+    if (d >= 0) H5Dclose(d);
+    if (s >= 0) H5Sclose(s);
+    return ok;
+}
+
+static bool write_int(hid_t f, const char *name, int v)
+{
+    return write_values(f, name, H5T_STD_I32LE, H5T_NATIVE_INT, 1, &v);
+}
+
+static bool write_group(hid_t f, const char *name)
+{
+    hid_t g = H5Gcreate2(f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return false;
+    H5Gclose(g);
+    return true;
+}
+
+static bool write_string(hid_t f, const char *name, const char *text)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    bool ok = t >= 0 && H5Tset_size(t, strlen(text) + 1) >= 0;
+    hid_t s = ok ? H5Screate(H5S_SCALAR) : -1;
+    hid_t d = s < 0 ? -1 : H5Dcreate2(f, name, t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ok = d >= 0 && H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) >= 0;
+    if (d >= 0) H5Dclose(d);
+    if (s >= 0) H5Sclose(s);
+    if (t >= 0) H5Tclose(t);
+    return ok;
+}
+
+cfStatus cflab_fc_write_fclib(const char *path, const cfFrictionProblem *p, cfError *err)
+{
+    if (!p || p->nc < 1 || !p->q || !p->mu || p->W.brows != p->nc || p->W.br != 3 || p->W.bc != 3 || !p->W.rowptr)
+        return cf_error_set(err, CF_BAD_INPUT, "%s: no frictional-contact problem to write (no contacts, or W is not 3x3 blocks)",
+                            path ? path : "(null)");
+    const cfBsr *W = &p->W;
+    const int m = 3 * p->nc, nzmax = 9 * W->nnzb;
+    int *rp = malloc((size_t)(m + 1) * sizeof *rp), *ci = malloc((size_t)(nzmax > 0 ? nzmax : 1) * sizeof *ci);
+    double *x = malloc((size_t)(nzmax > 0 ? nzmax : 1) * sizeof *x);
+    if (!rp || !ci || !x) {
+        free(rp), free(ci), free(x);
+        return cf_error_set(err, CF_NO_MEMORY, "%s: out of memory", path);
+    }
+    /* CSR: row 3 bi + r holds row r of each block of block row bi, blocks in their stored order */
+    int e = 0;
+    rp[0] = 0;
+    for (int bi = 0; bi < W->brows; ++bi)
+        for (int r = 0; r < 3; ++r) {
+            for (int k = W->rowptr[bi]; k < W->rowptr[bi + 1]; ++k)
+                for (int c = 0; c < 3; ++c) {
+                    ci[e] = 3 * W->colidx[k] + c;
+                    x[e++] = W->val[9 * k + 3 * r + c];
+                }
+            rp[3 * bi + r + 1] = e;
+        }
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    bool ok = f >= 0 && write_group(f, "/fclib_local") && write_group(f, "/fclib_local/W") &&
+              write_group(f, "/fclib_local/vectors") && write_group(f, "/fclib_local/info") &&
+              write_int(f, "/fclib_local/spacedim", 3) && write_int(f, "/fclib_local/W/m", m) &&
+              write_int(f, "/fclib_local/W/n", m) && write_int(f, "/fclib_local/W/nz", -2) &&
+              write_int(f, "/fclib_local/W/nzmax", nzmax) &&
+              write_values(f, "/fclib_local/W/p", H5T_STD_I32LE, H5T_NATIVE_INT, (hsize_t)m + 1, rp) &&
+              write_values(f, "/fclib_local/W/i", H5T_STD_I32LE, H5T_NATIVE_INT, (hsize_t)nzmax, ci) &&
+              write_values(f, "/fclib_local/W/x", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, (hsize_t)nzmax, x) &&
+              write_values(f, "/fclib_local/vectors/q", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, (hsize_t)m, p->q) &&
+              write_values(f, "/fclib_local/vectors/mu", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, (hsize_t)p->nc, p->mu) &&
+              write_string(f, "/fclib_local/info/title", "written by cflab") &&
+              write_string(f, "/fclib_local/info/description", "u = W r + q, Coulomb's cone per contact (N, T1, T2)") &&
+              write_string(f, "/fclib_local/info/math_info", "");
+    if (f >= 0 && H5Fclose(f) < 0) ok = false;
+    free(rp), free(ci), free(x);
+    return ok ? CF_OK : cf_error_set(err, CF_IO_ERROR, "%s: cannot write the HDF5 file", path);
 }

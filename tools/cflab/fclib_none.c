@@ -13,3 +13,10 @@ cfStatus cflab_fc_read_fclib(const char *path, cfFrictionProblem *p, cfError *er
                         "conversion",
                         path);
 }
+
+cfStatus cflab_fc_write_fclib(const char *path, const cfFrictionProblem *p, cfError *err)
+{
+    (void)p;
+    return cf_error_set(err, CF_BAD_INPUT, "%s: this cflab was built without HDF5 and cannot write FCLIB files; build it "
+                        "with make HDF5=1 (Debian's libhdf5-dev: tools/install-deps --optional)", path);
+}

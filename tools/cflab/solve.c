@@ -22,8 +22,9 @@ static void solve_help(FILE *f)
           "\n"
           "Solve a problem of a Siconos text file or an FCLIB HDF5 file and print the outcome: status,\n"
           "iterations (pivots, sweeps), residuals and time. The kind of file is recognized from its\n"
-          "first bytes: HDF5's signature is an FCLIB local problem (FC3D below; read by a cflab built\n"
-          "with make HDF5=1), and a text file's first numbers tell:\n"
+          "first bytes: HDF5's signature is an FCLIB problem (FC3D below; read by a cflab built with\n"
+          "make HDF5=1; a global one, M v = H r + f, u = H' v + w with a diagonal M, is condensed to\n"
+          "W = H' M^-1 H, q = H' M^-1 f + w), and a text file's first numbers tell:\n"
           "  LCP   w = M z + q, 0 <= z _|_ w >= 0 (dense column-major or sparse block). Residuals:\n"
           "        Siconos' ||z - max(0, z - w)|| / ||q|| and the absolute natural map ||min(z, w)||.\n"
           "  FC3D  u = W r + q, Coulomb's cone per contact (Siconos' local form). Residuals: the\n"
@@ -52,6 +53,10 @@ static void solve_help(FILE *f)
           "  --r-factor R    FC3D with a PROX solver: local (default), global or blocked r-factors\n"
           "  --json          one JSON object instead of text\n"
           "  --print-x       also print the solution (z, or r per contact)\n"
+          "  --write-siconos OUT  FC3D: also write the problem read (a condensed global one too) in\n"
+          "                  the Siconos text form, then solve\n"
+          "  --write-fclib OUT    FC3D: also write it as an FCLIB local problem (HDF5; make HDF5=1), so\n"
+          "                  that Siconos or fclib reads it; `cflab run --dump-problem` makes one of a step\n"
           "  -h, --help      this text\n"
           "\n"
           "exit status: 0 solved (\"solved\" in --json: the status is converged), 1 not solved (infeasible,\n"
@@ -109,6 +114,7 @@ static bool looks_fc3d(const char *path)
 
 typedef struct Args {
     const char *file, *solver;
+    const char *write_siconos, *write_fclib; /* FC3D: write the problem read, in that form, before solving */
     cfSolverParams par;
     bool tol_set, iter_set, friction_set, r_factor_set, directions_set;
     int json, print_x;
@@ -132,6 +138,10 @@ static int parse_args(int argc, char **argv, Args *a)
             a->print_x = 1;
         } else if ((v = cflab_option_value(argc, argv, &i, "--solver", &missing)) != NULL) {
             a->solver = v;
+        } else if ((v = cflab_option_value(argc, argv, &i, "--write-siconos", &missing)) != NULL) {
+            a->write_siconos = v;
+        } else if ((v = cflab_option_value(argc, argv, &i, "--write-fclib", &missing)) != NULL) {
+            a->write_fclib = v;
         } else if ((v = cflab_option_value(argc, argv, &i, "--tol", &missing)) != NULL) {
             errno = 0;
             a->par.tol = strtod(v, &end);
@@ -237,6 +247,11 @@ static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fall
 
 static int solve_lcp(Args *a)
 {
+    if (a->write_siconos || a->write_fclib) {
+        fprintf(stderr, "cflab solve: %s: an LCP file; %s writes frictional-contact (FC3D) problems only\n", a->file,
+                a->write_siconos ? "--write-siconos" : "--write-fclib");
+        return 2;
+    }
     const cfSolver *s = pick(a, CF_SOLVERS_LCP, "lemke", "LCP");
     if (!s) return 2;
     cfLcp p;
@@ -326,6 +341,12 @@ static int solve_fc3d(Args *a, cfStatus (*read)(const char *, cfFrictionProblem 
     cfError err;
     if (read(a->file, &p, &err) != CF_OK) {
         fprintf(stderr, "cflab solve: %s\n", err.msg);
+        return 2;
+    }
+    if ((a->write_siconos && cf_fc_write_siconos(a->write_siconos, &p, &err) != CF_OK) ||
+        (a->write_fclib && cflab_fc_write_fclib(a->write_fclib, &p, &err) != CF_OK)) {
+        fprintf(stderr, "cflab solve: %s\n", err.msg);
+        cf_fc_free(&p);
         return 2;
     }
     if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
