@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cf/cf_ch07.h"
 #include "cf/cf_detect.h"
@@ -29,6 +30,7 @@
 #include "cf/cf_world.h"
 #include "cfview.h"
 #include "child.h"
+#include "fclib.h"
 
 #ifdef CF_HAVE_SICONOS
 #include <siconos/numerics/FrictionContactProblem.h>
@@ -506,6 +508,29 @@ static int list_dat(const char *dir, char **names, int cap)
     return n;
 }
 
+/* FCLIB's originals: fclib/converted/X.hdf5.dat is fclib/X.hdf5, X.condensed.dat fclib/global/X.hdf5.
+   The problem is read from the original when it is there and this bench was built with HDF5=1
+   (cflab's reader, tools/cflab/fclib.c), else from the converted text form; *from says which. */
+static cfStatus read_fc3d(const char *file, cfFrictionProblem *fc, cfError *err, const char **from)
+{
+    *from = "text";
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file, *conv = strstr(file, "/fclib/converted/");
+    size_t len = strlen(base);
+    char orig[1200] = "";
+    if (conv && len > 9 && strcmp(base + len - 9, ".hdf5.dat") == 0)
+        snprintf(orig, sizeof orig, "%.*s/fclib/%.*s", (int)(conv - file), file, (int)(len - 4), base);
+    else if (conv && len > 14 && strcmp(base + len - 14, ".condensed.dat") == 0)
+        snprintf(orig, sizeof orig, "%.*s/fclib/global/%.*s.hdf5", (int)(conv - file), file, (int)(len - 14), base);
+    if (orig[0] && access(orig, R_OK) == 0) {
+        cfError e2;
+        if (cflab_fc_read_fclib(orig, fc, &e2) == CF_OK) {
+            *from = "hdf5";
+            return CF_OK;
+        }
+    }
+    return cf_fc_read_siconos(file, fc, err);
+}
+
 static void fc3d_table(const char *data)
 {
     char *files[128], dir[900];
@@ -555,16 +580,18 @@ static void fc3d_table(const char *data)
 #endif
     printf("\n%-44s %4s  %-12s %9s %9s %10s  %-7s %9s %10s\n", "problem", "nc", "best cflab", "err/|q|", "err/max", "cpu[ms]",
            "siconos", "err/|q|", "cpu[ms]");
-    int solved = 0, both = 0, read = 0;
+    int solved = 0, both = 0, read = 0, n_hdf5 = 0;
     double log_ratio = 0;
     for (int f = 0; f < n; ++f) {
         cfFrictionProblem fc;
         cfError err;
-        if (cf_fc_read_siconos(files[f], &fc, &err) != CF_OK) {
+        const char *from;
+        if (read_fc3d(files[f], &fc, &err, &from) != CF_OK) {
             printf("%s: %s\n", files[f], err.msg);
             continue;
         }
         ++read;
+        n_hdf5 += strcmp(from, "hdf5") == 0;
         const char *base = strrchr(files[f], '/') + 1;
         int best = -1;
         Result res[32];
@@ -608,7 +635,9 @@ static void fc3d_table(const char *data)
         cf_fc_free(&fc);
     }
     if (csv) fclose(csv);
-    printf("\nsolved to 1e-6 in err/|q| by some cflab solver: %d of %d\nper solver:", solved, read);
+    printf("\n%d of the %d problems read from FCLIB's HDF5 originals (the rest from their Siconos text form%s)\n", n_hdf5, read,
+           n_hdf5 ? "" : "; build with make HDF5=1 to read the originals");
+    printf("solved to 1e-6 in err/|q| by some cflab solver: %d of %d\nper solver:", solved, read);
     for (int k = 0; k < nr; ++k) printf(" %s %d%s", rows[k]->name, row_solved[k], k + 1 < nr ? "," : "");
 #ifdef CF_HAVE_SICONOS
     printf("; Siconos NSGS %d, PROX %d, NSN-AC %d", sic_solved[0], sic_solved[1], sic_solved[2]);

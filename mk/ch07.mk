@@ -31,12 +31,13 @@ ifneq ($(SICONOS_FC3D_H),)
 BENCH7_CFLAGS := -DCF_HAVE_SICONOS -I/usr/include/siconos -Wno-strict-prototypes
 BENCH7_LIBS := -lsiconos_numerics
 endif
-$(OBJ)/bench/bench_ch07.o: EXTRA_CFLAGS += $(BENCH7_CFLAGS) $(SDL_CFLAGS) -Iviewer
-BENCH7 := $(BLD)/bin/solutions/bench_ch07
-$(BENCH7): $(OBJ)/bench/bench_ch07.o $(OBJ)/bench/child.o $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
+$(OBJ)/bench/bench_ch07.o: EXTRA_CFLAGS += $(BENCH7_CFLAGS) $(SDL_CFLAGS) -Iviewer -Itools/cflab
+# with HDF5=1 it reads FCLIB's HDF5 originals through cflab's reader (as bin/solutions-hdf5/bench_ch07)
+BENCH7 := $(BLD)/bin/solutions$(if $(filter 1,$(HDF5)),-hdf5)/bench_ch07
+$(BENCH7): $(OBJ)/bench/bench_ch07.o $(OBJ)/bench/child.o $(OBJ)/tools/cflab/$(if $(filter 1,$(HDF5)),fclib,fclib_none).o $(VIEWER_LIB_OBJ) $(DEMO_OBJ) $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
 	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(BENCH7_LIBS) $(SDL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(BENCH7_LIBS) $(SDL_LIBS) $(HDF5_LIBS)
 
 BENCH7_ARGS ?=
 .PHONY: test-omp bench-ch7
