@@ -124,6 +124,7 @@ static cfStatus pipeline_check(const cfWorldDef *d, cfError *err)
     /* the contact solve's settings: the pipeline has none, so they would change nothing */
     const char *unused = d->solver_iterations != def.solver_iterations         ? "solver_iterations"
                          : d->solver_tolerance != def.solver_tolerance         ? "solver_tolerance"
+                         : d->soft_tolerance != def.soft_tolerance             ? "soft_tolerance"
                          : d->friction_model != def.friction_model             ? "friction_model"
                          : d->friction_directions != def.friction_directions   ? "friction_directions"
                          : d->r_factor != def.r_factor                         ? "r_factor"
@@ -159,6 +160,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
                       d->solver->name, cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
     }
     if (d->solver_iterations < 0) return REFUSE(err, "solver_iterations: must be >= 0 (got %d)", d->solver_iterations);
+    if (!(isfinite(d->soft_tolerance) && d->soft_tolerance >= 0.0))
+        return REFUSE(err, "soft_tolerance: must be >= 0 (got %g)", d->soft_tolerance);
     if (!(isfinite(d->solver_tolerance) && d->solver_tolerance >= 0.0))
         return REFUSE(err, "solver_tolerance: must be >= 0 (got %g)", d->solver_tolerance);
     if (!(d->on_solver_failure >= 0 && d->on_solver_failure < CF_ON_FAILURE_COUNT))
@@ -230,6 +233,9 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
                       "W = J A^-1 J^T itself", cf_preconditioner_name(d->preconditioner), names,
                       d->solver ? d->solver->name : "none");
     }
+    if (d->soft_tolerance > 0.0 && !cf_solver_takes_preconditioner(d->solver))
+        return REFUSE(err, "soft_tolerance: a tolerance of the dual-form solvers' soft rows; solver '%s' stops on "
+                      "solver_tolerance", d->solver ? d->solver->name : "none");
     if (d->cmr_rounds < 0 || d->cmr_rounds > 16) return REFUSE(err, "cmr_rounds: must be in [0, 16] (got %d)", d->cmr_rounds);
     if (d->cmr_halvings < 0 || d->cmr_halvings > 8)
         return REFUSE(err, "cmr_halvings: must be in [0, 8] (got %d)", d->cmr_halvings);
@@ -245,5 +251,8 @@ bool cf_solver_takes_preconditioner(const cfSolver *s) { return s && s->form == 
 void cf_world_def_use_solver(cfWorldDef *d, const cfSolver *s)
 {
     d->solver = s;
-    if (!cf_solver_takes_preconditioner(s)) d->preconditioner = cf_world_def_default().preconditioner;
+    if (!cf_solver_takes_preconditioner(s)) {
+        d->preconditioner = cf_world_def_default().preconditioner;
+        d->soft_tolerance = cf_world_def_default().soft_tolerance;
+    }
 }
