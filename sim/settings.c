@@ -140,6 +140,24 @@ static cfStatus pipeline_check(const cfWorldDef *d, cfError *err)
     return CF_OK;
 }
 
+/* the settings of the dual-form solvers only (the preconditioner, soft_tolerance) under another solver */
+static cfStatus dual_only_check(const cfWorldDef *d, cfError *err)
+{
+    if (d->preconditioner != CF_PRECOND_EXACT && !cf_solver_takes_preconditioner(d->solver)) {
+        char names[256] = "";
+        for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i)
+            if (cf_solver_takes_preconditioner(cf_solver_at(i)))
+                n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", cf_solver_at(i)->name);
+        return REFUSE(err, "preconditioner: '%s' is a choice of the dual-form solvers (%s); solver '%s' builds the exact "
+                      "W = J A^-1 J^T itself", cf_preconditioner_name(d->preconditioner), names,
+                      d->solver ? d->solver->name : "none");
+    }
+    if (d->soft_tolerance > 0.0 && !cf_solver_takes_preconditioner(d->solver))
+        return REFUSE(err, "soft_tolerance: a tolerance of the dual-form solvers' soft rows; solver '%s' stops on "
+                      "solver_tolerance", d->solver ? d->solver->name : "none");
+    return CF_OK;
+}
+
 cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
 {
     if (!(isfinite(d->dt) && d->dt > 0.0)) return REFUSE(err, "dt: must be > 0 (got %g)", d->dt);
@@ -224,18 +242,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
     if (!(d->preconditioner >= 0 && d->preconditioner < CF_PRECONDITIONER_COUNT))
         return REFUSE(err, "preconditioner: unknown value %d", (int)d->preconditioner);
-    if (d->preconditioner != CF_PRECOND_EXACT && !cf_solver_takes_preconditioner(d->solver)) {
-        char names[256] = "";
-        for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i)
-            if (cf_solver_takes_preconditioner(cf_solver_at(i)))
-                n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", cf_solver_at(i)->name);
-        return REFUSE(err, "preconditioner: '%s' is a choice of the dual-form solvers (%s); solver '%s' builds the exact "
-                      "W = J A^-1 J^T itself", cf_preconditioner_name(d->preconditioner), names,
-                      d->solver ? d->solver->name : "none");
-    }
-    if (d->soft_tolerance > 0.0 && !cf_solver_takes_preconditioner(d->solver))
-        return REFUSE(err, "soft_tolerance: a tolerance of the dual-form solvers' soft rows; solver '%s' stops on "
-                      "solver_tolerance", d->solver ? d->solver->name : "none");
+    cfStatus st = dual_only_check(d, err);
+    if (st != CF_OK) return st;
     if (d->cmr_rounds < 0 || d->cmr_rounds > 16) return REFUSE(err, "cmr_rounds: must be in [0, 16] (got %d)", d->cmr_rounds);
     if (d->cmr_halvings < 0 || d->cmr_halvings > 8)
         return REFUSE(err, "cmr_halvings: must be in [0, 8] (got %d)", d->cmr_halvings);
