@@ -69,7 +69,7 @@ static cfStatus get_solver(const cfSceneParser *p, const cJSON *obj, const char 
 static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorldDef *def, cfSceneInfo *info)
 {
     static const char *const keys[] = {"gravity", "dt", "steps", "rigid_integrator", "gyroscopic",
-                                       "soft_integrator", "solver_iterations", "solver_tolerance",
+                                       "soft_integrator", "solver_iterations", "solver_tolerance", "soft_tolerance",
                                        "detector", "contact_margin", "manifold_tolerance", "solver", "friction_model",
                                        "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
@@ -92,6 +92,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "manifold_tolerance", &def->manifold_tolerance);
     if (st == CF_OK) st = cf_json_get_int(p, obj, at, "solver_iterations", &def->solver_iterations);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "solver_tolerance", &def->solver_tolerance);
+    if (st == CF_OK) st = cf_json_get_number(p, obj, at, "soft_tolerance", &def->soft_tolerance);
     GET_ENUM("on_solver_failure", "policy", failure_name, CF_ON_FAILURE_COUNT, def->on_solver_failure);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "bounds", &def->bounds);
     if (st == CF_OK) st = get_solver(p, obj, at, &def->solver);

@@ -124,6 +124,7 @@ static cfStatus pipeline_check(const cfWorldDef *d, cfError *err)
     /* the contact solve's settings: the pipeline has none, so they would change nothing */
     const char *unused = d->solver_iterations != def.solver_iterations         ? "solver_iterations"
                          : d->solver_tolerance != def.solver_tolerance         ? "solver_tolerance"
+                         : d->soft_tolerance != def.soft_tolerance             ? "soft_tolerance"
                          : d->friction_model != def.friction_model             ? "friction_model"
                          : d->friction_directions != def.friction_directions   ? "friction_directions"
                          : d->r_factor != def.r_factor                         ? "r_factor"
@@ -136,6 +137,24 @@ static cfStatus pipeline_check(const cfWorldDef *d, cfError *err)
     if (unused)
         return REFUSE(err, "%s: a setting of the velocity pipeline's contact solve; the %s pipeline solves its own system "
                       "and would ignore it", unused, name);
+    return CF_OK;
+}
+
+/* the settings of the dual-form solvers only (the preconditioner, soft_tolerance) under another solver */
+static cfStatus dual_only_check(const cfWorldDef *d, cfError *err)
+{
+    if (d->preconditioner != CF_PRECOND_EXACT && !cf_solver_takes_preconditioner(d->solver)) {
+        char names[256] = "";
+        for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i)
+            if (cf_solver_takes_preconditioner(cf_solver_at(i)))
+                n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", cf_solver_at(i)->name);
+        return REFUSE(err, "preconditioner: '%s' is a choice of the dual-form solvers (%s); solver '%s' builds the exact "
+                      "W = J A^-1 J^T itself", cf_preconditioner_name(d->preconditioner), names,
+                      d->solver ? d->solver->name : "none");
+    }
+    if (d->soft_tolerance > 0.0 && !cf_solver_takes_preconditioner(d->solver))
+        return REFUSE(err, "soft_tolerance: a tolerance of the dual-form solvers' soft rows; solver '%s' stops on "
+                      "solver_tolerance", d->solver ? d->solver->name : "none");
     return CF_OK;
 }
 
@@ -159,6 +178,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
                       d->solver->name, cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
     }
     if (d->solver_iterations < 0) return REFUSE(err, "solver_iterations: must be >= 0 (got %d)", d->solver_iterations);
+    if (!(isfinite(d->soft_tolerance) && d->soft_tolerance >= 0.0))
+        return REFUSE(err, "soft_tolerance: must be >= 0 (got %g)", d->soft_tolerance);
     if (!(isfinite(d->solver_tolerance) && d->solver_tolerance >= 0.0))
         return REFUSE(err, "solver_tolerance: must be >= 0 (got %g)", d->solver_tolerance);
     if (!(d->on_solver_failure >= 0 && d->on_solver_failure < CF_ON_FAILURE_COUNT))
@@ -221,15 +242,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
     if (!(d->preconditioner >= 0 && d->preconditioner < CF_PRECONDITIONER_COUNT))
         return REFUSE(err, "preconditioner: unknown value %d", (int)d->preconditioner);
-    if (d->preconditioner != CF_PRECOND_EXACT && !cf_solver_takes_preconditioner(d->solver)) {
-        char names[256] = "";
-        for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i)
-            if (cf_solver_takes_preconditioner(cf_solver_at(i)))
-                n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", n ? ", " : "", cf_solver_at(i)->name);
-        return REFUSE(err, "preconditioner: '%s' is a choice of the dual-form solvers (%s); solver '%s' builds the exact "
-                      "W = J A^-1 J^T itself", cf_preconditioner_name(d->preconditioner), names,
-                      d->solver ? d->solver->name : "none");
-    }
+    cfStatus st = dual_only_check(d, err);
+    if (st != CF_OK) return st;
     if (d->cmr_rounds < 0 || d->cmr_rounds > 16) return REFUSE(err, "cmr_rounds: must be in [0, 16] (got %d)", d->cmr_rounds);
     if (d->cmr_halvings < 0 || d->cmr_halvings > 8)
         return REFUSE(err, "cmr_halvings: must be in [0, 8] (got %d)", d->cmr_halvings);
@@ -245,5 +259,8 @@ bool cf_solver_takes_preconditioner(const cfSolver *s) { return s && s->form == 
 void cf_world_def_use_solver(cfWorldDef *d, const cfSolver *s)
 {
     d->solver = s;
-    if (!cf_solver_takes_preconditioner(s)) d->preconditioner = cf_world_def_default().preconditioner;
+    if (!cf_solver_takes_preconditioner(s)) {
+        d->preconditioner = cf_world_def_default().preconditioner;
+        d->soft_tolerance = cf_world_def_default().soft_tolerance;
+    }
 }

@@ -257,6 +257,7 @@ static cfStatus dual_solve(void **work, const cfContactProblem *p, const cfSolve
     (void)work;
     cfDualOptions o = {.preconditioner = par->preconditioner, .max_iter = par->max_iter, .tol = par->tol,
                        .omega = par->omega, .friction = par->friction, .ica = cf_ica_options_default()};
+    if (par->soft_tol > 0.0) o.tol = par->soft_tol, o.ica.rel_change = 0.0;
     if (!par->warm_start) cf_vec_zero(3 * p->nc, x);
     return cf_dual_solve(p->dual, &o, x, p->u, rep, NULL);
 }

@@ -23,6 +23,7 @@ static cfSolverParams solver_params(const cfWorldDef *d)
     cfSolverParams p = cf_solver_params_default();
     p.max_iter = d->solver_iterations;
     p.tol = d->solver_tolerance;
+    p.soft_tol = d->soft_tolerance;
     p.omega = d->relaxation;
     p.ordering = d->ordering;
     p.r_factor = d->r_factor;

@@ -1652,6 +1652,8 @@ static double fastest_node(const cfSoftBody *b)
 typedef struct JellyRun {
     cfPreconditioner p;
     double dt, seconds, carried_tol; /* carried_tol NAN: not checked */
+    double soft_tolerance;           /* world.soft_tolerance (0: the paper's rules) */
+    int iterations;                  /* world.solver_iterations (0: the scene's) */
 } JellyRun;
 
 static void jelly_rests(const JellyRun *runs, int count)
@@ -1662,6 +1664,8 @@ static void jelly_rests(const JellyRun *runs, int count)
         load_scene("ch08_jelly_cube.json", &w, &info);
         w.def.preconditioner = runs[r].p;
         w.def.dt = runs[r].dt;
+        w.def.soft_tolerance = runs[r].soft_tolerance;
+        if (runs[r].iterations > 0) w.def.solver_iterations = runs[r].iterations;
         const char *name = cf_preconditioner_name(runs[r].p);
         double low = INFINITY;
         int steps = (int)lround(runs[r].seconds / runs[r].dt);
@@ -1675,6 +1679,9 @@ static void jelly_rests(const JellyRun *runs, int count)
         for (int k = 0; k < b->n_nodes; ++k) m += b->mass[k];
         for (int a = 0; a < w.contacts.count; ++a) lam += w.contacts.items[a].lambda[0];
         double carried = lam / (m * 9.81 * w.def.dt);
+        ck_assert_msg(runs[r].soft_tolerance == 0.0 || w.stats.solver_iterations < w.def.solver_iterations,
+                      "%s: soft_tolerance %g not met in %d outer iterations", name, runs[r].soft_tolerance,
+                      w.def.solver_iterations);
         ck_assert_msg(low > -1e-3, "%s: a node went %.3g m below the ground", name, low);
         ck_assert_msg(fastest_node(b) < 1e-2, "%s: still moving at %.3g m/s after %g s", name, fastest_node(b),
                       runs[r].seconds);
@@ -1686,16 +1693,26 @@ static void jelly_rests(const JellyRun *runs, int count)
 
 START_TEST(lib_dual_jelly_rests_exact_ica_lumped)
 {
-    const JellyRun runs[] = {{CF_PRECOND_EXACT, 1.0 / 60.0, 2.0, 1e-3},
-                             {CF_PRECOND_BLOCK_DIAGONAL, 1.0 / 60.0, 2.0, NAN},
-                             {CF_PRECOND_LUMPED, 1e-3, 1.5, 1e-3}};
+    const JellyRun runs[] = {{CF_PRECOND_EXACT, 1.0 / 60.0, 2.0, 1e-3, 0.0, 0},
+                             {CF_PRECOND_BLOCK_DIAGONAL, 1.0 / 60.0, 2.0, NAN, 0.0, 0},
+                             {CF_PRECOND_LUMPED, 1e-3, 1.5, 1e-3, 0.0, 0}};
     jelly_rests(runs, 3);
+}
+END_TEST
+
+/* ICA with an absolute tolerance (world.soft_tolerance) in place of its 5 % rules: the outer loop
+   goes past the plateau, stops on that tolerance inside its budget, and the contacts carry the
+   weight, m g h per step, as W_A's do (the paper's rules: 1.44 m g h, the test above) */
+START_TEST(lib_dual_jelly_rests_ica_absolute)
+{
+    const JellyRun runs[] = {{CF_PRECOND_BLOCK_DIAGONAL, 1.0 / 60.0, 2.0, 1e-3, 1e-3, 200}};
+    jelly_rests(runs, 1);
 }
 END_TEST
 
 START_TEST(lib_dual_jelly_rests_pcg)
 {
-    const JellyRun runs[] = {{CF_PRECOND_PCG_JACOBI, 1.0 / 60.0, 2.0, 1e-3}, {CF_PRECOND_PCG_IC, 1.0 / 60.0, 2.0, 1e-3}};
+    const JellyRun runs[] = {{CF_PRECOND_PCG_JACOBI, 1.0 / 60.0, 2.0, 1e-3, 0.0, 0}, {CF_PRECOND_PCG_IC, 1.0 / 60.0, 2.0, 1e-3, 0.0, 0}};
     jelly_rests(runs, 2);
 }
 END_TEST
@@ -1828,6 +1845,7 @@ static void build(Suite *s)
     TCase *tw = cft_tcase_scene(s, "ch08-world");
     TCase *twl = cft_tcase_long(s, "ch08-world-long");
     CFT_TEST(twl, lib_dual_jelly_rests_exact_ica_lumped, "a jelly cube comes to rest: exact, ICA, lumped (h = 1 ms)");
+    CFT_TEST(twl, lib_dual_jelly_rests_ica_absolute, "ICA with world.soft_tolerance: the resting cube's contacts carry m g h");
     CFT_TEST(twl, lib_dual_jelly_rests_pcg, "a jelly cube comes to rest: W_A by PCG (block-Jacobi, IC(0))");
     CFT_TEST(tw, lib_dual_lumped_blowup_reported, "the lumped method's blow-up at a large step is reported");
     CFT_TEST(tw, lib_dual_exact_equals_ch02_dual_form, "exact W_A equals chapter 2's dual form under PGS");

@@ -112,12 +112,14 @@ typedef struct cfSolverParams {
     cfRFactor r_factor;       /**< r-factor strategy of the PROX solvers (chapter 7) */
     bool warm_start;          /**< x holds a previous answer (false: x is zero on entry) */
     cfPreconditioner preconditioner; /**< CF_FORM_DUAL: how A^-1 is anticipated */
+    double soft_tol;          /**< CF_FORM_DUAL: > 0: an absolute tolerance on the soft rows' own residuals (ICA's contact and
+                                   dynamics residuals, the CA PGS's stop) in place of tol, ICA's 5 % change rule off; 0: tol and the paper's rules */
     double impulse_scale;     /**< N s, >= 0: the scale of the problem's impulses (a world's mean body mass x |g| x dt), by which a
                                    row whose own measure is an impulse change has its tolerance made relative, tol x impulse_scale,
                                    so that millimetre and kilometre worlds stop alike; 0: tol is taken as it is (a file has no masses) */
 } cfSolverParams;
 
-/** max_iter 20, max_pivots 0, tol 0, omega 1, sequential, seed 1, cone, 8 directions, local r-factors, warm start, exact, impulse_scale 0. */
+/** max_iter 20, max_pivots 0, tol 0, omega 1, sequential, seed 1, cone, 8 directions, local r-factors, warm start, exact, soft_tol 0, impulse_scale 0. */
 cfSolverParams cf_solver_params_default(void);
 
 /**

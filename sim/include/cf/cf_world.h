@@ -181,6 +181,8 @@ typedef struct cfWorldDef {
     double manifold_tolerance;          /**< > 0: persistent manifolds: a rigid pair's contacts are reused, moved with the bodies, while its relative pose has changed by less than this (m, at the bodies' bounding radii) since they were computed (a body's shape must not change meanwhile); 0: every pair through the narrow phase every step (default) */
     const cfSolver *solver;             /**< a row of the registry (cf_solver_find()), NULL: contacts are ignored (default) */
     int solver_iterations;              /**< iteration budget of iterative solvers (>= 0, default 20) */
+    double soft_tolerance;              /**< > 0: the dual row (the soft rows: CA's PGS, ICA) stops when its own residuals are <= this absolute value (m/s and N s),
+                                             ICA's 5 % change rule off (the plateau it stops on carries about 1.4 m g h at rest, ch08); 0: solver_tolerance and the paper's rules (default) */
     double solver_tolerance;            /**< "converged" means the common residual (cf_solvers.h: relative) is <= this (>= 0; 0 spends the budget; default 1e-8);
                                              a solver's own measure stops it there too: a natural map at tol |q|, an impulse change at tol m g h
                                              (m the mean mass of the dynamic bodies, g = max(|gravity|, 1 m/s^2), h = dt) */
@@ -221,7 +223,7 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err);
 
 /**
  * Switch @p d to solver @p s (NULL: none) and put back to its default every setting that @p s does
- * not take (today: the preconditioner, a choice of the dual-form solvers only), so that a program
+ * not take (today: the preconditioner and soft_tolerance, choices of the dual-form solvers only), so that a program
  * that lets the user change solvers (the viewer's key, `cflab compare`) keeps settings that
  * cf_world_def_check() accepts without repeating its rules. Only those settings change.
  */
