@@ -1395,7 +1395,7 @@ START_TEST(ch08_5_stopping_rules)
     }
     ck_assert_int_eq(sum, st.inner_total);
     ck_assert_int_eq(top, st.inner_max);
-    /* divergence: CF_DIVERGED once a residual exceeds 1e8 max(its iteration-1 values, 1), not
+    /* divergence: CF_DIVERGED once a residual exceeds 1e8 max(r_c1, r_d1, 1), not
        before (the first residuals are below 1 here, so the floor 1 is what counts) */
     {
         cfDualSystem dj;
@@ -1408,6 +1408,28 @@ START_TEST(ch08_5_stopping_rules)
         double first = rj.history[0], top_res = fmax(sj.lcp_residual, sj.dyn_residual);
         ck_assert_msg(first < 1.0, "first contact residual %g: the floor would not count", first);
         ck_assert_msg(top_res > 1e8 && sj.outer > 10, "stopped at %d iterations with residual %g", sj.outer, top_res);
+        free(vj), free(dd), free(lj);
+        cf_dual_free(&dj);
+    }
+    /* the same problem scaled by 1e3: the dynamics residual after iteration 1 is far above 1
+       and above the contact residual (0 here: the inner sweeps solve the contact exactly), so
+       the one floor max(r_c1, r_d1, 1) of both residuals counts; a floor of 1 or of the contact
+       residual alone stops earlier. r_c1 and r_d1 are read from a run of one iteration */
+    {
+        cfDualSystem dj;
+        jacobi_divergent(&dj);
+        for (int i = 0; i < dj.n; ++i) dj.b[i] *= 1e3;
+        double *vj = unconstrained(&dj), *dd = new_vec(dj.n), *lj = new_vec(3);
+        cfIcaOptions o1 = exact_ica(1, CF_ICA_JACOBI), oj = exact_ica(1000, CF_ICA_JACOBI);
+        cfIcaStats s1, sj;
+        cft_assert_status(cf_ica_solve(&dj, vj, &o1, dd, lj, NULL, &s1), CF_MAX_ITER);
+        double floor1 = fmax(fmax(s1.lcp_residual, s1.dyn_residual), 1.0);
+        ck_assert_msg(floor1 > 2.0 * fmax(s1.lcp_residual, 1.0), "iteration 1: residuals %g, %g: the floors would agree",
+                      s1.lcp_residual, s1.dyn_residual);
+        cft_assert_status(cf_ica_solve(&dj, vj, &oj, dd, lj, NULL, &sj), CF_DIVERGED);
+        double top_res = fmax(sj.lcp_residual, sj.dyn_residual);
+        ck_assert_msg(top_res > 1e8 * floor1, "CF_DIVERGED at %d iterations with residual %g <= 1e8 x %g (r_c1 %g, r_d1 %g)",
+                      sj.outer, top_res, floor1, s1.lcp_residual, s1.dyn_residual);
         free(vj), free(dd), free(lj);
         cf_dual_free(&dj);
     }

@@ -274,7 +274,8 @@ typedef struct cfIcaStats {
  *       |A dv - Jr^T x|_2. Stop (status CF_OK) when both are <= tol (tol > 0), or when (i >= 2)
  *       both changed since iteration i - 1 by at most rel_change times their value after
  *       iteration 1 and every contact is resolved at v; CF_DIVERGED when a residual is not
- *       finite or exceeds 1e8 max(its iteration-1 values, 1); CF_MAX_ITER after max_outer.
+ *       finite or exceeds 1e8 max(r_c1, r_d1, 1), r_c1 and r_d1 the contact and dynamics
+ *       residuals after iteration 1 (one floor for both residuals); CF_MAX_ITER after max_outer.
  *    The paper says the residuals "change less than 5 % between two iterations": measured
  *    against the previous value, that never holds under linear convergence (whose relative
  *    decrease per iteration is constant); against the loop's first value it stops once an
