@@ -630,6 +630,18 @@ START_TEST(ch09_4_newton_beats_gradient_descent)
         cf_ipc_free(&s);
     }
     cft_assert_at(iters[0] <= 30 && iters[0] * 10 < iters[1], "Newton %d iterations, gradient descent %d", iters[0], iters[1]);
+    /* the limit is exact: one iteration fewer than Newton needs stops with CF_MAX_ITER after
+       exactly max_iter iterations (the spec's "after opt->max_iter iterations"), not one more */
+    cft_assert_at(iters[0] >= 2, "Newton converged in %d iteration(s): the landing should need several", iters[0]);
+    cfIpcSystem s;
+    soft_box_on_ground(&s, 1e3);
+    for (int i = 8; i < 16; ++i) s.u[3 * i + 2] = -0.5;
+    cfIpcOptions o = cf_ipc_options_default();
+    o.max_iter = iters[0] - 1;
+    cfIpcStats st;
+    cft_assert_status(cf_ipc_step(&s, &o, &st), CF_MAX_ITER);
+    cft_assert_at(st.iterations == o.max_iter, "max_iter %d: %d iterations", o.max_iter, st.iterations);
+    cf_ipc_free(&s);
 }
 END_TEST
 
