@@ -56,7 +56,6 @@ static int dbl_cmp(const void *a, const void *b)
 
 cfStatus cf_ipc_broad_phase(const cfIpcSystem *s, const double *q, const double *dq, double r, cfIpcPairList *out)
 {
-    //> ch09:broad-phase
     out->n = 0;
     if (!(r >= 0.0 && isfinite(r)) || !cf_vec_finite(3 * s->n, q) || (dq && !cf_vec_finite(3 * s->n, dq))) return CF_BAD_INPUT;
     int nv = s->n, ne = s->n_edge;
@@ -115,7 +114,6 @@ cfStatus cf_ipc_broad_phase(const cfIpcSystem *s, const double *q, const double 
     free(vb), free(ext);
     if (st != CF_OK) out->n = 0;
     return st;
-    //< ch09:broad-phase
 }
 
 cfStatus cf_ipc_min_distance_sparse(const cfIpcSystem *s, const double *q, double *d, int *active)
@@ -155,7 +153,6 @@ typedef struct Sparse {
 
 static void sparse_block(void *ctx, int k, const int *node, const double *lH, double w)
 {
-    //> ch09:sparse-block
     Sparse *S = ctx;
     for (int i = 0; i < k; ++i)
         for (int j = 0; j < k && S->st == CF_OK; ++j) {
@@ -165,7 +162,6 @@ static void sparse_block(void *ctx, int k, const int *node, const double *lH, do
                 for (int b = 0; b < 3; ++b) m[3 * a + b] = w * lH[(3 * i + a) * 3 * k + 3 * j + b];
             S->st = cf_triplets_add_block3(&S->T, node[i], node[j], m);
         }
-    //< ch09:sparse-block
 }
 
 /* dq = -H^-1 g with H from the triplets (fixed nodes: 1 on the diagonal) by the sparse Cholesky */
@@ -199,7 +195,6 @@ static double energy(const cfIpcSystem *s, const double *q, double *g, Sparse *S
 
 cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpcStats *st)
 {
-    //> ch09:newton-sparse
     cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
     cfIpcStats stats = {0};
     int N = 3 * s->n;
@@ -254,7 +249,6 @@ cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt
     free(g), free(dq), free(qn);
     if (st) *st = stats;
     return status;
-    //< ch09:newton-sparse
 }
 
 /* cf_ipc_step_lagged()'s minimizer: Newton from s->q, then the candidates of the new q for the next
