@@ -18,3 +18,7 @@ bench-ch9: $(BENCH9)
 	@OPENBLAS_NUM_THREADS=1 $(BENCH9) | tee $(BLD)/bench_ch9.txt
 
 EXTRA_HELP += bench-ch9 (chapter 9 IPC benchmark)
+
+# the sparse path's tests (solutions/ch09/fast/test_ipc_sparse.c) run in the fast path's binary
+# (mk/ch05.mk's test_fast, reference only)
+$(TEST_FAST): $(OBJ)/solutions/ch09/fast/test_ipc_sparse.o

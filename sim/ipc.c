@@ -15,6 +15,28 @@
 #include "cf/cf_ipc_affine.h"
 #include "internal.h"
 
+/* ---- the sparse path ------------------------------------------------------------------------------ */
+
+/* Chapter 9's step at scale (solutions/ch09/fast/cf_ipc_sparse.h: the broad phase, the sparse
+   projected Newton), linked with the reference solutions; without it (a handout) these weak
+   references stay null and the pipeline runs chapter 9's own dense step and all-pairs distance. */
+extern cfStatus cf_ipc_step_sparse(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats) __attribute__((weak));
+extern cfStatus cf_ipc_min_distance_sparse(const cfIpcSystem *s, const double *q, double *d, int *active)
+    __attribute__((weak));
+extern cfStatus cf_ipc_broad_phase(const cfIpcSystem *s, const double *q, const double *dq, double r, cfIpcPairList *out)
+    __attribute__((weak));
+extern void cf_ipc_pair_list_free(cfIpcPairList *l) __attribute__((weak));
+
+static bool cf_world_ipc_sparse(void) { return cf_ipc_step_sparse && cf_ipc_min_distance_sparse && cf_ipc_broad_phase && cf_ipc_pair_list_free; }
+
+/* the smallest pair distance of s at its q: by the broad phase when linked */
+static double min_distance(const cfIpcSystem *s)
+{
+    double d;
+    if (cf_world_ipc_sparse()) return cf_ipc_min_distance_sparse(s, s->q, &d, NULL) == CF_OK ? d : NAN;
+    return cf_ipc_min_distance(s, s->q, NULL);
+}
+
 /* ---- which worlds the pipeline takes ------------------------------------------------------------ */
 
 cfStatus cf_world_same_mu(cfOneMu *one, const char *kind, int i, const char *name, double mu, cfError *err)
@@ -316,7 +338,11 @@ static double barrier_energy(const cfIpcSystem *s)
     b.n_spring = 0;
     b.n_fric = 0;
     b.q_tilde = b.q;
-    return cf_ipc_energy(&b, b.q, NULL, NULL, false) / (s->h * s->h);
+    cfIpcPairList L = {0}; /* with the broad phase: the pairs within dhat, the only ones with a barrier */
+    if (cf_world_ipc_sparse() && cf_ipc_broad_phase(s, s->q, NULL, s->dhat, &L) == CF_OK) b.pairs = &L;
+    double e = cf_ipc_energy(&b, b.q, NULL, NULL, false) / (s->h * s->h);
+    if (cf_world_ipc_sparse()) cf_ipc_pair_list_free(&L);
+    return e;
 }
 
 /* the quaternion of the rotation matrix R (Shepperd: from the largest of 4 w^2, 4 x^2, 4 y^2, 4 z^2) */
@@ -428,12 +454,14 @@ cfStatus cf_world_ipc_step(cfWorld *w)
     memset(&is, 0, sizeof is);
     /* a pair at distance 0 has an infinite barrier: refused before the solve, which would find out
        only after assembling the whole energy and its Hessian (19 s on a touching pyramid) */
-    if (st == CF_OK && !(cf_ipc_min_distance(&s, s.q, NULL) > 0.0)) st = CF_BAD_INPUT;
+    if (st == CF_OK && !(min_distance(&s) > 0.0)) st = CF_BAD_INPUT;
     if (st == CF_OK) {
         cfIpcOptions o = cf_ipc_options_default();
         o.lag_iters = w->def.ipc.friction_iterations;
         /* moving boxes: the step over their affine unknowns; soft bodies alone: chapter 9's own */
-        st = m.n_moving > 0 ? cf_ipc_affine_step(&a, &s, z, guess, &o, &is) : cf_ipc_step(&s, &o, &is);
+        st = m.n_moving > 0       ? cf_ipc_affine_step(&a, &s, z, guess, &o, &is)
+             : cf_world_ipc_sparse() ? cf_ipc_step_sparse(&s, &o, &is)
+                                     : cf_ipc_step(&s, &o, &is);
     }
     double t2 = cf_seconds();
     w->stats.stage_seconds[1] = t2 - t1;
@@ -577,10 +605,14 @@ cfStatus cf_world_ipc_pairs(const cfWorld *w, void (*fn)(void *ctx, cfVec3 a, cf
     Map m;
     cfStatus st = map_alloc(w, &m);
     if (st == CF_OK) st = gather(w, &s, &m);
+    cfIpcPairList L = {0}; /* with the broad phase: only the pairs within dhat are drawn anyway */
+    if (st == CF_OK && cf_world_ipc_sparse()) st = cf_ipc_broad_phase(&s, s.q, NULL, s.dhat, &L);
     if (st == CF_OK) {
         Visit V = {&s, fn, ctx};
+        if (cf_world_ipc_sparse()) s.pairs = &L;
         cf_ipc_for_pairs(&s, visit_pair, &V);
     }
+    if (cf_world_ipc_sparse()) cf_ipc_pair_list_free(&L);
     cf_ipc_free(&s);
     free(m.soft);
     return st;

@@ -156,6 +156,13 @@ int cf_ipc_add_box(cfIpcSystem *s, cfVec3 lo, cfVec3 hi, double m, double k, boo
 
 int cf_ipc_for_pairs(const cfIpcSystem *s, int (*fn)(void *ctx, const int node[4], bool ee), void *ctx)
 {
+    if (s->pairs) { /* a broad phase's candidates (cfIpcSystem::pairs) */
+        for (int k = 0; k < s->pairs->n; ++k) {
+            int r = fn(ctx, s->pairs->node[k], s->pairs->ee[k]);
+            if (r) return r;
+        }
+        return 0;
+    }
     for (int t = 0; t < s->n_tri; ++t) {
         const int *tr = s->tri[t];
         bool tri_fixed = s->fixed[tr[0]] && s->fixed[tr[1]] && s->fixed[tr[2]];
@@ -238,27 +245,42 @@ double cf_ipc_min_distance(const cfIpcSystem *s, const double *q, int *active)
     return sqrt(m.d2);
 }
 
-/* the assembly: f, gradient, Hessian (dense, row-major) */
+/* the assembly: f, gradient, the local Hessians handed to block() */
 typedef struct Assembly {
     const cfIpcSystem *s;
     const double *q;
-    double f, *g, *H;
+    double f, *g;
+    cfIpcBlockFn block;
+    void *ctx;
     bool project;
     cfStatus st;
 } Assembly;
 
-/* add the local gradient and Hessian of the nodes @p node (k of them) times @p w */
+/* add the local gradient of the nodes @p node (k of them) times @p w; the local Hessian (projected
+   when asked) to block() */
 static void scatter(Assembly *A, int k, const int *node, const double *lg, double *lH, double w)
 {
-    int N = 3 * A->s->n;
-    if (A->H && A->project && cf_psd_project(3 * k, lH) != CF_OK) A->st = CF_BAD_INPUT;
+    if (A->block && A->project && cf_psd_project(3 * k, lH) != CF_OK) A->st = CF_BAD_INPUT;
+    if (A->g)
+        for (int i = 0; i < k; ++i)
+            for (int a = 0; a < 3; ++a) A->g[3 * node[i] + a] += w * lg[3 * i + a];
+    if (A->block) A->block(A->ctx, k, node, lH, w);
+}
+
+/* the dense receiver: H (3n x 3n, row-major) += w lH */
+typedef struct DenseH {
+    double *H;
+    int N;
+} DenseH;
+
+static void dense_block(void *ctx, int k, const int *node, const double *lH, double w)
+{
+    DenseH *D = ctx;
     for (int i = 0; i < k; ++i)
         for (int a = 0; a < 3; ++a) {
-            int p = 3 * node[i] + a;
-            if (A->g) A->g[p] += w * lg[3 * i + a];
-            if (A->H)
-                for (int j = 0; j < k; ++j)
-                    for (int b = 0; b < 3; ++b) A->H[(long)p * N + 3 * node[j] + b] += w * lH[(3 * i + a) * 3 * k + 3 * j + b];
+            long p = 3 * node[i] + a;
+            for (int j = 0; j < k; ++j)
+                for (int b = 0; b < 3; ++b) D->H[p * D->N + 3 * node[j] + b] += w * lH[(3 * i + a) * 3 * k + 3 * j + b];
         }
 }
 
@@ -274,12 +296,12 @@ static int barrier_pair(void *ctx, const int node[4], bool ee)
     if (d2 >= s->dhat * s->dhat) return 0;
     if (!(d2 > 0.0)) return 1; /* contact: f = +inf */
     double lg[12], lH[144];
-    double b = cf_ipc_pair_barrier(x, &st, s->dhat, A->g || A->H ? lg : NULL, A->H ? lH : NULL);
+    double b = cf_ipc_pair_barrier(x, &st, s->dhat, A->g || A->block ? lg : NULL, A->block ? lH : NULL);
     if (!isfinite(b)) return 1;
     if (ee) { /* kappa m b: the product rule with the mollifier */
         double mg[12], mH[144];
         double m = cf_ee_mollifier(x, ee_eps_x(s, node), mg, mH);
-        if (A->H)
+        if (A->block)
             for (int p = 0; p < 12; ++p)
                 for (int q = 0; q < 12; ++q)
                     lH[p * 12 + q] = m * lH[p * 12 + q] + b * mH[p * 12 + q] + mg[p] * lg[q] + lg[p] * mg[q];
@@ -292,13 +314,12 @@ static int barrier_pair(void *ctx, const int node[4], bool ee)
     return 0;
 }
 
-double cf_ipc_energy(const cfIpcSystem *s, const double *q, double *g, double *H, bool project)
+double cf_ipc_energy_blocks(const cfIpcSystem *s, const double *q, double *g, cfIpcBlockFn block, void *ctx, bool project)
 {
     int N = 3 * s->n;
     double h2 = s->h * s->h;
-    Assembly A = {s, q, 0.0, g, H, project, CF_OK};
+    Assembly A = {s, q, 0.0, g, block, ctx, project, CF_OK};
     if (g) memset(g, 0, (size_t)N * sizeof *g);
-    if (H) memset(H, 0, (size_t)N * N * sizeof *H);
     for (int i = 0; i < s->n; ++i) { /* inertia: 1/2 |q - qt|^2_M */
         if (s->fixed[i]) continue;
         for (int a = 0; a < 3; ++a) {
@@ -306,7 +327,10 @@ double cf_ipc_energy(const cfIpcSystem *s, const double *q, double *g, double *H
             double e = q[p] - s->q_tilde[p];
             A.f += 0.5 * s->mass[i] * e * e;
             if (g) g[p] += s->mass[i] * e;
-            if (H) H[(long)p * N + p] += s->mass[i];
+        }
+        if (block) {
+            double M[9] = {s->mass[i], 0, 0, 0, s->mass[i], 0, 0, 0, s->mass[i]};
+            block(ctx, 1, &i, M, 1.0);
         }
     }
     for (int k = 0; k < s->n_spring; ++k) { /* springs: 1/2 k (l - L)^2 */
@@ -334,24 +358,34 @@ double cf_ipc_energy(const cfIpcSystem *s, const double *q, double *g, double *H
         double dx[12], lg[12], lH[144];
         for (int i = 0; i < 4; ++i)
             for (int a = 0; a < 3; ++a) dx[3 * i + a] = q[3 * p->node[i] + a] - s->q_start[3 * p->node[i] + a];
-        A.f += h2 * cf_ipc_pair_friction(p, dx, s->mu, s->h * s->eps_v, g ? lg : NULL, H ? lH : NULL);
+        A.f += h2 * cf_ipc_pair_friction(p, dx, s->mu, s->h * s->eps_v, g ? lg : NULL, block ? lH : NULL);
         bool keep = A.project;
         A.project = false; /* PSD by construction (cf_ipc_pair_friction()) */
         scatter(&A, 4, p->node, lg, lH, h2);
         A.project = keep;
     }
-    for (int i = 0; i < s->n; ++i) { /* fixed nodes: no gradient, identity rows and columns */
-        if (!s->fixed[i]) continue;
-        for (int a = 0; a < 3; ++a) {
-            int p = 3 * i + a;
-            if (g) g[p] = 0.0;
-            if (H) {
+    if (g)
+        for (int i = 0; i < s->n; ++i)
+            if (s->fixed[i]) g[3 * i] = g[3 * i + 1] = g[3 * i + 2] = 0.0;
+    return A.st == CF_OK ? A.f : NAN;
+}
+
+double cf_ipc_energy(const cfIpcSystem *s, const double *q, double *g, double *H, bool project)
+{
+    int N = 3 * s->n;
+    DenseH D = {H, N};
+    if (H) memset(H, 0, (size_t)N * N * sizeof *H);
+    double f = cf_ipc_energy_blocks(s, q, g, H ? dense_block : NULL, &D, project);
+    if (H && f != INFINITY)
+        for (int i = 0; i < s->n; ++i) { /* fixed nodes: identity rows and columns */
+            if (!s->fixed[i]) continue;
+            for (int a = 0; a < 3; ++a) {
+                int p = 3 * i + a;
                 for (int c = 0; c < N; ++c) H[(long)p * N + c] = H[(long)c * N + p] = 0.0;
                 H[(long)p * N + p] = 1.0;
             }
         }
-    }
-    return A.st == CF_OK ? A.f : NAN;
+    return f;
 }
 
 typedef struct Lag {

@@ -129,7 +129,11 @@ START_TEST(soft_box_matches_chapter_loop)
 {
     /* chapter 9's soft stack demo loop (cf_ipc_step() on a system built by cf_ipc_add_box()) with one
        box, against the same box as a world of the ipc pipeline: the same positions at every step
-       (the same system in the same order: equal to rounding), while it lands and comes to rest */
+       while it lands and comes to rest. The same system in the same order; with the reference
+       solutions linked the world solves it on chapter 9's sparse path (solutions/ch09/fast/: the
+       broad phase, the sparse Cholesky), whose iterates differ from the dense Cholesky's by rounding,
+       which Newton's last iterations at the rounding floor of f carry to ~2e-10 m: 1e-8 m (the
+       sparse path's own tests' tolerance against the dense one) */
     const char *json =
         "{\"world\": {\"dt\": 0.01, \"pipeline\": \"ipc\", \"ipc\": {\"dhat\": 0.01, \"kappa\": 1000, \"eps_v\": 0.01}},"
         " \"bodies\": [{\"fixed\": true, \"mu\": 0.5, \"position\": [-0.1, 0.1, -0.1],"
@@ -157,7 +161,7 @@ START_TEST(soft_box_matches_chapter_loop)
             worst = fmax(worst, cfu_norm(cfu_sub(w.soft[0].v[i], cf_ipc_node(s.u, 8 + i))) * 0.01);
         }
     }
-    ck_assert_msg(worst < 1e-12, "largest difference %g m", worst);
+    ck_assert_msg(worst < 1e-8, "largest difference %g m", worst);
     /* and it rests: on the slab, within dhat, slower than 5 cm/s */
     double vmax = 0.0, low = INFINITY;
     for (int i = 0; i < 8; ++i) vmax = fmax(vmax, cfu_norm(w.soft[0].v[i])), low = fmin(low, w.soft[0].x[i].z);

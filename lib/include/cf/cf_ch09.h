@@ -263,7 +263,19 @@ typedef struct cfIpcSystem {
     int n_fric;            /**< lagged friction pairs */
     int cap_fric;          /**< allocated friction pairs */
     cfIpcFrictionPair *fric; /**< lagged friction pairs (empty: no friction term) */
+    /** NULL (the reference, cf_ipc_init()'s default): cf_ipc_for_pairs() visits every pair. Else it
+        visits only these, a broad phase's candidates (the sparse path, solutions/ch09/fast/), which
+        must hold every pair that can matter where the system is evaluated; not owned, not freed. */
+    const struct cfIpcPairList *pairs;
 } cfIpcSystem;
+
+/** Candidate pairs of a broad phase, in cf_ipc_for_pairs()'s order (see cfIpcSystem::pairs). */
+typedef struct cfIpcPairList {
+    int n;            /**< pairs */
+    int cap;          /**< allocated */
+    int (*node)[4];   /**< the four nodes of each pair (chapter 3's order) */
+    bool *ee;         /**< edge-edge (else point-triangle: node[3] is the point) */
+} cfIpcPairList;
 
 /** Options of cf_ipc_newton() and cf_ipc_step(). Start from cf_ipc_options_default(). */
 typedef struct cfIpcOptions {
@@ -340,6 +352,18 @@ double cf_ipc_resting_distance(double weight, double kappa, double dhat);
  * Calls ch09.2, ch09.3, ch09.4 (projection) and ch09.6 (friction).
  */
 double cf_ipc_energy(const cfIpcSystem *s, const double *q, double *g, double *H, bool project);
+
+/** Receives one local Hessian of cf_ipc_energy_blocks(): @p k nodes, the 3k x 3k block @p lH
+    (row-major, projected when asked) to be added times @p w. */
+typedef void (*cfIpcBlockFn)(void *ctx, int k, const int *node, const double *lH, double w);
+/**
+ * cf_ipc_energy() with the Hessian handed out term by term instead of assembled dense: @p block
+ * (may be NULL: no Hessian) gets each term's local block (inertia as one-node diagonal blocks,
+ * springs, barriers, friction), in the order cf_ipc_energy() adds them; fixed nodes' blocks are
+ * included (the receiver drops their rows and columns and puts 1 on their diagonal). @p g as in
+ * cf_ipc_energy() (fixed nodes' entries 0).
+ */
+double cf_ipc_energy_blocks(const cfIpcSystem *s, const double *q, double *g, cfIpcBlockFn block, void *ctx, bool project);
 
 /**
  * Freeze the friction of the pairs closer than dhat at @p q (ch09.6's lag): stencil coefficients,

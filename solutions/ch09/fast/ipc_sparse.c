@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/* Chapter 9's projected Newton on the sparse path (cf_ipc_sparse.h): the spatial-hash broad phase
+   of the barrier pairs and the CCD, the block-sparse projected Hessian, the sparse Cholesky. */
+#include "cf_ipc_sparse.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf/cf_geometry.h"
+#include "cf/cf_linalg.h"
+
+void cf_ipc_pair_list_free(cfIpcPairList *l)
+{
+    free(l->node), free(l->ee);
+    memset(l, 0, sizeof *l);
+}
+
+static bool list_push(cfIpcPairList *l, int a, int b, int c, int d, bool ee)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 256;
+        int(*node)[4] = realloc(l->node, (size_t)cap * sizeof *node);
+        if (!node) return false;
+        l->node = node;
+        bool *e = realloc(l->ee, (size_t)cap * sizeof *e);
+        if (!e) return false;
+        l->ee = e;
+        l->cap = cap;
+    }
+    l->node[l->n][0] = a, l->node[l->n][1] = b, l->node[l->n][2] = c, l->node[l->n][3] = d;
+    l->ee[l->n++] = ee;
+    return true;
+}
+
+/* the box of the k nodes @p node swept from q to q + dq, grown by r */
+static cfAabb swept_box(const double *q, const double *dq, int k, const int *node, double r)
+{
+    cfAabb b;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < k; ++i)
+        for (int a = 0; a < 3; ++a) {
+            double x0 = q[3 * node[i] + a], x1 = dq ? x0 + dq[3 * node[i] + a] : x0;
+            lo[a] = fmin(lo[a], fmin(x0, x1)), hi[a] = fmax(hi[a], fmax(x0, x1));
+        }
+    b.lo = cfu_vec3(lo[0] - r, lo[1] - r, lo[2] - r);
+    b.hi = cfu_vec3(hi[0] + r, hi[1] + r, hi[2] + r);
+    return b;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+cfStatus cf_ipc_broad_phase(const cfIpcSystem *s, const double *q, const double *dq, double r, cfIpcPairList *out)
+{
+    out->n = 0;
+    if (!(r >= 0.0 && isfinite(r)) || !cf_vec_finite(3 * s->n, q) || (dq && !cf_vec_finite(3 * s->n, dq))) return CF_BAD_INPUT;
+    int nv = s->n, ne = s->n_edge;
+    cfAabb *vb = malloc((size_t)(nv + ne + 1) * sizeof *vb), *eb = vb ? vb + nv : NULL;
+    double *ext = malloc((size_t)(ne + 1) * sizeof *ext);
+    cfSpatialHash hv, he;
+    memset(&hv, 0, sizeof hv), memset(&he, 0, sizeof he);
+    cfStatus st = vb && ext ? CF_OK : CF_NO_MEMORY;
+    for (int v = 0; v < nv && st == CF_OK; ++v) vb[v] = swept_box(q, dq, 1, &v, 0.0);
+    for (int e = 0; e < ne && st == CF_OK; ++e) {
+        eb[e] = swept_box(q, dq, 2, s->edge[e], 0.0);
+        cfVec3 d = cfu_sub(eb[e].hi, eb[e].lo);
+        ext[e] = fmax(d.x, fmax(d.y, d.z));
+    }
+    /* cells about the size of a typical edge's box grown by r: the median (a static slab's few huge
+       edges do not count) */
+    double cell = r > 0.0 ? 2.0 * r : 1.0;
+    if (st == CF_OK && ne > 0) {
+        qsort(ext, (size_t)ne, sizeof *ext, dbl_cmp);
+        double m = ext[ne / 2] + 2.0 * r;
+        if (m > 0.0 && isfinite(m)) cell = m;
+    }
+    if (st == CF_OK) st = cf_hash_build(&hv, vb, nv, cell);
+    if (st == CF_OK) st = cf_hash_build(&he, eb, ne, cell);
+    /* point-triangle: each triangle's box grown by r against the points' boxes, points ascending */
+    for (int t = 0; t < s->n_tri && st == CF_OK; ++t) {
+        const int *T = s->tri[t];
+        bool tri_fixed = s->fixed[T[0]] && s->fixed[T[1]] && s->fixed[T[2]];
+        const int *item;
+        int k = cf_hash_query(&hv, swept_box(q, dq, 3, T, r), &item);
+        if (k < 0) st = CF_NO_MEMORY;
+        for (int j = 0; j < k && st == CF_OK; ++j) {
+            int v = item[j];
+            if (v == T[0] || v == T[1] || v == T[2] || (tri_fixed && s->fixed[v])) continue;
+            if (!list_push(out, T[0], T[1], T[2], v, false)) st = CF_NO_MEMORY;
+        }
+    }
+    /* edge-edge: each edge's box grown by r against the later edges' boxes */
+    for (int e = 0; e < ne && st == CF_OK; ++e) {
+        const int *A = s->edge[e];
+        const int *item;
+        cfAabb b = eb[e];
+        b.lo = cfu_sub(b.lo, cfu_vec3(r, r, r)), b.hi = cfu_add(b.hi, cfu_vec3(r, r, r));
+        int k = cf_hash_query(&he, b, &item);
+        if (k < 0) st = CF_NO_MEMORY;
+        for (int j = 0; j < k && st == CF_OK; ++j) {
+            int f = item[j];
+            if (f <= e) continue;
+            const int *B = s->edge[f];
+            if (A[0] == B[0] || A[0] == B[1] || A[1] == B[0] || A[1] == B[1]) continue;
+            if (s->fixed[A[0]] && s->fixed[A[1]] && s->fixed[B[0]] && s->fixed[B[1]]) continue;
+            if (!list_push(out, A[0], A[1], B[0], B[1], true)) st = CF_NO_MEMORY;
+        }
+    }
+    cf_hash_free(&hv), cf_hash_free(&he);
+    free(vb), free(ext);
+    if (st != CF_OK) out->n = 0;
+    return st;
+}
+
+cfStatus cf_ipc_min_distance_sparse(const cfIpcSystem *s, const double *q, double *d, int *active)
+{
+    /* past the diagonal D of q's box every pair is a candidate: then the minimum is exact anyway */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < s->n; ++i)
+        for (int a = 0; a < 3; ++a) lo[a] = fmin(lo[a], q[3 * i + a]), hi[a] = fmax(hi[a], q[3 * i + a]);
+    double D = s->n > 0 ? sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                               (hi[2] - lo[2]) * (hi[2] - lo[2]))
+                        : 0.0;
+    cfIpcPairList L = {0};
+    cfIpcSystem v = *s; /* a shallow view with the candidates */
+    v.pairs = &L;
+    *d = NAN;
+    for (double r = s->dhat;; r *= 4.0) {
+        cfStatus st = cf_ipc_broad_phase(s, q, NULL, r, &L);
+        if (st != CF_OK) {
+            cf_ipc_pair_list_free(&L);
+            return st;
+        }
+        *d = cf_ipc_min_distance(&v, q, active);
+        if (*d <= r || r >= D || !isfinite(r)) break;
+    }
+    cf_ipc_pair_list_free(&L);
+    return CF_OK;
+}
+
+/* ---- the sparse Hessian ------------------------------------------------------------------------ */
+
+/* the receiver of the projected blocks: w lH's 3x3 blocks between free nodes into triplets */
+typedef struct Sparse {
+    cfTriplets T;
+    const bool *fixed;
+    cfStatus st;
+} Sparse;
+
+static void sparse_block(void *ctx, int k, const int *node, const double *lH, double w)
+{
+    Sparse *S = ctx;
+    for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k && S->st == CF_OK; ++j) {
+            if (S->fixed[node[i]] || S->fixed[node[j]]) continue; /* fixed rows and columns: dropped */
+            double m[9];
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b) m[3 * a + b] = w * lH[(3 * i + a) * 3 * k + 3 * j + b];
+            S->st = cf_triplets_add_block3(&S->T, node[i], node[j], m);
+        }
+}
+
+/* dq = -H^-1 g with H from the triplets (fixed nodes: 1 on the diagonal) by the sparse Cholesky */
+static cfStatus sparse_direction(const cfIpcSystem *s, Sparse *S, const double *g, double *dq)
+{
+    for (int i = 0; i < s->n && S->st == CF_OK; ++i)
+        if (s->fixed[i]) {
+            static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+            S->st = cf_triplets_add_block3(&S->T, i, i, I);
+        }
+    if (S->st != CF_OK) return S->st;
+    cfCsr H;
+    cfSparseChol *F = NULL;
+    cfStatus st = cf_csr_from_triplets(&S->T, &H);
+    if (st == CF_OK) st = cf_sparse_chol_factor(&H, &F);
+    if (st == CF_OK) {
+        cf_sparse_chol_solve(F, g, dq);
+        for (int p = 0; p < 3 * s->n; ++p) dq[p] = -dq[p];
+    }
+    cf_sparse_chol_free(F);
+    cf_csr_free(&H);
+    return st;
+}
+
+/* f, g and (when S is not NULL) the Hessian's triplets at q */
+static double energy(const cfIpcSystem *s, const double *q, double *g, Sparse *S)
+{
+    if (S) cf_triplets_clear(&S->T), S->st = CF_OK;
+    return cf_ipc_energy_blocks(s, q, g, S ? sparse_block : NULL, S, true);
+}
+
+cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpcStats *st)
+{
+    cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
+    cfIpcStats stats = {0};
+    int N = 3 * s->n;
+    bool newton = o.direction == CF_IPC_NEWTON;
+    double h2 = s->h * s->h;
+    const cfIpcPairList *keep = s->pairs;
+    cfIpcPairList L = {0};
+    Sparse S = {.fixed = s->fixed, .st = CF_OK};
+    double *g = malloc((size_t)(N + 1) * sizeof *g), *dq = malloc((size_t)(N + 1) * sizeof *dq);
+    double *qn = malloc((size_t)(N + 1) * sizeof *qn);
+    cfStatus status = g && dq && qn ? cf_triplets_init(&S.T, N, N) : CF_NO_MEMORY;
+    /* the pairs within dhat of q: enough for f, g and H at q */
+    if (status == CF_OK) status = cf_ipc_broad_phase(s, q, NULL, s->dhat, &L);
+    s->pairs = &L;
+    double f = status == CF_OK ? energy(s, q, g, newton ? &S : NULL) : NAN;
+    if (status == CF_OK && !isfinite(f)) status = CF_BAD_INPUT;
+    while (status == CF_OK) {
+        stats.grad_norm = cf_vec_norm_inf(N, g) / h2;
+        if (newton) {
+            status = sparse_direction(s, &S, g, dq);
+            if (status != CF_OK) break;
+        } else {
+            for (int p = 0; p < N; ++p) dq[p] = s->fixed[p / 3] ? 0.0 : -g[p] / s->mass[p / 3];
+        }
+        if (cf_vec_norm_inf(N, dq) / s->h <= o.tol) break;
+        if (stats.iterations >= o.max_iter) {
+            status = CF_MAX_ITER;
+            break;
+        }
+        /* the pairs that can come within dhat anywhere on q + [0, 1] dq: the CCD's, every trial's
+           and the next iterate's */
+        status = cf_ipc_broad_phase(s, q, dq, s->dhat, &L);
+        if (status != CF_OK) break;
+        int halvings = 0;
+        bool clamped = false;
+        double alpha = cf_ipc_line_search(s, q, dq, f, &o, qn, &halvings, &clamped);
+        stats.halvings += halvings;
+        stats.ccd_clamps += clamped;
+        if (!(alpha > 0.0)) {
+            status = CF_STAGNATED;
+            break;
+        }
+        cf_vec_copy(N, qn, q);
+        stats.iterations++;
+        f = energy(s, q, g, newton ? &S : NULL);
+        if (!isfinite(f)) status = CF_DIVERGED;
+    }
+    stats.energy = f;
+    s->pairs = keep;
+    cf_ipc_pair_list_free(&L);
+    cf_triplets_free(&S.T);
+    free(g), free(dq), free(qn);
+    if (st) *st = stats;
+    return status;
+}
+
+/* cf_ipc_step_lagged()'s minimizer: Newton from s->q, then the candidates of the new q for the next
+   friction lag and the step's final distance */
+static cfStatus newton_sparse_from_q(void *ctx, cfIpcSystem *s, const cfIpcOptions *o, cfIpcStats *one)
+{
+    cfIpcPairList *L = ctx;
+    cfStatus st = cf_ipc_newton_sparse(s, s->q, o, one);
+    cfStatus b = cf_ipc_broad_phase(s, s->q, NULL, s->dhat, L);
+    return b != CF_OK && b != CF_BAD_INPUT ? b : st;
+}
+
+cfStatus cf_ipc_step_sparse(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats)
+{
+    cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
+    cf_ipc_step_begin(s);
+    const cfIpcPairList *keep = s->pairs;
+    cfIpcPairList L = {0};
+    cfIpcStats sum = {0};
+    cfStatus st = cf_ipc_broad_phase(s, s->q, NULL, s->dhat, &L);
+    if (st == CF_OK) {
+        s->pairs = &L; /* the friction lag's pairs: those within dhat of s->q */
+        st = cf_ipc_step_lagged(s, &o, newton_sparse_from_q, &L, &sum);
+        s->pairs = keep;
+    }
+    cfStatus sd = st == CF_OK || st == CF_MAX_ITER || st == CF_STAGNATED ? cf_ipc_min_distance_sparse(s, s->q, &sum.min_dist, &sum.active) : CF_OK;
+    if (sd != CF_OK) st = sd;
+    cf_ipc_pair_list_free(&L);
+    if (stats) *stats = sum;
+    return st;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of chapter 9's sparse path (cf_ipc_sparse.h) against chapter 9's dense reference: the broad
+   phase lists every pair that matters, and the sparse Newton takes the dense one's iterates. Run in
+   the fast path's binary (test_fast, reference solutions only). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_ipc_sparse.h"
+#include "cf/cf_ch03.h"
+#include "cf/cf_world.h"
+#include "cf/cf_scene.h"
+#include "cft.h"
+
+void cft_ipc_sparse_tests(Suite *s);
+
+/* a k x k cloth of side 0.4 m at height z over a fixed box, a spring box beside it, springs on the
+   cloth's edges and diagonals; u: a sideways push */
+static void scene(cfIpcSystem *s, int k, double z, double mu)
+{
+    ck_assert_int_eq(cf_ipc_init(s, 1.0 / 60.0, 2e-3, 50.0), CF_OK);
+    s->gravity = cfu_vec3(0, 0, -9.81);
+    s->mu = mu;
+    ck_assert_int_ge(cf_ipc_add_box(s, cfu_vec3(-0.3, -0.3, -0.2), cfu_vec3(0.3, 0.3, 0.0), 0.0, 0.0, true), 0);
+    ck_assert_int_ge(cf_ipc_add_box(s, cfu_vec3(0.35, -0.1, 0.004), cfu_vec3(0.5, 0.05, 0.1), 0.5, 2e3, false), 0);
+    int first = s->n;
+    for (int j = 0; j < k; ++j)
+        for (int i = 0; i < k; ++i) {
+            double x = -0.2 + 0.4 * i / (k - 1), y = -0.2 + 0.4 * j / (k - 1);
+            ck_assert_int_ge(cf_ipc_add_node(s, cfu_vec3(x, y, z + 0.01 * sin(7.0 * x + 3.0 * y)), 0.1 / (k * k), false), 0);
+        }
+    for (int j = 0; j + 1 < k; ++j)
+        for (int i = 0; i + 1 < k; ++i) {
+            int a = first + j * k + i, b = a + 1, c = a + k, d = c + 1;
+            ck_assert_int_ge(cf_ipc_add_triangle(s, a, b, d), 0);
+            ck_assert_int_ge(cf_ipc_add_triangle(s, a, d, c), 0);
+            ck_assert_int_ge(cf_ipc_add_spring(s, a, b, 200.0), 0);
+            ck_assert_int_ge(cf_ipc_add_spring(s, a, c, 200.0), 0);
+            ck_assert_int_ge(cf_ipc_add_spring(s, a, d, 100.0), 0);
+        }
+    for (int i = first; i < s->n; ++i) s->u[3 * i] = 0.3, s->u[3 * i + 2] = -0.5;
+}
+
+typedef struct Seen {
+    const cfIpcSystem *s;
+    const double *q;
+    double r;
+    cfIpcPairList all; /* the pairs closer than r, in visit order */
+} Seen;
+
+static int collect(void *ctx, const int node[4], bool ee)
+{
+    Seen *S = ctx;
+    cfVec3 x[4];
+    cf_ipc_pair_points(S->q, node, x);
+    if (!(cf_ipc_pair_dist2(x, ee, NULL) < S->r * S->r)) return 0;
+    if (S->all.n == S->all.cap) {
+        S->all.cap = S->all.cap ? 2 * S->all.cap : 64;
+        S->all.node = realloc(S->all.node, (size_t)S->all.cap * sizeof *S->all.node);
+        S->all.ee = realloc(S->all.ee, (size_t)S->all.cap * sizeof *S->all.ee);
+        ck_assert(S->all.node && S->all.ee);
+    }
+    memcpy(S->all.node[S->all.n], node, sizeof S->all.node[0]);
+    S->all.ee[S->all.n++] = ee;
+    return 0;
+}
+
+/* @p want (in order) is a subsequence of @p got, which holds only pairs the reference visits */
+static void assert_subsequence(const cfIpcPairList *want, const cfIpcPairList *got)
+{
+    int j = 0;
+    for (int i = 0; i < want->n; ++i) {
+        while (j < got->n && (got->ee[j] != want->ee[i] || memcmp(got->node[j], want->node[i], sizeof got->node[j]) != 0)) ++j;
+        ck_assert_msg(j < got->n, "pair %d (%d %d %d %d, %s) within r is missing or out of order", i, want->node[i][0],
+                      want->node[i][1], want->node[i][2], want->node[i][3], want->ee[i] ? "ee" : "pt");
+        ++j;
+    }
+}
+
+START_TEST(broad_phase_lists_every_close_pair)
+{
+    /* the cloth draped 1 mm over the box (a non-flat sheet): every pair closer than r at q, and at
+       q + dq for the swept list, is listed, in the reference's order */
+    cfIpcSystem s;
+    scene(&s, 9, 0.0015, 0.0);
+    for (int e = 0; e < 2; ++e) {
+        double r = e ? 0.02 : s.dhat;
+        cfIpcPairList L = {0};
+        ck_assert_int_eq(cf_ipc_broad_phase(&s, s.q, NULL, r, &L), CF_OK);
+        Seen S = {&s, s.q, r, {0}};
+        cf_ipc_for_pairs(&s, collect, &S);
+        ck_assert_int_gt(S.all.n, 10);
+        assert_subsequence(&S.all, &L);
+        /* and not everything: the broad phase prunes (the cloth has ~10^4 pairs) */
+        int total = 0;
+        for (int t = 0; t < s.n_tri; ++t) total += s.n;
+        ck_assert_int_lt(L.n, total / 4);
+        /* swept: the pairs closer than r at the end of a motion dq */
+        double *dq = calloc((size_t)3 * s.n, sizeof *dq), *q1 = malloc((size_t)3 * s.n * sizeof *q1);
+        for (int i = 0; i < s.n; ++i) dq[3 * i] = 0.05 * sin(i), dq[3 * i + 2] = -0.01 * (i % 3);
+        for (int p = 0; p < 3 * s.n; ++p) q1[p] = s.q[p] + dq[p];
+        ck_assert_int_eq(cf_ipc_broad_phase(&s, s.q, dq, r, &L), CF_OK);
+        Seen S1 = {&s, q1, r, {0}};
+        cf_ipc_for_pairs(&s, collect, &S1);
+        assert_subsequence(&S1.all, &L);
+        /* and the CCD over the list is the CCD over all pairs */
+        double all = cf_ipc_ccd_step(&s, s.q, dq, 0.8);
+        s.pairs = &L;
+        double listed = cf_ipc_ccd_step(&s, s.q, dq, 0.8);
+        s.pairs = NULL;
+        ck_assert_msg(all < 1.0, "the motion meets something (%g)", all);
+        ck_assert_msg(listed == all, "CCD over the candidates %.17g, over all pairs %.17g", listed, all);
+        cf_ipc_pair_list_free(&S.all), cf_ipc_pair_list_free(&S1.all), cf_ipc_pair_list_free(&L);
+        free(dq), free(q1);
+    }
+    double d_all = cf_ipc_min_distance(&s, s.q, NULL), d;
+    int act_all = 0, act = 0;
+    cf_ipc_min_distance(&s, s.q, &act_all);
+    ck_assert_int_eq(cf_ipc_min_distance_sparse(&s, s.q, &d, &act), CF_OK);
+    ck_assert_msg(d == d_all && act == act_all, "min distance %.17g (%d active), reference %.17g (%d)", d, act, d_all, act_all);
+    cf_ipc_free(&s);
+}
+END_TEST
+
+START_TEST(sparse_min_distance_far_apart)
+{
+    /* nothing within dhat: the growing radius still finds the exact smallest distance */
+    cfIpcSystem s;
+    scene(&s, 5, 0.3, 0.0);
+    double d, d_all = cf_ipc_min_distance(&s, s.q, NULL);
+    ck_assert_int_eq(cf_ipc_min_distance_sparse(&s, s.q, &d, NULL), CF_OK);
+    ck_assert_double_gt(d_all, 0.01);
+    ck_assert_msg(d == d_all, "%.17g against %.17g", d, d_all);
+    cf_ipc_free(&s);
+}
+END_TEST
+
+/* The dense and the sparse step side by side for @p steps steps. The two factorizations differ
+   in rounding only, so the iterates agree while Newton's steps are large; its last iterations,
+   where |dq| / h nears the tolerance 1e-8 m/s (|dq| ~ 2e-10 m), are at the rounding floor of f,
+   where either run may stop with CF_STAGNATED (a line search that finds no decrease below
+   rounding, which the world accepts) or take one or two more iterations. So: the positions after
+   each step agree to 1e-8 m, the statuses are CF_OK or CF_STAGNATED, the total iteration counts
+   differ by at most a quarter, the same pairs are active. */
+static void same_steps(int k, double mu, int steps, int lag)
+{
+    cfIpcSystem a, b;
+    scene(&a, k, 0.004, mu);
+    scene(&b, k, 0.004, mu);
+    cfIpcOptions o = cf_ipc_options_default();
+    o.lag_iters = lag;
+    int contacts = 0, it_a = 0, it_b = 0;
+    for (int n = 0; n < steps; ++n) {
+        cfIpcStats sa, sb;
+        cfStatus ra = cf_ipc_step(&a, &o, &sa), rb = cf_ipc_step_sparse(&b, &o, &sb);
+        ck_assert_msg((ra == CF_OK || ra == CF_STAGNATED) && (rb == CF_OK || rb == CF_STAGNATED),
+                      "step %d: status %d dense, %d sparse", n, ra, rb);
+        it_a += sa.iterations, it_b += sb.iterations;
+        double dq = 0.0;
+        for (int p = 0; p < 3 * a.n; ++p) dq = fmax(dq, fabs(a.q[p] - b.q[p]));
+        ck_assert_msg(dq <= 1e-8, "step %d: the positions differ by %g m", n, dq);
+        ck_assert_msg(fabs(sa.min_dist - sb.min_dist) <= 1e-8 && sa.active == sb.active, "step %d: distance %g/%g, active %d/%d",
+                      n, sa.min_dist, sb.min_dist, sa.active, sb.active);
+        ck_assert_double_gt(sb.min_dist, 0.0);
+        contacts += sb.active;
+    }
+    ck_assert_msg(contacts > 0, "the cloth reached the box");
+    ck_assert_msg(abs(it_a - it_b) <= it_a / 4, "%d Newton iterations dense, %d sparse", it_a, it_b);
+    cf_ipc_free(&a), cf_ipc_free(&b);
+}
+
+START_TEST(sparse_newton_same_iterates)
+{
+    /* Newton's first iterations, one by one (max_iter = j stops after j of them): the dense and the
+       sparse iterates agree to 1e-12 m (rounding of two factorizations of the same matrix) */
+    for (int j = 1; j <= 5; ++j) {
+        cfIpcSystem a, b;
+        scene(&a, 6, 0.004, 0.0);
+        scene(&b, 6, 0.004, 0.0);
+        cf_ipc_step_begin(&a), cf_ipc_step_begin(&b);
+        cfIpcOptions o = cf_ipc_options_default();
+        o.max_iter = j;
+        cfIpcStats sa, sb;
+        cfStatus ra = cf_ipc_newton(&a, a.q, &o, &sa), rb = cf_ipc_newton_sparse(&b, b.q, &o, &sb);
+        ck_assert_msg(ra == CF_MAX_ITER && rb == CF_MAX_ITER, "j = %d: status %d dense, %d sparse", j, ra, rb);
+        ck_assert_int_eq(sa.halvings, sb.halvings);
+        ck_assert_int_eq(sa.ccd_clamps, sb.ccd_clamps);
+        double dq = 0.0, moved = 0.0;
+        for (int p = 0; p < 3 * a.n; ++p) dq = fmax(dq, fabs(a.q[p] - b.q[p])), moved = fmax(moved, fabs(a.q[p] - a.q_start[p]));
+        ck_assert_msg(dq <= 1e-12, "iteration %d: the iterates differ by %g m (moved %g m)", j, dq, moved);
+        ck_assert_double_gt(moved, 1e-4);
+        ck_assert_msg(fabs(sa.energy - sb.energy) <= 1e-12 * fabs(sa.energy), "energy %.17g / %.17g", sa.energy, sb.energy);
+        cf_ipc_free(&a), cf_ipc_free(&b);
+    }
+}
+END_TEST
+
+START_TEST(sparse_newton_matches_dense)
+{
+    same_steps(6, 0.0, 12, 1);
+}
+END_TEST
+
+START_TEST(sparse_newton_matches_dense_friction)
+{
+    same_steps(5, 0.4, 10, 2);
+}
+END_TEST
+
+START_TEST(world_ipc_uses_sparse_path)
+{
+    /* the world's ipc pipeline, with the sparse path linked: a catalogue scene steps without a
+       crossing and keeps every surface apart */
+    cfWorld w, before;
+    cfError err;
+    cft_assert_ok(cf_scene_load(cft_scene_path("ch09_ipc_soft_stack.json"), &w, NULL, &err));
+    for (int n = 0; n < 20; ++n) {
+        cft_assert_ok(cf_world_copy(&before, &w));
+        cft_assert_ok_at(cf_world_step(&w), "step %d", n);
+        char what[256];
+        ck_assert_msg(cf_world_crossings(&w, &before, what, sizeof what) == 0, "step %d: %s", n, what);
+        ck_assert_double_gt(w.stats.ipc.min_distance, 0.0);
+        cf_world_free(&before);
+    }
+    cf_world_free(&w);
+}
+END_TEST
+
+void cft_ipc_sparse_tests(Suite *s)
+{
+    TCase *t = cft_tcase_long(s, "ipc-sparse");
+    CFT_TEST(t, broad_phase_lists_every_close_pair, "ipc broad phase: every pair within r (at q, and at q + dq when swept) listed in the reference's order; the CCD over it is the reference's");
+    CFT_TEST(t, sparse_min_distance_far_apart, "ipc broad phase: the smallest distance by growing radius is exact when nothing is within dhat");
+    CFT_TEST(t, sparse_newton_same_iterates, "sparse Newton: the dense Newton's first 5 iterates to 1e-12 m, same halvings and CCD clamps");
+    CFT_TEST(t, sparse_newton_matches_dense, "sparse step: the dense step's positions to 1e-8 m over 12 steps (cloth onto a box)");
+    CFT_TEST(t, sparse_newton_matches_dense_friction, "sparse step with friction, 2 lag iterations: the dense step's positions to 1e-8 m");
+    CFT_TEST(t, world_ipc_uses_sparse_path, "world ipc pipeline on the sparse path: no crossing, surfaces apart");
+}
