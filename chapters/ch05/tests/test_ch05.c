@@ -700,6 +700,20 @@ START_TEST(ch05_5_local_solve_cases)
     cft_assert_near(r5[1], 0.0, 0.0, 0);
     cft_assert_near(r5[2], -0.5, 0.0, 0);
     cft_assert_near(u5[2], 0.0, 0.0, 0);
+    /* the local solve does not depend on the units: W and u scaled by s (a heavy body, or
+       impulses in other units) give the same r. W = s diag(1, 2, 1), u = s (-1, 0, 0.25),
+       mu = 0.5: r_n = 1 and the stick candidate (0, -0.25) is inside the cone, where the
+       gradient step (sigma = 2 s) would give (0, -0.125) */
+    const double scales[] = {1e-9, 1.0, 1e6};
+    for (int k = 0; k < 3; ++k) {
+        const double sc = scales[k];
+        const double Ws[9] = {sc, 0, 0, 0, 2 * sc, 0, 0, 0, sc};
+        double us[3] = {-sc, 0, 0.25 * sc}, rs[3] = {0, 0, 0};
+        cf_contact_local_solve(Ws, 0.5, CF_FRICTION_CONE, 1.0, us, rs);
+        cft_assert_near_at(rs[0], 1.0, 1e-12, 0, "W scaled by %g", sc);
+        cft_assert_near_at(rs[1], 0.0, 1e-12, 0, "W scaled by %g", sc);
+        cft_assert_near_at(rs[2], -0.25, 1e-12, 0, "W scaled by %g: the stick candidate, not a gradient step", sc);
+    }
 }
 END_TEST
 

@@ -185,7 +185,9 @@ cfStatus cf_blcp_pgs(const cfBlcp *p, const cfSplitOptions *o, double *x, cfRepo
  * velocity @p u = (W r + q)_a at the current r (3 values; updated here to the new velocity)
  * and its impulse @p r (3 values, updated). In order:
  * 1. normal: r_n' = max(0, r_n - omega u_n / W_nn); u += W(:, n) (r_n' - r_n);
- * 2. tangents, cone model: the stick candidate \f$r_T^* = r_T - W_{TT}^{-1} u_T\f$ (2x2 solve); if
+ * 2. tangents, cone model: the stick candidate \f$r_T^* = r_T - W_{TT}^{-1} u_T\f$ (2x2 solve; a test
+ *    that W_TT is singular must be relative to its entries, e.g. det <= 1e-14 a c: W scaled by any
+ *    s > 0, u by s, gives the same r); if
  *    \f$\|r_T^*\| \le \mu r_n'\f$ take it, otherwise
  *    \f$r_T' = P_{\mathrm{disk}(\mu r_n')}(r_T - \omega u_T / \sigma)\f$ with \f$\sigma\f$ the
  *    largest eigenvalue of \f$W_{TT}\f$ (a projected gradient step, whose fixed point slides
