@@ -218,7 +218,7 @@ static cfStatus read_sparse(const H5 *h, const char *g, long m_lo, long m_hi, lo
         e->val[k] = x[k];
         if (e->row[k] < 0 || e->row[k] >= m || e->col[k] < 0 || e->col[k] >= n)
             st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: %s entry %ld at (%d, %d) is outside the %ld x %ld matrix", h->path,
-                              nz == -2 ? DS("i") : nz == -1 ? DS("i") : DS("{i,p}"), kind, k, e->row[k], e->col[k], m, n);
+                              nz < 0 ? DS("i") : DS("{i,p}"), kind, k, e->row[k], e->col[k], m, n);
         else if (!isfinite(x[k]))
             st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: entry %ld at (%d, %d) is not finite", h->path, DS("x"), k, e->row[k],
                               e->col[k]);

@@ -34,6 +34,19 @@ static void put(hid_t f, const char *name, hid_t type, int n, const void *v)
 }
 static void put_int(hid_t f, const char *name, int v) { put(f, name, H5T_NATIVE_INT, 1, &v); }
 
+/* the Siconos text form of u = Wt r + qt with the contacts' mu (dense, column-major) */
+static int write_text(const char *out, const double Wt[N][N], const double qt[N])
+{
+    FILE *o = fopen(out, "w");
+    if (!o) return 1;
+    fprintf(o, "3\n%d\n0\n%d\n%d\n%d\n%d\n", N / 3, N, N, N, N);
+    for (int j = 0; j < N; ++j)
+        for (int i = 0; i < N; ++i) fprintf(o, "%.17g%c", Wt[i][j], i + 1 < N ? ' ' : '\n');
+    for (int i = 0; i < N; ++i) fprintf(o, "%.17g%c", qt[i], i + 1 < N ? ' ' : '\n');
+    for (int a = 0; a < N / 3; ++a) fprintf(o, "%.17g%c", mu[a], a + 1 < N / 3 ? ' ' : '\n');
+    return fclose(o) != 0;
+}
+
 static void group(hid_t f, const char *name) { H5Gclose(H5Gcreate2(f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)); }
 
 static int global_dat(const char *out)
@@ -47,14 +60,7 @@ static int global_dat(const char *out)
             for (int k = 0; k < N; ++k) Wg[a][b] += H[k][a] * H[k][b] / Md[k];
         }
     }
-    FILE *o = fopen(out, "w");
-    if (!o) return 1;
-    fprintf(o, "3\n%d\n0\n%d\n%d\n%d\n%d\n", N / 3, N, N, N, N);
-    for (int j = 0; j < N; ++j)
-        for (int i = 0; i < N; ++i) fprintf(o, "%.17g%c", Wg[i][j], i + 1 < N ? ' ' : '\n');
-    for (int i = 0; i < N; ++i) fprintf(o, "%.17g%c", qg[i], i + 1 < N ? ' ' : '\n');
-    for (int a = 0; a < N / 3; ++a) fprintf(o, "%.17g%c", mu[a], a + 1 < N / 3 ? ' ' : '\n');
-    return fclose(o) != 0;
+    return write_text(out, (const double(*)[N])Wg, qg);
 }
 
 static int global_hdf5(const char *out, const char *kind)
@@ -108,16 +114,7 @@ int main(int argc, char **argv)
     const char *kind = argv[2];
     if (!strcmp(kind, "global-dat")) return global_dat(argv[1]);
     if (!strncmp(kind, "global", 6)) return global_hdf5(argv[1], kind);
-    if (!strcmp(kind, "dat")) {
-        FILE *o = fopen(argv[1], "w");
-        if (!o) return 1;
-        fprintf(o, "3\n%d\n0\n%d\n%d\n%d\n%d\n", N / 3, N, N, N, N);
-        for (int j = 0; j < N; ++j)
-            for (int i = 0; i < N; ++i) fprintf(o, "%.17g%c", W[i][j], i + 1 < N ? ' ' : '\n');
-        for (int i = 0; i < N; ++i) fprintf(o, "%.17g%c", q[i], i + 1 < N ? ' ' : '\n');
-        for (int a = 0; a < N / 3; ++a) fprintf(o, "%.17g%c", mu[a], a + 1 < N / 3 ? ' ' : '\n');
-        return fclose(o) != 0;
-    }
+    if (!strcmp(kind, "dat")) return write_text(argv[1], W, q);
     /* the non-zeros by rows (CSR, triplets) or by columns (CSC); W is not symmetric, so a reader
        that swaps rows and columns reads another problem */
     const int csc = !strcmp(kind, "csc"), trip = !strcmp(kind, "triplet");
