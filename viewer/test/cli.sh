@@ -47,6 +47,7 @@ expect_bad "unknown option" "unknown option '--frobnicate'" --frobnicate
 expect_bad "unknown overlay" "--overlay" --overlay ids,bogus --headless
 expect_bad "bad step count" "--steps" --steps many --headless
 expect_bad "two scenes" "more than one scene" a.json b.json
+expect_bad "--max-steps without --check" "--max-steps is for --check" --demo ch01/energy_drift --headless --max-steps 3
 expect_bad "compare: unknown solver" "--compare: unknown solver 'frobnitz'" --compare pgs,frobnitz scenes/ch05_stack_10.json --headless
 expect_bad "compare: LCP-only solver" "solver 'dantzig' cannot step a world" --compare dantzig scenes/ch05_stack_10.json --headless
 expect_bad "compare: empty name" "empty solver name" --compare pgs, scenes/ch05_stack_10.json --headless
@@ -71,6 +72,17 @@ if [ $st -eq 0 ] && grep -q 'world 1 "pgs"' <<<"$out" && grep -q 'world 2 "prox-
   ok "--compare pgs,prox-gs: two worlds, screenshot 400x300"
 else
   no "--compare pgs,prox-gs (status $st)" "$out"
+fi
+
+# --max-steps: a demo cut short runs and is drawn, but its prediction is not checked (exit 0); one
+# within the limit is checked as usual
+out=$("$CFVIEW" --check --chapter 1 --max-steps 3 --size 160x120 2>&1)
+st=$?
+if [ $st -eq 0 ] && grep -q '^ch01/tennis_racket: ran 3 steps (--max-steps), prediction not checked' <<<"$out" &&
+   grep -q ', 0 failed, 0 not implemented, [1-9][0-9]* cut short' <<<"$out"; then
+  ok "--check --max-steps 3: demos cut short, none checked"
+else
+  no "--check --max-steps 3 (status $st)" "$out"
 fi
 
 # a sequence: the initial frame and one per step
