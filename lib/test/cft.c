@@ -48,6 +48,7 @@ static bool starts_with(const char *s, const char *prefix)
 static struct {
     const TCase *tc;
     const char *name;
+    int heavy; /* made by cft_tcase_heavy() */
 } groups[MAX_GROUPS];
 static int n_groups;
 
@@ -78,6 +79,12 @@ void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int 
     }
     const char *f = case_filter();
     const char *group = tcase_group(tc);
+    for (int i = 0; i < n_groups && id[0]; ++i)
+        if (groups[i].tc == tc && groups[i].heavy) {
+            /* a run that leaves the heavy tests out (CK_EXCLUDE_TAGS=heavy) must still grade */
+            fprintf(stderr, "cft: %s: a graded test in the heavy test case %s\n", name, groups[i].name);
+            exit(2);
+        }
     if (f && !starts_with(id, f) && !starts_with(name, f) && !(group && starts_with(group, f))) return;
     entries[n_entries++] = (Entry){name, id, title, points, ordinal};
     if (!rubric_only) tcase_add_test(tc, fn);
@@ -283,6 +290,13 @@ static TCase *make_tcase(Suite *s, const char *name, double timeout)
 TCase *cft_tcase_unit(Suite *s, const char *name) { return make_tcase(s, name, CFT_TIMEOUT_UNIT); }
 TCase *cft_tcase_scene(Suite *s, const char *name) { return make_tcase(s, name, CFT_TIMEOUT_SCENE); }
 TCase *cft_tcase_long(Suite *s, const char *name) { return make_tcase(s, name, CFT_TIMEOUT_LONG); }
+TCase *cft_tcase_heavy(Suite *s, const char *name)
+{
+    TCase *tc = make_tcase(s, name, CFT_TIMEOUT_LONG);
+    groups[n_groups - 1].heavy = 1;
+    tcase_set_tags(tc, "heavy");
+    return tc;
+}
 
 /* ---- the stub hook: a reached stub fails the running test with a distinct message ---- */
 

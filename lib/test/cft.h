@@ -44,6 +44,14 @@
 TCase *cft_tcase_unit(Suite *s, const char *name);
 TCase *cft_tcase_scene(Suite *s, const char *name);
 TCase *cft_tcase_long(Suite *s, const char *name);
+/**
+ * A long case (timeout as cft_tcase_long()) tagged `heavy`: long simulations of a physical claim
+ * (a body at rest after 10 s) whose code paths shorter tests cover. `make check` runs them in
+ * the release build and leaves them out of the sanitizer run (CK_EXCLUDE_TAGS=heavy), where they
+ * cost minutes and find nothing the short ones do not. Ungraded tests only: a graded test
+ * registered here stops the binary (exit 2), since the sanitizer run must still grade.
+ */
+TCase *cft_tcase_heavy(Suite *s, const char *name);
 /** @} */
 
 /**
