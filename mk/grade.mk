@@ -38,8 +38,8 @@ grade-all:
 	+@tools/grade-all --students "$(STUDENTS)" $(if $(JOBS),--jobs $(JOBS)) $(GRADE_ARGS)
 
 handout:
-	@test -n "$(OUT)" || { echo 'usage: make handout OUT=dir [CHAPTERS="1 2"]' >&2; exit 2; }
-	@tools/handout --out "$(OUT)" $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)")
+	@test -n "$(OUT)" || { echo 'usage: make handout OUT=dir [CHAPTERS="1 2"] [CLASSROOM=1]' >&2; exit 2; }
+	@tools/handout --out "$(OUT)" $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") $(if $(CLASSROOM),--classroom)
 
 # run in the course tree (it has the solutions); in a handout it says so
 release:
