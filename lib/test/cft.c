@@ -220,7 +220,7 @@ static void check_leaks(void) {}
    test naming the exercise function that runs (directly), and the proxies of confined calls stop
    waiting for theirs (cft_confine.h). */
 
-static double test_limit;
+static double test_limit, test_cpu_limit;
 
 static void out_of_time(int sig)
 {
@@ -230,6 +230,20 @@ static void out_of_time(int sig)
         _ck_assert_failed(__FILE__, __LINE__, "Failed",
                           "%s: %s was still running when the test's time limit (%.3g s) ran out", ex->id, ex->fn,
                           test_limit);
+}
+
+/* the CPU-time limit ran out in this process (its own CPU time: a confined child's is watched
+   by the proxy that waits for it) */
+static void out_of_cpu(int sig)
+{
+    (void)sig;
+    const cftExercise *ex = cft_confine_running();
+    if (ex)
+        _ck_assert_failed(__FILE__, __LINE__, "Failed",
+                          "%s: %s was still running when the test's time limit (%.3g s of CPU time) ran out", ex->id,
+                          ex->fn, test_cpu_limit);
+    _ck_assert_failed(__FILE__, __LINE__, "Failed", "Test timeout expired (the test's time limit, %.3g s of CPU time)",
+                      test_cpu_limit);
 }
 
 static int grade_fd = -1;
@@ -247,6 +261,12 @@ static void start_clock(double seconds)
     const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
     double mult = m && *m ? strtod(m, NULL) : 1.0;
     test_limit = seconds * (mult > 0 ? mult : 1.0);
+    /* CFT_CPU_MULTIPLIER (the grader's): the limit in CPU seconds of the test's process and its
+       confined children, which a loaded machine does not use up; Check's limit in wall-clock
+       seconds (CK_TIMEOUT_MULTIPLIER) then only ends what sleeps */
+    const char *cm = getenv("CFT_CPU_MULTIPLIER");
+    double cmult = cm && *cm ? strtod(cm, NULL) : 0.0;
+    test_cpu_limit = cmult > 0 ? seconds * cmult : 0.0;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double start = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -254,14 +274,20 @@ static void start_clock(double seconds)
     double margin = fmin(0.5, 0.1 * test_limit);
     const char *f = getenv("CK_FORK");
     if (f && strcmp(f, "no") == 0) {
-        cft_confine_test_start(0, 0); /* one process for every test: no limit */
+        cft_confine_test_start(0, 0, 0); /* one process for every test: no limit */
         return;
     }
-    cft_confine_test_start(start + test_limit - margin, test_limit);
+    cft_confine_test_start(start + test_limit - margin, test_limit, test_cpu_limit);
     double left = test_limit - margin;
     struct itimerval t = {{0, 0}, {(time_t)left, (suseconds_t)((left - floor(left)) * 1e6)}};
     signal(SIGALRM, out_of_time);
     setitimer(ITIMER_REAL, &t, NULL);
+    if (test_cpu_limit > 0) {
+        double c = test_cpu_limit;
+        struct itimerval tc = {{0, 0}, {(time_t)c, (suseconds_t)((c - floor(c)) * 1e6)}};
+        signal(SIGPROF, out_of_cpu);
+        setitimer(ITIMER_PROF, &tc, NULL);
+    }
 }
 
 static TCase *make_tcase(Suite *s, const char *name, double timeout)
