@@ -22,6 +22,7 @@ typedef struct Entry {
     const char *name, *id, *title;
     int points;
     int ordinal; /* position among all registrations, CFT_CASE or not */
+    bool hidden; /* registered by the instructor's hidden tests (cft_hidden_build) */
 } Entry;
 
 #define MAX_ENTRIES 1024
@@ -30,6 +31,7 @@ static int n_entries;
 static int n_registered;
 static bool rubric_only;
 static int only_ordinal = -1; /* grader mode: the one registration added to the suite */
+static bool building_hidden; /* cft_hidden_build() runs */
 
 static const char *case_filter(void)
 {
@@ -79,7 +81,7 @@ void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int 
     const char *f = case_filter();
     const char *group = tcase_group(tc);
     if (f && !starts_with(id, f) && !starts_with(name, f) && !(group && starts_with(group, f))) return;
-    entries[n_entries++] = (Entry){name, id, title, points, ordinal};
+    entries[n_entries++] = (Entry){name, id, title, points, ordinal, building_hidden};
     if (!rubric_only) tcase_add_test(tc, fn);
 }
 
@@ -390,7 +392,11 @@ static Suite *make_suite(const char *suite_name, void (*build)(Suite *s))
     n_registered = n_groups = 0; /* a suite built again registers its test cases again */
     Suite *s = suite_create(suite_name);
     build(s);
-    if (cft_hidden_build) cft_hidden_build(s); /* instructor tests compiled in with HIDDEN=dir */
+    if (cft_hidden_build) { /* instructor tests compiled in with HIDDEN=dir */
+        building_hidden = true;
+        cft_hidden_build(s);
+        building_hidden = false;
+    }
     return s;
 }
 
@@ -454,8 +460,8 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
         } else {
             fprintf(stderr,
                     "usage: %s [--rubric | --list]\n"
-                    "  --rubric  print graded tests: name, exercise, points, title\n"
-                    "  --list    print every test: name, exercise, points, title\n"
+                    "  --rubric  print graded tests: name, exercise, points, title, public|hidden\n"
+                    "  --list    print every test: name, exercise, points, title, public|hidden\n"
                     "environment: CFT_CASE=prefix selects tests by exercise id, name or group;\n"
                     "  CK_FORK, CK_VERBOSITY, CK_TAP_LOG_FILE_NAME, CK_TIMEOUT_MULTIPLIER as in Check\n",
                     argv[0]);
@@ -471,7 +477,8 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
         for (int i = 0; i < n_entries; ++i) {
             const Entry *e = &entries[i];
             if (!list && e->points == 0) continue;
-            printf("%s\t%s\t%d\t%s\n", e->name, e->id[0] ? e->id : "-", e->points, e->title);
+            printf("%s\t%s\t%d\t%s\t%s\n", e->name, e->id[0] ? e->id : "-", e->points, e->title,
+                   e->hidden ? "hidden" : "public");
             total += e->points;
             graded += e->points > 0;
         }
