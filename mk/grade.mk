@@ -6,7 +6,7 @@
 #   make grade-all STUDENTS=dir [JOBS=N] [CHAPTERS=...] [HIDDEN=dir] [OUT=dir]
 #   make handout OUT=dir [CHAPTERS="1"]
 #   make release OUT=dir CHAPTERS="6"   add chapter 6's solutions to the handout in dir
-#   make gradescope OUT=dir [CHAPTERS="6"] [HIDDEN=dir]   Gradescope's autograder bundle
+#   make gradescope OUT=dir [CHAPTERS="6"] [HIDDEN=dir] [DATA=dir]   Gradescope's autograder bundle
 #   make grade-tests            the grader's own test suite (also part of make check)
 
 EXTRA_HELP += grade grade-all handout release gradescope grade-tests
@@ -49,8 +49,8 @@ release:
 	@tools/handout --update "$(OUT)" --release "$(CHAPTERS)"
 
 gradescope:
-	@test -n "$(OUT)" || { echo 'usage: make gradescope OUT=dir [CHAPTERS="6"] [HIDDEN=dir]' >&2; exit 2; }
-	@tools/gradescope --out "$(OUT)" $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") $(if $(HIDDEN),--hidden "$(HIDDEN)")
+	@test -n "$(OUT)" || { echo 'usage: make gradescope OUT=dir [CHAPTERS="6"] [HIDDEN=dir] [DATA=dir]' >&2; exit 2; }
+	@tools/gradescope --out "$(OUT)" $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") $(if $(HIDDEN),--hidden "$(HIDDEN)") $(if $(DATA),--data "$(DATA)")
 
 grade-tests:
 	@tools/grade-tests/run
