@@ -6,9 +6,10 @@
 #   make grade-all STUDENTS=dir [JOBS=N] [CHAPTERS=...] [HIDDEN=dir] [OUT=dir]
 #   make handout OUT=dir [CHAPTERS="1"]
 #   make release OUT=dir CHAPTERS="6"   add chapter 6's solutions to the handout in dir
+#   make gradescope OUT=dir [CHAPTERS="6"] [HIDDEN=dir] [DATA=dir]   Gradescope's autograder bundle
 #   make grade-tests            the grader's own test suite (also part of make check)
 
-EXTRA_HELP += grade grade-all handout release grade-tests
+EXTRA_HELP += grade grade-all handout release gradescope grade-tests
 
 # Only what the user typed is passed on: CHAPTERS from the environment is not a request.
 typed = $(filter command line,$(origin $1))
@@ -28,7 +29,7 @@ MAKEFLAGS += -q
 endif
 endif
 
-.PHONY: grade grade-all handout release grade-tests
+.PHONY: grade grade-all handout release gradescope grade-tests
 grade:
 	+@test -n "$(STUDENT)" || { echo 'usage: make grade STUDENT=dir [CHAPTERS="1 3"] [HIDDEN=dir] [OUT=dir] [PRIOR=solutions] [CASE=ch01.2]' >&2; exit 2; }
 	+@tools/grade --student "$(STUDENT)" $(GRADE_ARGS)
@@ -46,6 +47,10 @@ release:
 	@test -z "$(HANDOUT)" || { echo 'make release: run it in the course tree, where the solutions are: make release OUT=$(CURDIR) CHAPTERS="..."' >&2; exit 2; }
 	@test -n "$(OUT)" -a -n "$(call typed,CHAPTERS)" || { echo 'usage: make release OUT=dir CHAPTERS="6"' >&2; exit 2; }
 	@tools/handout --update "$(OUT)" --release "$(CHAPTERS)"
+
+gradescope:
+	@test -n "$(OUT)" || { echo 'usage: make gradescope OUT=dir [CHAPTERS="6"] [HIDDEN=dir] [DATA=dir]' >&2; exit 2; }
+	@tools/gradescope --out "$(OUT)" $(if $(call typed,CHAPTERS),--chapters "$(CHAPTERS)") $(if $(HIDDEN),--hidden "$(HIDDEN)") $(if $(DATA),--data "$(DATA)")
 
 grade-tests:
 	@tools/grade-tests/run

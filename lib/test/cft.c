@@ -22,6 +22,7 @@ typedef struct Entry {
     const char *name, *id, *title;
     int points;
     int ordinal; /* position among all registrations, CFT_CASE or not */
+    bool hidden; /* registered by the instructor's hidden tests (cft_hidden_build) */
 } Entry;
 
 #define MAX_ENTRIES 1024
@@ -30,6 +31,7 @@ static int n_entries;
 static int n_registered;
 static bool rubric_only;
 static int only_ordinal = -1; /* grader mode: the one registration added to the suite */
+static bool building_hidden; /* cft_hidden_build() runs */
 
 static const char *case_filter(void)
 {
@@ -86,7 +88,7 @@ void cft_add_(TCase *tc, const TTest *fn, const char *name, const char *id, int 
             exit(2);
         }
     if (f && !starts_with(id, f) && !starts_with(name, f) && !(group && starts_with(group, f))) return;
-    entries[n_entries++] = (Entry){name, id, title, points, ordinal};
+    entries[n_entries++] = (Entry){name, id, title, points, ordinal, building_hidden};
     if (!rubric_only) tcase_add_test(tc, fn);
 }
 
@@ -227,7 +229,7 @@ static void check_leaks(void) {}
    test naming the exercise function that runs (directly), and the proxies of confined calls stop
    waiting for theirs (cft_confine.h). */
 
-static double test_limit;
+static double test_limit, test_cpu_limit;
 
 static void out_of_time(int sig)
 {
@@ -237,6 +239,20 @@ static void out_of_time(int sig)
         _ck_assert_failed(__FILE__, __LINE__, "Failed",
                           "%s: %s was still running when the test's time limit (%.3g s) ran out", ex->id, ex->fn,
                           test_limit);
+}
+
+/* the CPU-time limit ran out in this process (its own CPU time: a confined child's is watched
+   by the proxy that waits for it) */
+static void out_of_cpu(int sig)
+{
+    (void)sig;
+    const cftExercise *ex = cft_confine_running();
+    if (ex)
+        _ck_assert_failed(__FILE__, __LINE__, "Failed",
+                          "%s: %s was still running when the test's time limit (%.3g s of CPU time) ran out", ex->id,
+                          ex->fn, test_cpu_limit);
+    _ck_assert_failed(__FILE__, __LINE__, "Failed", "Test timeout expired (the test's time limit, %.3g s of CPU time)",
+                      test_cpu_limit);
 }
 
 static int grade_fd = -1;
@@ -254,6 +270,12 @@ static void start_clock(double seconds)
     const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
     double mult = m && *m ? strtod(m, NULL) : 1.0;
     test_limit = seconds * (mult > 0 ? mult : 1.0);
+    /* CFT_CPU_MULTIPLIER (the grader's): the limit in CPU seconds of the test's process and its
+       confined children, which a loaded machine does not use up; Check's limit in wall-clock
+       seconds (CK_TIMEOUT_MULTIPLIER) then only ends what sleeps */
+    const char *cm = getenv("CFT_CPU_MULTIPLIER");
+    double cmult = cm && *cm ? strtod(cm, NULL) : 0.0;
+    test_cpu_limit = cmult > 0 ? seconds * cmult : 0.0;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double start = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -261,14 +283,20 @@ static void start_clock(double seconds)
     double margin = fmin(0.5, 0.1 * test_limit);
     const char *f = getenv("CK_FORK");
     if (f && strcmp(f, "no") == 0) {
-        cft_confine_test_start(0, 0); /* one process for every test: no limit */
+        cft_confine_test_start(0, 0, 0); /* one process for every test: no limit */
         return;
     }
-    cft_confine_test_start(start + test_limit - margin, test_limit);
+    cft_confine_test_start(start + test_limit - margin, test_limit, test_cpu_limit);
     double left = test_limit - margin;
     struct itimerval t = {{0, 0}, {(time_t)left, (suseconds_t)((left - floor(left)) * 1e6)}};
     signal(SIGALRM, out_of_time);
     setitimer(ITIMER_REAL, &t, NULL);
+    if (test_cpu_limit > 0) {
+        double c = test_cpu_limit;
+        struct itimerval tc = {{0, 0}, {(time_t)c, (suseconds_t)((c - floor(c)) * 1e6)}};
+        signal(SIGPROF, out_of_cpu);
+        setitimer(ITIMER_PROF, &tc, NULL);
+    }
 }
 
 static TCase *make_tcase(Suite *s, const char *name, double timeout)
@@ -378,7 +406,11 @@ static Suite *make_suite(const char *suite_name, void (*build)(Suite *s))
     n_registered = n_groups = 0; /* a suite built again registers its test cases again */
     Suite *s = suite_create(suite_name);
     build(s);
-    if (cft_hidden_build) cft_hidden_build(s); /* instructor tests compiled in with HIDDEN=dir */
+    if (cft_hidden_build) { /* instructor tests compiled in with HIDDEN=dir */
+        building_hidden = true;
+        cft_hidden_build(s);
+        building_hidden = false;
+    }
     return s;
 }
 
@@ -442,8 +474,8 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
         } else {
             fprintf(stderr,
                     "usage: %s [--rubric | --list]\n"
-                    "  --rubric  print graded tests: name, exercise, points, title\n"
-                    "  --list    print every test: name, exercise, points, title\n"
+                    "  --rubric  print graded tests: name, exercise, points, title, public|hidden\n"
+                    "  --list    print every test: name, exercise, points, title, public|hidden\n"
                     "environment: CFT_CASE=prefix selects tests by exercise id, name or group;\n"
                     "  CK_FORK, CK_VERBOSITY, CK_TAP_LOG_FILE_NAME, CK_TIMEOUT_MULTIPLIER as in Check\n",
                     argv[0]);
@@ -459,7 +491,8 @@ int cft_main(int argc, char **argv, const char *suite_name, void (*build)(Suite 
         for (int i = 0; i < n_entries; ++i) {
             const Entry *e = &entries[i];
             if (!list && e->points == 0) continue;
-            printf("%s\t%s\t%d\t%s\n", e->name, e->id[0] ? e->id : "-", e->points, e->title);
+            printf("%s\t%s\t%d\t%s\t%s\n", e->name, e->id[0] ? e->id : "-", e->points, e->title,
+                   e->hidden ? "hidden" : "public");
             total += e->points;
             graded += e->points > 0;
         }

@@ -78,6 +78,10 @@ static double now(void)
 
 static _Thread_local cftCall *top;
 static double deadline, limit; /* the running test's: monotonic seconds */
+/* the running test's CPU-time limit (0: none): seconds, and the value of cft_confine_cpu_used()
+   at which it runs out; when it was last looked at (monotonic) */
+static double cpu_limit, cpu_deadline, cpu_checked;
+static pid_t running_child; /* the confined child of the running call (not a server), or 0 */
 
 const cftExercise *cft_confine_running(void)
 {
@@ -88,10 +92,38 @@ const cftExercise *cft_confine_running(void)
 static cftExercise *with_server[64];
 static int n_with_server;
 
-void cft_confine_test_start(double d, double l)
+static double clock_seconds(clockid_t id)
+{
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0) return 0.0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double pid_cpu(pid_t pid)
+{
+    clockid_t id;
+    return pid > 0 && clock_getcpuclockid(pid, &id) == 0 ? clock_seconds(id) : 0.0;
+}
+
+static void cpu_servers(double *sum); /* below, with the servers */
+
+double cft_confine_cpu_used(void)
+{
+    struct rusage ru;
+    double s = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+        s += (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+    s += pid_cpu(running_child);
+    cpu_servers(&s);
+    return s;
+}
+
+void cft_confine_test_start(double d, double l, double cpu)
 {
     deadline = d;
     limit = l;
+    cpu_limit = cpu;
+    running_child = 0;
     top = NULL;
     for (int k = 0; k < n_with_server; ++k) {
         cftExercise *ex = with_server[k];
@@ -106,6 +138,14 @@ void cft_confine_test_start(double d, double l)
         }
     }
     n_with_server = 0;
+    cpu_deadline = cpu > 0 ? cft_confine_cpu_used() + cpu : 0.0;
+    cpu_checked = now();
+}
+
+static void cpu_servers(double *sum)
+{
+    for (int k = 0; k < n_with_server; ++k)
+        if (with_server[k]->server > 0) *sum += pid_cpu(with_server[k]->server);
 }
 
 /* CFT_CONFINE_STATS=1: how often each exercise function was called from outside the exercises,
@@ -606,6 +646,7 @@ bool cft_call_begin(cftCall *c, cftExercise *ex)
     }
     if (!spawn(c, false))
         ck_abort_msg("%s: %s: cannot start the confined call (%s)", ex->id, ex->fn, strerror(errno));
+    if (!c->child) running_child = c->pid;
     return c->child;
 }
 
@@ -789,6 +830,7 @@ static int reap(cftCall *c, bool wait_first)
         }
     }
     if (c->ex->serve && c->ex->server == c->pid) c->ex->server = 0;
+    if (running_child == c->pid) running_child = 0;
     c->pid = 0;
     return status;
 }
@@ -806,6 +848,8 @@ static _Noreturn void fail_call(cftCall *c, int why, const char *detail)
 {
     const cftExercise *ex = c->ex;
     double took = now() - c->t0;
+    /* the CPU time before the child is reaped (its clock goes with it) */
+    double cpu_used = why == WHY_TIMEOUT && cpu_limit > 0 ? cft_confine_cpu_used() - (cpu_deadline - cpu_limit) : 0;
     char msg[1024], san[512];
     int status = reap(c, why == WHY_EOF);
     while (c->out >= 0) { /* what it printed before it ended */
@@ -813,7 +857,16 @@ static _Noreturn void fail_call(cftCall *c, int why, const char *detail)
         if (poll(&p, 1, 200) <= 0 || !drain_output(c)) break;
     }
     close_call(c);
-    if (why == WHY_TIMEOUT) {
+    if (why == WHY_TIMEOUT && cpu_limit > 0 && cpu_used >= cpu_limit) {
+        snprintf(msg, sizeof msg,
+                 "%s: %s gave no result within the test's time limit (%.3g s of CPU time; the test used %.3g s of CPU "
+                 "in %.3g s)", ex->id, ex->fn, cpu_limit, cpu_used, took);
+    } else if (why == WHY_TIMEOUT && cpu_limit > 0) {
+        snprintf(msg, sizeof msg,
+                 "%s: %s gave no result within the test's time limit (%.3g s of wall-clock time, which ends what waits "
+                 "rather than computes; it ran %.3g s, the test used %.3g s of CPU)", ex->id, ex->fn, limit, took,
+                 cpu_used);
+    } else if (why == WHY_TIMEOUT) {
         snprintf(msg, sizeof msg, "%s: %s gave no result within the test's time limit (%.3g s; it ran %.3g s)", ex->id,
                  ex->fn, limit, took);
     } else if (why == WHY_MALFORMED) {
@@ -874,10 +927,18 @@ static void wait_io(cftCall *c, bool out_dir, struct pollfd *first)
     for (;;) {
         struct pollfd fds[2] = {{out_dir ? c->req : c->res, out_dir ? POLLOUT : POLLIN, 0}, {c->out, POLLIN, 0}};
         int wait_ms = -1;
+        double t = now();
         if (deadline > 0) {
-            double left = deadline - now();
+            double left = deadline - t;
             if (left <= 0) fail_call(c, WHY_TIMEOUT, NULL);
             wait_ms = (int)(left * 1000.0) + 1;
+        }
+        if (cpu_limit > 0) { /* the CPU time, looked at every 50 ms (a clock read costs a system call) */
+            if (t - cpu_checked >= 0.05) {
+                cpu_checked = t;
+                if (cft_confine_cpu_used() >= cpu_deadline) fail_call(c, WHY_TIMEOUT, NULL);
+            }
+            if (wait_ms < 0 || wait_ms > 50) wait_ms = 50;
         }
         int r = poll(fds, c->out >= 0 ? 2 : 1, wait_ms);
         if (r < 0 && errno == EINTR) continue;
@@ -1061,6 +1122,7 @@ void cft_call_finish(cftCall *c)
     char kind = next_record(c, &len);
     if (kind != REC_END || len != 0) fail_call(c, WHY_MALFORMED, "more results than expected");
     if (!c->ex->serve) {
+        if (running_child == c->pid) running_child = 0; /* its time counts once it is reaped */
         let_die(c->pid);
         c->pid = 0;
         while (c->out >= 0) { /* what it printed before its end is in the pipe already */

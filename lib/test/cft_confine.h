@@ -140,8 +140,13 @@ size_t cft_count_of(int n, ...);
 
 /** @name The harness's side (lib/test/cft.c)
  *  @{ */
-/** A test starts: its deadline on the monotonic clock and its limit in seconds (0: none). */
-void cft_confine_test_start(double deadline, double limit);
+/** A test starts: its deadline on the monotonic clock and its limit in seconds (0: none), and
+ *  its limit in CPU seconds (0: none) of this process, its confined children and servers
+ *  together (CFT_CPU_MULTIPLIER; a load on the machine does not use it up). */
+void cft_confine_test_start(double deadline, double limit, double cpu_limit);
+/** CPU seconds used so far by this process, its children waited for, its running confined
+ *  child and the servers of its hot functions. */
+double cft_confine_cpu_used(void);
 /** True when some exercise is confined in this run (CFT_CONFINE). */
 bool cft_confine_enabled(void);
 /** The sanitizer build's run under the grader (direct calls): refuse, for the rest of this

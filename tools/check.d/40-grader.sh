@@ -9,4 +9,5 @@ if [ -d solutions ] && [ -x tools/grade-tests/run ]; then
   gate_bg "handout: a mid-course handout (chapters 6-11) in a fresh clone, released chapter by chapter" tools/grade-tests/handout-check
   gate_bg "handout: nothing of a solution ships (every chapter)" tools/grade-tests/handout-leaks
   gate_bg "grader: an exercise that calls the reference's fast path is refused" tools/grade-tests/cheat-fast-solver
+  gate_bg "gradescope: the bundle graded in a simulated /autograder on a reference, a stub and a broken submission; results.json against the specification's schema" tools/grade-tests/gradescope-check
 fi
