@@ -89,6 +89,15 @@ typedef struct cfAssembly {
     cfDualSystem dual;
     cfBuf u_dual;
     int *rigid_off, *soft_off;
+    /* split impulse for the assembled and dual forms (cfSolver::split absent; cf_stage_stabilize()):
+       the velocity solve took no erp bias on the contacts between rigid sides (soft sides keep it),
+       and the stabilize stage corrects their penetration by a position problem of their own */
+    bool split;              /* this step does so */
+    int n_pos, cap_pos;      /* those contacts (none with a soft side), copied from the step's list */
+    cfContact *pos_contacts;
+    cfFrictionProblem pos;   /* their W at the pose of the solve, mu 0, CFM on the normals; q set by stabilize */
+    cfBuf gap;               /* n_pos: each one's predicted gap phi + h u_n^+ after the velocity solve */
+    cfFormWork pos_form;     /* the position solve's form and work: the solver's own (pgs-blocked for the dual form) */
 } cfAssembly;
 
 /* CF_STAGE_SOLVE's scratch: the impulses (3 nc) and the rigid velocities before the solve (6 nb) */
@@ -103,7 +112,7 @@ struct cfStepWork {
     cfSoftSteps soft;
     cfAssembly as;
     cfSolveWork solve;
-    cfBuf pv; /* CF_STAGE_STABILIZE: 6 nb split-impulse pseudo-velocities */
+    cfBuf pv; /* CF_STAGE_STABILIZE: 6 nb split-impulse pseudo-velocities, then 6 nb saved velocities */
 };
 
 /* the world's scratch space, made on first use (work.c); NULL when out of memory */
@@ -179,9 +188,19 @@ cfStatus cf_stage_positions(cfWorld *w, const cfSoftSteps *soft);
    their dual forms, ch02.8, in soft) and the form built from it, or the dual form (dual.c) */
 cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftSteps *soft, cfAssembly *as);
 
+/* the fraction of contact @p c's penetration the velocity solve removes (the normal bias erp phi / h
+   of a penetrating contact): 0 where a split stage corrects positions instead (the rows' split for
+   every contact, the assembled forms' for contacts between rigid sides), else this step's erp */
+static inline double cf_bias_erp(const cfWorld *w, const cfAssembly *as, const cfContact *c)
+{
+    if (w->def.stabilization != CF_STAB_SPLIT) return as->erp;
+    if (w->def.solver->split) return 0.0;
+    return cf_contact_has_soft(c) ? as->erp : 0.0;
+}
+
 /* the dual form's assembly (dual.c): the system of every moving body and the contact rows, with
-   the bias of @p erp; as->prob names it */
-cfStatus cf_assemble_dual(cfWorld *w, const cfContactList *contacts, const cfSoftSteps *soft, double erp, cfAssembly *as);
+   the bias of cf_bias_erp(); as->prob names it */
+cfStatus cf_assemble_dual(cfWorld *w, const cfContactList *contacts, const cfSoftSteps *soft, cfAssembly *as);
 
 /* the dual form's apply (dual.c): the velocities the solver returned (as->u_dual), to the bodies */
 void cf_apply_dual(cfWorld *w, const cfAssembly *as, cfSoftSteps *soft);
@@ -190,8 +209,10 @@ void cf_apply_dual(cfWorld *w, const cfAssembly *as, cfSoftSteps *soft);
    back to them, and the ONE apply to the bodies' velocities (soft: u_new); the solve's stats */
 cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft, cfSolveWork *sv);
 
-/* CF_STAGE_STABILIZE: split impulse (solvers with that stage): pseudo-velocities (in @p pv) that
-   move the positions only */
+/* CF_STAGE_STABILIZE: split impulse with world.stabilization "split": pseudo-velocities (in @p pv)
+   that move the positions only, for every solver family: the rows solvers' own split stage
+   (cfSolver::split), else a frictionless position problem of the contacts between rigid sides
+   solved by the same solver (the dual form: by pgs-blocked) */
 cfStatus cf_stage_stabilize(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv);
 
 /* ---- the driver (velocity.c) and CMR (cmr.c) ------------------------------------------------ */

@@ -52,6 +52,10 @@ void cf_step_work_free(struct cfStepWork *k)
     free(as->impact.v);
     free(as->phi.v);
     cf_form_work_free(&as->form);
+    cf_form_work_free(&as->pos_form);
+    cf_fc_free(&as->pos);
+    free(as->pos_contacts);
+    free(as->gap.v);
     cf_fc_free(&as->fc);
     cf_dual_free(&as->dual);
     free(as->u_dual.v);

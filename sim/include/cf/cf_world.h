@@ -99,7 +99,7 @@ const char *cf_detector_name(cfDetector d);
 
 /** How penetration is removed (chapter 5). */
 typedef enum cfStabilization {
-    CF_STAB_SPLIT = 0,     /**< split impulse: a separate pseudo-velocity solve moves positions only (CF_STAGE_STABILIZE), for solvers that have that stage (cfSolver::split); the others use Baumgarte */
+    CF_STAB_SPLIT = 0,     /**< split impulse: the velocity solve takes no erp bias; a separate pseudo-velocity solve moves positions only (CF_STAGE_STABILIZE), for every solver family: the rows solvers' own split stage (cfSolver::split), otherwise a frictionless position problem of the contacts between rigid sides solved by the same solver (the dual form: by pgs-blocked); contacts with a soft side keep the Baumgarte bias */
     CF_STAB_BAUMGARTE,     /**< Baumgarte: the velocity solve pushes out with erp phi / h (adds energy) */
     CF_STABILIZATION_COUNT /**< number of stabilizations */
 } cfStabilization;
@@ -271,6 +271,7 @@ typedef struct cfStepStats {
     double solver_common_tol;             /**< the tolerance it was checked against */
     cfStatus solver_claimed;              /**< the status the solver returned before the check (solver_status unless downgraded) */
     int solver_retries;                   /**< solves repeated by on_solver_failure "retry" this step (0 or 1) */
+    int split_iterations;                 /**< iterations of the split stage's position solve this step (assembled and dual forms; 0: none ran) */
     int n_contacts;                       /**< contacts in the last step */
     /** residual after iteration k + 1 of the last solve, for k < cfStepStats::solver_history_len
      *  (see above); the entries past it mean nothing */
