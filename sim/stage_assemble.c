@@ -244,15 +244,64 @@ static cfStatus assemble_fc3d(cfWorld *w, const cfContactList *contacts, cfSoftS
     return CF_OK;
 }
 
+/* a dynamic side of contact @p c as a node: rigid body i -> i, soft body s -> nb + s; -1 static or fixed */
+static int side_node(const cfWorld *w, const cfContact *c, int side)
+{
+    const cfSoftSide *ss = cf_contact_soft(c, side);
+    if (ss) return w->n_bodies + ss->body;
+    int b = side == 0 ? c->body_a : c->body_b;
+    return b >= 0 && !w->bodies[b].fixed ? b : -1;
+}
+
+static int find_root(int *parent, int i)
+{
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* the dynamic rigid bodies connected to a soft body through this step's contacts (cfAssembly::touch):
+   union-find over the dynamic bodies, joined by every contact between two of them */
+static cfStatus soft_touch(cfWorld *w, const cfContactList *contacts, cfAssembly *as)
+{
+    int nb = w->n_bodies, n = nb + w->n_soft;
+    if (nb > as->cap_touch) {
+        unsigned char *t = realloc(as->touch, (size_t)nb);
+        if (!t) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+        as->touch = t;
+        as->cap_touch = nb;
+    }
+    if (nb > 0) memset(as->touch, 0, (size_t)nb);
+    bool any = false;
+    for (int a = 0; a < contacts->count && !any; ++a) any = cf_contact_has_soft(&contacts->items[a]);
+    if (!any) return CF_OK;
+    int *parent = malloc((size_t)n * sizeof *parent);
+    unsigned char *soft = calloc((size_t)n, 1);
+    if (!parent || !soft) {
+        free(parent);
+        free(soft);
+        return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    }
+    for (int i = 0; i < n; ++i) parent[i] = i;
+    for (int a = 0; a < contacts->count; ++a) {
+        int p = side_node(w, &contacts->items[a], 0), q = side_node(w, &contacts->items[a], 1);
+        if (p >= 0 && q >= 0) parent[find_root(parent, p)] = find_root(parent, q);
+    }
+    for (int i = nb; i < n; ++i) soft[find_root(parent, i)] = 1;
+    for (int i = 0; i < nb; ++i) as->touch[i] = soft[find_root(parent, i)];
+    free(parent);
+    free(soft);
+    return CF_OK;
+}
+
 /* The position problem of the split stage for the assembled and dual forms (cfAssembly::split):
-   the contacts between rigid sides (a side may be static), their W at the pose of this step's
-   solve (ch02.5), mu 0 (pseudo-impulses are normal only) and this step's CFM on the normals; its
-   q (the bias of the predicted penetration) is set by the stabilize stage */
+   the contacts of cf_split_contact(), their W at the pose of this step's solve (ch02.5), mu 0
+   (pseudo-impulses are normal only) and this step's CFM on the normals; its q (the bias of the
+   predicted penetration) is set by the stabilize stage */
 static cfStatus position_problem(cfWorld *w, const cfContactList *contacts, cfAssembly *as)
 {
     cf_fc_free(&as->pos);
     int m = 0;
-    for (int a = 0; a < contacts->count; ++a) m += !cf_contact_has_soft(&contacts->items[a]);
+    for (int a = 0; a < contacts->count; ++a) m += cf_split_contact(as, &contacts->items[a]);
     if (m > as->cap_pos) {
         cfContact *pc = realloc(as->pos_contacts, (size_t)m * sizeof *pc);
         if (!pc) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
@@ -261,7 +310,7 @@ static cfStatus position_problem(cfWorld *w, const cfContactList *contacts, cfAs
     }
     as->n_pos = 0;
     for (int a = 0; a < contacts->count; ++a)
-        if (!cf_contact_has_soft(&contacts->items[a])) as->pos_contacts[as->n_pos++] = contacts->items[a];
+        if (cf_split_contact(as, &contacts->items[a])) as->pos_contacts[as->n_pos++] = contacts->items[a];
     if (m == 0) return CF_OK;
     if (cf_buf_reserve(&as->gap, m) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
     cfStatus st = cf_friction_problem_rigid(w->bodies, w->n_bodies, as->pos_contacts, m, &as->pos);
@@ -337,6 +386,7 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
     double erp = (w->def.stabilization == CF_STAB_SPLIT && s->split) ? 0.0 : as->erp;
     as->split = w->def.stabilization == CF_STAB_SPLIT && !s->split && as->erp > 0.0;
     as->n_pos = 0;
+    if (as->split && (st = soft_touch(w, contacts, as)) != CF_OK) return st;
     if (s->form == CF_FORM_ROWS) {
         memset(&as->prob, 0, sizeof as->prob);
         as->prob = (cfContactProblem){.form = CF_FORM_ROWS, .nc = contacts->count, .bodies = w->bodies,

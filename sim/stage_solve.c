@@ -301,37 +301,47 @@ static cfStatus split_assembled(cfWorld *w, cfAssembly *as, cfBuf *pv, bool *act
     return pseudo_velocities(w, as, p, pv->v);
 }
 
-/* Split impulse (solvers with that stage, cfSolver::split): pseudo-velocities that remove the
-   fraction erp of the penetration beyond the slop move the positions and are then forgotten, so
-   no velocity (and no energy) is added. */
-cfStatus cf_stage_stabilize(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv)
+cfStatus cf_split_velocities(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv, bool *active)
 {
     const cfWorldDef *d = &w->def;
-    if (!cf_step_solving(w, contacts) || d->stabilization != CF_STAB_SPLIT) return CF_OK;
-    if (as->erp == 0.0) return CF_OK;
-    cfStatus st = CF_OK;
+    *active = false;
+    if (!cf_step_solving(w, contacts) || d->stabilization != CF_STAB_SPLIT || as->erp == 0.0) return CF_OK;
     if (d->solver->split) {
         if (cf_buf_reserve(pv, 6 * w->n_bodies) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
         int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
-        st = d->solver->split(as->form.work, &as->prob, as->erp, d->slop, sweeps, pv->v);
+        cfStatus st = d->solver->split(as->form.work, &as->prob, as->erp, d->slop, sweeps, pv->v);
         if (st != CF_OK)
             return cf_step_fail(w, st, "stabilize: split impulse of solver '%s' (%s)", d->solver->name, cf_status_name(st));
-    } else {
-        if (!as->split || as->n_pos == 0) return CF_OK;
-        if (cf_buf_reserve(pv, 12 * w->n_bodies + 3 * as->n_pos) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
-        bool active;
-        if ((st = split_assembled(w, as, pv, &active)) != CF_OK || !active) return st;
+        *active = true;
+        return CF_OK;
     }
+    if (!as->split || as->n_pos == 0) return CF_OK;
+    if (cf_buf_reserve(pv, 12 * w->n_bodies + 3 * as->n_pos) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    return split_assembled(w, as, pv, active);
+}
+
+cfStatus cf_split_move(cfWorld *w, const double *pv)
+{
+    cfStatus st = CF_OK;
     for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
         cfRigidBody *b = &w->bodies[i];
-        const double *p = &pv->v[6 * i];
+        const double *p = &pv[6 * i];
         if (b->fixed || (p[0] == 0.0 && p[1] == 0.0 && p[2] == 0.0 && p[3] == 0.0 && p[4] == 0.0 && p[5] == 0.0)) continue;
         cfVec3 v = b->v, om = b->w;
         b->v = cfu_vec3(p[0], p[1], p[2]);
         b->w = cfu_vec3(p[3], p[4], p[5]);
-        st = cf_rigid_integrate_position(b, d->dt);
+        st = cf_rigid_integrate_position(b, w->def.dt);
         b->v = v;
         b->w = om;
     }
     return st == CF_OK ? CF_OK : cf_step_fail(w, st, "stabilize: position update (%s)", cf_status_name(st));
+}
+
+/* Split impulse: pseudo-velocities that remove the fraction erp of the penetration beyond the
+   slop move the positions and are then forgotten, so no velocity (and no energy) is added. */
+cfStatus cf_stage_stabilize(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv)
+{
+    bool active;
+    cfStatus st = cf_split_velocities(w, contacts, as, pv, &active);
+    return st == CF_OK && active ? cf_split_move(w, pv->v) : st;
 }

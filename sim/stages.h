@@ -93,6 +93,8 @@ typedef struct cfAssembly {
        the velocity solve took no erp bias on the contacts between rigid sides (soft sides keep it),
        and the stabilize stage corrects their penetration by a position problem of their own */
     bool split;              /* this step does so */
+    unsigned char *touch;    /* nb: rigid body i is connected to a soft body this step (its contacts keep the bias) */
+    int cap_touch;
     int n_pos, cap_pos;      /* those contacts (none with a soft side), copied from the step's list */
     cfContact *pos_contacts;
     cfFrictionProblem pos;   /* their W at the pose of the solve, mu 0, CFM on the normals; q set by stabilize */
@@ -106,6 +108,19 @@ typedef struct cfSolveWork {
     cfBuf ustar;
 } cfSolveWork;
 
+/* the islands of a step and what each needs */
+typedef struct cfIslandWork {
+    struct cfIslands *is;     /* ch11.2's islands of this step's contacts */
+    const cfSolver **solver;  /* per island: the rule's solver (NULL: no contacts) */
+    int cap;                  /* islands allocated in solver */
+    cfContactList sub;        /* one island's contacts, copied (their extras stay in the step's list) */
+    int *index;               /* their indices in the step's list */
+    int cap_index;
+    char *was_fixed;          /* the bodies' fixed flags, while one island is solved */
+    cfBuf pv, pv_one;         /* the pseudo-velocities of every island (6 nb), of one */
+    bool moved;               /* some island has pseudo-velocities */
+} cfIslandWork;
+
 /* scratch of the step, kept between steps to reuse its memory: one member per stage */
 struct cfStepWork {
     cfDetectWork detect;
@@ -113,6 +128,7 @@ struct cfStepWork {
     cfAssembly as;
     cfSolveWork solve;
     cfBuf pv; /* CF_STAGE_STABILIZE: 6 nb split-impulse pseudo-velocities, then 6 nb saved velocities */
+    cfIslandWork islands; /* a solver per island (cfWorldDef::per_island) */
 };
 
 /* the world's scratch space, made on first use (work.c); NULL when out of memory */
@@ -188,14 +204,24 @@ cfStatus cf_stage_positions(cfWorld *w, const cfSoftSteps *soft);
    their dual forms, ch02.8, in soft) and the form built from it, or the dual form (dual.c) */
 cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftSteps *soft, cfAssembly *as);
 
+/* contact @p c is corrected by the assembled forms' split stage (cfAssembly::split): its sides are
+   rigid or static and its rigid bodies are not connected to a soft body through this step's
+   contacts (a soft body has no position stage: moving rigid bodies by positions against it would
+   press into it unopposed; such a group keeps Baumgarte whole, one stabilization per group) */
+static inline bool cf_split_contact(const cfAssembly *as, const cfContact *c)
+{
+    if (!as->split || cf_contact_has_soft(c)) return false;
+    return !(c->body_a >= 0 && as->touch[c->body_a]) && !(c->body_b >= 0 && as->touch[c->body_b]);
+}
+
 /* the fraction of contact @p c's penetration the velocity solve removes (the normal bias erp phi / h
    of a penetrating contact): 0 where a split stage corrects positions instead (the rows' split for
-   every contact, the assembled forms' for contacts between rigid sides), else this step's erp */
+   every contact, the assembled forms' for cf_split_contact()), else this step's erp */
 static inline double cf_bias_erp(const cfWorld *w, const cfAssembly *as, const cfContact *c)
 {
     if (w->def.stabilization != CF_STAB_SPLIT) return as->erp;
     if (w->def.solver->split) return 0.0;
-    return cf_contact_has_soft(c) ? as->erp : 0.0;
+    return cf_split_contact(as, c) ? 0.0 : as->erp;
 }
 
 /* the dual form's assembly (dual.c): the system of every moving body and the contact rows, with
@@ -214,6 +240,33 @@ cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfS
    (cfSolver::split), else a frictionless position problem of the contacts between rigid sides
    solved by the same solver (the dual form: by pgs-blocked) */
 cfStatus cf_stage_stabilize(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv);
+
+/* the split stage's pseudo-velocities of the step's solve (cf_stage_stabilize() without the move),
+   in pv->v[0 .. 6 nb); *active: some are not zero. They depend on the pose of the solve and the
+   velocities it gave only, so they may be found before the positions stage moves the bodies. */
+cfStatus cf_split_velocities(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv, bool *active);
+
+/* move every dynamic rigid body by its pseudo-velocity pv[6 i .. 6 i + 6) over one step, its
+   velocity kept */
+cfStatus cf_split_move(cfWorld *w, const double *pv);
+
+/* ---- a solver per island (islands.c, cfWorldDef::per_island) -------------------------------- */
+
+
+/* CF_STAGE_ASSEMBLE with a solver per island: the islands of @p contacts and each one's solver */
+cfStatus cf_islands_assemble(cfWorld *w, const cfContactList *contacts, cfIslandWork *iw);
+
+/* CF_STAGE_SOLVE with a solver per island: each island with contacts assembled and solved by its
+   solver alone (the bodies of the other islands held fixed meanwhile), its impulses written back
+   to @p contacts, its split pseudo-velocities kept for the stabilize stage; the stats of the
+   islands merged (iterations summed, the worst status, the largest common residual) */
+cfStatus cf_islands_solve(cfWorld *w, cfContactList *contacts, cfIslandWork *iw, cfAssembly *as, cfSoftSteps *soft,
+                          cfSolveWork *sv);
+
+/* CF_STAGE_STABILIZE with a solver per island: the bodies moved by the islands' pseudo-velocities */
+cfStatus cf_islands_stabilize(cfWorld *w, cfIslandWork *iw);
+
+void cf_island_work_free(cfIslandWork *iw);
 
 /* ---- the driver (velocity.c) and CMR (cmr.c) ------------------------------------------------ */
 

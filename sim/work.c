@@ -53,8 +53,10 @@ void cf_step_work_free(struct cfStepWork *k)
     free(as->phi.v);
     cf_form_work_free(&as->form);
     cf_form_work_free(&as->pos_form);
+    cf_island_work_free(&k->islands);
     cf_fc_free(&as->pos);
     free(as->pos_contacts);
+    free(as->touch);
     free(as->gap.v);
     cf_fc_free(&as->fc);
     cf_dual_free(&as->dual);
