@@ -4,7 +4,8 @@
    (chapter 11.2's islands and rule, cf_ch11.h), each island by the solver the rule chose, with
    the bodies of the other islands held fixed meanwhile, so that an island is solved exactly as
    in a world of its bodies alone. The detect, contacts, velocities and positions stages are the
-   world's, once per step. Rigid bodies only: a soft body's system is built in the velocities
+   world's, once per step. With cfWorldDef::sleep_steps an island at rest that long sleeps: frozen,
+   not solved, until a body that is not at rest joins it. Rigid bodies only: a soft body's system is built in the velocities
    stage for one solver's form (the dual form or not), before the islands are known. */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ void cf_island_work_free(cfIslandWork *iw)
     free(iw->was_fixed);
     free(iw->pv.v);
     free(iw->pv_one.v);
+    free(iw->rest);
     memset(iw, 0, sizeof *iw);
 }
 
@@ -70,9 +72,37 @@ cfStatus cf_islands_assemble(cfWorld *w, const cfContactList *contacts, cfIsland
                                 sum.contacts, sum.rigid, name ? ", not a world solver of this build" : "");
         iw->solver[k] = s;
         w->stats.island.islands++;
-        count_solver(&w->stats, s, sum.contacts);
     }
     return CF_OK;
+}
+
+/* Sleeping (cfWorldDef::sleep_steps): island @p k sleeps when every body of it has been at rest
+   for sleep_steps steps; a body that joins it (its count 0) wakes it */
+static bool asleep(const cfWorld *w, const cfIslandWork *iw, int k)
+{
+    if (w->def.sleep_steps <= 0) return false;
+    for (int i = 0; i < w->n_bodies; ++i)
+        if (iw->is->of_body[i] == k && iw->rest[i] < w->def.sleep_steps) return false;
+    return true;
+}
+
+/* a sleeping island's bodies: frozen (the free velocities' gravity undone), their impulses kept */
+static void freeze(cfWorld *w, const cfIslandWork *iw, int k)
+{
+    for (int i = 0; i < w->n_bodies; ++i)
+        if (iw->is->of_body[i] == k) w->bodies[i].v = w->bodies[i].w = cfu_zero3();
+}
+
+/* after the solve: each body's steps at rest, counted on its new velocity; a body in no island
+   with contacts is not at rest (it flies) */
+static void count_rest(cfWorld *w, cfIslandWork *iw)
+{
+    for (int i = 0; i < w->n_bodies; ++i) {
+        int k = iw->is->of_body[i];
+        const cfRigidBody *b = &w->bodies[i];
+        bool still = k >= 0 && iw->solver[k] && cfu_norm(b->v) < CF_SLEEP_LINEAR && cfu_norm(b->w) < CF_SLEEP_ANGULAR;
+        iw->rest[i] = still ? (iw->rest[i] < w->def.sleep_steps ? iw->rest[i] + 1 : iw->rest[i]) : 0;
+    }
 }
 
 /* island @p k's contacts of @p contacts copied into iw->sub, their indices in iw->index */
@@ -159,14 +189,28 @@ cfStatus cf_islands_solve(cfWorld *w, cfContactList *contacts, cfIslandWork *iw,
     char *wf = realloc(iw->was_fixed, (size_t)(nb > 0 ? nb : 1));
     if (wf) iw->was_fixed = wf;
     if (!wf || cf_buf_reserve(&iw->pv, 6 * nb) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    if (nb > iw->cap_rest) {
+        int *r = realloc(iw->rest, (size_t)nb * sizeof *r);
+        if (!r) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+        memset(r + iw->cap_rest, 0, (size_t)(nb - iw->cap_rest) * sizeof *r);
+        iw->rest = r;
+        iw->cap_rest = nb;
+    }
     memset(iw->pv.v, 0, (size_t)6 * nb * sizeof *iw->pv.v);
     Merged m = {.status = CF_OK, .claimed = CF_OK};
     for (int k = 0; k < iw->is->count; ++k) {
         if (!iw->solver[k]) continue;
+        if (asleep(w, iw, k)) {
+            freeze(w, iw, k);
+            w->stats.island.sleeping++;
+            continue;
+        }
+        count_solver(&w->stats, iw->solver[k], cf_island_summary(iw->is, k, contacts->items).contacts);
         cfStatus st = solve_island(w, contacts, iw, k, as, soft, sv);
         if (st != CF_OK) return st;
         merge(&m, &w->stats);
     }
+    if (w->def.sleep_steps > 0) count_rest(w, iw);
     cfStepStats *s = &w->stats;
     s->solver_iterations = m.iterations;
     s->solver_retries = m.retries > 0;

@@ -80,7 +80,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
                                        "soft_integrator", "solver_iterations", "solver_tolerance", "soft_tolerance",
                                        "detector", "contact_margin", "manifold_tolerance", "solver", "friction_model",
                                        "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
-                                       "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
+                                       "cfm", "contact_stiffness", "contact_damping", "stabilization", "sleep_steps", "slop",
                                        "restitution_threshold",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
                                        "pipeline", "ipc", "implicit", "on_solver_failure", "bounds", NULL};
@@ -115,6 +115,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "cfm", &def->cfm);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "contact_stiffness", &def->contact_stiffness);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "contact_damping", &def->contact_damping);
+    if (st == CF_OK) st = cf_json_get_int(p, obj, at, "sleep_steps", &def->sleep_steps);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "slop", &def->slop);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "restitution_threshold", &def->restitution_threshold);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "max_matrix_mb", &def->max_matrix_mb);

@@ -118,6 +118,8 @@ typedef struct cfIslandWork {
     int cap_index;
     char *was_fixed;          /* the bodies' fixed flags, while one island is solved */
     cfBuf pv, pv_one;         /* the pseudo-velocities of every island (6 nb), of one */
+    int *rest;                /* nb: steps each rigid body has been at rest (cfWorldDef::sleep_steps), kept between steps */
+    int cap_rest;
     bool moved;               /* some island has pseudo-velocities */
 } cfIslandWork;
 

@@ -118,11 +118,55 @@ START_TEST(islands_settings_refused)
 }
 END_TEST
 
+/* Sleeping: a stack of three (12 contacts: pgs) falls asleep after 10 steps at rest and stays
+   frozen bit for bit; a box dropped from 8 m reaches it after about 1 s, wakes it (the island is
+   solved again and the top box moves), lands on it and the island sleeps again */
+#define SLEEPY "{\"world\": {\"dt\": 0.016666666666666666, \"detector\": \"primitives\", \"contact_margin\": 0.02," \
+    " \"solver\": \"per-island\", \"solver_iterations\": 30, \"sleep_steps\": 10}, \"bodies\": [" GROUND "," \
+    BOX("s0", 0, 0.5, 0) "," BOX("s1", 0, 1.5, 0) "," BOX("s2", 0, 2.5, 0) "," BOX("drop", 0, 8, 0) "]}"
+
+START_TEST(islands_sleep_and_wake)
+{
+    cfWorld w;
+    sim_parse(SLEEPY, &w);
+    int slept_at = -1;
+    for (int k = 0; k < 40 && slept_at < 0; ++k) {
+        step_ok(&w, 1);
+        if (w.stats.island.sleeping == 1) slept_at = k + 1;
+    }
+    ck_assert_msg(slept_at > 10 && slept_at < 40, "the stack fell asleep at step %d (want after its 10 steps at rest)", slept_at);
+    cfRigidBody top = w.bodies[3];
+    for (int k = 0; k < 20; ++k) {
+        step_ok(&w, 1);
+        ck_assert_int_eq(w.stats.island.sleeping, 1);
+        ck_assert_int_eq(w.stats.island.n_solvers, 0); /* the dropped box has no contacts yet, the stack is not solved */
+        ck_assert_msg(memcmp(&w.bodies[3].x, &top.x, sizeof top.x) == 0 && memcmp(&w.bodies[3].q, &top.q, sizeof top.q) == 0,
+                      "step %ld: the sleeping stack moved", w.step);
+    }
+    /* the drop: it touches the stack's top (z = 3) at about 1.1 s */
+    int woke_at = -1, resleep_at = -1;
+    for (int k = 0; k < 200 && resleep_at < 0; ++k) {
+        step_ok(&w, 1);
+        if (woke_at < 0 && w.stats.island.islands == 1 && w.stats.island.sleeping == 0) woke_at = (int)w.step;
+        if (woke_at > 0 && w.stats.island.sleeping == 1) resleep_at = (int)w.step;
+    }
+    ck_assert_msg(woke_at > 0, "the stack never woke");
+    ck_assert_msg(memcmp(&w.bodies[3].x, &top.x, sizeof top.x) != 0, "the top box never moved after the hit");
+    ck_assert_msg(resleep_at > woke_at, "the stack with the box on it did not sleep again (woke at step %d)", woke_at);
+    /* the dropped box rests on the top one: its centre 1 m above the top box's */
+    ck_assert_msg(fabs(w.bodies[4].x.z - w.bodies[3].x.z - 1.0) < 0.02, "the dropped box rests at z %g over the top at %g",
+                  w.bodies[4].x.z, w.bodies[3].x.z);
+    cf_world_free(&w);
+    sim_refused("{\"world\": {\"solver\": \"pgs\", \"sleep_steps\": 10}}", "islands sleep under solver \"per-island\" only");
+}
+END_TEST
+
 static void build(Suite *s)
 {
     TCase *t = cft_tcase_scene(s, "islands");
     CFT_TEST(t, islands_two_kinds_two_solvers, "a stack and a lone box: two islands, pgs and lemke (the stats say so)");
     CFT_TEST(t, islands_each_as_alone, "each island steps bit for bit as in a world of its bodies alone with its solver");
+    CFT_TEST(t, islands_sleep_and_wake, "a resting stack sleeps frozen; a dropped box wakes it, lands, and it sleeps again");
     CFT_TEST(t, islands_settings_refused, "per-island: unknown names, CMR and soft contacts refused with the reason");
 }
 

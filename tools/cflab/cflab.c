@@ -330,7 +330,9 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
         if (w->def.soft_tolerance > 0.0) fprintf(f, ", soft rows to %g absolute", w->def.soft_tolerance);
         fputc('\n', f);
         if (w->def.per_island) {
-            fprintf(f, "islands:    last step %d with contacts:", w->stats.island.islands);
+            fprintf(f, "islands:    last step %d with contacts", w->stats.island.islands);
+            if (w->def.sleep_steps > 0) fprintf(f, " (%d asleep)", w->stats.island.sleeping);
+            fputc(':', f);
             for (int j = 0; j < w->stats.island.n_solvers; ++j)
                 fprintf(f, "%s %s on %d (%d contacts)", j ? "," : "", w->stats.island.solver[j]->name,
                         w->stats.island.islands_of[j], w->stats.island.contacts_of[j]);
