@@ -13,20 +13,6 @@
 #include "cf/cf_ch11.h"
 #include "stages.h"
 
-void cf_island_work_free(cfIslandWork *iw)
-{
-    if (iw->is) cf_islands_free(iw->is);
-    free(iw->is);
-    free(iw->solver);
-    free(iw->sub.items);
-    free(iw->index);
-    free(iw->was_fixed);
-    free(iw->pv.v);
-    free(iw->pv_one.v);
-    free(iw->rest);
-    memset(iw, 0, sizeof *iw);
-}
-
 /* count island @p k's solver in the step's stats */
 static void count_solver(cfStepStats *st, const cfSolver *s, int contacts)
 {

@@ -268,7 +268,6 @@ cfStatus cf_islands_solve(cfWorld *w, cfContactList *contacts, cfIslandWork *iw,
 /* CF_STAGE_STABILIZE with a solver per island: the bodies moved by the islands' pseudo-velocities */
 cfStatus cf_islands_stabilize(cfWorld *w, cfIslandWork *iw);
 
-void cf_island_work_free(cfIslandWork *iw);
 
 /* ---- the driver (velocity.c) and CMR (cmr.c) ------------------------------------------------ */
 
