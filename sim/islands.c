@@ -137,8 +137,8 @@ static void merge(Merged *m, const cfStepStats *st)
     if (st->solver_common > m->common) m->common = st->solver_common, m->common_tol = st->solver_common_tol;
 }
 
-/* island @p k by its solver: the bodies of the other islands fixed and the solver's settings
-   (cf_world_def_use_solver()) for the time of its stages */
+/* island @p k by its solver: the bodies of the other islands fixed and the solver set for the
+   time of its stages */
 static cfStatus solve_island(cfWorld *w, cfContactList *contacts, cfIslandWork *iw, int k, cfAssembly *as,
                              cfSoftSteps *soft, cfSolveWork *sv)
 {
@@ -149,8 +149,10 @@ static cfStatus solve_island(cfWorld *w, cfContactList *contacts, cfIslandWork *
         iw->was_fixed[i] = w->bodies[i].fixed;
         if (iw->is->of_body[i] != k) w->bodies[i].fixed = true;
     }
+    /* the world's settings were checked with pgs, so the dual-form ones (preconditioner,
+       soft_tolerance) are their defaults: every island's solver takes them as they are */
     w->def.per_island = false;
-    cf_world_def_use_solver(&w->def, iw->solver[k]);
+    w->def.solver = iw->solver[k];
     w->stats.split_iterations = w->stats.solver_retries = 0;
     st = cf_stage_assemble(w, &iw->sub, soft, as);
     if (st == CF_OK) st = cf_stage_solve(w, &iw->sub, as, soft, sv);
