@@ -75,7 +75,9 @@ START_TEST(split_every_solver_keeps_the_stack)
     int n = 0;
     for (int i = 0; i < cf_solver_count(); ++i) {
         const cfSolver *s = cf_solver_at(i);
-        if (!rigid_world_solver(s)) continue;
+        /* the OpenMP PROX-Jacobi is prox-jacobi's sweep on threads (the same answers): slow on a
+           shared machine, and nothing more to see */
+        if (!rigid_world_solver(s) || strcmp(s->name, "prox-jacobi-omp") == 0) continue;
         double de, drift;
         stack_run(s->name, CF_STAB_SPLIT, &de, &drift);
         ck_assert_msg(de <= 1e-3 && de >= -1.5, "%s: energy change %.4g J over 60 steps (want in [-1.5, 0.001])", s->name, de);
@@ -165,11 +167,12 @@ END_TEST
 
 static void build(Suite *s)
 {
+    TCase *l = cft_tcase_long(s, "stabilize-long");
+    CFT_TEST(l, split_every_solver_keeps_the_stack, "split: every rigid solver keeps the stack's energy and place (60 steps)");
     TCase *t = cft_tcase_scene(s, "stabilize");
-    CFT_TEST(t, split_every_solver_keeps_the_stack, "split: every rigid solver keeps the stack's energy and place (60 steps)");
     CFT_TEST(t, baumgarte_gains_energy_on_the_stack, "baumgarte: the assembled forms gain energy on the stack (the test can fail)");
     CFT_TEST(t, split_pushes_out_by_positions_only, "split: a sunk box is pushed out by positions, never by velocity");
-    CFT_TEST(t, split_pyramid_cycled_to_pgs_blocked_stands, "split: the pyramid cycled from pgs to pgs-blocked stands");
+    CFT_TEST(l, split_pyramid_cycled_to_pgs_blocked_stands, "split: the pyramid cycled from pgs to pgs-blocked stands");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "sim-stabilize", build); }
