@@ -147,7 +147,7 @@ static cfStatus contact_rows(const cfWorld *w, const cfContact *c, int a, const 
     return st;
 }
 
-cfStatus cf_assemble_dual(cfWorld *w, const cfContactList *contacts, const cfSoftSteps *soft, double erp, cfAssembly *as)
+cfStatus cf_assemble_dual(cfWorld *w, const cfContactList *contacts, const cfSoftSteps *soft, cfAssembly *as)
 {
     int nc = contacts->count, n = 0;
     cfDualSystem *d = &as->dual;
@@ -169,7 +169,7 @@ cfStatus cf_assemble_dual(cfWorld *w, const cfContactList *contacts, const cfSof
         const cfContact *c = &contacts->items[a];
         st = contact_rows(w, c, a, as, &J);
         if (st != CF_OK) st = cf_step_fail(w, st, "assemble: the Jacobian of contact %d (ch02.3/ch02.4: %s)", a, cf_status_name(st));
-        d->bias[a] = (c->phi >= 0.0 ? c->phi : erp * c->phi) / w->def.dt;
+        d->bias[a] = (c->phi >= 0.0 ? c->phi : cf_bias_erp(w, as, c) * c->phi) / w->def.dt;
         if (as->impacts && as->impact.v[a] < 0.0) d->bias[a] = fmin(d->bias[a], as->impact.v[a]);
         d->mu[a] = c->mu;
     }

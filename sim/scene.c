@@ -42,9 +42,11 @@ static const char *slide_profile_name(int i) { return cf_slide_profile_name((cfS
         (field) = v_;                                                                              \
     } while (0)
 
-/* "solver": a row of the registry that a world can use (cf_solvers.h), or "none" */
-static cfStatus get_solver(const cfSceneParser *p, const cJSON *obj, const char *at, const cfSolver **out)
+/* "solver": a row of the registry that a world can use (cf_solvers.h), "none", or "per-island"
+   (cfWorldDef::per_island: pgs for the stages before the solve) */
+static cfStatus get_solver(const cfSceneParser *p, const cJSON *obj, const char *at, cfWorldDef *def)
 {
+    const cfSolver **out = &def->solver;
     const cJSON *item = cf_json_member(obj, "solver");
     char path[PATH_CAP], names[512];
     cf_json_field_path(path, at, "solver");
@@ -52,13 +54,19 @@ static cfStatus get_solver(const cfSceneParser *p, const cJSON *obj, const char 
     const char *name = p->solver ? p->solver : item ? item->valuestring : NULL;
     if (!name) return CF_OK;
     if (p->solver) snprintf(path, sizeof path, "the solver asked for instead of the scene's");
+    def->per_island = false;
     if (strcmp(name, "none") == 0) {
         *out = NULL;
         return CF_OK;
     }
+    if (strcmp(name, CF_SOLVER_PER_ISLAND) == 0) {
+        def->per_island = true;
+        *out = cf_solver_find("pgs");
+        return CF_OK;
+    }
     const cfSolver *s = cf_solver_find(name);
     if (!s)
-        return cf_json_fail(p, path, "unknown solver '%s' (expected none or one of: %s)%s", name,
+        return cf_json_fail(p, path, "unknown solver '%s' (expected none, " CF_SOLVER_PER_ISLAND " or one of: %s)%s", name,
                     cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names), cf_solver_absent_reason(name));
     *out = s; /* one that takes no contact problems is refused by cf_world_def_check(), with the reason */
     return CF_OK;
@@ -72,7 +80,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
                                        "soft_integrator", "solver_iterations", "solver_tolerance", "soft_tolerance",
                                        "detector", "contact_margin", "manifold_tolerance", "solver", "friction_model",
                                        "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
-                                       "cfm", "contact_stiffness", "contact_damping", "stabilization", "slop",
+                                       "cfm", "contact_stiffness", "contact_damping", "stabilization", "sleep_steps", "slop",
                                        "restitution_threshold",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
                                        "pipeline", "ipc", "implicit", "on_solver_failure", "bounds", NULL};
@@ -95,7 +103,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "soft_tolerance", &def->soft_tolerance);
     GET_ENUM("on_solver_failure", "policy", failure_name, CF_ON_FAILURE_COUNT, def->on_solver_failure);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "bounds", &def->bounds);
-    if (st == CF_OK) st = get_solver(p, obj, at, &def->solver);
+    if (st == CF_OK) st = get_solver(p, obj, at, def);
     GET_ENUM("friction_model", "friction model", friction_model_name, CF_FRICTION_MODEL_COUNT, def->friction_model);
     if (st == CF_OK) st = cf_json_get_int(p, obj, at, "friction_directions", &def->friction_directions);
     GET_ENUM("ordering", "ordering", ordering_name, CF_ORDER_COUNT, def->ordering);
@@ -107,6 +115,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "cfm", &def->cfm);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "contact_stiffness", &def->contact_stiffness);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "contact_damping", &def->contact_damping);
+    if (st == CF_OK) st = cf_json_get_int(p, obj, at, "sleep_steps", &def->sleep_steps);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "slop", &def->slop);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "restitution_threshold", &def->restitution_threshold);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "max_matrix_mb", &def->max_matrix_mb);

@@ -177,6 +177,14 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "solver: '%s' solves LCP files only, not contact problems (world solvers: %s)",
                       d->solver->name, cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
     }
+    if (d->per_island && (!d->solver || d->pipeline != CF_PIPELINE_VELOCITY || d->cmr_rounds > 0))
+        return REFUSE(err, "solver: \"" CF_SOLVER_PER_ISLAND "\" steps the velocity pipeline's islands, each by its own "
+                      "solver: %s", !d->solver ? "it needs a solver for the stages before the solve (pgs)"
+                      : d->pipeline != CF_PIPELINE_VELOCITY ? "pipeline must be \"velocity\"" : "cmr_rounds must be 0");
+    if (d->sleep_steps < 0) return REFUSE(err, "sleep_steps: must be >= 0 (got %d)", d->sleep_steps);
+    if (d->sleep_steps > 0 && !d->per_island)
+        return REFUSE(err, "sleep_steps: islands sleep under solver \"" CF_SOLVER_PER_ISLAND "\" only (solver '%s')",
+                      d->solver ? d->solver->name : "none");
     if (d->solver_iterations < 0) return REFUSE(err, "solver_iterations: must be >= 0 (got %d)", d->solver_iterations);
     if (!(isfinite(d->soft_tolerance) && d->soft_tolerance >= 0.0))
         return REFUSE(err, "soft_tolerance: must be >= 0 (got %g)", d->soft_tolerance);

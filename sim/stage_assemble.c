@@ -214,7 +214,7 @@ static cfStatus ellipses(const cfContactList *contacts, cfFrictionProblem *fc)
    static there), soft sides by their dual forms (ch02.8), merged; then the bias and CFM by
    ch02.7 with the world's rule (an open gap may close within the step: bias phi/h; a penetration
    is removed by the fraction erp: bias erp phi/h; an impact asks for its target, as->impact). */
-static cfStatus assemble_fc3d(cfWorld *w, const cfContactList *contacts, cfSoftSteps *soft, double erp, cfAssembly *as)
+static cfStatus assemble_fc3d(cfWorld *w, const cfContactList *contacts, cfSoftSteps *soft, cfAssembly *as)
 {
     int nc = contacts->count;
     cf_fc_free(&as->fc);
@@ -236,11 +236,90 @@ static cfStatus assemble_fc3d(cfWorld *w, const cfContactList *contacts, cfSoftS
     double *phi = as->phi.v;
     for (int a = 0; a < nc; ++a) {
         double g = contacts->items[a].phi;
-        phi[a] = g >= 0.0 ? g : erp * g;
+        phi[a] = g >= 0.0 ? g : cf_bias_erp(w, as, &contacts->items[a]) * g;
         if (as->impacts && as->impact.v[a] < 0.0) phi[a] = fmin(phi[a], w->def.dt * as->impact.v[a]);
     }
     st = cf_stabilize(&as->fc, phi, w->def.dt, as->cfm, 1.0);
     if (st != CF_OK) return cf_step_fail(w, st, "assemble: bias and CFM (ch02.7: %s)", cf_status_name(st));
+    return CF_OK;
+}
+
+/* a dynamic side of contact @p c as a node: rigid body i -> i, soft body s -> nb + s; -1 static or fixed */
+static int side_node(const cfWorld *w, const cfContact *c, int side)
+{
+    const cfSoftSide *ss = cf_contact_soft(c, side);
+    if (ss) return w->n_bodies + ss->body;
+    int b = side == 0 ? c->body_a : c->body_b;
+    return b >= 0 && !w->bodies[b].fixed ? b : -1;
+}
+
+static int find_root(int *parent, int i)
+{
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* the dynamic rigid bodies connected to a soft body through this step's contacts (cfAssembly::touch):
+   union-find over the dynamic bodies, joined by every contact between two of them */
+static cfStatus soft_touch(cfWorld *w, const cfContactList *contacts, cfAssembly *as)
+{
+    int nb = w->n_bodies, n = nb + w->n_soft;
+    if (nb > as->cap_touch) {
+        unsigned char *t = realloc(as->touch, (size_t)nb);
+        if (!t) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+        as->touch = t;
+        as->cap_touch = nb;
+    }
+    if (nb > 0) memset(as->touch, 0, (size_t)nb);
+    bool any = false;
+    for (int a = 0; a < contacts->count && !any; ++a) any = cf_contact_has_soft(&contacts->items[a]);
+    if (!any) return CF_OK;
+    int *parent = malloc((size_t)n * sizeof *parent);
+    unsigned char *soft = calloc((size_t)n, 1);
+    if (!parent || !soft) {
+        free(parent);
+        free(soft);
+        return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    }
+    for (int i = 0; i < n; ++i) parent[i] = i;
+    for (int a = 0; a < contacts->count; ++a) {
+        int p = side_node(w, &contacts->items[a], 0), q = side_node(w, &contacts->items[a], 1);
+        if (p >= 0 && q >= 0) parent[find_root(parent, p)] = find_root(parent, q);
+    }
+    for (int i = nb; i < n; ++i) soft[find_root(parent, i)] = 1;
+    for (int i = 0; i < nb; ++i) as->touch[i] = soft[find_root(parent, i)];
+    free(parent);
+    free(soft);
+    return CF_OK;
+}
+
+/* The position problem of the split stage for the assembled and dual forms (cfAssembly::split):
+   the contacts of cf_split_contact(), their W at the pose of this step's solve (ch02.5), mu 0
+   (pseudo-impulses are normal only) and this step's CFM on the normals; its q (the bias of the
+   predicted penetration) is set by the stabilize stage */
+static cfStatus position_problem(cfWorld *w, const cfContactList *contacts, cfAssembly *as)
+{
+    cf_fc_free(&as->pos);
+    int m = 0;
+    for (int a = 0; a < contacts->count; ++a) m += cf_split_contact(as, &contacts->items[a]);
+    if (m > as->cap_pos) {
+        cfContact *pc = realloc(as->pos_contacts, (size_t)m * sizeof *pc);
+        if (!pc) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+        as->pos_contacts = pc;
+        as->cap_pos = m;
+    }
+    as->n_pos = 0;
+    for (int a = 0; a < contacts->count; ++a)
+        if (cf_split_contact(as, &contacts->items[a])) as->pos_contacts[as->n_pos++] = contacts->items[a];
+    if (m == 0) return CF_OK;
+    if (cf_buf_reserve(&as->gap, m) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    cfStatus st = cf_friction_problem_rigid(w->bodies, w->n_bodies, as->pos_contacts, m, &as->pos);
+    if (st == CF_OK) {
+        for (int k = 0; k < m; ++k) as->pos.mu[k] = 0.0, as->gap.v[k] = 0.0;
+        st = cf_stabilize(&as->pos, as->gap.v, w->def.dt, as->cfm, 0.0);
+    }
+    if (st != CF_OK)
+        return cf_step_fail(w, st, "assemble: the position problem of the split stage (ch02.5: %s)", cf_status_name(st));
     return CF_OK;
 }
 
@@ -302,8 +381,12 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
         return cf_step_fail(w, st, "contact_stiffness: no ERP and CFM for this spring (ch02.7: %s)", cf_status_name(st));
     if ((st = impacts(w, contacts, as)) != CF_OK) return st;
     as->par = solver_params(&w->def);
-    /* with a split-impulse stage the velocity solve leaves penetrations to it */
+    /* with split impulse the velocity solve leaves penetrations to the stabilize stage: the rows'
+       own split, or the position problem of the rigid contacts (cf_bias_erp()) */
     double erp = (w->def.stabilization == CF_STAB_SPLIT && s->split) ? 0.0 : as->erp;
+    as->split = w->def.stabilization == CF_STAB_SPLIT && !s->split && as->erp > 0.0;
+    as->n_pos = 0;
+    if (as->split && (st = soft_touch(w, contacts, as)) != CF_OK) return st;
     if (s->form == CF_FORM_ROWS) {
         memset(&as->prob, 0, sizeof as->prob);
         as->prob = (cfContactProblem){.form = CF_FORM_ROWS, .nc = contacts->count, .bodies = w->bodies,
@@ -316,9 +399,15 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
             return cf_step_fail(w, st, "assemble: solver '%s' could not prepare its rows (%s)", s->name, cf_status_name(st));
         return CF_OK;
     }
-    if (s->form == CF_FORM_DUAL) return cf_assemble_dual(w, contacts, soft, erp, as);
-    st = assemble_fc3d(w, contacts, soft, erp, as);
-    if (st == CF_OK) st = cf_form_build(&as->form, s, &as->fc, &as->par, &as->prob, &w->error);
+    if (s->form == CF_FORM_DUAL) {
+        /* the dual form's size check is its own; the position problem is an assembled W */
+        st = cf_assemble_dual(w, contacts, soft, as);
+        if (st == CF_OK && as->split) st = check_size(w, contacts);
+    } else {
+        st = assemble_fc3d(w, contacts, soft, as);
+        if (st == CF_OK) st = cf_form_build(&as->form, s, &as->fc, &as->par, &as->prob, &w->error);
+    }
+    if (st == CF_OK && as->split) st = position_problem(w, contacts, as);
     return st;
 }
 

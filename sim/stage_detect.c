@@ -113,6 +113,12 @@ static cfStatus contact_takeable(cfWorld *w, const cfContact *c, const cfFrictio
 {
     const cfSolver *s = w->def.solver;
     bool soft = cf_contact_has_soft(c);
+    if (soft && w->def.per_island)
+        return cf_step_fail(w, CF_BAD_INPUT, "solver \"" CF_SOLVER_PER_ISLAND "\": the contact between '%s' and '%s' has a "
+                            "soft side; a solver per island takes rigid bodies only (a soft body's system is built for one "
+                            "solver's form before the islands are known): choose one solver, e.g. dual",
+                            cf_side_name(w, c, 0), cf_side_name(w, c, 1));
+    if (anisotropic && w->def.per_island) return CF_OK; /* the island's rule chooses a solver of ellipses */
     if (soft && s->form == CF_FORM_ROWS) {
         char names[512];
         return cf_step_fail(w, CF_BAD_INPUT,

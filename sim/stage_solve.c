@@ -145,7 +145,7 @@ static cfStatus diverged(cfWorld *w, const double *ustar, int nc)
                         w->bodies[worst].name, top);
 }
 
-cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft, cfSolveWork *sv)
+static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft, cfSolveWork *sv)
 {
     if (!cf_step_solving(w, contacts)) return CF_OK;
     const cfSolver *s = w->def.solver;
@@ -216,31 +216,132 @@ cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfS
     return CF_OK;
 }
 
+/* the normal velocity of contact @p c at the bodies' velocities */
+static double normal_velocity(const cfWorld *w, const cfContact *c)
+{
+    cfVec3 dv = cfu_zero3();
+    if (c->body_b >= 0) dv = cf_rigid_point_velocity(&w->bodies[c->body_b], c->p);
+    if (c->body_a >= 0) dv = cfu_sub(dv, cf_rigid_point_velocity(&w->bodies[c->body_a], c->p));
+    return cfu_dot(c->n, dv);
+}
+
+cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft, cfSolveWork *sv)
+{
+    cfStatus st = solve(w, contacts, as, soft, sv);
+    /* the split stage's predicted gaps, at the pose the velocity solve had (before the positions move) */
+    for (int k = 0; st == CF_OK && cf_step_solving(w, contacts) && as->split && k < as->n_pos; ++k)
+        as->gap.v[k] = as->pos_contacts[k].phi + w->def.dt * normal_velocity(w, &as->pos_contacts[k]);
+    return st;
+}
+
 /* ---- CF_STAGE_STABILIZE ---------------------------------------------------------------------- */
 
-/* Split impulse (solvers with that stage, cfSolver::split): pseudo-velocities that remove the
-   fraction erp of the penetration beyond the slop move the positions and are then forgotten, so
-   no velocity (and no energy) is added. */
-cfStatus cf_stage_stabilize(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv)
+/* the pseudo-velocities M^-1 J^T p of the pseudo-impulses @p p on the contacts of the position
+   problem, in pv[0 .. 6 nb); the bodies' velocities are kept in pv[6 nb .. 12 nb) meanwhile */
+static cfStatus pseudo_velocities(cfWorld *w, const cfAssembly *as, const double *p, double *pv)
+{
+    int nb = w->n_bodies;
+    double *keep = pv + 6 * nb;
+    for (int i = 0; i < nb; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        memcpy(&keep[6 * i], &b->v, 3 * sizeof *keep);
+        memcpy(&keep[6 * i + 3], &b->w, 3 * sizeof *keep);
+        b->v = b->w = cfu_zero3();
+    }
+    cfStatus st = cf_rigid_apply_impulses(w->bodies, nb, as->pos_contacts, as->n_pos, p);
+    for (int i = 0; i < nb; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        memcpy(&pv[6 * i], &b->v, 3 * sizeof *pv);
+        memcpy(&pv[6 * i + 3], &b->w, 3 * sizeof *pv);
+        b->v = cfu_vec3(keep[6 * i], keep[6 * i + 1], keep[6 * i + 2]);
+        b->w = cfu_vec3(keep[6 * i + 3], keep[6 * i + 4], keep[6 * i + 5]);
+    }
+    return st;
+}
+
+/* Split impulse for the assembled and dual forms: the position problem of the contacts between
+   rigid sides (cfAssembly::pos: W at the pose of the solve, mu 0, CFM) with the bias
+   q_n = erp min(g + slop, 0) / h of each predicted gap g = phi + h u_n^+, solved by the same
+   solver through the same form (the dual form, whose system is not an assembled W: by
+   pgs-blocked) from zero, with the velocity solve's tolerance and max(iterations, 4) iterations
+   (sweeps, pivots, Newton steps as the solver counts them), as the rows' split sweeps. Its
+   pseudo-impulses p >= 0 give pseudo-velocities M^-1 J^T p in @p pv. A position solve that returns
+   no usable answer fails the step. */
+static cfStatus split_assembled(cfWorld *w, cfAssembly *as, cfBuf *pv, bool *active)
 {
     const cfWorldDef *d = &w->def;
-    if (!cf_step_solving(w, contacts) || d->stabilization != CF_STAB_SPLIT || !d->solver->split) return CF_OK;
-    if (as->erp == 0.0) return CF_OK;
-    if (cf_buf_reserve(pv, 6 * w->n_bodies) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
-    int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
-    cfStatus st = d->solver->split(as->form.work, &as->prob, as->erp, d->slop, sweeps, pv->v);
-    if (st != CF_OK)
-        return cf_step_fail(w, st, "stabilize: split impulse of solver '%s' (%s)", d->solver->name, cf_status_name(st));
+    int m = as->n_pos;
+    *active = false;
+    for (int k = 0; k < m; ++k) {
+        as->pos.q[3 * k] = as->erp * fmin(as->gap.v[k] + d->slop, 0.0) / d->dt;
+        as->pos.q[3 * k + 1] = as->pos.q[3 * k + 2] = 0.0;
+        *active |= as->pos.q[3 * k] != 0.0;
+    }
+    if (!*active) return CF_OK; /* nothing penetrates beyond the slop: every pseudo-impulse is zero */
+    const cfSolver *s = d->solver->form == CF_FORM_DUAL ? cf_solver_find("pgs-blocked") : d->solver;
+    if (!s) return cf_step_fail(w, CF_BAD_INPUT, "stabilize: no pgs-blocked row for the dual form's split stage");
+    cfSolverParams par = as->par;
+    par.warm_start = false;
+    par.max_iter = d->solver_iterations > 4 ? d->solver_iterations : 4;
+    par.friction = CF_FRICTION_CONE;
+    cfContactProblem prob;
+    cfStatus st = cf_form_build(&as->pos_form, s, &as->pos, &par, &prob, &w->error);
+    if (st != CF_OK) return st;
+    double *p = pv->v + 12 * w->n_bodies;
+    cfReport rep;
+    cf_report_init(&rep, NULL, 0);
+    st = cf_form_solve(&as->pos_form, s, &prob, &par, p, &rep);
+    w->stats.split_iterations = rep.iterations;
+    bool usable = (st == CF_OK || ((st == CF_MAX_ITER || st == CF_STAGNATED) && (!s->dense || rep.claimed == CF_OK))) &&
+                  cf_vec_finite(3 * m, p);
+    if (!usable)
+        return cf_step_fail(w, st == CF_OK ? CF_DIVERGED : st, "stabilize: the position solve of solver '%s' failed on %d "
+                            "contacts (%s)", s->name, m, cf_status_name(st));
+    for (int k = 0; k < m; ++k) p[3 * k] = fmax(p[3 * k], 0.0), p[3 * k + 1] = p[3 * k + 2] = 0.0;
+    return pseudo_velocities(w, as, p, pv->v);
+}
+
+cfStatus cf_split_velocities(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv, bool *active)
+{
+    const cfWorldDef *d = &w->def;
+    *active = false;
+    if (!cf_step_solving(w, contacts) || d->stabilization != CF_STAB_SPLIT || as->erp == 0.0) return CF_OK;
+    if (d->solver->split) {
+        if (cf_buf_reserve(pv, 6 * w->n_bodies) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+        int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
+        cfStatus st = d->solver->split(as->form.work, &as->prob, as->erp, d->slop, sweeps, pv->v);
+        if (st != CF_OK)
+            return cf_step_fail(w, st, "stabilize: split impulse of solver '%s' (%s)", d->solver->name, cf_status_name(st));
+        *active = true;
+        return CF_OK;
+    }
+    if (!as->split || as->n_pos == 0) return CF_OK;
+    if (cf_buf_reserve(pv, 12 * w->n_bodies + 3 * as->n_pos) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    return split_assembled(w, as, pv, active);
+}
+
+cfStatus cf_split_move(cfWorld *w, const double *pv)
+{
+    cfStatus st = CF_OK;
     for (int i = 0; i < w->n_bodies && st == CF_OK; ++i) {
         cfRigidBody *b = &w->bodies[i];
-        const double *p = &pv->v[6 * i];
+        const double *p = &pv[6 * i];
         if (b->fixed || (p[0] == 0.0 && p[1] == 0.0 && p[2] == 0.0 && p[3] == 0.0 && p[4] == 0.0 && p[5] == 0.0)) continue;
         cfVec3 v = b->v, om = b->w;
         b->v = cfu_vec3(p[0], p[1], p[2]);
         b->w = cfu_vec3(p[3], p[4], p[5]);
-        st = cf_rigid_integrate_position(b, d->dt);
+        st = cf_rigid_integrate_position(b, w->def.dt);
         b->v = v;
         b->w = om;
     }
     return st == CF_OK ? CF_OK : cf_step_fail(w, st, "stabilize: position update (%s)", cf_status_name(st));
+}
+
+/* Split impulse: pseudo-velocities that remove the fraction erp of the penetration beyond the
+   slop move the positions and are then forgotten, so no velocity (and no energy) is added. */
+cfStatus cf_stage_stabilize(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv)
+{
+    bool active;
+    cfStatus st = cf_split_velocities(w, contacts, as, pv, &active);
+    return st == CF_OK && active ? cf_split_move(w, pv->v) : st;
 }

@@ -89,6 +89,17 @@ typedef struct cfAssembly {
     cfDualSystem dual;
     cfBuf u_dual;
     int *rigid_off, *soft_off;
+    /* split impulse for the assembled and dual forms (cfSolver::split absent; cf_stage_stabilize()):
+       the velocity solve took no erp bias on the contacts between rigid sides (soft sides keep it),
+       and the stabilize stage corrects their penetration by a position problem of their own */
+    bool split;              /* this step does so */
+    unsigned char *touch;    /* nb: rigid body i is connected to a soft body this step (its contacts keep the bias) */
+    int cap_touch;
+    int n_pos, cap_pos;      /* those contacts (none with a soft side), copied from the step's list */
+    cfContact *pos_contacts;
+    cfFrictionProblem pos;   /* their W at the pose of the solve, mu 0, CFM on the normals; q set by stabilize */
+    cfBuf gap;               /* n_pos: each one's predicted gap phi + h u_n^+ after the velocity solve */
+    cfFormWork pos_form;     /* the position solve's form and work: the solver's own (pgs-blocked for the dual form) */
 } cfAssembly;
 
 /* CF_STAGE_SOLVE's scratch: the impulses (3 nc) and the rigid velocities before the solve (6 nb) */
@@ -97,13 +108,29 @@ typedef struct cfSolveWork {
     cfBuf ustar;
 } cfSolveWork;
 
+/* the islands of a step and what each needs */
+typedef struct cfIslandWork {
+    struct cfIslands *is;     /* ch11.2's islands of this step's contacts */
+    const cfSolver **solver;  /* per island: the rule's solver (NULL: no contacts) */
+    int cap;                  /* islands allocated in solver */
+    cfContactList sub;        /* one island's contacts, copied (their extras stay in the step's list) */
+    int *index;               /* their indices in the step's list */
+    int cap_index;
+    char *was_fixed;          /* the bodies' fixed flags, while one island is solved */
+    cfBuf pv, pv_one;         /* the pseudo-velocities of every island (6 nb), of one */
+    int *rest;                /* nb: steps each rigid body has been at rest (cfWorldDef::sleep_steps), kept between steps */
+    int cap_rest;
+    bool moved;               /* some island has pseudo-velocities */
+} cfIslandWork;
+
 /* scratch of the step, kept between steps to reuse its memory: one member per stage */
 struct cfStepWork {
     cfDetectWork detect;
     cfSoftSteps soft;
     cfAssembly as;
     cfSolveWork solve;
-    cfBuf pv; /* CF_STAGE_STABILIZE: 6 nb split-impulse pseudo-velocities */
+    cfBuf pv; /* CF_STAGE_STABILIZE: 6 nb split-impulse pseudo-velocities, then 6 nb saved velocities */
+    cfIslandWork islands; /* a solver per island (cfWorldDef::per_island) */
 };
 
 /* the world's scratch space, made on first use (work.c); NULL when out of memory */
@@ -179,9 +206,29 @@ cfStatus cf_stage_positions(cfWorld *w, const cfSoftSteps *soft);
    their dual forms, ch02.8, in soft) and the form built from it, or the dual form (dual.c) */
 cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftSteps *soft, cfAssembly *as);
 
+/* contact @p c is corrected by the assembled forms' split stage (cfAssembly::split): its sides are
+   rigid or static and its rigid bodies are not connected to a soft body through this step's
+   contacts (a soft body has no position stage: moving rigid bodies by positions against it would
+   press into it unopposed; such a group keeps Baumgarte whole, one stabilization per group) */
+static inline bool cf_split_contact(const cfAssembly *as, const cfContact *c)
+{
+    if (!as->split || cf_contact_has_soft(c)) return false;
+    return !(c->body_a >= 0 && as->touch[c->body_a]) && !(c->body_b >= 0 && as->touch[c->body_b]);
+}
+
+/* the fraction of contact @p c's penetration the velocity solve removes (the normal bias erp phi / h
+   of a penetrating contact): 0 where a split stage corrects positions instead (the rows' split for
+   every contact, the assembled forms' for cf_split_contact()), else this step's erp */
+static inline double cf_bias_erp(const cfWorld *w, const cfAssembly *as, const cfContact *c)
+{
+    if (w->def.stabilization != CF_STAB_SPLIT) return as->erp;
+    if (w->def.solver->split) return 0.0;
+    return cf_split_contact(as, c) ? 0.0 : as->erp;
+}
+
 /* the dual form's assembly (dual.c): the system of every moving body and the contact rows, with
-   the bias of @p erp; as->prob names it */
-cfStatus cf_assemble_dual(cfWorld *w, const cfContactList *contacts, const cfSoftSteps *soft, double erp, cfAssembly *as);
+   the bias of cf_bias_erp(); as->prob names it */
+cfStatus cf_assemble_dual(cfWorld *w, const cfContactList *contacts, const cfSoftSteps *soft, cfAssembly *as);
 
 /* the dual form's apply (dual.c): the velocities the solver returned (as->u_dual), to the bodies */
 void cf_apply_dual(cfWorld *w, const cfAssembly *as, cfSoftSteps *soft);
@@ -190,9 +237,37 @@ void cf_apply_dual(cfWorld *w, const cfAssembly *as, cfSoftSteps *soft);
    back to them, and the ONE apply to the bodies' velocities (soft: u_new); the solve's stats */
 cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft, cfSolveWork *sv);
 
-/* CF_STAGE_STABILIZE: split impulse (solvers with that stage): pseudo-velocities (in @p pv) that
-   move the positions only */
+/* CF_STAGE_STABILIZE: split impulse with world.stabilization "split": pseudo-velocities (in @p pv)
+   that move the positions only, for every solver family: the rows solvers' own split stage
+   (cfSolver::split), else a frictionless position problem of the contacts between rigid sides
+   solved by the same solver (the dual form: by pgs-blocked) */
 cfStatus cf_stage_stabilize(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv);
+
+/* the split stage's pseudo-velocities of the step's solve (cf_stage_stabilize() without the move),
+   in pv->v[0 .. 6 nb); *active: some are not zero. They depend on the pose of the solve and the
+   velocities it gave only, so they may be found before the positions stage moves the bodies. */
+cfStatus cf_split_velocities(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfBuf *pv, bool *active);
+
+/* move every dynamic rigid body by its pseudo-velocity pv[6 i .. 6 i + 6) over one step, its
+   velocity kept */
+cfStatus cf_split_move(cfWorld *w, const double *pv);
+
+/* ---- a solver per island (islands.c, cfWorldDef::per_island) -------------------------------- */
+
+
+/* CF_STAGE_ASSEMBLE with a solver per island: the islands of @p contacts and each one's solver */
+cfStatus cf_islands_assemble(cfWorld *w, const cfContactList *contacts, cfIslandWork *iw);
+
+/* CF_STAGE_SOLVE with a solver per island: each island with contacts assembled and solved by its
+   solver alone (the bodies of the other islands held fixed meanwhile), its impulses written back
+   to @p contacts, its split pseudo-velocities kept for the stabilize stage; the stats of the
+   islands merged (iterations summed, the worst status, the largest common residual) */
+cfStatus cf_islands_solve(cfWorld *w, cfContactList *contacts, cfIslandWork *iw, cfAssembly *as, cfSoftSteps *soft,
+                          cfSolveWork *sv);
+
+/* CF_STAGE_STABILIZE with a solver per island: the bodies moved by the islands' pseudo-velocities */
+cfStatus cf_islands_stabilize(cfWorld *w, cfIslandWork *iw);
+
 
 /* ---- the driver (velocity.c) and CMR (cmr.c) ------------------------------------------------ */
 

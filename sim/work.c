@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf/cf_ch11.h"
 #include "stages.h"
 
 cfStatus cf_buf_reserve(cfBuf *b, int n)
@@ -52,6 +53,21 @@ void cf_step_work_free(struct cfStepWork *k)
     free(as->impact.v);
     free(as->phi.v);
     cf_form_work_free(&as->form);
+    cf_form_work_free(&as->pos_form);
+    cfIslandWork *iw = &k->islands;
+    if (iw->is) cf_islands_free(iw->is);
+    free(iw->is);
+    free(iw->solver);
+    free(iw->sub.items);
+    free(iw->index);
+    free(iw->was_fixed);
+    free(iw->pv.v);
+    free(iw->pv_one.v);
+    free(iw->rest);
+    cf_fc_free(&as->pos);
+    free(as->pos_contacts);
+    free(as->touch);
+    free(as->gap.v);
     cf_fc_free(&as->fc);
     cf_dual_free(&as->dual);
     free(as->u_dual.v);

@@ -224,15 +224,6 @@ void cfv_slot_label(const cfvSlot *sl, char *out, size_t cap)
     else cfv_copy(out, cap, sl->label);
 }
 
-/* the stabilization a world asks for and the one its solver gives: split impulse needs the solver's
-   split stage; without it the solver pushes out with Baumgarte (cfStabilization) */
-static bool baumgarte_instead(const cfWorldDef *d)
-{
-    if (!d->solver) return false;
-    return d->solver && d->pipeline == CF_PIPELINE_VELOCITY && d->stabilization == CF_STAB_SPLIT && !d->solver->split &&
-           !d->solver->split_only;
-}
-
 static void hud_build(const cfvApp *app, Hud *H)
 {
     const cfvRun *run = &app->run;
@@ -300,15 +291,6 @@ static void hud_build(const cfvApp *app, Hud *H)
         if (rigid && dyn && n > 0 && (size_t)n < sizeof buf)
             snprintf(buf + n, sizeof buf - (size_t)n, "  L = %.4g", sl->momentum.n ? sl->momentum.y[sl->momentum.n - 1] : 0.0);
         add_lines(H, buf, sl->halted ? warn : fg, s, i, chars - 3);
-        /* the user's solver key walked into a solver that stabilizes otherwise than the one the world
-           was set up with: say why a stack may now spread (issue: one stabilization for all solvers) */
-        if (baumgarte_instead(d) && d->solver != sl->solver0 && sl->solver0 && sl->solver0->split) {
-            snprintf(buf, sizeof buf,
-                     "   %s has no split-impulse stage: penetration is pushed out by Baumgarte in the velocity solve, "
-                     "which adds energy (a stack tuned for split impulse spreads; see chapter 5, stabilization)",
-                     d->solver->name);
-            add_lines(H, buf, warn, s, -1, chars);
-        }
         if (sl->halted && sl->note[0]) {
             snprintf(buf, sizeof buf, "   halted: %s", sl->note);
             add_lines(H, buf, warn, s, -1, chars);
@@ -692,9 +674,7 @@ static void solver_flash(const cfvRun *run, int slot, char *msg, size_t cap)
     int n = snprintf(msg, cap, "%s%d: contact solver %s (%s)", run->n_compare ? "world " : "", slot + 1, d->solver->name,
                      d->solver->summary);
     if (!run->n_compare) n = snprintf(msg, cap, "contact solver: %s (%s)", d->solver->name, d->solver->summary);
-    const cfSolver *was = run->slot[slot].solver0;
-    if (baumgarte_instead(d) && was && was->split && n > 0 && (size_t)n < cap)
-        snprintf(msg + n, cap - (size_t)n, "; no split-impulse stage: Baumgarte pushes out, adding energy (the HUD says so)");
+    (void)n; /* every solver family gets the world's stabilization (cfStabilization): a switch changes the solver only */
 }
 
 cfvKeyResult cfv_run_act(cfvRun *run, cfvCtl *ctl, cfvAction a, int key, char *msg, size_t cap)

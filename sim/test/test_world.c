@@ -698,7 +698,7 @@ START_TEST(settings_one_validator)
         {"friction_directions", "2", "world.friction_directions: must be in [3, 64] (got 2)"},
         {"contact_damping", "5", "world.contact_damping: needs contact_stiffness > 0"},
         {"solver", "\"dantzig\"", "world.solver: 'dantzig' solves LCP files only, not contact problems (world solvers: "},
-        {"solver", "\"pgx\"", "world.solver: unknown solver 'pgx' (expected none or one of: "},
+        {"solver", "\"pgx\"", "world.solver: unknown solver 'pgx' (expected none, per-island or one of: "},
         {"solver_tolerance", "-1", "world.solver_tolerance: must be >= 0 (got -1)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {

@@ -324,11 +324,21 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
     fprintf(f, "wall time:  %.3g us per step (%.3g s in cf_world_step)\n", 1e6 * per_step, r->seconds);
     if (w->def.detector != CF_DETECT_NONE || w->def.solver) {
         const cfSolver *s = w->def.solver;
-        fprintf(f, "solver:     %s, %d iterations, %s friction, warm start %s", s ? s->name : "none",
+        fprintf(f, "solver:     %s, %d iterations, %s friction, warm start %s",
+                w->def.per_island ? CF_SOLVER_PER_ISLAND " (chapter 11.2's rule per island)" : s ? s->name : "none",
                 w->def.solver_iterations, cf_friction_model_name(w->def.friction_model), w->def.warm_start ? "on" : "off");
         if (w->def.soft_tolerance > 0.0) fprintf(f, ", soft rows to %g absolute", w->def.soft_tolerance);
         fputc('\n', f);
-        if (s)
+        if (w->def.per_island) {
+            fprintf(f, "islands:    last step %d with contacts", w->stats.island.islands);
+            if (w->def.sleep_steps > 0) fprintf(f, " (%d asleep)", w->stats.island.sleeping);
+            fputc(':', f);
+            for (int j = 0; j < w->stats.island.n_solvers; ++j)
+                fprintf(f, "%s %s on %d (%d contacts)", j ? "," : "", w->stats.island.solver[j]->name,
+                        w->stats.island.islands_of[j], w->stats.island.contacts_of[j]);
+            fputc('\n', f);
+            fprintf(f, "residual:   last step common %.3e (Coulomb natural map, the largest of its islands)\n", r->common);
+        } else if (s)
             fprintf(f, "residual:   last step %.3e (%s), common %.3e (Coulomb natural map)\n", r->residual,
                     cf_measure_describe(s->measure), r->common);
     }

@@ -99,7 +99,7 @@ const char *cf_detector_name(cfDetector d);
 
 /** How penetration is removed (chapter 5). */
 typedef enum cfStabilization {
-    CF_STAB_SPLIT = 0,     /**< split impulse: a separate pseudo-velocity solve moves positions only (CF_STAGE_STABILIZE), for solvers that have that stage (cfSolver::split); the others use Baumgarte */
+    CF_STAB_SPLIT = 0,     /**< split impulse: the velocity solve takes no erp bias; a separate pseudo-velocity solve moves positions only (CF_STAGE_STABILIZE), for every solver family: the rows solvers' own split stage (cfSolver::split), otherwise a frictionless position problem of the contacts between rigid sides solved by the same solver (the dual form: by pgs-blocked); contacts with a soft side keep the Baumgarte bias */
     CF_STAB_BAUMGARTE,     /**< Baumgarte: the velocity solve pushes out with erp phi / h (adds energy) */
     CF_STABILIZATION_COUNT /**< number of stabilizations */
 } cfStabilization;
@@ -194,6 +194,8 @@ typedef struct cfWorldDef {
     cfOrdering ordering;                /**< sweep order of the Gauss-Seidel solvers (default sequential) */
     double relaxation;                  /**< relaxation omega of the splitting solvers, in (0, 2) (default 1) */
     cfRFactor r_factor;                 /**< r-factor strategy of the PROX solvers (chapter 7; default local) */
+    bool per_island;                    /**< a solver per island (scene: world.solver "per-island"): each step the contacts are split into islands (ch11.2's cf_islands_find()) and each island is solved by the solver of ch11.2's rule (cf_island_solver()), `solver` (pgs) serving the stages before the solve; rigid bodies only (false by default) */
+    int sleep_steps;                    /**< with per_island, > 0: an island whose every body has moved slower than #CF_SLEEP_LINEAR and #CF_SLEEP_ANGULAR for this many steps sleeps (its bodies frozen, its solve skipped) until a body that is not asleep touches it; 0: off (default) */
     cfStabilization stabilization;      /**< split impulse or Baumgarte (default split) */
     double erp;                         /**< ERP in [0, 1]: fraction of penetration removed per step (default 0.2) */
     double cfm;                         /**< CFM >= 0 added to the normal diagonal (default 0) */
@@ -239,8 +241,18 @@ bool cf_solver_takes_preconditioner(const cfSolver *s);
  */
 cfStatus cf_world_erp_cfm(const cfWorldDef *d, double *erp, double *cfm);
 
+/** Sleeping (cfWorldDef::sleep_steps): a body is at rest below this speed (m/s) and angular speed (rad/s),
+ *  Box2D's tolerances (b2_linearSleepTolerance, b2_angularSleepTolerance of 2 degrees/s). */
+#define CF_SLEEP_LINEAR 0.01
+#define CF_SLEEP_ANGULAR 0.035
+
+/** The scene's name of cfWorldDef::per_island (world.solver). */
+#define CF_SOLVER_PER_ISLAND "per-island"
+
 /** Capacity of cfStepStats::solver_history: per-iteration residuals kept of one solve. */
 #define CF_STATS_HISTORY 256
+/** Solvers per step that cfStepStats::island counts (a solver per island). */
+#define CF_STATS_ISLAND_SOLVERS 8
 
 /**
  * Per-step measurements, reset at the start of every cf_world_step().
@@ -271,7 +283,19 @@ typedef struct cfStepStats {
     double solver_common_tol;             /**< the tolerance it was checked against */
     cfStatus solver_claimed;              /**< the status the solver returned before the check (solver_status unless downgraded) */
     int solver_retries;                   /**< solves repeated by on_solver_failure "retry" this step (0 or 1) */
+    int split_iterations;                 /**< iterations of the split stage's position solve this step (assembled and dual forms; 0: none ran) */
     int n_contacts;                       /**< contacts in the last step */
+    /** a solver per island (cfWorldDef::per_island): the islands with contacts of the last step and,
+     *  for each solver the rule chose for the islands awake (at most CF_STATS_ISLAND_SOLVERS, in the
+     *  order first chosen), its islands and their contacts */
+    struct {
+        int islands;
+        int sleeping;     /**< of them, asleep (cfWorldDef::sleep_steps): not solved */
+        int n_solvers;
+        const cfSolver *solver[CF_STATS_ISLAND_SOLVERS];
+        int islands_of[CF_STATS_ISLAND_SOLVERS];
+        int contacts_of[CF_STATS_ISLAND_SOLVERS];
+    } island;
     /** residual after iteration k + 1 of the last solve, for k < cfStepStats::solver_history_len
      *  (see above); the entries past it mean nothing */
     double solver_history[CF_STATS_HISTORY];
