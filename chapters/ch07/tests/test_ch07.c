@@ -1330,6 +1330,14 @@ static cfStatus detect_budget_cb(void *ctx, cfRigidBody *bodies, int nb, cfConta
     return detect_cb(ctx, bodies, nb, out);
 }
 
+/* detect_cb with the sides of every contact made non-rigid (-1): a contact no body can resolve */
+static cfStatus detect_no_body_cb(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out)
+{
+    cfStatus st = detect_cb(ctx, bodies, nb, out);
+    for (int a = 0; st == CF_OK && a < out->count; ++a) out->items[a].body_a = out->items[a].body_b = -1;
+    return st;
+}
+
 START_TEST(ch07_6_post_projection)
 {
     /* a sphere 0.01 into the ground rises by 0.01 in one pass, velocities unchanged */
@@ -1415,6 +1423,17 @@ START_TEST(ch07_6_post_projection)
         done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 3, 1e-6, &gap);
         ck_assert(done >= 1 && done <= 3);
         cft_assert_at(gap >= -1e-6, "gap %g after %d more passes", gap, done);
+        cf_world_free(&w);
+    }
+    /* a failing solve ends the passes with its status: a ball 0.01 into the ground whose
+       contact names no rigid body on either side (-1, -1) has J = 0, so no displacement can
+       resolve it and PROX-GS refuses the problem (CF_BAD_INPUT in the reference); the same
+       would happen at every further pass, so going on instead of stopping never ends */
+    {
+        world_ground(&w, 0.5);
+        add_body(&w, cf_shape_sphere(0.5), 1.0, cfu_vec3(0, 0, 0.49), 0.5);
+        done = cf_prox_post_project(w.bodies, w.n_bodies, detect_no_body_cb, &w, 3, 1e-9, &gap);
+        cft_assert_at(done < 0, "%d passes done: a failing solve returns its negative status", done);
         cf_world_free(&w);
     }
     /* two stacked boxes, both penetrating: all gaps >= -1e-6 after at most 3 passes */

@@ -553,7 +553,9 @@ cfStatus cf_moreau_step(cfRigidBody *bodies, int nb, cfMoreauDetect detect, void
  * move the bodies by \f$\Delta q = M^{-1} J^T d = w\f$: \f$x \mathrel{+}= w_v\f$, orientation by
  * \f$w_\omega\f$ (cf_rigid_integrate_position()
  * with the velocities set to w for one unit of time, then restored). Velocities are unchanged.
- * Stops early when no gap is below -@p tol. Returns the passes done (>= 0) or a negative status.
+ * Stops early when no gap is below -@p tol. Returns the passes done (>= 0), or at once the
+ * negative of the status of the first call that fails (the detection, the rows, the solve, a
+ * position update: a contact that no body can move makes the solve fail, at every pass).
  * Worked: a sphere 0.01 into the ground rises by 0.01 in one pass.
  */
 int cf_prox_post_project(cfRigidBody *bodies, int nb, cfMoreauDetect detect, void *ctx, int passes, double tol,
