@@ -364,6 +364,22 @@ START_TEST(ch07_2_ellipsoid_kkt_extremes)
                           best);
         }
     }
+    /* a point 1e155 out on each axis (both signs), far beyond the semi-axes (1, 2, 0.5): the
+       scale of step 2 must include |z|, else z^2 overflows (scaled by the axes alone z is
+       still 2.5e154); with it the axes' squares are subnormal (2.5e-311), accurate to about
+       2e-13, and the answer is that axis's end */
+    {
+        const double abc[3] = {1, 2, 0.5};
+        for (int k = 0; k < 6; ++k) {
+            double z[3] = {0, 0, 0}, x[3];
+            z[k % 3] = k < 3 ? 1e155 : -1e155;
+            cf_prox_ellipsoid(abc, z, 1e-15, x);
+            for (int i = 0; i < 3; ++i) {
+                double want = i == k % 3 ? (k < 3 ? abc[i] : -abc[i]) : 0.0;
+                cft_assert_near_at(x[i], want, 1e-10, 0, "z = %g e_%d: x[%d]", z[k % 3], k % 3, i);
+            }
+        }
+    }
 }
 END_TEST
 

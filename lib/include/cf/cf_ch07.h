@@ -273,7 +273,8 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
  * 5. Undo the scale: \f$x = 2^e x(t^*)\f$ (the listing's lines 18-19 are garbled).
  *
  * The result is on the surface (f(x) = 0 to about 1e-15 relative), x - z is parallel to K x with a
- * negative multiplier (KKT), and it is the projection: for a, b, c from 1e-6 to 1e6.
+ * negative multiplier (KKT), and it is the projection: for a, b, c from 1e-6 to 1e6, and for z
+ * as far as 1e155 times the axes (m includes |z|: scaled by the axes alone, z^2 overflows there).
  * Worked: (2, 1, 0.5), z = (3, 2, 1) gives (1.708406, 0.497007, 0.076357); the sphere (1, 1, 1),
  * z = (3, 4, 0) gives (0.6, 0.8, 0); (2, 1, 1e-3), z = (0.5, 0.5, 0) is inside.
  */
