@@ -1224,6 +1224,57 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         baraff_path_once(2, 3, A, b, mu, NULL, 8, in, out, step, f, &log, "3D: the friction along a_T first");
         ck_assert(log.label[5][1] == CF_PIV_UNSEEN && log.label[5][2] == CF_PIV_UNSEEN);
     }
+    /* the same start, other couplings: both frictions push along their accelerations, and the
+       larger f_i a_i goes first. A = I but A_T1aT1a = 0.125, the couplings 0.125 of T0a and
+       T1a, -0.5 of T0b and N1, 0.25 of T0b and T1a; b = (-1.25, -0.75, -1.5, 0.125, -0.875, 0):
+       1-3. as above: f_N0 = 1.25, T0a to 0.75, T0b to the cone at 1, u = (0.6, 0.8);
+       4. N1 (a = 0.125 - 0.5) to 0.375: a_T0 = (0, -0.6875);
+       5. T1a (a = -0.53125) up at rate 1/8 raises a_T0 by (0.125, 0.25) per unit: u . a_T0
+          (-0.55, rising at 0.275) reaches 0 at s = 2: UNSEEN, f_T0 = (0.75, 1) kept;
+       6. T1a on to its cone 8 * 0.375 = 3 after 1: a_T0 = (0.375, 0.0625);
+       7. f_i a_i = (0.28125, 0.0625), both > 0: T0a first, down to its goal after 0.375;
+       8. T0b down to its goal after 1/28: f = (1.25, 11/28, 27/28, 5/14, 20/7, 0).
+       T0b first (any f_i a_i > 0 first, or f_i / a_i = 16 compared) is another path. */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[28] = 0.125;
+        A[6 * 1 + 4] = A[6 * 4 + 1] = 0.125;
+        A[6 * 2 + 3] = A[6 * 3 + 2] = -0.5;
+        A[6 * 2 + 4] = A[6 * 4 + 2] = 0.25;
+        const double b[6] = {-1.25, -0.75, -1.5, 0.125, -0.875, 0}, mu[2] = {1, 8};
+        const int in[8] = {0, 1, 1, 3, -1, 4, 1, 2}, out[8] = {-1, -1, -1, -1, 1, -1, -1, -1};
+        const double step[8] = {1.25, 0.75, 1, 0.375, 2, 1, 0.375, 1.0 / 28.0};
+        const double f[6] = {1.25, 11.0 / 28.0, 27.0 / 28.0, 5.0 / 14.0, 20.0 / 7.0, 0};
+        baraff_path_once(2, 3, A, b, mu, NULL, 8, in, out, step, f, &log, "3D: the larger f_i a_i first");
+    }
+    /* and T1's friction along its acceleration, T2's against it with the larger force: T1
+       first. A = I but A_T1aT1a = 0.25, the couplings -0.25 of T1a with T0a and T0b, -0.5 of
+       T0b and N1; b = (-1.25, -0.75, -1.5, 0, 1, 0):
+       1-3. as above; 4. N1 (a = -0.5) to 0.5: a_T0 = (0, -0.75), a_T1a = 0.5625;
+       5. T1a down at rate 1/4 raises a_T0 by (0.25, 0.25) per unit: u . a_T0 (-0.6, rising at
+          0.35) reaches 0 at s = 12/7: UNSEEN, f_T0 = (0.75, 1) kept;
+       6. T1a on to its goal after 2.25 - 12/7 = 15/28: a_T0 = (0.5625, -0.1875);
+       7. only T0a pushes along its acceleration (0.42 > 0 > -0.1875): down at rate 3/4 (T1a
+          sticks, moving by 1 per unit) to its goal after 0.75, which also brings a_T0b to 0:
+          f = (1.25, 0, 1, 0.5, -3, 0).
+       T0b first (its force 1 compared, not f_i a_i) saturates at once with a u that pushes
+       along a_T0, for ever. */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[28] = 0.25;
+        A[6 * 1 + 4] = A[6 * 4 + 1] = -0.25;
+        A[6 * 2 + 4] = A[6 * 4 + 2] = -0.25;
+        A[6 * 2 + 3] = A[6 * 3 + 2] = -0.5;
+        const double b[6] = {-1.25, -0.75, -1.5, 0, 1, 0}, mu[2] = {1, 8};
+        const int in[7] = {0, 1, 1, 3, -1, 4, 1}, out[7] = {-1, -1, -1, -1, 1, -1, -1};
+        const double step[7] = {1.25, 0.75, 1, 0.5, 12.0 / 7.0, 15.0 / 28.0, 0.75};
+        const double f[6] = {1.25, 0, 1, 0.5, -3, 0};
+        baraff_path_once(2, 3, A, b, mu, NULL, 7, in, out, step, f, &log, "3D: T1 along a_T, T2 against");
+    }
     /* every pivot keeps the conditions of the index sets (the linear conditions of the direction
        system hold along the step, and the ratio test stops at the first event): forces >= 0,
        released normals without force, clamped normals and sticking tangents with zero

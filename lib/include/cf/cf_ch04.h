@@ -280,8 +280,8 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * Main loop: first establish every normal condition (drive the most negative a_N of an UNSEEN
  * normal, as in ch04.1), then friction: for a contact with FREE normal and f_N > 0 whose UNSEEN
  * tangent i has |a_i| > tol_w, drive f_i with sigma = -sign(a_i) (in 3D: the tangent whose
- * friction pushes along its acceleration, f_i a_i > 0, first, else T1 before T2; among contacts
- * the largest |a_i|). When no tangent is left to drive, a saturated static contact with
+ * friction pushes along its acceleration, f_i a_i > 0, first (both: the larger f_i a_i), else T1
+ * before T2; among contacts the largest |a_i|). When no tangent is left to drive, a saturated static contact with
  * u . a_T > tol_w (it reached the cone with a direction from earlier) gets UNSEEN tangents again
  * (one pivot) and the loop goes on. Repeat until nothing is violated, at most opt->max_pivots
  * pivots, or cf_baraff_max_pivots() when it is 0 (then CF_MAX_ITER). The end state must pass its certificate:
