@@ -1081,7 +1081,8 @@ START_TEST(ch03_4_ccd_special_cases)
         r = cf_ccd_edge_edge(xs, ue, 1.0);
         ck_assert_msg(r.status == CF_CCD_HIT, "an edge 5e-10 short (case %d): status %d", k, r.status);
         cft_assert_near_at(r.toi, 0.5, 1e-12, 0, "an edge 5e-10 short (case %d)", k);
-        cft_assert_near_at(k == 0 ? r.b : r.a, 1.0 + 5e-10 / (k == 0 ? 1.0 : 1.5), 1e-12, 0, "an edge 5e-10 short (case %d)", k);
+        cft_assert_near_at(k == 0 ? r.b : r.a, 1.0 + 5e-10 / (k == 0 ? 1.0 : 1.5), 1e-12, 0,
+                           "an edge 5e-10 short (case %d)", k);
     }
     /* edge B turns: direction (1, 2 - 4t, 0), height 1 - 1.6 t above edge A (0,0,0)-(1,0,0):
        f = -(e1 x e2) . w is proportional to (2 - 4t)(1 - 1.6t). At t = 1/2 the edges are
