@@ -624,6 +624,16 @@ START_TEST(ch02_4_worked_examples)
     cft_assert_ok(cf_closest_edge_edge(cfu_vec3(0, 0, 0), cfu_vec3(2, 0, 0), cfu_vec3(1, 1, 0), cfu_vec3(3, 1, 0), &s, &t));
     cft_assert_near(s, 0.5, 1e-15, 0);
     cft_assert_near(t, 0.0, 1e-15, 0);
+    /* nearly parallel is not parallel: edges at an angle of 1e-6 (|e_A x e_B|^2 = 1e-12
+       |e_A|^2 |e_B|^2, above the spec's 1e-14) crossing 0.5 apart have the normal z, accurate to
+       about 1e-10, and phi = 0.5: a contact, not CF_BAD_INPUT */
+    {
+        const cfVec3 xs[4] = {{-1, 0, 0}, {1, 0, 0}, {-1, -1e-6, 0.5}, {1, 1e-6, 0.5}};
+        cfSoftContact c;
+        cft_assert_ok(cf_soft_contact_edge_edge(xs, 0, 1, 2, 3, &c));
+        cft_assert_vec3_near(c.n, cfu_vec3(0, 0, 1), 1e-9);
+        cft_assert_near(c.phi, 0.5, 1e-9, 0);
+    }
 }
 END_TEST
 
@@ -1695,6 +1705,30 @@ START_TEST(ch02_8_lumped_closed_form)
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             cft_assert_near_at(*cf_dense_at(&W, i, j), i == j ? 1.0 / mass[3] : 0.0, 1e-13, 0, "i = %d, j = %d", i, j);
+    cf_dense_free(&W);
+    cf_soft_dual_free(&d);
+    cf_fc_free(&fc);
+    /* a chain: contact 0 between nodes 0 (A) and 1 (B), contact 1 between nodes 1 (A) and 2
+       (B), one frame for both. Node 1 is on side B of one and side A of the other, so the
+       coupling block is W_01 = C^T (1 / m_1) (-C) = -I / m_1: no entry above 0, and it is
+       still a block of W */
+    s.fixed[0] = s.fixed[1] = s.fixed[2] = false;
+    cfSoftContact cc[2];
+    for (int a = 0; a < 2; ++a) {
+        cc[a] = c;
+        cc[a].na = cc[a].nb = 1;
+        cc[a].node_a[0] = a, cc[a].w_a[0] = 1.0;
+        cc[a].node_b[0] = a + 1, cc[a].w_b[0] = 1.0;
+    }
+    cft_assert_ok(cf_soft_dual(&s, cfu_vec3(0, 0, -9.81), h, cc, 2, &d, &fc));
+    W = bsr_dense(&fc.W);
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j) {
+            double want = 0.0;
+            if (i == j) want = i < 3 ? 1.0 / mass[0] + 1.0 / mass[1] : 1.0 / mass[1] + 1.0 / mass[2];
+            else if (i % 3 == j % 3) want = -1.0 / mass[1]; /* the coupling blocks */
+            cft_assert_near_at(*cf_dense_at(&W, i, j), want, 1e-13, 0, "chain: i = %d, j = %d", i, j);
+        }
     cf_dense_free(&W);
     cf_soft_dual_free(&d);
     cf_fc_free(&fc);

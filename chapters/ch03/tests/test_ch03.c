@@ -1072,6 +1072,18 @@ START_TEST(ch03_4_ccd_special_cases)
         cft_assert_near(r.b, k == 2 ? 0.0 : k == 3 ? 1.0 : 0.5, 1e-12, 0);
         cft_assert_vec3_near(r.p, V(r.a, 0, 0), 1e-12); /* the point on edge A: x0 + a e1 */
     }
+    /* within the slack: edge B ends 5e-10 short of edge A (b = 1 + 5e-10 at the crossing of
+       the lines, inside [-CF_CCD_INSIDE_EPS, 1 + CF_CCD_INSIDE_EPS]): a HIT, and the same for
+       edge A, 1.5 long, ending 5e-10 short of B (a = 1 + 5e-10 / 1.5) */
+    for (int k = 0; k < 2; ++k) {
+        cfVec3 xs[4] = {V(0, 0, 0), V(1, 0, 0), V(0.5, -1, 1), V(0.5, -5e-10, 1)};
+        if (k == 1) xs[0] = V(-1, 0, 0), xs[1] = V(0.5 - 5e-10, 0, 0), xs[2] = V(0.5, -1, 1), xs[3] = V(0.5, 1, 1);
+        r = cf_ccd_edge_edge(xs, ue, 1.0);
+        ck_assert_msg(r.status == CF_CCD_HIT, "an edge 5e-10 short (case %d): status %d", k, r.status);
+        cft_assert_near_at(r.toi, 0.5, 1e-12, 0, "an edge 5e-10 short (case %d)", k);
+        cft_assert_near_at(k == 0 ? r.b : r.a, 1.0 + 5e-10 / (k == 0 ? 1.0 : 1.5), 1e-12, 0,
+                           "an edge 5e-10 short (case %d)", k);
+    }
     /* edge B turns: direction (1, 2 - 4t, 0), height 1 - 1.6 t above edge A (0,0,0)-(1,0,0):
        f = -(e1 x e2) . w is proportional to (2 - 4t)(1 - 1.6t). At t = 1/2 the edges are
        parallel 0.2 apart (a root of the cubic that is no contact: go on), at t = 0.625 B crosses A
@@ -1095,6 +1107,19 @@ START_TEST(ch03_4_ccd_special_cases)
     r = cf_ccd_edge_edge(xe, ue, 1.0);
     ck_assert_int_eq(r.status, CF_CCD_DEGENERATE);
     cft_assert_near(r.toi, 0.0, 0.0, 0);
+    /* a double root at toi = 0: x2 rises at (0, 0, 1), tilting the plane, and the vertex
+       (0.2, 0.2, 0), in the plane and inside the triangle at t = 0, moves (0, 0.1, 0.2): it
+       rises with the plane to first order (f'(0) = 0.2 - 0.2 = 0 exactly) and falls behind it
+       after, f(t) = -0.1 t^2. The spec's sign at toi 0 is then the sign of f''(0) = -0.2: the
+       normal is -z (the vertex is on the side below, before and after) */
+    x[2] = V(0, 1, 0);
+    x[3] = V(0.2, 0.2, 0);
+    u[2] = V(0, 0, 1);
+    u[3] = V(0, 0.1, 0.2);
+    r = cf_ccd_vertex_face(x, u, 1.0);
+    ck_assert_int_eq(r.status, CF_CCD_HIT);
+    cft_assert_near(r.toi, 0.0, 1e-6, 0);
+    cft_assert_vec3_near(r.n, V(0, 0, -1), 1e-6);
 }
 END_TEST
 

@@ -1127,6 +1127,36 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         const double step[6] = {1, 0.5, 1.2, 0.2, 0.8, 0.25}, f[4] = {1, -1.25, 0, 0};
         assert_baraff_path(2, 2, A, b, mu, 6, in, out, step, f, &log, "a shrinking cone");
     }
+    /* a cone of radius 0: a sticking contact whose force and friction both reach 0 just as the
+       drive ends, then saturates with f_T = 0, so u is the direction its friction moves in.
+       A = I but A_T1T1 = 4, the couplings -0.5 of T0 and N1, 1 of T0 and T1, -0.5 of T1 and T2;
+       b = (-1, 1, -0.5, 1, -0.75, 0.25), mu = (2, 1, 2):
+       1-3. N0, N2, N1 to f_N = 1, 0.75, 0.5;
+       4. T1 (|a| = 1) to its goal f_T1 = -0.25, inside the cone 0.5;
+       5. T0 (a = 1 - 0.25 - 0.25 = 0.5) driven down at rate 0.5: contact 1 follows with
+          Delta f_N1 = -0.5 and Delta f_T1 = +0.25 per unit, so at s = 1 T0 reaches its goal just
+          as f_N1 and f_T1 reach 0 together (the cone is touched, not crossed): the goal comes
+          first and contact 1 stays clamped, sticking with no force;
+       6. T2 (a = 0.25) driven down: contact 1 would move with Delta f_T1 = -3/16 against
+          Delta f_N1 = 1/8, out of its cone of radius 0 at once: it saturates at s = 0 with
+          u = -1, the sign of Delta f_T1 (f_T / |f_T| is 0 / 0 there);
+       7. T2 goes on to its goal after 0.25, a_T1 = 0.125 against u. A u of +1 (the fallback
+          of a zero vector, or the sign of Delta f_N1, Delta f_T0 or Delta f_N2 = 0) sends
+          Delta a_T1 along u: contact 1 sticks again at once and saturates again, with no end */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[21] = 4.0;
+        A[6 * 1 + 2] = A[6 * 2 + 1] = -0.5;
+        A[6 * 1 + 3] = A[6 * 3 + 1] = 1.0;
+        A[6 * 3 + 5] = A[6 * 5 + 3] = -0.5;
+        const double b[6] = {-1, 1, -0.5, 1, -0.75, 0.25}, mu[3] = {2, 1, 2};
+        const int in[7] = {0, 4, 2, 3, 1, 3, 5}, out[7] = {-1, -1, -1, -1, -1, -1, -1};
+        const double step[7] = {1, 0.75, 0.5, 0.25, 1, 0, 0.25}, f[6] = {1, -1, 0, 0, 0.75, -0.25};
+        assert_baraff_path(3, 2, A, b, mu, 7, in, out, step, f, &log, "a cone of radius 0");
+        ck_assert(log.label[5][3] == CF_PIV_UPPER && log.f[5][3] == 0.0);
+    }
     /* 3D: a friction that leaves its cone is not stuck but UNSEEN, keeps its force, and is
        driven again, its tangent that pushes along its acceleration (f_i a_i > 0) first. Contact
        0's T1 coupled by 0.8 to contact 1's T2 and by 0.1 to contact 1's T1; A_N1N1 = 1.1;
@@ -1158,6 +1188,92 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         assert_baraff_path(2, 3, A, b, mu, 7, in, out, step, f, &log, "3D: UNSEEN again");
         ck_assert(log.label[3][4] == CF_PIV_UNSEEN && log.label[3][5] == CF_PIV_UNSEEN);
         cft_assert_near(log.f[3][5], 1.0, 1e-15, 0);
+    }
+    /* 3D: of an UNSEEN contact's two tangents with friction on them, the one whose friction
+       pushes along its acceleration (f_i a_i > 0) is driven first, whatever the forces' sizes.
+       A = I but A_T1aT1a = 0.125, the couplings -0.5 of N1 with T0a and T0b, 0.25 of T0b and
+       T1a; b = (-1.25, -0.75, -1.5, 0.375, -1, 0), mu = (1, 8):
+       1. N0 to f_N0 = 1.25 (a_N1 = 0.375 >= 0: not driven);
+       2. contact 0's T0a (T1 before T2) to its goal 0.75, inside the cone 1.25 (a_N1 now 0);
+       3. T0b (a = -1.5) up to the cone at f_T = (0.75, 1) (step 1): u = (0.6, 0.8), and now
+          a_N1 = -0.5, a_T1a = -0.75;
+       4. N1 to f_N1 = 0.5: a_T0 = (-0.25, -0.75), u . a_T0 < 0;
+       5. T1a driven up at rate 1/8 raises a_T0b by 1/4 per unit: u . a_T0 reaches 0 at s = 3.75
+          (before T1a's goal at 6): contact 0's tangents UNSEEN, f_T = (0.75, 1) kept;
+       6. T1a goes on to its cone 8 f_N1 = 4 after 0.25: saturated; a_T0 = (-0.25, 0.25);
+       7. contact 0: T0b's friction pushes along its acceleration (1 * 0.25 > 0), T0a's does not
+          (0.75 * -0.25 < 0): T0b first, down to its goal after 1/7 (N1 and contact 1's friction
+          follow it);
+       8. T0a up to the cone after 0.25: f_T0 = (1, 0.75).
+       T0a first (its larger force 0.75 > f_T0b a_T0b, say) saturates it at once with the same
+       u, which pushes along a_T0 (u . a_T0 = 0.05): UNSEEN again, with no end. */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[28] = 0.125;
+        A[6 * 1 + 3] = A[6 * 3 + 1] = -0.5;
+        A[6 * 2 + 3] = A[6 * 3 + 2] = -0.5;
+        A[6 * 2 + 4] = A[6 * 4 + 2] = 0.25;
+        const double b[6] = {-1.25, -0.75, -1.5, 0.375, -1, 0}, mu[2] = {1, 8};
+        const int in[8] = {0, 1, 1, 3, -1, 4, 2, 1}, out[8] = {-1, -1, -1, -1, 1, -1, -1, -1};
+        const double step[8] = {1.25, 0.75, 1, 0.5, 3.75, 0.25, 1.0 / 7.0, 0.25};
+        const double f[6] = {1.25, 1, 0.75, 0.5, 4, 0};
+        /* as given only: the copies of assert_baraff_path() assume the normals are driven
+           first, one pivot each, and N1 is driven after a tangent here */
+        baraff_path_once(2, 3, A, b, mu, NULL, 8, in, out, step, f, &log, "3D: the friction along a_T first");
+        ck_assert(log.label[5][1] == CF_PIV_UNSEEN && log.label[5][2] == CF_PIV_UNSEEN);
+    }
+    /* the same start, other couplings: both frictions push along their accelerations, and the
+       larger f_i a_i goes first. A = I but A_T1aT1a = 0.125, the couplings 0.125 of T0a and
+       T1a, -0.5 of T0b and N1, 0.25 of T0b and T1a; b = (-1.25, -0.75, -1.5, 0.125, -0.875, 0):
+       1-3. as above: f_N0 = 1.25, T0a to 0.75, T0b to the cone at 1, u = (0.6, 0.8);
+       4. N1 (a = 0.125 - 0.5) to 0.375: a_T0 = (0, -0.6875);
+       5. T1a (a = -0.53125) up at rate 1/8 raises a_T0 by (0.125, 0.25) per unit: u . a_T0
+          (-0.55, rising at 0.275) reaches 0 at s = 2: UNSEEN, f_T0 = (0.75, 1) kept;
+       6. T1a on to its cone 8 * 0.375 = 3 after 1: a_T0 = (0.375, 0.0625);
+       7. f_i a_i = (0.28125, 0.0625), both > 0: T0a first, down to its goal after 0.375;
+       8. T0b down to its goal after 1/28: f = (1.25, 11/28, 27/28, 5/14, 20/7, 0).
+       T0b first (any f_i a_i > 0 first, or f_i / a_i = 16 compared) is another path. */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[28] = 0.125;
+        A[6 * 1 + 4] = A[6 * 4 + 1] = 0.125;
+        A[6 * 2 + 3] = A[6 * 3 + 2] = -0.5;
+        A[6 * 2 + 4] = A[6 * 4 + 2] = 0.25;
+        const double b[6] = {-1.25, -0.75, -1.5, 0.125, -0.875, 0}, mu[2] = {1, 8};
+        const int in[8] = {0, 1, 1, 3, -1, 4, 1, 2}, out[8] = {-1, -1, -1, -1, 1, -1, -1, -1};
+        const double step[8] = {1.25, 0.75, 1, 0.375, 2, 1, 0.375, 1.0 / 28.0};
+        const double f[6] = {1.25, 11.0 / 28.0, 27.0 / 28.0, 5.0 / 14.0, 20.0 / 7.0, 0};
+        baraff_path_once(2, 3, A, b, mu, NULL, 8, in, out, step, f, &log, "3D: the larger f_i a_i first");
+    }
+    /* and T1's friction along its acceleration, T2's against it with the larger force: T1
+       first. A = I but A_T1aT1a = 0.25, the couplings -0.25 of T1a with T0a and T0b, -0.5 of
+       T0b and N1; b = (-1.25, -0.75, -1.5, 0, 1, 0):
+       1-3. as above; 4. N1 (a = -0.5) to 0.5: a_T0 = (0, -0.75), a_T1a = 0.5625;
+       5. T1a down at rate 1/4 raises a_T0 by (0.25, 0.25) per unit: u . a_T0 (-0.6, rising at
+          0.35) reaches 0 at s = 12/7: UNSEEN, f_T0 = (0.75, 1) kept;
+       6. T1a on to its goal after 2.25 - 12/7 = 15/28: a_T0 = (0.5625, -0.1875);
+       7. only T0a pushes along its acceleration (0.42 > 0 > -0.1875): down at rate 3/4 (T1a
+          sticks, moving by 1 per unit) to its goal after 0.75, which also brings a_T0b to 0:
+          f = (1.25, 0, 1, 0.5, -3, 0).
+       T0b first (its force 1 compared, not f_i a_i) saturates at once with a u that pushes
+       along a_T0, for ever. */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[28] = 0.25;
+        A[6 * 1 + 4] = A[6 * 4 + 1] = -0.25;
+        A[6 * 2 + 4] = A[6 * 4 + 2] = -0.25;
+        A[6 * 2 + 3] = A[6 * 3 + 2] = -0.5;
+        const double b[6] = {-1.25, -0.75, -1.5, 0, 1, 0}, mu[2] = {1, 8};
+        const int in[7] = {0, 1, 1, 3, -1, 4, 1}, out[7] = {-1, -1, -1, -1, 1, -1, -1};
+        const double step[7] = {1.25, 0.75, 1, 0.5, 12.0 / 7.0, 15.0 / 28.0, 0.75};
+        const double f[6] = {1.25, 0, 1, 0.5, -3, 0};
+        baraff_path_once(2, 3, A, b, mu, NULL, 7, in, out, step, f, &log, "3D: T1 along a_T, T2 against");
     }
     /* every pivot keeps the conditions of the index sets (the linear conditions of the direction
        system hold along the step, and the ratio test stops at the first event): forces >= 0,

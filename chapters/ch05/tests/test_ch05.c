@@ -1542,6 +1542,33 @@ START_TEST(ch05_8_variables_at_bounds)
         ck_assert_double_le(max_abs_diff(8, x, xs), 1e-12);
         cf_blcp_free(&p);
     }
+    /* a free set that grows between two subspace solves: one contact (N, T), A = [[1, -0.5],
+       [-0.5, 4]], b = (-0.775, -1.3), mu = 0.5, x* = (1, 0.45) with T inside its bound 0.5.
+       The PGS sweep from 0 gives x_N = 0.775 and clamps x_T to 0.3875, so F = {N}; the solve on
+       F (x_T held) gives x_N = 0.96875, whose bound 0.484375 frees T: F = {N, T}, and the second
+       solve, on both, is x*. With inner_sm = 1 one outer iteration stops after the first */
+    for (int inner_sm = 1; inner_sm <= 2; ++inner_sm) {
+        const double A1[4] = {1, -0.5, -0.5, 4}, b1[2] = {-0.775, -1.3};
+        cfLcp l1;
+        lcp_dense(&l1, 2, A1, b1);
+        cfBlcp p;
+        cft_assert_ok(cf_blcp_init(&p, &l1.A));
+        memcpy(p.b, b1, sizeof b1);
+        p.findex[1] = 0;
+        p.mu[1] = 0.5;
+        p.lo[1] = -INFINITY;
+        double x[2] = {0, 0};
+        cfSplitOptions o = cf_split_options_default();
+        o.tol_abs = 0.0;
+        o.max_iter = 1;
+        o.inner_sm = inner_sm;
+        cf_blcp_pgs_sm(&p, &o, x, NULL);
+        const double want[2][2] = {{0.96875, 0.3875}, {1.0, 0.45}};
+        cft_assert_near_at(x[0], want[inner_sm - 1][0], 1e-12, 0, "inner_sm = %d: x_N", inner_sm);
+        cft_assert_near_at(x[1], want[inner_sm - 1][1], 1e-12, 0, "inner_sm = %d: x_T", inner_sm);
+        cf_blcp_free(&p);
+        cf_lcp_free(&l1);
+    }
 }
 END_TEST
 
@@ -1637,9 +1664,11 @@ START_TEST(ch05_9_mass_ratio_stack)
 }
 END_TEST
 
-/* NNCG as the spec states it, on a boxed LCP without friction rows (bounds [0, inf) from
-   cf_blcp_init), for @p iters iterations from x = 0: the test's own implementation */
-static int nncg_by_hand(const cfBlcp *p, int iters, double *x)
+/* NNCG as the spec states it, on a boxed LCP (the effective bounds of cf_blcp_bounds(), so
+   friction rows too), for @p iters iterations from x = 0: the test's own implementation.
+   @p outside (may be NULL) gets the number of friction rows outside their bounds before the
+   final projection */
+static int nncg_by_hand(const cfBlcp *p, int iters, double *x, int *outside)
 {
     enum { N = 8 };
     cfDense A;
@@ -1653,7 +1682,9 @@ static int nncg_by_hand(const cfBlcp *p, int iters, double *x)
         for (int i = 0; i < p->n; ++i) { /* G: one PGS sweep */
             double r = p->b[i];
             for (int j = 0; j < p->n; ++j) r += *cf_dense_at(&A, i, j) * x[j];
-            x[i] = fmax(p->lo[i], fmin(x[i] - r / *cf_dense_at(&A, i, i), p->hi[i]));
+            double lo, hi;
+            cf_blcp_bounds(p, x, i, &lo, &hi);
+            x[i] = fmax(lo, fmin(x[i] - r / *cf_dense_at(&A, i, i), hi));
         }
         double gg = 0.0;
         for (int i = 0; i < p->n; ++i) {
@@ -1672,7 +1703,17 @@ static int nncg_by_hand(const cfBlcp *p, int iters, double *x)
         }
         gg_prev = gg;
     }
-    for (int i = 0; i < p->n; ++i) x[i] = fmax(p->lo[i], fmin(x[i], p->hi[i]));
+    /* the final projection: the normals (findex < 0) first, then the friction rows with the
+       bounds of the projected normals */
+    if (outside) *outside = 0;
+    for (int pass = 0; pass < 2; ++pass)
+        for (int i = 0; i < p->n; ++i) {
+            if ((p->findex && p->findex[i] >= 0) != (pass == 1)) continue;
+            double lo, hi;
+            cf_blcp_bounds(p, x, i, &lo, &hi);
+            if (outside && pass == 1 && (x[i] < lo || x[i] > hi)) ++*outside;
+            x[i] = fmax(lo, fmin(x[i], hi));
+        }
     cf_dense_free(&A);
     return restarts;
 }
@@ -1696,7 +1737,7 @@ START_TEST(ch05_9_iterates_as_specified)
         cfReport rep;
         cf_report_init(&rep, g_hist, HIST);
         cf_blcp_nncg(&p, &o, x, &rep, &restarts);
-        int want = nncg_by_hand(&p, k, y);
+        int want = nncg_by_hand(&p, k, y, NULL);
         cft_assert_int_at(rep.iterations, ==, k, "k = %d", k);
         ck_assert_int_eq(restarts, want);
         ck_assert_msg(max_abs_diff(8, x, y) <= 1e-12, "iteration %d: differs by %g", k, max_abs_diff(8, x, y));
@@ -1704,6 +1745,67 @@ START_TEST(ch05_9_iterates_as_specified)
         seen_restart = want;
     }
     ck_assert_msg(seen_restart > 0, "no restart in 12 iterations: the test does not see that branch");
+    /* the same with friction: rows 1-2 and 4-5 are the tangents of the normals 0 and 3
+       (bounds +-0.5 x_N), 6 and 7 stay normals. The momentum step leaves the friction bounds,
+       so the final projection must clamp the friction rows too, with the bounds of the
+       projected normals; in some of the 12 the momentum leaves a friction row outside */
+    {
+        int fidx[8] = {-1, 0, 0, -1, 3, 3, -1, -1}, outside = 0;
+        memcpy(p.findex, fidx, sizeof fidx);
+        p.b[0] = p.b[3] = -2.0; /* both contacts pressed */
+        for (int i = 0; i < 8; ++i) {
+            p.mu[i] = fidx[i] >= 0 ? 0.3 : 0.0;
+            p.lo[i] = fidx[i] >= 0 ? -INFINITY : 0.0;
+            p.hi[i] = INFINITY;
+        }
+        for (int k = 1; k <= 12; ++k) {
+            double x[8] = {0}, y[8];
+            cfSplitOptions o = cf_split_options_default();
+            o.max_iter = k;
+            o.tol_abs = 0.0;
+            cfReport rep;
+            cf_report_init(&rep, g_hist, HIST);
+            cf_blcp_nncg(&p, &o, x, &rep, NULL);
+            int out = 0;
+            nncg_by_hand(&p, k, y, &out);
+            outside += out;
+            ck_assert_msg(max_abs_diff(8, x, y) <= 1e-12, "friction, iteration %d: differs by %g", k,
+                          max_abs_diff(8, x, y));
+            for (int i = 0; i < 8; ++i) {
+                double lo, hi;
+                cf_blcp_bounds(&p, x, i, &lo, &hi);
+                cft_assert_at(x[i] >= lo && x[i] <= hi, "friction, iteration %d: x[%d] = %g outside [%g, %g]", k, i,
+                              x[i], lo, hi);
+            }
+        }
+        ck_assert_msg(outside > 0, "the momentum never left a friction bound: the test does not see the projection");
+    }
+    /* a sweep that leaves x where it is (g_k = 0) gives beta = 0 at the next iteration, not
+       0 / 0: with tol_abs = 0 and 60 iterations PGS on A = [[2, 0.5], [0.5, 1]], b = (-1.8, -1.5)
+       reaches a floating-point fixed point next to x = (0.6, 1.2) whose residual (2e-16 in the
+       reference's order) never reaches 0, and the iteration goes on there; the answer stays
+       finite and where it was */
+    {
+        const double A2[4] = {2, 0.5, 0.5, 1}, b2[2] = {-1.8, -1.5};
+        cfLcp l2;
+        lcp_dense(&l2, 2, A2, b2);
+        cfBlcp p2;
+        cft_assert_ok(cf_blcp_init(&p2, &l2.A));
+        memcpy(p2.b, b2, sizeof b2);
+        double x[2] = {0, 0};
+        cfSplitOptions o = cf_split_options_default();
+        o.max_iter = 60;
+        o.tol_abs = 0.0;
+        cfReport rep;
+        cf_report_init(&rep, g_hist, HIST);
+        cfStatus st = cf_blcp_nncg(&p2, &o, x, &rep, NULL);
+        ck_assert_msg(st == CF_OK || st == CF_MAX_ITER, "status %s", cf_status_name(st));
+        ck_assert_msg(cf_vec_finite(2, x), "x = (%g, %g) after a sweep without change", x[0], x[1]);
+        cft_assert_near(x[0], 0.6, 1e-14, 1e-14);
+        cft_assert_near(x[1], 1.2, 1e-14, 1e-14);
+        cf_blcp_free(&p2);
+        cf_lcp_free(&l2);
+    }
     /* the stagnation stop measures the PGS step max |x_k - G(x_k)|: with only tol_stag set the
        converging iteration stops there, with a step at most tol_stag in its last sweep */
     {

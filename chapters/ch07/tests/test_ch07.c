@@ -364,6 +364,22 @@ START_TEST(ch07_2_ellipsoid_kkt_extremes)
                           best);
         }
     }
+    /* a point 1e155 out on each axis (both signs), far beyond the semi-axes (1, 2, 0.5): the
+       scale of step 2 must include |z|, else z^2 overflows (scaled by the axes alone z is
+       still 2.5e154); with it the axes' squares are subnormal (2.5e-311), accurate to about
+       2e-13, and the answer is that axis's end */
+    {
+        const double abc[3] = {1, 2, 0.5};
+        for (int k = 0; k < 6; ++k) {
+            double z[3] = {0, 0, 0}, x[3];
+            z[k % 3] = k < 3 ? 1e155 : -1e155;
+            cf_prox_ellipsoid(abc, z, 1e-15, x);
+            for (int i = 0; i < 3; ++i) {
+                double want = i == k % 3 ? (k < 3 ? abc[i] : -abc[i]) : 0.0;
+                cft_assert_near_at(x[i], want, 1e-10, 0, "z = %g e_%d: x[%d]", z[k % 3], k % 3, i);
+            }
+        }
+    }
 }
 END_TEST
 
@@ -1330,6 +1346,14 @@ static cfStatus detect_budget_cb(void *ctx, cfRigidBody *bodies, int nb, cfConta
     return detect_cb(ctx, bodies, nb, out);
 }
 
+/* detect_cb with the sides of every contact made non-rigid (-1): a contact no body can resolve */
+static cfStatus detect_no_body_cb(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out)
+{
+    cfStatus st = detect_cb(ctx, bodies, nb, out);
+    for (int a = 0; st == CF_OK && a < out->count; ++a) out->items[a].body_a = out->items[a].body_b = -1;
+    return st;
+}
+
 START_TEST(ch07_6_post_projection)
 {
     /* a sphere 0.01 into the ground rises by 0.01 in one pass, velocities unchanged */
@@ -1415,6 +1439,17 @@ START_TEST(ch07_6_post_projection)
         done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 3, 1e-6, &gap);
         ck_assert(done >= 1 && done <= 3);
         cft_assert_at(gap >= -1e-6, "gap %g after %d more passes", gap, done);
+        cf_world_free(&w);
+    }
+    /* a failing solve ends the passes with its status: a ball 0.01 into the ground whose
+       contact names no rigid body on either side (-1, -1) has J = 0, so no displacement can
+       resolve it and PROX-GS refuses the problem (CF_BAD_INPUT in the reference); the same
+       would happen at every further pass, so going on instead of stopping never ends */
+    {
+        world_ground(&w, 0.5);
+        add_body(&w, cf_shape_sphere(0.5), 1.0, cfu_vec3(0, 0, 0.49), 0.5);
+        done = cf_prox_post_project(w.bodies, w.n_bodies, detect_no_body_cb, &w, 3, 1e-9, &gap);
+        cft_assert_at(done < 0, "%d passes done: a failing solve returns its negative status", done);
         cf_world_free(&w);
     }
     /* two stacked boxes, both penetrating: all gaps >= -1e-6 after at most 3 passes */

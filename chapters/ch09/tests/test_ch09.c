@@ -391,6 +391,26 @@ START_TEST(ch09_3_edge_edge_cases)
     cfVec3 pf[4] = {{0, 0, 0}, {1, 0, 0}, {2, 1, 0}, {3, 1, 0}}; /* parallel, no overlap: endpoints */
     cft_assert_near(cf_dist2_edge_edge(pf, &st), 2.0, 1e-14, 0);
     ck_assert_int_eq(st.region, CF_DIST_EE_VERTEX);
+    /* parallel edges, the stencil still as the spec's r = (point of B) - (point of A): edge A
+       on y = 0, edge B on y = 1, so r = (.., 1, ..), c of A's points sums to -1 and of B's to
+       +1, whichever endpoint is nearest (x0 inside B's span; x1; x2 with B inside A's span) */
+    {
+        const cfVec3 par[4][4] = {{{0, 0, 0}, {1, 0, 0}, {-0.5, 1, 0}, {0.5, 1, 0}},
+                                  {{0, 0, 0}, {1, 0, 0}, {0.5, 1, 0}, {1.5, 1, 0}},
+                                  {{0, 0, 0}, {1, 0, 0}, {2, 1, 0}, {3, 1, 0}},
+                                  {{0, 0, 0}, {4, 0, 0}, {1, 1, 0}, {2, 1, 0}}};
+        const double want[4] = {1, 1, 2, 1};
+        for (int q = 0; q < 4; ++q) {
+            double d2 = cf_dist2_edge_edge(par[q], &st);
+            cft_assert_near_at(d2, want[q], 1e-14, 0, "parallel pair %d", q);
+            cfVec3 r = cfu_zero3();
+            for (int i = 0; i < 4; ++i) r = cfu_mul_add(r, st.c[i], par[q][i]);
+            cft_assert_near_at(st.c[0] + st.c[1], -1.0, 1e-14, 0, "parallel pair %d: edge A's coefficients", q);
+            cft_assert_near_at(st.c[2] + st.c[3], 1.0, 1e-14, 0, "parallel pair %d: edge B's coefficients", q);
+            cft_assert_near_at(r.y, 1.0, 1e-14, 0, "parallel pair %d: r from A to B", q);
+            cft_assert_near_at(cfu_norm2(r), d2, 1e-14, 0, "parallel pair %d: |r|^2", q);
+        }
+    }
     /* random pairs: symmetric, closest points on the segments and optimal */
     cfRng rng;
     cf_rng_seed(&rng, 92);

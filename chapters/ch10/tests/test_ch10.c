@@ -653,6 +653,7 @@ START_TEST(ch10_4_eval_jacobian)
         cfFrictionProblem p;
         random_problem(&g, nc, 0.1, 0.9, true, &p);
         if (k == 9) p.ellipse[0] = 0.0; /* a pinned axis */
+        if (k == 8) p.ellipse[3] = 0.0; /* the other one, of contact 1 of 3 (its r_b != 0 here) */
         double x[12], H[12], Hp[12], Hm[12];
         for (int i = 0; i < n; ++i) x[i] = cf_rng_range(&g, -1, 1);
         for (int a = 0; a < nc; ++a) x[4 * a] = fabs(x[4 * a]) + 0.1; /* away from the Signorini kink */

@@ -232,7 +232,9 @@ cfStatus cf_soft_contact_vertex_triangle(const cfVec3 *x, int v, int i, int j, i
  * along \f$e_A \times e_B\f$, \f$e_A = x_{a1} - x_{a0}\f$, \f$e_B = x_{b1} - x_{b0}\f$, with the
  * sign chosen so that \f$n \cdot (p_B - p_A) \ge 0\f$ (the plus sign when it is 0);
  * \f$\phi = n \cdot (p_B - p_A)\f$. Parallel edges have no such normal: CF_BAD_INPUT
- * (a vertex-edge contact handles them). Frame from cf_contact_frame(n); mu = 0.
+ * (a vertex-edge contact handles them) when \f$|e_A \times e_B|^2 \le 10^{-14} |e_A|^2 |e_B|^2\f$
+ * (an angle below about 1e-7); at an angle of 1e-6 the normal is still accurate to about 1e-10
+ * and the contact is made. Frame from cf_contact_frame(n); mu = 0.
  */
 cfStatus cf_soft_contact_edge_edge(const cfVec3 *x, int a0, int a1, int b0, int b1, cfSoftContact *c);
 

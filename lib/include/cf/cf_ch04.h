@@ -265,21 +265,23 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * - d normal: a_d reaches 0 (Delta a_d > 0) -> d FREE, drive ends;
  * - d tangential: a_d reaches 0 -> d FREE, drive ends; or the contact's friction reaches the cone
  *   |f_T| = mu f_N (the smallest positive root of a quadratic in s) -> its tangents UPPER with
- *   u = f_T / |f_T|, drive ends;
+ *   u = f_T / |f_T|, drive ends (f_T = 0 there, on a cone of radius 0 where f_N = 0 too:
+ *   u = Delta f_T / |Delta f_T|, the direction the friction moves in);
  * - a FREE normal's f_N reaches 0 -> LOWER: the contact is released, its tangents become UNSEEN
  *   with f_T = 0;
  * - a LOWER normal's a_N reaches 0 -> FREE;
- * - a static contact with a FREE tangent reaches the cone -> tangents UPPER;
+ * - a static contact with a FREE tangent reaches the cone -> tangents UPPER (u as above);
  * - a saturated static contact whose u . a_T rises to 0 -> its tangents stick again: FREE in 2D;
  *   UNSEEN in 3D (the main loop drives them again, since only u . a_T is zero there).
+ * At equal steps d's own event (its goal) comes first, so the drive ends there.
  * No event (s = infinity) while driving a normal: the forces would grow without bound, i.e. an
  * impulse is needed (Painlevé): CF_INFEASIBLE.
  *
  * Main loop: first establish every normal condition (drive the most negative a_N of an UNSEEN
  * normal, as in ch04.1), then friction: for a contact with FREE normal and f_N > 0 whose UNSEEN
  * tangent i has |a_i| > tol_w, drive f_i with sigma = -sign(a_i) (in 3D: the tangent whose
- * friction pushes along its acceleration, f_i a_i > 0, first, else T1 before T2; among contacts
- * the largest |a_i|). When no tangent is left to drive, a saturated static contact with
+ * friction pushes along its acceleration, f_i a_i > 0, first (both: the larger f_i a_i), else T1
+ * before T2; among contacts the largest |a_i|). When no tangent is left to drive, a saturated static contact with
  * u . a_T > tol_w (it reached the cone with a direction from earlier) gets UNSEEN tangents again
  * (one pivot) and the loop goes on. Repeat until nothing is violated, at most opt->max_pivots
  * pivots, or cf_baraff_max_pivots() when it is 0 (then CF_MAX_ITER). The end state must pass its certificate:

@@ -358,11 +358,13 @@ cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfR
  * al.\ 2010a) on a boxed LCP. With G(x) one boxed PGS sweep (as ch05.4, omega 1):
  * \f$x_1 = G(x_0)\f$, \f$g_0 = x_0 - x_1\f$, \f$p_0 = -g_0\f$; then for k = 1, 2, ...:
  * \f[ x_{k+1} = G(x_k), \qquad g_k = x_k - x_{k+1}, \qquad \beta = \frac{\|g_k\|^2}{\|g_{k-1}\|^2}; \f]
- * if \f$\beta > 1\f$ restart (no momentum step, \f$p_k = -g_k\f$ as for \f$\beta = 0\f$, counted in
+ * \f$\beta = 0\f$ when \f$g_{k-1} = 0\f$ (a sweep that left x where it was, as at a floating-point
+ * fixed point: not 0 / 0); if \f$\beta > 1\f$ restart (no momentum step, \f$p_k = -g_k\f$ as for \f$\beta = 0\f$, counted in
  * @p restarts; the notes' listing writes \f$p_k = 0\f$, which also drops the momentum of the next
  * iteration), else \f$x_{k+1} \mathrel{+}= \beta p_{k-1}\f$ and \f$p_k = \beta p_{k-1} - g_k\f$. Each iteration is one
  * sweep and pushes cf_blcp_residual() of the returned-so-far iterate; the final x is projected
- * onto its bounds (the momentum step may leave the box). @p restarts may be NULL.
+ * onto its effective bounds (cf_blcp_bounds(): the friction rows too, to +-mu max(x_N, 0) of
+ * their normals; the momentum step may leave the box). @p restarts may be NULL.
  */
 cfStatus cf_blcp_nncg(const cfBlcp *p, const cfSplitOptions *o, double *x, cfReport *rep, int *restarts);
 /** @} */

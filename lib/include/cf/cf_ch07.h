@@ -273,7 +273,8 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
  * 5. Undo the scale: \f$x = 2^e x(t^*)\f$ (the listing's lines 18-19 are garbled).
  *
  * The result is on the surface (f(x) = 0 to about 1e-15 relative), x - z is parallel to K x with a
- * negative multiplier (KKT), and it is the projection: for a, b, c from 1e-6 to 1e6.
+ * negative multiplier (KKT), and it is the projection: for a, b, c from 1e-6 to 1e6, and for z
+ * as far as 1e155 times the axes (m includes |z|: scaled by the axes alone, z^2 overflows there).
  * Worked: (2, 1, 0.5), z = (3, 2, 1) gives (1.708406, 0.497007, 0.076357); the sphere (1, 1, 1),
  * z = (3, 4, 0) gives (0.6, 0.8, 0); (2, 1, 1e-3), z = (0.5, 0.5, 0) is inside.
  */
@@ -553,7 +554,9 @@ cfStatus cf_moreau_step(cfRigidBody *bodies, int nb, cfMoreauDetect detect, void
  * move the bodies by \f$\Delta q = M^{-1} J^T d = w\f$: \f$x \mathrel{+}= w_v\f$, orientation by
  * \f$w_\omega\f$ (cf_rigid_integrate_position()
  * with the velocities set to w for one unit of time, then restored). Velocities are unchanged.
- * Stops early when no gap is below -@p tol. Returns the passes done (>= 0) or a negative status.
+ * Stops early when no gap is below -@p tol. Returns the passes done (>= 0), or at once the
+ * negative of the status of the first call that fails (the detection, the rows, the solve, a
+ * position update: a contact that no body can move makes the solve fail, at every pass).
  * Worked: a sphere 0.01 into the ground rises by 0.01 in one pass.
  */
 int cf_prox_post_project(cfRigidBody *bodies, int nb, cfMoreauDetect detect, void *ctx, int passes, double tol,

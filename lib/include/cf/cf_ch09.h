@@ -160,7 +160,8 @@ double cf_dist2_point_triangle(const cfVec3 x[4], cfDistStencil *st);
  * region (D columns d/da = (1, -1, 0, 0), d/db = (0, 0, -1, 1)); one clamped the edge region (one
  * column, the other's); both clamped the vertex region. Parallel edges (|e1 x e2|^2 <=
  * 1e-20 |e1|^2 |e2|^2) have a set of minimizers: take the smallest of the four endpoint-segment
- * distances (a finite, continuous value: an edge or vertex region). Returns d^2; fills @p st (may
+ * distances (a finite, continuous value: an edge or vertex region; r still points from the
+ * point of edge A to the point of edge B, so A's coefficients sum to -1). Returns d^2; fills @p st (may
  * be NULL). Symmetric: swapping the edges gives the same d^2.
  *
  * Worked example: (-1,0,0)-(1,0,0) and (0,-1,1)-(0,1,1): interior, a = b = 0.5, d^2 = 1.
