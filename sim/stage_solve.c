@@ -148,13 +148,16 @@ static cfStatus diverged(cfWorld *w, const double *ustar, int nc)
 
 /* ---- world.step_budget (cfWorldDef::step_budget) ----------------------------------------------- */
 
-/* The couplings of the step's contacts, what one sweep of a solver over them costs: the sum over
-   the dynamic rigid bodies and the free soft nodes of k^2, k the contacts that touch it (the
-   nonzero 3x3 blocks of the Delassus operator W = J M^-1 J^T, counted with multiplicity), at least
-   the number of contacts. A stack has a few per contact; a cloth folded onto itself hundreds. */
+/* The couplings of the step's contacts, what one sweep of a solver over them costs: for the
+   assembled and dual forms the sum over the dynamic rigid bodies and the free soft nodes of k^2, k
+   the contacts that touch it (the nonzero 3x3 blocks of the Delassus operator W = J M^-1 J^T,
+   counted with multiplicity), at least the number of contacts; for the rows form, which never
+   builds W (a contact's update reads and writes its two bodies), the number of contacts. A stack
+   has a few couplings per contact; a cloth folded onto itself hundreds. */
 static double couplings(const cfWorld *w, const cfContactList *contacts)
 {
     int nc = contacts->count, n = w->n_bodies;
+    if (w->def.solver->form == CF_FORM_ROWS) return (double)nc;
     for (int i = 0; i < w->n_soft; ++i) n += w->soft[i].n_nodes;
     int *k = calloc((size_t)(n > 0 ? n : 1), sizeof *k), *first = calloc((size_t)(w->n_soft + 1), sizeof *first);
     double sum = 0.0;

@@ -209,8 +209,8 @@ typedef struct cfWorldDef {
     unsigned long seed;                 /**< seed of the random ordering (default 1) */
     double max_matrix_mb;               /**< largest assembled contact problem (MB) a step may build before it refuses with a message (default 1024): a typo or a pile of a thousand boxes must not eat the machine */
     double step_budget;                 /**< the most contact-solve work a step may do (> 0, default #CF_STEP_BUDGET_DEFAULT), in contact couplings x sweeps: a solve's sweeps (its iterations,
-                                             plus a nested solver's inner sweeps: ICA's up to 50 per iteration) times its contacts' couplings (sum over the dynamic bodies and free soft nodes of k^2,
-                                             k the contacts touching it: the nonzero blocks of W = J M^-1 J^T, what a sweep visits), summed over the step's solves (CMR rounds, halved
+                                             plus a nested solver's inner sweeps: ICA's up to 50 per iteration) times its contacts' couplings (for the assembled and dual forms the sum over the dynamic bodies and free soft nodes of k^2,
+                                             k the contacts touching it: the nonzero blocks of W = J M^-1 J^T, what a sweep visits; for the rows form, which builds no W, the contacts), summed over the step's solves (CMR rounds, halved
                                              substeps, a retry). A solve gets at most the iterations the rest pays for (at the most sweeps an iteration may take); when not even one is left, or a solve so cut uses them all,
                                              the step fails with CF_MAX_ITER and a message naming the work (a pivoting solver counts its pivots and is not cut). Velocity pipeline only */
     cfPreconditioner preconditioner;    /**< how a dual-form solver (cfSolver::form CF_FORM_DUAL) anticipates A^-1, chapter 8; soft bodies follow it (lumped: explicit forces). Default exact; other solvers take exact only */
