@@ -221,13 +221,14 @@ static void budget_count(cfWorld *w, const cfReport *rep, double cost)
     w->stats.solves += 1;
 }
 
-/* a solve whose iterations budget_fit() cut and that used them all: the budget ended the step */
-static cfStatus budget_spent(cfWorld *w, cfStatus st, int nc)
+/* a solve whose iterations budget_fit() cut (to @p iters) and that used them all: the budget ended the step */
+static cfStatus budget_spent(cfWorld *w, int nc, int iters)
 {
     return cf_step_fail(w, CF_MAX_ITER, "solve: the step's work budget is spent: %.4g of world.step_budget %.4g (contact "
-                        "couplings x sweeps) in %d solves, the last on %d contacts cut to the iterations left (%s); the step stops (raise "
+                        "couplings x sweeps) in %d solves, the last on %d contacts cut to the %d iterations the rest paid "
+                        "for (at %g sweeps each at most) and not converged in them; the step stops (raise "
                         "world.step_budget if the scene needs more)", w->stats.solver_work, w->def.step_budget,
-                        w->stats.solves, nc, cf_status_name(st));
+                        w->stats.solves, nc, iters, sweeps_per_iteration(w));
 }
 
 cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft, cfSolveWork *sv)
@@ -254,7 +255,7 @@ cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfS
     cfStatus st = contact_solve(w, contacts, as, soft, ustar, &par, scale, x, &rep);
     budget_count(w, &rep, cost);
     w->stats.budget_cuts += cut;
-    if (cut && st == CF_MAX_ITER) return budget_spent(w, st, nc);
+    if (cut && st == CF_MAX_ITER) return budget_spent(w, nc, par.max_iter);
     if ((st == CF_MAX_ITER || st == CF_STAGNATED) && w->def.on_solver_failure == CF_ON_FAILURE_RETRY && !s->dense &&
         cf_vec_finite(3 * nc, x)) {
         /* once more from the answer, with four times the budget (a rows solver starts again from u*) */
@@ -273,7 +274,7 @@ cfStatus cf_stage_solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfS
         st = contact_solve(w, contacts, as, soft, ustar, &more, scale, x, &rep);
         budget_count(w, &rep, cost);
         w->stats.budget_cuts += cut;
-        if (cut && st == CF_MAX_ITER) return budget_spent(w, st, nc);
+        if (cut && st == CF_MAX_ITER) return budget_spent(w, nc, more.max_iter);
         w->stats.solver_retries = 1;
     }
     cf_step_record_solve(&w->stats, &rep, s->measure, st);

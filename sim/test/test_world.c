@@ -1091,7 +1091,7 @@ START_TEST(truth_world_step_budget)
         long step = w.step;
         cfStatus st = cf_world_step(&w);
         ck_assert_msg(st == CF_MAX_ITER && strstr(w.error.msg, "the step's work budget is spent") &&
-                          strstr(w.error.msg, "cut to the iterations left"), "%s: %s: %s", names[which], cf_status_name(st),
+                          strstr(w.error.msg, "iterations the rest paid for"), "%s: %s: %s", names[which], cf_status_name(st),
                       w.error.msg);
         ck_assert_msg(w.stats.solver_work <= half, "work %g above the budget %g", w.stats.solver_work, half);
         ck_assert(w.step == step && w.bodies[5].x.x == x.x && w.bodies[5].x.z == x.z); /* the state as it was */
