@@ -30,7 +30,7 @@ GENERAL_HELP := $(EXTRA_HELP)
 -include $(sort $(wildcard mk/ch[0-9][0-9].mk))
 
 .SECONDARY:
-.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check fuzz demo demo-cli exercises \
+.PHONY: all help deps libs libtests simtests tests apps test test-lib test-sim check fuzz certify demo demo-cli exercises \
         exercises-check stubs-werror clean
 
 all: libs libtests simtests tests apps
@@ -41,7 +41,7 @@ help:
 	@echo "Chapters (N = $(call num,$(firstword $(CHAPTER_DIRS)))..$(call num,$(lastword $(CHAPTER_DIRS))); in this tree $(call runs_,$(foreach c,$(CHAPTER_DIRS),$c:$(call released_or_yours,$c)))):"
 	@echo "  test-chN [CASE=chNN.K] [SAN=1], demo-chN [DEMO=name], and a chapter's own targets:"
 	@$(foreach c,$(CHAPTER_DIRS),echo "  $c  test-ch$(call num,$c)$(if $(filter $c,$(DEMO_CHAPTERS)), demo-ch$(call num,$c))$$(sed -n 's/^EXTRA_HELP += /  /p' mk/$c.mk 2>/dev/null)";)
-	@echo "Other targets: test, test-lib, test-sim, fuzz, exercises, exercises-check, stubs-werror, install-deps, clean,"
+	@echo "Other targets: test, test-lib, test-sim, fuzz, certify, exercises, exercises-check, stubs-werror, install-deps, clean,"
 	@echo "  $(GENERAL_HELP)"
 
 # ---- dependencies: installed on demand from Debian's packages ------------------------------
@@ -171,6 +171,15 @@ fuzz:
 	@$(MAKE) --no-print-directory SAN=1 IMPL=solutions PRIOR=solutions $(BUILD)/asan/bin/solutions/cflab
 	nice -n 10 tools/fuzz --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --seed $(FUZZ_SEED) \
 	  --cflab $(BUILD)/asan/bin/solutions/cflab
+
+# ---- certify every Siconos file of ../shared/data (the LCP files, the FC3D files, FCLIB's converted
+# ones) with every solver that takes it: each "converged" row's common residual recomputed from the
+# printed solution (tools/certify). make check's truth gate runs the small ones; this is the whole set.
+CERTIFY_DATA ?= $(or $(CF_DATA_DIR),../shared/data)
+certify:
+	@$(MAKE) --no-print-directory IMPL=solutions PRIOR=solutions $(BUILD)/rel/bin/solutions/cflab
+	nice -n 10 tools/certify --cflab $(BUILD)/rel/bin/solutions/cflab --jobs $(FUZZ_JOBS) \
+	  $(wildcard $(CERTIFY_DATA)/siconos-lcp $(CERTIFY_DATA)/siconos-fc3d $(CERTIFY_DATA)/fclib/converted)
 
 # ---- exercises/ is generated from solutions/ -----------------------------------------------
 exercises:

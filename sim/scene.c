@@ -83,7 +83,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "sleep_steps", "slop",
                                        "restitution_threshold",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
-                                       "pipeline", "ipc", "implicit", "on_solver_failure", "bounds", NULL};
+                                       "pipeline", "ipc", "implicit", "on_solver_failure", "bounds", "step_budget", NULL};
     static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", NULL};
     static const char *const implicit_keys[] = {"integrator", "kappa", "delta", "eps", "profile", NULL};
     const char *at = "world";
@@ -119,6 +119,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "slop", &def->slop);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "restitution_threshold", &def->restitution_threshold);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "max_matrix_mb", &def->max_matrix_mb);
+    if (st == CF_OK) st = cf_json_get_number(p, obj, at, "step_budget", &def->step_budget);
     GET_ENUM("preconditioner", "preconditioner", preconditioner_name, CF_PRECONDITIONER_COUNT, def->preconditioner);
     if (st == CF_OK) st = cf_json_get_int(p, obj, at, "cmr_rounds", &def->cmr_rounds);
     if (st == CF_OK) st = cf_json_get_int(p, obj, at, "cmr_halvings", &def->cmr_halvings);

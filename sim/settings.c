@@ -38,6 +38,7 @@ cfWorldDef cf_world_def_default(void)
     d.slop = 0.001;
     d.seed = 1;
     d.max_matrix_mb = 1024.0;
+    d.step_budget = CF_STEP_BUDGET_DEFAULT;
     d.preconditioner = CF_PRECOND_EXACT;
     d.cmr_rounds = 0;
     d.cmr_halvings = 2;
@@ -133,6 +134,7 @@ static cfStatus pipeline_check(const cfWorldDef *d, cfError *err)
                          : d->warm_start != def.warm_start                     ? "warm_start"
                          : d->preconditioner != def.preconditioner             ? "preconditioner"
                          : d->on_solver_failure != def.on_solver_failure       ? "on_solver_failure"
+                         : d->step_budget != def.step_budget                   ? "step_budget"
                                                                                : NULL;
     if (unused)
         return REFUSE(err, "%s: a setting of the velocity pipeline's contact solve; the %s pipeline solves its own system "
@@ -248,6 +250,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "manifold_tolerance: must be >= 0 (got %g)", d->manifold_tolerance);
     if (!(isfinite(d->max_matrix_mb) && d->max_matrix_mb > 0.0))
         return REFUSE(err, "max_matrix_mb: must be > 0 (got %g)", d->max_matrix_mb);
+    if (!(isfinite(d->step_budget) && d->step_budget > 0.0))
+        return REFUSE(err, "step_budget: must be > 0 (contact sweeps) (got %g)", d->step_budget);
     if (!(d->preconditioner >= 0 && d->preconditioner < CF_PRECONDITIONER_COUNT))
         return REFUSE(err, "preconditioner: unknown value %d", (int)d->preconditioner);
     cfStatus st = dual_only_check(d, err);

@@ -9,6 +9,7 @@
 
 #include "cf/cf_ch01.h"
 #include "cf/cf_ch02.h"
+#include "cf/cf_ch08.h"
 #include "stages.h"
 
 /* the one apply: rigid u+ = u* + M^-1 J^T lambda (ch02's provided apply), soft
@@ -145,6 +146,91 @@ static cfStatus diverged(cfWorld *w, const double *ustar, int nc)
                         w->bodies[worst].name, top);
 }
 
+/* ---- world.step_budget (cfWorldDef::step_budget) ----------------------------------------------- */
+
+/* The couplings of the step's contacts, what one sweep of a solver over them costs: for the
+   assembled and dual forms the sum over the dynamic rigid bodies and the free soft nodes of k^2, k
+   the contacts that touch it (the nonzero 3x3 blocks of the Delassus operator W = J M^-1 J^T,
+   counted with multiplicity), at least the number of contacts; for the rows form, which never
+   builds W (a contact's update reads and writes its two bodies), the number of contacts. A stack
+   has a few couplings per contact; a cloth folded onto itself hundreds. */
+static double couplings(const cfWorld *w, const cfContactList *contacts)
+{
+    int nc = contacts->count, n = w->n_bodies;
+    if (w->def.solver->form == CF_FORM_ROWS) return (double)nc;
+    for (int i = 0; i < w->n_soft; ++i) n += w->soft[i].n_nodes;
+    int *k = calloc((size_t)(n > 0 ? n : 1), sizeof *k), *first = calloc((size_t)(w->n_soft + 1), sizeof *first);
+    double sum = 0.0;
+    if (k && first) {
+        first[0] = w->n_bodies;
+        for (int i = 0; i < w->n_soft; ++i) first[i + 1] = first[i] + w->soft[i].n_nodes;
+        for (int a = 0; a < nc; ++a) {
+            const cfContact *c = &contacts->items[a];
+            if (c->body_a >= 0 && !w->bodies[c->body_a].fixed) k[c->body_a]++;
+            if (c->body_b >= 0 && !w->bodies[c->body_b].fixed) k[c->body_b]++;
+            for (int side = 0; side < 2; ++side) {
+                const cfSoftSide *ss = cf_contact_soft(c, side);
+                for (int j = 0; ss && j < ss->n; ++j)
+                    if (!w->soft[ss->body].fixed[ss->node[j]]) k[first[ss->body] + ss->node[j]]++;
+            }
+        }
+        for (int i = 0; i < n; ++i) sum += (double)k[i] * (double)k[i];
+    } else {
+        sum = (double)nc * (double)nc; /* out of memory: every pair */
+    }
+    free(k);
+    free(first);
+    return sum > nc ? sum : (double)nc;
+}
+
+/* The sweeps one iteration of the step's solver may take: 1, and for the dual row's ICA
+   (block-diagonal preconditioner, cf_ica_solve()) one anticipation and up to max_inner inner sweeps */
+static double sweeps_per_iteration(const cfWorld *w)
+{
+    if (w->def.solver->form == CF_FORM_DUAL && w->def.preconditioner == CF_PRECOND_BLOCK_DIAGONAL)
+        return 1.0 + (double)cf_ica_options_default().max_inner;
+    return 1.0;
+}
+
+/* A solve of @p par may start only with budget left: its iterations are cut to what the rest of
+   world.step_budget pays for at @p cost per sweep (*cut set when they were). CF_OK, or the step
+   fails with CF_MAX_ITER naming the work done. */
+static cfStatus budget_fit(cfWorld *w, double cost, cfSolverParams *par, bool *cut)
+{
+    double per_iter = cost * sweeps_per_iteration(w), left = w->def.step_budget - w->stats.solver_work;
+    double afford = left > 0.0 ? floor(left / per_iter) : 0.0;
+    *cut = false;
+    if (afford >= 1.0 && (par->max_iter <= 0 || afford >= (double)par->max_iter)) return CF_OK;
+    if (afford >= 1.0) {
+        par->max_iter = (int)afford;
+        *cut = true;
+        return CF_OK;
+    }
+    return cf_step_fail(w, CF_MAX_ITER, "solve: the step's work budget is spent: %.4g of world.step_budget %.4g (contact "
+                        "couplings x sweeps) in %d solves, and one iteration on these %d contacts costs %.4g; the step stops "
+                        "(raise world.step_budget if the scene needs more)", w->stats.solver_work, w->def.step_budget,
+                        w->stats.solves, w->contacts.count, per_iter);
+}
+
+/* the work of the solve @p rep describes, counted into the step's: its sweeps (iterations plus a
+   nested solver's inner sweeps, at least one) times @p cost */
+static void budget_count(cfWorld *w, const cfReport *rep, double cost)
+{
+    double sweeps = (double)rep->iterations + (double)rep->inner_total;
+    w->stats.solver_work += cost * (sweeps > 1.0 ? sweeps : 1.0);
+    w->stats.solves += 1;
+}
+
+/* a solve whose iterations budget_fit() cut (to @p iters) and that used them all: the budget ended the step */
+static cfStatus budget_spent(cfWorld *w, int nc, int iters)
+{
+    return cf_step_fail(w, CF_MAX_ITER, "solve: the step's work budget is spent: %.4g of world.step_budget %.4g (contact "
+                        "couplings x sweeps) in %d solves, the last on %d contacts cut to the %d iterations the rest paid "
+                        "for (at %g sweeps each at most) and not converged in them; the step stops (raise "
+                        "world.step_budget if the scene needs more)", w->stats.solver_work, w->def.step_budget,
+                        w->stats.solves, nc, iters, sweeps_per_iteration(w));
+}
+
 static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft, cfSolveWork *sv)
 {
     if (!cf_step_solving(w, contacts)) return CF_OK;
@@ -162,8 +248,14 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
     cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
     rep.inner = w->stats.solver_inner;
     as->par.impulse_scale = impulse_scale(w);
-    const double scale = free_scale(w, contacts, as);
-    cfStatus st = contact_solve(w, contacts, as, soft, ustar, &as->par, scale, x, &rep);
+    const double scale = free_scale(w, contacts, as), cost = couplings(w, contacts);
+    cfSolverParams par = as->par;
+    bool cut = false;
+    if (budget_fit(w, cost, &par, &cut) != CF_OK) return CF_MAX_ITER;
+    cfStatus st = contact_solve(w, contacts, as, soft, ustar, &par, scale, x, &rep);
+    budget_count(w, &rep, cost);
+    w->stats.budget_cuts += cut;
+    if (cut && st == CF_MAX_ITER) return budget_spent(w, nc, par.max_iter);
     if ((st == CF_MAX_ITER || st == CF_STAGNATED) && w->def.on_solver_failure == CF_ON_FAILURE_RETRY && !s->dense &&
         cf_vec_finite(3 * nc, x)) {
         /* once more from the answer, with four times the budget (a rows solver starts again from u*) */
@@ -176,9 +268,13 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
         cfSolverParams more = as->par;
         more.max_iter = 4 * (as->par.max_iter > 0 ? as->par.max_iter : 1);
         more.warm_start = true;
+        if (budget_fit(w, cost, &more, &cut) != CF_OK) return CF_MAX_ITER;
         cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
         rep.inner = w->stats.solver_inner;
         st = contact_solve(w, contacts, as, soft, ustar, &more, scale, x, &rep);
+        budget_count(w, &rep, cost);
+        w->stats.budget_cuts += cut;
+        if (cut && st == CF_MAX_ITER) return budget_spent(w, nc, more.max_iter);
         w->stats.solver_retries = 1;
     }
     cf_step_record_solve(&w->stats, &rep, s->measure, st);

@@ -139,6 +139,7 @@ void cf_report_push(cfReport *r, double residual)
 void cf_report_push_inner(cfReport *r, double residual, int inner)
 {
     if (r->history && r->history_len < r->history_cap && r->inner) r->inner[r->history_len] = inner;
+    r->inner_total += inner > 0 ? inner : 0;
     cf_report_push(r, residual);
 }
 

@@ -1045,6 +1045,8 @@ START_TEST(truth_world_bounds_and_planes)
          "world.bounds: must be > 0"},
         {"{\"world\": {\"contact_margin\": 1e300}, \"bodies\": [{\"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
          "world.contact_margin: must be at most world.bounds"},
+        {"{\"world\": {\"step_budget\": 0}, \"bodies\": [{\"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
+         "world.step_budget: must be > 0"},
         {"{\"world\": {\"on_solver_failure\": \"panic\"}, \"bodies\": [{\"mass\": 1, \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}",
          "world.on_solver_failure"},
     };
@@ -1052,6 +1054,67 @@ START_TEST(truth_world_bounds_and_planes)
         cft_assert_status_at(cf_scene_parse(bad[k].json, "bad", &w, NULL, &err), CF_BAD_INPUT, "k = %zu", k);
         ck_assert_msg(strstr(err.msg, bad[k].want), "case %zu: '%s' lacks '%s'", k, err.msg, bad[k].want);
     }
+}
+END_TEST
+
+/* world.step_budget: a step's contact solves do at most the budget's work, counted as the contacts'
+   couplings (assembled forms: sum over the dynamic bodies of k^2, k their contacts; rows: the
+   contacts) times the sweeps; past it the step fails with CF_MAX_ITER, naming the work, and
+   leaves the state as it was */
+START_TEST(truth_world_step_budget)
+{
+    cfWorld w;
+    /* pgs (rows: a sweep visits each contact once) and pgs-blocked (assembled: a sweep visits W's blocks) */
+    const char *names[] = {"pgs", "pgs-blocked"};
+    for (int which = 0; which < 2; ++which) {
+        load("ch05_stack_10.json", &w);
+        w.def.solver = cf_solver_find(names[which]);
+        step_ok(&w, 1);
+        /* the couplings from the contacts, independently of the world's count */
+        double c = 0.0;
+        for (int i = 0; i < w.n_bodies; ++i) {
+            int k = 0;
+            for (int a = 0; a < w.contacts.count; ++a)
+                k += !w.bodies[i].fixed && (w.contacts.items[a].body_a == i || w.contacts.items[a].body_b == i);
+            c += (double)k * k;
+        }
+        if (which == 0) c = w.contacts.count;
+        ck_assert_int_gt(w.contacts.count, 0);
+        ck_assert_int_eq(w.stats.solves, 1);
+        ck_assert_msg(w.stats.solver_work == c * w.stats.solver_iterations, "%s: work %g, couplings %g x %d iterations",
+                      names[which], w.stats.solver_work, c, w.stats.solver_iterations);
+        /* a budget of half that: the solve is cut to the iterations it pays for, uses them and fails the step */
+        double half = 0.5 * w.stats.solver_work;
+        ck_assert_int_eq(w.stats.solver_iterations, w.def.solver_iterations); /* the stack does not converge in 20 sweeps */
+        w.def.step_budget = half;
+        cfVec3 x = w.bodies[5].x;
+        long step = w.step;
+        cfStatus st = cf_world_step(&w);
+        ck_assert_msg(st == CF_MAX_ITER && strstr(w.error.msg, "the step's work budget is spent") &&
+                          strstr(w.error.msg, "iterations the rest paid for"), "%s: %s: %s", names[which], cf_status_name(st),
+                      w.error.msg);
+        ck_assert_msg(w.stats.solver_work <= half, "work %g above the budget %g", w.stats.solver_work, half);
+        ck_assert(w.step == step && w.bodies[5].x.x == x.x && w.bodies[5].x.z == x.z); /* the state as it was */
+        /* a budget that pays for less than one sweep: no solve at all */
+        w.def.step_budget = 0.5 * c;
+        st = cf_world_step(&w);
+        ck_assert_msg(st == CF_MAX_ITER && strstr(w.error.msg, "in 0 solves, and one iteration on these"), "%s: %s",
+                      cf_status_name(st), w.error.msg);
+        cf_world_free(&w);
+    }
+    /* make fuzz at seed 20261203, case scene:356: ch08's cloth as a 1 um strip under 2^31 m/s^2; step
+       2 took minutes of ICA on ~2400 contacts coupled to hundreds each; the default budget ends it */
+    cfError err;
+    cfStatus ld = cf_scene_load("sim/test/data/fuzz_cloth_gravity_2e31.json", &w, NULL, &err);
+    ck_assert_msg(ld == CF_OK, "%s (run the tests from the repository root)", err.msg);
+    ck_assert(w.def.step_budget == CF_STEP_BUDGET_DEFAULT);
+    step_ok(&w, 1);
+    cfStatus st = cf_world_step(&w);
+    ck_assert_msg(st == CF_MAX_ITER && strstr(w.error.msg, "the step's work budget is spent"), "%s: %s", cf_status_name(st),
+                  w.error.msg);
+    ck_assert_msg(w.stats.solver_work <= w.def.step_budget, "work %g", w.stats.solver_work);
+    ck_assert_int_eq(w.step, 1);
+    cf_world_free(&w);
 }
 END_TEST
 
@@ -1175,6 +1238,7 @@ static void build(Suite *s)
     TCase *tt = cft_tcase_long(s, "truth");
     CFT_TEST(tt, truth_world_converged_means_common, "every world solver: converged only at the common tolerance; counted");
     CFT_TEST(tt, truth_world_failure_policy, "on_solver_failure: continue counts, stop fails the step, retry quadruples");
+    CFT_TEST(tt, truth_world_step_budget, "step_budget: work counted as couplings x sweeps; past it the step fails, state kept");
     CFT_TEST(tt, truth_world_bounds_and_planes, "through a plane or out of bounds fails the step with body and step; scenes refused");
     CFT_TEST(tt, truth_scene_check_refuses_ignored_settings, "command-line settings checked as the scene's; ignored ones refused");
     CFT_TEST(tt, truth_tetgen_message_names_the_file, "a TetGen mesh's message names its file after the body");

@@ -296,6 +296,9 @@ typedef struct RunStats {
     double stage[CF_STAGE_COUNT]; /* wall time per stage, summed */
     long contacts;        /* contacts summed over steps */
     int max_contacts;     /* most contacts in one step */
+    double max_work;      /* the most work of one step (cfStepStats::solver_work) */
+    long max_work_step;   /* that step */
+    long budget_cuts;     /* solves whose iterations the budget cut (cfStepStats::budget_cuts) */
     double residual;      /* solver residual of the last step (its own measure) */
     double common;        /* the last step's common residual (Coulomb natural map) */
     long solves;          /* steps with a solve (cfStepStats::contact_solve) */
@@ -355,6 +358,10 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
         fprintf(f, "contacts:   %.1f per step on average, %d at most\n",
                 r->steps_done > 0 ? (double)r->contacts / (double)r->steps_done : 0.0, r->max_contacts);
     }
+    if (w->def.solver && w->def.pipeline == CF_PIPELINE_VELOCITY)
+        fprintf(f, "work:       at most %.4g contact couplings x sweeps in a step (step %ld), %.2g %% of world.step_budget %.4g; "
+                "%ld solves cut by it\n", r->max_work, r->max_work_step, 100.0 * r->max_work / w->def.step_budget,
+                w->def.step_budget, r->budget_cuts);
     if (w->def.pipeline == CF_PIPELINE_IPC)
         fprintf(f, "pipeline:   ipc, dhat %.3g m, kappa %.3g N/m, eps_v %.3g m/s; last step: %d Newton iterations, %d pairs "
                 "within dhat, smallest distance %.3e m\n", w->stats.ipc.dhat, w->stats.ipc.kappa, w->def.ipc.eps_v,
@@ -438,6 +445,8 @@ static int cmd_run(int argc, char **argv)
         for (int s = 0; s < CF_STAGE_COUNT; ++s) r.stage[s] += w.stats.stage_seconds[s];
         r.contacts += w.stats.n_contacts;
         if (w.stats.n_contacts > r.max_contacts) r.max_contacts = w.stats.n_contacts;
+        if (w.stats.solver_work > r.max_work) r.max_work = w.stats.solver_work, r.max_work_step = k;
+        r.budget_cuts += w.stats.budget_cuts;
         r.residual = w.stats.solver_residual;
         r.common = w.stats.common_residual;
         r.solves += w.stats.contact_solve;

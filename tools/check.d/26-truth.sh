@@ -58,10 +58,14 @@ PY
     >"$d/speck.json"
   truth_expect 1 "rigid body 1 'speck' went through the static plane 0 'ground' in step 2" \
     "$TRUTH_CFLAB" run "$d/speck.json" --steps 5 || bad=1
+  # a step whose solves spend world.step_budget stops in about a second, exit 1 naming the work
+  # (make fuzz seed 20261203, case scene:356: ch08's cloth as a 1 um strip under 2^31 m/s^2 ran for minutes)
+  truth_expect 1 "step 2 (t = 0.004 s) failed: solve: the step's work budget is spent" \
+    "$TRUTH_CFLAB" run sim/test/data/fuzz_cloth_gravity_2e31.json || bad=1
   # the summary says what converged; the CSV has the solve column
   truth_expect 0 "converged:  0 of the 5 solves; 5 did not" "$TRUTH_CFLAB" run scenes/ch05_stack_10.json --steps 5 --summary || bad=1
   rm -f "$d/fifo"
-  [ "$bad" -eq 0 ] && echo "ok: refusals, headers, rank-1 PROX, overrides, a body through the ground, the summary"
+  [ "$bad" -eq 0 ] && echo "ok: refusals, headers, rank-1 PROX, overrides, a body through the ground, the step budget, the summary"
   return "$bad"
 }
 

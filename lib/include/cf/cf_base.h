@@ -180,6 +180,8 @@ typedef struct cfReport {
     int history_len;       /**< entries written to @ref history */
     int *inner;            /**< caller-owned, @ref history_cap entries (may be NULL): inner iterations of outer
                                 iteration k of a nested solver (chapter 8's ICA), beside history[k] */
+    long inner_total;      /**< inner iterations over all outer ones of a nested solver (cf_report_push_inner()
+                                sums them, whether or not @ref inner has room); 0 for the others */
     double common;         /**< the common residual of the problem solved (relative, cf_solvers.h): what "converged"
                                 is checked against, beside the solver's own @ref residual; NAN when not computed */
     double common_tol;     /**< the tolerance @ref common was checked against (0 when not checked) */
@@ -192,7 +194,7 @@ void cf_report_init(cfReport *r, double *history, int cap);
 /** Append @p residual to the history (dropped silently when the buffer is full). */
 void cf_report_push(cfReport *r, double residual);
 /** As cf_report_push() for an outer iteration of a nested solver, which also took @p inner inner
- *  iterations (recorded in cfReport::inner when the caller gave one). */
+ *  iterations (recorded in cfReport::inner when the caller gave one, always added to cfReport::inner_total). */
 void cf_report_push_inner(cfReport *r, double residual, int inner);
 
 /** Monotonic wall clock in seconds (for timings; never used for results). */

@@ -169,6 +169,11 @@ typedef enum cfSolverFailure {
 /** Name of a policy as used in scene files ("continue", "warn", "retry", "stop"); "unknown" for other values. */
 const char *cf_solver_failure_name(cfSolverFailure f);
 
+/** Default of cfWorldDef::step_budget (contact couplings x sweeps per step): well above the largest
+ *  step of every scene of scenes/ (`cflab run --summary` prints a run's largest, in its "work" line)
+ *  and small enough that a step that reaches it stops within seconds (about 1e8 block products). */
+#define CF_STEP_BUDGET_DEFAULT 1e8
+
 /** World settings. Start from cf_world_def_default(); check with cf_world_def_check(). */
 typedef struct cfWorldDef {
     cfVec3 gravity;                     /**< m/s^2 (default (0, 0, -9.81): z is up) */
@@ -205,6 +210,11 @@ typedef struct cfWorldDef {
     double slop;                        /**< split impulse: penetration (m, >= 0) left uncorrected, so that solver noise does not rock stacks (default 0.001) */
     unsigned long seed;                 /**< seed of the random ordering (default 1) */
     double max_matrix_mb;               /**< largest assembled contact problem (MB) a step may build before it refuses with a message (default 1024): a typo or a pile of a thousand boxes must not eat the machine */
+    double step_budget;                 /**< the most contact-solve work a step may do (> 0, default #CF_STEP_BUDGET_DEFAULT), in contact couplings x sweeps: a solve's sweeps (its iterations,
+                                             plus a nested solver's inner sweeps: ICA's up to 50 per iteration) times its contacts' couplings (for the assembled and dual forms the sum over the dynamic bodies and free soft nodes of k^2,
+                                             k the contacts touching it: the nonzero blocks of W = J M^-1 J^T, what a sweep visits; for the rows form, which builds no W, the contacts), summed over the step's solves (CMR rounds, halved
+                                             substeps, a retry). A solve gets at most the iterations the rest pays for (at the most sweeps an iteration may take); when not even one is left, or a solve so cut uses them all,
+                                             the step fails with CF_MAX_ITER and a message naming the work (a pivoting solver counts its pivots and is not cut). Velocity pipeline only */
     cfPreconditioner preconditioner;    /**< how a dual-form solver (cfSolver::form CF_FORM_DUAL) anticipates A^-1, chapter 8; soft bodies follow it (lumped: explicit forces). Default exact; other solvers take exact only */
     int cmr_rounds;                     /**< > 0: constraint manifold refinement (ch08.6) with at most this many response-CCD rounds per step (the paper's 5; at most 16); 0: off (default) */
     int cmr_halvings;                   /**< CMR: times a step may be halved when still colliding (0..8, default 2) */
@@ -284,6 +294,9 @@ typedef struct cfStepStats {
     cfStatus solver_claimed;              /**< the status the solver returned before the check (solver_status unless downgraded) */
     int solver_retries;                   /**< solves repeated by on_solver_failure "retry" this step (0 or 1) */
     int split_iterations;                 /**< iterations of the split stage's position solve this step (assembled and dual forms; 0: none ran) */
+    double solver_work;                   /**< work of the step's contact solves so far, in couplings x sweeps (what cfWorldDef::step_budget bounds) */
+    int solves;                           /**< contact solves of the step (more than 1 with CMR rounds, halvings or a retry) */
+    int budget_cuts;                      /**< solves of the step whose iterations step_budget cut (that converged or stagnated within them) */
     int n_contacts;                       /**< contacts in the last step */
     /** a solver per island (cfWorldDef::per_island): the islands with contacts of the last step and,
      *  for each solver the rule chose for the islands awake (at most CF_STATS_ISLAND_SOLVERS, in the
