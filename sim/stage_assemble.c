@@ -312,6 +312,12 @@ static cfStatus position_problem(cfWorld *w, const cfContactList *contacts, cfAs
     for (int a = 0; a < contacts->count; ++a)
         if (cf_split_contact(as, &contacts->items[a])) as->pos_contacts[as->n_pos++] = contacts->items[a];
     if (m == 0) return CF_OK;
+    if (w->def.solver->form == CF_FORM_DUAL) {
+        /* the other forms checked the whole problem, these contacts included, before assembling it */
+        const cfContactList rigid = {.count = m, .cap = m, .items = as->pos_contacts};
+        cfStatus size = check_size(w, &rigid);
+        if (size != CF_OK) return size;
+    }
     if (cf_buf_reserve(&as->gap, m) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
     cfStatus st = cf_friction_problem_rigid(w->bodies, w->n_bodies, as->pos_contacts, m, &as->pos);
     if (st == CF_OK) {
@@ -400,9 +406,9 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
         return CF_OK;
     }
     if (s->form == CF_FORM_DUAL) {
-        /* the dual form's size check is its own; the position problem is an assembled W */
+        /* the dual form's size check is its own; its position problem's, an assembled W of the
+           rigid contacts alone, is position_problem()'s */
         st = cf_assemble_dual(w, contacts, soft, as);
-        if (st == CF_OK && as->split) st = check_size(w, contacts);
     } else {
         st = assemble_fc3d(w, contacts, soft, as);
         if (st == CF_OK) st = cf_form_build(&as->form, s, &as->fc, &as->par, &as->prob, &w->error);
