@@ -251,9 +251,10 @@ bool cf_solver_takes_preconditioner(const cfSolver *s);
  */
 cfStatus cf_world_erp_cfm(const cfWorldDef *d, double *erp, double *cfm);
 
-/** Sleeping (cfWorldDef::sleep_steps): a body is at rest below this speed (m/s) and angular speed (rad/s),
- *  Box2D's tolerances (b2_linearSleepTolerance, b2_angularSleepTolerance of 2 degrees/s). */
+/** Sleeping (cfWorldDef::sleep_steps): a body is at rest below this speed (m/s), Box2D's
+ *  b2_linearSleepTolerance. */
 #define CF_SLEEP_LINEAR 0.01
+/** Sleeping: and below this angular speed (rad/s), Box2D's b2_angularSleepTolerance of 2 degrees/s. */
 #define CF_SLEEP_ANGULAR 0.035
 
 /** The scene's name of cfWorldDef::per_island (world.solver). */
