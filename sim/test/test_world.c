@@ -1246,7 +1246,8 @@ static void build(Suite *s)
        solver in soft_contacts_need_an_assembled_solver */
     TCase *th = cft_tcase_heavy(s, "soft-heavy");
     CFT_TEST(th, soft_block_stands_on_the_ground, "a soft block stands on the ground 10 s (dual form)");
-    CFT_TEST(t, box_stands_on_a_soft_slab, "a rigid box stands on a soft slab 10 s (mixed contacts)");
+    /* the same, and cfview's ASan pass steps this scene (demo ch05/box_on_slab) */
+    CFT_TEST(th, box_stands_on_a_soft_slab, "a rigid box stands on a soft slab 10 s (mixed contacts)");
 
     CFT_TEST(t, soft_on_soft, "a soft cube rests on a soft block (soft-soft contacts)");
     CFT_TEST(t, soft_leaving_contact_takes_no_stale_impulse, "a soft body that leaves contact steps as if alone");

@@ -63,13 +63,18 @@ cflab_check_usage() {
 
 # every committed scene runs to its end on the reference solutions with a finite state: exit 0
 # and nothing on stderr (cflab warns there when the state stops being finite); the walls of 50 and
-# 100 layers (up to a second per step on the soft step) run 12 steps only: make bench-sim runs
-# them to the end, test_fast checks their prediction at 60 steps
+# 100 layers (up to a second per step on the soft step) run 12 and 3 steps only: make bench-sim
+# runs them to the end, test_fast checks their prediction at 60 steps; a scene that a demo runs
+# (its chapter's demos/ name the file) runs 30 steps here: demos-check runs it to the demo's
+# prediction
 cflab_check_all_scenes() {
-  local scene err="$LOG/scenes.err" bad=0 steps
+  local scene err="$LOG/scenes.err" bad=0 steps demoed
+  demoed=$(grep -ho 'ch[0-9][0-9]_[a-z0-9_]*\.json' chapters/ch[0-9][0-9]/demos/*.c | sort -u)
   for scene in scenes/*.json; do
     steps=()
-    case $scene in */ch05_pyramid_50.json|*/ch05_pyramid_100.json) steps=(--steps 12) ;;
+    grep -qx "$(basename "$scene")" <<<"$demoed" && steps=(--steps 30)
+    case $scene in */ch05_pyramid_50.json) steps=(--steps 12) ;;
+      */ch05_pyramid_100.json) steps=(--steps 3) ;;
       */ch11_showcase.json) steps=(--steps 60) ;; # 30 ms a step: make demo shows it, cflab compare measures it
     esac
     if ! "$CFLAB_BIN" run "$scene" "${steps[@]}" --quiet 2>"$err" || [ -s "$err" ]; then
@@ -78,7 +83,7 @@ cflab_check_all_scenes() {
       bad=1
     fi
   done
-  [ "$bad" -eq 0 ] && echo "ok: $(ls scenes/*.json | wc -l) scenes run"
+  [ "$bad" -eq 0 ] && echo "ok: $(ls scenes/*.json | wc -l) scenes run ($(wc -l <<<"$demoed") of them a demo's, 30 steps)"
 }
 
 # --history: a header and one row per iteration of the last step's solve (the stack of 10 on
