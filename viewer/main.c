@@ -61,6 +61,17 @@ static int bad(const char *fmt, const char *a)
     return CFV_EXIT_USAGE;
 }
 
+/* a whole number in [lo, 1e8] into *out; false when v is not one */
+static bool parse_count(const char *v, long lo, long *out)
+{
+    char *e;
+    errno = 0;
+    long n = strtol(v, &e, 10);
+    if (*v == 0 || *e || errno || n < lo || n > 100000000) return false;
+    *out = n;
+    return true;
+}
+
 static int parse(int argc, char **argv, Opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -100,25 +111,13 @@ static int parse(int argc, char **argv, Opts *o)
             o->chapter = (int)c;
         } else if (!strcmp(a, "--steps")) {
             NEED();
-            char *e;
-            errno = 0;
-            long n = strtol(v, &e, 10);
-            if (*e || errno || n < 0 || n > 100000000) return bad("--steps: expected a number of steps, got '%s'", v);
-            o->steps = n;
+            if (!parse_count(v, 0, &o->steps)) return bad("--steps: expected a number of steps, got '%s'", v);
         } else if (!strcmp(a, "--max-steps")) {
             NEED();
-            char *e;
-            errno = 0;
-            long n = strtol(v, &e, 10);
-            if (*e || errno || n < 0 || n > 100000000) return bad("--max-steps: expected a number of steps, got '%s'", v);
-            o->max_steps = n;
+            if (!parse_count(v, 0, &o->max_steps)) return bad("--max-steps: expected a number of steps, got '%s'", v);
         } else if (!strcmp(a, "--frames")) {
             NEED();
-            char *e;
-            errno = 0;
-            long n = strtol(v, &e, 10);
-            if (*e || errno || n < 1 || n > 100000000) return bad("--frames: expected a number of frames, got '%s'", v);
-            o->frames = n;
+            if (!parse_count(v, 1, &o->frames)) return bad("--frames: expected a number of frames, got '%s'", v);
         } else if (!strcmp(a, "--size")) {
             NEED();
             int w, h;
