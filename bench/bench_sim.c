@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* Chapter 5 simulator benchmark: pyramid 10, pyramid 20 and the 1000-box grid at 20 iterations;
    ms per step by stage, contacts, drift after 10 s; the same scenes in ODE QuickStep and Bullet 3
-   when built with CF_HAVE_ODE / CF_HAVE_BULLET (mk/ch05.mk does so when pkg-config finds Debian's
-   libode-dev / libbullet-dev). --scaling adds the scaling table: time per step and drift on
-   pyramids of 10, 20, 50, 100 layers and grids of n^3 boxes (n = 10, and 20, 30 with --large),
-   one round per engine, and a least-squares line of time against contacts per engine.
+   (at 10 and 20 iterations) when built with CF_HAVE_ODE / CF_HAVE_BULLET (mk/ch05.mk does so when
+   pkg-config finds Debian's libode-dev / libbullet-dev), and issue 33's targets per scene, each a
+   line "# target N (...): met / not met (measured ..., distance ...)". --scaling adds the scaling
+   table: time per step and drift on pyramids of 10, 20, 50, 100 layers and grids of n^3 boxes
+   (n = 10, and 20, 30 with --large), one round per engine, and a least-squares line of time
+   against contacts per engine.
 
      bench_sim [--scaling] [--large] [scene.json ...]
    BENCH_REPEATS: rounds of the main table (3); BENCH_ENGINES: the engines to run, by name
-   (cflab,cflab-fast,cflab-fast2,cflab-soft,cflab-soft40,cflab-scene,ode,bullet; all when unset; cflab-scene:
-   in --scaling, a wall whose scene sets the soft step at another iteration count, run as it says) */
+   (cflab,cflab-fast,cflab-fast2,cflab-fast10,cflab-soft,cflab-soft40,cflab-scene,ode,bullet,bullet20;
+   all when unset; cflab-scene: in --scaling, a wall whose scene sets the soft step at another
+   iteration count, run as it says; cflab-fast10 and bullet20 run in the main table only) */
 #define _POSIX_C_SOURCE 200809L /* getpid */
 #include "progress.h"
 #include <math.h>
@@ -28,7 +31,7 @@
 #endif
 #include "peer.h"
 
-#define BULLET_ITERS 10
+#define BULLET_ITERS 10 /* Bullet's default; the row bullet20 runs 20 */
 
 #define ITERS 20
 #define STEPS 600
@@ -174,7 +177,7 @@ static int run_ode(const char *path, double *ms_step, double *ms_solve, double *
 
 #ifdef CF_HAVE_BULLET
 /* ---- the same scene in Bullet 3 (bench/peer_bullet.cc): boxes on the ground plane ---- */
-static int run_bullet(const char *path, BenchRun *out)
+static int run_bullet(const char *path, int iters, BenchRun *out)
 {
     cfWorld w;
     cfError err;
@@ -193,7 +196,7 @@ static int run_bullet(const char *path, BenchRun *out)
         x->half[0] = b->shape.half_extents.x, x->half[1] = b->shape.half_extents.y, x->half[2] = b->shape.half_extents.z;
         x->mass = b->fixed ? 0.0 : b->mass;
     }
-    int st = bench_bullet(boxes, n, -w.def.gravity.z, mu, w.def.dt, STEPS, BULLET_ITERS, out);
+    int st = bench_bullet(boxes, n, -w.def.gravity.z, mu, w.def.dt, STEPS, iters, out);
     free(boxes);
     cf_world_free(&w);
     return st;
@@ -203,21 +206,29 @@ static int run_bullet(const char *path, BenchRun *out)
 /* ---- the engines of one scene ------------------------------------------------------------- */
 
 /* cflab's rows: the readable reference, the fast PGS (same sweeps) and the soft step, at 20
-   iterations, and the soft step at 40 (the setting of the walls of 50 and 100 layers) */
-#define N_CFLAB 5
-static const char *const CFLAB_SOLVER[N_CFLAB] = {"pgs", "pgs-fast", "pgs-fast", "soft-step", "soft-step"};
-static const char *const CFLAB_ENGINE[N_CFLAB] = {"cflab", "cflab-fast", "cflab-fast2", "cflab-soft", "cflab-soft40"};
-static const int CFLAB_ITERS[N_CFLAB] = {ITERS, ITERS, ITERS, ITERS, 2 * ITERS};
+   iterations, the fast PGS at 10 (Bullet's default count: issue 33's first target lets cflab run at
+   the count it needs to stand) and the soft step at 40 (the setting of the walls of 50 and 100 layers) */
+#define N_CFLAB 6
+enum { E_REF, E_FAST, E_FAST2, E_FAST10, E_SOFT, E_SOFT40 };
+static const char *const CFLAB_SOLVER[N_CFLAB] = {"pgs", "pgs-fast", "pgs-fast", "pgs-fast", "soft-step", "soft-step"};
+static const char *const CFLAB_ENGINE[N_CFLAB] = {"cflab", "cflab-fast", "cflab-fast2", "cflab-fast10", "cflab-soft", "cflab-soft40"};
+static const int CFLAB_ITERS[N_CFLAB] = {ITERS, ITERS, ITERS, ITERS / 2, ITERS, 2 * ITERS};
 /* the fast PGS on two threads (CF_THREADS: the same results, bit for bit) */
-static const char *const CFLAB_THREADS[N_CFLAB] = {"1", "1", "2", "1", "1"};
+static const char *const CFLAB_THREADS[N_CFLAB] = {"1", "1", "2", "1", "1", "1"};
 /* the fast path reuses a pair's contacts while its relative pose moves less than 0.1 mm
    (persistent manifolds, the world's manifold_tolerance; docs/performance.md) */
-static const double CFLAB_MANIFOLD_TOL[N_CFLAB] = {0.0, 1e-4, 1e-4, 0.0, 0.0};
+static const double CFLAB_MANIFOLD_TOL[N_CFLAB] = {0.0, 1e-4, 1e-4, 1e-4, 0.0, 0.0};
+/* the rows of the scaling table (cflab-fast10 is there for the targets of the main table) */
+static const bool CFLAB_SCALING[N_CFLAB] = {true, true, true, false, true, true};
 
 typedef struct Peer {
     bool ran;
     double ms_step, ms_solve, contacts, drift; /* ms_solve: QuickStep (ODE); Bullet reports no stages */
 } Peer;
+
+/* the peers: ODE QuickStep at 20 iterations, Bullet at its default 10 and at cflab's 20 */
+enum { P_ODE, P_BULLET, P_BULLET20, N_PEER };
+static const char *const PEER_ENGINE[N_PEER] = {"ode", "bullet", "bullet20"};
 
 /* the engine runs unless BENCH_ENGINES (a comma-separated list of names) leaves it out */
 static bool wanted(const char *engine)
@@ -230,17 +241,36 @@ static bool wanted(const char *engine)
     return false;
 }
 
+/* cflab's engine e runs in this build, is asked for, and belongs to this table */
+static bool cflab_runs(int e, bool main_table)
+{
+    return cf_solver_find(CFLAB_SOLVER[e]) && wanted(CFLAB_ENGINE[e]) && (main_table || (e != E_REF && CFLAB_SCALING[e]));
+}
+
+/* the peer runs in this build, is asked for, and belongs to this table (bullet20: the main table) */
+static bool peer_runs(int p, bool main_table)
+{
+#ifndef CF_HAVE_ODE
+    if (p == P_ODE) return false;
+#endif
+#ifndef CF_HAVE_BULLET
+    if (p != P_ODE) return false;
+#endif
+    return wanted(PEER_ENGINE[p]) && (main_table || p != P_BULLET20);
+}
+
 static BenchProgress g_progress;
 
-/* rounds of every engine in turn, so that each sees the same machine load; the fastest round counts */
-static int run_scene(const char *path, int repeats, bool with_reference, Row r[N_CFLAB], Peer *ode, Peer *bullet)
+/* rounds of every engine in turn, so that each sees the same machine load; the fastest round
+   counts. The main table runs every engine, the scaling table (main_table false) leaves out the
+   reference, cflab-fast10 and bullet20. */
+static int run_scene(const char *path, int repeats, bool main_table, Row r[N_CFLAB], Peer peer[N_PEER])
 {
-    ode->ran = bullet->ran = false;
-    ode->ms_step = bullet->ms_step = INFINITY;
+    for (int p = 0; p < N_PEER; ++p) peer[p] = (Peer){.ran = false, .ms_step = INFINITY};
     for (int round = 0; round < repeats; ++round) {
-        for (int e = with_reference ? 0 : 1; e < N_CFLAB; ++e) {
+        for (int e = 0; e < N_CFLAB; ++e) {
             Row t;
-            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue; /* not in this build, or not asked for */
+            if (!cflab_runs(e, main_table)) continue; /* not in this build, not asked for, or not in this table */
             bench_progress(&g_progress, "%s, %s, round %d of %d", path, CFLAB_ENGINE[e], round + 1, repeats);
             setenv("CF_THREADS", CFLAB_THREADS[e], 1); /* read by the solver's first prepare */
             int bad = run_cflab(path, CFLAB_SOLVER[e], CFLAB_ITERS[e], CFLAB_MANIFOLD_TOL[e], &t);
@@ -249,16 +279,21 @@ static int run_scene(const char *path, int repeats, bool with_reference, Row r[N
             if (round == 0 || t.ms_step < r[e].ms_step) r[e] = t;
         }
 #ifdef CF_HAVE_BULLET
-        BenchRun bt;
-        if (wanted("bullet")) bench_progress(&g_progress, "%s, bullet, round %d of %d", path, round + 1, repeats);
-        if (wanted("bullet") && run_bullet(path, &bt) == 0 && bt.ms_step < bullet->ms_step)
-            *bullet = (Peer){true, bt.ms_step, 0.0, bt.contacts, bt.drift};
+        for (int p = P_BULLET; p <= P_BULLET20; ++p) {
+            BenchRun bt;
+            if (!peer_runs(p, main_table)) continue;
+            bench_progress(&g_progress, "%s, %s, round %d of %d", path, PEER_ENGINE[p], round + 1, repeats);
+            if (run_bullet(path, p == P_BULLET ? BULLET_ITERS : ITERS, &bt) == 0 && bt.ms_step < peer[p].ms_step)
+                peer[p] = (Peer){true, bt.ms_step, 0.0, bt.contacts, bt.drift};
+        }
 #endif
 #ifdef CF_HAVE_ODE
         Peer o = {true, 0, 0, 0, 0};
-        if (wanted("ode")) bench_progress(&g_progress, "%s, ode, round %d of %d", path, round + 1, repeats);
-        if (wanted("ode") && run_ode(path, &o.ms_step, &o.ms_solve, &o.contacts, &o.drift) == 0 && o.ms_step < ode->ms_step)
-            *ode = o;
+        if (peer_runs(P_ODE, main_table)) {
+            bench_progress(&g_progress, "%s, ode, round %d of %d", path, round + 1, repeats);
+            if (run_ode(path, &o.ms_step, &o.ms_solve, &o.contacts, &o.drift) == 0 && o.ms_step < peer[P_ODE].ms_step)
+                peer[P_ODE] = o;
+        }
 #endif
     }
     return 0;
@@ -322,14 +357,15 @@ static int scaling(bool large)
     }
     printf("# scaling: one round per engine; stands: no box moved more than 5 cm in 10 s\n");
     printf("engine,scene,bodies,contacts,ms_step,drift_m,stands_5cm\n");
-    enum { E = N_CFLAB + 2 };
+    enum { E = N_CFLAB + N_PEER };
     double x[E][8], y[E][8], xs[E][8], ys[E][8]; /* every scene; the scenes the engine keeps standing */
     int m[E] = {0}, n_up[E] = {0};
-    const char *name[E] = {CFLAB_ENGINE[0], CFLAB_ENGINE[1], CFLAB_ENGINE[2], CFLAB_ENGINE[3], CFLAB_ENGINE[4], "ode", "bullet"};
+    const char *name[E];
+    for (int e = 0; e < E; ++e) name[e] = e < N_CFLAB ? CFLAB_ENGINE[e] : PEER_ENGINE[e - N_CFLAB];
     int st = 0;
     for (int i = 0; i < ns && st == 0; ++i) {
         Row r[N_CFLAB] = {{0}};
-        Peer p[2];
+        Peer p[N_PEER];
         cfWorld w;
         cfError err;
         if (cf_scene_load(scenes[i], &w, NULL, &err) != CF_OK) {
@@ -341,7 +377,7 @@ static int scaling(bool large)
         bool own_soft = w.def.solver == cf_solver_find("soft-step"); /* at a count no engine row runs */
         for (int e = 0; e < N_CFLAB; ++e) own_soft = own_soft && !(!strcmp(CFLAB_SOLVER[e], "soft-step") && CFLAB_ITERS[e] == own);
         cf_world_free(&w);
-        if ((st = run_scene(scenes[i], 1, false, r, &p[0], &p[1])) != 0) break;
+        if ((st = run_scene(scenes[i], 1, false, r, p)) != 0) break;
         /* a wall whose scene sets the soft step at another count (pyramid 100: 60) also runs as the
            scene says, the catalogue's prediction in full (a row of its own, not in the fits) */
         if (own_soft && wanted("cflab-scene")) {
@@ -354,7 +390,7 @@ static int scaling(bool large)
         for (int e = 1; e < E; ++e) {
             double c, ms, d;
             if (e < N_CFLAB) {
-                if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
+                if (!cflab_runs(e, false)) continue;
                 c = r[e].contacts, ms = r[e].ms_step, d = r[e].drift;
             } else {
                 const Peer *q = &p[e - N_CFLAB];
@@ -370,11 +406,68 @@ static int scaling(bool large)
     /* a collapsing wall is no measure of the step's growth (boxes in flight cost more per contact,
        and the engine keeps fewer contacts): the second line fits the scenes that stand only */
     for (int e = 1; e < E && st == 0; ++e) {
+        if (m[e] == 0) continue;
         print_fit(name[e], "", x[e], y[e], m[e]);
         print_fit(name[e], " (standing scenes)", xs[e], ys[e], n_up[e]);
     }
     for (int g = 0; g < 2 && large; ++g) remove(grid[g]);
     return st;
+}
+
+/* ---- issue 33's targets, one line each: met or not, the measured ratio and its distance ---------- */
+
+static void print_verdict(double measured, double bound, bool at_most)
+{
+    bool met = at_most ? measured <= bound : measured >= bound;
+    printf("%s (measured %.2fx, distance %.2fx)", met ? "met" : "not met", measured, met ? 0.0 : fabs(measured - bound));
+}
+
+/* standing for target 1: the largest displacement below Bullet's (10 iterations) and below 2 cm */
+static bool stands_for_target(const Row *r, const Peer *bullet) { return r->drift < bullet->drift && r->drift < 0.02; }
+
+static void print_targets(const Row r[N_CFLAB], const Peer peer[N_PEER])
+{
+    const Peer *ode = &peer[P_ODE], *bullet = &peer[P_BULLET], *bullet20 = &peer[P_BULLET20];
+    /* 1: the fast path at Bullet's default count of 10, at whatever count cflab needs to stand */
+    if (bullet->ran && (cflab_runs(E_FAST, true) || cflab_runs(E_FAST10, true))) {
+        const int cand[2] = {E_FAST, E_FAST10};
+        double best = INFINITY;
+        printf("# target 1 (cflab-fast <= 1.0x bullet at 10 iterations while standing: drift below bullet's %.2f cm "
+               "and below 2 cm; aimed for 0.7x):", 100 * bullet->drift);
+        for (int k = 0; k < 2; ++k) {
+            int e = cand[k];
+            if (!cflab_runs(e, true)) continue;
+            bool up = stands_for_target(&r[e], bullet);
+            printf(" %s %.2fx at %d iterations, drift %.2f cm%s;", CFLAB_ENGINE[e], r[e].ms_step / bullet->ms_step,
+                   CFLAB_ITERS[e], 100 * r[e].drift, up ? "" : " (does not stand)");
+            if (up) best = fmin(best, r[e].ms_step / bullet->ms_step);
+        }
+        if (isfinite(best)) {
+            printf(" ");
+            print_verdict(best, 1.0, true);
+        } else {
+            printf(" not met (no iteration count run stands)");
+        }
+        printf("\n");
+    }
+    /* 2: equal iterations, 20 */
+    if (bullet20->ran && cflab_runs(E_FAST, true)) {
+        printf("# target 2 (cflab-fast <= 0.6x bullet20, both at 20 iterations): ");
+        print_verdict(r[E_FAST].ms_step / bullet20->ms_step, 0.6, true);
+        printf("\n");
+    }
+    /* 3: two threads (the issue asks it of pyramid 20 and the grid) */
+    if (cflab_runs(E_FAST, true) && cflab_runs(E_FAST2, true)) {
+        printf("# target 3 (cflab-fast2, two threads, >= 1.5x as fast as cflab-fast; asked of pyramid 20 and the grid): ");
+        print_verdict(r[E_FAST].ms_step / r[E_FAST2].ms_step, 1.5, false);
+        printf("\n");
+    }
+    /* 4: the readable reference against ODE */
+    if (ode->ran && cflab_runs(E_REF, true)) {
+        printf("# target 4 (cflab, the reference pgs, <= 1.2x ode): ");
+        print_verdict(r[E_REF].ms_step / ode->ms_step, 1.2, true);
+        printf("\n");
+    }
 }
 
 int main(int argc, char **argv)
@@ -395,20 +488,16 @@ int main(int argc, char **argv)
         for (n = 0; n < 3; ++n) list[n] = scenes[n];
     /* the runs to come, for the progress lines: every engine of every scene per round, then the
        scaling table's scenes (5, and the 2 large grids) once each */
-    int engines = 0;
-    for (int e = 0; e < N_CFLAB; ++e) engines += cf_solver_find(CFLAB_SOLVER[e]) && wanted(CFLAB_ENGINE[e]);
-#ifdef CF_HAVE_ODE
-    engines += wanted("ode");
-#endif
-#ifdef CF_HAVE_BULLET
-    engines += wanted("bullet");
-#endif
+    int engines = 0, engines_scaling = 0;
+    for (int e = 0; e < N_CFLAB; ++e) engines += cflab_runs(e, true), engines_scaling += cflab_runs(e, false);
+    for (int p = 0; p < N_PEER; ++p) engines += peer_runs(p, true), engines_scaling += peer_runs(p, false);
     bench_progress_start(&g_progress, "bench_sim",
-                         n * engines * repeats + (with_scaling ? (5 + (large ? 2 : 0)) * engines : 0));
+                         n * engines * repeats + (with_scaling ? (5 + (large ? 2 : 0)) * engines_scaling : 0));
     printf("# bench_sim: %d steps of 1/60 s, %d iterations, warm start, split impulse: cflab = matrix-free PGS, the reference ch05.6;\n"
            "# cflab-fast = solver pgs-fast (solutions/ch05/fast/, the same sweeps, box pairs side by side: 4 lanes where the processor has AVX2,\n"
            "# else 2; CF_FAST_LANES=2 asks for 2) with persistent manifolds (manifold_tolerance 0.1 mm);\n"
            "# cflab-fast2 the same on 2 threads (CF_THREADS=2: the same results bit for bit, slabs of space per thread);\n"
+           "# cflab-fast10 the same on one thread at 10 iterations (Bullet's default count; not in the scaling table);\n"
            "# cflab-soft = solver soft-step (solutions/ch05/fast/soft_step.c: %d substeps, one soft and one relax sweep each),\n"
            "# cflab-soft40 the same at 40 iterations (20 substeps); ns_per_contact_iter counts sweeps;\n"
            "# ms per step (wall, one thread but cflab-fast2; the fastest of %d rounds, engines in turn: BENCH_REPEATS), stage times,\n"
@@ -423,38 +512,47 @@ int main(int argc, char **argv)
 #endif
 #ifdef CF_HAVE_BULLET
     printf("# Bullet %s btDiscreteDynamicsWorld, sequential impulse %d iterations (split impulse, its defaults), "
-           "dbvt broadphase, mu 0.5 per pair, no sleeping\n", bench_bullet_version(), BULLET_ITERS);
+           "dbvt broadphase, mu 0.5 per pair, no sleeping; bullet20 the same at %d iterations (not in the scaling table)\n",
+           bench_bullet_version(), BULLET_ITERS, ITERS);
 #else
     printf("# Bullet not built in (install libbullet-dev and rebuild to compare)\n");
 #endif
     printf("engine,scene,contacts,ms_step,ms_detect,ms_assemble,ms_solve,ms_stabilize,ns_per_contact_iter,drift_m,stands\n");
     for (int i = 0; i < n; ++i) {
         Row r[N_CFLAB] = {{0}};
-        Peer ode, bullet;
-        if (run_scene(list[i], repeats, true, r, &ode, &bullet)) return 1;
+        Peer peer[N_PEER];
+        if (run_scene(list[i], repeats, true, r, peer)) return 1;
         for (int e = 0; e < N_CFLAB; ++e) {
-            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
+            if (!cflab_runs(e, true)) continue;
             double ms_asm = r[e].ms_stage[CF_STAGE_CONTACTS] + r[e].ms_stage[CF_STAGE_ASSEMBLE];
             printf("%s,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.5f,%s\n", CFLAB_ENGINE[e], list[i], r[e].contacts,
                    r[e].ms_step, r[e].ms_stage[CF_STAGE_DETECT], ms_asm, r[e].ms_stage[CF_STAGE_SOLVE],
                    r[e].ms_stage[CF_STAGE_STABILIZE], 1e6 * r[e].ms_stage[CF_STAGE_SOLVE] / (r[e].contacts * CFLAB_ITERS[e]),
                    r[e].drift, r[e].drift < 0.01 ? "yes" : "no");
         }
-        if (ode.ran)
-            printf("ode,%s,%.0f,%.3f,%.3f,,%.3f,,%.1f,%.5f,%s\n", list[i], ode.contacts, ode.ms_step,
-                   ode.ms_step - ode.ms_solve, ode.ms_solve, 1e6 * ode.ms_solve / (ode.contacts * ITERS), ode.drift,
-                   ode.drift < 0.01 ? "yes" : "no");
-        if (bullet.ran)
-            printf("bullet,%s,%.0f,%.3f,,,,,,%.5f,%s\n", list[i], bullet.contacts, bullet.ms_step, bullet.drift,
-                   bullet.drift < 0.01 ? "yes" : "no");
+        const Peer *ode = &peer[P_ODE], *bullet = &peer[P_BULLET], *bullet20 = &peer[P_BULLET20];
+        if (ode->ran)
+            printf("ode,%s,%.0f,%.3f,%.3f,,%.3f,,%.1f,%.5f,%s\n", list[i], ode->contacts, ode->ms_step,
+                   ode->ms_step - ode->ms_solve, ode->ms_solve, 1e6 * ode->ms_solve / (ode->contacts * ITERS), ode->drift,
+                   ode->drift < 0.01 ? "yes" : "no");
+        for (int p = P_BULLET; p <= P_BULLET20; ++p)
+            if (peer[p].ran)
+                printf("%s,%s,%.0f,%.3f,,,,,,%.5f,%s\n", PEER_ENGINE[p], list[i], peer[p].contacts, peer[p].ms_step,
+                       peer[p].drift, peer[p].drift < 0.01 ? "yes" : "no");
         for (int e = 0; e < N_CFLAB; ++e) {
-            if (!cf_solver_find(CFLAB_SOLVER[e]) || !wanted(CFLAB_ENGINE[e])) continue;
-            if (ode.ran)
+            if (!cflab_runs(e, true)) continue;
+            if (ode->ran)
                 printf("# ratio %s/ODE: step %.2f (target <= 0.5: %s), solve (solve+stabilize vs QuickStep) %.2f\n",
-                       CFLAB_ENGINE[e], r[e].ms_step / ode.ms_step, r[e].ms_step <= 0.5 * ode.ms_step ? "met" : "not met",
-                       (r[e].ms_stage[CF_STAGE_SOLVE] + r[e].ms_stage[CF_STAGE_STABILIZE]) / ode.ms_solve);
-            if (bullet.ran) printf("# ratio %s/Bullet: step %.2f\n", CFLAB_ENGINE[e], r[e].ms_step / bullet.ms_step);
+                       CFLAB_ENGINE[e], r[e].ms_step / ode->ms_step, r[e].ms_step <= 0.5 * ode->ms_step ? "met" : "not met",
+                       (r[e].ms_stage[CF_STAGE_SOLVE] + r[e].ms_stage[CF_STAGE_STABILIZE]) / ode->ms_solve);
+            if (bullet->ran || bullet20->ran) {
+                printf("# ratio %s/Bullet: step", CFLAB_ENGINE[e]);
+                if (bullet->ran) printf(" %.2f", r[e].ms_step / bullet->ms_step);
+                if (bullet20->ran) printf("%s%.2f against Bullet at 20 iterations", bullet->ran ? ", " : " ", r[e].ms_step / bullet20->ms_step);
+                printf("\n");
+            }
         }
+        print_targets(r, peer);
         fflush(stdout);
     }
     int st = with_scaling ? scaling(large) : 0;

@@ -273,10 +273,9 @@ static cfStatus emit_pair(const Pass *p, int i, int j, int *j_old)
     return CF_OK;
 }
 
-/* the fat boxes' pairs when every body is still inside its fat box, else a broad phase of new fat
-   boxes (kept in c) */
-static cfStatus fat_pairs(const cfWorld *w, const cfDetectOptions *o, struct cfManifoldCache *c, cfPairList *pairs,
-                          cfDetectStats *st)
+/* the fat boxes' pairs (c->pairs, which the pass reads in place) when every body is still inside
+   its fat box, else a broad phase of new fat boxes (kept in c) */
+static cfStatus fat_pairs(const cfWorld *w, const cfDetectOptions *o, struct cfManifoldCache *c, cfDetectStats *st)
 {
     bool inside = c->has_pairs;
     for (int i = 0; inside && i < w->n_bodies; ++i) {
@@ -296,11 +295,6 @@ static cfStatus fat_pairs(const cfWorld *w, const cfDetectOptions *o, struct cfM
         cfStatus s = cf_candidate_pairs(w, o, CF_FAT_MARGIN, &c->pairs, st);
         if (s != CF_OK) return s;
         c->has_pairs = true;
-    }
-    pairs->count = 0;
-    for (int k = 0; k < c->pairs.count; ++k) {
-        cfStatus s = cf_pairs_push(pairs, c->pairs.items[k].a, c->pairs.items[k].b);
-        if (s != CF_OK) return s;
     }
     return CF_OK;
 }
@@ -493,8 +487,8 @@ static cfStatus detect_world(const cfWorld *w, const cfDetectOptions *opt, struc
     Pass p = {.w = w, .o = &o, .tol = tol, .out = out, .st = &st};
     if (cache) cache_sets(cache, w, &o, tol, &p.old, &p.now);
     cfPairList pairs = {0, 0, NULL};
-    cfStatus s = p.old ? fat_pairs(w, &o, cache, &pairs, &st) : cf_candidate_pairs(w, &o, 0.0, &pairs, &st);
-    if (s == CF_OK) s = emit_all(&p, &pairs, cache, threads);
+    cfStatus s = p.old ? fat_pairs(w, &o, cache, &st) : cf_candidate_pairs(w, &o, 0.0, &pairs, &st);
+    if (s == CF_OK) s = emit_all(&p, p.old ? &cache->pairs : &pairs, cache, threads);
     cf_pairs_free(&pairs);
     if (s == CF_OK && p.now) cache->cur = 1 - cache->cur;
     st.seconds = cf_seconds() - t0;

@@ -95,9 +95,11 @@ static double free_scale(const cfWorld *w, const cfContactList *contacts, const 
    residual is measured after the world's apply from @p ustar (the caller applies again from u*:
    the same result). */
 static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft,
-                              const double *ustar, const cfSolverParams *par, double scale, double *x, cfReport *rep)
+                              const double *ustar, const cfSolverParams *par, double scale, double *x, cfReport *rep,
+                              cfStatus *applied)
 {
     const cfSolver *s = w->def.solver;
+    *applied = CF_NOT_IMPLEMENTED; /* CF_OK once x is applied from u* (the bodies then hold it) */
     if (s->form != CF_FORM_ROWS && s->form != CF_FORM_DUAL) return cf_form_solve(&as->form, s, &as->prob, par, x, rep);
     const cfSolverParams own = cf_solver_own_params(s, &as->prob, par);
     cfStatus st = s->solve(&as->form.work, &as->prob, &own, x, rep);
@@ -107,7 +109,7 @@ static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssem
     cfFrictionModel model = s->friction_model ? par->friction : CF_FRICTION_CONE;
     double res = INFINITY;
     if (s->form == CF_FORM_DUAL) res = cf_dual_residual(&as->dual, x, as->u_dual.v, model);
-    else if (apply(w, contacts, ustar, x, soft) == CF_OK) res = rows_residual(w, contacts, as, x, model);
+    else if ((*applied = apply(w, contacts, ustar, x, soft)) == CF_OK) res = rows_residual(w, contacts, as, x, model);
     return cf_solver_certify(s, st, cf_common_relative(res, scale), par, rep);
 }
 
@@ -252,7 +254,8 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
     cfSolverParams par = as->par;
     bool cut = false;
     if (budget_fit(w, cost, &par, &cut) != CF_OK) return CF_MAX_ITER;
-    cfStatus st = contact_solve(w, contacts, as, soft, ustar, &par, scale, x, &rep);
+    cfStatus applied;
+    cfStatus st = contact_solve(w, contacts, as, soft, ustar, &par, scale, x, &rep, &applied);
     budget_count(w, &rep, cost);
     w->stats.budget_cuts += cut;
     if (cut && st == CF_MAX_ITER) return budget_spent(w, nc, par.max_iter);
@@ -271,7 +274,7 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
         if (budget_fit(w, cost, &more, &cut) != CF_OK) return CF_MAX_ITER;
         cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
         rep.inner = w->stats.solver_inner;
-        st = contact_solve(w, contacts, as, soft, ustar, &more, scale, x, &rep);
+        st = contact_solve(w, contacts, as, soft, ustar, &more, scale, x, &rep, &applied);
         budget_count(w, &rep, cost);
         w->stats.budget_cuts += cut;
         if (cut && st == CF_MAX_ITER) return budget_spent(w, nc, more.max_iter);
@@ -303,7 +306,9 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
         w->stats.common_residual = cf_dual_residual(&as->dual, x, as->u_dual.v, CF_FRICTION_CONE);
         return CF_OK;
     }
-    st = apply(w, contacts, ustar, x, soft);
+    /* a rows solver's last contact_solve() applied x from u* for its certificate: the bodies then
+       hold what this apply would give them, bit for bit (an apply per solve, not two) */
+    st = s->form == CF_FORM_ROWS && applied == CF_OK ? CF_OK : apply(w, contacts, ustar, x, soft);
     if (st != CF_OK) return cf_step_fail(w, st, "solve: applying the impulses failed (%s)", cf_status_name(st));
     for (int a = 0; a < nc; ++a) memcpy(contacts->items[a].lambda, &x[3 * a], 3 * sizeof *x);
     if (s->form != CF_FORM_ROWS) w->stats.common_residual = cf_fc_residual(&as->fc, x);

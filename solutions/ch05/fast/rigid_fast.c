@@ -453,19 +453,120 @@ typedef struct PackSource {
     int nb;
     const cfContact *contacts;
     const cfRigidPgsOptions *o;
+    bool row_by_row; /* rows NULL: each made by fill_row() and copied into its lane (tests: cfRigidFast::fill_by_rows) */
 } PackSource;
+
+/* the row a padding lane holds: nothing moves it (no Jacobian, no mass, no impulse) */
+static const cfFastRow pad_row = {.W = {0, 0, 0, 0, 1, 0, 0, 0, 1}, .a = -1, .b = -1, .contact = -1};
+
+static inline cfLaneV vsel(cfLaneM m, cfLaneV a, cfLaneV b);
+
+/* a . b of three lane vectors, grouped as cf_fast_dot3() */
+static inline cfLaneV vdot3(const cfLaneV *a, const cfLaneV *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* The rows of one pack (its lanes' rows[l], -1 for padding) made in their lanes at once: the
+   arithmetic of fill_row(), operation for operation in the same order, on lane vectors, so that
+   every lane gets the bits fill_row() gives its row (ISO C: no contracted multiply-adds; the
+   square root lane by lane). A padding lane computes some real row of the pack (no infinities)
+   and then gets the padding row. Where fill_row() leaves a fixed body's terms at zero, the lanes
+   select zero. */
+static void fill_pack_lanes(Pack *q, const int *rows, const cfRigidBody *bodies, int nb, const cfContact *contacts,
+                            const cfRigidPgsOptions *o)
+{
+    cfLaneV dir[9], p[3], xa[3], xb[3], Ia[9], Ib[9], ima, imb, phi, mu, lam[3];
+    cfLaneM has_a, has_b;
+    int any = -1;
+    for (int l = 0; l < CF_LANES && any < 0; ++l) any = rows[l];
+    static const cfRigidBody none; /* a fixed body's slot: x, inverse mass and inertia all zero */
+    for (int l = 0; l < CF_LANES; ++l) {
+        const cfContact *c = &contacts[rows[l] >= 0 ? rows[l] : any];
+        int ab[2];
+        slots_of(bodies, nb, c, ab);
+        const cfRigidBody *A = ab[0] < nb ? &bodies[ab[0]] : &none, *B = ab[1] < nb ? &bodies[ab[1]] : &none;
+        const cfVec3 *d[3] = {&c->n, &c->t, &c->b};
+        for (int k = 0; k < 3; ++k) {
+            dir[3 * k][l] = d[k]->x;
+            dir[3 * k + 1][l] = d[k]->y;
+            dir[3 * k + 2][l] = d[k]->z;
+        }
+        p[0][l] = c->p.x, p[1][l] = c->p.y, p[2][l] = c->p.z;
+        xa[0][l] = A->x.x, xa[1][l] = A->x.y, xa[2][l] = A->x.z;
+        xb[0][l] = B->x.x, xb[1][l] = B->x.y, xb[2][l] = B->x.z;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                Ia[3 * i + j][l] = A->inv_inertia_world.m[i][j];
+                Ib[3 * i + j][l] = B->inv_inertia_world.m[i][j];
+            }
+        ima[l] = A->inv_mass;
+        imb[l] = B->inv_mass;
+        has_a[l] = ab[0] < nb ? -1 : 0;
+        has_b[l] = ab[1] < nb ? -1 : 0;
+        phi[l] = c->phi;
+        mu[l] = c->mu;
+        for (int k = 0; k < 3; ++k) lam[k][l] = o->warm_start ? c->lambda[k] : 0.0;
+    }
+    const cfLaneV zero = {0};
+    cfLaneV ra[3] = {p[0] - xa[0], p[1] - xa[1], p[2] - xa[2]}, rb[3] = {p[0] - xb[0], p[1] - xb[1], p[2] - xb[2]};
+    for (int k = 0; k < 3; ++k) {
+        const cfLaneV *e = &dir[3 * k];
+        cfLaneV ja[3] = {ra[1] * e[2] - ra[2] * e[1], ra[2] * e[0] - ra[0] * e[2], ra[0] * e[1] - ra[1] * e[0]};
+        cfLaneV jb[3] = {rb[1] * e[2] - rb[2] * e[1], rb[2] * e[0] - rb[0] * e[2], rb[0] * e[1] - rb[1] * e[0]};
+        for (int i = 0; i < 3; ++i) {
+            ja[i] = vsel(has_a, ja[i], zero);
+            jb[i] = vsel(has_b, jb[i], zero);
+        }
+        for (int i = 0; i < 3; ++i) {
+            q->d[3 * k + i] = e[i];
+            q->ja[3 * k + i] = ja[i];
+            q->jb[3 * k + i] = jb[i];
+            q->ka[3 * k + i] = vsel(has_a, Ia[3 * i] * ja[0] + Ia[3 * i + 1] * ja[1] + Ia[3 * i + 2] * ja[2], zero);
+            q->kb[3 * k + i] = vsel(has_b, Ib[3 * i] * jb[0] + Ib[3 * i + 1] * jb[1] + Ib[3 * i + 2] * jb[2], zero);
+        }
+    }
+    q->ima = ima;
+    q->imb = imb;
+    cfLaneV im = ima + imb, W[9];
+    for (int k = 0; k < 3; ++k) /* the upper triangle, as fill_row() */
+        for (int l = k; l < 3; ++l)
+            W[3 * k + l] = im * vdot3(&q->d[3 * k], &q->d[3 * l]) + vdot3(&q->ja[3 * k], &q->ka[3 * l]) +
+                           vdot3(&q->jb[3 * k], &q->kb[3 * l]);
+    W[0] += o->cfm;
+    q->inv_wnn = 1.0 / W[0];
+    cfLaneV a = W[4], b = W[5], cc = W[8], det = a * cc - b * b;
+    cfLaneM stick = det > 1e-14 * (a * cc);
+    q->kt0 = vsel(stick, cc / det, zero);
+    q->kt1 = vsel(stick, -b / det, zero);
+    q->kt2 = vsel(stick, a / det, zero);
+    cfLaneV disc = 0.25 * (a - cc) * (a - cc) + b * b, root;
+    for (int l = 0; l < CF_LANES; ++l) root[l] = sqrt(disc[l]);
+    q->inv_sigma = 1.0 / (0.5 * (a + cc) + root);
+    q->w3 = W[1]; /* W[3] = W[1], W[6] = W[2], W[7] = W[5] (mirrored) */
+    q->w6 = W[2];
+    q->w7 = W[5];
+    q->w4 = W[4];
+    q->w8 = W[8];
+    q->bias = vsel(phi >= 0.0, phi, o->erp * phi) / o->h;
+    q->mu = mu;
+    q->stick_ok = vsel(stick, zero + 1.0, zero);
+    for (int k = 0; k < 3; ++k) q->lam[k] = lam[k];
+    for (int l = 0; l < CF_LANES; ++l)
+        if (rows[l] < 0) pack_lane(q, l, &pad_row);
+}
 
 /* the packs of groups [g0, g1) (the groups of tgroup order when T > 1) */
 static void fill_packs(struct cfFastSchedule *s, const PackSource *src, int g0, int g1)
 {
-    static const cfFastRow pad = {.W = {0, 0, 0, 0, 1, 0, 0, 0, 1}, .a = -1, .b = -1, .contact = -1};
     cfFastRow made;
     for (int i = g0; i < g1; ++i) {
         const Group *g = &s->groups[s->threads > 1 ? s->tgroup[i] : i];
-        for (int p = g->first; p < g->first + g->npoints; ++p)
+        for (int p = g->first; p < g->first + g->npoints; ++p) {
+            if (!src->rows && !src->row_by_row) {
+                fill_pack_lanes(&s->packs[p], &s->pack_row[CF_LANES * p], src->bodies, src->nb, src->contacts, src->o);
+                continue;
+            }
             for (int l = 0; l < CF_LANES; ++l) {
                 int row = s->pack_row[CF_LANES * p + l];
-                const cfFastRow *r = &pad;
+                const cfFastRow *r = &pad_row;
                 if (row >= 0 && src->rows) r = &src->rows[row];
                 else if (row >= 0) {
                     fill_row(src->bodies, src->nb, &src->contacts[row], row, src->o, &made);
@@ -473,6 +574,7 @@ static void fill_packs(struct cfFastSchedule *s, const PackSource *src, int g0, 
                 }
                 pack_lane(&s->packs[p], l, r);
             }
+        }
     }
 }
 
@@ -1079,7 +1181,8 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
     else if ((st = build_schedule(ws, contacts, T)) != CF_OK)
         return st;
     if (T > 1 && (st = reserve_dm(ws->sched, o->max_iter)) != CF_OK) return st;
-    fill_all_packs(ws->sched, &(PackSource){.bodies = bodies, .nb = nb, .contacts = contacts, .o = o});
+    fill_all_packs(ws->sched, &(PackSource){.bodies = bodies, .nb = nb, .contacts = contacts, .o = o,
+                                            .row_by_row = ws->fill_by_rows != 0});
     ws->lanes_only = true;
     return CF_OK;
 }

@@ -164,15 +164,19 @@ END_TEST
 /* one solve and one split-impulse stage of a scene's contacts after @p steps, on 1 thread with 2
    lanes and on @p T threads with @p lanes lanes (0: the widest the processor has): the same
    impulses, velocities, pseudo-velocities, sweep count and history, bit for bit (the threads and
-   the lanes keep every body's sequential order; docs/performance.md) */
-static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, double tol, int T, int emulate, int lanes)
+   the lanes keep every body's sequential order; docs/performance.md); with @p by_rows the one thread
+   makes each row by itself and copies it into its lane (cfRigidFast::fill_by_rows), the other
+   makes the rows of a pack in their lanes at once */
+static void threads_vs_one_rows(const char *scene, int steps, cfFrictionModel model, double tol, int T, int emulate,
+                                int lanes, bool by_rows)
 {
     cfWorld w;
     load_settled(scene, steps, &w);
     int nb = w.n_bodies, nc = w.contacts.count;
     cfRigidBody *b[2];
     cfContact *c[2];
-    cfRigidFast ws[2] = {{.threads = 1, .lanes = 2}, {.threads = T, .thread_min_contacts = 1, .emulate = emulate, .lanes = lanes}};
+    cfRigidFast ws[2] = {{.threads = 1, .lanes = 2, .fill_by_rows = by_rows},
+                         {.threads = T, .thread_min_contacts = 1, .emulate = emulate, .lanes = lanes}};
     double hist[2][64];
     cfReport r[2];
     cfRigidPgsOptions o = cf_rigid_pgs_options_default();
@@ -219,6 +223,11 @@ static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, 
     cf_world_free(&w);
 }
 
+static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, double tol, int T, int emulate, int lanes)
+{
+    threads_vs_one_rows(scene, steps, model, tol, T, emulate, lanes, false);
+}
+
 START_TEST(fast_threads_solve_as_one)
 {
     threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, 0, 0);
@@ -255,6 +264,21 @@ START_TEST(fast_lanes_solve_as_one)
     setenv("CF_FAST_LANES", "2", 1);
     ck_assert_int_eq(cf_fast_lanes(), 2);
     unsetenv("CF_FAST_LANES");
+}
+END_TEST
+
+/* the rows of a pack made in their lanes at once (vector arithmetic, a fixed body's terms selected
+   to zero, padding lanes) against each row made by itself (fill_row()) and copied into its lane:
+   the same sweeps, bit for bit, on two lanes and on the widest; the scenes have fixed and moving
+   bodies, manifolds of 1 to 4 points (padding lanes) and sliding contacts */
+START_TEST(fast_lane_rows_as_rows)
+{
+    for (int lanes = 2; lanes <= 4; lanes += 2) {
+        threads_vs_one_rows("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 1, 0, lanes, true);
+        threads_vs_one_rows("ch05_dominoes.json", 90, CF_FRICTION_BOX, 0.0, 1, 0, lanes, true);
+        threads_vs_one_rows("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 1, 0, lanes, true);
+        threads_vs_one_rows("ch05_marbles_162.json", 60, CF_FRICTION_CONE, 0.0, 1, 0, lanes, true);
+    }
 }
 END_TEST
 
@@ -412,6 +436,7 @@ static void build(Suite *s)
     CFT_TEST(t, fast_threads_solve_as_one, "pgs-fast on 2, 3 and 4 threads: the impulses of 1 thread, bit for bit");
     CFT_TEST(t, fast_threads_waits_suffice, "pgs-fast's threads run ahead of each other as far as they may: still one thread's impulses");
     CFT_TEST(t, fast_lanes_solve_as_one, "pgs-fast with four lanes (AVX2): the impulses of two, bit for bit");
+    CFT_TEST(t, fast_lane_rows_as_rows, "pgs-fast's rows made in their lanes at once: the impulses of rows made one by one, bit for bit");
     CFT_TEST(t, fast_threads_world_as_one, "pgs-fast on 2 threads, widest lanes: the trajectory of 1 thread, 2 lanes, bit for bit");
     CFT_TEST(t, soft_step_is_registered, "the registry lists soft-step, a rows solver with its own position stage");
     CFT_TEST(t, soft_step_softness_is_implicit_euler, "soft-step: the soft update is implicit Euler on the spring-damper");
