@@ -2,7 +2,7 @@
 /**
  * @file cf_solvers.h
  * @brief The registry of contact solvers (one table, sim/solvers.c) and the one path from an
- *        assembled contact problem to impulses that the world and `cflab solve` share.
+ *        assembled contact problem to impulses that the world and `cflab solve` share (sim/forms.c).
  *
  * Everything that names a solver reads this table: the world (cfWorldDef::solver), the scene key
  * "solver", `cflab run --solver`, `cflab solve --solver`, the viewer's solver key and every help
