@@ -121,7 +121,7 @@ double cf_form_common_residual(const cfSolver *s, const cfContactProblem *p, con
     double abs_res = INFINITY;
     switch (p->form) {
     case CF_FORM_FC3D:
-        abs_res = s->friction_model && par->friction == CF_FRICTION_BOX ? cf_fc_box_residual(p->fc, x) : cf_fc_residual(p->fc, x);
+        abs_res = cf_solver_friction(s, par->friction) == CF_FRICTION_BOX ? cf_fc_box_residual(p->fc, x) : cf_fc_residual(p->fc, x);
         break;
     case CF_FORM_BLCP: abs_res = cf_blcp_residual(p->blcp, x); break;
     case CF_FORM_LCP: abs_res = cf_lcp_residual(p->lcp, x); break;

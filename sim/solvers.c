@@ -360,8 +360,23 @@ static const cfSolver ROWS[] = {
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
-/* their names, known where the rows are not linked */
-static const char *const REFERENCE_ONLY[] = {"pgs-fast", "soft-step", "prox-jacobi-omp"};
+/* The rows of the reference solutions only, in chapter order after the table, each with its name,
+   known where the row is not linked (its weak reference null). */
+static const struct {
+    const cfSolver *row;
+    const char *name;
+} REFERENCE_ONLY[] = {
+    {&cf_solver_pgs_fast, "pgs-fast"},
+    {&cf_solver_soft_step, "soft-step"},
+    {&cf_solver_prox_jacobi_omp, "prox-jacobi-omp"},
+};
+#define N_REFERENCE_ONLY ((int)(sizeof REFERENCE_ONLY / sizeof REFERENCE_ONLY[0]))
+
+/* the row a program takes for a filter when none is named (cf_solver_default) */
+static const char *const DEFAULT_ROW[CF_SOLVERS_FILTER_COUNT] = {
+    [CF_SOLVERS_ALL] = "pgs",         [CF_SOLVERS_WORLD] = "pgs", [CF_SOLVERS_ASSEMBLED] = "pgs-blocked",
+    [CF_SOLVERS_LCP] = "lemke",       [CF_SOLVERS_SOFT] = "pgs-blocked",
+};
 
 const char *cf_solver_counts(const cfSolver *s) { return s->counts ? s->counts : s->dense ? "pivots" : "sweeps"; }
 
@@ -377,22 +392,25 @@ const char *cf_solver_status_note(const cfSolver *s, cfStatus st)
     }
 }
 
+cfFrictionModel cf_solver_friction(const cfSolver *s, cfFrictionModel asked)
+{
+    return s->form == CF_FORM_BLCP ? CF_FRICTION_BOX : s->friction_model ? asked : CF_FRICTION_CONE;
+}
+
 const char *cf_solver_absent_reason(const char *name)
 {
-    for (int i = 0; i < (int)(sizeof REFERENCE_ONLY / sizeof REFERENCE_ONLY[0]); ++i)
-        if (name && strcmp(name, REFERENCE_ONLY[i]) == 0 && !cf_solver_find(name))
+    for (int i = 0; i < N_REFERENCE_ONLY; ++i)
+        if (name && strcmp(name, REFERENCE_ONLY[i].name) == 0 && !REFERENCE_ONLY[i].row)
             return "; it is a faster row of the reference solutions, which this build does not link (a handout, "
                    "or IMPL=exercises): choose another, e.g. pgs";
     return "";
 }
 
-/* the optional rows, appended in chapter order after the table */
+/* the k-th reference-only row this build links, or NULL */
 static const cfSolver *extra(int k)
 {
-    const cfSolver *const extras[] = {&cf_solver_pgs_fast, &cf_solver_soft_step, &cf_solver_prox_jacobi_omp};
-    int n = 0;
-    for (int i = 0; i < (int)(sizeof extras / sizeof extras[0]); ++i)
-        if (extras[i] && n++ == k) return extras[i];
+    for (int i = 0, n = 0; i < N_REFERENCE_ONLY; ++i)
+        if (REFERENCE_ONLY[i].row && n++ == k) return REFERENCE_ONLY[i].row;
     return NULL;
 }
 
@@ -407,6 +425,18 @@ const cfSolver *cf_solver_at(int i)
 {
     if (i < 0) return NULL;
     return i < N_ROWS ? &ROWS[i] : extra(i - N_ROWS);
+}
+
+bool cf_solver_reference_only(const cfSolver *s)
+{
+    for (int i = 0; s && i < N_REFERENCE_ONLY; ++i)
+        if (REFERENCE_ONLY[i].row == s) return true;
+    return false;
+}
+
+const cfSolver *cf_solver_default(cfSolverFilter filter)
+{
+    return filter >= 0 && filter < CF_SOLVERS_FILTER_COUNT ? cf_solver_find(DEFAULT_ROW[filter]) : NULL;
 }
 
 const cfSolver *cf_solver_find(const char *name)
