@@ -14,7 +14,6 @@
    (default ../shared/data) and the table is skipped when it is missing. --quick: 40 steps and a
    smaller budget; --scene KEY: one scene of part 1 only. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdint.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include "cf/cf_world.h"
 #include "cfview.h"
 #include "child.h"
+#include "files.h"
 #include "fclib.h"
 
 #ifdef CF_HAVE_SICONOS
@@ -487,27 +487,6 @@ static bool better(const Result *a, const Result *b)
     return oa ? a->seconds < b->seconds : a->err_q < b->err_q;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int list_dat(const char *dir, char **names, int cap)
-{
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < cap) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".dat") == 0) {
-            names[n] = malloc(strlen(dir) + len + 2);
-            sprintf(names[n], "%s/%s", dir, e->d_name);
-            ++n;
-        }
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
-    return n;
-}
-
 /* FCLIB's originals: fclib/converted/X.hdf5.dat is fclib/X.hdf5, X.condensed.dat fclib/global/X.hdf5.
    The problem is read from the original when it is there and this bench was built with HDF5=1
    (cflab's reader, tools/cflab/fclib.c), else from the converted text form; *from says which. */
@@ -535,20 +514,21 @@ static void fc3d_table(const char *data)
 {
     char *files[128], dir[900];
     snprintf(dir, sizeof dir, "%s/siconos-fc3d", data);
-    int n = list_dat(dir, files, 128);
+    int n = bench_list_dat(dir, true, files, 128);
     snprintf(dir, sizeof dir, "%s/fclib/converted", data);
-    n += list_dat(dir, files + n, 128 - n);
+    n += bench_list_dat(dir, true, files + n, 128 - n);
     if (n == 0) {
         printf("The FC3D problems: none found under %s (set CF_DATA_DIR); the table is skipped\n", data);
         return;
     }
-    /* the registry's FC3D rows that solve an assembled problem; the OpenMP Jacobi gives
-       prox-jacobi's answer bit for bit (make test-omp), so single-thread CPU time would only repeat it */
+    /* the registry's FC3D rows that solve an assembled problem; not the reference-only rows, faster
+       paths that give their chapter row's answer (the OpenMP Jacobi prox-jacobi's, bit for bit, make
+       test-omp), so single-thread CPU time would only repeat it */
     const cfSolver *rows[32];
     int nr = 0, row_solved[32] = {0};
     for (int i = 0; i < cf_solver_count() && nr < 32; ++i) {
         const cfSolver *s = cf_solver_at(i);
-        if (s->contacts && s->form == CF_FORM_FC3D && !s->dense && strcmp(s->name, "prox-jacobi-omp") != 0) rows[nr++] = s;
+        if (s->contacts && s->form == CF_FORM_FC3D && !s->dense && !cf_solver_reference_only(s)) rows[nr++] = s;
     }
     /* sweeps: PROX 20000 (its merit stalls on the rank-deficient stacks long before), blocked GS and
        Siconos NSGS 200000 (they still gain on RockPile_tob1 and spheres-in-a-box at 20000);

@@ -10,7 +10,6 @@
    max(|q|, |r|, |u|), is printed too). Times: best of repeated runs within a budget (one run for
    slow ones), one thread (OPENBLAS_NUM_THREADS=1 is set by make bench-ch6). */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #include "cf/cf_ch05.h"
 #include "cf/cf_ch06.h"
 #include "cf/cf_problem.h"
+#include "files.h"
 #include "machine.h"
 
 #ifdef CF_HAVE_SICONOS
@@ -58,23 +58,6 @@ typedef struct Pair {
     double log_ratio; /* sum of log(t_ours / t_theirs) over problems both solved */
     int ratios;
 } Pair;
-
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int list_dir(const char *dir, char **names, int cap)
-{
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < cap) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".dat") == 0) names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, by_name);
-    return n;
-}
 
 static void print_row(const char *name, int n, const char *solver, const Outcome *o, bool fc)
 {
@@ -192,7 +175,7 @@ static Outcome run_siconos_lcp(int solver, const cfLcp *p)
 static void bench_lcp(const char *dir, Pair *pm, Pair *pf)
 {
     char *names[64];
-    int nf = list_dir(dir, names, 64);
+    int nf = bench_list_dat(dir, false, names, 64);
     printf("Siconos LCP set (%s): %d files; solved = Siconos' err <= 1e-10 from z = 0, 100 iterations\n", dir, nf);
     for (int i = 0; i < nf; ++i) {
         char path[2048];
@@ -348,7 +331,7 @@ static Outcome run_siconos_fc(int solver, const char *path, const cfFrictionProb
 static void bench_fc_dir(const char *dir, Pair *pa, Pair *pf, int *box_solved, int *count)
 {
     char *names[64];
-    int nf = list_dir(dir, names, 64);
+    int nf = bench_list_dat(dir, false, names, 64);
     for (int i = 0; i < nf; ++i) {
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

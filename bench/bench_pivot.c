@@ -2,7 +2,6 @@
 /* Benchmark of the chapter 4 pivoting solvers: the Siconos LCP set and generated families
    (n = 10 ... 1000), pivots and time; with -DCF_HAVE_SICONOS also Siconos' LEMKE in the same run. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "cf/cf_ch04.h"
 #include "cf/cf_lcpgen.h"
 #include "cf/cf_problem.h"
+#include "files.h"
 #include "machine.h"
 
 #ifdef CF_HAVE_SICONOS
@@ -196,8 +196,6 @@ static void bench_problem(const char *set, const char *name, const cfLcp *p, Tot
 #endif
 }
 
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 static void bench_siconos_set(const char *dir, Totals *tot)
 {
     DIR *d = opendir(dir);
@@ -205,15 +203,9 @@ static void bench_siconos_set(const char *dir, Totals *tot)
         printf("Siconos set: %s not found, skipped\n", dir);
         return;
     }
-    char *names[256];
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && count < 256) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".dat") == 0) names[count++] = strdup(e->d_name);
-    }
     closedir(d);
-    qsort(names, (size_t)count, sizeof *names, by_name);
+    char *names[256];
+    int count = bench_list_dat(dir, false, names, 256);
     printf("Siconos LCP set (%s): %d files\n", dir, count);
     for (int i = 0; i < count; ++i) {
         char path[2048];

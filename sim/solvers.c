@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The registry of contact solvers: one row per solver (cf_solver.h), each mapping the common
-   parameters to its chapter's options, and the one path from an assembled contact problem to
-   impulses (cf_form_build, cf_form_solve) that the world and `cflab solve` share. */
+   parameters to its chapter's options, and the lookups every program uses (by name, by filter).
+   The path from an assembled problem to a row's impulses is forms.c. */
 #include "cf/cf_solvers.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,8 +360,23 @@ static const cfSolver ROWS[] = {
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
-/* their names, known where the rows are not linked */
-static const char *const REFERENCE_ONLY[] = {"pgs-fast", "soft-step", "prox-jacobi-omp"};
+/* The rows of the reference solutions only, in chapter order after the table, each with its name,
+   known where the row is not linked (its weak reference null). */
+static const struct {
+    const cfSolver *row;
+    const char *name;
+} REFERENCE_ONLY[] = {
+    {&cf_solver_pgs_fast, "pgs-fast"},
+    {&cf_solver_soft_step, "soft-step"},
+    {&cf_solver_prox_jacobi_omp, "prox-jacobi-omp"},
+};
+#define N_REFERENCE_ONLY ((int)(sizeof REFERENCE_ONLY / sizeof REFERENCE_ONLY[0]))
+
+/* the row a program takes for a filter when none is named (cf_solver_default) */
+static const char *const DEFAULT_ROW[CF_SOLVERS_FILTER_COUNT] = {
+    [CF_SOLVERS_ALL] = "pgs",         [CF_SOLVERS_WORLD] = "pgs", [CF_SOLVERS_ASSEMBLED] = "pgs-blocked",
+    [CF_SOLVERS_LCP] = "lemke",       [CF_SOLVERS_SOFT] = "pgs-blocked",
+};
 
 const char *cf_solver_counts(const cfSolver *s) { return s->counts ? s->counts : s->dense ? "pivots" : "sweeps"; }
 
@@ -378,22 +392,25 @@ const char *cf_solver_status_note(const cfSolver *s, cfStatus st)
     }
 }
 
+cfFrictionModel cf_solver_friction(const cfSolver *s, cfFrictionModel asked)
+{
+    return s->form == CF_FORM_BLCP ? CF_FRICTION_BOX : s->friction_model ? asked : CF_FRICTION_CONE;
+}
+
 const char *cf_solver_absent_reason(const char *name)
 {
-    for (int i = 0; i < (int)(sizeof REFERENCE_ONLY / sizeof REFERENCE_ONLY[0]); ++i)
-        if (name && strcmp(name, REFERENCE_ONLY[i]) == 0 && !cf_solver_find(name))
+    for (int i = 0; i < N_REFERENCE_ONLY; ++i)
+        if (name && strcmp(name, REFERENCE_ONLY[i].name) == 0 && !REFERENCE_ONLY[i].row)
             return "; it is a faster row of the reference solutions, which this build does not link (a handout, "
                    "or IMPL=exercises): choose another, e.g. pgs";
     return "";
 }
 
-/* the optional rows, appended in chapter order after the table */
+/* the k-th reference-only row this build links, or NULL */
 static const cfSolver *extra(int k)
 {
-    const cfSolver *const extras[] = {&cf_solver_pgs_fast, &cf_solver_soft_step, &cf_solver_prox_jacobi_omp};
-    int n = 0;
-    for (int i = 0; i < (int)(sizeof extras / sizeof extras[0]); ++i)
-        if (extras[i] && n++ == k) return extras[i];
+    for (int i = 0, n = 0; i < N_REFERENCE_ONLY; ++i)
+        if (REFERENCE_ONLY[i].row && n++ == k) return REFERENCE_ONLY[i].row;
     return NULL;
 }
 
@@ -408,6 +425,18 @@ const cfSolver *cf_solver_at(int i)
 {
     if (i < 0) return NULL;
     return i < N_ROWS ? &ROWS[i] : extra(i - N_ROWS);
+}
+
+bool cf_solver_reference_only(const cfSolver *s)
+{
+    for (int i = 0; s && i < N_REFERENCE_ONLY; ++i)
+        if (REFERENCE_ONLY[i].row == s) return true;
+    return false;
+}
+
+const cfSolver *cf_solver_default(cfSolverFilter filter)
+{
+    return filter >= 0 && filter < CF_SOLVERS_FILTER_COUNT ? cf_solver_find(DEFAULT_ROW[filter]) : NULL;
 }
 
 const cfSolver *cf_solver_find(const char *name)
@@ -451,212 +480,4 @@ const char *cf_solver_names(cfSolverFilter filter, char *buf, size_t cap)
         used += (size_t)k;
     }
     return buf;
-}
-
-/* ---- assembled problems ------------------------------------------------------------------- */
-
-void cf_form_work_free(cfFormWork *fw)
-{
-    if (fw->solver && fw->solver->release && fw->work) fw->solver->release(fw->work);
-    cf_blcp_free(&fw->blcp);
-    cf_lcp_free(&fw->lcp);
-    free(fw->x);
-    free(fw->scale);
-    cf_fc_free(&fw->iso);
-    memset(fw, 0, sizeof *fw);
-}
-
-void cf_form_work_use(cfFormWork *fw, const cfSolver *s)
-{
-    if (fw->solver == s) return;
-    if (fw->solver && fw->solver->release && fw->work) fw->solver->release(fw->work);
-    fw->work = NULL;
-    fw->solver = s;
-}
-
-/* A problem with ellipses for a row that reads one mu per contact (CF_FORM_FC3D rows that are not
-   anisotropic, CF_FORM_LCP): its isotropic equivalent in fw->iso (chapter 10's change of variables
-   r_T = S r'_T) and the tangent scales S in fw->scale; nothing otherwise */
-static cfStatus build_equivalent(cfFormWork *fw, const cfSolver *s, const cfFrictionProblem *fc)
-{
-    cf_fc_free(&fw->iso);
-    fw->n_scale = 0;
-    if (!fc->ellipse || s->anisotropic || s->form == CF_FORM_BLCP) return CF_OK;
-    if (2 * fc->nc > fw->cap_scale) {
-        double *sc = realloc(fw->scale, (size_t)2 * fc->nc * sizeof *sc);
-        if (!sc) return CF_NO_MEMORY;
-        fw->scale = sc;
-        fw->cap_scale = 2 * fc->nc;
-    }
-    cfStatus st = cf_fc_isotropic_equivalent(fc, &fw->iso, fw->scale);
-    if (st == CF_OK) fw->n_scale = 2 * fc->nc;
-    return st;
-}
-
-static cfStatus reserve_x(cfFormWork *fw, int n)
-{
-    if (n <= fw->cap_x) return CF_OK;
-    double *x = realloc(fw->x, (size_t)n * sizeof *x);
-    if (!x) return CF_NO_MEMORY;
-    fw->x = x;
-    fw->cap_x = n;
-    return CF_OK;
-}
-
-cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProblem *fc, const cfSolverParams *par,
-                       cfContactProblem *p, cfError *err)
-{
-    memset(p, 0, sizeof *p);
-    if (!cf_solver_matches(s, CF_SOLVERS_ASSEMBLED))
-        return cf_error_set(err, CF_BAD_INPUT, "solver '%s' does not take an assembled contact problem (%s)", s->name,
-                            s->contacts ? "it works on the rigid bodies' rows" : "LCP files only");
-    cf_form_work_use(fw, s);
-    cf_blcp_free(&fw->blcp);
-    cf_lcp_free(&fw->lcp);
-    p->form = s->form;
-    p->nc = fc->nc;
-    p->fc = fc;
-    long unknowns = s->form == CF_FORM_LCP ? (long)fc->nc * (par->directions + 2) : 3L * fc->nc;
-    if (s->dense && unknowns > CF_DENSE_MAX_UNKNOWNS)
-        return cf_error_set(err, CF_BAD_INPUT,
-                            "solver '%s' works on a dense matrix of %ld unknowns here (%d contacts), more than %d: "
-                            "use an iterative solver (e.g. pgs-blocked)",
-                            s->name, unknowns, fc->nc, CF_DENSE_MAX_UNKNOWNS);
-    cfStatus st = build_equivalent(fw, s, fc);
-    if (fw->n_scale) p->fc = &fw->iso;
-    if (st == CF_OK && s->form == CF_FORM_BLCP) {
-        /* the pyramid of an ellipse bounds each tangent by its own coefficient */
-        st = cf_friction_boxed_lcp(fc, &fw->blcp);
-        for (int a = 0; st == CF_OK && fc->ellipse && a < fc->nc; ++a)
-            for (int k = 0; k < 2; ++k) fw->blcp.mu[3 * a + 1 + k] = fc->ellipse[2 * a + k];
-        p->blcp = &fw->blcp;
-    } else if (st == CF_OK && s->form == CF_FORM_LCP) {
-        /* the polyhedral cone of an ellipse: rays on its rim, through the isotropic equivalent (ch10) */
-        st = cf_friction_polyhedral_lcp(p->fc, par->directions, &fw->lcp);
-        p->lcp = &fw->lcp;
-    }
-    if (st != CF_OK)
-        return cf_error_set(err, st, "building the %s form for solver '%s' failed: %s", cf_form_name(s->form), s->name,
-                            cf_status_name(st));
-    return reserve_x(fw, (int)unknowns);
-}
-
-/* ---- one meaning of "converged" --------------------------------------------------------------- */
-
-/* the free velocity of the form: |q| of FC3D, |b| of the LCPs */
-static double form_scale(const cfContactProblem *p)
-{
-    switch (p->form) {
-    case CF_FORM_FC3D: return cf_fc_norm_q(p->fc);
-    case CF_FORM_BLCP: return cf_vec_norm(p->blcp->n, p->blcp->b);
-    case CF_FORM_LCP: return cf_vec_norm(p->lcp->n, p->lcp->b);
-    default: return 0.0;
-    }
-}
-
-double cf_common_relative(double residual, double scale) { return scale > DBL_EPSILON ? residual / scale : residual; }
-
-double cf_form_common_residual(const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par, const double *x)
-{
-    double abs_res = INFINITY;
-    switch (p->form) {
-    case CF_FORM_FC3D:
-        abs_res = s->friction_model && par->friction == CF_FRICTION_BOX ? cf_fc_box_residual(p->fc, x) : cf_fc_residual(p->fc, x);
-        break;
-    case CF_FORM_BLCP: abs_res = cf_blcp_residual(p->blcp, x); break;
-    case CF_FORM_LCP: abs_res = cf_lcp_residual(p->lcp, x); break;
-    default: return NAN;
-    }
-    return cf_common_relative(isfinite(abs_res) ? abs_res : INFINITY, form_scale(p));
-}
-
-cfStatus cf_solver_certify(const cfSolver *s, cfStatus st, double common, const cfSolverParams *par, cfReport *rep)
-{
-    const double tol = par->tol > 0.0 ? par->tol : CF_CONVERGED_TOL_ZERO;
-    if (rep) {
-        rep->claimed = st;
-        rep->common = common;
-        rep->common_tol = tol;
-    }
-    if (!isfinite(common) && (st == CF_OK || st == CF_MAX_ITER || st == CF_STAGNATED)) {
-        st = CF_DIVERGED; /* a residual that is not a number certifies nothing */
-    } else if (st == CF_OK && !(common <= tol)) {
-        /* its own measure stopped it; the common one says it did not get there: a pivoting method
-           ended at an answer that fails it, an iterative one stopped before its budget or at it */
-        st = s->dense || !rep || rep->iterations < par->max_iter ? CF_STAGNATED : CF_MAX_ITER;
-    }
-    if (rep) rep->status = st;
-    return st;
-}
-
-cfSolverParams cf_solver_own_params(const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par)
-{
-    cfSolverParams own = *par;
-    double scale = form_scale(p);
-    if (s->measure == CF_MEASURE_NATURAL_MAP && scale > DBL_EPSILON) own.tol = par->tol * scale;
-    if (s->measure == CF_MEASURE_IMPULSE_CHANGE && par->impulse_scale > 0.0) own.tol = par->tol * par->impulse_scale;
-    return own;
-}
-
-cfStatus cf_form_solve(cfFormWork *fw, const cfSolver *s, const cfContactProblem *p, const cfSolverParams *par,
-                       double *lambda, cfReport *rep)
-{
-    if (fw->solver != s || p->form != s->form || !p->fc) return CF_BAD_INPUT;
-    int nc = p->nc, k = par->directions;
-    double *x = fw->x;
-    if (s->form == CF_FORM_LCP) {
-        /* the pivoting methods start from their own basis: the LCP unknowns start at zero */
-        memset(x, 0, (size_t)p->lcp->n * sizeof *x);
-    } else {
-        for (int i = 0; i < 3 * nc; ++i) x[i] = par->warm_start ? lambda[i] : 0.0;
-        /* the isotropic equivalent's unknowns r'_T = S^-1 r_T (a pinned axis, S = 0, starts at 0) */
-        for (int a = 0; fw->n_scale && a < nc; ++a)
-            for (int j = 0; j < 2; ++j) x[3 * a + 1 + j] = fw->scale[2 * a + j] > 0.0 ? x[3 * a + 1 + j] / fw->scale[2 * a + j] : 0.0;
-    }
-    const cfSolverParams own = cf_solver_own_params(s, p, par);
-    cfStatus st = s->solve(&fw->work, p, &own, x, rep);
-    if (rep) rep->measure = s->measure;
-    if (st == CF_BAD_INPUT || st == CF_NO_MEMORY || st == CF_NOT_IMPLEMENTED) return st;
-    int n = s->form == CF_FORM_LCP ? p->lcp->n : 3 * nc;
-    if (!cf_vec_finite(n, x)) {
-        if (rep) rep->claimed = st, rep->status = CF_DIVERGED;
-        return CF_DIVERGED;
-    }
-    st = cf_solver_certify(s, st, cf_form_common_residual(s, p, par, x), par, rep);
-    if (s->form == CF_FORM_LCP) {
-        /* x = (lambda_n [nc], lambda_d [nc k], beta [nc]); direction i is at angle 2 pi i / k in (t, b) */
-        for (int a = 0; a < nc; ++a) {
-            double lt = 0.0, lb = 0.0;
-            for (int i = 0; i < k; ++i) {
-                double th = 2.0 * CF_PI * i / k, li = x[nc + a * k + i];
-                lt += li * cos(th);
-                lb += li * sin(th);
-            }
-            lambda[3 * a] = x[a];
-            lambda[3 * a + 1] = lt;
-            lambda[3 * a + 2] = lb;
-        }
-    } else {
-        memcpy(lambda, x, (size_t)3 * nc * sizeof *lambda);
-    }
-    /* the isotropic equivalent of an ellipse: r_T = S r'_T */
-    for (int a = 0; fw->n_scale && a < nc; ++a)
-        for (int j = 0; j < 2; ++j) lambda[3 * a + 1 + j] *= fw->scale[2 * a + j];
-    return st;
-}
-
-cfStatus cf_solve_lcp(cfFormWork *fw, const cfSolver *s, const cfLcp *lcp, const cfSolverParams *par, double *x,
-                      cfReport *rep)
-{
-    if (s->form != CF_FORM_LCP) return CF_BAD_INPUT;
-    cf_form_work_use(fw, s);
-    cfContactProblem p;
-    memset(&p, 0, sizeof p);
-    p.form = CF_FORM_LCP;
-    p.lcp = lcp;
-    const cfSolverParams own = cf_solver_own_params(s, &p, par);
-    cfStatus st = s->solve(&fw->work, &p, &own, x, rep);
-    if (rep) rep->measure = s->measure;
-    if (st == CF_BAD_INPUT || st == CF_NO_MEMORY || st == CF_NOT_IMPLEMENTED) return st;
-    return cf_solver_certify(s, st, cf_form_common_residual(s, &p, par, x), par, rep);
 }

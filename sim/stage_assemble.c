@@ -312,7 +312,7 @@ static cfStatus position_problem(cfWorld *w, const cfContactList *contacts, cfAs
     for (int a = 0; a < contacts->count; ++a)
         if (cf_split_contact(as, &contacts->items[a])) as->pos_contacts[as->n_pos++] = contacts->items[a];
     if (m == 0) return CF_OK;
-    if (w->def.solver->form == CF_FORM_DUAL) {
+    if (cf_step_dual_form(w)) {
         /* the other forms checked the whole problem, these contacts included, before assembling it */
         const cfContactList rigid = {.count = m, .cap = m, .items = as->pos_contacts};
         cfStatus size = check_size(w, &rigid);
@@ -405,7 +405,7 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
             return cf_step_fail(w, st, "assemble: solver '%s' could not prepare its rows (%s)", s->name, cf_status_name(st));
         return CF_OK;
     }
-    if (s->form == CF_FORM_DUAL) {
+    if (cf_step_dual_form(w)) {
         /* the dual form's size check is its own; its position problem's, an assembled W of the
            rigid contacts alone, is position_problem()'s */
         st = cf_assemble_dual(w, contacts, soft, as);

@@ -119,7 +119,7 @@ static cfStatus contact_takeable(cfWorld *w, const cfContact *c, const cfFrictio
                             "solver's form before the islands are known): choose one solver, e.g. dual",
                             cf_side_name(w, c, 0), cf_side_name(w, c, 1));
     if (anisotropic && w->def.per_island) return CF_OK; /* the island's rule chooses a solver of ellipses */
-    if (soft && s->form == CF_FORM_ROWS) {
+    if (soft && !cf_solver_matches(s, CF_SOLVERS_SOFT)) {
         char names[512];
         return cf_step_fail(w, CF_BAD_INPUT,
                             "solver '%s' works on rigid rows and cannot take the soft contact between '%s' and '%s'; "
@@ -127,7 +127,7 @@ static cfStatus contact_takeable(cfWorld *w, const cfContact *c, const cfFrictio
                             s->name, cf_side_name(w, c, 0), cf_side_name(w, c, 1),
                             cf_solver_names(CF_SOLVERS_SOFT, names, sizeof names));
     }
-    if (anisotropic && (s->form == CF_FORM_ROWS || s->form == CF_FORM_DUAL)) {
+    if (anisotropic && !cf_solver_matches(s, CF_SOLVERS_ASSEMBLED)) {
         char names[512];
         return cf_step_fail(w, CF_BAD_INPUT, "solver '%s' takes isotropic friction only; the contact "
                             "between '%s' and '%s' has the %s law (chapter 10; every solver of an assembled problem takes it: %s)",

@@ -100,13 +100,13 @@ static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssem
 {
     const cfSolver *s = w->def.solver;
     *applied = CF_NOT_IMPLEMENTED; /* CF_OK once x is applied from u* (the bodies then hold it) */
-    if (s->form != CF_FORM_ROWS && s->form != CF_FORM_DUAL) return cf_form_solve(&as->form, s, &as->prob, par, x, rep);
+    if (cf_solver_matches(s, CF_SOLVERS_ASSEMBLED)) return cf_form_solve(&as->form, s, &as->prob, par, x, rep);
     const cfSolverParams own = cf_solver_own_params(s, &as->prob, par);
     cfStatus st = s->solve(&as->form.work, &as->prob, &own, x, rep);
     if (st != CF_OK && st != CF_MAX_ITER && st != CF_STAGNATED) return st;
     int nc = contacts->count;
     if (!cf_vec_finite(3 * nc, x)) return cf_solver_certify(s, st, INFINITY, par, rep);
-    cfFrictionModel model = s->friction_model ? par->friction : CF_FRICTION_CONE;
+    cfFrictionModel model = cf_solver_friction(s, par->friction);
     double res = INFINITY;
     if (s->form == CF_FORM_DUAL) res = cf_dual_residual(&as->dual, x, as->u_dual.v, model);
     else if ((*applied = apply(w, contacts, ustar, x, soft)) == CF_OK) res = rows_residual(w, contacts, as, x, model);
@@ -189,7 +189,7 @@ static double couplings(const cfWorld *w, const cfContactList *contacts)
    (block-diagonal preconditioner, cf_ica_solve()) one anticipation and up to max_inner inner sweeps */
 static double sweeps_per_iteration(const cfWorld *w)
 {
-    if (w->def.solver->form == CF_FORM_DUAL && w->def.preconditioner == CF_PRECOND_BLOCK_DIAGONAL)
+    if (cf_step_dual_form(w) && w->def.preconditioner == CF_PRECOND_BLOCK_DIAGONAL)
         return 1.0 + (double)cf_ica_options_default().max_inner;
     return 1.0;
 }
@@ -297,7 +297,7 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
                             cf_status_name(st), rep.common, rep.common_tol, rep.residual, cf_measure_name(s->measure));
     if (!cf_vec_finite(3 * nc, x))
         return cf_step_fail(w, CF_DIVERGED, "solve: solver '%s' returned impulses that are not finite", s->name);
-    if (s->form == CF_FORM_DUAL) {
+    if (cf_step_dual_form(w)) {
         if (!cf_vec_finite(as->dual.n, as->u_dual.v))
             return cf_step_fail(w, CF_DIVERGED, "solve: solver '%s' (%s) returned velocities that are not finite", s->name,
                                 cf_preconditioner_name(as->par.preconditioner));
@@ -364,7 +364,7 @@ static cfStatus pseudo_velocities(cfWorld *w, const cfAssembly *as, const double
    rigid sides (cfAssembly::pos: W at the pose of the solve, mu 0, CFM) with the bias
    q_n = erp min(g + slop, 0) / h of each predicted gap g = phi + h u_n^+, solved by the same
    solver through the same form (the dual form, whose system is not an assembled W: by
-   pgs-blocked) from zero, with the velocity solve's tolerance and max(iterations, 4) iterations
+   the registry's default row for assembled problems, pgs-blocked) from zero, with the velocity solve's tolerance and max(iterations, 4) iterations
    (sweeps, pivots, Newton steps as the solver counts them), as the rows' split sweeps. Its
    pseudo-impulses p >= 0 give pseudo-velocities M^-1 J^T p in @p pv. A position solve that returns
    no usable answer fails the step. */
@@ -379,8 +379,7 @@ static cfStatus split_assembled(cfWorld *w, cfAssembly *as, cfBuf *pv, bool *act
         *active |= as->pos.q[3 * k] != 0.0;
     }
     if (!*active) return CF_OK; /* nothing penetrates beyond the slop: every pseudo-impulse is zero */
-    const cfSolver *s = d->solver->form == CF_FORM_DUAL ? cf_solver_find("pgs-blocked") : d->solver;
-    if (!s) return cf_step_fail(w, CF_BAD_INPUT, "stabilize: no pgs-blocked row for the dual form's split stage");
+    const cfSolver *s = cf_step_dual_form(w) ? cf_solver_default(CF_SOLVERS_ASSEMBLED) : d->solver;
     cfSolverParams par = as->par;
     par.warm_start = false;
     par.max_iter = d->solver_iterations > 4 ? d->solver_iterations : 4;

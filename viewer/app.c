@@ -224,87 +224,59 @@ void cfv_slot_label(const cfvSlot *sl, char *out, size_t cap)
     else cfv_copy(out, cap, sl->label);
 }
 
-static void hud_build(const cfvApp *app, Hud *H)
+/* world @p i's line: its label, solver and integrators (or, compared, what its solver did), energy
+   and momentum; the reason it halted */
+static void hud_world(const cfvApp *app, Hud *H, int i, bool rigid, int chars)
 {
     const cfvRun *run = &app->run;
-    memset(H, 0, sizeof *H);
-    float s = H->s = app->text_scale;
-    float pw = fminf(420.0f, 0.32f * app->w), ph = fminf(170.0f, 0.24f * app->h);
-    bool rigid = has_rigid(run), soft = false;
-    for (int i = 0; i < run->n_slots; ++i) soft = soft || run->slot[i].w.n_soft > 0;
-    H->plot[0] = informative(run, offsetof(cfvSlot, energy));
-    H->plot[1] = rigid && informative(run, offsetof(cfvSlot, momentum));
-    H->plot[2] = informative(run, offsetof(cfvSlot, barrier));
-    H->plot[3] = has_history(run);
-    int panels = plot_panels(H);
-    if (app->plots && panels > 0)
-        H->plots = (SDL_FRect){app->w - pw - 8, 8, pw, panels * ph + 8 * (panels - 1)};
-
+    float s = H->s;
     char buf[1400];
-    if (!app->hud) return;
-
-    float maxw = (H->plots.w > 0 ? H->plots.x : (float)app->w) - 20;
-    int chars = (int)(maxw / (6.0f * s)), tchars = (int)(maxw / (6.0f * 1.33f * s));
-    snprintf(buf, sizeof buf, "%s  %s", run->name, run->title);
-    add_lines(H, buf, fg, 1.33f * s, -1, tchars);
-
-    double t = run->n_slots ? run->slot[0].w.time : 0;
-    long step = run->n_slots ? run->slot[0].w.step : 0;
-    double dt = run->n_slots ? run->slot[0].w.def.dt : 0;
-    int n = snprintf(buf, sizeof buf, "t = %.3f s   step %ld   h = %.4g ms   %d step%s/frame", t, step, dt * 1e3,
-                     app->ctl.steps_per_frame, app->ctl.steps_per_frame == 1 ? "" : "s");
-    if (app->threaded && n > 0)
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "   stepping: %.1f ms a step, %.1f steps/s = %.2fx real time",
-                      app->step_ms, app->steps_per_s, app->speed);
-    if (app->ctl.paused && n > 0) snprintf(buf + n, sizeof buf - (size_t)n, "   PAUSED");
-    add_lines(H, buf, fg, s, -1, chars);
-
-    for (int i = 0; i < run->n_slots; ++i) {
-        const cfvSlot *sl = &run->slot[i];
-        const cfWorldDef *d = &sl->w.def;
-        char integ[200] = "", label[160];
-        cfv_slot_label(sl, label, sizeof label);
-        size_t m = 0;
-        if (d->solver) m += (size_t)snprintf(integ + m, sizeof integ - m, "%s", d->solver->name);
-        if (d->pipeline != CF_PIPELINE_VELOCITY) /* its own step: the integrator settings are the velocity pipeline's */
-            m += (size_t)snprintf(integ + m, sizeof integ - m, "%spipeline %s", m ? ", " : "", cf_pipeline_name(d->pipeline));
-        else {
-            bool r_i = false;
-            for (int k = 0; k < sl->w.n_bodies && !r_i; ++k) r_i = !sl->w.bodies[k].fixed;
-            if (r_i)
-                m += (size_t)snprintf(integ + m, sizeof integ - m, "%srigid %s, gyroscopic %s", m ? ", " : "",
-                                      cf_rigid_integrator_name(d->rigid_integrator), d->gyroscopic ? "on" : "off");
-            if (sl->w.n_soft > 0)
-                snprintf(integ + m, sizeof integ - m, "%ssoft %s", m ? ", " : "", cf_soft_integrator_name(d->soft_integrator));
-        }
-        double E = sl->energy.n ? sl->energy.y[sl->energy.n - 1] : 0.0;
-        bool dyn = sl->w.n_soft > 0; /* a world of fixed bodies only (a demo that steps its own system) has no energy to show */
-        for (int k = 0; k < sl->w.n_bodies && !dyn; ++k) dyn = !sl->w.bodies[k].fixed;
-        if (i < run->n_compare) /* a compared scene: what each solver did in the last step */
-            n = snprintf(buf, sizeof buf, "%d%s %s  %d it, common %.2e  E = %.5g J", i + 1, i == app->ctl.slot ? "*" : " ",
-                         label, sl->w.stats.solver_iterations, sl->w.stats.common_residual, E);
-        else
-            n = snprintf(buf, sizeof buf, "%s%s%s%s%s", label, label[0] && integ[0] ? "  " : "", integ[0] ? "[" : "", integ,
-                         integ[0] ? "]" : "");
-        if (dyn && i >= run->n_compare && n > 0 && (size_t)n < sizeof buf)
-            n += snprintf(buf + n, sizeof buf - (size_t)n, "  E = %.5g J", E);
-        if (rigid && dyn && n > 0 && (size_t)n < sizeof buf)
-            snprintf(buf + n, sizeof buf - (size_t)n, "  L = %.4g", sl->momentum.n ? sl->momentum.y[sl->momentum.n - 1] : 0.0);
-        add_lines(H, buf, sl->halted ? warn : fg, s, i, chars - 3);
-        if (sl->halted && sl->note[0]) {
-            snprintf(buf, sizeof buf, "   halted: %s", sl->note);
-            add_lines(H, buf, warn, s, -1, chars);
-        }
+    int n;
+    const cfvSlot *sl = &run->slot[i];
+    const cfWorldDef *d = &sl->w.def;
+    char integ[200] = "", label[160];
+    cfv_slot_label(sl, label, sizeof label);
+    size_t m = 0;
+    if (d->solver) m += (size_t)snprintf(integ + m, sizeof integ - m, "%s", d->solver->name);
+    if (d->pipeline != CF_PIPELINE_VELOCITY) /* its own step: the integrator settings are the velocity pipeline's */
+        m += (size_t)snprintf(integ + m, sizeof integ - m, "%spipeline %s", m ? ", " : "", cf_pipeline_name(d->pipeline));
+    else {
+        bool r_i = false;
+        for (int k = 0; k < sl->w.n_bodies && !r_i; ++k) r_i = !sl->w.bodies[k].fixed;
+        if (r_i)
+            m += (size_t)snprintf(integ + m, sizeof integ - m, "%srigid %s, gyroscopic %s", m ? ", " : "",
+                                  cf_rigid_integrator_name(d->rigid_integrator), d->gyroscopic ? "on" : "off");
+        if (sl->w.n_soft > 0)
+            snprintf(integ + m, sizeof integ - m, "%ssoft %s", m ? ", " : "", cf_soft_integrator_name(d->soft_integrator));
     }
+    double E = sl->energy.n ? sl->energy.y[sl->energy.n - 1] : 0.0;
+    bool dyn = sl->w.n_soft > 0; /* a world of fixed bodies only (a demo that steps its own system) has no energy to show */
+    for (int k = 0; k < sl->w.n_bodies && !dyn; ++k) dyn = !sl->w.bodies[k].fixed;
+    if (i < run->n_compare) /* a compared scene: what each solver did in the last step */
+        n = snprintf(buf, sizeof buf, "%d%s %s  %d it, common %.2e  E = %.5g J", i + 1, i == app->ctl.slot ? "*" : " ",
+                     label, sl->w.stats.solver_iterations, sl->w.stats.common_residual, E);
+    else
+        n = snprintf(buf, sizeof buf, "%s%s%s%s%s", label, label[0] && integ[0] ? "  " : "", integ[0] ? "[" : "", integ,
+                     integ[0] ? "]" : "");
+    if (dyn && i >= run->n_compare && n > 0 && (size_t)n < sizeof buf)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "  E = %.5g J", E);
+    if (rigid && dyn && n > 0 && (size_t)n < sizeof buf)
+        snprintf(buf + n, sizeof buf - (size_t)n, "  L = %.4g", sl->momentum.n ? sl->momentum.y[sl->momentum.n - 1] : 0.0);
+    add_lines(H, buf, sl->halted ? warn : fg, s, i, chars - 3);
+    if (sl->halted && sl->note[0]) {
+        snprintf(buf, sizeof buf, "   halted: %s", sl->note);
+        add_lines(H, buf, warn, s, -1, chars);
+    }
+}
 
-    for (int i = 0; i < CFV_INFO_LINES; ++i)
-        if (run->info[i][0]) add_lines(H, run->info[i], yellow, s, -1, chars);
-
+/* the lines under the worlds: the stage times of the worlds that run the first world's pipeline,
+   then the solve (the pipeline's, the solver's, or the sums of compared worlds) */
+static void hud_totals(const cfvRun *run, bool soft, float maxw, Hud *H)
+{
     double stage[CF_STAGE_COUNT] = {0};
     int iters = 0, budget = 0, contacts = 0;
     long unconverged = 0, solved_steps = 0;
     double resid = 0, common = 0;
-    /* the stage times of the worlds that run the first world's pipeline */
     const cfPipeline *pl = cf_pipeline_of(run->n_slots ? run->slot[0].w.def.pipeline : CF_PIPELINE_VELOCITY);
     for (int i = 0; i < run->n_slots; ++i) {
         const cfWorld *w = &run->slot[i].w;
@@ -350,21 +322,17 @@ static void hud_build(const cfvApp *app, Hud *H)
                      cf_measure_name(d->solver->measure), common, contacts, unconverged, solved_steps);
     }
     add_lines(H, detail, dim, 1.0f, -1, dchars);
+}
 
-    float ww = 0, hh = 0;
-    for (int i = 0; i < H->n_lines; ++i) {
-        float a, b;
-        cfv_text_size(H->line[i].text, H->line[i].scale, &a, &b);
-        ww = fmaxf(ww, a + (H->line[i].box >= 0 ? 14 * s : 0));
-        hh += 12.0f * H->line[i].scale + (i == 0 || H->line[i].scale == 1.0f ? 0 : 0);
-    }
-    H->top = (SDL_FRect){4, 4, fminf(ww, maxw) + 12, hh + 14};
-
-    /* bottom left: the story and the keys, made from the key table */
+/* bottom left: the story and the keys, made from the key table */
+static void hud_story(const cfvApp *app, Hud *H, float maxw)
+{
+    const cfvRun *run = &app->run;
+    float s = H->s;
+    char buf[1400];
     float sw = fminf(maxw, 0.62f * app->w);
-    chars = (int)(sw / (6.0f * s));
+    int chars = (int)(sw / (6.0f * s));
     if (chars < 30) chars = 30;
-    n = 0;
     char wrapped[1600];
     size_t o = 0;
     if (run->prediction[0]) {
@@ -385,6 +353,60 @@ static void hud_build(const cfvApp *app, Hud *H)
     float w2, h2;
     cfv_text_size(H->story, s, &w2, &h2);
     H->bottom = (SDL_FRect){4, app->h - h2 - 16, w2 + 12, h2 + 12};
+}
+
+static void hud_build(const cfvApp *app, Hud *H)
+{
+    const cfvRun *run = &app->run;
+    memset(H, 0, sizeof *H);
+    float s = H->s = app->text_scale;
+    float pw = fminf(420.0f, 0.32f * app->w), ph = fminf(170.0f, 0.24f * app->h);
+    bool rigid = has_rigid(run), soft = false;
+    for (int i = 0; i < run->n_slots; ++i) soft = soft || run->slot[i].w.n_soft > 0;
+    H->plot[0] = informative(run, offsetof(cfvSlot, energy));
+    H->plot[1] = rigid && informative(run, offsetof(cfvSlot, momentum));
+    H->plot[2] = informative(run, offsetof(cfvSlot, barrier));
+    H->plot[3] = has_history(run);
+    int panels = plot_panels(H);
+    if (app->plots && panels > 0)
+        H->plots = (SDL_FRect){app->w - pw - 8, 8, pw, panels * ph + 8 * (panels - 1)};
+
+    char buf[1400];
+    if (!app->hud) return;
+
+    float maxw = (H->plots.w > 0 ? H->plots.x : (float)app->w) - 20;
+    int chars = (int)(maxw / (6.0f * s)), tchars = (int)(maxw / (6.0f * 1.33f * s));
+    snprintf(buf, sizeof buf, "%s  %s", run->name, run->title);
+    add_lines(H, buf, fg, 1.33f * s, -1, tchars);
+
+    double t = run->n_slots ? run->slot[0].w.time : 0;
+    long step = run->n_slots ? run->slot[0].w.step : 0;
+    double dt = run->n_slots ? run->slot[0].w.def.dt : 0;
+    int n = snprintf(buf, sizeof buf, "t = %.3f s   step %ld   h = %.4g ms   %d step%s/frame", t, step, dt * 1e3,
+                     app->ctl.steps_per_frame, app->ctl.steps_per_frame == 1 ? "" : "s");
+    if (app->threaded && n > 0)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "   stepping: %.1f ms a step, %.1f steps/s = %.2fx real time",
+                      app->step_ms, app->steps_per_s, app->speed);
+    if (app->ctl.paused && n > 0) snprintf(buf + n, sizeof buf - (size_t)n, "   PAUSED");
+    add_lines(H, buf, fg, s, -1, chars);
+
+    for (int i = 0; i < run->n_slots; ++i) hud_world(app, H, i, rigid, chars);
+
+    for (int i = 0; i < CFV_INFO_LINES; ++i)
+        if (run->info[i][0]) add_lines(H, run->info[i], yellow, s, -1, chars);
+
+    hud_totals(run, soft, maxw, H);
+
+    float ww = 0, hh = 0;
+    for (int i = 0; i < H->n_lines; ++i) {
+        float a, b;
+        cfv_text_size(H->line[i].text, H->line[i].scale, &a, &b);
+        ww = fmaxf(ww, a + (H->line[i].box >= 0 ? 14 * s : 0));
+        hh += 12.0f * H->line[i].scale;
+    }
+    H->top = (SDL_FRect){4, 4, fminf(ww, maxw) + 12, hh + 14};
+
+    hud_story(app, H, maxw);
 }
 
 void cfv_app_layout(cfvApp *app)

@@ -235,10 +235,31 @@ START_TEST(registry_rows_are_complete)
     ck_assert_str_eq(cf_solver_absent_reason("pgx"), "");
     ck_assert_str_eq(cf_solver_absent_reason(NULL), "");
     static const char *const reference_only[] = {"pgs-fast", "soft-step", "prox-jacobi-omp"};
-    for (int i = 0; i < 3; ++i)
+    int linked = 0;
+    for (int i = 0; i < 3; ++i) {
         ck_assert_msg((*cf_solver_absent_reason(reference_only[i]) != '\0') == !cf_solver_find(reference_only[i]),
                       "%s: linked %d, reason '%s'", reference_only[i], cf_solver_find(reference_only[i]) != NULL,
                       cf_solver_absent_reason(reference_only[i]));
+        ck_assert(!cf_solver_find(reference_only[i]) || cf_solver_reference_only(cf_solver_find(reference_only[i])));
+        linked += cf_solver_find(reference_only[i]) != NULL;
+    }
+    /* the reference-only rows are the table's last, and no other row is one */
+    for (int i = 0; i < n; ++i)
+        ck_assert_msg(cf_solver_reference_only(cf_solver_at(i)) == (i >= n - linked), "%s", cf_solver_at(i)->name);
+    ck_assert(!cf_solver_reference_only(NULL));
+    /* the default row of each filter passes it, and is the one cflab solve and the world take */
+    for (int f = 0; f < CF_SOLVERS_FILTER_COUNT; ++f)
+        ck_assert_msg(cf_solver_default((cfSolverFilter)f) && cf_solver_matches(cf_solver_default((cfSolverFilter)f), (cfSolverFilter)f),
+                      "filter %d", f);
+    ck_assert_ptr_eq(cf_solver_default(CF_SOLVERS_LCP), cf_solver_find("lemke"));
+    ck_assert_ptr_eq(cf_solver_default(CF_SOLVERS_ASSEMBLED), cf_solver_find("pgs-blocked"));
+    ck_assert_ptr_eq(cf_solver_default(CF_SOLVERS_WORLD), cf_solver_find("pgs"));
+    ck_assert_ptr_null(cf_solver_default(CF_SOLVERS_FILTER_COUNT));
+    /* the friction law a row solves: the boxed LCP's pyramid, the asked one of a row that offers both, else the cone */
+    ck_assert_int_eq(cf_solver_friction(cf_solver_find("pgs-boxed"), CF_FRICTION_CONE), CF_FRICTION_BOX);
+    ck_assert_int_eq(cf_solver_friction(cf_solver_find("pgs-blocked"), CF_FRICTION_BOX), CF_FRICTION_BOX);
+    ck_assert_int_eq(cf_solver_friction(cf_solver_find("pgs-blocked"), CF_FRICTION_CONE), CF_FRICTION_CONE);
+    ck_assert_int_eq(cf_solver_friction(cf_solver_find("newton-ac"), CF_FRICTION_BOX), CF_FRICTION_CONE);
     static const char *const world[] = {"pgs", "pgs-blocked", "pgs-boxed", "pgs-sm", "nncg", "baraff", "lemke"};
     for (size_t i = 0; i < sizeof world / sizeof world[0]; ++i) {
         const cfSolver *s = cf_solver_find(world[i]);

@@ -521,11 +521,13 @@ static int cmd_solvers(int argc, char **argv)
     printf("%-14s %-3s %-5s %-17s %-15s %s\n", "solver", "ch", "form", "used on", "history", "what it is");
     for (int i = 0; i < cf_solver_count(); ++i) {
         const cfSolver *s = cf_solver_at(i);
-        const char *use = cf_solver_matches(s, CF_SOLVERS_ASSEMBLED) ? "world, fc3d"
-                          : cf_solver_matches(s, CF_SOLVERS_SOFT)    ? "world"
-                          : cf_solver_matches(s, CF_SOLVERS_WORLD)   ? "world (rigid)"
-                                                                     : "lcp";
-        if (s->contacts && s->form == CF_FORM_LCP) use = "world, fc3d, lcp";
+        /* where the filters let it be used: a world (rigid bodies only without the soft filter), files */
+        char use[32];
+        bool world = cf_solver_matches(s, CF_SOLVERS_WORLD), fc3d = cf_solver_matches(s, CF_SOLVERS_ASSEMBLED),
+             lcp = cf_solver_matches(s, CF_SOLVERS_LCP);
+        snprintf(use, sizeof use, "%s%s%s%s%s", world ? "world" : "",
+                 world && !cf_solver_matches(s, CF_SOLVERS_SOFT) ? " (rigid)" : "", world && fc3d ? ", " : "",
+                 fc3d ? "fc3d" : "", lcp ? (world || fc3d ? ", lcp" : "lcp") : "");
         printf("%-14s %-3d %-5s %-17s %-15s %s\n", s->name, s->chapter, cf_form_name(s->form), use,
                cf_measure_name(s->measure), s->summary);
     }

@@ -32,9 +32,10 @@ static void solve_help(FILE *f)
           "        every solver is compared on), absolute, / ||q|| and / max(||q||, ||r||, ||u||)\n"
           "        (Siconos), and the solver's own measure.\n"
           "\n"
-          "options:\n"
-          "  --solver NAME   a solver of the table (default lemke for LCP files, pgs-blocked for FC3D):\n",
+          "options:\n",
           f);
+    fprintf(f, "  --solver NAME   a solver of the table (default %s for LCP files, %s for FC3D):\n",
+            cf_solver_default(CF_SOLVERS_LCP)->name, cf_solver_default(CF_SOLVERS_ASSEMBLED)->name);
     for (int i = 0; i < cf_solver_count(); ++i) {
         const cfSolver *s = cf_solver_at(i);
         bool lcp = cf_solver_matches(s, CF_SOLVERS_LCP), fc3d = cf_solver_matches(s, CF_SOLVERS_ASSEMBLED);
@@ -77,18 +78,23 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* a finite number, or null in JSON */
+/* a finite number, printed so that reading it back gives the same double (anyone can check x), or
+   null in JSON */
 static void json_number(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, "%.17g", v); /* round-trip precision: anyone can check x */
-    else fputs("null", f);
-}
-
-/* a value printed so that reading it back gives the same double */
-static void json_exact(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, "%.17g", v);
     else fputs("null", f);
+}
+
+/* `, "key": [v0, v1, ...]` */
+static void json_array(FILE *f, const char *key, int n, const double *v)
+{
+    fprintf(f, ", \"%s\": [", key);
+    for (int i = 0; i < n; ++i) {
+        if (i) fputs(", ", f);
+        json_number(f, v[i]);
+    }
+    fputc(']', f);
 }
 
 /* FC3D files start "3 nc storage size0 ..." with storage 0, 1 or 2; LCP files "n storage size0
@@ -216,10 +222,11 @@ static int parse_args(int argc, char **argv, Args *a)
     return -1;
 }
 
-/* the row named on the command line, which must take the file's kind of problem */
-static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fallback, const char *what)
+/* the row named on the command line, or the registry's default for the file's kind of problem,
+   which it must take */
+static const cfSolver *pick(Args *a, cfSolverFilter kind, const char *what)
 {
-    const char *name = a->solver ? a->solver : fallback;
+    const char *name = a->solver ? a->solver : cf_solver_default(kind)->name;
     const cfSolver *s = cf_solver_find(name);
     char names[512];
     cf_solver_names(kind, names, sizeof names);
@@ -232,8 +239,9 @@ static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fall
     const char *why = kind == CF_SOLVERS_LCP && (a->friction_set || a->r_factor_set || a->directions_set)
                           ? "--friction, --r-factor and --directions: an LCP file has no friction"
                       : a->friction_set && !s->friction_model
-                          ? (s->form == CF_FORM_BLCP ? "--friction: it solves the pyramid (box) of the boxed LCP, always"
-                                                     : "--friction: it solves the Coulomb cone only")
+                          ? (cf_solver_friction(s, CF_FRICTION_CONE) == CF_FRICTION_BOX
+                                 ? "--friction: it solves the pyramid (box) of the boxed LCP, always"
+                                 : "--friction: it solves the Coulomb cone only")
                       : a->r_factor_set && !s->r_factors ? "--r-factor: r-factors are a choice of the PROX solvers (chapter 7)"
                       : a->directions_set && s->form != CF_FORM_LCP
                           ? "--directions: friction directions make the polyhedral cone of the LCP solvers"
@@ -242,6 +250,9 @@ static const cfSolver *pick(const Args *a, cfSolverFilter kind, const char *fall
         fprintf(stderr, "cflab solve: solver '%s' would ignore %s\n", s->name, why);
         return NULL;
     }
+    /* a file's defaults: an iterative solver's budget, the tolerance of "converged" */
+    if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
+    if (!a->tol_set) a->par.tol = 1e-10;
     return s;
 }
 
@@ -252,7 +263,7 @@ static int solve_lcp(Args *a)
                 a->write_siconos ? "--write-siconos" : "--write-fclib");
         return 2;
     }
-    const cfSolver *s = pick(a, CF_SOLVERS_LCP, "lemke", "LCP");
+    const cfSolver *s = pick(a, CF_SOLVERS_LCP, "LCP");
     if (!s) return 2;
     cfLcp p;
     cfError err;
@@ -260,8 +271,6 @@ static int solve_lcp(Args *a)
         fprintf(stderr, "cflab solve: %s\n", err.msg);
         return 2;
     }
-    if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
-    if (!a->tol_set) a->par.tol = 1e-10;
     double *x = calloc((size_t)p.n, sizeof *x);
     if (!x) {
         fprintf(stderr, "cflab solve: out of memory (n = %d)\n", p.n);
@@ -292,14 +301,7 @@ static int solve_lcp(Args *a)
             printf(", \"note\": ");
             json_string(stdout, note);
         }
-        if (a->print_x) {
-            printf(", \"x\": [");
-            for (int i = 0; i < p.n; ++i) {
-                if (i) printf(", ");
-                json_exact(stdout, x[i]);
-            }
-            printf("]");
-        }
+        if (a->print_x) json_array(stdout, "x", p.n, x);
         printf("}\n");
     } else {
         printf("%s: LCP, n = %d, solver %s\n", a->file, p.n, s->name);
@@ -335,7 +337,7 @@ static bool looks_hdf5(const char *path)
 /* an FC3D problem from a Siconos text file or an FCLIB HDF5 file (read) */
 static int solve_fc3d(Args *a, cfStatus (*read)(const char *, cfFrictionProblem *, cfError *))
 {
-    const cfSolver *s = pick(a, CF_SOLVERS_ASSEMBLED, "pgs-blocked", "FC3D");
+    const cfSolver *s = pick(a, CF_SOLVERS_ASSEMBLED, "FC3D");
     if (!s) return 2;
     cfFrictionProblem p;
     cfError err;
@@ -349,8 +351,6 @@ static int solve_fc3d(Args *a, cfStatus (*read)(const char *, cfFrictionProblem 
         cf_fc_free(&p);
         return 2;
     }
-    if (!a->iter_set && !s->dense) a->par.max_iter = 10000;
-    if (!a->tol_set) a->par.tol = 1e-10;
     int n = 3 * p.nc;
     double *r = calloc((size_t)n, sizeof *r), *u = malloc((size_t)n * sizeof *u);
     cfFormWork fw = {0};
@@ -402,22 +402,8 @@ static int solve_fc3d(Args *a, cfStatus (*read)(const char *, cfFrictionProblem 
             printf(", \"note\": ");
             json_string(stdout, note);
         }
-        if (a->print_x) {
-            printf(", \"r\": [");
-            for (int i = 0; i < n; ++i) {
-                if (i) printf(", ");
-                json_exact(stdout, r[i]);
-            }
-            printf("]");
-            if (n_lcp) {
-                printf(", \"x_lcp\": [");
-                for (int i = 0; i < n_lcp; ++i) {
-                    if (i) printf(", ");
-                    json_exact(stdout, x_lcp[i]);
-                }
-                printf("]");
-            }
-        }
+        if (a->print_x) json_array(stdout, "r", n, r);
+        if (a->print_x && n_lcp) json_array(stdout, "x_lcp", n_lcp, x_lcp);
         printf("}\n");
     } else {
         printf("%s: FC3D, %d contacts, solver %s\n", a->file, p.nc, s->name);
@@ -426,7 +412,7 @@ static int solve_fc3d(Args *a, cfStatus (*read)(const char *, cfFrictionProblem 
                res, res_q, res_sic);
         printf("  own       %.3e (%s)\n", rep.residual, cf_measure_describe(s->measure));
         printf("  common    %.3e (the %s natural map / ||q||; converged means <= %.3g)%s%s%s\n", rep.common,
-               s->form == CF_FORM_LCP ? "polyhedral LCP's" : s->form == CF_FORM_BLCP || (s->friction_model && a->par.friction == CF_FRICTION_BOX) ? "pyramid's" : "Coulomb",
+               s->form == CF_FORM_LCP ? "polyhedral LCP's" : cf_solver_friction(s, a->par.friction) == CF_FRICTION_BOX ? "pyramid's" : "Coulomb",
                rep.common_tol, rep.claimed != st ? " (the solver said " : "", rep.claimed != st ? cf_status_name(rep.claimed) : "",
                rep.claimed != st ? ")" : "");
         printf("  %-9s %d\n", cf_solver_counts(s), rep.iterations);

@@ -2,7 +2,7 @@
 /**
  * @file cf_solvers.h
  * @brief The registry of contact solvers (one table, sim/solvers.c) and the one path from an
- *        assembled contact problem to impulses that the world and `cflab solve` share.
+ *        assembled contact problem to impulses that the world and `cflab solve` share (sim/forms.c).
  *
  * Everything that names a solver reads this table: the world (cfWorldDef::solver), the scene key
  * "solver", `cflab run --solver`, `cflab solve --solver`, the viewer's solver key and every help
@@ -34,6 +34,9 @@ const cfSolver *cf_solver_find(const char *name);
 const char *cf_solver_absent_reason(const char *name);
 /** True when @p s is a row of this build's table (pointer identity). */
 bool cf_solver_registered(const cfSolver *s);
+/** True when @p s is a row of the reference solutions only (a faster path of a chapter's row,
+ *  tested against it: "pgs-fast", "soft-step", "prox-jacobi-omp"); false for every other row and NULL. */
+bool cf_solver_reference_only(const cfSolver *s);
 /** What row @p s's cfReport::iterations counts, for messages: cfSolver::counts, else "pivots" (dense) or "sweeps". */
 const char *cf_solver_counts(const cfSolver *s);
 /**
@@ -42,6 +45,14 @@ const char *cf_solver_counts(const cfSolver *s);
  * the statuses that need no note. Never NULL.
  */
 const char *cf_solver_status_note(const cfSolver *s, cfStatus st);
+
+/**
+ * The friction law row @p s solves when @p asked (cfSolverParams::friction) is asked of it, and
+ * so the law its common residual measures: the box (the pyramid) for a CF_FORM_BLCP row, @p asked
+ * for a row of cfSolver::friction_model, the cone for every other (for a CF_FORM_LCP row, the
+ * polyhedral cone of cfSolverParams::directions).
+ */
+cfFrictionModel cf_solver_friction(const cfSolver *s, cfFrictionModel asked);
 
 /** Which rows a listing shows. */
 typedef enum cfSolverFilter {
@@ -53,6 +64,13 @@ typedef enum cfSolverFilter {
     CF_SOLVERS_FILTER_COUNT /**< number of filters */
 } cfSolverFilter;
 
+/**
+ * The row a program takes for problems of @p filter when none is named: "pgs" (the world's engine)
+ * for CF_SOLVERS_ALL and CF_SOLVERS_WORLD, "pgs-blocked" for the assembled forms (FC3D files, the
+ * dual form's split position problem) and CF_SOLVERS_SOFT, "lemke" for LCP files. It passes
+ * @p filter. NULL for a value outside the enum.
+ */
+const cfSolver *cf_solver_default(cfSolverFilter filter);
 /** True when @p s passes @p filter. */
 bool cf_solver_matches(const cfSolver *s, cfSolverFilter filter);
 /** "a, b, c": the names of the rows passing @p filter, cut to @p cap bytes. Returns @p buf. */
