@@ -581,6 +581,25 @@ START_TEST(ch03_3_feature_ids)
         cft_assert_near(fmax(fabs(lb.x), fabs(lb.z)), 0.5, 1e-12, 0);
     }
     for (int k = 0; k < 4; ++k) cft_assert_int_at(planes[k], ==, 2, "k = %d", k);
+    /* an exact tie of the incident face: B on its edge, turned 45 deg about x with the rotation
+       written exactly (b_y = (0, s, s), b_z = (0, -s, s), s = sqrt(1/2)), at (0, 1.1, 0): A's
+       +y face is the reference (s = -0.107, B's faces -0.43), and |b_y . m| = |b_z . m| = s.
+       Both faces hold B's lowest edge, so both give its two ends as the contacts (phi = 1.1 -
+       2 s / 2 - 0.5); the spec's rule, the lowest j on a tie, names B's -y face (3), not +z (4) */
+    B = unit_cube(V(0, 1.1, 0), cfu_quat_identity());
+    {
+        const double s = sqrt(0.5);
+        B.R = (cfMat3){{{1, 0, 0}, {0, s, -s}, {0, s, s}}};
+        ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 4, c), 2);
+        for (int k = 0; k < 2; ++k) {
+            uint32_t plk = cf_feature_payload(c[k].feature);
+            cft_assert_int_at(cf_feature_type(c[k].feature), ==, CF_FEAT_FACE_A, "k = %d", k);
+            cft_assert_int_at((int)(plk >> 9), ==, 2, "k = %d: the reference face", k);
+            cft_assert_int_at((int)((plk >> 6) & 7), ==, 3, "k = %d: the incident face (the lowest j of a tie)", k);
+            cft_assert_near(c[k].phi, 1.1 - s - 0.5, 1e-12, 0);
+            cft_assert_near(fabs(point_b(&c[k]).x), 0.5, 1e-12, 0);
+        }
+    }
     A = unit_cube(V(0, 0, 0), axis_angle(0, 0, 1, 45));
     B = unit_cube(V(0, 1.4, 0), axis_angle(1, 0, 0, 45));
     ck_assert_int_eq(cf_collide_box_box(&A, &B, 0.0, 4, c), 1);

@@ -1157,6 +1157,36 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         assert_baraff_path(3, 2, A, b, mu, 7, in, out, step, f, &log, "a cone of radius 0");
         ck_assert(log.label[5][3] == CF_PIV_UPPER && log.f[5][3] == 0.0);
     }
+    /* the same, with contact 1 loaded after it saturates on its cone of radius 0, so the length
+       of u is seen: u must be the unit Delta f_T / |Delta f_T| (the spec), not Delta f_T. Also
+       the coupling c = 1/40 of N1 and T2 (a_T2 = 0.2625, then 0.3875 at pivots 4 and 5: still
+       below T1's 1 and T0's 0.5, so pivots 1-5 are as above):
+       6. T2 driven down: Delta f_T0 = c + 1/4, Delta f_N1 = 3c/2 + 1/8 = 0.1625 and Delta f_T1 =
+          -(c + 3/4)/4 = -0.19375 per unit, out of the cone of radius 0: saturated at s = 0 with
+          u = -1;
+       7. with f_T1 = mu_1 f_N1 u: Delta f_N1 = c / (3/4 + u/2) = 4c, Delta f_T0 = (1/2 - u) 4c = 6c,
+          Delta f_T1 = -4c, a_T2 falling at 1 - 2c - 4c^2 to its goal after s = 0.25 / that;
+          u . Delta a_T1 = -(1/2 - 10c) < 0: it stays saturated, now with f_N1 = 4c s > 0.
+       A u of length |Delta f_T1| = 0.19375 gives Delta f_N1 = c / (3/4 - 0.096875): another
+       step and a friction 0.19 mu f_N1, inside the cone though "saturated" */
+    {
+        StepLog log;
+        double A[36] = {0};
+        for (int i = 0; i < 6; ++i) A[7 * i] = 1.0;
+        A[21] = 4.0;
+        A[6 * 1 + 2] = A[6 * 2 + 1] = -0.5;
+        A[6 * 1 + 3] = A[6 * 3 + 1] = 1.0;
+        A[6 * 3 + 5] = A[6 * 5 + 3] = -0.5;
+        const double c = 1.0 / 40.0, s7 = 0.25 / (1.0 - 2.0 * c - 4.0 * c * c);
+        A[6 * 2 + 5] = A[6 * 5 + 2] = c;
+        const double b[6] = {-1, 1, -0.5, 1, -0.75, 0.25}, mu[3] = {2, 1, 2};
+        const int in[7] = {0, 4, 2, 3, 1, 3, 5}, out[7] = {-1, -1, -1, -1, -1, -1, -1};
+        const double step[7] = {1, 0.75, 0.5, 0.25, 1, 0, s7};
+        const double f[6] = {1, -1 + 6 * c * s7, 4 * c * s7, -4 * c * s7, 0.75, -s7};
+        assert_baraff_path(3, 2, A, b, mu, 7, in, out, step, f, &log, "a cone of radius 0, loaded after");
+        ck_assert(log.label[6][3] == CF_PIV_UPPER);
+        cft_assert_near(log.f[6][3], -mu[1] * log.f[6][2], 1e-12, 0);
+    }
     /* 3D: a friction that leaves its cone is not stuck but UNSEEN, keeps its force, and is
        driven again, its tangent that pushes along its acceleration (f_i a_i > 0) first. Contact
        0's T1 coupled by 0.8 to contact 1's T2 and by 0.1 to contact 1's T1; A_N1N1 = 1.1;

@@ -1407,6 +1407,45 @@ START_TEST(ch07_6_post_projection)
         cft_assert_vec3_near(b->v, cfu_vec3(0, 0, 0), 0); /* velocities unchanged */
         cf_world_free(&w);
     }
+    /* each body moves by its own part of dq: the same tilted box as body 2, behind a ball 0.01
+       into the ground as body 1 (far away: two independent contacts), which only rises (its
+       normal passes through its centre: omega = 0). The box turns by its own omega, all three
+       components, and the ball does not turn */
+    {
+        world_ground(&w, 0.5);
+        int ib = add_body(&w, cf_shape_sphere(0.5), 1.0, cfu_vec3(5, 0, 0.49), 0.5);
+        int i = add_body(&w, cf_shape_box(cfu_vec3(0.5, 0.3, 0.2)), 2.0, cfu_vec3(0, 0, 0), 0.5);
+        ck_assert_int_eq(i, 2);
+        cfRigidBody *b = &w.bodies[i];
+        b->q = cfu_quat_from_axis_angle(cfu_normalize(cfu_vec3(1, 2, 0.5)), 0.4);
+        cf_rigid_update_inertia(b);
+        double low = INFINITY;
+        for (int c = 0; c < 8; ++c) {
+            cfVec3 corner = cfu_vec3(c & 1 ? 0.5 : -0.5, c & 2 ? 0.3 : -0.3, c & 4 ? 0.2 : -0.2);
+            low = fmin(low, cfu_quat_rotate(b->q, corner).z);
+        }
+        b->x = cfu_vec3(0.1, -0.2, -0.01 - low);
+        cfContactList cl = {0};
+        cft_assert_ok(detect_cb(&w, w.bodies, w.n_bodies, &cl));
+        ck_assert_int_eq(cl.count, 2);
+        int a = cl.items[0].body_a == i || cl.items[0].body_b == i ? 0 : 1;
+        cfVec3 n = cl.items[a].n, rn = cfu_cross(cfu_sub(cl.items[a].p, b->x), n);
+        cfVec3 Irn = cfu_mat3_mul_vec(b->inv_inertia_world, rn);
+        double d = -cl.items[a].phi / (b->inv_mass + cfu_dot(rn, Irn));
+        cfRigidBody want = *b;
+        want.v = cfu_scale(d * b->inv_mass, n);
+        want.w = cfu_scale(d, Irn);
+        cft_assert_ok(cf_rigid_integrate_position(&want, 1.0));
+        cf_contacts_free(&cl);
+        cfQuat qball = w.bodies[ib].q;
+        done = cf_prox_post_project(w.bodies, w.n_bodies, detect_cb, &w, 1, 1e-9, &gap);
+        ck_assert_int_eq(done, 1);
+        cft_assert_vec3_near(b->x, want.x, 1e-9);
+        cft_assert_near(cfu_quat_dot(b->q, want.q), 1.0, 1e-12, 0);
+        cft_assert_near(w.bodies[ib].x.z, 0.5, 1e-9, 0);
+        cft_assert_near(cfu_quat_dot(w.bodies[ib].q, qball), 1.0, 1e-12, 0);
+        cf_world_free(&w);
+    }
     /* two balls of mass 1 and 3 in the air overlapping by 0.02 along (1, 1, 0) / sqrt 2: one pass
        of the linear problem separates them exactly, each moved along the normal in inverse
        proportion to its mass (0.015 and 0.005), both components of the motion in play */

@@ -159,7 +159,9 @@ cfSatResult cf_sat_box_box(const cfObb *a, const cfObb *b, double margin);
  *   edge numbers of cf_geometry.h.
  * - Face (axis < 6): the reference face is the face of the axis's box facing the other box;
  *   its outward normal m is n (reference on A) or -n (on B). The incident face is the face
- *   of the other box whose outward normal is most anti-parallel to m (largest |b_j . m|).
+ *   of the other box whose outward normal is most anti-parallel to m (largest |b_j . m|, the
+ *   lowest j on an exact tie: a box on an edge at 45 deg has two, whose quads share the edge
+ *   and give the same points, but other feature ids).
  *   In the reference box's frame, clip the incident quad against the four side planes
  *   |x_k| <= h_k (k != reference axis) with Sutherland-Hodgman. For each clipped point x
  *   (world), its height above the reference face along m is phi = m . (x - x_ref); keep it
