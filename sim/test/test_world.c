@@ -240,7 +240,8 @@ START_TEST(registry_rows_are_complete)
         ck_assert_msg((*cf_solver_absent_reason(reference_only[i]) != '\0') == !cf_solver_find(reference_only[i]),
                       "%s: linked %d, reason '%s'", reference_only[i], cf_solver_find(reference_only[i]) != NULL,
                       cf_solver_absent_reason(reference_only[i]));
-        ck_assert(!cf_solver_find(reference_only[i]) || cf_solver_reference_only(cf_solver_find(reference_only[i])));
+        cft_assert_at(!cf_solver_find(reference_only[i]) || cf_solver_reference_only(cf_solver_find(reference_only[i])),
+                      "i = %d", i);
         linked += cf_solver_find(reference_only[i]) != NULL;
     }
     /* the reference-only rows are the table's last, and no other row is one */

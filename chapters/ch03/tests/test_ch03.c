@@ -596,8 +596,8 @@ START_TEST(ch03_3_feature_ids)
             cft_assert_int_at(cf_feature_type(c[k].feature), ==, CF_FEAT_FACE_A, "k = %d", k);
             cft_assert_int_at((int)(plk >> 9), ==, 2, "k = %d: the reference face", k);
             cft_assert_int_at((int)((plk >> 6) & 7), ==, 3, "k = %d: the incident face (the lowest j of a tie)", k);
-            cft_assert_near(c[k].phi, 1.1 - s - 0.5, 1e-12, 0);
-            cft_assert_near(fabs(point_b(&c[k]).x), 0.5, 1e-12, 0);
+            cft_assert_near_at(c[k].phi, 1.1 - s - 0.5, 1e-12, 0, "k = %d", k);
+            cft_assert_near_at(fabs(point_b(&c[k]).x), 0.5, 1e-12, 0, "k = %d", k);
         }
     }
     A = unit_cube(V(0, 0, 0), axis_angle(0, 0, 1, 45));
