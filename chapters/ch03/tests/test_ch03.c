@@ -1157,6 +1157,33 @@ START_TEST(ch03_4_grazing_at_scale)
     cft_assert_near(r.toi, 0.5, 1e-5, 0);
     cft_assert_near(r.a, 0.25, 1e-5, 0);
     cft_assert_near(r.b, 0.3, 1e-5, 0);
+    /* L is the largest of |x_k - x_0| + h |u_k - u_0| over k = 1, 2, 3 (the spec's). Two ends at
+       f(h) = eps > 0, just above the plane, where only the spec's L calls it a root (HIT at h).
+       (1) The vertex (k = 3) sets L: it starts 20 away at (-19.8, 0.2, 1) and slides over the
+       unit triangle at rest to (0.2, 0.2, 1e-10): f(t) = 1 - (1 - 1e-10) t, f(1) = 1e-10 (exact
+       to 1e-16), L = |x_3 - x_0| + |u_3| = 39.85, tol = 6.3e-8; an L over the triangle's
+       vertices alone is 1 (tol 1e-12 < f(1)): MISS. */
+    {
+        cfVec3 xv[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(-19.8, 0.2, 1)};
+        cfVec3 uv[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 0), V(20, 0, -(1 - 1e-10))};
+        cfCcdResult rv = cf_ccd_vertex_face(xv, uv, 1.0);
+        ck_assert_msg(rv.status == CF_CCD_HIT, "f(h) = 1e-10 within 1e-12 L^3 = 6.3e-8 (L set by the vertex): status %d",
+                      (int)rv.status);
+        cft_assert_near(rv.toi, 1.0, 1e-12, 0);
+    }
+    /* (2) x_0 sets L: it slides along -x at speed 10 (the triangle stretches in its plane) while
+       the vertex comes down from z = 1 to 1e-11: f(t) = (1 + 10 t)(1 - (1 - 1e-11) t), f(1) = 1.1e-10,
+       L = 1 + 10 = 11 (tol 1.3e-9) from the speeds relative to u_0; speeds relative to any other
+       vertex give L = 2.04 (tol 8.5e-12 < f(1)): MISS. At t = 1 the triangle is (-10, 0, 0),
+       (1, 0, 0), (0, 1, 0) and the vertex (0.2, 0.2, 1e-11) is inside it. */
+    {
+        cfVec3 xv[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.2, 0.2, 1)};
+        cfVec3 uv[4] = {V(-10, 0, 0), V(0, 0, 0), V(0, 0, 0), V(0, 0, -(1 - 1e-11))};
+        cfCcdResult rv = cf_ccd_vertex_face(xv, uv, 1.0);
+        ck_assert_msg(rv.status == CF_CCD_HIT, "f(h) = 1.1e-10 within 1e-12 L^3 = 1.3e-9 (L from u_k - u_0): status %d",
+                      (int)rv.status);
+        cft_assert_near(rv.toi, 1.0, 1e-12, 0);
+    }
 }
 END_TEST
 
@@ -1945,12 +1972,41 @@ START_TEST(ch03_6_face_refinement_worked)
     ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
     cft_assert_near(out[0].phi, sqrt(0.25 + 0.09) - 1.0, 1e-6, 0);
     ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_EDGE, 1u << 14 | 3u));
+    /* the same triangle listed from vertex 2: now the FIRST weight is the zero one */
+    m.tri[0][0] = 2, m.tri[0][1] = 3, m.tri[0][2] = 1;
+    ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
+    ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_EDGE, 1u << 14 | 3u));
+    cf_trimesh_free(&m);
+    /* the PGD step of the faces: a given alpha > 0 is used as it is, and alpha <= 0 means 0.25 / L
+       with L the longest edge. One iteration (from the centroid) shows the step: the contact is at
+       the point of cf_sdf_triangle_min(alpha, 1 iteration), phi its value. Margin 1: the vertices
+       (s >= 2.1) give no contact, the face's point (s < 0.1) does. First alpha = 0.05 (not the
+       automatic 0.25 / 6.708 = 0.0373), then the automatic step on a triangle whose longest edge is
+       its first one, from vertex 0 to 1 (8, the others 7.21). */
+    ck_assert(cf_trimesh_init(&m, 3, 1) == CF_OK);
+    m.tri[0][0] = 0, m.tri[0][1] = 1, m.tri[0][2] = 2;
+    for (int run = 0; run < 2; ++run) {
+        cfVec3 p0 = run == 0 ? a : V(-4, -3, 0.95), p1 = run == 0 ? b : V(4, -3, 0.95);
+        m.v[0] = p0, m.v[1] = p1, m.v[2] = c;
+        cfSdfMeshOptions o1 = cf_sdf_mesh_options_default();
+        o1.margin = 1.0;
+        o1.iters = 1;
+        o1.alpha = run == 0 ? 0.05 : 0.0;
+        double step = run == 0 ? 0.05 : 0.25 / 8.0;
+        double want = cf_sdf_triangle_min(&sph, p0, p1, c, step, 1, w);
+        ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &o1, out, 8), 1);
+        cft_assert_near_at(out[0].phi, want, 1e-12, 0, "run %d (alpha %g)", run, step);
+    }
     cf_trimesh_free(&m);
     /* the lowest point at a vertex (0, 0, 0.5), the others far out: the vertex contact only (the
        face's minimum is no lower than that vertex, so it adds nothing) */
     ck_assert(cf_trimesh_init(&m, 3, 1) == CF_OK);
     m.v[0] = V(0, 0, 0.5), m.v[1] = V(3, 0, 3), m.v[2] = V(0, 3, 3);
     m.tri[0][0] = 0, m.tri[0][1] = 1, m.tri[0][2] = 2;
+    ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
+    ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_VERTEX, 0));
+    /* listed with that vertex second: the face is compared with each of its three vertices */
+    m.tri[0][0] = 1, m.tri[0][1] = 0, m.tri[0][2] = 2;
     ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
     ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_VERTEX, 0));
     cf_trimesh_free(&m);
