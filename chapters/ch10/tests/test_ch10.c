@@ -192,6 +192,12 @@ START_TEST(ch10_1_robust_and_rotated)
     cft_assert_near(mu[0], 0.5, 1e-15, 0);
     cft_assert_near(mu[1], 0.5, 1e-15, 0);
     cft_assert_vec3_near(t, cfu_vec3(0, 1, 0), 1e-15);
+    /* the threshold is 1e-9 |s|: a projection of 1e-7 |s| still orients its surface, so s_b =
+       (0, 1e-7, 1) is parallel to s_a = y (d = 1: the ellipse (mu_t^A, mu_b^A), not isotropic) */
+    cft_assert_ok(cf_matchstick_cone(z, cfu_vec3(0, 1, 0), cfu_vec3(0, 1e-7, 1), &MS, &t, &b, mu));
+    cft_assert_near(mu[0], 0.2, 1e-12, 0);
+    cft_assert_near(mu[1], 0.8, 1e-12, 0);
+    cft_assert_vec3_near(t, cfu_vec3(0, 1, 0), 1e-12);
     /* neither: chapter 2's frame */
     cfVec3 tc, bc;
     cft_assert_ok(cf_contact_frame(z, &tc, &bc));
@@ -267,6 +273,16 @@ START_TEST(ch10_2_projection)
         cf_ellipse_project(a, p, 1e-15, pp);
         cft_assert_near_at(pp[0], p[0], 1e-12 * s, 0, "k = %d (idempotent)", k);
         cft_assert_near_at(pp[1], p[1], 1e-12 * s, 0, "k = %d (idempotent)", k);
+    }
+    /* tol = 0: the bisection runs to adjacent doubles and stops when the midpoint equals EITHER
+       end (which one depends on the rounding of (lo + hi) / 2). From [0, t_1] with t_1 / t* < 20
+       here that is about 60 halvings; a stop on one end only runs on to the 1100-step cap
+       whenever the midpoint rounds to the other. 16 points around the ellipse (2, 1). */
+    for (int k = 0; k < 16; ++k) {
+        double th = 2 * CF_PI * (k + 0.3) / 16, zk[2] = {3 * cos(th), 3 * sin(th)};
+        int steps = cf_ellipse_project(ax, zk, 0.0, x);
+        cft_assert_at(steps >= 1 && steps <= 200, "k = %d: %d bisection steps at tol 0", k, steps);
+        check_projection(ax, zk, x, 1e-12, "tol 0");
     }
     /* the worked point scaled by 1e-200 and 1e200: the same answer, scaled (a scale of
        1/max(1, ...) squares 1e-200 to 0) */
@@ -515,6 +531,25 @@ START_TEST(ch10_3_prox_gs)
         ck_assert(fixed);
         cf_aniso_prox_gs_sweep(&p, r, NULL, NULL, 1e-15, zero, fixed, w);
         for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(fixed[i], trial[i], 0, 0, "k = %d, i = %d", k, i);
+        /* Gauss-Seidel: contact a sees the NEW impulses of contacts 0 .. a-1 through w (here J = I,
+           G = W^T: v = W lambda + q). The sweep written out, from 0 with these r: every contact
+           after the first differs from a Jacobi sweep (W couples them all) */
+        {
+            double *gs = calloc((size_t)3 * nc, sizeof *gs), *v = malloc((size_t)3 * nc * sizeof *v);
+            ck_assert(gs && v);
+            for (int a = 0; a < nc; ++a) {
+                cf_bsr_mul_vec(&fc.W, gs, v);
+                double zt[3];
+                for (int i = 0; i < 3; ++i) zt[i] = gs[3 * a + i] - r[3 * a + i] * (v[3 * a + i] + fc.q[3 * a + i]);
+                double nn = fmax(0.0, zt[0]), sr[2] = {sqrt(r[3 * a + 1]), sqrt(r[3 * a + 2])};
+                double axs[2] = {fc.ellipse[2 * a] * nn / sr[0], fc.ellipse[2 * a + 1] * nn / sr[1]};
+                double ys[2] = {zt[1] / sr[0], zt[2] / sr[1]}, y[2];
+                cf_ellipse_project(axs, ys, 1e-15, y);
+                gs[3 * a] = nn, gs[3 * a + 1] = sr[0] * y[0], gs[3 * a + 2] = sr[1] * y[1];
+            }
+            for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(fixed[i], gs[i], 1e-12, 1e-12, "k = %d, i = %d (the Gauss-Seidel sweep)", k, i);
+            free(gs), free(v);
+        }
         /* the loop's first sweep is that sweep, with the local r-factors r / A_ii (o.r = 1) */
         memset(lam, 0, (size_t)3 * nc * sizeof *lam);
         cfAnisoProxOptions o1 = o;
@@ -580,6 +615,36 @@ START_TEST(ch10_3_prox_isotropic_and_adaptive)
     /* the history of accepted merits never grows */
     for (int i = 1; i < rep.history_len; ++i) cft_assert_at(hist[i] <= hist[i - 1], "i = %d", i);
     for (int i = 0; i < 12; ++i) cft_assert_near_at(good[i], l7[i], 1e-9, 0, "i = %d", i);
+    /* the floor's reset, worked by hand: one contact, W = I, q = (-1, 0, 0) (lambda* = (1, 0, 0);
+       the tangents stay 0), r0 = 5, nu = 0.5, scale_min = 0.5, so a sweep is
+       lambda_n <- max(0, lambda_n - r (lambda_n - 1)) (all values exact):
+       1: r 5, 0 -> 5, e 5: accepted (ref 5);  2: 5 -> 0, e 5 >= 5: rejected, r = 2.5 (s = 0.5);
+       3: r 2.5, 5 -> 0, e 5: rejected at the floor: reset r = r0 = 5, s = 1, ref = INFINITY;
+       4: r 5, 5 -> 0, e 5: accepted (ref 5);  5: r 5, 0 -> 5, e 5: rejected (3 rollbacks).
+       After 5 sweeps lambda_n = 0; a reset that leaves r at 2.5 accepts 0 -> 2.5 at sweep 5. */
+    {
+        const double W1[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, q1[3] = {-1, 0, 0}, mu1[2] = {0.5, 0.5};
+        cfFrictionProblem f1;
+        make_problem(1, W1, q1, mu1, true, &f1);
+        cfProxProblem p1;
+        cft_assert_ok(cf_aniso_problem_from_fc(&f1, &p1));
+        cfAnisoProxOptions of = cf_aniso_prox_options_default();
+        of.r = 5.0;
+        of.nu = 0.5;
+        of.scale_min = 0.5;
+        of.tol = 1e-12;
+        double l1[3] = {0, 0, 0};
+        int rb = 0;
+        for (int n = 3; n <= 5; n += 2) {
+            of.max_iter = n;
+            l1[0] = l1[1] = l1[2] = 0.0;
+            cft_assert_status_at(cf_aniso_prox_gs(&p1, NULL, NULL, &of, l1, NULL, &rb), CF_MAX_ITER, "after %d sweeps", n);
+            cft_assert_near_at(l1[0], n == 3 ? 5.0 : 0.0, 1e-12, 0, "after %d sweeps", n);
+            ck_assert_msg(rb == (n == 3 ? 2 : 3), "after %d sweeps: %d rollbacks", n, rb);
+        }
+        cf_prox_problem_free(&p1);
+        cf_fc_free(&f1);
+    }
     /* bad options */
     o.nu = 0.0;
     cft_assert_status(cf_aniso_prox_gs(&p, NULL, NULL, &o, good, &rep, NULL), CF_BAD_INPUT);
@@ -672,6 +737,29 @@ START_TEST(ch10_4_eval_jacobian)
                 cft_assert_near_at(D[i * n + j], (Hp[i] - Hm[i]) / (2 * h), 1e-5, 1e-5, "k = %d, row %d, col %d", k, i, j);
         }
         free(D);
+        cf_triplets_free(&T);
+        cf_fc_free(&p);
+    }
+    /* an entry that cannot be stored does not get lost: W_nt = 1e300 and r_t = 1e10 make u_n
+       overflow to inf, and the normal row's derivative da = 1 - u_n / |(u_n, r_n)| may then be NaN
+       (chapter 6's FB gives inf / inf), which cf_triplets_add() refuses. Either the status says
+       so, or (a FB that takes the limit da = 0) J is complete: the tangent rows still hold W's
+       tangent rows, 1 on their diagonal. A refusal that a later successful add overwrites returns
+       CF_OK with those rows missing. */
+    {
+        const double W1[9] = {1, 1e300, 0, 0, 1, 0, 0, 0, 1}, q1[3] = {0, 0, 0}, mu1[2] = {0.5, 0.5};
+        cfFrictionProblem p;
+        make_problem(1, W1, q1, mu1, true, &p);
+        double x[4] = {1, 1e10, 0, 0}, H[4];
+        cfTriplets T;
+        cft_assert_ok(cf_triplets_init(&T, 4, 4));
+        cfStatus st = cf_fc_aniso_ncp_eval(&p, x, H, &T);
+        if (st == CF_OK) {
+            double *D = dense_of(&T, 4);
+            cft_assert_near(D[1 * 4 + 1], 1.0, 1e-15, 0);
+            cft_assert_near(D[2 * 4 + 2], 1.0, 1e-15, 0);
+            free(D);
+        }
         cf_triplets_free(&T);
         cf_fc_free(&p);
     }
@@ -871,6 +959,15 @@ START_TEST(ch10_5_dissipation)
     const double v34[2] = {3, 4};
     cf_friction_tensor_dissipation(L, v34, 2.0, &power);
     cft_assert_near(power, -5.84, 1e-14, 0);
+    /* no load or no sliding: angle 0 and power 0 (the spec's); lambda_n < 0 would otherwise give
+       the same 10.46 degrees as lambda_n > 0 (f and f* both turn round), and v = 0 gives 0 / 0 */
+    const double v0[2] = {0, 0};
+    power = 1.0;
+    cft_assert_near(cf_friction_tensor_dissipation(L, v45, -1.0, &power), 0.0, 0, 0);
+    cft_assert_near(power, 0.0, 0, 0);
+    power = 1.0;
+    cft_assert_near(cf_friction_tensor_dissipation(L, v0, 1.0, &power), 0.0, 0, 0);
+    cft_assert_near(power, 0.0, 0, 0);
     /* against the ellipse's force of maximal dissipation in the cone's own axes */
     cfRng g;
     cf_rng_seed(&g, 1313);

@@ -325,6 +325,9 @@ void cf_aniso_ncp_rows(const double mu_tb[2], double lambda_n, const double x[5]
  * at beta (or 1 at r_k); slack row da (2 r_n at r_n, -2 r_k / mu_k^2 at r_k) plus db at beta (or
  * 1 at beta). At a root, r solves the elliptic problem (cf_fc_residual() = 0); with
  * mu_t = mu_b = mu it is chapter 6's Coulomb problem.
+ * Returns CF_OK, or the status of the first cf_triplets_add() that refuses an entry (CF_BAD_INPUT
+ * for one that is not finite, as when u overflows): J is then incomplete, and a later add that
+ * succeeds must not turn the status back into CF_OK.
  */
 cfStatus cf_fc_aniso_ncp_eval(const cfFrictionProblem *p, const double *x, double *H, cfTriplets *J);
 
@@ -382,7 +385,7 @@ cfStatus cf_friction_tensor_cone(const double L[4], double mu_tb[2], double *ang
  * dissipation on its equivalent cone, \f$f^* = -\lambda_n (L L^T) v / \|L^T v\|\f$
  * (cf_ellipse_max_dissipation() in the cone's own axes
  * gives the same). Returns the angle between f and f* in radians (acos of the clamped cosine;
- * 0 when |v| = 0 or lambda_n <= 0): zero exactly when v is an eigenvector of L^T (notes Eq.\ 332).
+ * 0 when |v| = 0 or lambda_n <= 0, and then @p power is 0 too): zero exactly when v is an eigenvector of L^T (notes Eq.\ 332).
  * Worked: L = diag(0.2, 0.8), v at 45 degrees: 10.46 degrees.
  */
 double cf_friction_tensor_dissipation(const double L[4], const double v[2], double lambda_n, double *power);
