@@ -1157,6 +1157,24 @@ START_TEST(ch03_4_grazing_at_scale)
     cft_assert_near(r.toi, 0.5, 1e-5, 0);
     cft_assert_near(r.a, 0.25, 1e-5, 0);
     cft_assert_near(r.b, 0.3, 1e-5, 0);
+    /* grazes at other times t* in (0, 1), from either side, with a cubic f: x_1 rises at (0, 0, 1)
+       and x_2 slides at (1, 0, 0), so the normal is (1, 0, t) x (t, 1, 0) = (-t, t^2, 1); the vertex
+       p + t g with p = (0.1, 0.2, c_0), g = (0.2 - c_2, c_3, c_1 + 0.1) gives
+       f(t) = c_0 + c_1 t + c_2 t^2 + c_3 t^3 = 0.02 (t - t*)^2 (t - T), T = 3 or -3 (the other
+       root and critical point are outside [0, 1]; the vertex is inside the triangle at t*). The
+       vertex stays on the side -sign(T), and the spec's side is the sign of f at t* / 2, so
+       n = -sign(T) (-t*, t*^2, 1) / |.|. At a double root f'(t*) is rounding noise of either sign:
+       the side cannot be read from it. */
+    for (int k = 0; k < 60; ++k) {
+        double T = k % 2 ? 3.0 : -3.0, ts = (k / 2 + 0.37) / 31.0, kk = 0.02;
+        double c0 = -kk * ts * ts * T, c1 = kk * (ts * ts + 2 * ts * T), c2 = -kk * (2 * ts + T), c3 = kk;
+        cfVec3 xg[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.1, 0.2, c0)};
+        cfVec3 ug[4] = {V(0, 0, 0), V(0, 0, 1), V(1, 0, 0), V(0.2 - c2, c3, c1 + 0.1)};
+        cfCcdResult rg = cf_ccd_vertex_face(xg, ug, 1.0);
+        cft_assert_int_at(rg.status, ==, CF_CCD_HIT, "t* = %g, T = %g", ts, T);
+        cft_assert_near_at(rg.toi, ts, 1e-5, 0, "t* = %g, T = %g", ts, T);
+        cft_assert_vec3_near_at(rg.n, cfu_scale(-T / 3.0, cfu_normalize(V(-ts, ts * ts, 1))), 1e-6, "t* = %g, T = %g", ts, T);
+    }
     /* L is the largest of |x_k - x_0| + h |u_k - u_0| over k = 1, 2, 3 (the spec's). Two ends at
        f(h) = eps > 0, just above the plane, where only the spec's L calls it a root (HIT at h).
        (1) The vertex (k = 3) sets L: it starts 20 away at (-19.8, 0.2, 1) and slides over the
@@ -2172,6 +2190,10 @@ START_TEST(ch03_7_edge_cases)
     ck_assert(cf_broadphase_sap(b, 2, &p, NULL) == CF_OK); /* tests may be NULL */
     b[1].lo.x = b[1].hi.x = 1.0;
     b[2].hi.x = NAN;
+    ck_assert(cf_broadphase_sap(b, 5, &p, &t) == CF_BAD_INPUT);
+    /* every box is checked, the first one too (and off the sweep axis) */
+    b[2].hi.x = 1.0;
+    b[0].lo.y = NAN;
     ck_assert(cf_broadphase_sap(b, 5, &p, &t) == CF_BAD_INPUT);
     cf_pairs_free(&p);
 }
