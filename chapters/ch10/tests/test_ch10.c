@@ -398,6 +398,19 @@ START_TEST(ch10_3_local_solve)
     cft_assert_near(rT[1], f[1], 1e-12, 0);
     /* u stays W r + q */
     for (int i = 0; i < 3; ++i) cft_assert_near_at(u[i], q[i] + r[i], 1e-15, 0, "i = %d", i);
+    /* the stick candidate's test det W_TT > 1e-14 W_tt W_bb is relative: W and u scaled by 1e-9,
+       1 and 1e6 give the same sticking impulse r_T = -W_TT^-1 u_T = -(0.005, 0.015) / 1.75 (u_T =
+       0 after); an absolute det > 1e-14 takes the projected step at 1e-9 (det = 1.75e-18) */
+    for (int e = 0; e < 3; ++e) {
+        double sc = e == 0 ? 1e-9 : e == 1 ? 1.0 : 1e6;
+        double Ws[9] = {sc, 0, 0, 0, 2 * sc, 0.5 * sc, 0, 0.5 * sc, sc}, us[3] = {-sc, 0.01 * sc, 0.01 * sc}, rs[3] = {0, 0, 0};
+        cf_contact_local_solve_ellipse(Ws, mu, CF_FRICTION_CONE, 1.0, us, rs);
+        cft_assert_near_at(rs[0], 1.0, 1e-12, 0, "scale %g", sc);
+        cft_assert_near_at(rs[1], -0.005 / 1.75, 1e-12, 0, "scale %g", sc);
+        cft_assert_near_at(rs[2], -0.015 / 1.75, 1e-12, 0, "scale %g", sc);
+        cft_assert_near_at(us[1], 0.0, 1e-12 * sc, 0, "scale %g", sc);
+        cft_assert_near_at(us[2], 0.0, 1e-12 * sc, 0, "scale %g", sc);
+    }
     /* the box: each tangent bounded by its own coefficient (swapped axes fail here) */
     double ub[3] = {-1, 0.5, 0.5}, rb[3] = {0, 0, 0};
     cf_contact_local_solve_ellipse(I, mu, CF_FRICTION_BOX, 1.0, ub, rb);
@@ -638,10 +651,32 @@ START_TEST(ch10_3_prox_isotropic_and_adaptive)
         for (int n = 3; n <= 5; n += 2) {
             of.max_iter = n;
             l1[0] = l1[1] = l1[2] = 0.0;
+            rb = 0;
             cft_assert_status_at(cf_aniso_prox_gs(&p1, NULL, NULL, &of, l1, NULL, &rb), CF_MAX_ITER, "after %d sweeps", n);
             cft_assert_near_at(l1[0], n == 3 ? 5.0 : 0.0, 1e-12, 0, "after %d sweeps", n);
             ck_assert_msg(rb == (n == 3 ? 2 : 3), "after %d sweeps: %d rollbacks", n, rb);
         }
+        /* the clip to the floor sets EVERY r: from lambda_n = 2 with r0 = 2.5, nu = 0.4:
+           1: 2 -> 0, e 2: accepted;  2: 0 -> 2.5, e 2.5: rejected, s nu = 0.4 < 0.5: r = 0.5 r0 = 1.25;
+           3: 0 -> 1.25, e 1.25 < 2: accepted (r_n left at 2.5 repeats sweep 2: a second rejection) */
+        of.r = 2.5;
+        of.nu = 0.4;
+        of.max_iter = 3;
+        l1[0] = 2.0, l1[1] = l1[2] = 0.0;
+        rb = 0;
+        cft_assert_status(cf_aniso_prox_gs(&p1, NULL, NULL, &of, l1, NULL, &rb), CF_MAX_ITER);
+        cft_assert_near(l1[0], 1.25, 1e-12, 0);
+        ck_assert_int_eq(rb, 1);
+        /* an accepting stop keeps that sweep: r0 = 1 reaches lambda* = (1, 0, 0) in one sweep from 0,
+           e = 1 <= tol = 2: lambda is that sweep's result, not the start */
+        of.r = 1.0;
+        of.tol = 2.0;
+        of.max_iter = 10;
+        l1[0] = l1[1] = l1[2] = 0.0;
+        rb = 0;
+        cft_assert_ok(cf_aniso_prox_gs(&p1, NULL, NULL, &of, l1, NULL, &rb));
+        cft_assert_near(l1[0], 1.0, 1e-15, 0);
+        ck_assert_int_eq(rb, 0);
         cf_prox_problem_free(&p1);
         cf_fc_free(&f1);
     }
@@ -760,6 +795,25 @@ START_TEST(ch10_4_eval_jacobian)
             cft_assert_near(D[2 * 4 + 2], 1.0, 1e-15, 0);
             free(D);
         }
+        cf_triplets_free(&T);
+        cf_fc_free(&p);
+    }
+    /* at a Signorini solution, u_n = 0 < r_n (every Newton solve ends there): FB(0, s r_n) has
+       da = 1 exactly and db = 0, so the normal row is W's normal row (2, 0.5, 0), nothing at beta */
+    {
+        const double W1[9] = {2, 0.5, 0, 0.5, 1, 0, 0, 0, 1}, q1[3] = {-2, 0, 0}, mu1[2] = {0.5, 0.5};
+        cfFrictionProblem p;
+        make_problem(1, W1, q1, mu1, true, &p);
+        double x[4] = {1, 0, 0, 0}, H[4];
+        cfTriplets T;
+        cft_assert_ok(cf_triplets_init(&T, 4, 4));
+        cft_assert_ok(cf_fc_aniso_ncp_eval(&p, x, H, &T));
+        cft_assert_near(H[0], 0.0, 1e-15, 0);
+        double *D = dense_of(&T, 4);
+        cft_assert_near(D[0], 2.0, 1e-15, 0);
+        cft_assert_near(D[1], 0.5, 1e-15, 0);
+        cft_assert_near(D[2], 0.0, 1e-15, 0);
+        free(D);
         cf_triplets_free(&T);
         cf_fc_free(&p);
     }

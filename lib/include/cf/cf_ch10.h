@@ -170,7 +170,9 @@ cfStatus cf_matchstick_cone(cfVec3 n, cfVec3 s_a, cfVec3 s_b, const cfMatchstick
  *    \f[ g(t) = \sum_i \frac{a_i^2 z_i^2}{(a_i^2 + t)^2} - 1: \f]
  *    bracket \f$[0, t_1]\f$, \f$t_1 = \max(a)\,\|z\|\f$ (grown by 1.5 while \f$g(t_1) > 0\f$), bisect
  *    until hi - lo <= @p tol hi, the midpoint equals an end, or 1100 steps.
- * 5. Undo the scale (\f$x \leftarrow 2^e x\f$). Returns the bisection steps (0 inside).
+ * 5. Undo the scale (\f$x \leftarrow 2^e x\f$). Returns the bisection steps (0 inside): a cost,
+ *    which the tests bound (a stop on only one end runs on to the cap at tol 0) but do not pin
+ *    (another valid bracket or rounding of the midpoint changes it by a step or two).
  * Properties the tests check: on the boundary when z is outside, \f$z - x = t K x\f$ with
  * \f$t \ge 0\f$ (\f$K = \mathrm{diag}(a_i^{-2})\f$: the normal of the ellipse), idempotent, no
  * sampled boundary point closer; a circle gives ch07.1's disk. Worked: axes (2, 1), z = (3, 2)
