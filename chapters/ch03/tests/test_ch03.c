@@ -1175,6 +1175,20 @@ START_TEST(ch03_4_grazing_at_scale)
         cft_assert_near_at(rg.toi, ts, 1e-5, 0, "t* = %g, T = %g", ts, T);
         cft_assert_vec3_near_at(rg.n, cfu_scale(-T / 3.0, cfu_normalize(V(-ts, ts * ts, 1))), 1e-6, "t* = %g, T = %g", ts, T);
     }
+    /* the same motion with a simple root first: f(t) = kk (t - t1) (t - t*)^2 with
+       kk = 0.6 / (t1 + 2 t*), so g_x = 0.8; the vertex starts at x = -0.2 and crosses the plane at t1
+       outside the triangle (x(t1) = -0.2 + 0.8 t1 <= 0 < t1 y(t1)), then grazes it from above at
+       t* inside: HIT at t*, and the side is the sign of f between t1 and t* (+), not f'(t*)'s */
+    for (int k = 0; k < 20; ++k) {
+        double t1 = 0.1 + 0.025 * (k % 5), ts = 0.7 + 0.0375 * (k / 5), kk = 0.6 / (t1 + 2 * ts);
+        double c0 = -kk * t1 * ts * ts, c1 = kk * (2 * t1 * ts + ts * ts), c2 = -kk * (t1 + 2 * ts), c3 = kk;
+        cfVec3 xg[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(-0.2, 0.2, c0)};
+        cfVec3 ug[4] = {V(0, 0, 0), V(0, 0, 1), V(1, 0, 0), V(0.2 - c2, c3, c1 - 0.2)};
+        cfCcdResult rg = cf_ccd_vertex_face(xg, ug, 1.0);
+        cft_assert_int_at(rg.status, ==, CF_CCD_HIT, "t1 = %g, t* = %g", t1, ts);
+        cft_assert_near_at(rg.toi, ts, 1e-5, 0, "t1 = %g, t* = %g", t1, ts);
+        cft_assert_vec3_near_at(rg.n, cfu_normalize(V(-ts, ts * ts, 1)), 1e-6, "t1 = %g, t* = %g", t1, ts);
+    }
     /* L is the largest of |x_k - x_0| + h |u_k - u_0| over k = 1, 2, 3 (the spec's). Two ends at
        f(h) = eps > 0, just above the plane, where only the spec's L calls it a root (HIT at h).
        (1) The vertex (k = 3) sets L: it starts 20 away at (-19.8, 0.2, 1) and slides over the
