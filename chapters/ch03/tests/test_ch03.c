@@ -2563,7 +2563,7 @@ static void build(Suite *s)
     CFT_GRADED(t4, ch03_4_vertex_face_worked, "ch03.4", 2, "vertex-face cases of digest 2.2.2");
     CFT_GRADED(t4, ch03_4_ccd_special_cases, "ch03.4", 1, "bad input, no root, h = 0, degenerate, hits on edges and ends");
     CFT_GRADED(t4, ch03_4_edge_edge_worked, "ch03.4", 1, "edge-edge cases of digest 2.2.3");
-    CFT_GRADED(t4, ch03_4_grazing_at_scale, "ch03.4", 1, "a graze at scale 1000: the tolerance is 1e-12 L^3");
+    CFT_GRADED(t4, ch03_4_grazing_at_scale, "ch03.4", 1, "grazes: the tolerance 1e-12 L^3 (at scale 1000, L's terms), the side of a double root");
     CFT_GRADED(t4, ch03_4_normal_at_toi_zero, "ch03.4", 1, "contact at t = 0: the normal from -f'(0) or f''(0)");
     CFT_GRADED(t4, ch03_4_vertex_face_never_misses, "ch03.4", 2, "vertex-face never misses a sampled hit");
     CFT_GRADED(t4, ch03_4_edge_edge_never_misses, "ch03.4", 2, "edge-edge never misses a sampled hit");

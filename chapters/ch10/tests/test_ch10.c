@@ -560,7 +560,8 @@ START_TEST(ch10_3_prox_gs)
                 cf_ellipse_project(axs, ys, 1e-15, y);
                 gs[3 * a] = nn, gs[3 * a + 1] = sr[0] * y[0], gs[3 * a + 2] = sr[1] * y[1];
             }
-            for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(fixed[i], gs[i], 1e-12, 1e-12, "k = %d, i = %d (the Gauss-Seidel sweep)", k, i);
+            for (int i = 0; i < 3 * nc; ++i)
+                cft_assert_near_at(fixed[i], gs[i], 1e-12, 1e-12, "k = %d, i = %d (the Gauss-Seidel sweep)", k, i);
             free(gs), free(v);
         }
         /* the loop's first sweep is that sweep, with the local r-factors r / A_ii (o.r = 1) */
