@@ -2172,6 +2172,22 @@ START_TEST(ch03_7_sweep_axis)
         ck_assert_int_eq(p.count, 0);
         ck_assert_msg(t == 0, "strung along axis %d: %ld box tests (the sweep axis is wrong)", a, t);
     }
+    /* a small spread decides too: three boxes of size 0.2 at 0, 0.5, 1 along axis a (a variance of
+       1/6, a sum of squares of 0.5), at 0 on the others: along a no interval meets the next (0
+       tests), along another axis all 3 pairs are tested (a variance or mean that starts at 1
+       instead of 0 picks a wrong axis) */
+    for (int a = 0; a < 3; ++a) {
+        for (int i = 0; i < 3; ++i) {
+            double c[3] = {0, 0, 0};
+            c[a] = 0.5 * i;
+            b[i].lo = V(c[0] - 0.1, c[1] - 0.1, c[2] - 0.1);
+            b[i].hi = V(c[0] + 0.1, c[1] + 0.1, c[2] + 0.1);
+        }
+        long t3 = 0;
+        cft_assert_at(cf_broadphase_sap(b, 3, &p, &t3) == CF_OK, "a = %d", a);
+        cft_assert_int_at(p.count, ==, 0, "a = %d", a);
+        ck_assert_msg(t3 == 0, "three boxes along axis %d: %ld box tests (the sweep axis is wrong)", a, t3);
+    }
     cf_pairs_free(&p);
     free(b);
 }
