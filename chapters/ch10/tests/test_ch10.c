@@ -1137,6 +1137,16 @@ START_TEST(ch10_6_directional_box)
     double neg[2] = {1, 1};
     cf_box_project_directional(-1.0, mu4, neg);
     ck_assert(neg[0] == 0 && neg[1] == 0);
+    /* in place inside a problem's arrays: the tangents (r_t, r_b) of contact 0 with the next
+       contact's normal after them, two contacts' coefficients back to back; only the two
+       tangents change (the next normal 7 is not clamped by the next contact's mu_{+t}) */
+    const double mu8[8] = {0.1, 0.2, 0.6, 0.7, 0.3, 0.3, 0.3, 0.3};
+    double r4[4] = {2, -5, 5, 7};
+    cf_box_project_directional(2.0, mu8, &r4[1]);
+    cft_assert_near(r4[1], -0.2, 1e-15, 0);
+    cft_assert_near(r4[2], 1.4, 1e-15, 0);
+    cft_assert_near(r4[0], 2.0, 0, 0);
+    cft_assert_near(r4[3], 7.0, 0, 0);
     /* a particle (W = I) pressed with 1 and pulled: along +t it slides against mu_{+t}, along -t
        against mu_{-t} (the asymmetric threshold of the sawtooth) */
     const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, mu_tb[2] = {0.7, 0.7};
