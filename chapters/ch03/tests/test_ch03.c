@@ -1157,6 +1157,65 @@ START_TEST(ch03_4_grazing_at_scale)
     cft_assert_near(r.toi, 0.5, 1e-5, 0);
     cft_assert_near(r.a, 0.25, 1e-5, 0);
     cft_assert_near(r.b, 0.3, 1e-5, 0);
+    /* grazes at other times t* in (0, 1), from either side, with a cubic f: x_1 rises at (0, 0, 1)
+       and x_2 slides at (1, 0, 0), so the normal is (1, 0, t) x (t, 1, 0) = (-t, t^2, 1); the vertex
+       p + t g with p = (0.1, 0.2, c_0), g = (0.2 - c_2, c_3, c_1 + 0.1) gives
+       f(t) = c_0 + c_1 t + c_2 t^2 + c_3 t^3 = 0.02 (t - t*)^2 (t - T), T = 3 or -3 (the other
+       root and critical point are outside [0, 1]; the vertex is inside the triangle at t*). The
+       vertex stays on the side -sign(T), and the spec's side is the sign of f at t* / 2, so
+       n = -sign(T) (-t*, t*^2, 1) / |.|. At a double root f'(t*) is rounding noise of either sign:
+       the side cannot be read from it. */
+    for (int k = 0; k < 60; ++k) {
+        double T = k % 2 ? 3.0 : -3.0, ts = (k / 2 + 0.37) / 31.0, kk = 0.02;
+        double c0 = -kk * ts * ts * T, c1 = kk * (ts * ts + 2 * ts * T), c2 = -kk * (2 * ts + T), c3 = kk;
+        cfVec3 xg[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.1, 0.2, c0)};
+        cfVec3 ug[4] = {V(0, 0, 0), V(0, 0, 1), V(1, 0, 0), V(0.2 - c2, c3, c1 + 0.1)};
+        cfCcdResult rg = cf_ccd_vertex_face(xg, ug, 1.0);
+        cft_assert_int_at(rg.status, ==, CF_CCD_HIT, "t* = %g, T = %g", ts, T);
+        cft_assert_near_at(rg.toi, ts, 1e-5, 0, "t* = %g, T = %g", ts, T);
+        cft_assert_vec3_near_at(rg.n, cfu_scale(-T / 3.0, cfu_normalize(V(-ts, ts * ts, 1))), 1e-6, "t* = %g, T = %g", ts, T);
+    }
+    /* the same motion with a simple root first: f(t) = kk (t - t1) (t - t*)^2 with
+       kk = 0.6 / (t1 + 2 t*), so g_x = 0.8; the vertex starts at x = -0.2 and crosses the plane at t1
+       outside the triangle (x(t1) = -0.2 + 0.8 t1 <= 0 < t1 y(t1)), then grazes it from above at
+       t* inside: HIT at t*, and the side is the sign of f between t1 and t* (+), not f'(t*)'s */
+    for (int k = 0; k < 20; ++k) {
+        double t1 = 0.1 + 0.025 * (k % 5), ts = 0.7 + 0.0375 * (k / 5), kk = 0.6 / (t1 + 2 * ts);
+        double c0 = -kk * t1 * ts * ts, c1 = kk * (2 * t1 * ts + ts * ts), c2 = -kk * (t1 + 2 * ts), c3 = kk;
+        cfVec3 xg[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(-0.2, 0.2, c0)};
+        cfVec3 ug[4] = {V(0, 0, 0), V(0, 0, 1), V(1, 0, 0), V(0.2 - c2, c3, c1 - 0.2)};
+        cfCcdResult rg = cf_ccd_vertex_face(xg, ug, 1.0);
+        cft_assert_int_at(rg.status, ==, CF_CCD_HIT, "t1 = %g, t* = %g", t1, ts);
+        cft_assert_near_at(rg.toi, ts, 1e-5, 0, "t1 = %g, t* = %g", t1, ts);
+        cft_assert_vec3_near_at(rg.n, cfu_normalize(V(-ts, ts * ts, 1)), 1e-6, "t1 = %g, t* = %g", t1, ts);
+    }
+    /* L is the largest of |x_k - x_0| + h |u_k - u_0| over k = 1, 2, 3 (the spec's). Two ends at
+       f(h) = eps > 0, just above the plane, where only the spec's L calls it a root (HIT at h).
+       (1) The vertex (k = 3) sets L: it starts 20 away at (-19.8, 0.2, 1) and slides over the
+       unit triangle at rest to (0.2, 0.2, 1e-10): f(t) = 1 - (1 - 1e-10) t, f(1) = 1e-10 (exact
+       to 1e-16), L = |x_3 - x_0| + |u_3| = 39.85, tol = 6.3e-8; an L over the triangle's
+       vertices alone is 1 (tol 1e-12 < f(1)): MISS. */
+    {
+        cfVec3 xv[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(-19.8, 0.2, 1)};
+        cfVec3 uv[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 0), V(20, 0, -(1 - 1e-10))};
+        cfCcdResult rv = cf_ccd_vertex_face(xv, uv, 1.0);
+        ck_assert_msg(rv.status == CF_CCD_HIT, "f(h) = 1e-10 within 1e-12 L^3 = 6.3e-8 (L set by the vertex): status %d",
+                      (int)rv.status);
+        cft_assert_near(rv.toi, 1.0, 1e-12, 0);
+    }
+    /* (2) x_0 sets L: it slides along -x at speed 10 (the triangle stretches in its plane) while
+       the vertex comes down from z = 1 to 1e-11: f(t) = (1 + 10 t)(1 - (1 - 1e-11) t), f(1) = 1.1e-10,
+       L = 1 + 10 = 11 (tol 1.3e-9) from the speeds relative to u_0; speeds relative to any other
+       vertex give L = 2.04 (tol 8.5e-12 < f(1)): MISS. At t = 1 the triangle is (-10, 0, 0),
+       (1, 0, 0), (0, 1, 0) and the vertex (0.2, 0.2, 1e-11) is inside it. */
+    {
+        cfVec3 xv[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.2, 0.2, 1)};
+        cfVec3 uv[4] = {V(-10, 0, 0), V(0, 0, 0), V(0, 0, 0), V(0, 0, -(1 - 1e-11))};
+        cfCcdResult rv = cf_ccd_vertex_face(xv, uv, 1.0);
+        ck_assert_msg(rv.status == CF_CCD_HIT, "f(h) = 1.1e-10 within 1e-12 L^3 = 1.3e-9 (L from u_k - u_0): status %d",
+                      (int)rv.status);
+        cft_assert_near(rv.toi, 1.0, 1e-12, 0);
+    }
 }
 END_TEST
 
@@ -1945,12 +2004,41 @@ START_TEST(ch03_6_face_refinement_worked)
     ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
     cft_assert_near(out[0].phi, sqrt(0.25 + 0.09) - 1.0, 1e-6, 0);
     ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_EDGE, 1u << 14 | 3u));
+    /* the same triangle listed from vertex 2: now the FIRST weight is the zero one */
+    m.tri[0][0] = 2, m.tri[0][1] = 3, m.tri[0][2] = 1;
+    ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
+    ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_EDGE, 1u << 14 | 3u));
+    cf_trimesh_free(&m);
+    /* the PGD step of the faces: a given alpha > 0 is used as it is, and alpha <= 0 means 0.25 / L
+       with L the longest edge. One iteration (from the centroid) shows the step: the contact is at
+       the point of cf_sdf_triangle_min(alpha, 1 iteration), phi its value. Margin 1: the vertices
+       (s >= 2.1) give no contact, the face's point (s < 0.1) does. First alpha = 0.05 (not the
+       automatic 0.25 / 6.708 = 0.0373), then the automatic step on a triangle whose longest edge is
+       its first one, from vertex 0 to 1 (8, the others 7.21). */
+    ck_assert(cf_trimesh_init(&m, 3, 1) == CF_OK);
+    m.tri[0][0] = 0, m.tri[0][1] = 1, m.tri[0][2] = 2;
+    for (int run = 0; run < 2; ++run) {
+        cfVec3 p0 = run == 0 ? a : V(-4, -3, 0.95), p1 = run == 0 ? b : V(4, -3, 0.95);
+        m.v[0] = p0, m.v[1] = p1, m.v[2] = c;
+        cfSdfMeshOptions o1 = cf_sdf_mesh_options_default();
+        o1.margin = 1.0;
+        o1.iters = 1;
+        o1.alpha = run == 0 ? 0.05 : 0.0;
+        double step = run == 0 ? 0.05 : 0.25 / 8.0;
+        double want = cf_sdf_triangle_min(&sph, p0, p1, c, step, 1, w);
+        ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &o1, out, 8), 1);
+        cft_assert_near_at(out[0].phi, want, 1e-12, 0, "run %d (alpha %g)", run, step);
+    }
     cf_trimesh_free(&m);
     /* the lowest point at a vertex (0, 0, 0.5), the others far out: the vertex contact only (the
        face's minimum is no lower than that vertex, so it adds nothing) */
     ck_assert(cf_trimesh_init(&m, 3, 1) == CF_OK);
     m.v[0] = V(0, 0, 0.5), m.v[1] = V(3, 0, 3), m.v[2] = V(0, 3, 3);
     m.tri[0][0] = 0, m.tri[0][1] = 1, m.tri[0][2] = 2;
+    ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
+    ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_VERTEX, 0));
+    /* listed with that vertex second: the face is compared with each of its three vertices */
+    m.tri[0][0] = 1, m.tri[0][1] = 0, m.tri[0][2] = 2;
     ck_assert_int_eq(cf_collide_sdf_mesh(&sph, cf_pose_identity(), &m, cf_pose_identity(), &opt, out, 8), 1);
     ck_assert_uint_eq(out[0].feature, cf_feature(CF_FEAT_SDF_VERTEX, 0));
     cf_trimesh_free(&m);
@@ -2084,6 +2172,22 @@ START_TEST(ch03_7_sweep_axis)
         ck_assert_int_eq(p.count, 0);
         ck_assert_msg(t == 0, "strung along axis %d: %ld box tests (the sweep axis is wrong)", a, t);
     }
+    /* a small spread decides too: three boxes of size 0.2 at 0, 0.5, 1 along axis a (a variance of
+       1/6, a sum of squares of 0.5), at 0 on the others: along a no interval meets the next (0
+       tests), along another axis all 3 pairs are tested (a variance or mean that starts at 1
+       instead of 0 picks a wrong axis) */
+    for (int a = 0; a < 3; ++a) {
+        for (int i = 0; i < 3; ++i) {
+            double c[3] = {0, 0, 0};
+            c[a] = 0.5 * i;
+            b[i].lo = V(c[0] - 0.1, c[1] - 0.1, c[2] - 0.1);
+            b[i].hi = V(c[0] + 0.1, c[1] + 0.1, c[2] + 0.1);
+        }
+        long t3 = 0;
+        cft_assert_at(cf_broadphase_sap(b, 3, &p, &t3) == CF_OK, "a = %d", a);
+        cft_assert_int_at(p.count, ==, 0, "a = %d", a);
+        ck_assert_msg(t3 == 0, "three boxes along axis %d: %ld box tests (the sweep axis is wrong)", a, t3);
+    }
     cf_pairs_free(&p);
     free(b);
 }
@@ -2116,6 +2220,10 @@ START_TEST(ch03_7_edge_cases)
     ck_assert(cf_broadphase_sap(b, 2, &p, NULL) == CF_OK); /* tests may be NULL */
     b[1].lo.x = b[1].hi.x = 1.0;
     b[2].hi.x = NAN;
+    ck_assert(cf_broadphase_sap(b, 5, &p, &t) == CF_BAD_INPUT);
+    /* every box is checked, the first one too (and off the sweep axis) */
+    b[2].hi.x = 1.0;
+    b[0].lo.y = NAN;
     ck_assert(cf_broadphase_sap(b, 5, &p, &t) == CF_BAD_INPUT);
     cf_pairs_free(&p);
 }
@@ -2471,7 +2579,7 @@ static void build(Suite *s)
     CFT_GRADED(t4, ch03_4_vertex_face_worked, "ch03.4", 2, "vertex-face cases of digest 2.2.2");
     CFT_GRADED(t4, ch03_4_ccd_special_cases, "ch03.4", 1, "bad input, no root, h = 0, degenerate, hits on edges and ends");
     CFT_GRADED(t4, ch03_4_edge_edge_worked, "ch03.4", 1, "edge-edge cases of digest 2.2.3");
-    CFT_GRADED(t4, ch03_4_grazing_at_scale, "ch03.4", 1, "a graze at scale 1000: the tolerance is 1e-12 L^3");
+    CFT_GRADED(t4, ch03_4_grazing_at_scale, "ch03.4", 1, "grazes: the tolerance 1e-12 L^3 (at scale 1000, L's terms), the side of a double root");
     CFT_GRADED(t4, ch03_4_normal_at_toi_zero, "ch03.4", 1, "contact at t = 0: the normal from -f'(0) or f''(0)");
     CFT_GRADED(t4, ch03_4_vertex_face_never_misses, "ch03.4", 2, "vertex-face never misses a sampled hit");
     CFT_GRADED(t4, ch03_4_edge_edge_never_misses, "ch03.4", 2, "edge-edge never misses a sampled hit");

@@ -192,6 +192,12 @@ START_TEST(ch10_1_robust_and_rotated)
     cft_assert_near(mu[0], 0.5, 1e-15, 0);
     cft_assert_near(mu[1], 0.5, 1e-15, 0);
     cft_assert_vec3_near(t, cfu_vec3(0, 1, 0), 1e-15);
+    /* the threshold is 1e-9 |s|: a projection of 1e-7 |s| still orients its surface, so s_b =
+       (0, 1e-7, 1) is parallel to s_a = y (d = 1: the ellipse (mu_t^A, mu_b^A), not isotropic) */
+    cft_assert_ok(cf_matchstick_cone(z, cfu_vec3(0, 1, 0), cfu_vec3(0, 1e-7, 1), &MS, &t, &b, mu));
+    cft_assert_near(mu[0], 0.2, 1e-12, 0);
+    cft_assert_near(mu[1], 0.8, 1e-12, 0);
+    cft_assert_vec3_near(t, cfu_vec3(0, 1, 0), 1e-12);
     /* neither: chapter 2's frame */
     cfVec3 tc, bc;
     cft_assert_ok(cf_contact_frame(z, &tc, &bc));
@@ -267,6 +273,16 @@ START_TEST(ch10_2_projection)
         cf_ellipse_project(a, p, 1e-15, pp);
         cft_assert_near_at(pp[0], p[0], 1e-12 * s, 0, "k = %d (idempotent)", k);
         cft_assert_near_at(pp[1], p[1], 1e-12 * s, 0, "k = %d (idempotent)", k);
+    }
+    /* tol = 0: the bisection runs to adjacent doubles and stops when the midpoint equals EITHER
+       end (which one depends on the rounding of (lo + hi) / 2). From [0, t_1] with t_1 / t* < 20
+       here that is about 60 halvings; a stop on one end only runs on to the 1100-step cap
+       whenever the midpoint rounds to the other. 16 points around the ellipse (2, 1). */
+    for (int k = 0; k < 16; ++k) {
+        double th = 2 * CF_PI * (k + 0.3) / 16, zk[2] = {3 * cos(th), 3 * sin(th)};
+        int steps = cf_ellipse_project(ax, zk, 0.0, x);
+        cft_assert_at(steps >= 1 && steps <= 200, "k = %d: %d bisection steps at tol 0", k, steps);
+        check_projection(ax, zk, x, 1e-12, "tol 0");
     }
     /* the worked point scaled by 1e-200 and 1e200: the same answer, scaled (a scale of
        1/max(1, ...) squares 1e-200 to 0) */
@@ -382,6 +398,19 @@ START_TEST(ch10_3_local_solve)
     cft_assert_near(rT[1], f[1], 1e-12, 0);
     /* u stays W r + q */
     for (int i = 0; i < 3; ++i) cft_assert_near_at(u[i], q[i] + r[i], 1e-15, 0, "i = %d", i);
+    /* the stick candidate's test det W_TT > 1e-14 W_tt W_bb is relative: W and u scaled by 1e-9,
+       1 and 1e6 give the same sticking impulse r_T = -W_TT^-1 u_T = -(0.005, 0.015) / 1.75 (u_T =
+       0 after); an absolute det > 1e-14 takes the projected step at 1e-9 (det = 1.75e-18) */
+    for (int e = 0; e < 3; ++e) {
+        double sc = e == 0 ? 1e-9 : e == 1 ? 1.0 : 1e6;
+        double Ws[9] = {sc, 0, 0, 0, 2 * sc, 0.5 * sc, 0, 0.5 * sc, sc}, us[3] = {-sc, 0.01 * sc, 0.01 * sc}, rs[3] = {0, 0, 0};
+        cf_contact_local_solve_ellipse(Ws, mu, CF_FRICTION_CONE, 1.0, us, rs);
+        cft_assert_near_at(rs[0], 1.0, 1e-12, 0, "scale %g", sc);
+        cft_assert_near_at(rs[1], -0.005 / 1.75, 1e-12, 0, "scale %g", sc);
+        cft_assert_near_at(rs[2], -0.015 / 1.75, 1e-12, 0, "scale %g", sc);
+        cft_assert_near_at(us[1], 0.0, 1e-12 * sc, 0, "scale %g", sc);
+        cft_assert_near_at(us[2], 0.0, 1e-12 * sc, 0, "scale %g", sc);
+    }
     /* the box: each tangent bounded by its own coefficient (swapped axes fail here) */
     double ub[3] = {-1, 0.5, 0.5}, rb[3] = {0, 0, 0};
     cf_contact_local_solve_ellipse(I, mu, CF_FRICTION_BOX, 1.0, ub, rb);
@@ -515,6 +544,26 @@ START_TEST(ch10_3_prox_gs)
         ck_assert(fixed);
         cf_aniso_prox_gs_sweep(&p, r, NULL, NULL, 1e-15, zero, fixed, w);
         for (int i = 0; i < 3 * nc; ++i) cft_assert_near_at(fixed[i], trial[i], 0, 0, "k = %d, i = %d", k, i);
+        /* Gauss-Seidel: contact a sees the NEW impulses of contacts 0 .. a-1 through w (here J = I,
+           G = W^T: v = W lambda + q). The sweep written out, from 0 with these r: every contact
+           after the first differs from a Jacobi sweep (W couples them all) */
+        {
+            double *gs = calloc((size_t)3 * nc, sizeof *gs), *v = malloc((size_t)3 * nc * sizeof *v);
+            ck_assert(gs && v);
+            for (int a = 0; a < nc; ++a) {
+                cf_bsr_mul_vec(&fc.W, gs, v);
+                double zt[3];
+                for (int i = 0; i < 3; ++i) zt[i] = gs[3 * a + i] - r[3 * a + i] * (v[3 * a + i] + fc.q[3 * a + i]);
+                double nn = fmax(0.0, zt[0]), sr[2] = {sqrt(r[3 * a + 1]), sqrt(r[3 * a + 2])};
+                double axs[2] = {fc.ellipse[2 * a] * nn / sr[0], fc.ellipse[2 * a + 1] * nn / sr[1]};
+                double ys[2] = {zt[1] / sr[0], zt[2] / sr[1]}, y[2];
+                cf_ellipse_project(axs, ys, 1e-15, y);
+                gs[3 * a] = nn, gs[3 * a + 1] = sr[0] * y[0], gs[3 * a + 2] = sr[1] * y[1];
+            }
+            for (int i = 0; i < 3 * nc; ++i)
+                cft_assert_near_at(fixed[i], gs[i], 1e-12, 1e-12, "k = %d, i = %d (the Gauss-Seidel sweep)", k, i);
+            free(gs), free(v);
+        }
         /* the loop's first sweep is that sweep, with the local r-factors r / A_ii (o.r = 1) */
         memset(lam, 0, (size_t)3 * nc * sizeof *lam);
         cfAnisoProxOptions o1 = o;
@@ -580,6 +629,58 @@ START_TEST(ch10_3_prox_isotropic_and_adaptive)
     /* the history of accepted merits never grows */
     for (int i = 1; i < rep.history_len; ++i) cft_assert_at(hist[i] <= hist[i - 1], "i = %d", i);
     for (int i = 0; i < 12; ++i) cft_assert_near_at(good[i], l7[i], 1e-9, 0, "i = %d", i);
+    /* the floor's reset, worked by hand: one contact, W = I, q = (-1, 0, 0) (lambda* = (1, 0, 0);
+       the tangents stay 0), r0 = 5, nu = 0.5, scale_min = 0.5, so a sweep is
+       lambda_n <- max(0, lambda_n - r (lambda_n - 1)) (all values exact):
+       1: r 5, 0 -> 5, e 5: accepted (ref 5);  2: 5 -> 0, e 5 >= 5: rejected, r = 2.5 (s = 0.5);
+       3: r 2.5, 5 -> 0, e 5: rejected at the floor: reset r = r0 = 5, s = 1, ref = INFINITY;
+       4: r 5, 5 -> 0, e 5: accepted (ref 5);  5: r 5, 0 -> 5, e 5: rejected (3 rollbacks).
+       After 5 sweeps lambda_n = 0; a reset that leaves r at 2.5 accepts 0 -> 2.5 at sweep 5. */
+    {
+        const double W1[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, q1[3] = {-1, 0, 0}, mu1[2] = {0.5, 0.5};
+        cfFrictionProblem f1;
+        make_problem(1, W1, q1, mu1, true, &f1);
+        cfProxProblem p1;
+        cft_assert_ok(cf_aniso_problem_from_fc(&f1, &p1));
+        cfAnisoProxOptions of = cf_aniso_prox_options_default();
+        of.r = 5.0;
+        of.nu = 0.5;
+        of.scale_min = 0.5;
+        of.tol = 1e-12;
+        double l1[3] = {0, 0, 0};
+        int rb = 0;
+        for (int n = 3; n <= 5; n += 2) {
+            of.max_iter = n;
+            l1[0] = l1[1] = l1[2] = 0.0;
+            rb = 0;
+            cft_assert_status_at(cf_aniso_prox_gs(&p1, NULL, NULL, &of, l1, NULL, &rb), CF_MAX_ITER, "after %d sweeps", n);
+            cft_assert_near_at(l1[0], n == 3 ? 5.0 : 0.0, 1e-12, 0, "after %d sweeps", n);
+            ck_assert_msg(rb == (n == 3 ? 2 : 3), "after %d sweeps: %d rollbacks", n, rb);
+        }
+        /* the clip to the floor sets EVERY r: from lambda_n = 2 with r0 = 2.5, nu = 0.4:
+           1: 2 -> 0, e 2: accepted;  2: 0 -> 2.5, e 2.5: rejected, s nu = 0.4 < 0.5: r = 0.5 r0 = 1.25;
+           3: 0 -> 1.25, e 1.25 < 2: accepted (r_n left at 2.5 repeats sweep 2: a second rejection) */
+        of.r = 2.5;
+        of.nu = 0.4;
+        of.max_iter = 3;
+        l1[0] = 2.0, l1[1] = l1[2] = 0.0;
+        rb = 0;
+        cft_assert_status(cf_aniso_prox_gs(&p1, NULL, NULL, &of, l1, NULL, &rb), CF_MAX_ITER);
+        cft_assert_near(l1[0], 1.25, 1e-12, 0);
+        ck_assert_int_eq(rb, 1);
+        /* an accepting stop keeps that sweep: r0 = 1 reaches lambda* = (1, 0, 0) in one sweep from 0,
+           e = 1 <= tol = 2: lambda is that sweep's result, not the start */
+        of.r = 1.0;
+        of.tol = 2.0;
+        of.max_iter = 10;
+        l1[0] = l1[1] = l1[2] = 0.0;
+        rb = 0;
+        cft_assert_ok(cf_aniso_prox_gs(&p1, NULL, NULL, &of, l1, NULL, &rb));
+        cft_assert_near(l1[0], 1.0, 1e-15, 0);
+        ck_assert_int_eq(rb, 0);
+        cf_prox_problem_free(&p1);
+        cf_fc_free(&f1);
+    }
     /* bad options */
     o.nu = 0.0;
     cft_assert_status(cf_aniso_prox_gs(&p, NULL, NULL, &o, good, &rep, NULL), CF_BAD_INPUT);
@@ -671,6 +772,48 @@ START_TEST(ch10_4_eval_jacobian)
             for (int i = 0; i < n; ++i)
                 cft_assert_near_at(D[i * n + j], (Hp[i] - Hm[i]) / (2 * h), 1e-5, 1e-5, "k = %d, row %d, col %d", k, i, j);
         }
+        free(D);
+        cf_triplets_free(&T);
+        cf_fc_free(&p);
+    }
+    /* an entry that cannot be stored does not get lost: W_nt = 1e300 and r_t = 1e10 make u_n
+       overflow to inf, and the normal row's derivative da = 1 - u_n / |(u_n, r_n)| may then be NaN
+       (chapter 6's FB gives inf / inf), which cf_triplets_add() refuses. Either the status says
+       so, or (a FB that takes the limit da = 0) J is complete: the tangent rows still hold W's
+       tangent rows, 1 on their diagonal. A refusal that a later successful add overwrites returns
+       CF_OK with those rows missing. */
+    {
+        const double W1[9] = {1, 1e300, 0, 0, 1, 0, 0, 0, 1}, q1[3] = {0, 0, 0}, mu1[2] = {0.5, 0.5};
+        cfFrictionProblem p;
+        make_problem(1, W1, q1, mu1, true, &p);
+        double x[4] = {1, 1e10, 0, 0}, H[4];
+        cfTriplets T;
+        cft_assert_ok(cf_triplets_init(&T, 4, 4));
+        cfStatus st = cf_fc_aniso_ncp_eval(&p, x, H, &T);
+        if (st == CF_OK) {
+            double *D = dense_of(&T, 4);
+            cft_assert_near(D[1 * 4 + 1], 1.0, 1e-15, 0);
+            cft_assert_near(D[2 * 4 + 2], 1.0, 1e-15, 0);
+            free(D);
+        }
+        cf_triplets_free(&T);
+        cf_fc_free(&p);
+    }
+    /* at a Signorini solution, u_n = 0 < r_n (every Newton solve ends there): FB(0, s r_n) has
+       da = 1 exactly and db = 0, so the normal row is W's normal row (2, 0.5, 0), nothing at beta */
+    {
+        const double W1[9] = {2, 0.5, 0, 0.5, 1, 0, 0, 0, 1}, q1[3] = {-2, 0, 0}, mu1[2] = {0.5, 0.5};
+        cfFrictionProblem p;
+        make_problem(1, W1, q1, mu1, true, &p);
+        double x[4] = {1, 0, 0, 0}, H[4];
+        cfTriplets T;
+        cft_assert_ok(cf_triplets_init(&T, 4, 4));
+        cft_assert_ok(cf_fc_aniso_ncp_eval(&p, x, H, &T));
+        cft_assert_near(H[0], 0.0, 1e-15, 0);
+        double *D = dense_of(&T, 4);
+        cft_assert_near(D[0], 2.0, 1e-15, 0);
+        cft_assert_near(D[1], 0.5, 1e-15, 0);
+        cft_assert_near(D[2], 0.0, 1e-15, 0);
         free(D);
         cf_triplets_free(&T);
         cf_fc_free(&p);
@@ -871,6 +1014,15 @@ START_TEST(ch10_5_dissipation)
     const double v34[2] = {3, 4};
     cf_friction_tensor_dissipation(L, v34, 2.0, &power);
     cft_assert_near(power, -5.84, 1e-14, 0);
+    /* no load or no sliding: angle 0 and power 0 (the spec's); lambda_n < 0 would otherwise give
+       the same 10.46 degrees as lambda_n > 0 (f and f* both turn round), and v = 0 gives 0 / 0 */
+    const double v0[2] = {0, 0};
+    power = 1.0;
+    cft_assert_near(cf_friction_tensor_dissipation(L, v45, -1.0, &power), 0.0, 0, 0);
+    cft_assert_near(power, 0.0, 0, 0);
+    power = 1.0;
+    cft_assert_near(cf_friction_tensor_dissipation(L, v0, 1.0, &power), 0.0, 0, 0);
+    cft_assert_near(power, 0.0, 0, 0);
     /* against the ellipse's force of maximal dissipation in the cone's own axes */
     cfRng g;
     cf_rng_seed(&g, 1313);
@@ -985,6 +1137,16 @@ START_TEST(ch10_6_directional_box)
     double neg[2] = {1, 1};
     cf_box_project_directional(-1.0, mu4, neg);
     ck_assert(neg[0] == 0 && neg[1] == 0);
+    /* in place inside a problem's arrays: the tangents (r_t, r_b) of contact 0 with the next
+       contact's normal after them, two contacts' coefficients back to back; only the two
+       tangents change (the next normal 7 is not clamped by the next contact's mu_{+t}) */
+    const double mu8[8] = {0.1, 0.2, 0.6, 0.7, 0.3, 0.3, 0.3, 0.3};
+    double r4[4] = {2, -5, 5, 7};
+    cf_box_project_directional(2.0, mu8, &r4[1]);
+    cft_assert_near(r4[1], -0.2, 1e-15, 0);
+    cft_assert_near(r4[2], 1.4, 1e-15, 0);
+    cft_assert_near(r4[0], 2.0, 0, 0);
+    cft_assert_near(r4[3], 7.0, 0, 0);
     /* a particle (W = I) pressed with 1 and pulled: along +t it slides against mu_{+t}, along -t
        against mu_{-t} (the asymmetric threshold of the sawtooth) */
     const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, mu_tb[2] = {0.7, 0.7};

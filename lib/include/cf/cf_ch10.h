@@ -170,7 +170,9 @@ cfStatus cf_matchstick_cone(cfVec3 n, cfVec3 s_a, cfVec3 s_b, const cfMatchstick
  *    \f[ g(t) = \sum_i \frac{a_i^2 z_i^2}{(a_i^2 + t)^2} - 1: \f]
  *    bracket \f$[0, t_1]\f$, \f$t_1 = \max(a)\,\|z\|\f$ (grown by 1.5 while \f$g(t_1) > 0\f$), bisect
  *    until hi - lo <= @p tol hi, the midpoint equals an end, or 1100 steps.
- * 5. Undo the scale (\f$x \leftarrow 2^e x\f$). Returns the bisection steps (0 inside).
+ * 5. Undo the scale (\f$x \leftarrow 2^e x\f$). Returns the bisection steps (0 inside): a cost,
+ *    which the tests bound (a stop on only one end runs on to the cap at tol 0) but do not pin
+ *    (another valid bracket or rounding of the midpoint changes it by a step or two).
  * Properties the tests check: on the boundary when z is outside, \f$z - x = t K x\f$ with
  * \f$t \ge 0\f$ (\f$K = \mathrm{diag}(a_i^{-2})\f$: the normal of the ellipse), idempotent, no
  * sampled boundary point closer; a circle gives ch07.1's disk. Worked: axes (2, 1), z = (3, 2)
@@ -325,6 +327,9 @@ void cf_aniso_ncp_rows(const double mu_tb[2], double lambda_n, const double x[5]
  * at beta (or 1 at r_k); slack row da (2 r_n at r_n, -2 r_k / mu_k^2 at r_k) plus db at beta (or
  * 1 at beta). At a root, r solves the elliptic problem (cf_fc_residual() = 0); with
  * mu_t = mu_b = mu it is chapter 6's Coulomb problem.
+ * Returns CF_OK, or the status of the first cf_triplets_add() that refuses an entry (CF_BAD_INPUT
+ * for one that is not finite, as when u overflows): J is then incomplete, and a later add that
+ * succeeds must not turn the status back into CF_OK.
  */
 cfStatus cf_fc_aniso_ncp_eval(const cfFrictionProblem *p, const double *x, double *H, cfTriplets *J);
 
@@ -382,7 +387,7 @@ cfStatus cf_friction_tensor_cone(const double L[4], double mu_tb[2], double *ang
  * dissipation on its equivalent cone, \f$f^* = -\lambda_n (L L^T) v / \|L^T v\|\f$
  * (cf_ellipse_max_dissipation() in the cone's own axes
  * gives the same). Returns the angle between f and f* in radians (acos of the clamped cosine;
- * 0 when |v| = 0 or lambda_n <= 0): zero exactly when v is an eigenvector of L^T (notes Eq.\ 332).
+ * 0 when |v| = 0 or lambda_n <= 0, and then @p power is 0 too): zero exactly when v is an eigenvector of L^T (notes Eq.\ 332).
  * Worked: L = diag(0.2, 0.8), v at 45 degrees: 10.46 degrees.
  */
 double cf_friction_tensor_dissipation(const double L[4], const double v[2], double lambda_n, double *power);
