@@ -48,8 +48,13 @@
  *       .prediction = "what a correct implementation shows (check() tests exactly this)",
  *       .overlays = "omega,momentum",   // shown at start (optional)
  *       .plots = "energy",               // plot panels the story points at (optional)
- *       .steps = 600, .data_size = sizeof(Data), .setup = setup, .step = step, .check = check,
+ *       .steps = 600,
+ *       CFV_DEMO_HOOKS,                  // .data_size = sizeof(Data), .setup/.step/.check = setup/step/check
  *   };
+ *
+ * CFV_DEMO_HOOKS names the template's Data and its three functions; a demo whose functions are
+ * called otherwise (two descriptors in one file, no data, the default step) sets the four fields
+ * itself.
  *
  * A demo never calls rand() (use cf_rng), never prints, and keeps its headless run to a fraction
  * of a second: `make check` runs every demo.
@@ -223,6 +228,13 @@ typedef struct cfvDemo {
      *  May clear and redraw the marks (cfv_run_clear_marks()). */
     bool (*key)(cfvRun *run, int key);
 } cfvDemo;
+
+/**
+ * The four fields of a demo written as the template above: its per-run data is the type `Data`
+ * and its hooks are the static functions setup(), step() and check() of the file. Use it as the
+ * initialiser list of the cfvDemo (`CFV_DEMO_HOOKS,`); a demo with other names sets the four fields.
+ */
+#define CFV_DEMO_HOOKS .data_size = sizeof(Data), .setup = setup, .step = step, .check = check
 
 /** Add a world built from @p def (NULL: defaults); returns its slot index or -1 (message in err). */
 int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfVec3 offset,

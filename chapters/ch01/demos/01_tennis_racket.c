@@ -93,8 +93,5 @@ const cfvDemo cfv_demo_ch01_tennis_racket = {
                   "changes sign); without it, it never flips",
     .overlays = "omega,momentum",
     .steps = 1600,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -101,8 +101,5 @@ const cfvDemo cfv_demo_ch01_soft_large_step = {
     .prediction = "at h = 1/30 s implicit Euler keeps the clamped beam bounded (nodes move < 0.5 m, slower than 5 m/s) "
                   "while explicit Euler blows up (a node exceeds 20 m/s)",
     .steps = 90,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -112,9 +112,6 @@ const cfvDemo cfv_demo_ch05_pyramid = {
     .prediction = "55 unit cubes on 20 PGS iterations with warm start stand: no box moves 1 cm",
     .overlays = "points",
     .steps = 240,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = key,
 };

@@ -69,8 +69,5 @@ const cfvDemo cfv_demo_ch05_pgs_nncg = {
     .prediction = "at 40 sweeps per step NNCG's mean residual is below boxed PGS's",
     .overlays = "points",
     .steps = 120,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

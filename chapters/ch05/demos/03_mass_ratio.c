@@ -65,8 +65,5 @@ const cfvDemo cfv_demo_ch05_mass_ratio = {
     .prediction = "in 5 s the heavy box sinks below 4.4 m on 20 PGS sweeps (the stack crushes, then collapses later); PGS 200 and PGS-SM 20 keep it above 4.45 m",
     .overlays = "points",
     .steps = 300,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -74,8 +74,5 @@ const cfvDemo cfv_demo_ch05_soft_block = {
     .prediction = "after 10 s no node has moved 1 cm, none is 1 mm below the ground, and the contacts carry the weight",
     .overlays = "points,impulses",
     .steps = 600,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -74,8 +74,5 @@ const cfvDemo cfv_demo_ch05_box_on_slab = {
     .prediction = "after 10 s the box has moved less than 1 cm and stays upright on the slab, which stays on the ground",
     .overlays = "points,impulses",
     .steps = 600,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

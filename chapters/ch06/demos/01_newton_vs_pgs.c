@@ -80,8 +80,5 @@ const cfvDemo cfv_demo_ch06_newton_vs_pgs = {
                   "heavy box stays above 4.49 m",
     .overlays = "points",
     .steps = 120,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

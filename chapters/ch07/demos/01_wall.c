@@ -110,9 +110,6 @@ const cfvDemo cfv_demo_ch07_wall = {
     .prediction = "with local r-factors and at most 1000 sweeps per step no brick moves 1 cm",
     .overlays = "points",
     .steps = 12,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = key,
 };

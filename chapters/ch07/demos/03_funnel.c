@@ -116,8 +116,5 @@ const cfvDemo cfv_demo_ch07_funnel = {
     .prediction = "after 3.5 s at most a quarter of the spheres left the rough hopper and at least three quarters the smooth one",
     .overlays = "points",
     .steps = 350,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -87,8 +87,5 @@ const cfvDemo cfv_demo_ch08_cloth_on_box = {
                   "2 mm in; some steps need a second CMR round",
     .overlays = NULL,
     .steps = 150,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -83,9 +83,6 @@ const cfvDemo cfv_demo_ch08_mixed = {
     .prediction = "after 4 s no body's centre of mass moves faster than 2 cm/s and nothing went through the ground",
     .overlays = NULL,
     .steps = 800,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = NULL,
 };

@@ -80,8 +80,5 @@ const cfvDemo cfv_demo_ch09_world_soft_stack = {
     .prediction = "no surface crosses another in any step (signed volumes), the upper box rests on the lower one and both "
                   "come to rest (node speeds below 5 cm/s after 2 s)",
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -91,8 +91,5 @@ const cfvDemo cfv_demo_ch09_world_incline = {
     .prediction = "both particles creep at eps (1 - sqrt(1 - tan 30 / 0.8)): ipc within 5 % with no crossing in any step, "
                   "implicit-soft to 1e-6",
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

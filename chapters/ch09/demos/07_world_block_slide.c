@@ -91,8 +91,5 @@ const cfvDemo cfv_demo_ch09_world_block_slide = {
     .prediction = "the block is within h v0 + eps_v t of 0.4185 m after 1.5 s, creeping at eps_v (1 - sqrt(1 - tan 10 / "
                   "0.3)) within 5 %; no crossing in any step",
     .steps = 150,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -111,8 +111,5 @@ const cfvDemo cfv_demo_ch09_world_rigid_mixed = {
                   "(speeds below 1 cm/s), each stack within dhat, and each resting corner where kappa (-b'(d)) carries "
                   "its share of the weight (within 1 %)",
     .steps = 150,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

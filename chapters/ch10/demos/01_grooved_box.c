@@ -112,9 +112,6 @@ const cfvDemo cfv_demo_ch10_grooved_box = {
     .prediction = "the velocity settles 7.6 degrees from the grooves, not along the 45-degree pull",
     .overlays = NULL,
     .steps = 100,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = key,
 };

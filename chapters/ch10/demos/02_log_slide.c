@@ -92,9 +92,6 @@ const cfvDemo cfv_demo_ch10_log_slide = {
                   "centre; the isotropic box drifts sideways less than 1 cm",
     .overlays = NULL,
     .steps = 250,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = NULL,
 };

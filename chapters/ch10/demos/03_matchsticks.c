@@ -103,9 +103,6 @@ const cfvDemo cfv_demo_ch10_matchsticks = {
     .prediction = "parallel slides v0^2/(2 0.2 g) = 2.29 m, orthogonal v0^2/(2 0.5 g) = 0.92 m, the others in between",
     .overlays = NULL,
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = NULL,
 };

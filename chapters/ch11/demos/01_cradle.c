@@ -106,8 +106,5 @@ const cfvDemo cfv_demo_ch11_cradle = {
                   "fly apart with those velocities for the rest of the second",
     .overlays = "velocity",
     .steps = 100,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

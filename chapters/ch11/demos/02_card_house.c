@@ -66,8 +66,5 @@ const cfvDemo cfv_demo_ch11_card_house = {
     .prediction = "after 5 s no card has moved 2 cm and none moves faster than 2 cm/s",
     .overlays = NULL,
     .steps = 300,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -97,8 +97,5 @@ const cfvDemo cfv_demo_ch11_dominoes_cushion = {
                   "(less than 70 degrees), which has moved less than 5 cm; nothing moves faster than 2 cm/s",
     .overlays = "deformation",
     .steps = 300,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

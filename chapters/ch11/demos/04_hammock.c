@@ -65,8 +65,5 @@ const cfvDemo cfv_demo_ch11_hammock = {
                   "slower than 1 cm/s",
     .overlays = NULL,
     .steps = 450,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };
