@@ -45,20 +45,6 @@ static bool quick = false;
 
 /* ---- part 1: paper 001 -------------------------------------------------------------------- */
 
-static cfStatus detect(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out)
-{
-    cfWorld *w = ctx;
-    (void)bodies, (void)nb;
-    cfContactList prev = *out;
-    memset(out, 0, sizeof *out);
-    cfDetectOptions opt = cf_detect_options_default();
-    opt.margin = w->def.contact_margin;
-    cfStatus st = cf_detect_world(w, &opt, out, NULL);
-    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(out, &prev) < 0) st = CF_NO_MEMORY;
-    cf_contacts_free(&prev);
-    return st;
-}
-
 /* a dynamic body of mass m at x with mu 0.75 (every body of the paper's scenes) */
 static void add_body(cfWorld *w, cfShape shape, double m, cfVec3 x)
 {
@@ -298,7 +284,7 @@ static void paper_scene(int sc_i, FILE *csv)
                 cfMoreauStats st;
                 cfReport rep;
                 cf_report_init(&rep, hbuf, PAPER_SWEEPS);
-                failed = cf_moreau_step(w.bodies, w.n_bodies, detect, &w, &o, &cl, &st, &rep);
+                failed = cf_moreau_step(w.bodies, w.n_bodies, cf_detect_world_again, &w, &o, &cl, &st, &rep);
                 if (failed != CF_OK) break;
                 R->sweeps[s] = st.prox.sweeps;
                 R->merit[s] = st.prox.merit;

@@ -60,14 +60,7 @@ static cfStatus detect_cb(void *ctx, cfRigidBody *bodies, int nb, cfContactList 
 {
     cfWorld *w = ctx;
     ck_assert(bodies == w->bodies && nb == w->n_bodies);
-    cfContactList prev = *out;
-    memset(out, 0, sizeof *out);
-    cfDetectOptions opt = cf_detect_options_default();
-    opt.margin = w->def.contact_margin;
-    cfStatus st = cf_detect_world(w, &opt, out, NULL);
-    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(out, &prev) < 0) st = CF_NO_MEMORY;
-    cf_contacts_free(&prev);
-    return st;
+    return cf_detect_world_again(w, bodies, nb, out);
 }
 
 /* rigid contacts of a world's current state as a factored problem (frames filled) */
