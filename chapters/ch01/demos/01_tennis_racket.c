@@ -53,10 +53,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int k = 0; k < 2; ++k) {
         const cfRigidBody *b = &cfv_run_world(run, k)->bodies[0];
         /* spin about the body y axis, as a fraction of |w| */

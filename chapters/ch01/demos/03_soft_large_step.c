@@ -51,10 +51,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int k = 0; k < 2; ++k) {
         const cfWorld *w = cfv_run_world(run, k);
         if (run->slot[k].halted) continue;

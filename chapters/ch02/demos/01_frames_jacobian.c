@@ -144,5 +144,5 @@ const cfvDemo cfv_demo_ch02_frames_jacobian = {
                   "and [n t b] (ch02.2) is orthonormal and right-handed",
     .overlays = "points",
     .steps = 600,
-    CFV_DEMO_HOOKS,
+    CFV_DEMO_STEP_HOOKS,
 };

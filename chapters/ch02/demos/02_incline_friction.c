@@ -304,6 +304,6 @@ const cfvDemo cfv_demo_ch02_incline_friction = {
                   "allows sqrt(2) mu along its diagonal) while the pyramid (k = 4) and cone blocks slide, the pyramid "
                   "fastest",
     .steps = 60,
-    CFV_DEMO_HOOKS,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

@@ -158,6 +158,6 @@ const cfvDemo cfv_demo_ch03_box_manifold = {
                   "before reduction, 4 after",
     .overlays = "points,normals,depth",
     .steps = 300,
-    CFV_DEMO_HOOKS,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

@@ -219,6 +219,6 @@ const cfvDemo cfv_demo_ch03_ccd_tunnelling = {
                   "rounding), the inclusion test no later than it",
     .overlays = "points,normals",
     .steps = CYCLE,
-    CFV_DEMO_HOOKS,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

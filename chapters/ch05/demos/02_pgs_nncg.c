@@ -38,10 +38,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return st;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     d->n++;
     for (int i = 0; i < 2; ++i) d->sum[i] += cfv_run_world(run, i)->stats.solver_residual;
     cfv_run_info(run, 0, "residual this step: PGS %.2e, NNCG %.2e", cfv_run_world(run, 0)->stats.solver_residual,

@@ -42,10 +42,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return st;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     d->n++;
     for (int i = 0; i < 2; ++i) {
         const cfWorld *w = cfv_run_world(run, i);

@@ -124,6 +124,6 @@ const cfvDemo cfv_demo_ch06_incline_mu = {
                   "mu = 0.8 holds it",
     .overlays = "points",
     .steps = 420,
-    CFV_DEMO_HOOKS,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

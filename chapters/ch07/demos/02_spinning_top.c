@@ -106,5 +106,5 @@ const cfvDemo cfv_demo_ch07_spinning_top = {
     .prediction = "the ball with mu_tau = 0.05 m stops within 0.02 s of 0.4 R^2 w0/(mu_tau g) = 2.04 s; the other keeps 10 rad/s",
     .overlays = "points",
     .steps = 250,
-    CFV_DEMO_HOOKS,
+    CFV_DEMO_STEP_HOOKS,
 };

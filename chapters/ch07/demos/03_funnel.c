@@ -86,10 +86,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return st;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int i = 0; i < 2; ++i) {
         const cfWorld *w = cfv_run_world(run, i);
         d->out[i] = 0;

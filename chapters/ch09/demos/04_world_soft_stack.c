@@ -35,10 +35,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     d->pairs = cfv_run_mark_ipc_pairs(run, 0);
     d->min_dist = fmin(d->min_dist, w->stats.ipc.min_distance);

@@ -85,5 +85,5 @@ const cfvDemo cfv_demo_ch09_world_tunnel = {
     .prediction = "penalty: the particle's path crosses the plate once and it falls on; ipc: it stops on the plate's top "
                   "face in the first step, no crossing in any step",
     .steps = 100,
-    CFV_DEMO_HOOKS,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -45,10 +45,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int i = 0; i < 2; ++i) {
         const cfWorld *w = cfv_run_world(run, i);
         cfVec3 p = w->soft[0].x[0];

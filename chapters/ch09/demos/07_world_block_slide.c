@@ -47,10 +47,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     cfVec3 down = cfu_vec3(cos(THETA), 0, -sin(THETA)), p = w->soft[0].x[0];
     d->dist = cfu_dot(cfu_sub(p, d->x0), down);

@@ -53,10 +53,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     const cfRigidBody *b = &w->bodies[1];
     cfVec3 c = cfu_add(b->x, cfu_vec3(0, 0, 0.06));

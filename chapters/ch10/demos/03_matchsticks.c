@@ -64,10 +64,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     for (int k = 1; k < w->n_bodies; ++k) {
         const cfRigidBody *b = &w->bodies[k];

@@ -45,10 +45,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int s = 0; s < SLOTS; ++s) {
         const cfWorld *w = cfv_run_world(run, s);
         d->p[s] = d->ke[s] = 0.0;

@@ -47,10 +47,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     if (fabs(w->time - 1.0) < 0.5 * w->def.dt) cfv_run_deformation_from_now(run, 0, 0); /* settled, no domino yet */
     d->tilt_min = 180.0;
