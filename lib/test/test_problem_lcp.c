@@ -493,6 +493,29 @@ START_TEST(gen_planted_solution_is_real)
 }
 END_TEST
 
+START_TEST(gen_stack_of_the_digest)
+{
+    /* three particles, the top one 10 kg, h = 0.01: A = [[1, -1, 0], [-1, 2, -1], [0, -1, 1.1]],
+       b = (-h g, 0, 0); the contacts carry 12, 11 and 10 kg times h g, and that solves it */
+    double x[3];
+    cfLcp p;
+    cft_assert_ok(cf_lcpgen_stack(3, 10.0, 0.01, &p, x));
+    ck_assert_int_eq(p.n, 3);
+    cfDense D;
+    cft_assert_ok(cf_csr_to_dense(&p.A, &D));
+    const double want[9] = {1, -1, 0, -1, 2, -1, 0, -1, 1.1};
+    for (int i = 0; i < 9; ++i) cft_assert_near_at(D.a[i], want[i], 1e-15, 0, "entry %d", i);
+    cft_assert_near(p.b[0], -0.0981, 1e-15, 0);
+    ck_assert(p.b[1] == 0.0 && p.b[2] == 0.0);
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(x[i], 0.0981 * (12 - i), 1e-15, 0, "contact %d", i);
+    ck_assert(cf_lcp_residual(&p, x) <= 1e-15);
+    cf_dense_free(&D);
+    cf_lcp_free(&p);
+    cft_assert_status(cf_lcpgen_stack(0, 10.0, 0.01, &p, x), CF_BAD_INPUT);
+    cft_assert_status(cf_lcpgen_stack(3, 0.0, 0.01, &p, x), CF_BAD_INPUT);
+}
+END_TEST
+
 START_TEST(gen_num4lcp_bug_and_determinism)
 {
     /* num4lcp's make_lcp leaves w_i = (A x)_i < 0 on the zero set of a PD matrix: not a solution */
@@ -553,6 +576,7 @@ static void build(Suite *s)
     CFT_TEST(tg, gen_structures, "blocked, contact, banded and Poisson structure");
     CFT_TEST(tg, gen_planted_solution_is_real, "the planted solution solves every family");
     CFT_TEST(tg, gen_num4lcp_bug_and_determinism, "num4lcp's recipe fails; seeds are reproducible");
+    CFT_TEST(tg, gen_stack_of_the_digest, "the 1D mass-ratio stack: its matrix, vector and solution");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "lib-problem-lcp", build); }

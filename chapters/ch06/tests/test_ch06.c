@@ -42,22 +42,7 @@ static void lcp_dense(cfLcp *p, int n, const double *A, const double *b)
    @p ratio; contact 0 on the ground; every contact carries the weight above it */
 static void lcp_stack(cfLcp *p, int n, double ratio, double h, double *exact)
 {
-    double *A = calloc((size_t)n * n, sizeof *A), *b = calloc((size_t)n, sizeof *b), *m = malloc((size_t)n * sizeof *m);
-    for (int i = 0; i < n; ++i) m[i] = i == n - 1 ? ratio : 1.0;
-    for (int i = 0; i < n; ++i) {
-        A[i * n + i] = 1.0 / m[i] + (i > 0 ? 1.0 / m[i - 1] : 0.0);
-        if (i > 0) A[i * n + i - 1] = A[(i - 1) * n + i] = -1.0 / m[i - 1];
-    }
-    b[0] = -h * 9.81;
-    double s = 0.0;
-    for (int i = n - 1; i >= 0; --i) {
-        s += m[i];
-        if (exact) exact[i] = h * 9.81 * s;
-    }
-    lcp_dense(p, n, A, b);
-    free(A);
-    free(b);
-    free(m);
+    ck_assert(cf_lcpgen_stack(n, ratio, h, p, exact) == CF_OK);
 }
 
 /* the dense Jacobian of a triplet list (n x n) */
