@@ -70,18 +70,9 @@ static bool read_ref(const char *file, int n, double *z)
 {
     char path[2048];
     snprintf(path, sizeof path, "%s/reference/%.*s.ref", siconos_dir(), (int)(strlen(file) - 4), file);
-    FILE *f = fopen(path, "r");
-    if (!f) return false;
-    char line[4096];
-    int got = -1;
-    while (fgets(line, sizeof line, f))
-        if (line[0] != '#') {
-            got = atoi(line);
-            break;
-        }
-    ck_assert_msg(got == n, "%s: n = %d in the reference, %d in the problem", path, got, n);
-    for (int i = 0; i < n; ++i) cft_assert_at(fscanf(f, "%lf", &z[i]) == 1, "i = %d", i);
-    fclose(f);
+    int r = cft_read_ref(path, n, z);
+    if (r < 0) return false;
+    ck_assert_msg(r == 1, "%s: not the problem's %d values", path, n);
     return true;
 }
 
