@@ -25,11 +25,11 @@
 
 #include "cf/cf_ch07.h"
 #include "cf/cf_detect.h"
+#include "cf/cf_problem.h"
 #include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
 #include "cfview.h"
 #include "child.h"
-#include "files.h"
 #include "fclib.h"
 
 #ifdef CF_HAVE_SICONOS
@@ -500,9 +500,11 @@ static void fc3d_table(const char *data)
 {
     char *files[128], dir[900];
     snprintf(dir, sizeof dir, "%s/siconos-fc3d", data);
-    int n = bench_list_dat(dir, true, files, 128);
+    int n = cf_data_files(dir, ".dat", true, files, 128);
+    if (n < 0) n = 0;
     snprintf(dir, sizeof dir, "%s/fclib/converted", data);
-    n += bench_list_dat(dir, true, files + n, 128 - n);
+    int more = cf_data_files(dir, ".dat", true, files + n, 128 - n);
+    if (more > 0) n += more;
     if (n == 0) {
         printf("The FC3D problems: none found under %s (set CF_DATA_DIR); the table is skipped\n", data);
         return;

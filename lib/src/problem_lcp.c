@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cf/cf_problem.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -347,4 +348,32 @@ cfStatus cf_lcp_write_siconos(const char *path, const cfLcp *p, cfError *err)
     if (fclose(f) != 0) failed = true;
     if (failed) return cf_error_set(err, CF_IO_ERROR, "%s: write error", path);
     return CF_OK;
+}
+
+/* ---- the files of a data set ---------------------------------------------------------- */
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int cf_data_files(const char *dir, const char *ending, bool with_dir, char **names, int cap)
+{
+    DIR *d = dir && ending ? opendir(dir) : NULL;
+    if (!d) return 0;
+    size_t tail = strlen(ending);
+    int n = 0;
+    bool ok = true;
+    struct dirent *e;
+    while (ok && n < cap && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len <= tail || strcmp(e->d_name + len - tail, ending) != 0) continue;
+        size_t size = (with_dir ? strlen(dir) + 1 : 0) + len + 1;
+        if (!(names[n] = malloc(size))) ok = false;
+        else snprintf(names[n++], size, "%s%s%s", with_dir ? dir : "", with_dir ? "/" : "", e->d_name);
+    }
+    closedir(d);
+    if (!ok) {
+        while (n > 0) free(names[--n]);
+        return -1;
+    }
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    return n;
 }

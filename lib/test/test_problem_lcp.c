@@ -288,6 +288,34 @@ START_TEST(files_refused_without_blocking)
 }
 END_TEST
 
+START_TEST(data_files_sorted_by_ending)
+{
+    /* b.dat, a.dat, c.ref and a bare ".dat": the two problems by name, with or without the folder */
+    make_tmp_dir();
+    const char *make[] = {"b.dat", "a.dat", "c.ref", ".dat"};
+    for (int i = 0; i < 4; ++i) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, make[i]);
+        FILE *f = fopen(path, "w");
+        cft_assert_at(f != NULL, "file %s", make[i]);
+        fclose(f);
+    }
+    char *names[4], want[600];
+    ck_assert_int_eq(cf_data_files(tmp_dir, ".dat", false, names, 4), 2);
+    ck_assert_str_eq(names[0], "a.dat");
+    ck_assert_str_eq(names[1], "b.dat");
+    free(names[0]);
+    free(names[1]);
+    ck_assert_int_eq(cf_data_files(tmp_dir, ".dat", true, names, 1), 1);
+    snprintf(want, sizeof want, "%s/", tmp_dir);
+    ck_assert(strncmp(names[0], want, strlen(want)) == 0);
+    free(names[0]);
+    ck_assert_int_eq(cf_data_files(tmp_dir, ".ref", false, names, 4), 1);
+    free(names[0]);
+    ck_assert_int_eq(cf_data_files("/no/such/folder", ".dat", false, names, 4), 0);
+}
+END_TEST
+
 START_TEST(lcp_write_read_round_trip)
 {
     cfRng rng;
@@ -559,6 +587,7 @@ static void build(Suite *s)
     CFT_TEST(tr, lcp_read_known_matrix_and_block_twins, "column-major reading; block twins equal dense");
     CFT_TEST(tr, lcp_read_layouts, "dense and sparse-block layouts");
     CFT_TEST(tr, lcp_read_errors_name_the_token, "malformed files: path:LINE: token N: reason");
+    CFT_TEST(tr, data_files_sorted_by_ending, "the files of a data folder: by ending, sorted, with or without the folder");
     CFT_TEST(tr, files_refused_without_blocking, "devices, FIFOs, directories, NUL bytes, oversized files: refused at once");
     CFT_TEST(tr, lcp_write_read_round_trip, "writer and reader round trip exactly");
     CFT_TEST(tr, lcp_residuals_known_values, "residual measures on known values");
