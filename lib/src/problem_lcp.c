@@ -160,16 +160,22 @@ static cfStatus bad(Tokens *t, const char *what, const char *why)
     return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld: %s: %s", t->path, t->line, t->count, what, why);
 }
 
+/* The next token for the value named `what`, or the error of a file that ends before it. */
+static cfStatus need_token(Tokens *t, const char *what)
+{
+    if (next_token(t)) return CF_OK;
+    t->tok[0] = '\0';
+    ++t->count;
+    return bad(t, what, "unexpected end of file");
+}
+
 /* An integer in [lo, hi] named `what` (hi is cut to INT_MAX: a count that does not fit an int is
    refused, never wrapped). */
 static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, int *out)
 {
     if (hi > INT_MAX) hi = INT_MAX;
-    if (!next_token(t)) {
-        t->tok[0] = '\0';
-        ++t->count;
-        return bad(t, what, "unexpected end of file");
-    }
+    cfStatus st = need_token(t, what);
+    if (st != CF_OK) return st;
     char *end = NULL;
     errno = 0;
     long v = strtol(t->tok, &end, 10);
@@ -186,11 +192,8 @@ static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, int *out
 /* A finite double named `what`. */
 static cfStatus read_double(Tokens *t, const char *what, double *out)
 {
-    if (!next_token(t)) {
-        t->tok[0] = '\0';
-        ++t->count;
-        return bad(t, what, "unexpected end of file");
-    }
+    cfStatus st = need_token(t, what);
+    if (st != CF_OK) return st;
     char *end = NULL;
     errno = 0;
     double v = cf_strtod(t->tok, &end);
