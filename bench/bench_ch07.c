@@ -25,11 +25,11 @@
 
 #include "cf/cf_ch07.h"
 #include "cf/cf_detect.h"
+#include "cf/cf_problem.h"
 #include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
 #include "cfview.h"
 #include "child.h"
-#include "files.h"
 #include "fclib.h"
 
 #ifdef CF_HAVE_SICONOS
@@ -44,20 +44,6 @@ static const char *out_dir = ".";
 static bool quick = false;
 
 /* ---- part 1: paper 001 -------------------------------------------------------------------- */
-
-static cfStatus detect(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out)
-{
-    cfWorld *w = ctx;
-    (void)bodies, (void)nb;
-    cfContactList prev = *out;
-    memset(out, 0, sizeof *out);
-    cfDetectOptions opt = cf_detect_options_default();
-    opt.margin = w->def.contact_margin;
-    cfStatus st = cf_detect_world(w, &opt, out, NULL);
-    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(out, &prev) < 0) st = CF_NO_MEMORY;
-    cf_contacts_free(&prev);
-    return st;
-}
 
 /* a dynamic body of mass m at x with mu 0.75 (every body of the paper's scenes) */
 static void add_body(cfWorld *w, cfShape shape, double m, cfVec3 x)
@@ -298,7 +284,7 @@ static void paper_scene(int sc_i, FILE *csv)
                 cfMoreauStats st;
                 cfReport rep;
                 cf_report_init(&rep, hbuf, PAPER_SWEEPS);
-                failed = cf_moreau_step(w.bodies, w.n_bodies, detect, &w, &o, &cl, &st, &rep);
+                failed = cf_moreau_step(w.bodies, w.n_bodies, cf_detect_world_again, &w, &o, &cl, &st, &rep);
                 if (failed != CF_OK) break;
                 R->sweeps[s] = st.prox.sweeps;
                 R->merit[s] = st.prox.merit;
@@ -514,9 +500,11 @@ static void fc3d_table(const char *data)
 {
     char *files[128], dir[900];
     snprintf(dir, sizeof dir, "%s/siconos-fc3d", data);
-    int n = bench_list_dat(dir, true, files, 128);
+    int n = cf_data_files(dir, ".dat", true, files, 128);
+    if (n < 0) n = 0;
     snprintf(dir, sizeof dir, "%s/fclib/converted", data);
-    n += bench_list_dat(dir, true, files + n, 128 - n);
+    int more = cf_data_files(dir, ".dat", true, files + n, 128 - n);
+    if (more > 0) n += more;
     if (n == 0) {
         printf("The FC3D problems: none found under %s (set CF_DATA_DIR); the table is skipped\n", data);
         return;

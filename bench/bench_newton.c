@@ -24,7 +24,6 @@
 #include "cf/cf_ch05.h"
 #include "cf/cf_ch06.h"
 #include "cf/cf_problem.h"
-#include "files.h"
 #include "machine.h"
 
 #ifdef CF_HAVE_SICONOS
@@ -175,7 +174,7 @@ static Outcome run_siconos_lcp(int solver, const cfLcp *p)
 static void bench_lcp(const char *dir, Pair *pm, Pair *pf)
 {
     char *names[64];
-    int nf = bench_list_dat(dir, false, names, 64);
+    int nf = cf_data_files(dir, ".dat", false, names, 64);
     printf("Siconos LCP set (%s): %d files; solved = Siconos' err <= 1e-10 from z = 0, 100 iterations\n", dir, nf);
     for (int i = 0; i < nf; ++i) {
         char path[2048];
@@ -331,7 +330,7 @@ static Outcome run_siconos_fc(int solver, const char *path, const cfFrictionProb
 static void bench_fc_dir(const char *dir, Pair *pa, Pair *pf, int *box_solved, int *count)
 {
     char *names[64];
-    int nf = bench_list_dat(dir, false, names, 64);
+    int nf = cf_data_files(dir, ".dat", false, names, 64);
     for (int i = 0; i < nf; ++i) {
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

@@ -2,6 +2,7 @@
 /* Benchmark of the chapter 4 pivoting solvers: the Siconos LCP set and generated families
    (n = 10 ... 1000), pivots and time; with -DCF_HAVE_SICONOS also Siconos' LEMKE in the same run. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,6 @@
 #include "cf/cf_ch04.h"
 #include "cf/cf_lcpgen.h"
 #include "cf/cf_problem.h"
-#include "files.h"
 #include "machine.h"
 
 #ifdef CF_HAVE_SICONOS
@@ -205,7 +205,7 @@ static void bench_siconos_set(const char *dir, Totals *tot)
     }
     closedir(d);
     char *names[256];
-    int count = bench_list_dat(dir, false, names, 256);
+    int count = cf_data_files(dir, ".dat", false, names, 256);
     printf("Siconos LCP set (%s): %d files\n", dir, count);
     for (int i = 0; i < count; ++i) {
         char path[2048];

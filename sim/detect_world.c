@@ -501,6 +501,20 @@ cfStatus cf_detect_world(const cfWorld *w, const cfDetectOptions *opt, cfContact
     return detect_world(w, opt, NULL, 0.0, 1, out, stats);
 }
 
+cfStatus cf_detect_world_again(void *world, cfRigidBody *bodies, int nb, cfContactList *out)
+{
+    const cfWorld *w = world;
+    (void)bodies, (void)nb;
+    cfContactList prev = *out;
+    memset(out, 0, sizeof *out);
+    cfDetectOptions opt = cf_detect_options_default();
+    opt.margin = w->def.contact_margin;
+    cfStatus st = cf_detect_world(w, &opt, out, NULL);
+    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(out, &prev) < 0) st = CF_NO_MEMORY;
+    cf_contacts_free(&prev);
+    return st;
+}
+
 cfStatus cf_detect_world_cached(const cfWorld *w, const cfDetectOptions *opt, double tol, int threads,
                                 struct cfManifoldCache **cache, cfContactList *out, cfDetectStats *stats)
 {

@@ -85,6 +85,12 @@ int cf_contact_side_id(const cfContact *c, int side);
 /* the ipc pipeline (ipc.c): the bodies it takes (cfPipeline::check) and its step (cfPipeline::step) */
 cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err);
 cfStatus cf_world_ipc_step(cfWorld *w);
+/* the world as the ipc pipeline's one system (ipc.c): its soft bodies, moving boxes and static
+   geometry gathered into @p s (zeroed first; cf_ipc_free() it after a success, already freed on a
+   failure); CF_NO_MEMORY or the gather's status. For the certificate (ipc_certify.c) and the
+   drawing of the pairs within dhat. */
+typedef struct cfIpcSystem cfIpcSystem;
+cfStatus cf_world_ipc_system(const cfWorld *w, cfIpcSystem *s);
 /* chapter 9's systems have one friction coefficient: the first body's (mu, and the body it is
    of), which every other body's must equal; @p pipeline names the pipeline in messages */
 typedef struct cfOneMu {

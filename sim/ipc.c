@@ -4,8 +4,8 @@
    rigid boxes and static geometry become one cfIpcSystem), minimize (cf_ipc_step(): the inertial
    target, the friction lag, projected Newton with the CCD line search; with moving boxes the same
    over their affine unknowns, cf_ipc_affine_step()) and scatter (positions, velocities, the boxes'
-   poses and the step's measurements back to the world). Also the independent no-crossing
-   certificate. */
+   poses and the step's measurements back to the world). Also the world as one system for the
+   certificate (ipc_certify.c) and the drawing of the pairs within dhat. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +284,18 @@ static cfStatus gather(const cfWorld *w, cfIpcSystem *s, Map *m)
     //< ch09:world-gather
 }
 
+/* (internal.h) the system without its map: the certificate and the drawing need no scatter */
+cfStatus cf_world_ipc_system(const cfWorld *w, cfIpcSystem *s)
+{
+    memset(s, 0, sizeof *s);
+    Map m;
+    cfStatus st = map_alloc(w, &m);
+    if (st == CF_OK) st = gather(w, s, &m);
+    if (st != CF_OK) cf_ipc_free(s);
+    free(m.soft);
+    return st;
+}
+
 /* The affine unknowns of the moving boxes (cf_ipc_affine.h): their nodes, the stiffness
    k = 1e6 s_min / h^2 of |A^T A - I|^2 (s_min = m min(he)^2 / 3, the smallest second moment: the
    stiff modes of A are 1e3 times faster than 1/h, so the box deforms by about 1e-6 h^2 |F| / (m L)
@@ -485,92 +497,6 @@ cfStatus cf_world_ipc_step(cfWorld *w)
     //< ch09:world-ipc-step
 }
 
-/* ---- the certificate: signed volumes only ------------------------------------------------------- */
-
-/* six times the signed volume of the tetrahedron (a, b, c, d) */
-static double orient(cfVec3 a, cfVec3 b, cfVec3 c, cfVec3 d)
-{
-    return cfu_dot(cfu_cross(cfu_sub(b, a), cfu_sub(c, a)), cfu_sub(d, a));
-}
-
-/* the segment p-q meets the triangle a, b, c: p and q not strictly on one side of its plane and
-   the line through them inside the triangle's three edges (all three volumes of one sign). A
-   segment in the triangle's plane is not counted (it has no crossing direction). */
-static bool segment_crosses(cfVec3 p, cfVec3 q, cfVec3 a, cfVec3 b, cfVec3 c)
-{
-    //> ch09:world-crossing
-    double sp = orient(a, b, c, p), sq = orient(a, b, c, q);
-    if ((sp > 0.0 && sq > 0.0) || (sp < 0.0 && sq < 0.0) || (sp == 0.0 && sq == 0.0)) return false;
-    double u = orient(p, q, a, b), v = orient(p, q, b, c), x = orient(p, q, c, a);
-    return (u >= 0.0 && v >= 0.0 && x >= 0.0) || (u <= 0.0 && v <= 0.0 && x <= 0.0);
-    //< ch09:world-crossing
-}
-
-/* counts a node whose straight path p0 -> p1 crosses a static triangle of @p s (once) */
-static int path_crosses(const cfIpcSystem *s, cfVec3 p0, cfVec3 p1)
-{
-    for (int t = 0; t < s->n_tri; ++t) {
-        const int *T = s->tri[t];
-        if (s->fixed[T[0]] && s->fixed[T[1]] && s->fixed[T[2]] &&
-            segment_crosses(p0, p1, cf_ipc_node(s->q, T[0]), cf_ipc_node(s->q, T[1]), cf_ipc_node(s->q, T[2])))
-            return 1;
-    }
-    return 0;
-}
-
-int cf_world_crossings(const cfWorld *w, const cfWorld *before, char *what, size_t cap)
-{
-    if (what && cap) what[0] = '\0';
-    cfError err = {{0}};
-    if (cf_world_ipc_check(w, &err) != CF_OK) {
-        if (what && cap) snprintf(what, cap, "%s", err.msg);
-        return -1;
-    }
-    if (before && (before->n_soft != w->n_soft || before->n_bodies != w->n_bodies)) {
-        if (what && cap) snprintf(what, cap, "the world before the step has other bodies");
-        return -1;
-    }
-    cfIpcSystem s;
-    memset(&s, 0, sizeof s);
-    Map m;
-    if (map_alloc(w, &m) != CF_OK || gather(w, &s, &m) != CF_OK) {
-        cf_ipc_free(&s);
-        free(m.soft);
-        return -1;
-    }
-    int count = 0;
-    for (int e = 0; e < s.n_edge; ++e)
-        for (int t = 0; t < s.n_tri; ++t) {
-            const int *E = s.edge[e], *T = s.tri[t];
-            if (E[0] == T[0] || E[0] == T[1] || E[0] == T[2] || E[1] == T[0] || E[1] == T[1] || E[1] == T[2]) continue;
-            if (s.fixed[E[0]] && s.fixed[E[1]] && s.fixed[T[0]] && s.fixed[T[1]] && s.fixed[T[2]]) continue;
-            if (!segment_crosses(cf_ipc_node(s.q, E[0]), cf_ipc_node(s.q, E[1]), cf_ipc_node(s.q, T[0]),
-                                 cf_ipc_node(s.q, T[1]), cf_ipc_node(s.q, T[2])))
-                continue;
-            if (count++ == 0 && what && cap)
-                snprintf(what, cap, "surface edge %d-%d crosses triangle %d-%d-%d (system nodes)", E[0], E[1], T[0], T[1],
-                         T[2]);
-        }
-    for (int i = 0; before && i < w->n_soft; ++i)
-        for (int k = 0; k < w->soft[i].n_nodes; ++k)
-            if (path_crosses(&s, before->soft[i].x[k], w->soft[i].x[k]) && count++ == 0 && what && cap)
-                snprintf(what, cap, "node %d of soft body '%s' went through a static triangle in the step", k,
-                         w->soft[i].name);
-    for (int i = 0; before && i < w->n_bodies; ++i) {
-        const cfRigidBody *b0 = &before->bodies[i], *b1 = &w->bodies[i];
-        for (int k = 0; !b1->fixed && k < 8; ++k) { /* the corners' straight paths between the two poses */
-            cfVec3 X = cfu_vec3(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1);
-            X = cfu_vec3(X.x * b1->shape.half_extents.x, X.y * b1->shape.half_extents.y, X.z * b1->shape.half_extents.z);
-            if (path_crosses(&s, cfu_add(b0->x, cfu_quat_rotate(b0->q, X)), cfu_add(b1->x, cfu_quat_rotate(b1->q, X))) &&
-                count++ == 0 && what && cap)
-                snprintf(what, cap, "corner %d of rigid body '%s' went through a static triangle in the step", k, b1->name);
-        }
-    }
-    cf_ipc_free(&s);
-    free(m.soft);
-    return count;
-}
-
 /* ---- drawing: the pairs within dhat ------------------------------------------------------------- */
 
 typedef struct Visit {
@@ -601,10 +527,7 @@ cfStatus cf_world_ipc_pairs(const cfWorld *w, void (*fn)(void *ctx, cfVec3 a, cf
 {
     if (w->def.pipeline != CF_PIPELINE_IPC) return CF_BAD_INPUT;
     cfIpcSystem s;
-    memset(&s, 0, sizeof s);
-    Map m;
-    cfStatus st = map_alloc(w, &m);
-    if (st == CF_OK) st = gather(w, &s, &m);
+    cfStatus st = cf_world_ipc_system(w, &s);
     cfIpcPairList L = {0}; /* with the broad phase: only the pairs within dhat are drawn anyway */
     if (st == CF_OK && cf_world_ipc_sparse()) st = cf_ipc_broad_phase(&s, s.q, NULL, s.dhat, &L);
     if (st == CF_OK) {
@@ -614,6 +537,5 @@ cfStatus cf_world_ipc_pairs(const cfWorld *w, void (*fn)(void *ctx, cfVec3 a, cf
     }
     if (cf_world_ipc_sparse()) cf_ipc_pair_list_free(&L);
     cf_ipc_free(&s);
-    free(m.soft);
     return st;
 }

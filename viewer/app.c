@@ -699,6 +699,19 @@ static void solver_flash(const cfvRun *run, int slot, char *msg, size_t cap)
     (void)n; /* every solver family gets the world's stabilization (cfStabilization): a switch changes the solver only */
 }
 
+/* the mu keys (viewer/keys.c): every body's and soft body's friction coefficient changed by @p dm (not below 0) */
+static void change_mu(cfvRun *run, double dm, char *msg, size_t cap)
+{
+    double mu = -1;
+    for (int i = 0; i < run->n_slots; ++i) {
+        cfWorld *w = &run->slot[i].w;
+        for (int k = 0; k < w->n_bodies; ++k) mu = w->bodies[k].mu = fmax(0.0, w->bodies[k].mu + dm);
+        for (int k = 0; k < w->n_soft; ++k) mu = w->soft[k].mu = fmax(0.0, w->soft[k].mu + dm);
+    }
+    if (mu >= 0) snprintf(msg, cap, "friction coefficient mu = %.2f", mu);
+    else snprintf(msg, cap, "no bodies");
+}
+
 cfvKeyResult cfv_run_act(cfvRun *run, cfvCtl *ctl, cfvAction a, int key, char *msg, size_t cap)
 {
     cfError err = {{0}};
@@ -782,17 +795,7 @@ cfvKeyResult cfv_run_act(cfvRun *run, cfvCtl *ctl, cfvAction a, int key, char *m
         }
         break;
     case CFV_A_MU_DOWN:
-    case CFV_A_MU_UP: {
-        double mu = -1, dm = a == CFV_A_MU_UP ? 0.1 : -0.1;
-        for (int i = 0; i < run->n_slots; ++i) {
-            cfWorld *w = &run->slot[i].w;
-            for (int k = 0; k < w->n_bodies; ++k) mu = w->bodies[k].mu = fmax(0.0, w->bodies[k].mu + dm);
-            for (int k = 0; k < w->n_soft; ++k) mu = w->soft[k].mu = fmax(0.0, w->soft[k].mu + dm);
-        }
-        if (mu >= 0) snprintf(msg, cap, "friction coefficient mu = %.2f", mu);
-        else snprintf(msg, cap, "no bodies");
-        break;
-    }
+    case CFV_A_MU_UP: change_mu(run, a == CFV_A_MU_UP ? 0.1 : -0.1, msg, cap); break;
     case CFV_A_SPF_DOWN:
     case CFV_A_SPF_UP:
         if (a == CFV_A_SPF_DOWN && ctl->steps_per_frame > 1) ctl->steps_per_frame--;

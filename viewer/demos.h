@@ -26,10 +26,9 @@
  *       return CF_OK;
  *   }
  *
- *   static void step(cfvRun *run)                      // one step of every world, then record
+ *   static void record(cfvRun *run)                    // after the viewer stepped every world
  *   {
  *       Data *d = run->data;
- *       cfv_run_step_worlds(run);
  *       ... d->events += ...;
  *   }
  *
@@ -48,8 +47,14 @@
  *       .prediction = "what a correct implementation shows (check() tests exactly this)",
  *       .overlays = "omega,momentum",   // shown at start (optional)
  *       .plots = "energy",               // plot panels the story points at (optional)
- *       .steps = 600, .data_size = sizeof(Data), .setup = setup, .step = step, .check = check,
+ *       .steps = 600,
+ *       CFV_DEMO_HOOKS,                  // .data_size = sizeof(Data), .setup/.record/.check = setup/record/check
  *   };
+ *
+ * CFV_DEMO_HOOKS names the template's Data and its three functions. A demo that steps its worlds
+ * itself (a solver called by hand, a parameter changed before the step) writes step() instead of
+ * record(), calls cfv_run_step_worlds() or steps the worlds in it, and ends with
+ * CFV_DEMO_STEP_HOOKS; a demo whose functions are called otherwise sets the fields itself.
  *
  * A demo never calls rand() (use cf_rng), never prints, and keeps its headless run to a fraction
  * of a second: `make check` runs every demo.
@@ -215,14 +220,26 @@ typedef struct cfvDemo {
     size_t data_size;        /**< bytes of per-run data (run->data), zeroed at setup */
     /** Build the worlds with cfv_run_add_world(). Non-CF_OK stops with the message in err. */
     cfStatus (*setup)(cfvRun *run, cfError *err);
-    /** Advance one step; NULL means cfv_run_step_worlds(). Record what check() needs here. */
+    /** Advance one step; NULL means cfv_run_step_worlds(), then record(). Record what check() needs here. */
     void (*step)(cfvRun *run);
     /** After the headless steps: 0 when the prediction holds; message in @p msg either way. */
     int (*check)(const cfvRun *run, char *msg, size_t cap);
     /** Optional: one of the demo's keys (demo_keys: digits, ',', '.'); return true when handled.
      *  May clear and redraw the marks (cfv_run_clear_marks()). */
     bool (*key)(cfvRun *run, int key);
+    /** Optional, with step NULL: called after every default step (cfv_run_step_worlds(), whatever it
+     *  returned) to record what check() needs (NULL: nothing to record). */
+    void (*record)(cfvRun *run);
 } cfvDemo;
+
+/**
+ * The four fields of a demo written as the template above: its per-run data is the type `Data`
+ * and its hooks are the static functions setup(), record() and check() of the file (the viewer
+ * steps the worlds). Use it in the initialiser list of the cfvDemo (`CFV_DEMO_HOOKS,`).
+ */
+#define CFV_DEMO_HOOKS .data_size = sizeof(Data), .setup = setup, .record = record, .check = check
+/** The same for a demo that steps its worlds itself in its static step() (no record()). */
+#define CFV_DEMO_STEP_HOOKS .data_size = sizeof(Data), .setup = setup, .step = step, .check = check
 
 /** Add a world built from @p def (NULL: defaults); returns its slot index or -1 (message in err). */
 int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfVec3 offset,

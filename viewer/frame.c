@@ -318,6 +318,41 @@ static bool plot_named(const char *list, const char *name)
         if (used < cap) used += (size_t)snprintf(msg + used, cap - used, __VA_ARGS__);     \
     } while (0)
 
+/* cfv_app_look()'s part for the plots the demo's story points at (cfvDemo::plots): each shown and
+   not empty, each name known. Appends to @p msg at *@p usedp as cfv_app_look() does; returns the
+   number of faults, and the plots asked for in *@p n_plots. */
+static int look_plots(cfvApp *app, char *msg, size_t cap, size_t *usedp, int *n_plots)
+{
+    const cfvRun *run = &app->run;
+    size_t used = *usedp;
+    int bad = 0;
+    const char *want = run->demo ? run->demo->plots : NULL;
+    static const char *const names[] = {"energy", "momentum", "barrier", "residual"};
+    for (int p = 0; p < 4 && app->plots; ++p) { /* plots the user hid (--no-plots) are not asked for */
+        if (!want || !plot_named(want, names[p])) continue;
+        (*n_plots)++;
+        if (!cfv_app_plot_shown(app, p)) {
+            APPEND("the %s plot is not shown or empty; ", names[p]);
+            bad++;
+        }
+    }
+    if (want) {
+        for (const char *p = want; *p;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            bool known = false;
+            for (int q = 0; q < 4; ++q) known = known || (strlen(names[q]) == len && !strncmp(names[q], p, len));
+            if (!known) {
+                APPEND("unknown plot '%.*s' in .plots; ", (int)len, p);
+                bad++;
+            }
+            p = e ? e + 1 : p + len;
+        }
+    }
+    *usedp = used;
+    return bad;
+}
+
 int cfv_app_look(cfvApp *app, char *msg, size_t cap)
 {
     const cfvRun *run = &app->run;
@@ -415,30 +450,8 @@ int cfv_app_look(cfvApp *app, char *msg, size_t cap)
     }
 
     /* the plots the story points at: shown and not empty */
-    const char *want = run->demo ? run->demo->plots : NULL;
-    static const char *const names[] = {"energy", "momentum", "barrier", "residual"};
     int n_plots = 0;
-    for (int p = 0; p < 4 && app->plots; ++p) { /* plots the user hid (--no-plots) are not asked for */
-        if (!want || !plot_named(want, names[p])) continue;
-        n_plots++;
-        if (!cfv_app_plot_shown(app, p)) {
-            APPEND("the %s plot is not shown or empty; ", names[p]);
-            bad++;
-        }
-    }
-    if (want) {
-        for (const char *p = want; *p;) {
-            const char *e = strchr(p, ',');
-            size_t len = e ? (size_t)(e - p) : strlen(p);
-            bool known = false;
-            for (int q = 0; q < 4; ++q) known = known || (strlen(names[q]) == len && !strncmp(names[q], p, len));
-            if (!known) {
-                APPEND("unknown plot '%.*s' in .plots; ", (int)len, p);
-                bad++;
-            }
-            p = e ? e + 1 : p + len;
-        }
-    }
+    bad += look_plots(app, msg, cap, &used, &n_plots);
     if (bad == 0)
         APPEND("%d subject%s in the frame and visible, %d label%s readable, %d plot%s with data", run->n_subjects,
                run->n_subjects == 1 ? "" : "s", nl, nl == 1 ? "" : "s", n_plots, n_plots == 1 ? "" : "s");

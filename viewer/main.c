@@ -890,6 +890,45 @@ static int compare_solvers(const char *list, const cfSolver **out)
     }
 }
 
+/* The run of run_main() without a window (--headless, --check, or no display: then headless with one
+   screenshot, @p shot or named after the run in --shots or cfview.png), its steps checked as --check
+   says. Returns the exit status; the caller frees @p app. */
+static int run_without_window(cfvApp *app, const Opts *o, const cfvDemo *demo, const char *shot, const char *why)
+{
+    cfError err = {{0}};
+    bool fallback = !o->headless && !o->check;
+    char auto_shot[700];
+    if (fallback) {
+        /* asked for a window but there is no display: run headless and say so */
+        if (!shot && o->shots) {
+            char name[96];
+            cfv_copy(name, sizeof name, app->run.name);
+            for (char *p = name; *p; ++p)
+                if (*p == '/' || *p == ' ') *p = '_';
+            snprintf(auto_shot, sizeof auto_shot, "%s/%s.png", o->shots, name);
+            shot = auto_shot;
+        }
+        if (!shot) shot = "cfview.png";
+        fprintf(stderr, "cfview: %s; running headless instead (screenshot: %s)\n", why ? why : "no window", shot);
+        if (!cfv_path_writable(shot, &err)) return bad("screenshot: %s", err.msg);
+    }
+    SDL_Surface *surf;
+    SDL_Renderer *r = cfv_headless_renderer(app->w, app->h, &surf);
+    if (!r) return bad("cannot create a software renderer: %s", SDL_GetError());
+    long steps = o->steps >= 0 ? o->steps : app->run.steps;
+    bool check = o->check || (demo && o->steps < 0);
+    if (o->max_steps >= 0 && steps > o->max_steps) {
+        steps = o->max_steps;
+        check = false;
+    }
+    if (app->run.todo[0]) steps = 0; /* setup already reached a stub */
+    int status = run_headless(app, r, steps, check, shot, false, NULL);
+    cfv_draw_release(&app->draw);
+    SDL_DestroyRenderer(r);
+    SDL_FreeSurface(surf);
+    return status;
+}
+
 static int run_main(const Opts *o)
 {
     if (o->list) {
@@ -983,44 +1022,7 @@ static int run_main(const Opts *o)
         cfv_app_free(&app);
         return check_demos(list, n, o);
     }
-    if (!window) {
-        bool fallback = !o->headless && !o->check;
-        char auto_shot[700];
-        if (fallback) {
-            /* asked for a window but there is no display: run headless and say so */
-            if (!shot && o->shots) {
-                char name[96];
-                cfv_copy(name, sizeof name, app.run.name);
-                for (char *p = name; *p; ++p)
-                    if (*p == '/' || *p == ' ') *p = '_';
-                snprintf(auto_shot, sizeof auto_shot, "%s/%s.png", o->shots, name);
-                shot = auto_shot;
-            }
-            if (!shot) shot = "cfview.png";
-            fprintf(stderr, "cfview: %s; running headless instead (screenshot: %s)\n", why ? why : "no window", shot);
-            if (!cfv_path_writable(shot, &err)) {
-                cfv_app_free(&app);
-                return bad("screenshot: %s", err.msg);
-            }
-        }
-        SDL_Surface *surf;
-        SDL_Renderer *r = cfv_headless_renderer(app.w, app.h, &surf);
-        if (!r) {
-            cfv_app_free(&app);
-            return bad("cannot create a software renderer: %s", SDL_GetError());
-        }
-        long steps = o->steps >= 0 ? o->steps : app.run.steps;
-        bool check = o->check || (demo && o->steps < 0);
-        if (o->max_steps >= 0 && steps > o->max_steps) {
-            steps = o->max_steps;
-            check = false;
-        }
-        if (app.run.todo[0]) steps = 0; /* setup already reached a stub */
-        status = run_headless(&app, r, steps, check, shot, false, NULL);
-        cfv_draw_release(&app.draw);
-        SDL_DestroyRenderer(r);
-        SDL_FreeSurface(surf);
-    }
+    if (!window) status = run_without_window(&app, o, demo, shot, why);
     cfv_app_free(&app);
     return status;
 }

@@ -476,15 +476,10 @@ static bool finite_nodes(const cfSoftBody *s)
     return true;
 }
 
-static void draw_soft(cfvDraw *d, const cfvView *v, const cfSoftBody *s, const cfVec3 *ref, cfVec3 off, SDL_Color base,
-                      const Pen *pen)
+/* a length scale for the markers of soft body @p s: the mean rest length of its first springs and
+   surface edges (0.2 m without either) */
+static double marker_length(const cfSoftBody *s)
 {
-    if (s->n_nodes <= 0 || !finite_nodes(s)) return;
-    if (!GROW_BUF(d->scratch, d->cap_scratch, s->n_nodes)) return;
-    cfVec3 *P = d->scratch;
-    for (int i = 0; i < s->n_nodes; ++i) P[i] = cfv_view_to_cam(v, cfu_add(s->x[i], off));
-
-    /* a length scale for markers: the mean spring rest length or surface edge */
     double mean = 0;
     int cnt = 0;
     for (int k = 0; k < s->n_springs && k < 64; ++k, ++cnt) mean += s->springs[k].rest;
@@ -494,29 +489,43 @@ static void draw_soft(cfvDraw *d, const cfvView *v, const cfSoftBody *s, const c
         mean += cfu_norm(cfu_sub(s->x_rest ? s->x_rest[tr[0]] : s->x[tr[0]], s->x_rest ? s->x_rest[tr[1]] : s->x[tr[1]]));
         cnt++;
     }
-    mean = cnt ? mean / cnt : 0.2;
-    double node_r = fmax(0.01, 0.12 * mean);
+    return cnt ? mean / cnt : 0.2;
+}
 
-    /* the deformation: each node's distance from its rest place moved with the body's centre, as a
-       weight towards yellow, the largest (at least 0.5 mm) full */
-    float *heat = NULL;
-    SDL_Color hot = {255, 226, 70, 255};
+/* the deformation overlay of soft body @p s: each node's distance from its place in @p ref (NULL: its
+   rest shape) moved with the body's centre, as a weight in [0, 1] towards yellow, the largest (at
+   least 0.5 mm) full; in d->heat, or NULL when the overlay is off or there is nothing to compare */
+static float *deformation_heat(cfvDraw *d, const cfSoftBody *s, const cfVec3 *ref)
+{
     if (!ref) ref = s->x_rest;
-    if ((d->overlays & CFV_OV_DEFORMATION) && ref && GROW_BUF(d->heat, d->cap_heat, s->n_nodes)) {
-        heat = d->heat;
-        cfVec3 c = cfu_zero3(), c0 = cfu_zero3();
-        for (int i = 0; i < s->n_nodes; ++i) {
-            c = cfu_add(c, s->x[i]);
-            c0 = cfu_add(c0, ref[i]);
-        }
-        cfVec3 shift = cfu_scale(1.0 / s->n_nodes, cfu_sub(c, c0));
-        double big = 5e-4;
-        for (int i = 0; i < s->n_nodes; ++i) {
-            heat[i] = (float)cfu_norm(cfu_sub(s->x[i], cfu_add(ref[i], shift)));
-            big = fmax(big, heat[i]);
-        }
-        for (int i = 0; i < s->n_nodes; ++i) heat[i] = (float)(heat[i] / big);
+    if (!(d->overlays & CFV_OV_DEFORMATION) || !ref || !GROW_BUF(d->heat, d->cap_heat, s->n_nodes)) return NULL;
+    float *heat = d->heat;
+    cfVec3 c = cfu_zero3(), c0 = cfu_zero3();
+    for (int i = 0; i < s->n_nodes; ++i) {
+        c = cfu_add(c, s->x[i]);
+        c0 = cfu_add(c0, ref[i]);
     }
+    cfVec3 shift = cfu_scale(1.0 / s->n_nodes, cfu_sub(c, c0));
+    double big = 5e-4;
+    for (int i = 0; i < s->n_nodes; ++i) {
+        heat[i] = (float)cfu_norm(cfu_sub(s->x[i], cfu_add(ref[i], shift)));
+        big = fmax(big, heat[i]);
+    }
+    for (int i = 0; i < s->n_nodes; ++i) heat[i] = (float)(heat[i] / big);
+    return heat;
+}
+
+static void draw_soft(cfvDraw *d, const cfvView *v, const cfSoftBody *s, const cfVec3 *ref, cfVec3 off, SDL_Color base,
+                      const Pen *pen)
+{
+    if (s->n_nodes <= 0 || !finite_nodes(s)) return;
+    if (!GROW_BUF(d->scratch, d->cap_scratch, s->n_nodes)) return;
+    cfVec3 *P = d->scratch;
+    for (int i = 0; i < s->n_nodes; ++i) P[i] = cfv_view_to_cam(v, cfu_add(s->x[i], off));
+
+    double node_r = fmax(0.01, 0.12 * marker_length(s));
+    float *heat = deformation_heat(d, s, ref);
+    SDL_Color hot = {255, 226, 70, 255};
 
     if (s->n_tris > 0) {
         bool closed = s->n_tets > 0;

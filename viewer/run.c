@@ -44,7 +44,10 @@ static bool protected_call(Call *c)
     case 0: c->st = c->demo->setup(c->run, c->err); break;
     case 1: c->demo->step(c->run); break;
     case 3: c->handled = c->demo->key(c->run, c->key); break;
-    default: cfv_run_step_worlds(c->run); break;
+    default:
+        cfv_run_step_worlds(c->run);
+        if (c->demo && c->demo->record) c->demo->record(c->run);
+        break;
     }
     cf_set_todo_hook(old);
     if (!todo_id[0]) return true;

@@ -61,19 +61,10 @@ static bool principal_violates(const Principal *s, int i)
 /* History and trace after a pivot that moved index i (or, for a block pivot, i = -1). */
 static void principal_notify(Principal *s, int moved)
 {
-    if (s->rep && s->rep->history) {
-        double r2 = 0.0;
-        for (int i = 0; i < s->n; ++i) {
-            double m = fmin(s->x[i], s->w[i]);
-            r2 += m * m;
-        }
-        cf_report_push(s->rep, sqrt(r2));
-    }
-    if (s->opt->trace) {
+    if (s->opt->trace)
         for (int i = 0; i < s->n; ++i) s->label[i] = s->free_[i] ? CF_PIV_FREE : CF_PIV_LOWER;
-        cfPivotEvent ev = {s->pivots, s->n, moved, -1, 0.0, s->label, s->x, s->w};
-        s->opt->trace(s->opt->trace_ctx, &ev);
-    }
+    cfPivotEvent ev = {s->pivots, s->n, moved, -1, 0.0, s->label, s->x, s->w};
+    cf_pivot_notify(s->opt, s->rep, &ev);
 }
 
 /* ---- ch04.4 --------------------------------------------------------------------------------- */

@@ -190,6 +190,19 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
     return worst;
 }
 
+void cf_pivot_notify(const cfPivotOptions *opt, cfReport *rep, const cfPivotEvent *ev)
+{
+    if (rep && rep->history) {
+        double r2 = 0.0;
+        for (int i = 0; i < ev->n; ++i) {
+            double m = fmin(ev->x[i], ev->w[i]);
+            r2 += m * m;
+        }
+        cf_report_push(rep, sqrt(r2));
+    }
+    if (opt->trace) opt->trace(opt->trace_ctx, ev);
+}
+
 void cf_pivot_report(cfReport *rep, cfStatus st, int pivots, double residual, double t0)
 {
     if (!rep) return;

@@ -298,3 +298,34 @@ cfStatus cf_lcpgen_family(cfLcpFamily f, int n, uint64_t seed, cfLcp *p, double 
     cf_dense_free(&A);
     return st;
 }
+
+cfStatus cf_lcpgen_stack(int n, double ratio, double h, cfLcp *p, double *exact)
+{
+    if (!p || n < 1 || !(ratio > 0.0) || !isfinite(ratio) || !(h > 0.0) || !isfinite(h)) return CF_BAD_INPUT;
+    cfDense A;
+    cfStatus st = cf_dense_init(&A, n, n);
+    if (st != CF_OK) return st;
+    double *b = calloc((size_t)n, sizeof *b), *m = malloc((size_t)n * sizeof *m);
+    if (!b || !m) {
+        free(b);
+        free(m);
+        cf_dense_free(&A);
+        return CF_NO_MEMORY;
+    }
+    for (int i = 0; i < n; ++i) m[i] = i == n - 1 ? ratio : 1.0;
+    for (int i = 0; i < n; ++i) {
+        A.a[i * n + i] = 1.0 / m[i] + (i > 0 ? 1.0 / m[i - 1] : 0.0);
+        if (i > 0) A.a[i * n + i - 1] = A.a[(i - 1) * n + i] = -1.0 / m[i - 1];
+    }
+    b[0] = -h * 9.81;
+    double s = 0.0;
+    for (int i = n - 1; i >= 0; --i) {
+        s += m[i];
+        if (exact) exact[i] = h * 9.81 * s;
+    }
+    st = cf_lcp_from_dense(p, &A, b);
+    free(b);
+    free(m);
+    cf_dense_free(&A);
+    return st;
+}

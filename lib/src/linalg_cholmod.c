@@ -59,10 +59,7 @@ cfStatus cf_sparse_chol_factor_ordered(const cfCsr *A, cfCholOrdering ordering, 
 {
     if (!out) return CF_BAD_INPUT;
     *out = NULL;
-    if (!A || A->rows != A->cols || !cf_vec_finite(A->nnz, A->val) ||
-        (ordering != CF_CHOL_ORDER_RCM && ordering != CF_CHOL_ORDER_NATURAL))
-        return CF_BAD_INPUT;
-    if (cf_csr_asymmetry(A) > 1e-12 * cf_vec_norm_inf(A->nnz, A->val)) return CF_BAD_INPUT;
+    if (!cf_sparse_chol_input_ok(A, ordering)) return CF_BAD_INPUT;
     int n = A->rows;
 
     cfSparseChol *F = calloc(1, sizeof *F);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cf/cf_problem.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -159,16 +160,22 @@ static cfStatus bad(Tokens *t, const char *what, const char *why)
     return cf_error_set(t->err, CF_BAD_INPUT, "%s:%d: token %ld: %s: %s", t->path, t->line, t->count, what, why);
 }
 
+/* The next token for the value named `what`, or the error of a file that ends before it. */
+static cfStatus need_token(Tokens *t, const char *what)
+{
+    if (next_token(t)) return CF_OK;
+    t->tok[0] = '\0';
+    ++t->count;
+    return bad(t, what, "unexpected end of file");
+}
+
 /* An integer in [lo, hi] named `what` (hi is cut to INT_MAX: a count that does not fit an int is
    refused, never wrapped). */
 static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, int *out)
 {
     if (hi > INT_MAX) hi = INT_MAX;
-    if (!next_token(t)) {
-        t->tok[0] = '\0';
-        ++t->count;
-        return bad(t, what, "unexpected end of file");
-    }
+    cfStatus st = need_token(t, what);
+    if (st != CF_OK) return st;
     char *end = NULL;
     errno = 0;
     long v = strtol(t->tok, &end, 10);
@@ -185,11 +192,8 @@ static cfStatus read_int(Tokens *t, const char *what, long lo, long hi, int *out
 /* A finite double named `what`. */
 static cfStatus read_double(Tokens *t, const char *what, double *out)
 {
-    if (!next_token(t)) {
-        t->tok[0] = '\0';
-        ++t->count;
-        return bad(t, what, "unexpected end of file");
-    }
+    cfStatus st = need_token(t, what);
+    if (st != CF_OK) return st;
     char *end = NULL;
     errno = 0;
     double v = cf_strtod(t->tok, &end);
@@ -347,4 +351,32 @@ cfStatus cf_lcp_write_siconos(const char *path, const cfLcp *p, cfError *err)
     if (fclose(f) != 0) failed = true;
     if (failed) return cf_error_set(err, CF_IO_ERROR, "%s: write error", path);
     return CF_OK;
+}
+
+/* ---- the files of a data set ---------------------------------------------------------- */
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int cf_data_files(const char *dir, const char *ending, bool with_dir, char **names, int cap)
+{
+    DIR *d = dir && ending ? opendir(dir) : NULL;
+    if (!d) return 0;
+    size_t tail = strlen(ending);
+    int n = 0;
+    bool ok = true;
+    struct dirent *e;
+    while (ok && n < cap && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len <= tail || strcmp(e->d_name + len - tail, ending) != 0) continue;
+        size_t size = (with_dir ? strlen(dir) + 1 : 0) + len + 1;
+        if (!(names[n] = malloc(size))) ok = false;
+        else snprintf(names[n++], size, "%s%s%s", with_dir ? dir : "", with_dir ? "/" : "", e->d_name);
+    }
+    closedir(d);
+    if (!ok) {
+        while (n > 0) free(names[--n]);
+        return -1;
+    }
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    return n;
 }

@@ -474,6 +474,20 @@ int cf_soft_fixed_dofs(const cfSoftBody *s, int *dofs)
 
 /* ---- generators ---- */
 
+/* The end of a generator of a tetrahedral solid: when @p st is CF_OK, the material and
+   cf_soft_finalize(); on any failure the body is freed. Returns the final status. */
+static cfStatus finish_solid(cfSoftBody *s, cfStatus st, double density, double young, double poisson, cfError *err)
+{
+    if (st == CF_OK) {
+        s->density = density;
+        s->young = young;
+        s->poisson = poisson;
+        st = cf_soft_finalize(s, err);
+    }
+    if (st != CF_OK) cf_soft_free(s);
+    return st;
+}
+
 cfStatus cf_soft_make_tet_box(cfSoftBody *s, cfVec3 origin, cfVec3 size, int nx, int ny, int nz,
                               double density, double young, double poisson, bool fix_min_x, cfError *err)
 {
@@ -537,14 +551,7 @@ cfStatus cf_soft_make_tet_box(cfSoftBody *s, cfVec3 origin, cfVec3 size, int nx,
                 }
         }
 #undef NODE
-    if (st == CF_OK) {
-        s->density = density;
-        s->young = young;
-        s->poisson = poisson;
-        st = cf_soft_finalize(s, err);
-    }
-    if (st != CF_OK) cf_soft_free(s);
-    return st;
+    return finish_solid(s, st, density, young, poisson, err);
 }
 
 cfStatus cf_soft_make_chain(cfSoftBody *s, cfVec3 a, cfVec3 b, int n_nodes, double k, double node_mass,
@@ -763,12 +770,5 @@ cfStatus cf_soft_make_tet_ball(cfSoftBody *s, cfVec3 center, double radius, int 
     free(id);
     free(keep);
     if (st == CF_OK) st = cf_soft_build_surface(s, err);
-    if (st == CF_OK) {
-        s->density = density;
-        s->young = young;
-        s->poisson = poisson;
-        st = cf_soft_finalize(s, err);
-    }
-    if (st != CF_OK) cf_soft_free(s);
-    return st;
+    return finish_solid(s, st, density, young, poisson, err);
 }

@@ -593,3 +593,31 @@ const char *cft_scene_path(const char *name)
     snprintf(buf, sizeof buf, "%s/%s", (d && *d) ? d : "scenes", name);
     return buf;
 }
+
+cfContact cft_rigid_contact(int a, int b)
+{
+    cfContact c;
+    memset(&c, 0, sizeof c);
+    c.body_a = a;
+    c.body_b = b;
+    c.n = cfu_vec3(0, 0, 1);
+    c.mu = 0.5;
+    return c;
+}
+
+int cft_read_ref(const char *path, int n, double *z)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[4096];
+    int got = -1;
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '#') {
+            got = atoi(line);
+            break;
+        }
+    bool ok = got == n;
+    for (int i = 0; ok && i < n; ++i) ok = fscanf(f, "%lf", &z[i]) == 1;
+    fclose(f);
+    return ok ? 1 : 0;
+}

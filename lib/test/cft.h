@@ -34,6 +34,7 @@
 #include <math.h>
 
 #include "cf/cf_base.h"
+#include "cf/cf_contact.h"
 #include "cf/cf_math.h"
 
 /** @name Test cases grouped by cost; each timeout is scaled by CK_TIMEOUT_MULTIPLIER.
@@ -121,5 +122,16 @@ void cft_status_(cfStatus st, cfStatus want, const char *expr, const char *file,
 const char *cft_data_dir(void);
 /** Path of a scene file under scenes/ ($CF_SCENES_DIR wins); returns a static buffer. */
 const char *cft_scene_path(const char *name);
+
+/** A contact between rigid bodies @p a and @p b (-1: static geometry): normal +z, mu 0.5, every
+ *  other field zero (no extra: two rigid sides, the isotropic law). */
+cfContact cft_rigid_contact(int a, int b);
+/**
+ * The reference solution of a Siconos LCP file, `reference/<stem>.ref` in its folder: '#' lines,
+ * then a line with its size, then its values. Reads the @p n values into @p z when the file says
+ * n; returns 1 then, 0 when the file holds another size or fewer values, -1 when there is no file
+ * at @p path.
+ */
+int cft_read_ref(const char *path, int n, double *z);
 
 #endif /* CFT_H */

@@ -32,20 +32,9 @@ static cfContact cold_contact(double mu_t, cfContactExtra *x)
     return c;
 }
 
-static cfContact rigid_contact(int a, int b)
-{
-    cfContact c;
-    memset(&c, 0, sizeof c);
-    c.body_a = a;
-    c.body_b = b;
-    c.n = cfu_vec3(0, 0, 1);
-    c.mu = 0.5;
-    return c;
-}
-
 START_TEST(contact_accessors_of_a_contact_without_extra)
 {
-    cfContact c = rigid_contact(-1, 3);
+    cfContact c = cft_rigid_contact(-1, 3);
     ck_assert(cf_contact_soft(&c, 0) == NULL && cf_contact_soft(&c, 1) == NULL);
     ck_assert(!cf_contact_has_soft(&c));
     ck_assert_int_eq(cf_contact_side_kind(&c, 0), CF_SIDE_STATIC);
@@ -87,7 +76,7 @@ START_TEST(contact_push_copies_the_extra)
     cft_assert_near(cf_contact_friction(in)->coef[0], 0.1, 0, 0);
     ck_assert_int_eq(cf_contact_soft(in, 1)->node[0], 7);
     /* a contact without extra takes nothing from the store */
-    cfContact r = rigid_contact(0, 1);
+    cfContact r = cft_rigid_contact(0, 1);
     cft_assert_ok(cf_contacts_push(&list, &r));
     ck_assert(list.items[1].extra == NULL);
     ck_assert_int_eq(list.n_extras, 1);
@@ -105,7 +94,7 @@ START_TEST(contact_extras_survive_growth)
     cfContactExtra *seen[N];
     for (int k = 0; k < N; ++k) {
         cfContactExtra local;
-        cfContact c = k % 2 ? cold_contact(0.01 * k, &local) : rigid_contact(k, -1);
+        cfContact c = k % 2 ? cold_contact(0.01 * k, &local) : cft_rigid_contact(k, -1);
         cft_assert_ok_at(cf_contacts_push(&list, &c), "k = %d", k);
         if (k % 2 == 0) {
             cfContactExtra *x = cf_contacts_extra(&list, &list.items[k]);
@@ -149,7 +138,7 @@ START_TEST(contact_clear_then_reuse)
     ck_assert_int_eq(list.count, 0);
     ck_assert_int_eq(list.n_extras, 0);
     /* the memory is kept, and an extra made after the clear starts zeroed (not the old law) */
-    cfContact r = rigid_contact(1, 2);
+    cfContact r = cft_rigid_contact(1, 2);
     cft_assert_ok(cf_contacts_push(&list, &r));
     ck_assert(list.items[0].extra == NULL);
     cfContactExtra *x = cf_contacts_extra(&list, &list.items[0]);
@@ -174,7 +163,7 @@ START_TEST(contact_copy_outlives_its_source_list)
     for (int k = 0; k < 5; ++k) cft_assert_ok_at(cf_contacts_push(&dst, &src.items[k]), "k = %d", k);
     cf_contacts_clear(&src);
     for (int k = 0; k < 5; ++k) {
-        cfContact r = rigid_contact(k, -1);
+        cfContact r = cft_rigid_contact(k, -1);
         cft_assert_ok_at(cf_contacts_push(&src, &r), "k = %d", k);
         cfContactExtra *x = cf_contacts_extra(&src, &src.items[k]); /* reuses the slots the copies came from */
         cft_assert_at(x != NULL, "k = %d", k);

@@ -70,18 +70,9 @@ static bool read_ref(const char *file, int n, double *z)
 {
     char path[2048];
     snprintf(path, sizeof path, "%s/reference/%.*s.ref", siconos_dir(), (int)(strlen(file) - 4), file);
-    FILE *f = fopen(path, "r");
-    if (!f) return false;
-    char line[4096];
-    int got = -1;
-    while (fgets(line, sizeof line, f))
-        if (line[0] != '#') {
-            got = atoi(line);
-            break;
-        }
-    ck_assert_msg(got == n, "%s: n = %d in the reference, %d in the problem", path, got, n);
-    for (int i = 0; i < n; ++i) cft_assert_at(fscanf(f, "%lf", &z[i]) == 1, "i = %d", i);
-    fclose(f);
+    int r = cft_read_ref(path, n, z);
+    if (r < 0) return false;
+    ck_assert_msg(r == 1, "%s: not the problem's %d values", path, n);
     return true;
 }
 
@@ -297,6 +288,34 @@ START_TEST(files_refused_without_blocking)
 }
 END_TEST
 
+START_TEST(data_files_sorted_by_ending)
+{
+    /* b.dat, a.dat, c.ref and a bare ".dat": the two problems by name, with or without the folder */
+    make_tmp_dir();
+    const char *make[] = {"b.dat", "a.dat", "c.ref", ".dat"};
+    for (int i = 0; i < 4; ++i) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, make[i]);
+        FILE *f = fopen(path, "w");
+        cft_assert_at(f != NULL, "file %s", make[i]);
+        fclose(f);
+    }
+    char *names[4], want[600];
+    ck_assert_int_eq(cf_data_files(tmp_dir, ".dat", false, names, 4), 2);
+    ck_assert_str_eq(names[0], "a.dat");
+    ck_assert_str_eq(names[1], "b.dat");
+    free(names[0]);
+    free(names[1]);
+    ck_assert_int_eq(cf_data_files(tmp_dir, ".dat", true, names, 1), 1);
+    snprintf(want, sizeof want, "%s/", tmp_dir);
+    ck_assert(strncmp(names[0], want, strlen(want)) == 0);
+    free(names[0]);
+    ck_assert_int_eq(cf_data_files(tmp_dir, ".ref", false, names, 4), 1);
+    free(names[0]);
+    ck_assert_int_eq(cf_data_files("/no/such/folder", ".dat", false, names, 4), 0);
+}
+END_TEST
+
 START_TEST(lcp_write_read_round_trip)
 {
     cfRng rng;
@@ -493,6 +512,29 @@ START_TEST(gen_planted_solution_is_real)
 }
 END_TEST
 
+START_TEST(gen_stack_of_the_digest)
+{
+    /* three particles, the top one 10 kg, h = 0.01: A = [[1, -1, 0], [-1, 2, -1], [0, -1, 1.1]],
+       b = (-h g, 0, 0); the contacts carry 12, 11 and 10 kg times h g, and that solves it */
+    double x[3];
+    cfLcp p;
+    cft_assert_ok(cf_lcpgen_stack(3, 10.0, 0.01, &p, x));
+    ck_assert_int_eq(p.n, 3);
+    cfDense D;
+    cft_assert_ok(cf_csr_to_dense(&p.A, &D));
+    const double want[9] = {1, -1, 0, -1, 2, -1, 0, -1, 1.1};
+    for (int i = 0; i < 9; ++i) cft_assert_near_at(D.a[i], want[i], 1e-15, 0, "entry %d", i);
+    cft_assert_near(p.b[0], -0.0981, 1e-15, 0);
+    ck_assert(p.b[1] == 0.0 && p.b[2] == 0.0);
+    for (int i = 0; i < 3; ++i) cft_assert_near_at(x[i], 0.0981 * (12 - i), 1e-15, 0, "contact %d", i);
+    ck_assert(cf_lcp_residual(&p, x) <= 1e-15);
+    cf_dense_free(&D);
+    cf_lcp_free(&p);
+    cft_assert_status(cf_lcpgen_stack(0, 10.0, 0.01, &p, x), CF_BAD_INPUT);
+    cft_assert_status(cf_lcpgen_stack(3, 0.0, 0.01, &p, x), CF_BAD_INPUT);
+}
+END_TEST
+
 START_TEST(gen_num4lcp_bug_and_determinism)
 {
     /* num4lcp's make_lcp leaves w_i = (A x)_i < 0 on the zero set of a PD matrix: not a solution */
@@ -545,6 +587,7 @@ static void build(Suite *s)
     CFT_TEST(tr, lcp_read_known_matrix_and_block_twins, "column-major reading; block twins equal dense");
     CFT_TEST(tr, lcp_read_layouts, "dense and sparse-block layouts");
     CFT_TEST(tr, lcp_read_errors_name_the_token, "malformed files: path:LINE: token N: reason");
+    CFT_TEST(tr, data_files_sorted_by_ending, "the files of a data folder: by ending, sorted, with or without the folder");
     CFT_TEST(tr, files_refused_without_blocking, "devices, FIFOs, directories, NUL bytes, oversized files: refused at once");
     CFT_TEST(tr, lcp_write_read_round_trip, "writer and reader round trip exactly");
     CFT_TEST(tr, lcp_residuals_known_values, "residual measures on known values");
@@ -553,6 +596,7 @@ static void build(Suite *s)
     CFT_TEST(tg, gen_structures, "blocked, contact, banded and Poisson structure");
     CFT_TEST(tg, gen_planted_solution_is_real, "the planted solution solves every family");
     CFT_TEST(tg, gen_num4lcp_bug_and_determinism, "num4lcp's recipe fails; seeds are reproducible");
+    CFT_TEST(tg, gen_stack_of_the_digest, "the 1D mass-ratio stack: its matrix, vector and solution");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "lib-problem-lcp", build); }

@@ -92,18 +92,8 @@ typedef struct Dantzig {
 /* Report one pivot to the history and the trace callback. */
 static void dantzig_notify(Dantzig *s, int entering, int leaving, double step)
 {
-    if (s->rep && s->rep->history) {
-        double r2 = 0.0;
-        for (int i = 0; i < s->n; ++i) {
-            double m = fmin(s->x[i], s->w[i]);
-            r2 += m * m;
-        }
-        cf_report_push(s->rep, sqrt(r2));
-    }
-    if (s->opt->trace) {
-        cfPivotEvent ev = {s->pivots, s->n, entering, leaving, step, s->label, s->x, s->w};
-        s->opt->trace(s->opt->trace_ctx, &ev);
-    }
+    cfPivotEvent ev = {s->pivots, s->n, entering, leaving, step, s->label, s->x, s->w};
+    cf_pivot_notify(s->opt, s->rep, &ev);
 }
 
 /* Solve A_CC y = r for the clamped set, with the updated factor or (baseline) a fresh Cholesky. */

@@ -51,24 +51,17 @@ static void lemke_current_x(const Lemke *s, double *x)
 static void lemke_notify(Lemke *s, int entering, int leaving)
 {
     const int n = s->n;
-    bool hist = s->rep && s->rep->history;
-    if (!hist && !s->opt->trace) return;
+    if (!(s->rep && s->rep->history) && !s->opt->trace) return;
     lemke_current_x(s, s->x);
     cf_dense_mul_vec(&s->A, s->x, s->w);
-    double r2 = 0.0;
     for (int i = 0; i < n; ++i) {
         s->w[i] += s->b[i];
-        double m = fmin(s->x[i], s->w[i]);
-        r2 += m * m;
         s->label[i] = CF_PIV_LOWER;
     }
     for (int r = 0; r < n; ++r)
         if (s->basis[r] < n) s->label[s->basis[r]] = CF_PIV_FREE;
-    if (hist) cf_report_push(s->rep, sqrt(r2));
-    if (s->opt->trace) {
-        cfPivotEvent ev = {s->pivots, n, entering, leaving, 0.0, s->label, s->x, s->w};
-        s->opt->trace(s->opt->trace_ctx, &ev);
-    }
+    cfPivotEvent ev = {s->pivots, n, entering, leaving, 0.0, s->label, s->x, s->w};
+    cf_pivot_notify(s->opt, s->rep, &ev);
 }
 
 //> ch04:lemke

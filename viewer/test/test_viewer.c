@@ -680,6 +680,7 @@ START_TEST(every_demo_is_complete)
         ck_assert_msg(d->keys && d->keys[0], "%s: keys", d->id);
         ck_assert_msg(d->prediction && d->prediction[0], "%s: prediction", d->id);
         ck_assert_msg(d->setup && d->check && d->steps > 0, "%s: setup, check, steps", d->id);
+        ck_assert_msg(!(d->step && d->record), "%s: record() runs after the default step only: not with step()", d->id);
         unsigned mask = 0;
         ck_assert_msg(!d->overlays || cfv_parse_overlays(d->overlays, &mask), "%s: overlays", d->id);
         ck_assert(cfv_demo_find(d->id) == d);

@@ -53,10 +53,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int k = 0; k < 2; ++k) {
         const cfRigidBody *b = &cfv_run_world(run, k)->bodies[0];
         /* spin about the body y axis, as a fraction of |w| */
@@ -93,8 +92,5 @@ const cfvDemo cfv_demo_ch01_tennis_racket = {
                   "changes sign); without it, it never flips",
     .overlays = "omega,momentum",
     .steps = 1600,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

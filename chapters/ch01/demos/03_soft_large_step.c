@@ -51,10 +51,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int k = 0; k < 2; ++k) {
         const cfWorld *w = cfv_run_world(run, k);
         if (run->slot[k].halted) continue;
@@ -101,8 +100,5 @@ const cfvDemo cfv_demo_ch01_soft_large_step = {
     .prediction = "at h = 1/30 s implicit Euler keeps the clamped beam bounded (nodes move < 0.5 m, slower than 5 m/s) "
                   "while explicit Euler blows up (a node exceeds 20 m/s)",
     .steps = 90,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

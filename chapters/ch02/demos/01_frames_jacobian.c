@@ -144,8 +144,5 @@ const cfvDemo cfv_demo_ch02_frames_jacobian = {
                   "and [n t b] (ch02.2) is orthonormal and right-handed",
     .overlays = "points",
     .steps = 600,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

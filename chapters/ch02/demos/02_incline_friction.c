@@ -304,9 +304,6 @@ const cfvDemo cfv_demo_ch02_incline_friction = {
                   "allows sqrt(2) mu along its diagonal) while the pyramid (k = 4) and cone blocks slide, the pyramid "
                   "fastest",
     .steps = 60,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

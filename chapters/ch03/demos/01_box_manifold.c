@@ -158,9 +158,6 @@ const cfvDemo cfv_demo_ch03_box_manifold = {
                   "before reduction, 4 after",
     .overlays = "points,normals,depth",
     .steps = 300,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

@@ -219,9 +219,6 @@ const cfvDemo cfv_demo_ch03_ccd_tunnelling = {
                   "rounding), the inclusion test no later than it",
     .overlays = "points,normals",
     .steps = CYCLE,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

@@ -152,9 +152,6 @@ const cfvDemo cfv_demo_ch03_sdf_triangle = {
                   "0 contacts, face refinement 1 contact with s = -0.05 and normal +z at the face point (0, 0, 0.95) (contact point (0, 0, 0.975), halfway to the surface)",
     .overlays = "points,normals,depth",
     .steps = 10,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

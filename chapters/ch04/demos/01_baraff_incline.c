@@ -156,8 +156,5 @@ const cfvDemo cfv_demo_ch04_baraff_incline = {
     .prediction = "the block rests with f = (g cos, g sin) while tan(theta) <= mu, slides with |f_T| = mu f_N once "
                   "tan(theta) > mu, and sticks again when the slope comes back (ch04.2)",
     .steps = 480,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -157,8 +157,5 @@ const cfvDemo cfv_demo_ch04_dantzig_sets = {
     .prediction = "Dantzig (ch04.1) solves the stack in 3 pivots, keeps w = 0 on the FREE set and x >= 0 after each "
                   "pivot, and ends with every contact FREE and x = (3, 2, 1) h g",
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -222,19 +222,7 @@ static bool read_reference(const char *dir, const char *file, int n, double *z)
     char path[2048], stem[256];
     snprintf(stem, sizeof stem, "%.*s", (int)(strlen(file) - 4), file);
     snprintf(path, sizeof path, "%s/reference/%s.ref", dir, stem);
-    FILE *f = fopen(path, "r");
-    if (!f) return false;
-    char line[4096];
-    int got = -1;
-    while (fgets(line, sizeof line, f))
-        if (line[0] != '#') {
-            got = atoi(line);
-            break;
-        }
-    bool ok = got == n;
-    for (int i = 0; ok && i < n; ++i) ok = fscanf(f, "%lf", &z[i]) == 1;
-    fclose(f);
-    return ok;
+    return cft_read_ref(path, n, z) == 1;
 }
 
 /* Run @p solve on every Siconos LCP file and check the outcome its class implies. Which column

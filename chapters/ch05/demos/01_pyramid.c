@@ -61,10 +61,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     for (int i = 1; i < w->n_bodies; ++i) d->drift = fmax(d->drift, cfu_norm(cfu_sub(w->bodies[i].x, d->x0[i])));
     d->res_sum += w->stats.solver_residual;
@@ -112,9 +111,6 @@ const cfvDemo cfv_demo_ch05_pyramid = {
     .prediction = "55 unit cubes on 20 PGS iterations with warm start stand: no box moves 1 cm",
     .overlays = "points",
     .steps = 240,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = key,
 };

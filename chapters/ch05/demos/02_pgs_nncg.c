@@ -38,10 +38,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return st;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     d->n++;
     for (int i = 0; i < 2; ++i) d->sum[i] += cfv_run_world(run, i)->stats.solver_residual;
     cfv_run_info(run, 0, "residual this step: PGS %.2e, NNCG %.2e", cfv_run_world(run, 0)->stats.solver_residual,
@@ -69,8 +68,5 @@ const cfvDemo cfv_demo_ch05_pgs_nncg = {
     .prediction = "at 40 sweeps per step NNCG's mean residual is below boxed PGS's",
     .overlays = "points",
     .steps = 120,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -39,10 +39,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return st;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int i = 0; i < 3; ++i) d->top_z[i] = fmin(d->top_z[i], cfv_run_world(run, i)->bodies[5].x.z);
     cfv_run_info(run, 0, "heavy box lowest height: PGS 20 %.3f m, PGS 200 %.3f m, PGS-SM 20 %.3f m (start 4.5)",
                  d->top_z[0], d->top_z[1], d->top_z[2]);
@@ -65,8 +64,5 @@ const cfvDemo cfv_demo_ch05_mass_ratio = {
     .prediction = "in 5 s the heavy box sinks below 4.4 m on 20 PGS sweeps (the stack crushes, then collapses later); PGS 200 and PGS-SM 20 keep it above 4.45 m",
     .overlays = "points",
     .steps = 300,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

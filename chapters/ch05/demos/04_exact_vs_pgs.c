@@ -230,9 +230,6 @@ const cfvDemo cfv_demo_ch05_exact_vs_pgs = {
                   "falls with k (1, 2, 5, ..., 500) and after 200 sweeps its impulses are within 1e-6 of the largest "
                   "exact one",
     .steps = HOLD * NK,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

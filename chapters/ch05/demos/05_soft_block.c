@@ -37,10 +37,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     const cfSoftBody *b = &w->soft[0];
     double m = 0.0, lam = 0.0;
@@ -74,8 +73,5 @@ const cfvDemo cfv_demo_ch05_soft_block = {
     .prediction = "after 10 s no node has moved 1 cm, none is 1 mm below the ground, and the contacts carry the weight",
     .overlays = "points,impulses",
     .steps = 600,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

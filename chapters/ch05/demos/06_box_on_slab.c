@@ -37,10 +37,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     const cfRigidBody *box = &w->bodies[1];
     d->moved = fmax(d->moved, cfu_norm(cfu_sub(box->x, d->x0)));
@@ -74,8 +73,5 @@ const cfvDemo cfv_demo_ch05_box_on_slab = {
     .prediction = "after 10 s the box has moved less than 1 cm and stays upright on the slab, which stays on the ground",
     .overlays = "points,impulses",
     .steps = 600,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

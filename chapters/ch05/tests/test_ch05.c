@@ -17,6 +17,7 @@
 #include "cf/cf_ch04.h"
 #include "cf/cf_ch05.h"
 #include "cf/cf_detect.h"
+#include "cf/cf_lcpgen.h"
 #include "cf/cf_rng.h"
 #include "cf/cf_scene.h"
 #include "cf/cf_solvers.h"
@@ -98,23 +99,7 @@ static bool lcp_brute_force(const cfLcp *p, double *x)
    contact i between particles i-1 and i; A = J M^-1 J^T, b = J u* with u* = -h g */
 static void lcp_stack(cfLcp *p, int n, double ratio, double h, double *exact)
 {
-    double *A = calloc((size_t)n * n, sizeof *A), *b = calloc((size_t)n, sizeof *b);
-    double *m = malloc((size_t)n * sizeof *m);
-    for (int i = 0; i < n; ++i) m[i] = i == n - 1 ? ratio : 1.0;
-    for (int i = 0; i < n; ++i) {
-        A[i * n + i] = 1.0 / m[i] + (i > 0 ? 1.0 / m[i - 1] : 0.0);
-        if (i > 0) A[i * n + i - 1] = A[(i - 1) * n + i] = -1.0 / m[i - 1];
-    }
-    b[0] = -h * 9.81;
-    double s = 0.0;
-    for (int i = n - 1; i >= 0; --i) {
-        s += m[i];
-        if (exact) exact[i] = h * 9.81 * s;
-    }
-    lcp_dense(p, n, A, b);
-    free(A);
-    free(b);
-    free(m);
+    ck_assert(cf_lcpgen_stack(n, ratio, h, p, exact) == CF_OK);
 }
 
 static double max_abs_diff(int n, const double *x, const double *y)

@@ -42,10 +42,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return st;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     d->n++;
     for (int i = 0; i < 2; ++i) {
         const cfWorld *w = cfv_run_world(run, i);
@@ -80,8 +79,5 @@ const cfvDemo cfv_demo_ch06_newton_vs_pgs = {
                   "heavy box stays above 4.49 m",
     .overlays = "points",
     .steps = 120,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

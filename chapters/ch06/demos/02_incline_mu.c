@@ -124,9 +124,6 @@ const cfvDemo cfv_demo_ch06_incline_mu = {
                   "mu = 0.8 holds it",
     .overlays = "points",
     .steps = 420,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
     .key = key,
 };

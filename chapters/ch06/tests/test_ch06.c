@@ -5,7 +5,6 @@
    solution is unique, the outcomes the Siconos problems' classes imply, the single sliding
    particle, and the Siconos error measure on the FC3D reference problems.
    Run with `make test-ch6` (your code) or `make test-ch6 IMPL=solutions`. */
-#include <dirent.h>
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,22 +41,7 @@ static void lcp_dense(cfLcp *p, int n, const double *A, const double *b)
    @p ratio; contact 0 on the ground; every contact carries the weight above it */
 static void lcp_stack(cfLcp *p, int n, double ratio, double h, double *exact)
 {
-    double *A = calloc((size_t)n * n, sizeof *A), *b = calloc((size_t)n, sizeof *b), *m = malloc((size_t)n * sizeof *m);
-    for (int i = 0; i < n; ++i) m[i] = i == n - 1 ? ratio : 1.0;
-    for (int i = 0; i < n; ++i) {
-        A[i * n + i] = 1.0 / m[i] + (i > 0 ? 1.0 / m[i - 1] : 0.0);
-        if (i > 0) A[i * n + i - 1] = A[(i - 1) * n + i] = -1.0 / m[i - 1];
-    }
-    b[0] = -h * 9.81;
-    double s = 0.0;
-    for (int i = n - 1; i >= 0; --i) {
-        s += m[i];
-        if (exact) exact[i] = h * 9.81 * s;
-    }
-    lcp_dense(p, n, A, b);
-    free(A);
-    free(b);
-    free(m);
+    ck_assert(cf_lcpgen_stack(n, ratio, h, p, exact) == CF_OK);
 }
 
 /* the dense Jacobian of a triplet list (n x n) */
@@ -1127,27 +1111,17 @@ START_TEST(ch06_6_single_contact_laws)
 }
 END_TEST
 
-static int by_name(const void *a, const void *b) { return strcmp(a, b); }
-
 /* the Siconos FC3D problems with a reference (line 1 n, line 2 r, line 3 u), by name */
 static int fc_reference_files(char names[][128], int cap)
 {
-    char dir[1024];
+    char dir[1024], *files[64];
     snprintf(dir, sizeof dir, "%s/siconos-fc3d/reference", cft_data_dir());
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while (n < cap && (e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && len < 128 && strcmp(e->d_name + len - 4, ".ref") == 0) {
-            memcpy(names[n], e->d_name, len - 4);
-            names[n++][len - 4] = '\0';
-        }
+    int n = cf_data_files(dir, ".ref", false, files, cap < 64 ? cap : 64);
+    for (int i = 0; i < n; ++i) {
+        snprintf(names[i], 128, "%.*s", (int)strlen(files[i]) - 4, files[i]);
+        free(files[i]);
     }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, by_name); /* in the order of their names */
-    return n;
+    return n > 0 ? n : 0;
 }
 
 START_TEST(ch06_6_siconos_reference_problems)

@@ -63,10 +63,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     for (int i = 1; i < w->n_bodies; ++i) d->drift = fmax(d->drift, cfu_norm(cfu_sub(w->bodies[i].x, d->x0[i])));
     d->n++;
@@ -110,9 +109,6 @@ const cfvDemo cfv_demo_ch07_wall = {
     .prediction = "with local r-factors and at most 1000 sweeps per step no brick moves 1 cm",
     .overlays = "points",
     .steps = 12,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = key,
 };

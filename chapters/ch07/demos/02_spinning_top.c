@@ -27,20 +27,6 @@ typedef struct Data {
 #define W0 10.0
 #define MU_TAU 0.05
 
-static cfStatus detect(void *ctx, cfRigidBody *bodies, int nb, cfContactList *out)
-{
-    cfWorld *w = ctx;
-    (void)bodies, (void)nb; /* the world's own bodies */
-    cfContactList prev = *out;
-    memset(out, 0, sizeof *out);
-    cfDetectOptions opt = cf_detect_options_default();
-    opt.margin = w->def.contact_margin;
-    cfStatus st = cf_detect_world(w, &opt, out, NULL);
-    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(out, &prev) < 0) st = CF_NO_MEMORY;
-    cf_contacts_free(&prev);
-    return st;
-}
-
 static cfStatus add_ball(cfvRun *run, const char *label, double x, cfError *err)
 {
     cfWorldDef def = cf_world_def_default();
@@ -83,7 +69,7 @@ static void step(cfvRun *run)
         o.mu_tau = MU_TAU;
         o.prox.tol_abs = 1e-12;
         o.prox.tol_rel = 0;
-        cfStatus st = cf_moreau_step(w->bodies, w->n_bodies, detect, w, &o, &w->contacts, NULL, NULL);
+        cfStatus st = cf_moreau_step(w->bodies, w->n_bodies, cf_detect_world_again, w, &o, &w->contacts, NULL, NULL);
         if (st == CF_NOT_IMPLEMENTED) return;
         if (st != CF_OK) {
             cfv_run_halt(run, i, "Moreau step failed: %s", cf_status_name(st));
@@ -120,8 +106,5 @@ const cfvDemo cfv_demo_ch07_spinning_top = {
     .prediction = "the ball with mu_tau = 0.05 m stops within 0.02 s of 0.4 R^2 w0/(mu_tau g) = 2.04 s; the other keeps 10 rad/s",
     .overlays = "points",
     .steps = 250,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -86,10 +86,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return st;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int i = 0; i < 2; ++i) {
         const cfWorld *w = cfv_run_world(run, i);
         d->out[i] = 0;
@@ -116,8 +115,5 @@ const cfvDemo cfv_demo_ch07_funnel = {
     .prediction = "after 3.5 s at most a quarter of the spheres left the rough hopper and at least three quarters the smooth one",
     .overlays = "points",
     .steps = 350,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -7,7 +7,6 @@
    against analytic physics (free fall, stopping distance, restitution, torsion, post-projection).
    Run with `make test-ch7` (your code) or `make test-ch7 IMPL=solutions`. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,14 +59,7 @@ static cfStatus detect_cb(void *ctx, cfRigidBody *bodies, int nb, cfContactList 
 {
     cfWorld *w = ctx;
     ck_assert(bodies == w->bodies && nb == w->n_bodies);
-    cfContactList prev = *out;
-    memset(out, 0, sizeof *out);
-    cfDetectOptions opt = cf_detect_options_default();
-    opt.margin = w->def.contact_margin;
-    cfStatus st = cf_detect_world(w, &opt, out, NULL);
-    if (st == CF_OK && prev.count > 0 && cf_contacts_carry_impulses(out, &prev) < 0) st = CF_NO_MEMORY;
-    cf_contacts_free(&prev);
-    return st;
+    return cf_detect_world_again(w, bodies, nb, out);
 }
 
 /* rigid contacts of a world's current state as a factored problem (frames filled) */
@@ -127,25 +119,18 @@ static void one_contact(cfProxProblem *p, const double A[9], const double b[3], 
     cf_fc_free(&fc);
 }
 
-/* the Siconos reference problems (n <= 15): file names into names[], count returned */
+/* the Siconos reference problems (n <= 15): file names (without .ref) into names[], by name, count
+   returned */
 static int reference_files(char names[][128], int cap)
 {
-    char dir[512];
+    char dir[1024], *files[64];
     snprintf(dir, sizeof dir, "%s/siconos-fc3d/reference", cft_data_dir());
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < cap) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".ref") == 0 && len - 4 < 128) {
-            memcpy(names[n], e->d_name, len - 4);
-            names[n][len - 4] = '\0';
-            ++n;
-        }
+    int n = cf_data_files(dir, ".ref", false, files, cap < 64 ? cap : 64);
+    for (int i = 0; i < n; ++i) {
+        snprintf(names[i], 128, "%.*s", (int)strlen(files[i]) - 4, files[i]);
+        free(files[i]);
     }
-    closedir(d);
-    return n;
+    return n > 0 ? n : 0;
 }
 
 static void read_fc(const char *name, cfFrictionProblem *fc)

@@ -139,8 +139,5 @@ const cfvDemo cfv_demo_ch08_jelly_preconditioners = {
                   "fifth; exact and ICA cubes rest above the ground after 3 s; the lumped world stops with its limit",
     .overlays = "points",
     .steps = 180,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -50,10 +50,9 @@ static double depth_in_box(const cfRigidBody *b, cfVec3 p)
     return fmin(h.x - fabs(d.x), fmin(h.y - fabs(d.y), h.z - fabs(d.z)));
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int i = 0; i < 2; ++i) {
         const cfWorld *w = cfv_run_world(run, i);
         const cfSoftBody *c = &w->soft[0];
@@ -87,8 +86,5 @@ const cfvDemo cfv_demo_ch08_cloth_on_box = {
                   "2 mm in; some steps need a second CMR round",
     .overlays = NULL,
     .steps = 150,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

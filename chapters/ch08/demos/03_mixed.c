@@ -32,10 +32,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     d->fastest = 0.0;
     for (int i = 0; i < w->n_bodies; ++i) {
@@ -83,9 +82,6 @@ const cfvDemo cfv_demo_ch08_mixed = {
     .prediction = "after 4 s no body's centre of mass moves faster than 2 cm/s and nothing went through the ground",
     .overlays = NULL,
     .steps = 800,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = NULL,
 };

@@ -167,8 +167,5 @@ const cfvDemo cfv_demo_ch09_tunnel = {
     .prediction = "the penalty particle ends more than a metre below the plate; the IPC particle never gets below the "
                   "plate's top face, its distance stays positive in every step, CCD cut at least one line search",
     .steps = 30,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -169,8 +169,5 @@ const cfvDemo cfv_demo_ch09_soft_stack = {
     .prediction = "every pair keeps a positive distance in every step, the upper box rests on the lower one and both come "
                   "to rest (node speeds below 5 cm/s after 2 s)",
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -134,8 +134,5 @@ const cfvDemo cfv_demo_ch09_incline_creep = {
     .prediction = "the two mu = 0.8 particles creep at eps_v (1 - sqrt(1 - tan 30 / 0.8)) within 5 %, the mu = 0.5 one "
                   "slides at g (sin 30 - 0.5 cos 30) within 1 %, no distance ever reaches 0",
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -35,10 +35,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     d->pairs = cfv_run_mark_ipc_pairs(run, 0);
     d->min_dist = fmin(d->min_dist, w->stats.ipc.min_distance);
@@ -80,8 +79,5 @@ const cfvDemo cfv_demo_ch09_world_soft_stack = {
     .prediction = "no surface crosses another in any step (signed volumes), the upper box rests on the lower one and both "
                   "come to rest (node speeds below 5 cm/s after 2 s)",
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -85,8 +85,5 @@ const cfvDemo cfv_demo_ch09_world_tunnel = {
     .prediction = "penalty: the particle's path crosses the plate once and it falls on; ipc: it stops on the plate's top "
                   "face in the first step, no crossing in any step",
     .steps = 100,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_STEP_HOOKS,
 };

@@ -45,10 +45,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int i = 0; i < 2; ++i) {
         const cfWorld *w = cfv_run_world(run, i);
         cfVec3 p = w->soft[0].x[0];
@@ -91,8 +90,5 @@ const cfvDemo cfv_demo_ch09_world_incline = {
     .prediction = "both particles creep at eps (1 - sqrt(1 - tan 30 / 0.8)): ipc within 5 % with no crossing in any step, "
                   "implicit-soft to 1e-6",
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -47,10 +47,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     cfVec3 down = cfu_vec3(cos(THETA), 0, -sin(THETA)), p = w->soft[0].x[0];
     d->dist = cfu_dot(cfu_sub(p, d->x0), down);
@@ -91,8 +90,5 @@ const cfvDemo cfv_demo_ch09_world_block_slide = {
     .prediction = "the block is within h v0 + eps_v t of 0.4185 m after 1.5 s, creeping at eps_v (1 - sqrt(1 - tan 10 / "
                   "0.3)) within 5 %; no crossing in any step",
     .steps = 150,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -57,10 +57,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     d->pairs = cfv_run_mark_ipc_pairs(run, 0);
     d->min_dist = fmin(d->min_dist, w->stats.ipc.min_distance);
@@ -111,8 +110,5 @@ const cfvDemo cfv_demo_ch09_world_rigid_mixed = {
                   "(speeds below 1 cm/s), each stack within dhat, and each resting corner where kappa (-b'(d)) carries "
                   "its share of the weight (within 1 %)",
     .steps = 150,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -50,14 +50,21 @@ static void fd_dist2(void *ctx, const double *v, double *y)
     y[0] = *(int *)ctx ? cf_dist2_edge_edge(x, NULL) : cf_dist2_point_triangle(x, NULL);
 }
 
+/* the points of the pair v (12 values) and its distance stencil (@p ee: edge-edge, else
+   point-triangle) */
+static void pair_at(const double *v, int ee, cfVec3 x[4], cfDistStencil *st)
+{
+    to_points(v, x);
+    if (ee) cf_dist2_edge_edge(x, st);
+    else cf_dist2_point_triangle(x, st);
+}
+
 /* the gradient of d^2 in the region of x (ctx as above) */
 static void fd_dist2_grad(void *ctx, const double *v, double *y)
 {
     cfVec3 x[4];
     cfDistStencil st;
-    to_points(v, x);
-    if (*(int *)ctx) cf_dist2_edge_edge(x, &st);
-    else cf_dist2_point_triangle(x, &st);
+    pair_at(v, *(int *)ctx, x, &st);
     cf_dist2_derivatives(x, &st, y, NULL);
 }
 
@@ -71,9 +78,7 @@ static void fd_pair_barrier(void *ctx, const double *v, double *y)
     PairCtx *c = ctx;
     cfVec3 x[4];
     cfDistStencil st;
-    to_points(v, x);
-    if (c->ee) cf_dist2_edge_edge(x, &st);
-    else cf_dist2_point_triangle(x, &st);
+    pair_at(v, c->ee, x, &st);
     y[0] = cf_ipc_pair_barrier(x, &st, c->dhat, NULL, NULL);
 }
 
@@ -82,9 +87,7 @@ static void fd_pair_barrier_grad(void *ctx, const double *v, double *y)
     PairCtx *c = ctx;
     cfVec3 x[4];
     cfDistStencil st;
-    to_points(v, x);
-    if (c->ee) cf_dist2_edge_edge(x, &st);
-    else cf_dist2_point_triangle(x, &st);
+    pair_at(v, c->ee, x, &st);
     cf_ipc_pair_barrier(x, &st, c->dhat, y, NULL);
 }
 
@@ -100,19 +103,15 @@ static bool region_stable(const double *v, int ee, double eps, cfDistRegion *reg
 {
     cfVec3 x[4];
     cfDistStencil st;
-    to_points(v, x);
-    if (ee) cf_dist2_edge_edge(x, &st);
-    else cf_dist2_point_triangle(x, &st);
+    pair_at(v, ee, x, &st);
     *region = st.region;
     double w[12];
     for (int k = 0; k < 12; ++k)
         for (int sgn = -1; sgn <= 1; sgn += 2) {
             memcpy(w, v, sizeof w);
             w[k] += sgn * eps;
-            to_points(w, x);
             cfDistStencil s2;
-            if (ee) cf_dist2_edge_edge(x, &s2);
-            else cf_dist2_point_triangle(x, &s2);
+            pair_at(w, ee, x, &s2);
             if (s2.region != st.region || fabs(s2.c[0] - st.c[0]) > 1e3 * eps) return false;
         }
     return true;

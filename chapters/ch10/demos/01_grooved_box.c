@@ -53,10 +53,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     const cfRigidBody *b = &w->bodies[1];
     cfVec3 c = cfu_add(b->x, cfu_vec3(0, 0, 0.06));
@@ -112,9 +111,6 @@ const cfvDemo cfv_demo_ch10_grooved_box = {
     .prediction = "the velocity settles 7.6 degrees from the grooves, not along the 45-degree pull",
     .overlays = NULL,
     .steps = 100,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = key,
 };

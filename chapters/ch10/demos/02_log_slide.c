@@ -43,10 +43,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfVec3 down = cfu_vec3(0, cos(TILT), -sin(TILT)); /* straight down the slope */
     for (int i = 0; i < 2; ++i) {
         const cfWorld *w = cfv_run_world(run, i);
@@ -92,9 +91,6 @@ const cfvDemo cfv_demo_ch10_log_slide = {
                   "centre; the isotropic box drifts sideways less than 1 cm",
     .overlays = NULL,
     .steps = 250,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = NULL,
 };

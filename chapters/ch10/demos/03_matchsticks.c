@@ -64,10 +64,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     for (int k = 1; k < w->n_bodies; ++k) {
         const cfRigidBody *b = &w->bodies[k];
@@ -103,9 +102,6 @@ const cfvDemo cfv_demo_ch10_matchsticks = {
     .prediction = "parallel slides v0^2/(2 0.2 g) = 2.29 m, orthogonal v0^2/(2 0.5 g) = 0.92 m, the others in between",
     .overlays = NULL,
     .steps = 200,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
     .key = NULL,
 };

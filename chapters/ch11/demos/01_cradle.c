@@ -45,10 +45,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     for (int s = 0; s < SLOTS; ++s) {
         const cfWorld *w = cfv_run_world(run, s);
         d->p[s] = d->ke[s] = 0.0;
@@ -106,8 +105,5 @@ const cfvDemo cfv_demo_ch11_cradle = {
                   "fly apart with those velocities for the rest of the second",
     .overlays = "velocity",
     .steps = 100,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -33,10 +33,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     d->speed = 0.0;
     for (int i = 0, k = 0; i < w->n_bodies; ++i) {
@@ -66,8 +65,5 @@ const cfvDemo cfv_demo_ch11_card_house = {
     .prediction = "after 5 s no card has moved 2 cm and none moves faster than 2 cm/s",
     .overlays = NULL,
     .steps = 300,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

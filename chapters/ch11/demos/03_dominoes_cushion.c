@@ -47,10 +47,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     if (fabs(w->time - 1.0) < 0.5 * w->def.dt) cfv_run_deformation_from_now(run, 0, 0); /* settled, no domino yet */
     d->tilt_min = 180.0;
@@ -97,8 +96,5 @@ const cfvDemo cfv_demo_ch11_dominoes_cushion = {
                   "(less than 70 degrees), which has moved less than 5 cm; nothing moves faster than 2 cm/s",
     .overlays = "deformation",
     .steps = 300,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -28,10 +28,9 @@ static cfStatus setup(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
-static void step(cfvRun *run)
+static void record(cfvRun *run)
 {
     Data *d = run->data;
-    cfv_run_step_worlds(run);
     const cfWorld *w = cfv_run_world(run, 0);
     const cfRigidBody *b = &w->bodies[1];
     cfVec3 h = b->shape.half_extents;
@@ -65,8 +64,5 @@ const cfvDemo cfv_demo_ch11_hammock = {
                   "slower than 1 cm/s",
     .overlays = NULL,
     .steps = 450,
-    .data_size = sizeof(Data),
-    .setup = setup,
-    .step = step,
-    .check = check,
+    CFV_DEMO_HOOKS,
 };

@@ -296,21 +296,10 @@ END_TEST
 
 /* ---- ch11.2 --------------------------------------------------------------------------------- */
 
-static cfContact rigid_contact(int a, int b)
-{
-    cfContact c;
-    memset(&c, 0, sizeof c);
-    c.body_a = a;
-    c.body_b = b;
-    c.n = cfu_vec3(0, 0, 1);
-    c.mu = 0.5;
-    return c;
-}
-
 /* side B a node of soft body @p soft, kept in the caller's @p x */
 static cfContact soft_contact(int rigid, int soft, cfContactExtra *x)
 {
-    cfContact c = rigid_contact(rigid, -1);
+    cfContact c = cft_rigid_contact(rigid, -1);
     memset(x, 0, sizeof *x);
     x->soft_b.n = 1;
     x->soft_b.body = soft;
@@ -360,7 +349,7 @@ START_TEST(ch11_2_islands)
     cfRigidBody bodies[40];
     memset(bodies, 0, sizeof bodies);
     bodies[0].fixed = true;
-    cfContact cs[3] = {rigid_contact(0, 1), rigid_contact(1, 2), rigid_contact(0, 3)};
+    cfContact cs[3] = {cft_rigid_contact(0, 1), cft_rigid_contact(1, 2), cft_rigid_contact(0, 3)};
     cfIslands is;
     cft_assert_ok(cf_islands_find(bodies, 4, 0, cs, 3, &is));
     ck_assert_int_eq(is.count, 2);
@@ -375,7 +364,7 @@ START_TEST(ch11_2_islands)
     memset(bodies, 0, sizeof bodies);
     bodies[4].fixed = true;
     cfContactExtra x2[2];
-    cfContact c2[4] = {rigid_contact(2, 3), rigid_contact(-1, 1), soft_contact(3, 1, &x2[0]), soft_contact(-1, 0, &x2[1])};
+    cfContact c2[4] = {cft_rigid_contact(2, 3), cft_rigid_contact(-1, 1), soft_contact(3, 1, &x2[0]), soft_contact(-1, 0, &x2[1])};
     cft_assert_ok(cf_islands_find(bodies, 4, 2, c2, 4, &is));
     ck_assert_int_eq(is.count, 4); /* {0}, {1}, {2, 3, soft 1}, {soft 0} */
     int ob2[4] = {0, 1, 2, 2}, os2[2] = {3, 2}, oc2[4] = {2, 1, 2, 3};
@@ -396,7 +385,7 @@ START_TEST(ch11_2_islands)
         for (int a = 0; a < nc; ++a) {
             int kind = (int)cf_rng_below(&rng, 4);
             int x = (int)cf_rng_below(&rng, (uint32_t)nb), y = (int)cf_rng_below(&rng, (uint32_t)nb);
-            if (kind == 0 || ns == 0) rc[a] = rigid_contact(x, y == x ? -1 : y);
+            if (kind == 0 || ns == 0) rc[a] = cft_rigid_contact(x, y == x ? -1 : y);
             else if (kind == 1) rc[a] = soft_contact(x, (int)cf_rng_below(&rng, (uint32_t)ns), &rx[a]);
             else if (kind == 2) rc[a] = soft_contact(-1, (int)cf_rng_below(&rng, (uint32_t)ns), &rx[a]);
             else {
@@ -422,7 +411,7 @@ START_TEST(ch11_2_islands)
         }
         cf_islands_free(&is);
     }
-    cfContact bad = rigid_contact(0, 7);
+    cfContact bad = cft_rigid_contact(0, 7);
     cft_assert_status(cf_islands_find(bodies, 4, 0, &bad, 1, &is), CF_BAD_INPUT);
 }
 END_TEST

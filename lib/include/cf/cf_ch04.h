@@ -119,6 +119,14 @@ double cf_pivot_begin(const cfPivotOptions **opt, cfPivotOptions *defaults, cfRe
 cfStatus cf_pivot_prepare(const cfLcp *p, const double *x, cfDense *A, char *why);
 
 /**
+ * What the LCP pivoting solvers (Dantzig, Lemke, Murty, BPP) do after each pivot, in the provided
+ * code: push the complementarity residual ||min(x, w)||_2 of the event's x and w to the history of
+ * @p rep when it keeps one (rep may be NULL), then hand @p ev to @p opt->trace when that is set.
+ * (Baraff's solver records its own measure, cf_baraff_violation(), and calls the trace itself.)
+ */
+void cf_pivot_notify(const cfPivotOptions *opt, cfReport *rep, const cfPivotEvent *ev);
+
+/**
  * Fill the report of a pivoting solver (no-op when @p rep is NULL): status @p st, stop reason
  * CF_STOP_MAX_ITER when st is CF_MAX_ITER (else none), @p pivots as iterations, @p residual, and
  * the wall time since @p t0 (a cf_seconds() reading).

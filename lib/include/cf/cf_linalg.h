@@ -323,6 +323,12 @@ cfStatus cf_sparse_chol_factor(const cfCsr *A, cfSparseChol **out);
  */
 cfStatus cf_sparse_chol_factor_ordered(const cfCsr *A, cfCholOrdering ordering, cfSparseChol **out);
 /**
+ * What cf_sparse_chol_factor_ordered() accepts, in both of its backends (the hand-written one and
+ * CHOLMOD's): @p A square with finite entries and symmetric (cf_csr_asymmetry(A) at most 1e-12
+ * max|a_ij|), @p ordering one of the orderings. False when @p A is NULL.
+ */
+bool cf_sparse_chol_input_ok(const cfCsr *A, cfCholOrdering ordering);
+/**
  * Solve A x = b with the factorization (b and x may alias). Uses a work vector kept in @p F, so
  * one factorization must not be used by two threads at the same time.
  */

@@ -62,6 +62,15 @@ double cf_lcp_residual_fb(const cfLcp *p, const double *x);
  * and for a file that is not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_read_text()).
  */
 cfStatus cf_lcp_read_siconos(const char *path, cfLcp *p, cfError *err);
+/**
+ * The files of a data folder, as the tests and benchmarks read a set (the Siconos problems, ending
+ * in ".dat", and their solutions in reference/, ".ref"): the names in @p dir that end in @p ending
+ * and are longer than it, sorted (strcmp) so that every run reads them in one order; at most
+ * @p cap (when there are more, which ones is the folder's order), each malloc'ed into @p names
+ * (the caller frees them): "dir/name" when @p with_dir, else the name alone. Returns their
+ * number: 0 when @p dir cannot be read, -1 when out of memory (nothing kept).
+ */
+int cf_data_files(const char *dir, const char *ending, bool with_dir, char **names, int cap);
 /** Write @p p in the Siconos dense format (column-major), readable by cf_lcp_read_siconos(). */
 cfStatus cf_lcp_write_siconos(const char *path, const cfLcp *p, cfError *err);
 /** @} */

@@ -82,6 +82,17 @@ int cf_detect_pair(const cfRigidBody *a, int ia, const cfRigidBody *b, int ib, c
 int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev);
 
 /**
+ * The detection of a stepper that moves the bodies of a world itself (chapter 7's Moreau and
+ * post-projection loops: the signature of cfMoreauDetect): @p world is a cfWorld whose own
+ * bodies the stepper moves (@p bodies and @p nb are not read), detected by cf_detect_world()
+ * with the world's contact margin; @p out is replaced by the new list, each contact warm started
+ * with the impulse of the same contact in the list it held before (cf_contacts_carry_impulses()),
+ * and that list is freed. CF_NO_MEMORY when the impulses cannot be carried; else the status of
+ * cf_detect_world().
+ */
+cfStatus cf_detect_world_again(void *world, cfRigidBody *bodies, int nb, cfContactList *out);
+
+/**
  * Detect all contacts of the rigid bodies of @p w: AABBs (grown by margin/2) of every
  * non-plane body go through the broad phase; planes are paired with every other body; pairs
  * of two fixed bodies are skipped. Every candidate pair is passed to cf_detect_pair() with
