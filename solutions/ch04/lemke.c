@@ -23,7 +23,8 @@ typedef struct Lemke {
     double *x, *w;        /* scratch for traces and history */
     unsigned char *label;
     int *cand;            /* scratch: candidate rows of the ratio test */
-    double tol, tol_w;
+    double tol, tol_w, tol_x; /* tol_x = tol_w / amax (cf_pivot_scales()) */
+    double tol_z;         /* the zero of z0's value (set by the solution) */
     int pivots, max_pivots;
     const cfPivotOptions *opt;
     cfReport *rep;
@@ -131,7 +132,11 @@ static void lemke_pivot(Lemke *s, int r)
         double *Bi = s->Binv + (long)i * n;
         s->beta[i] -= c * s->beta[r];
         for (int j = 0; j < n; ++j) Bi[j] -= c * Br[j];
-        if (fabs(s->beta[i]) < s->tol_w) s->beta[i] = 0.0; /* degenerate values: exact zeros */
+        /* degenerate values: exact zeros, each at the scale of its own variable (w: tol_w, x:
+           tol_w / amax, z0: tol_w / max d), so that scaling A or d does not zero a value */
+        const int v = s->basis[i];
+        const double zero = v < n ? s->tol_x : (v < 2 * n ? s->tol_w : s->tol_z);
+        if (fabs(s->beta[i]) < zero) s->beta[i] = 0.0;
     }
 }
 
@@ -142,6 +147,7 @@ static cfStatus lemke_run(Lemke *s)
     for (int i = 0; i < n; ++i)
         if (s->b[i] < -s->tol_w) ++m;
     if (m == 0) return CF_OK; /* b >= 0: x = 0 solves the LCP */
+    s->tol_z = s->tol_w / cf_vec_norm_inf(n, s->d);
 
     /* z0 enters: its column is -d; the leaving row is the lexicographic minimum of
        [b_i, e_i] / d_i over all rows, which makes every basic value non-negative */
@@ -164,12 +170,13 @@ static cfStatus lemke_run(Lemke *s)
 
         /* complementary rule: the complement of the leaving variable enters */
         entering = leaving < n ? leaving + n : leaving - n;
-        double cmax = 0.0;
+        double osize = 1.0; /* the size of the entering variable's original column */
         if (entering >= n) { /* w_j enters: its column e_j gives column j of Binv */
             for (int i = 0; i < n; ++i) s->col[i] = s->Binv[(long)i * n + (entering - n)];
         } else { /* x_j enters: Binv (-A e_j) */
             double *orig = s->x; /* scratch */
             lemke_original_column(s, entering, orig);
+            osize = cf_vec_norm_inf(n, orig);
             for (int i = 0; i < n; ++i) {
                 double v = 0.0;
                 const double *Bi = s->Binv + (long)i * n;
@@ -177,11 +184,14 @@ static cfStatus lemke_run(Lemke *s)
                 s->col[i] = v;
             }
         }
-        for (int i = 0; i < n; ++i) cmax = fmax(cmax, fabs(s->col[i]));
-        const double eps = s->tol * fmax(cmax, DBL_MIN);
+        /* c_i counts as positive above the round-off of Binv_i . (original column), tol
+           |Binv_i|_inf times the column's size: in the units of row i's own basic variable, so
+           that rows of x, w and z0 of different scales are each judged at their own */
         m = 0;
-        for (int i = 0; i < n; ++i)
-            if (s->col[i] > eps) s->cand[m++] = i;
+        for (int i = 0; i < n; ++i) {
+            const double bsize = cf_vec_norm_inf(n, s->Binv + (long)i * n);
+            if (s->col[i] > s->tol * fmax(bsize * osize, DBL_MIN)) s->cand[m++] = i;
+        }
         if (m == 0) return CF_INFEASIBLE; /* ray termination */
         r = lemke_lexmin(s, m, true);
     }
@@ -237,8 +247,7 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
         for (int i = 0; i < n; ++i)
             if (!(opt->cover[i] > 0.0) || !isfinite(opt->cover[i])) st = CF_BAD_INPUT;
     }
-    double tol_x;
-    cf_pivot_scales(&s.A, p->b, opt->tol, &s.tol_w, &tol_x);
+    cf_pivot_scales(&s.A, p->b, opt->tol, &s.tol_w, &s.tol_x);
     s.n = n;
     s.b = p->b;
     s.opt = opt;

@@ -1127,6 +1127,34 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         const double step[6] = {1, 0.5, 1.2, 0.2, 0.8, 0.25}, f[4] = {1, -1.25, 0, 0};
         assert_baraff_path(2, 2, A, b, mu, 6, in, out, step, f, &log, "a shrinking cone");
     }
+    /* friction moving parallel to the cone's side: |Delta f_T| = mu |Delta f_N|, so the s^2
+       term of |f_T + s Delta f_T|^2 - mu^2 (f_N + s Delta f_N)^2 vanishes and the crossing is the
+       root of what is left, a linear function (an exact zero here: the data are dyadic). A = I
+       but the couplings -0.5 of T0 and N1 and 0.5 of T0 and T1; b = (-1, 0.375, -0.5, -0.25),
+       mu = (2, 1):
+       1-2. N0, N1 to f_N = 1, 0.5;
+       3. T1 (|a| = 0.25 > a_T0 = 0.125) to its goal f_T1 = 0.25, inside the cone 0.5: it sticks;
+       4. T0 (a = 0.25) driven down at rate 0.5: contact 1 follows with Delta f_N1 = -0.5 and
+          Delta f_T1 = +0.5 per unit (mu = 1: along the cone's side), so the gap 0.25 between
+          f_T1 and mu f_N1 closes at rate 1: it saturates at s = 0.25 (before T0's goal at 0.5
+          and the release at 1), entering 3, u = +1;
+       5. T0 goes on with f_T1 = f_N1 falling by 0.5 per unit, a_T0 now falling at rate 1, to its
+          goal after 0.125: f = (1, -0.375, 0.3125, 0.3125), a_T1 = -0.125 against u.
+       Treating the linear case as "no crossing" (or as a crossing only for a large slope: the
+       slope here is 2 (f_T1 Delta f_T1 - mu^2 f_N1 Delta f_N1) = 0.75) misses it: T0 reaches its
+       goal with f_T1 = 0.5 outside the cone 0.25. */
+    {
+        StepLog log;
+        double A[16] = {0};
+        for (int i = 0; i < 4; ++i) A[5 * i] = 1.0;
+        A[4 * 1 + 2] = A[4 * 2 + 1] = -0.5;
+        A[4 * 1 + 3] = A[4 * 3 + 1] = 0.5;
+        const double b[4] = {-1, 0.375, -0.5, -0.25}, mu[2] = {2, 1};
+        const int in[5] = {0, 2, 3, 3, 1}, out[5] = {-1, -1, -1, -1, -1};
+        const double step[5] = {1, 0.5, 0.25, 0.25, 0.125}, f[4] = {1, -0.375, 0.3125, 0.3125};
+        assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "along the cone's side");
+        ck_assert(log.label[3][3] == CF_PIV_UPPER);
+    }
     /* a cone of radius 0: a sticking contact whose force and friction both reach 0 just as the
        drive ends, then saturates with f_T = 0, so u is the direction its friction moves in.
        A = I but A_T1T1 = 4, the couplings -0.5 of T0 and N1, 1 of T0 and T1, -0.5 of T1 and T2;
@@ -1588,6 +1616,34 @@ START_TEST(ch04_3_small_known_solutions)
     ck_assert(log.in[0] == 4 && log.out[0] == 2);
     cft_assert_near(x[0], 1.0 / 3.0, 1e-15, 1e-14);
     cft_assert_near(x[1], 1.0 / 3.0, 1e-15, 1e-14);
+    /* the method does not see the data's scale (the spec): (s_A A, s_b b) with the cover s_d d
+       takes the same pivots, x = s_b / s_A x*, for any s > 0. Each scale below breaks a test that
+       is absolute where it must be relative (the old reference failed the last three):
+       - b and d by 2^40: the ratios [beta_r, Binv_r] / c_r of the first pivot are scaled by
+         2^-40, the Binv part 2^-40 = 9.1e-13 against 0, which an absolute tie floor such as
+         1e-11 calls a tie (then w_0 leaves first);
+       - A by 2^-50: the entering columns Binv (-A e_j) are of size 2^-50 = 8.9e-16, which an
+         absolute pivot threshold (tol = 1e-12) calls zero: a false ray; and at pivot 3 the
+         column holds 1 in x_1's row and 2.7e-15 in z0's, so a threshold relative to the
+         column's largest entry is a false ray too;
+       - A by 2^40: x = 2^-40 / 3 = 3e-13, which a zero test of basic values at tol_w = 1e-12
+         sets to 0 (CF_OK with w = -b / 2);
+       - d by 2^40: z0 = 2^-40 after pivot 1, which the same test sets to 0 (CF_OK with x = 0). */
+    {
+        const double scales[4][3] = {{1, 0x1p40, 0x1p40}, {0x1p-50, 1, 1}, {0x1p40, 1, 1}, {1, 1, 0x1p40}};
+        const char *names[4] = {"b and d by 2^40", "A by 2^-50", "A by 2^40", "d by 2^40"};
+        for (int k = 0; k < 4; ++k) {
+            const double sa = scales[k][0], sb = scales[k][1], sd = scales[k][2];
+            double As[4], bs[2] = {-sb, -sb}, ds[2] = {sd, sd};
+            for (int i = 0; i < 4; ++i) As[i] = sa * A[i];
+            cft_assert_ok_at(solve_logged(cf_lcp_lemke, 2, As, bs, ds, x, &log), "%s", names[k]);
+            cft_assert_int_at(log.n, ==, 3, "%s", names[k]);
+            cft_assert_at(log.in[0] == 4 && log.out[0] == 3, "%s: z0 enters, w_1 leaves", names[k]);
+            cft_assert_at(log.in[1] == 1 && log.out[1] == 2, "%s: x_1 enters, w_0 leaves", names[k]);
+            cft_assert_at(log.in[2] == 0 && log.out[2] == 4, "%s: x_0 enters, z0 leaves", names[k]);
+            for (int i = 0; i < 2; ++i) cft_assert_near_at(x[i], sb / sa / 3.0, 0, 1e-14, "%s, x[%d]", names[k], i);
+        }
+    }
     /* b >= 0: no pivot at all */
     double c[2] = {1, 0};
     p = make_lcp(2, A, c);

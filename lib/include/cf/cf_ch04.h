@@ -264,7 +264,9 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * variables, not O(m^3). Then Delta a = A Delta f, and the step is the first of these events:
  * - d normal: a_d reaches 0 (Delta a_d > 0) -> d FREE, drive ends;
  * - d tangential: a_d reaches 0 -> d FREE, drive ends; or the contact's friction reaches the cone
- *   |f_T| = mu f_N (the smallest positive root of a quadratic in s) -> its tangents UPPER with
+ *   |f_T| = mu f_N (the smallest positive root of a quadratic in s; when the friction moves
+ *   parallel to the cone's side, |Delta f_T| = mu |Delta f_N|, its s^2 term vanishes and the root
+ *   is that of the linear remainder, whatever its slope's size) -> its tangents UPPER with
  *   u = f_T / |f_T|, drive ends (f_T = 0 there, on a cone of radius 0 where f_N = 0 too:
  *   u = Delta f_T / |Delta f_T|, the direction the friction moves in);
  * - a FREE normal's f_N reaches 0 -> LOWER: the contact is released, its tangents become UNSEEN
@@ -329,6 +331,16 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
  * - more than cf_pivot_max() pivots: CF_MAX_ITER.
  * The lexicographic rule makes every basis strictly increase lexicographically, so no basis
  * repeats: no cycling, even on degenerate problems.
+ *
+ * Scale: the method does not see the data's units. (s_A A, s_b b) with the cover s_d d, for any
+ * s_A, s_b, s_d > 0, takes the same pivots with x = (s_b / s_A) x* (tested with factors 2^-50 and
+ * 2^40). So every round-off threshold is relative, at the scale of what it compares: "c_i > 0"
+ * means above the round-off of row i's product Binv_i (original column), tol |Binv_i|_inf times
+ * the column's size (each row at the scale of its own basic variable: w, x and z0 differ in
+ * units); a tie floor of the lexicographic test is relative to the entries compared; a basic
+ * value set to an exact zero is below the tolerance of its own variable (tol_w for w, tol_x for
+ * x, tol_w / max d for z0). An absolute threshold such as 1e-11 or tol, or one relative to the
+ * column's largest entry, takes a false ray or a wrong tie on such data.
  *
  * Trace events label variables as: x_i -> i, w_i -> n + i, z0 -> 2n (entering/leaving).
  *
