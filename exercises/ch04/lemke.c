@@ -23,8 +23,7 @@ typedef struct Lemke {
     double *x, *w;        /* scratch for traces and history */
     unsigned char *label;
     int *cand;            /* scratch: candidate rows of the ratio test */
-    double tol, tol_w, tol_x; /* tol_x = tol_w / amax (cf_pivot_scales()) */
-    double tol_z;         /* the zero of z0's value (set by the solution) */
+    double tol, tol_w;
     int pivots, max_pivots;
     const cfPivotOptions *opt;
     cfReport *rep;
@@ -90,7 +89,8 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
         for (int i = 0; i < n; ++i)
             if (!(opt->cover[i] > 0.0) || !isfinite(opt->cover[i])) st = CF_BAD_INPUT;
     }
-    cf_pivot_scales(&s.A, p->b, opt->tol, &s.tol_w, &s.tol_x);
+    double tol_x;
+    cf_pivot_scales(&s.A, p->b, opt->tol, &s.tol_w, &tol_x);
     s.n = n;
     s.b = p->b;
     s.opt = opt;

@@ -23,8 +23,7 @@ typedef struct Lemke {
     double *x, *w;        /* scratch for traces and history */
     unsigned char *label;
     int *cand;            /* scratch: candidate rows of the ratio test */
-    double tol, tol_w, tol_x; /* tol_x = tol_w / amax (cf_pivot_scales()) */
-    double tol_z;         /* the zero of z0's value (set by the solution) */
+    double tol, tol_w;
     int pivots, max_pivots;
     const cfPivotOptions *opt;
     cfReport *rep;
@@ -132,11 +131,10 @@ static void lemke_pivot(Lemke *s, int r)
         double *Bi = s->Binv + (long)i * n;
         s->beta[i] -= c * s->beta[r];
         for (int j = 0; j < n; ++j) Bi[j] -= c * Br[j];
-        /* degenerate values: exact zeros, each at the scale of its own variable (w: tol_w, x:
-           tol_w / amax, z0: tol_w / max d), so that scaling A or d does not zero a value */
-        const int v = s->basis[i];
-        const double zero = v < n ? s->tol_x : (v < 2 * n ? s->tol_w : s->tol_z);
-        if (fabs(s->beta[i]) < zero) s->beta[i] = 0.0;
+        /* degenerate values: exact zeros below the round-off of beta_i = Binv_i b, tol_w
+           |Binv_i|_inf: at the scale of row i's own basic variable (w, x and z0 differ in
+           units), so that scaling A or d does not zero a value */
+        if (fabs(s->beta[i]) < s->tol_w * cf_vec_norm_inf(n, Bi)) s->beta[i] = 0.0;
     }
 }
 
@@ -147,7 +145,6 @@ static cfStatus lemke_run(Lemke *s)
     for (int i = 0; i < n; ++i)
         if (s->b[i] < -s->tol_w) ++m;
     if (m == 0) return CF_OK; /* b >= 0: x = 0 solves the LCP */
-    s->tol_z = s->tol_w / cf_vec_norm_inf(n, s->d);
 
     /* z0 enters: its column is -d; the leaving row is the lexicographic minimum of
        [b_i, e_i] / d_i over all rows, which makes every basic value non-negative */
@@ -247,7 +244,8 @@ cfStatus cf_lcp_lemke(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
         for (int i = 0; i < n; ++i)
             if (!(opt->cover[i] > 0.0) || !isfinite(opt->cover[i])) st = CF_BAD_INPUT;
     }
-    cf_pivot_scales(&s.A, p->b, opt->tol, &s.tol_w, &s.tol_x);
+    double tol_x;
+    cf_pivot_scales(&s.A, p->b, opt->tol, &s.tol_w, &tol_x);
     s.n = n;
     s.b = p->b;
     s.opt = opt;

@@ -898,6 +898,14 @@ static void baraff_watch(void *ctx, const cfPivotEvent *ev)
     const cfBaraffProblem *p = w->p;
     const int dim = p->dim;
     w->pivots++;
+    /* a drive moves forward along its ray: an event already due happens at s = 0 (the spec),
+       never at s < 0, which would undo part of the earlier steps (in 3D a saturated friction
+       can push along a_T, u . a_T > 0, when its unsaturation is due: -u . a_T / u . Delta a_T
+       is then negative). Strict: a correct ratio test clamps its candidates at 0 */
+    if (!(ev->step >= 0.0) && w->worst < INFINITY) {
+        w->worst = INFINITY;
+        snprintf(w->what, sizeof w->what, "pivot %d: step %.3g < 0", ev->pivot, ev->step);
+    }
     for (int c = 0; c < p->nc; ++c) {
         const int n = dim * c;
         const double fn = ev->x[n], an = ev->w[n], mu = p->mu[c];

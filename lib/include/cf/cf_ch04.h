@@ -275,7 +275,9 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * - a static contact with a FREE tangent reaches the cone -> tangents UPPER (u as above);
  * - a saturated static contact whose u . a_T rises to 0 -> its tangents stick again: FREE in 2D;
  *   UNSEEN in 3D (the main loop drives them again, since only u . a_T is zero there).
- * At equal steps d's own event (its goal) comes first, so the drive ends there.
+ * At equal steps d's own event (its goal) comes first, so the drive ends there. A step is never
+ * negative: an event already due (its value past zero by round-off, or in 3D a saturated friction
+ * that already pushes along a_T, u . a_T > 0, while u . Delta a_T > 0) happens at once, s = 0.
  * No event (s = infinity) while driving a normal: the forces would grow without bound, i.e. an
  * impulse is needed (Painlevé): CF_INFEASIBLE.
  *
@@ -338,9 +340,10 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
  * means above the round-off of row i's product Binv_i (original column), tol |Binv_i|_inf times
  * the column's size (each row at the scale of its own basic variable: w, x and z0 differ in
  * units); a tie floor of the lexicographic test is relative to the entries compared; a basic
- * value set to an exact zero is below the tolerance of its own variable (tol_w for w, tol_x for
- * x, tol_w / max d for z0). An absolute threshold such as 1e-11 or tol, or one relative to the
- * column's largest entry, takes a false ray or a wrong tie on such data.
+ * value set to an exact zero (degenerate values) is below the round-off of beta_i = Binv_i b,
+ * tol_w |Binv_i|_inf. An absolute threshold such as 1e-11, tol or tol_w for every row, or one
+ * relative to the column's largest entry, takes a false ray, a wrong tie or a zeroed solution
+ * (CF_OK with a wrong x) on such data.
  *
  * Trace events label variables as: x_i -> i, w_i -> n + i, z0 -> 2n (entering/leaving).
  *
