@@ -1858,10 +1858,13 @@ START_TEST(ch04_3_degenerate_no_cycling)
         cf_lcp_free(&p);
     }
     /* a stack's contact problem (the stack of ten's step 69, sim/test/data; 8 directions): four
-       contacts per face carry one load, and Lemke meets a ray while z0 is zero but for the
-       rounding of its pivots (2e-13 against tol_w 1.6e-13). The basis is complementary: the spec
-       reads x off it and accepts it by its certificate (a "ray, so no solution" is wrong here:
-       the stack stands) */
+       contacts per face carry one load. With basic values zeroed at tol_w in every row (whatever
+       their units) Lemke meets a ray there after 58 pivots while z0 is zero but for the rounding
+       of its pivots (2e-13 against tol_w 1.6e-13): the basis is complementary, and the spec reads
+       x off it and accepts it by its certificate (a "ray, so no solution" is wrong: the stack
+       stands). With the zero test at each row's own scale (the reference) z0 leaves after 48
+       pivots. Either way: CF_OK with a small residual (the exception itself is tested in
+       ch04_3_ray_is_infeasible) */
     {
         cfFrictionProblem fc;
         cfError err;
@@ -1913,6 +1916,19 @@ START_TEST(ch04_3_ray_is_infeasible)
     o4.cover = cover4;
     cft_assert_status(cf_lcp_lemke(&p4, &o4, x, NULL), CF_INFEASIBLE);
     cf_lcp_free(&p4);
+    /* and CF_OK when it passes: b = (-1e-10, 1) with d = 1 (tol_w = 1e-12): z0 enters at 1e-10,
+       within 1000 tol_w = 1e-9 of zero, x_0 enters with the column 0: a ray, and x = 0 read off
+       the basis has the residual |min(0, -1e-10)| = 1e-10 <= 1000 tol_w: the spec's CF_OK (w_0 =
+       -1e-10 is zero to 1e-10 of ||b||). A method without this exception calls it infeasible */
+    double b5[2] = {-1e-10, 1};
+    cfLcp p5 = make_lcp(2, A4, b5);
+    cfReport rep5;
+    cf_report_init(&rep5, NULL, 0);
+    cft_assert_ok(cf_lcp_lemke(&p5, NULL, x, &rep5));
+    ck_assert_int_eq(rep5.iterations, 1);
+    cft_assert_near(x[0], 0.0, 0.0, 0);
+    cft_assert_near(x[1], 0.0, 0.0, 0);
+    cf_lcp_free(&p5);
 }
 END_TEST
 
