@@ -469,6 +469,24 @@ START_TEST(ch04_1_worked_examples)
     ck_assert(log.in[0] == 0 && log.out[0] == -1);
     ck_assert(log.in[1] == -1 && log.out[1] == 0);
     ck_assert(log.in[2] == 1 && log.out[2] == -1);
+    /* the release example with a third index driven last (b_2 = -0.05, above w_1 = -0.099 after
+       the first pivot), nearly decoupled: A_02 =
+       1e-13, A_12 = 0, A_22 = 1. Its direction leaves x_1 where it is (Delta x_1 = -A_12 / A_11 =
+       0), so the released index 0 sees Delta w_0 = A_02 = +1e-13: w_0 rises, no event (the
+       spec's LOWER event needs Delta w_0 < 0; the candidate -w_0 / Delta w_0 would be a large
+       negative step). 4 pivots, x = (0, 0.999 / 0.85, 0.05). Taking LOWER i with Delta w_i
+       below +eps as an event clamps index 0 at once and polishes to x_0 < 0, clamped: x_1 =
+       2.475 */
+    {
+        const double C[9] = {1, 0.9, 1e-13, 0.9, 0.85, 0, 1e-13, 0, 1}, c3[3] = {-1, -0.999, -0.05};
+        double x3[3];
+        cft_assert_ok(solve_logged(cf_lcp_dantzig, 3, C, c3, NULL, x3, &log));
+        ck_assert_int_eq(log.n, 4);
+        ck_assert(log.in[3] == 2 && log.out[3] == -1);
+        cft_assert_near(x3[0], 0.0, 0.0, 0);
+        cft_assert_near(x3[1], 0.999 / 0.85, 1e-14, 1e-14);
+        cft_assert_near(x3[2], 0.05, 1e-14, 1e-14);
+    }
     /* a released force whose acceleration comes back to zero while a later index is driven is
        clamped again (the third case of the ratio test). Found by search among 5 x 5 problems
        A = G G^T + 0.01 I with small integers; the unique solution from enumeration. Skipping
@@ -1162,6 +1180,30 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         const double step[5] = {1, 0.5, 0.25, 0.25, 0.125}, f[4] = {1, -0.375, 0.3125, 0.3125};
         assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "along the cone's side");
         ck_assert(log.label[3][3] == CF_PIV_UPPER);
+    }
+    /* the same, off the cone's side by delta = 2^-30 in the coupling of T0 and T1 (0.5 + delta):
+       now |Delta f_T1|^2 - mu^2 Delta f_N1^2 = alpha = (0.5 + delta)^2 - 0.25 ~ 9e-10 and the
+       crossing is a root of alpha s^2 + 2 beta s + gamma with alpha gamma / beta^2 ~ 1e-9:
+       beta = 0.25 (0.5 + delta) + 0.25, gamma = 0.25^2 - 0.5^2. Its small root is
+       -gamma / (beta + sqrt(beta^2 - alpha gamma)) ~ 0.25; the textbook (-beta + sqrt(...)) /
+       alpha loses 9 digits to cancellation (an error near 1e-7 in the step), so the root must
+       come from the stable form (either order of the two roots: the smallest valid crossing is
+       taken). Then pivot 5 as above with a_T0 falling at 1 + delta / 2. */
+    {
+        StepLog log;
+        double A[16] = {0};
+        const double dl = 0x1p-30, cT = 0.5 + dl;
+        for (int i = 0; i < 4; ++i) A[5 * i] = 1.0;
+        A[4 * 1 + 2] = A[4 * 2 + 1] = -0.5;
+        A[4 * 1 + 3] = A[4 * 3 + 1] = cT;
+        const double b[4] = {-1, 0.375, -0.5, -0.25}, mu[2] = {2, 1};
+        const double al = cT * cT - 0.25, be = 0.25 * cT + 0.25, ga = 0.25 * 0.25 - 0.25;
+        const double s4 = -ga / (be + sqrt(be * be - al * ga));
+        const double aT0 = 0.25 + 0.25 * dl + s4 * (cT * cT - 0.75); /* a_T0 after pivot 4 */
+        const double s5 = aT0 / (1.0 + 0.5 * dl), fN1 = 0.5 - 0.5 * (s4 + s5);
+        const int in[5] = {0, 2, 3, 3, 1}, out[5] = {-1, -1, -1, -1, -1};
+        const double step[5] = {1, 0.5, 0.25, s4, s5}, f[4] = {1, -(s4 + s5), fN1, fN1};
+        assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "off the cone's side by 2^-30");
     }
     /* a cone of radius 0: a sticking contact whose force and friction both reach 0 just as the
        drive ends, then saturates with f_T = 0, so u is the direction its friction moves in.
