@@ -486,6 +486,21 @@ START_TEST(ch04_1_worked_examples)
         cft_assert_near(x3[0], 0.0, 0.0, 0);
         cft_assert_near(x3[1], 0.999 / 0.85, 1e-14, 1e-14);
         cft_assert_near(x3[2], 0.05, 1e-14, 1e-14);
+        /* and coupled to index 1 instead (A_12 = 0.02, A_02 = 0): driving index 2 now lowers x_1
+           by 0.02 / 0.85 per unit and so w_0 by 0.9 * 0.02 / 0.85 = 0.021 per unit, from
+           0.0578: it would reach 0 after 2.7, but index 2 reaches its goal after 0.0265 (w_2 =
+           -0.05 + 0.02 x_1 at rate 1 - 0.02^2 / 0.85), so index 0 stays released: 4 pivots,
+           the last one index 2's, x the unique solution (enumeration). A ratio -w_0 / Delta w_0
+           with the wrong sign (or without the division) is a negative step, clamped to 0:
+           index 0 is clamped at once with w_0 > 0 */
+        const double D[9] = {1, 0.9, 0, 0.9, 0.85, 0.02, 0, 0.02, 1};
+        double want3[3];
+        ck_assert_int_eq(brute_force(3, D, c3, want3), 1);
+        cft_assert_ok(solve_logged(cf_lcp_dantzig, 3, D, c3, NULL, x3, &log));
+        ck_assert_int_eq(log.n, 4);
+        ck_assert(log.in[3] == 2 && log.out[3] == -1);
+        for (int i = 0; i < 3; ++i) cft_assert_near_at(x3[i], want3[i], 1e-14, 1e-14, "i = %d", i);
+        cft_assert_near(x3[0], 0.0, 0.0, 0);
     }
     /* a released force whose acceleration comes back to zero while a later index is driven is
        clamped again (the third case of the ratio test). Found by search among 5 x 5 problems
