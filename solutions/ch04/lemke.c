@@ -124,7 +124,10 @@ static void lemke_pivot(Lemke *s, int r)
         double *Bi = s->Binv + (long)i * n;
         s->beta[i] -= c * s->beta[r];
         for (int j = 0; j < n; ++j) Bi[j] -= c * Br[j];
-        if (fabs(s->beta[i]) < s->tol_w) s->beta[i] = 0.0; /* degenerate values: exact zeros */
+        /* degenerate values: exact zeros below the round-off of beta_i = Binv_i b, tol_w
+           |Binv_i|_inf: at the scale of row i's own basic variable (w, x and z0 differ in
+           units), so that scaling A or d does not zero a value */
+        if (fabs(s->beta[i]) < s->tol_w * cf_vec_norm_inf(n, Bi)) s->beta[i] = 0.0;
     }
 }
 
@@ -157,12 +160,13 @@ static cfStatus lemke_run(Lemke *s)
 
         /* complementary rule: the complement of the leaving variable enters */
         entering = leaving < n ? leaving + n : leaving - n;
-        double cmax = 0.0;
+        double osize = 1.0; /* the size of the entering variable's original column */
         if (entering >= n) { /* w_j enters: its column e_j gives column j of Binv */
             for (int i = 0; i < n; ++i) s->col[i] = s->Binv[(long)i * n + (entering - n)];
         } else { /* x_j enters: Binv (-A e_j) */
             double *orig = s->x; /* scratch */
             lemke_original_column(s, entering, orig);
+            osize = cf_vec_norm_inf(n, orig);
             for (int i = 0; i < n; ++i) {
                 double v = 0.0;
                 const double *Bi = s->Binv + (long)i * n;
@@ -170,11 +174,14 @@ static cfStatus lemke_run(Lemke *s)
                 s->col[i] = v;
             }
         }
-        for (int i = 0; i < n; ++i) cmax = fmax(cmax, fabs(s->col[i]));
-        const double eps = s->tol * fmax(cmax, DBL_MIN);
+        /* c_i counts as positive above the round-off of Binv_i . (original column), tol
+           |Binv_i|_inf times the column's size: in the units of row i's own basic variable, so
+           that rows of x, w and z0 of different scales are each judged at their own */
         m = 0;
-        for (int i = 0; i < n; ++i)
-            if (s->col[i] > eps) s->cand[m++] = i;
+        for (int i = 0; i < n; ++i) {
+            const double bsize = cf_vec_norm_inf(n, s->Binv + (long)i * n);
+            if (s->col[i] > s->tol * fmax(bsize * osize, DBL_MIN)) s->cand[m++] = i;
+        }
         if (m == 0) return CF_INFEASIBLE; /* ray termination */
         r = lemke_lexmin(s, m, true);
     }

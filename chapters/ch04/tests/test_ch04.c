@@ -457,6 +457,39 @@ START_TEST(ch04_1_worked_examples)
     ck_assert(log.in[0] == 0 && log.out[0] == -1);
     ck_assert(log.in[1] == -1 && log.out[1] == 0);
     ck_assert(log.in[2] == 1 && log.out[2] == -1);
+    /* the release example with a third index driven last (b_2 = -0.05, above w_1 = -0.099 after
+       the first pivot), nearly decoupled: A_02 =
+       1e-13, A_12 = 0, A_22 = 1. Its direction leaves x_1 where it is (Delta x_1 = -A_12 / A_11 =
+       0), so the released index 0 sees Delta w_0 = A_02 = +1e-13: w_0 rises, no event (the
+       spec's LOWER event needs Delta w_0 < 0; the candidate -w_0 / Delta w_0 would be a large
+       negative step). 4 pivots, x = (0, 0.999 / 0.85, 0.05). Taking LOWER i with Delta w_i
+       below +eps as an event clamps index 0 at once and polishes to x_0 < 0, clamped: x_1 =
+       2.475 */
+    {
+        const double C[9] = {1, 0.9, 1e-13, 0.9, 0.85, 0, 1e-13, 0, 1}, c3[3] = {-1, -0.999, -0.05};
+        double x3[3];
+        cft_assert_ok(solve_logged(cf_lcp_dantzig, 3, C, c3, NULL, x3, &log));
+        ck_assert_int_eq(log.n, 4);
+        ck_assert(log.in[3] == 2 && log.out[3] == -1);
+        cft_assert_near(x3[0], 0.0, 0.0, 0);
+        cft_assert_near(x3[1], 0.999 / 0.85, 1e-14, 1e-14);
+        cft_assert_near(x3[2], 0.05, 1e-14, 1e-14);
+        /* and coupled to index 1 instead (A_12 = 0.02, A_02 = 0): driving index 2 now lowers x_1
+           by 0.02 / 0.85 per unit and so w_0 by 0.9 * 0.02 / 0.85 = 0.021 per unit, from
+           0.0578: it would reach 0 after 2.7, but index 2 reaches its goal after 0.0265 (w_2 =
+           -0.05 + 0.02 x_1 at rate 1 - 0.02^2 / 0.85), so index 0 stays released: 4 pivots,
+           the last one index 2's, x the unique solution (enumeration). A ratio -w_0 / Delta w_0
+           with the wrong sign (or without the division) is a negative step, clamped to 0:
+           index 0 is clamped at once with w_0 > 0 */
+        const double D[9] = {1, 0.9, 0, 0.9, 0.85, 0.02, 0, 0.02, 1};
+        double want3[3];
+        ck_assert_int_eq(brute_force(3, D, c3, want3), 1);
+        cft_assert_ok(solve_logged(cf_lcp_dantzig, 3, D, c3, NULL, x3, &log));
+        ck_assert_int_eq(log.n, 4);
+        ck_assert(log.in[3] == 2 && log.out[3] == -1);
+        for (int i = 0; i < 3; ++i) cft_assert_near_at(x3[i], want3[i], 1e-14, 1e-14, "i = %d", i);
+        cft_assert_near(x3[0], 0.0, 0.0, 0);
+    }
     /* a released force whose acceleration comes back to zero while a later index is driven is
        clamped again (the third case of the ratio test). Found by search among 5 x 5 problems
        A = G G^T + 0.01 I with small integers; the unique solution from enumeration. Skipping
@@ -886,6 +919,14 @@ static void baraff_watch(void *ctx, const cfPivotEvent *ev)
     const cfBaraffProblem *p = w->p;
     const int dim = p->dim;
     w->pivots++;
+    /* a drive moves forward along its ray: an event already due happens at s = 0 (the spec),
+       never at s < 0, which would undo part of the earlier steps (in 3D a saturated friction
+       can push along a_T, u . a_T > 0, when its unsaturation is due: -u . a_T / u . Delta a_T
+       is then negative). Strict: a correct ratio test clamps its candidates at 0 */
+    if (!(ev->step >= 0.0) && w->worst < INFINITY) {
+        w->worst = INFINITY;
+        snprintf(w->what, sizeof w->what, "pivot %d: step %.3g < 0", ev->pivot, ev->step);
+    }
     for (int c = 0; c < p->nc; ++c) {
         const int n = dim * c;
         const double fn = ev->x[n], an = ev->w[n], mu = p->mu[c];
@@ -1115,6 +1156,58 @@ START_TEST(ch04_2_invariants_after_every_pivot)
         const double step[6] = {1, 0.5, 1.2, 0.2, 0.8, 0.25}, f[4] = {1, -1.25, 0, 0};
         assert_baraff_path(2, 2, A, b, mu, 6, in, out, step, f, &log, "a shrinking cone");
     }
+    /* friction moving parallel to the cone's side: |Delta f_T| = mu |Delta f_N|, so the s^2
+       term of |f_T + s Delta f_T|^2 - mu^2 (f_N + s Delta f_N)^2 vanishes and the crossing is the
+       root of what is left, a linear function (an exact zero here: the data are dyadic). A = I
+       but the couplings -0.5 of T0 and N1 and 0.5 of T0 and T1; b = (-1, 0.375, -0.5, -0.25),
+       mu = (2, 1):
+       1-2. N0, N1 to f_N = 1, 0.5;
+       3. T1 (|a| = 0.25 > a_T0 = 0.125) to its goal f_T1 = 0.25, inside the cone 0.5: it sticks;
+       4. T0 (a = 0.25) driven down at rate 0.5: contact 1 follows with Delta f_N1 = -0.5 and
+          Delta f_T1 = +0.5 per unit (mu = 1: along the cone's side), so the gap 0.25 between
+          f_T1 and mu f_N1 closes at rate 1: it saturates at s = 0.25 (before T0's goal at 0.5
+          and the release at 1), entering 3, u = +1;
+       5. T0 goes on with f_T1 = f_N1 falling by 0.5 per unit, a_T0 now falling at rate 1, to its
+          goal after 0.125: f = (1, -0.375, 0.3125, 0.3125), a_T1 = -0.125 against u.
+       Treating the linear case as "no crossing" (or as a crossing only for a large slope: the
+       slope here is 2 (f_T1 Delta f_T1 - mu^2 f_N1 Delta f_N1) = 0.75) misses it: T0 reaches its
+       goal with f_T1 = 0.5 outside the cone 0.25. */
+    {
+        StepLog log;
+        double A[16] = {0};
+        for (int i = 0; i < 4; ++i) A[5 * i] = 1.0;
+        A[4 * 1 + 2] = A[4 * 2 + 1] = -0.5;
+        A[4 * 1 + 3] = A[4 * 3 + 1] = 0.5;
+        const double b[4] = {-1, 0.375, -0.5, -0.25}, mu[2] = {2, 1};
+        const int in[5] = {0, 2, 3, 3, 1}, out[5] = {-1, -1, -1, -1, -1};
+        const double step[5] = {1, 0.5, 0.25, 0.25, 0.125}, f[4] = {1, -0.375, 0.3125, 0.3125};
+        assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "along the cone's side");
+        ck_assert(log.label[3][3] == CF_PIV_UPPER);
+    }
+    /* the same, off the cone's side by delta = 2^-30 in the coupling of T0 and T1 (0.5 + delta):
+       now |Delta f_T1|^2 - mu^2 Delta f_N1^2 = alpha = (0.5 + delta)^2 - 0.25 ~ 9e-10 and the
+       crossing is a root of alpha s^2 + 2 beta s + gamma with alpha gamma / beta^2 ~ 1e-9:
+       beta = 0.25 (0.5 + delta) + 0.25, gamma = 0.25^2 - 0.5^2. Its small root is
+       -gamma / (beta + sqrt(beta^2 - alpha gamma)) ~ 0.25; the textbook (-beta + sqrt(...)) /
+       alpha loses 9 digits to cancellation (an error near 1e-7 in the step), so the root must
+       come from the stable form (either order of the two roots: the smallest valid crossing is
+       taken). Then pivot 5 as above with a_T0 falling at 1 + delta / 2. */
+    {
+        StepLog log;
+        double A[16] = {0};
+        const double dl = 0x1p-30, cT = 0.5 + dl;
+        for (int i = 0; i < 4; ++i) A[5 * i] = 1.0;
+        A[4 * 1 + 2] = A[4 * 2 + 1] = -0.5;
+        A[4 * 1 + 3] = A[4 * 3 + 1] = cT;
+        const double b[4] = {-1, 0.375, -0.5, -0.25}, mu[2] = {2, 1};
+        const double al = cT * cT - 0.25, be = 0.25 * cT + 0.25, ga = 0.25 * 0.25 - 0.25;
+        const double s4 = -ga / (be + sqrt(be * be - al * ga));
+        const double aT0 = 0.25 + 0.25 * dl + s4 * (cT * cT - 0.75); /* a_T0 after pivot 4 */
+        const double s5 = aT0 / (1.0 + 0.5 * dl), fN1 = 0.5 - 0.5 * (s4 + s5);
+        const int in[5] = {0, 2, 3, 3, 1}, out[5] = {-1, -1, -1, -1, -1};
+        const double step[5] = {1, 0.5, 0.25, s4, s5}, f[4] = {1, -(s4 + s5), fN1, fN1};
+        assert_baraff_path(2, 2, A, b, mu, 5, in, out, step, f, &log, "off the cone's side by 2^-30");
+    }
     /* a cone of radius 0: a sticking contact whose force and friction both reach 0 just as the
        drive ends, then saturates with f_T = 0, so u is the direction its friction moves in.
        A = I but A_T1T1 = 4, the couplings -0.5 of T0 and N1, 1 of T0 and T1, -0.5 of T1 and T2;
@@ -1298,32 +1391,41 @@ START_TEST(ch04_2_invariants_after_every_pivot)
        released normals without force, clamped normals and sticking tangents with zero
        acceleration, static friction inside the cone and saturated friction on it. A missed
        event (a cone crossing, a force through zero) breaks one of them at the next pivot.
-       Random full-rank and rank-deficient problems with mu up to 2, 2D and 3D. */
-    cfRng rng;
-    cf_rng_seed(&rng, 4205);
+       Random full-rank and rank-deficient problems with mu up to 2: first 80 of each, 2D and
+       3D alternating (seed 4205), then 100 of each in 3D alone (seed 4212), where a saturated
+       friction can push along its acceleration (u . a_T > 0) when its unsaturation is due, so
+       that -u . a_T / u . Delta a_T is negative: two of these 3D problems reach that state
+       (found by counting it over seeds 4206-4213 with the clamp at 0 removed; one reaches it
+       by 0.12, one by 0.005), none of the first 160. */
+    const unsigned long seeds[2] = {4205, 4212};
+    const int counts[2] = {80, 100};
     const int extras[2] = {2, -2};
     int pivots = 0;
-    for (int e = 0; e < 2; ++e)
-        for (int t = 0; t < 80; ++t) {
-            int dim = 2 + (t % 2), nc = 1 + (int)cf_rng_below(&rng, 4);
-            cfBaraffProblem p = random_bodies(&rng, nc, dim, 2.0, extras[e]);
-            BaraffWatch w = {&p, 0, 0.0, ""};
-            cfPivotOptions o = cf_pivot_options_default();
-            o.max_pivots = 300;
-            o.trace = baraff_watch;
-            o.trace_ctx = &w;
-            double f[12], a[12];
-            cfReport rep;
-            cf_report_init(&rep, NULL, 0);
-            cfStatus st = cf_baraff_solve(&p, &o, f, a, &rep);
-            ck_assert_int_eq(w.pivots, rep.iterations);
-            double scale = 1e-9 * fmax(1.0, cf_vec_norm_inf(dim * nc, f));
-            if (st == CF_OK || st == CF_MAX_ITER)
-                ck_assert_msg(w.worst <= scale, "problem %d (%s): %s", t, extras[e] < 0 ? "rank-deficient" : "full rank",
-                              w.what);
-            pivots += w.pivots;
-            cf_baraff_free(&p);
-        }
+    for (int run = 0; run < 2; ++run) {
+        cfRng rng;
+        cf_rng_seed(&rng, seeds[run]);
+        for (int e = 0; e < 2; ++e)
+            for (int t = 0; t < counts[run]; ++t) {
+                int dim = run == 1 ? 3 : 2 + (t % 2), nc = 1 + (int)cf_rng_below(&rng, 4);
+                cfBaraffProblem p = random_bodies(&rng, nc, dim, 2.0, extras[e]);
+                BaraffWatch w = {&p, 0, 0.0, ""};
+                cfPivotOptions o = cf_pivot_options_default();
+                o.max_pivots = 300;
+                o.trace = baraff_watch;
+                o.trace_ctx = &w;
+                double f[12], a[12];
+                cfReport rep;
+                cf_report_init(&rep, NULL, 0);
+                cfStatus st = cf_baraff_solve(&p, &o, f, a, &rep);
+                cft_assert_int_at(w.pivots, ==, rep.iterations, "seed %lu, problem %d", seeds[run], t);
+                double scale = 1e-9 * fmax(1.0, cf_vec_norm_inf(dim * nc, f));
+                if (st == CF_OK || st == CF_MAX_ITER)
+                    ck_assert_msg(w.worst <= scale, "seed %lu, problem %d (%s): %s", seeds[run], t,
+                                  extras[e] < 0 ? "rank-deficient" : "full rank", w.what);
+                pivots += w.pivots;
+                cf_baraff_free(&p);
+            }
+    }
     ck_assert_msg(pivots > 400, "only %d pivots: the problems did not exercise the method", pivots);
 }
 END_TEST
@@ -1576,6 +1678,34 @@ START_TEST(ch04_3_small_known_solutions)
     ck_assert(log.in[0] == 4 && log.out[0] == 2);
     cft_assert_near(x[0], 1.0 / 3.0, 1e-15, 1e-14);
     cft_assert_near(x[1], 1.0 / 3.0, 1e-15, 1e-14);
+    /* the method does not see the data's scale (the spec): (s_A A, s_b b) with the cover s_d d
+       takes the same pivots, x = s_b / s_A x*, for any s > 0. Each scale below breaks a test that
+       is absolute where it must be relative (the old reference failed the last three):
+       - b and d by 2^40: the ratios [beta_r, Binv_r] / c_r of the first pivot are scaled by
+         2^-40, the Binv part 2^-40 = 9.1e-13 against 0, which an absolute tie floor such as
+         1e-11 calls a tie (then w_0 leaves first);
+       - A by 2^-50: the entering columns Binv (-A e_j) are of size 2^-50 = 8.9e-16, which an
+         absolute pivot threshold (tol = 1e-12) calls zero: a false ray; and at pivot 3 the
+         column holds 1 in x_1's row and 2.7e-15 in z0's, so a threshold relative to the
+         column's largest entry is a false ray too;
+       - A by 2^40: x = 2^-40 / 3 = 3e-13, which a zero test of basic values at tol_w = 1e-12
+         sets to 0 (CF_OK with w = -b / 2);
+       - d by 2^40: z0 = 2^-40 after pivot 1, which the same test sets to 0 (CF_OK with x = 0). */
+    {
+        const double scales[4][3] = {{1, 0x1p40, 0x1p40}, {0x1p-50, 1, 1}, {0x1p40, 1, 1}, {1, 1, 0x1p40}};
+        const char *names[4] = {"b and d by 2^40", "A by 2^-50", "A by 2^40", "d by 2^40"};
+        for (int k = 0; k < 4; ++k) {
+            const double sa = scales[k][0], sb = scales[k][1], sd = scales[k][2];
+            double As[4], bs[2] = {-sb, -sb}, ds[2] = {sd, sd};
+            for (int i = 0; i < 4; ++i) As[i] = sa * A[i];
+            cft_assert_ok_at(solve_logged(cf_lcp_lemke, 2, As, bs, ds, x, &log), "%s", names[k]);
+            cft_assert_int_at(log.n, ==, 3, "%s", names[k]);
+            cft_assert_at(log.in[0] == 4 && log.out[0] == 3, "%s: z0 enters, w_1 leaves", names[k]);
+            cft_assert_at(log.in[1] == 1 && log.out[1] == 2, "%s: x_1 enters, w_0 leaves", names[k]);
+            cft_assert_at(log.in[2] == 0 && log.out[2] == 4, "%s: x_0 enters, z0 leaves", names[k]);
+            for (int i = 0; i < 2; ++i) cft_assert_near_at(x[i], sb / sa / 3.0, 0, 1e-14, "%s, x[%d]", names[k], i);
+        }
+    }
     /* b >= 0: no pivot at all */
     double c[2] = {1, 0};
     p = make_lcp(2, A, c);
@@ -1773,10 +1903,13 @@ START_TEST(ch04_3_degenerate_no_cycling)
         cf_lcp_free(&p);
     }
     /* a stack's contact problem (the stack of ten's step 69, sim/test/data; 8 directions): four
-       contacts per face carry one load, and Lemke meets a ray while z0 is zero but for the
-       rounding of its pivots (2e-13 against tol_w 1.6e-13). The basis is complementary: the spec
-       reads x off it and accepts it by its certificate (a "ray, so no solution" is wrong here:
-       the stack stands) */
+       contacts per face carry one load. With basic values zeroed at tol_w in every row (whatever
+       their units) Lemke meets a ray there after 58 pivots while z0 is zero but for the rounding
+       of its pivots (2e-13 against tol_w 1.6e-13): the basis is complementary, and the spec reads
+       x off it and accepts it by its certificate (a "ray, so no solution" is wrong: the stack
+       stands). With the zero test at each row's own scale (the reference) z0 leaves after 48
+       pivots. Either way: CF_OK with a small residual (the exception itself is tested in
+       ch04_3_ray_is_infeasible) */
     {
         cfFrictionProblem fc;
         cfError err;
@@ -1828,6 +1961,19 @@ START_TEST(ch04_3_ray_is_infeasible)
     o4.cover = cover4;
     cft_assert_status(cf_lcp_lemke(&p4, &o4, x, NULL), CF_INFEASIBLE);
     cf_lcp_free(&p4);
+    /* and CF_OK when it passes: b = (-1e-10, 1) with d = 1 (tol_w = 1e-12): z0 enters at 1e-10,
+       within 1000 tol_w = 1e-9 of zero, x_0 enters with the column 0: a ray, and x = 0 read off
+       the basis has the residual |min(0, -1e-10)| = 1e-10 <= 1000 tol_w: the spec's CF_OK (w_0 =
+       -1e-10 is zero to 1e-10 of ||b||). A method without this exception calls it infeasible */
+    double b5[2] = {-1e-10, 1};
+    cfLcp p5 = make_lcp(2, A4, b5);
+    cfReport rep5;
+    cf_report_init(&rep5, NULL, 0);
+    cft_assert_ok(cf_lcp_lemke(&p5, NULL, x, &rep5));
+    ck_assert_int_eq(rep5.iterations, 1);
+    cft_assert_near(x[0], 0.0, 0.0, 0);
+    cft_assert_near(x[1], 0.0, 0.0, 0);
+    cf_lcp_free(&p5);
 }
 END_TEST
 

@@ -272,7 +272,9 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * variables, not O(m^3). Then Delta a = A Delta f, and the step is the first of these events:
  * - d normal: a_d reaches 0 (Delta a_d > 0) -> d FREE, drive ends;
  * - d tangential: a_d reaches 0 -> d FREE, drive ends; or the contact's friction reaches the cone
- *   |f_T| = mu f_N (the smallest positive root of a quadratic in s) -> its tangents UPPER with
+ *   |f_T| = mu f_N (the smallest positive root of a quadratic in s; when the friction moves
+ *   parallel to the cone's side, |Delta f_T| = mu |Delta f_N|, its s^2 term vanishes and the root
+ *   is that of the linear remainder, whatever its slope's size) -> its tangents UPPER with
  *   u = f_T / |f_T|, drive ends (f_T = 0 there, on a cone of radius 0 where f_N = 0 too:
  *   u = Delta f_T / |Delta f_T|, the direction the friction moves in);
  * - a FREE normal's f_N reaches 0 -> LOWER: the contact is released, its tangents become UNSEEN
@@ -281,7 +283,9 @@ double cf_baraff_violation(const cfBaraffProblem *p, const double *f, const doub
  * - a static contact with a FREE tangent reaches the cone -> tangents UPPER (u as above);
  * - a saturated static contact whose u . a_T rises to 0 -> its tangents stick again: FREE in 2D;
  *   UNSEEN in 3D (the main loop drives them again, since only u . a_T is zero there).
- * At equal steps d's own event (its goal) comes first, so the drive ends there.
+ * At equal steps d's own event (its goal) comes first, so the drive ends there. A step is never
+ * negative: an event already due (its value past zero by round-off, or in 3D a saturated friction
+ * that already pushes along a_T, u . a_T > 0, while u . Delta a_T > 0) happens at once, s = 0.
  * No event (s = infinity) while driving a normal: the forces would grow without bound, i.e. an
  * impulse is needed (Painlevé): CF_INFEASIBLE.
  *
@@ -337,6 +341,17 @@ cfStatus cf_baraff_solve(const cfBaraffProblem *p, const cfPivotOptions *opt, do
  * - more than cf_pivot_max() pivots: CF_MAX_ITER.
  * The lexicographic rule makes every basis strictly increase lexicographically, so no basis
  * repeats: no cycling, even on degenerate problems.
+ *
+ * Scale: the method does not see the data's units. (s_A A, s_b b) with the cover s_d d, for any
+ * s_A, s_b, s_d > 0, takes the same pivots with x = (s_b / s_A) x* (tested with factors 2^-50 and
+ * 2^40). So every round-off threshold is relative, at the scale of what it compares: "c_i > 0"
+ * means above the round-off of row i's product Binv_i (original column), tol |Binv_i|_inf times
+ * the column's size (each row at the scale of its own basic variable: w, x and z0 differ in
+ * units); a tie floor of the lexicographic test is relative to the entries compared; a basic
+ * value set to an exact zero (degenerate values) is below the round-off of beta_i = Binv_i b,
+ * tol_w |Binv_i|_inf. An absolute threshold such as 1e-11, tol or tol_w for every row, or one
+ * relative to the column's largest entry, takes a false ray, a wrong tie or a zeroed solution
+ * (CF_OK with a wrong x) on such data.
  *
  * Trace events label variables as: x_i -> i, w_i -> n + i, z0 -> 2n (entering/leaving).
  *
