@@ -61,13 +61,15 @@ typedef enum cfSolverFilter {
     CF_SOLVERS_ASSEMBLED, /**< rows that take an assembled contact problem (FC3D, boxed LCP or LCP form): FC3D files */
     CF_SOLVERS_LCP,       /**< rows that take an LCP (LCP files) */
     CF_SOLVERS_SOFT,      /**< world rows that take soft contacts: the assembled ones and the dual form (chapter 8) */
+    CF_SOLVERS_DIRECTIONAL, /**< world rows that take the directional box of texture friction (cfSolver::directional, chapter 10.6) */
     CF_SOLVERS_FILTER_COUNT /**< number of filters */
 } cfSolverFilter;
 
 /**
  * The row a program takes for problems of @p filter when none is named: "pgs" (the world's engine)
  * for CF_SOLVERS_ALL and CF_SOLVERS_WORLD, "pgs-blocked" for the assembled forms (FC3D files, the
- * dual form's split position problem) and CF_SOLVERS_SOFT, "lemke" for LCP files. It passes
+ * dual form's split position problem) and CF_SOLVERS_SOFT, "lemke" for LCP files, "pgs-texture" for
+ * CF_SOLVERS_DIRECTIONAL. It passes
  * @p filter. NULL for a value outside the enum.
  */
 const cfSolver *cf_solver_default(cfSolverFilter filter);
@@ -97,6 +99,9 @@ typedef struct cfFormWork {
     double *scale;           /**< the tangent scales S of @ref iso (r_T = S r'_T) */
     int n_scale;             /**< entries of @ref scale in use (2 nc; 0: the row solves the problem as it is) */
     int cap_scale;           /**< entries allocated in @ref scale */
+    double *mu4;             /**< a directional row's box (cfContactProblem::mu4): 4 nc coefficients, from the problem's
+                                  mu or ellipses by cf_form_build(); the world then writes its texture contacts' own */
+    int cap_mu4;             /**< entries allocated in @ref mu4 */
 } cfFormWork;
 
 /** Free and zero (releases the row's scratch with its own release). */
@@ -113,7 +118,10 @@ void cf_form_work_use(cfFormWork *fw, const cfSolver *s);
  * anisotropic row; a CF_FORM_BLCP row gets the box of each tangent's own coefficient (the pyramid);
  * every other row gets the isotropic equivalent (cf_fc_isotropic_equivalent(): W' = S W S, q' = S q,
  * for CF_FORM_LCP its polyhedral cone has rays on the ellipse's rim), whose impulses cf_form_solve()
- * maps back, r_T = S r'_T. Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
+ * maps back, r_T = S r'_T. A directional row (cfSolver::directional, texture friction) gets the
+ * problem as it is and p->mu4 = fw->mu4, the box of each contact's mu or its ellipse's pyramid
+ * (mu_t, mu_b, mu_t, mu_b); the world then overwrites the directional contacts' entries with their
+ * own boxes. Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
  * not take contact problems (or takes matrix-free rows) and for a dense form larger than
  * #CF_DENSE_MAX_UNKNOWNS; errors of the builders are passed on.
  */
@@ -128,6 +136,7 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
  * - CF_FORM_FC3D: cf_fc_residual() (the Coulomb cone, De Saxce's velocity; the ellipses of an
  *   anisotropic row's problem), or cf_fc_box_residual() for a row of cfSolver::friction_model asked
  *   for the box;
+ * - a directional row (texture friction): cf_fc_texture_residual() of cfContactProblem::mu4;
  * - CF_FORM_BLCP: cf_blcp_residual() of the boxed LCP (the pyramid);
  * - CF_FORM_LCP: cf_lcp_residual() of the LCP (for a contact problem, the polyhedral cone's);
  * - CF_FORM_ROWS and CF_FORM_DUAL: the world's (cf_world.h: the same natural map of its contacts).
