@@ -404,7 +404,7 @@ const char *cf_solver_status_note(const cfSolver *s, cfStatus st)
 
 cfFrictionModel cf_solver_friction(const cfSolver *s, cfFrictionModel asked)
 {
-    return s->form == CF_FORM_BLCP ? CF_FRICTION_BOX : s->friction_model ? asked : CF_FRICTION_CONE;
+    return s->form == CF_FORM_BLCP || s->directional ? CF_FRICTION_BOX : s->friction_model ? asked : CF_FRICTION_CONE;
 }
 
 const char *cf_solver_absent_reason(const char *name)

@@ -48,7 +48,8 @@ const char *cf_solver_status_note(const cfSolver *s, cfStatus st);
 
 /**
  * The friction law row @p s solves when @p asked (cfSolverParams::friction) is asked of it, and
- * so the law its common residual measures: the box (the pyramid) for a CF_FORM_BLCP row, @p asked
+ * so the law its common residual measures: the box (the pyramid) for a CF_FORM_BLCP row and a
+ * directional row (texture friction's box, cfSolver::directional), @p asked
  * for a row of cfSolver::friction_model, the cone for every other (for a CF_FORM_LCP row, the
  * polyhedral cone of cfSolverParams::directions).
  */

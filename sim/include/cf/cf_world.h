@@ -480,7 +480,9 @@ int cf_world_add_soft(cfWorld *w, cfSoftBody *s);
 /**
  * Add a friction law for the contacts between two bodies (cfFrictionPair). CF_BAD_INPUT with a
  * message for an unknown body, mu < 0, or an invalid law (coefficients < 0, a direction of zero
- * length, an invalid direction field, a Matchstick pair with a law or negative coefficients);
+ * length, an invalid direction field, a Matchstick pair with a law or negative coefficients, the
+ * CF_LAW_DIRECTIONAL law given by hand, a texture pair whose bodies have no texture
+ * (cf_world_add_texture() first) or whose patch or samples are out of range);
  * CF_NO_MEMORY.
  */
 cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError *err);
