@@ -366,7 +366,7 @@ typedef struct cfFrictionPair {
                                         contact's directional box from the height fields of the two bodies
                                         (cf_world_add_texture(); at least one of them has one), plus @ref mu */
     double patch;                  /**< texture: half the side of the square patch sampled around a contact (m, > 0) */
-    int samples;                   /**< texture: samples per side of the patch (1 .. #CF_TEXTURE_SAMPLES_MAX) */
+    int samples;                   /**< texture: samples per side of the patch, 1 to #CF_TEXTURE_SAMPLES_MAX */
 } cfFrictionPair;
 
 /** Most samples per side of a texture pair's patch (cfFrictionPair::samples). */
@@ -383,11 +383,13 @@ typedef struct cfFrictionPair {
  */
 typedef struct cfBodyTexture {
     int body;      /**< the rigid body (index) */
-    int nx, ny;    /**< samples per period along u and v (2 .. #CF_TEXTURE_GRID_MAX) */
+    int nx;        /**< samples per period along u, 2 to #CF_TEXTURE_GRID_MAX */
+    int ny;        /**< samples per period along v, 2 to #CF_TEXTURE_GRID_MAX */
     double cell;   /**< grid spacing (m, > 0) */
     double *h;     /**< nx ny heights (owned by the world) */
     cfVec3 origin; /**< sample (0, 0), body frame */
-    cfVec3 u, v;   /**< the texture axes, body frame (unit, orthogonal) */
+    cfVec3 u;      /**< the first texture axis, body frame (unit) */
+    cfVec3 v;      /**< the second texture axis, body frame (unit, orthogonal to u) */
 } cfBodyTexture;
 
 /**
