@@ -66,6 +66,26 @@ static cfStatus build_mu4(cfFormWork *fw, const cfFrictionProblem *fc)
     }
     for (int a = 0; a < fc->nc; ++a)
         for (int k = 0; k < 4; ++k) fw->mu4[4 * a + k] = fc->ellipse ? fc->ellipse[2 * a + k % 2] : fc->mu[a];
+    fw->n_mu4 = 4 * fc->nc;
+    return CF_OK;
+}
+
+cfStatus cf_form_directional(cfFormWork *fw, const cfSolver *s, int a, const double mu4[4])
+{
+    int nc = fw->n_mu4 / 4;
+    if (!s->directional || fw->solver != s || !fw->mu4 || a < 0 || a >= nc) return CF_BAD_INPUT;
+    memcpy(&fw->mu4[4 * a], mu4, 4 * sizeof *mu4);
+    if (s->form != CF_FORM_BLCP) return CF_OK;
+    cfBlcp *bl = &fw->blcp;
+    if (3 * a + 2 >= bl->n) return CF_BAD_INPUT;
+    if (!bl->mu_lo) {
+        if (!(bl->mu_lo = malloc((size_t)bl->n * sizeof *bl->mu_lo))) return CF_NO_MEMORY;
+        memcpy(bl->mu_lo, bl->mu, (size_t)bl->n * sizeof *bl->mu); /* every other index: its symmetric box */
+    }
+    for (int k = 0; k < 2; ++k) { /* sliding along +k is resisted from the -k side: lo = -mu_+k lambda_n */
+        bl->mu[3 * a + 1 + k] = mu4[2 + k];
+        bl->mu_lo[3 * a + 1 + k] = mu4[k];
+    }
     return CF_OK;
 }
 
@@ -89,6 +109,7 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
     cf_form_work_use(fw, s);
     cf_blcp_free(&fw->blcp);
     cf_lcp_free(&fw->lcp);
+    fw->n_mu4 = 0;
     p->form = s->form;
     p->nc = fc->nc;
     p->fc = fc;

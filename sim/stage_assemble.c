@@ -418,7 +418,8 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
         /* a directional row's box: the texture contacts' own (chapter 10.6) */
         for (int a = 0; st == CF_OK && s->directional && a < contacts->count; ++a) {
             const cfFriction *f = cf_contact_friction(&contacts->items[a]);
-            if (f->law == CF_LAW_DIRECTIONAL) memcpy(&as->form.mu4[4 * a], f->coef, 4 * sizeof *f->coef);
+            if (f->law == CF_LAW_DIRECTIONAL && (st = cf_form_directional(&as->form, s, a, f->coef)) != CF_OK)
+                cf_step_fail(w, st, "assemble: the directional box of contact %d (%s)", a, cf_status_name(st));
         }
     }
     if (st == CF_OK && as->split) st = position_problem(w, contacts, as);

@@ -164,15 +164,44 @@ START_TEST(pull_along_ridges_and_untextured)
 }
 END_TEST
 
-/* Only the directional row takes a texture contact: another solver is refused, naming the row */
+/* Every directional row (pgs-texture on the FC3D form, the boxed LCP's splitting rows with the
+   box's own lower side) gives the law's pull per metre both ways; the -x run fails for a row that
+   keeps the symmetric box (it would plow with the +x coefficient's side) */
+START_TEST(pull_every_directional_row)
+{
+    int rows = 0;
+    for (int i = 0; i < cf_solver_count(); ++i) {
+        const cfSolver *s = cf_solver_at(i);
+        if (!cf_solver_matches(s, CF_SOLVERS_DIRECTIONAL)) continue;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            cfWorld w;
+            load(&w);
+            w.def.solver = s;
+            w.pulls[0].velocity = w.bodies[1].v = cfu_vec3(dir * SPEED, 0, 0);
+            Pull p = run(&w, 1.0, 3.0, dir);
+            double want = dir > 0 ? MG * mu_plus() : MG * 0.1 * mu_cliff();
+            cft_assert_near_at(p.per_m, want, 0, 0.02, "%s, pulled along %+d x", s->name, dir);
+            cf_world_free(&w);
+        }
+        ++rows;
+    }
+    ck_assert_int_ge(rows, 5);
+}
+END_TEST
+
+/* Only the directional rows take a texture contact: another solver is refused, naming them */
 START_TEST(texture_needs_directional_row)
 {
-    cfWorld w;
-    load(&w);
-    w.def.solver = cf_solver_find("pgs-blocked-aniso");
-    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
-    ck_assert_msg(strstr(w.error.msg, "texture law") && strstr(w.error.msg, "pgs-texture"), "%s", w.error.msg);
-    cf_world_free(&w);
+    const char *const others[] = {"pgs-blocked-aniso", "newton-mid", "lemke", "pgs"};
+    for (int i = 0; i < 4; ++i) {
+        cfWorld w;
+        load(&w);
+        w.def.solver = cf_solver_find(others[i]);
+        cft_assert_status_at(cf_world_step(&w), CF_BAD_INPUT, "%s", others[i]);
+        ck_assert_msg(strstr(w.error.msg, "texture law") && strstr(w.error.msg, "pgs-texture"), "%s: %s", others[i],
+                      w.error.msg);
+        cf_world_free(&w);
+    }
 }
 END_TEST
 
@@ -237,6 +266,7 @@ static void build(Suite *s)
     CFT_TEST(p, pull_period, "the sawtooth falls once per wavelength: period L / v = 1 s");
     CFT_TEST(p, pull_minus_x, "-x: m g (1/10)(2/pi) atan(9/4), about half: the law is asymmetric");
     CFT_TEST(p, pull_along_ridges_and_untextured, "along the ridges no friction; without the texture 0.5 m g");
+    CFT_TEST(p, pull_every_directional_row, "every directional row (FC3D and boxed LCP) gives the law's pull both ways");
     CFT_TEST(p, texture_needs_directional_row, "a texture contact is refused to a row without the directional box");
     CFT_TEST(p, texture_world_copy, "a world copy has its own heights and drive, and steps the same");
     TCase *in = cft_tcase_unit(s, "input");

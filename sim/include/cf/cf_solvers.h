@@ -102,6 +102,7 @@ typedef struct cfFormWork {
     int cap_scale;           /**< entries allocated in @ref scale */
     double *mu4;             /**< a directional row's box (cfContactProblem::mu4): 4 nc coefficients, from the problem's
                                   mu or ellipses by cf_form_build(); the world then writes its texture contacts' own */
+    int n_mu4;               /**< entries of @ref mu4 in use (4 nc; 0: the row is not directional) */
     int cap_mu4;             /**< entries allocated in @ref mu4 */
 } cfFormWork;
 
@@ -119,15 +120,24 @@ void cf_form_work_use(cfFormWork *fw, const cfSolver *s);
  * anisotropic row; a CF_FORM_BLCP row gets the box of each tangent's own coefficient (the pyramid);
  * every other row gets the isotropic equivalent (cf_fc_isotropic_equivalent(): W' = S W S, q' = S q,
  * for CF_FORM_LCP its polyhedral cone has rays on the ellipse's rim), whose impulses cf_form_solve()
- * maps back, r_T = S r'_T. A directional row (cfSolver::directional, texture friction) gets the
- * problem as it is and p->mu4 = fw->mu4, the box of each contact's mu or its ellipse's pyramid
- * (mu_t, mu_b, mu_t, mu_b); the world then overwrites the directional contacts' entries with their
- * own boxes. Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
+ * maps back, r_T = S r'_T. A directional row (cfSolver::directional, texture friction) gets its
+ * form as above and p->mu4 = fw->mu4, the box of each contact's mu or its ellipse's pyramid
+ * (mu_t, mu_b, mu_t, mu_b); the world then writes the directional contacts' own boxes with
+ * cf_form_directional(). Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
  * not take contact problems (or takes matrix-free rows) and for a dense form larger than
  * #CF_DENSE_MAX_UNKNOWNS; errors of the builders are passed on.
  */
 cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProblem *fc, const cfSolverParams *par,
                        cfContactProblem *p, cfError *err);
+
+/**
+ * Give contact @p a of the problem built by cf_form_build() for a directional row the directional
+ * box @p mu4 = (mu_+t, mu_+b, mu_-t, mu_-b) (cf_box_project_directional(), chapter 10.6): into
+ * fw->mu4 and, for a CF_FORM_BLCP row, into its boxed LCP's tangent bounds (hi = mu_-k lambda_n,
+ * lo = -mu_+k lambda_n: cfBlcp::mu, cfBlcp::mu_lo, made on first use). CF_BAD_INPUT for a row that
+ * is not directional or @p a out of range, CF_NO_MEMORY.
+ */
+cfStatus cf_form_directional(cfFormWork *fw, const cfSolver *s, int a, const double mu4[4]);
 
 /**
  * @name One meaning of "converged"
