@@ -395,6 +395,7 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
     double erp = (w->def.stabilization == CF_STAB_SPLIT && s->split) ? 0.0 : as->erp;
     as->split = w->def.stabilization == CF_STAB_SPLIT && !s->split && as->erp > 0.0;
     as->n_pos = 0;
+    as->directional = false;
     if (as->split && (st = soft_touch(w, contacts, as)) != CF_OK) return st;
     if (s->form == CF_FORM_ROWS) {
         memset(&as->prob, 0, sizeof as->prob);
@@ -418,7 +419,9 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
         /* a directional row's box: the texture contacts' own (chapter 10.6) */
         for (int a = 0; st == CF_OK && s->directional && a < contacts->count; ++a) {
             const cfFriction *f = cf_contact_friction(&contacts->items[a]);
-            if (f->law == CF_LAW_DIRECTIONAL && (st = cf_form_directional(&as->form, s, a, f->coef)) != CF_OK)
+            if (f->law != CF_LAW_DIRECTIONAL) continue;
+            as->directional = true;
+            if ((st = cf_form_directional(&as->form, s, a, f->coef)) != CF_OK)
                 cf_step_fail(w, st, "assemble: the directional box of contact %d (%s)", a, cf_status_name(st));
         }
     }
