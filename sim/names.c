@@ -47,6 +47,16 @@ const char *cf_stabilization_name(cfStabilization s)
     return "unknown";
 }
 
+const char *cf_certify_name(cfCertify c)
+{
+    switch (c) {
+    case CF_CERTIFY_ALWAYS: return "always";
+    case CF_CERTIFY_CLAIMS: return "claims";
+    case CF_CERTIFY_COUNT: break;
+    }
+    return "unknown";
+}
+
 const char *cf_solver_failure_name(cfSolverFailure f)
 {
     switch (f) {

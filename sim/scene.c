@@ -27,6 +27,7 @@ static const char *friction_model_name(int i) { return cf_friction_model_name((c
 static const char *ordering_name(int i) { return cf_ordering_name((cfOrdering)i); }
 static const char *rfactor_name(int i) { return cf_rfactor_name((cfRFactor)i); }
 static const char *stabilization_name(int i) { return cf_stabilization_name((cfStabilization)i); }
+static const char *certify_name(int i) { return cf_certify_name((cfCertify)i); }
 static const char *preconditioner_name(int i) { return cf_preconditioner_name((cfPreconditioner)i); }
 static const char *pipeline_name(int i) { return cf_pipeline_name((cfPipelineKind)i); }
 static const char *failure_name(int i) { return cf_solver_failure_name((cfSolverFailure)i); }
@@ -81,7 +82,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
                                        "detector", "contact_margin", "manifold_tolerance", "solver", "friction_model",
                                        "friction_directions", "warm_start", "ordering", "relaxation", "r_factor", "erp",
                                        "cfm", "contact_stiffness", "contact_damping", "stabilization", "sleep_steps", "slop",
-                                       "restitution_threshold",
+                                       "restitution_threshold", "split_iterations", "certify",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
                                        "pipeline", "ipc", "implicit", "on_solver_failure", "bounds", "step_budget", NULL};
     static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", NULL};
@@ -109,6 +110,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
     GET_ENUM("ordering", "ordering", ordering_name, CF_ORDER_COUNT, def->ordering);
     GET_ENUM("r_factor", "r-factor strategy", rfactor_name, CF_RFACTOR_COUNT, def->r_factor);
     GET_ENUM("stabilization", "stabilization", stabilization_name, CF_STABILIZATION_COUNT, def->stabilization);
+    GET_ENUM("certify", "certification", certify_name, CF_CERTIFY_COUNT, def->certify);
     if (st == CF_OK) st = cf_json_get_bool(p, obj, at, "warm_start", &def->warm_start);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "relaxation", &def->relaxation);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "erp", &def->erp);
@@ -117,6 +119,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "contact_damping", &def->contact_damping);
     if (st == CF_OK) st = cf_json_get_int(p, obj, at, "sleep_steps", &def->sleep_steps);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "slop", &def->slop);
+    if (st == CF_OK) st = cf_json_get_int(p, obj, at, "split_iterations", &def->split_iterations);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "restitution_threshold", &def->restitution_threshold);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "max_matrix_mb", &def->max_matrix_mb);
     if (st == CF_OK) st = cf_json_get_number(p, obj, at, "step_budget", &def->step_budget);

@@ -135,6 +135,8 @@ static cfStatus pipeline_check(const cfWorldDef *d, cfError *err)
                          : d->preconditioner != def.preconditioner             ? "preconditioner"
                          : d->on_solver_failure != def.on_solver_failure       ? "on_solver_failure"
                          : d->step_budget != def.step_budget                   ? "step_budget"
+                         : d->split_iterations != def.split_iterations         ? "split_iterations"
+                         : d->certify != def.certify                           ? "certify"
                                                                                : NULL;
     if (unused)
         return REFUSE(err, "%s: a setting of the velocity pipeline's contact solve; the %s pipeline solves its own system "
@@ -188,6 +190,9 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "sleep_steps: islands sleep under solver \"" CF_SOLVER_PER_ISLAND "\" only (solver '%s')",
                       d->solver ? d->solver->name : "none");
     if (d->solver_iterations < 0) return REFUSE(err, "solver_iterations: must be >= 0 (got %d)", d->solver_iterations);
+    if (!(d->certify >= 0 && d->certify < CF_CERTIFY_COUNT)) return REFUSE(err, "certify: unknown value %d", (int)d->certify);
+    if (d->split_iterations < 0)
+        return REFUSE(err, "split_iterations: must be >= 0 (0: max(solver_iterations, 4)) (got %d)", d->split_iterations);
     if (!(isfinite(d->soft_tolerance) && d->soft_tolerance >= 0.0))
         return REFUSE(err, "soft_tolerance: must be >= 0 (got %g)", d->soft_tolerance);
     if (!(isfinite(d->solver_tolerance) && d->solver_tolerance >= 0.0))

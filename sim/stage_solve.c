@@ -90,13 +90,30 @@ static double free_scale(const cfWorld *w, const cfContactList *contacts, const 
     return scale;
 }
 
+/* world.certify "claims" (cfCertify): a solve of the rows or dual form that spent its budget (its
+   own measure did not stop it) in a world whose unconverged steps just go on is not certified: it
+   is reported as not converged (CF_MAX_ITER, the residual not computed, NaN), where "always" would
+   compute the residual and call it converged in the rare case that it ended below the tolerance */
+static bool certificate_skipped(const cfWorld *w, cfStatus st, const cfSolverParams *par, cfReport *rep)
+{
+    if (w->def.certify != CF_CERTIFY_CLAIMS || w->def.on_solver_failure != CF_ON_FAILURE_CONTINUE || !rep ||
+        rep->reason != CF_STOP_MAX_ITER || (st != CF_OK && st != CF_MAX_ITER))
+        return false;
+    rep->claimed = st;
+    rep->common = NAN;
+    rep->common_tol = par->tol > 0.0 ? par->tol : CF_CONVERGED_TOL_ZERO;
+    rep->status = CF_MAX_ITER;
+    return true;
+}
+
 /* One solve of the step's contact problem with @p par from @p x (in/out), certified on the common
    residual (cf_solvers.h): by the registry for the assembled forms, here for the rows and the dual
-   form, whose residuals the world computes (@p scale: their free velocity). A rows solver's
+   form, whose residuals the world computes (@p scale: their free velocity; NaN until it is needed,
+   under world.certify "claims", then computed at u* and kept for a retry). A rows solver's
    residual is measured after the world's apply from @p ustar (the caller applies again from u*:
    the same result). */
 static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft,
-                              const double *ustar, const cfSolverParams *par, double scale, double *x, cfReport *rep,
+                              const double *ustar, const cfSolverParams *par, double *scale, double *x, cfReport *rep,
                               cfStatus *applied)
 {
     const cfSolver *s = w->def.solver;
@@ -107,11 +124,19 @@ static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssem
     if (st != CF_OK && st != CF_MAX_ITER && st != CF_STAGNATED) return st;
     int nc = contacts->count;
     if (!cf_vec_finite(3 * nc, x)) return cf_solver_certify(s, st, INFINITY, par, rep);
+    if (certificate_skipped(w, st, par, rep)) return CF_MAX_ITER;
+    if (isnan(*scale)) { /* the free velocity at u*, where the bodies were before the solve */
+        for (int i = 0; s->form == CF_FORM_ROWS && i < w->n_bodies; ++i) {
+            w->bodies[i].v = cfu_vec3(ustar[6 * i], ustar[6 * i + 1], ustar[6 * i + 2]);
+            w->bodies[i].w = cfu_vec3(ustar[6 * i + 3], ustar[6 * i + 4], ustar[6 * i + 5]);
+        }
+        *scale = free_scale(w, contacts, as);
+    }
     cfFrictionModel model = cf_solver_friction(s, par->friction);
     double res = INFINITY;
     if (s->form == CF_FORM_DUAL) res = cf_dual_residual(&as->dual, x, as->u_dual.v, model);
     else if ((*applied = apply(w, contacts, ustar, x, soft)) == CF_OK) res = rows_residual(w, contacts, as, x, model);
-    return cf_solver_certify(s, st, cf_common_relative(res, scale), par, rep);
+    return cf_solver_certify(s, st, cf_common_relative(res, *scale), par, rep);
 }
 
 /* the impulse scale of the world's problem, m g h (cfSolverParams::impulse_scale): m the mean mass
@@ -251,12 +276,14 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
     cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
     rep.inner = w->stats.solver_inner;
     as->par.impulse_scale = impulse_scale(w);
-    const double scale = free_scale(w, contacts, as), cost = couplings(w, contacts);
+    /* the free velocity, the common residual's scale: now, or (certify "claims") when a solve needs it */
+    double scale = w->def.certify == CF_CERTIFY_ALWAYS ? free_scale(w, contacts, as) : NAN;
+    const double cost = couplings(w, contacts);
     cfSolverParams par = as->par;
     bool cut = false;
     if (budget_fit(w, cost, &par, &cut) != CF_OK) return CF_MAX_ITER;
     cfStatus applied;
-    cfStatus st = contact_solve(w, contacts, as, soft, ustar, &par, scale, x, &rep, &applied);
+    cfStatus st = contact_solve(w, contacts, as, soft, ustar, &par, &scale, x, &rep, &applied);
     budget_count(w, &rep, cost);
     w->stats.budget_cuts += cut;
     if (cut && st == CF_MAX_ITER) return budget_spent(w, nc, par.max_iter);
@@ -275,7 +302,7 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
         if (budget_fit(w, cost, &more, &cut) != CF_OK) return CF_MAX_ITER;
         cf_report_init(&rep, w->stats.solver_history, CF_STATS_HISTORY);
         rep.inner = w->stats.solver_inner;
-        st = contact_solve(w, contacts, as, soft, ustar, &more, scale, x, &rep, &applied);
+        st = contact_solve(w, contacts, as, soft, ustar, &more, &scale, x, &rep, &applied);
         budget_count(w, &rep, cost);
         w->stats.budget_cuts += cut;
         if (cut && st == CF_MAX_ITER) return budget_spent(w, nc, more.max_iter);
@@ -363,11 +390,19 @@ static cfStatus pseudo_velocities(cfWorld *w, const cfAssembly *as, const double
     return st;
 }
 
+/* the sweeps of the split stage's position problem: world.split_iterations, or when it is 0 the
+   velocity solve's iterations, at least 4 */
+static int split_sweeps(const cfWorldDef *d)
+{
+    if (d->split_iterations > 0) return d->split_iterations;
+    return d->solver_iterations > 4 ? d->solver_iterations : 4;
+}
+
 /* Split impulse for the assembled and dual forms: the position problem of the contacts between
    rigid sides (cfAssembly::pos: W at the pose of the solve, mu 0, CFM) with the bias
    q_n = erp min(g + slop, 0) / h of each predicted gap g = phi + h u_n^+, solved by the same
    solver through the same form (the dual form, whose system is not an assembled W: by
-   the registry's default row for assembled problems, pgs-blocked) from zero, with the velocity solve's tolerance and max(iterations, 4) iterations
+   the registry's default row for assembled problems, pgs-blocked) from zero, with the velocity solve's tolerance and split_sweeps() iterations
    (sweeps, pivots, Newton steps as the solver counts them), as the rows' split sweeps. Its
    pseudo-impulses p >= 0 give pseudo-velocities M^-1 J^T p in @p pv. A position solve that returns
    no usable answer fails the step. */
@@ -385,7 +420,7 @@ static cfStatus split_assembled(cfWorld *w, cfAssembly *as, cfBuf *pv, bool *act
     const cfSolver *s = cf_step_dual_form(w) ? cf_solver_default(CF_SOLVERS_ASSEMBLED) : d->solver;
     cfSolverParams par = as->par;
     par.warm_start = false;
-    par.max_iter = d->solver_iterations > 4 ? d->solver_iterations : 4;
+    par.max_iter = split_sweeps(d);
     par.friction = CF_FRICTION_CONE;
     cfContactProblem prob;
     cfStatus st = cf_form_build(&as->pos_form, s, &as->pos, &par, &prob, &w->error);
@@ -411,8 +446,7 @@ cfStatus cf_split_velocities(cfWorld *w, const cfContactList *contacts, cfAssemb
     if (!cf_step_solving(w, contacts) || d->stabilization != CF_STAB_SPLIT || as->erp == 0.0) return CF_OK;
     if (d->solver->split) {
         if (cf_buf_reserve(pv, 6 * w->n_bodies) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
-        int sweeps = d->solver_iterations > 4 ? d->solver_iterations : 4;
-        cfStatus st = d->solver->split(as->form.work, &as->prob, as->erp, d->slop, sweeps, pv->v);
+        cfStatus st = d->solver->split(as->form.work, &as->prob, as->erp, d->slop, split_sweeps(d), pv->v);
         if (st != CF_OK)
             return cf_step_fail(w, st, "stabilize: split impulse of solver '%s' (%s)", d->solver->name, cf_status_name(st));
         *active = true;

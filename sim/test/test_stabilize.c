@@ -144,6 +144,43 @@ START_TEST(split_pushes_out_by_positions_only)
 }
 END_TEST
 
+/* world.split_iterations: read from the scene, refused below 0, and the count of the position
+   problem's sweeps for the rows (pgs: 1 sweep moves the sunk box otherwise than the default
+   max(30, 4); 30 moves it as the default, bit for bit) and the assembled forms (pgs-blocked: the
+   iterations it reports) */
+static double sunk_after(const char *solver, int split, int *split_iters)
+{
+    cfWorld w;
+    sim_parse(SUNK, &w);
+    cf_world_def_use_solver(&w.def, cf_solver_find(solver));
+    w.def.split_iterations = split;
+    step_ok(&w, 3);
+    double z = w.bodies[1].x.z;
+    *split_iters = w.stats.split_iterations;
+    cf_world_free(&w);
+    return z;
+}
+
+START_TEST(split_iterations_set_the_sweeps)
+{
+    cfWorld w;
+    cfError err = {{0}};
+    const char *one = "{\"world\": {\"split_iterations\": 1}, \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
+    ck_assert_int_eq(cf_scene_parse(one, "s.json", &w, NULL, &err), CF_OK);
+    ck_assert_int_eq(w.def.split_iterations, 1);
+    cf_world_free(&w);
+    const char *bad = "{\"world\": {\"split_iterations\": -1}, \"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1}, \"mass\": 1}]}";
+    ck_assert_int_eq(cf_scene_parse(bad, "s.json", &w, NULL, &err), CF_BAD_INPUT);
+    ck_assert_str_eq(err.msg, "s.json: world.split_iterations: must be >= 0 (0: max(solver_iterations, 4)) (got -1)");
+    int it0, it1, it30;
+    double z0 = sunk_after("pgs", 0, &it0), z1 = sunk_after("pgs", 1, &it1), z30 = sunk_after("pgs", 30, &it30);
+    ck_assert_msg(z1 != z0, "pgs: one split sweep left the sunk box where 30 do (z %.17g)", z0);
+    ck_assert_msg(z30 == z0, "pgs: split_iterations 30 (z %.17g) is not the default max(30, 4) (z %.17g)", z30, z0);
+    sunk_after("pgs-blocked", 2, &it1);
+    ck_assert_int_eq(it1, 2);
+}
+END_TEST
+
 /* The viewer's cycling: the pyramid of 10 stepped 60 steps by pgs, then 120 by pgs-blocked; no box
    moves more than 2 cm from its place (measured: 1.6 mm after pgs, 1.4 mm at the end; under
    Baumgarte pgs-blocked spread it to 10.8 cm) */
@@ -172,6 +209,7 @@ static void build(Suite *s)
     TCase *t = cft_tcase_scene(s, "stabilize");
     CFT_TEST(t, baumgarte_gains_energy_on_the_stack, "baumgarte: the assembled forms gain energy on the stack (the test can fail)");
     CFT_TEST(t, split_pushes_out_by_positions_only, "split: a sunk box is pushed out by positions, never by velocity");
+    CFT_TEST(t, split_iterations_set_the_sweeps, "split: world.split_iterations is the position problem's sweep count");
     /* release build only (16 s under ASan): the stack above runs the same split stage under ASan */
     TCase *h = cft_tcase_heavy(s, "stabilize-heavy");
     CFT_TEST(h, split_pyramid_cycled_to_pgs_blocked_stands, "split: the pyramid cycled from pgs to pgs-blocked stands");

@@ -996,6 +996,51 @@ START_TEST(truth_world_converged_means_common)
 }
 END_TEST
 
+/* world.certify "claims" (cf_world.h): the rows solvers step as under "always" bit for bit, on the
+   stack of ten with tolerance 0.02 and 40 sweeps, where their own measure stops most solves early
+   (a claim: certified as under "always", the same status and common residual bit for bit, the
+   free velocity taken at u*), and on pyramid 10 at the default 1e-8, where every solve spends its
+   20 sweeps (not converged, CF_MAX_ITER, the residual not computed) */
+START_TEST(truth_world_certify_claims)
+{
+    const char *const names[] = {"pgs", "pgs-fast"};
+    int claimed = 0, spent = 0;
+    for (int i = 0; i < 4; ++i) {
+        const cfSolver *s = cf_solver_find(names[i / 2]);
+        if (!s) continue; /* pgs-fast: the reference solutions only */
+        cfWorld w[2];
+        for (int e = 0; e < 2; ++e) {
+            load(i % 2 == 0 ? "ch05_stack_10.json" : "ch05_pyramid_10.json", &w[e]);
+            w[e].def.solver = s;
+            if (i % 2 == 0) w[e].def.solver_tolerance = 0.02, w[e].def.solver_iterations = 40;
+            w[e].def.certify = e == 0 ? CF_CERTIFY_ALWAYS : CF_CERTIFY_CLAIMS;
+        }
+        for (int k = 0; k < 12; ++k) {
+            for (int e = 0; e < 2; ++e) cft_assert_ok_at(cf_world_step(&w[e]), "%s, world %d, step %d", s->name, e, k);
+            ck_assert_msg(memcmp(w[0].bodies, w[1].bodies, (size_t)w[0].n_bodies * sizeof *w[0].bodies) == 0,
+                          "%s step %d: the bodies differ between always and claims", s->name, k);
+            const cfStepStats *a = &w[0].stats, *c = &w[1].stats;
+            if (a->solver_iterations < w[0].def.solver_iterations) { /* stopped by its own measure */
+                ck_assert_msg(a->solver_status == c->solver_status && c->solver_common == a->solver_common,
+                              "%s step %d: certified %s at %.17g, always %s at %.17g", s->name, k,
+                              cf_status_name(c->solver_status), c->solver_common, cf_status_name(a->solver_status),
+                              a->solver_common);
+                ++claimed;
+            } else {
+                ck_assert_msg(c->solver_status == CF_MAX_ITER && isnan(c->solver_common),
+                              "%s step %d: a spent budget is %s at residual %g", s->name, k, cf_status_name(c->solver_status),
+                              c->solver_common);
+                ++spent;
+            }
+        }
+        cf_world_free(&w[0]);
+        cf_world_free(&w[1]);
+    }
+    ck_assert_int_gt(claimed, 0); /* the test sees both kinds of step */
+    ck_assert_int_gt(spent, 0);
+}
+END_TEST
+
 /* world.on_solver_failure on the stack of ten with 5 PGS sweeps and tolerance 1e-8, which no step
    meets: continue counts every step; stop fails the first step, naming the solver, both residuals
    and the setting, and leaves the world as it was; retry solves again with four times the sweeps */
@@ -1259,6 +1304,7 @@ static void build(Suite *s)
     CFT_TEST(t, truth_soft_body_leaves_contact, "a soft body that leaves its contacts steps as ch01.4 alone (no stale dual form)");
     TCase *tt = cft_tcase_long(s, "truth");
     CFT_TEST(tt, truth_world_converged_means_common, "every world solver: converged only at the common tolerance; counted");
+    CFT_TEST(tt, truth_world_certify_claims, "certify claims: the trajectory of always; claims certified alike, spent budgets not measured");
     CFT_TEST(tt, truth_world_failure_policy, "on_solver_failure: continue counts, stop fails the step, retry quadruples");
     CFT_TEST(tt, truth_world_step_budget, "step_budget: work counted as couplings x sweeps; past it the step fails, state kept");
     CFT_TEST(tt, truth_world_bounds_and_planes, "through a plane or out of bounds fails the step with body and step; scenes refused");

@@ -960,12 +960,14 @@ static void build(Suite *s)
     CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
     CFT_TEST(tu, footer_keys_are_bound, "every footer key is bound and does what it says; demo keys are the demo's");
     CFT_TEST(tu, the_label_follows_the_solver_and_restart_keeps_it, "the world label names the solver it runs; r keeps it, R not");
-    CFT_TEST(tu, a_solver_switch_keeps_the_stabilization, "cycling the pyramid into pgs-blocked keeps its split stage: it stands");
     CFT_TEST(tu, pyramid_demo_keys_change_the_solver, "the pyramid demo's keys change iterations, order, warm start, omega, friction, solver");
     CFT_TEST(tu, compared_worlds_step_as_their_solvers, "--compare: one world per solver, each as that solver alone; x changes one");
     CFT_TEST(tu, leaving_the_dual_form_drops_its_preconditioner, "cycling from dual resets its preconditioner: the def stays valid");
     CFT_TEST(tu, overlay_names, "overlay names parse");
     CFT_TEST(tu, unwritable_paths_are_refused, "unwritable screenshot paths are refused");
+    /* 60 steps of the pyramid by pgs-blocked: about 1 s of CPU, a scene's time limit */
+    TCase *tsc = cft_tcase_scene(s, "scenes");
+    CFT_TEST(tsc, a_solver_switch_keeps_the_stabilization, "cycling the pyramid into pgs-blocked keeps its split stage: it stands");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "viewer", build); }

@@ -107,6 +107,19 @@ typedef enum cfStabilization {
 /** Name of a stabilization ("split", "baumgarte"). */
 const char *cf_stabilization_name(cfStabilization s);
 
+/** Which solves of the rows and dual forms the world certifies on the common residual (cf_solvers.h). */
+typedef enum cfCertify {
+    CF_CERTIFY_ALWAYS = 0, /**< every solve: its common residual computed and recorded (cfStepStats::solver_common), the status downgraded when it misses the tolerance (default) */
+    CF_CERTIFY_CLAIMS,     /**< only a solve whose own measure claims convergence (status CF_OK), the one case where the common residual changes the status, or any
+                                solve when on_solver_failure is not "continue" (its message names the residual); a solve that spent its budget keeps its own status
+                                and records the residual as not computed (NaN): the same trajectory, without the pass over the contacts (and the free velocity's)
+                                that only measured it. The assembled forms certify inside the registry's path either way */
+    CF_CERTIFY_COUNT       /**< number of choices */
+} cfCertify;
+
+/** Name of a certification choice ("always", "claims"). */
+const char *cf_certify_name(cfCertify c);
+
 /**
  * Which stage list a step runs (cfWorldDef::pipeline; scene key world.pipeline). Each value is a
  * row of the pipeline table (cf_pipeline_of()); adding a pipeline is one value here and one row.
@@ -208,6 +221,10 @@ typedef struct cfWorldDef {
     double contact_damping;             /**< N s/m (>= 0), with contact_stiffness */
     double restitution_threshold;       /**< m/s (>= 0): a contact approaching faster than this (u_n^- < -threshold) impacts with Newton's law u_n^+ >= -e u_n^-, e the larger restitution of its two rigid sides (static and soft sides count 0); slower ones are inelastic, so resting contacts (u_n^- = -g h) never bounce (default 0.5) */
     double slop;                        /**< split impulse: penetration (m, >= 0) left uncorrected, so that solver noise does not rock stacks (default 0.001) */
+    cfCertify certify;                  /**< which solves of the rows and dual forms are certified on the common residual (default always) */
+    int split_iterations;               /**< split impulse: the sweeps (iterations) of the position problem (>= 0); 0: max(solver_iterations, 4) (default).
+                                             Every solver with a split stage takes this count (pgs and pgs-fast alike), so a setting keeps them equal;
+                                             docs/performance.md: pgs-fast's walls stand with 8 at 20 iterations */
     unsigned long seed;                 /**< seed of the random ordering (default 1) */
     double max_matrix_mb;               /**< largest assembled contact problem (MB) a step may build before it refuses with a message (default 1024): a typo or a pile of a thousand boxes must not eat the machine */
     double step_budget;                 /**< the most contact-solve work a step may do (> 0, default #CF_STEP_BUDGET_DEFAULT), in contact couplings x sweeps: a solve's sweeps (its iterations,

@@ -1100,8 +1100,35 @@ static inline void pack_velocity(const Pack *q, const cfLaneV va[6], const cfLan
                (q->ja[3 * k] * va[3] + q->ja[3 * k + 1] * va[4] + q->ja[3 * k + 2] * va[5]);
 }
 
+/* the square root lane by lane (ISO C sqrt, as the rows' own) */
+static inline cfLaneV vsqrt(cfLaneV x)
+{
+    cfLaneV r;
+    for (int l = 0; l < CF_LANES; ++l) r[l] = sqrt(x[l]);
+    return r;
+}
+
+/* cf_contact_residual2() of the cone law in every lane, branch-free: De Saxce's modified velocity
+   u + (mu |u_T|, 0, 0), then the error r - P_K(r - u_hat) of the projection onto the cone (as
+   cf_cone_project()); the norms are square roots of sums of squares instead of hypot(), so the sum
+   agrees with the reference's to rounding (the impulses do not depend on it) */
+static inline cfLaneV cone_error2(const cfLaneV r[3], const cfLaneV u[3], cfLaneV mu)
+{
+    const cfLaneV zero = {0}, one = zero + 1.0;
+    mu = vmax(mu, zero); /* the cone of mu = 0 is the ray */
+    cfLaneV z0 = r[0] - (u[0] + mu * vsqrt(u[1] * u[1] + u[2] * u[2])), z1 = r[1] - u[1], z2 = r[2] - u[2];
+    cfLaneV xt = vsqrt(z1 * z1 + z2 * z2);
+    cfLaneM inside = (xt <= mu * z0) & (z0 >= 0.0), apex = ~inside & (mu * xt <= -z0);
+    /* onto the boundary ray (there xt > 0: xt = 0 is inside or at the apex) */
+    cfLaneV a = (mu * xt + z0) / (mu * mu + 1.0), s = mu * a / vsel(xt > 0.0, xt, one);
+    cfLaneV e0 = r[0] - vsel(inside, z0, vsel(apex, zero, a));
+    cfLaneV e1 = r[1] - vsel(inside, z1, vsel(apex, zero, s * z1));
+    cfLaneV e2 = r[2] - vsel(inside, z2, vsel(apex, zero, s * z2));
+    return e0 * e0 + e1 * e1 + e2 * e2;
+}
+
 /* the impulses of the packs to their contacts; returns the sum over the contacts of the squared
-   natural-map residual of the contact law at the final (biased) velocities */
+   natural-map residual of the contact law at the final (biased) velocities (the cone's in lanes) */
 static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm)
 {
     double sum = 0.0;
@@ -1114,12 +1141,17 @@ static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfCo
             const Pack *q = &s->packs[p];
             cfLaneV u[3];
             pack_velocity(q, va, vb, u);
+            cfLaneV e2 = {0};
+            if (!box) {
+                cfLaneV ub[3] = {u[0] + q->bias + cfm * q->lam[0], u[1], u[2]};
+                e2 = cone_error2(q->lam, ub, q->mu);
+            }
             for (int l = 0; l < CF_LANES; ++l) {
                 int row = s->pack_row[CF_LANES * p + l];
                 if (row < 0) continue;
                 double r[3] = {q->lam[0][l], q->lam[1][l], q->lam[2][l]};
                 double ul[3] = {u[0][l] + q->bias[l] + cfm * r[0], u[1][l], u[2][l]};
-                sum += cf_contact_residual2(r, ul, q->mu[l], box ? CF_FRICTION_BOX : CF_FRICTION_CONE);
+                sum += box ? cf_contact_residual2(r, ul, q->mu[l], CF_FRICTION_BOX) : e2[l];
                 memcpy(contacts[row].lambda, r, sizeof r);
             }
         }

@@ -114,15 +114,17 @@ START_TEST(lib_fast_pgs_matches_reference)
 }
 END_TEST
 
-/* whole steps (solve and split-impulse stage) of the world with the reference and the fast kind:
-   the same trajectory to 1e-9 m over @p steps, with the split-impulse stage at work */
-static void fast_world_vs_reference(const char *scene, int steps)
+/* whole steps (solve and split-impulse stage) of the world with the reference and the fast kind,
+   both with world.split_iterations = @p split: the same trajectory to 1e-9 m over @p steps, with
+   the split-impulse stage at work; returns the fast world's positions, 3 per body (caller frees) */
+static double *fast_world_vs_reference(const char *scene, int steps, int split)
 {
     cfWorld w[2];
     cfError err;
     for (int e = 0; e < 2; ++e) {
         cft_assert_ok_at(cf_scene_load(cft_scene_path(scene), &w[e], NULL, &err), "e = %d", e);
         w[e].def.solver = cf_solver_find(e == 0 ? "pgs" : "pgs-fast");
+        w[e].def.split_iterations = split;
     }
     double dx = 0.0, deepest = 0.0;
     for (int s = 0; s < steps; ++s) {
@@ -131,15 +133,38 @@ static void fast_world_vs_reference(const char *scene, int steps)
         for (int i = 0; i < w[0].n_bodies; ++i) dx = fmax(dx, cfu_norm(cfu_sub(w[0].bodies[i].x, w[1].bodies[i].x)));
     }
     ck_assert_msg(deepest < -w[1].def.slop, "%s: nothing for the split-impulse stage to do (deepest %g)", scene, deepest);
-    ck_assert_msg(dx <= 1e-9, "%s: fast and reference positions differ by %g m", scene, dx);
+    ck_assert_msg(dx <= 1e-9, "%s, split_iterations %d: fast and reference positions differ by %g m", scene, split, dx);
+    double *x = malloc((size_t)3 * w[1].n_bodies * sizeof *x);
+    ck_assert_ptr_nonnull(x);
+    for (int i = 0; i < w[1].n_bodies; ++i) memcpy(&x[3 * i], &w[1].bodies[i].x, 3 * sizeof *x);
     cf_world_free(&w[0]);
     cf_world_free(&w[1]);
+    return x;
 }
 
 START_TEST(lib_fast_world_matches_reference)
 {
-    fast_world_vs_reference("ch05_pyramid_20.json", 60);
-    fast_world_vs_reference("ch05_dominoes.json", 120);
+    free(fast_world_vs_reference("ch05_pyramid_20.json", 60, 0));
+    free(fast_world_vs_reference("ch05_dominoes.json", 120, 0));
+}
+END_TEST
+
+/* world.split_iterations (the bench's 8 for pgs-fast): the fast path and the reference still step
+   alike, and the count reaches the fast split stage (its trajectory differs from the default's) */
+START_TEST(lib_fast_world_split_iterations_as_reference)
+{
+    const char *scene = "ch05_pyramid_20.json";
+    double *x8 = fast_world_vs_reference(scene, 60, 8);
+    cfWorld w;
+    cfError err;
+    cft_assert_ok(cf_scene_load(cft_scene_path(scene), &w, NULL, &err));
+    w.def.solver = cf_solver_find("pgs-fast");
+    for (int s = 0; s < 60; ++s) cft_assert_ok_at(cf_world_step(&w), "step %d", s);
+    double dx = 0.0;
+    for (int i = 0; i < w.n_bodies; ++i) dx = fmax(dx, cfu_norm(cfu_sub(w.bodies[i].x, cfu_vec3(x8[3 * i], x8[3 * i + 1], x8[3 * i + 2]))));
+    ck_assert_msg(dx > 1e-7, "%s: 8 split sweeps and the default 20 end %g m apart: the setting did not reach the stage", scene, dx);
+    free(x8);
+    cf_world_free(&w);
 }
 END_TEST
 
@@ -429,6 +454,7 @@ static void build(Suite *s)
     CFT_TEST(t, fast_is_registered, "the registry lists pgs-fast with the reference's form and measure");
     CFT_TEST(t, lib_fast_pgs_matches_reference, "pgs-fast equals ch05.6 to 1e-10 (same order)");
     CFT_TEST(t, lib_fast_world_matches_reference, "pgs-fast steps as the reference, split impulse included");
+    CFT_TEST(t, lib_fast_world_split_iterations_as_reference, "pgs-fast with 8 split sweeps steps as the reference with 8");
     /* the long runs, release build only: under ASan the comparisons with the reference above run
        the same code, and cfview's ASan pass steps the 50-layer wall */
     TCase *h = cft_tcase_heavy(s, "fast-heavy");
