@@ -80,21 +80,37 @@ static double tensor_gap(const double L[4])
 
 /* the registry's contact solvers of one problem form (or the count of all contact solvers when
    form < 0): the world hands each form its version of an ellipse */
-static void solver_names(int form, char *out, size_t cap)
+/* which rows a list names: every contact solver (counted), the FC3D rows that solve the ellipse,
+   the rows that solve its pyramid (the boxed LCP's and the directional FC3D row's), Lemke's
+   polygon, and the rows of texture friction's directional box */
+enum { LIST_ALL, LIST_ELLIPSE, LIST_PYRAMID, LIST_POLYGON, LIST_DIRECTIONAL };
+
+static bool listed(const cfSolver *s, int which)
+{
+    switch (which) {
+    case LIST_ELLIPSE: return s->form == CF_FORM_FC3D && !s->directional;
+    case LIST_PYRAMID: return s->form == CF_FORM_BLCP || (s->form == CF_FORM_FC3D && s->directional);
+    case LIST_POLYGON: return s->form == CF_FORM_LCP;
+    case LIST_DIRECTIONAL: return cf_solver_matches(s, CF_SOLVERS_DIRECTIONAL);
+    default: return true;
+    }
+}
+
+static void solver_names(int which, char *out, size_t cap)
 {
     size_t used = 0;
     int count = 0;
     out[0] = '\0';
     for (int i = 0; i < cf_solver_count(); ++i) {
         const cfSolver *s = cf_solver_at(i);
-        if (!s->contacts || (form >= 0 && (int)s->form != form)) continue;
+        if (!s->contacts || !listed(s, which)) continue;
         ++count;
-        if (form >= 0 && used < cap) {
+        if (which != LIST_ALL && used < cap) {
             int k = snprintf(out + used, cap - used, "%s%s", used ? ", " : "", s->name);
             if (k > 0) used += (size_t)k;
         }
     }
-    if (form < 0) snprintf(out, cap, "all %d contact solvers", count);
+    if (which == LIST_ALL) snprintf(out, cap, "all %d contact solvers", count);
 }
 
 /* nonzeros of the polyhedral LCP of one elliptic contact with k directions */
@@ -150,11 +166,13 @@ int main(int argc, char **argv)
     if (cf_matchstick_cone(cfu_vec3(0, 0, 1), cfu_vec3(1, 0, 0), cfu_vec3(1, 1, 0), &m, &t, &b, ms) != CF_OK) return 1;
     double tcone[2], tangle;
     if (cf_friction_tensor_cone(L, tcone, &tangle) != CF_OK) return 1;
-    char all[256], fc3d[512], blcp[512], lcp[256];
-    solver_names(-1, all, sizeof all);
-    solver_names(CF_FORM_FC3D, fc3d, sizeof fc3d);
-    solver_names(CF_FORM_BLCP, blcp, sizeof blcp);
-    solver_names(CF_FORM_LCP, lcp, sizeof lcp);
+    char all[256], fc3d[512], blcp[512], lcp[256], dir[512], dir_line[600];
+    solver_names(LIST_ALL, all, sizeof all);
+    solver_names(LIST_ELLIPSE, fc3d, sizeof fc3d);
+    solver_names(LIST_PYRAMID, blcp, sizeof blcp);
+    solver_names(LIST_POLYGON, lcp, sizeof lcp);
+    solver_names(LIST_DIRECTIONAL, dir, sizeof dir);
+    snprintf(dir_line, sizeof dir_line, "%s (world law \"texture\")", dir);
     fprintf(f, "Table 5 of the course notes (6.4), measured by bench/bench_ch10.c\n");
     fprintf(f, "max. dissipation gap: the largest angle (degrees) over %d sliding directions between the model's\n"
                "sliding force and the force of maximal dissipation on its own limit set (0: PMD holds)\n\n", NDIR);
@@ -169,7 +187,7 @@ int main(int argc, char **argv)
             "9: kappa, Q_A, Q_B (+ frames)", "force only", tensor_gap(L), "none directly; its cone as the ellipse", tcone[0],
             tcone[1]);
     fprintf(f, "%-22s %-44s %-13d %-9.2e %s\n", "texture (directional)", "height fields, sampled: 4 mu per contact",
-            (int)(4 * sizeof(double)), box_solver_gap(mu4), "cf_fc_texture_pgs (ch10.6), no world row");
+            (int)(4 * sizeof(double)), box_solver_gap(mu4), dir_line);
     fprintf(f, "\nthe ellipse's pyramid (each tangent in [-mu_k, mu_k] lambda_n, not the ellipse): %s\n", blcp);
     fprintf(f, "the ellipse's polygon (polyhedral LCP): %s\n", lcp);
     fprintf(f, "\npolyhedral LCP of one elliptic contact (notes 6.1.4: rays on the rim), nonzeros of its matrix:\n");

@@ -22,6 +22,7 @@ void cf_form_work_free(cfFormWork *fw)
     cf_lcp_free(&fw->lcp);
     free(fw->x);
     free(fw->scale);
+    free(fw->mu4);
     cf_fc_free(&fw->iso);
     memset(fw, 0, sizeof *fw);
 }
@@ -41,7 +42,7 @@ static cfStatus build_equivalent(cfFormWork *fw, const cfSolver *s, const cfFric
 {
     cf_fc_free(&fw->iso);
     fw->n_scale = 0;
-    if (!fc->ellipse || s->anisotropic || s->form == CF_FORM_BLCP) return CF_OK;
+    if (!fc->ellipse || s->anisotropic || s->directional || s->form == CF_FORM_BLCP) return CF_OK;
     if (2 * fc->nc > fw->cap_scale) {
         double *sc = realloc(fw->scale, (size_t)2 * fc->nc * sizeof *sc);
         if (!sc) return CF_NO_MEMORY;
@@ -51,6 +52,41 @@ static cfStatus build_equivalent(cfFormWork *fw, const cfSolver *s, const cfFric
     cfStatus st = cf_fc_isotropic_equivalent(fc, &fw->iso, fw->scale);
     if (st == CF_OK) fw->n_scale = 2 * fc->nc;
     return st;
+}
+
+/* A directional row's box (texture friction, ch10.6): every contact's own mu, an ellipse's pyramid
+   (mu_t, mu_b, mu_t, mu_b); the world overwrites its directional contacts' entries */
+static cfStatus build_mu4(cfFormWork *fw, const cfFrictionProblem *fc)
+{
+    if (4 * fc->nc > fw->cap_mu4) {
+        double *m = realloc(fw->mu4, (size_t)4 * fc->nc * sizeof *m);
+        if (!m) return CF_NO_MEMORY;
+        fw->mu4 = m;
+        fw->cap_mu4 = 4 * fc->nc;
+    }
+    for (int a = 0; a < fc->nc; ++a)
+        for (int k = 0; k < 4; ++k) fw->mu4[4 * a + k] = fc->ellipse ? fc->ellipse[2 * a + k % 2] : fc->mu[a];
+    fw->n_mu4 = 4 * fc->nc;
+    return CF_OK;
+}
+
+cfStatus cf_form_directional(cfFormWork *fw, const cfSolver *s, int a, const double mu4[4])
+{
+    int nc = fw->n_mu4 / 4;
+    if (!s->directional || fw->solver != s || !fw->mu4 || a < 0 || a >= nc) return CF_BAD_INPUT;
+    memcpy(&fw->mu4[4 * a], mu4, 4 * sizeof *mu4);
+    if (s->form != CF_FORM_BLCP) return CF_OK;
+    cfBlcp *bl = &fw->blcp;
+    if (3 * a + 2 >= bl->n) return CF_BAD_INPUT;
+    if (!bl->mu_lo) {
+        if (!(bl->mu_lo = malloc((size_t)bl->n * sizeof *bl->mu_lo))) return CF_NO_MEMORY;
+        memcpy(bl->mu_lo, bl->mu, (size_t)bl->n * sizeof *bl->mu); /* every other index: its symmetric box */
+    }
+    for (int k = 0; k < 2; ++k) { /* sliding along +k is resisted from the -k side: lo = -mu_+k lambda_n */
+        bl->mu[3 * a + 1 + k] = mu4[2 + k];
+        bl->mu_lo[3 * a + 1 + k] = mu4[k];
+    }
+    return CF_OK;
 }
 
 static cfStatus reserve_x(cfFormWork *fw, int n)
@@ -73,6 +109,7 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
     cf_form_work_use(fw, s);
     cf_blcp_free(&fw->blcp);
     cf_lcp_free(&fw->lcp);
+    fw->n_mu4 = 0;
     p->form = s->form;
     p->nc = fc->nc;
     p->fc = fc;
@@ -84,6 +121,7 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
                             s->name, unknowns, fc->nc, CF_DENSE_MAX_UNKNOWNS);
     cfStatus st = build_equivalent(fw, s, fc);
     if (fw->n_scale) p->fc = &fw->iso;
+    if (st == CF_OK && s->directional && (st = build_mu4(fw, fc)) == CF_OK) p->mu4 = fw->mu4;
     if (st == CF_OK && s->form == CF_FORM_BLCP) {
         /* the pyramid of an ellipse bounds each tangent by its own coefficient */
         st = cf_friction_boxed_lcp(fc, &fw->blcp);
@@ -121,6 +159,10 @@ double cf_form_common_residual(const cfSolver *s, const cfContactProblem *p, con
     double abs_res = INFINITY;
     switch (p->form) {
     case CF_FORM_FC3D:
+        if (s->directional && p->mu4) {
+            abs_res = cf_fc_texture_residual(p->fc, p->mu4, x);
+            break;
+        }
         abs_res = cf_solver_friction(s, par->friction) == CF_FRICTION_BOX ? cf_fc_box_residual(p->fc, x) : cf_fc_residual(p->fc, x);
         break;
     case CF_FORM_BLCP: abs_res = cf_blcp_residual(p->blcp, x); break;

@@ -222,7 +222,8 @@ static cfStatus parse_field(const cfSceneParser *p, const cJSON *item, const cha
    (d, sA, sB: direction fields, parse_field()) */
 static cfStatus parse_friction_pair(const cfSceneParser *p, const cJSON *obj, int index, cfWorld *w)
 {
-    static const char *const keys[] = {"bodies", "mu", "law", "direction", "tensor", "anisotropic", "structure", NULL};
+    static const char *const keys[] = {"bodies", "mu", "law", "direction", "tensor", "anisotropic", "structure",
+                                       "patch", "samples", NULL};
     char at[PATH_CAP], path[PATH_CAP];
     cf_json_path(at, "friction[%d]", index);
     cfStatus st = cf_json_check_object(p, obj, at, keys);
@@ -240,18 +241,36 @@ static cfStatus parse_friction_pair(const cfSceneParser *p, const cJSON *obj, in
         if (!cJSON_IsString(name)) return cf_json_fail(p, bp, "must be a string (got %s)", cf_json_type(name));
         if ((st = find_body(p, w, bp, name->valuestring, &fp.kind[s], &fp.index[s])) != CF_OK) return st;
     }
-    static const char *const laws[] = {"isotropic", "orthotropic", "tensor", "matchstick"};
+    static const char *const laws[] = {"isotropic", "orthotropic", "tensor", "matchstick", "texture"};
     const cJSON *law = cf_json_member(obj, "law");
     cf_json_field_path(path, at, "law");
     if (law) {
         if (!cJSON_IsString(law)) return cf_json_fail(p, path, "must be a string (got %s)", cf_json_type(law));
         int k = 0;
-        while (k < 4 && strcmp(law->valuestring, laws[k]) != 0) ++k;
-        if (k == 4)
-            return cf_json_fail(p, path, "unknown law '%s' (expected isotropic, orthotropic, tensor or matchstick)",
+        while (k < 5 && strcmp(law->valuestring, laws[k]) != 0) ++k;
+        if (k == 5)
+            return cf_json_fail(p, path, "unknown law '%s' (expected isotropic, orthotropic, tensor, matchstick or texture)",
                         law->valuestring);
         if (k == 3) fp.matchstick = true;
+        else if (k == 4) fp.texture = true;
         else fp.law.law = (cfFrictionLaw)k;
+    }
+    if (fp.texture) {
+        /* texture friction (ch10.6): the bodies' height fields, sampled on a patch of half side "patch"
+           (default 5 mm) with "samples" per side (default 8); "mu" (default 0) is added to every
+           direction's plowing coefficient */
+        fp.patch = 0.005;
+        fp.samples = 8;
+        if ((st = cf_json_get_number(p, obj, at, "patch", &fp.patch)) != CF_OK) return st;
+        if ((st = cf_json_get_int(p, obj, at, "samples", &fp.samples)) != CF_OK) return st;
+        bool textured = false;
+        for (int s = 0; s < 2; ++s) textured |= fp.kind[s] == CF_SIDE_RIGID && cf_world_texture_of(w, fp.index[s]);
+        if (!textured)
+            return cf_json_fail(p, path, "texture friction plows with height fields, and neither '%s' nor '%s' has one "
+                                "(give one of them \"texture\", bodies[i].texture)",
+                                cJSON_GetArrayItem(bodies, 0)->valuestring, cJSON_GetArrayItem(bodies, 1)->valuestring);
+    } else if (cf_json_member(obj, "patch") || cf_json_member(obj, "samples")) {
+        return cf_json_fail(p, at, "\"patch\" and \"samples\" belong to the texture law only");
     }
     if (fp.matchstick) {
         const cJSON *an = cf_json_member(obj, "anisotropic"), *sd = cf_json_member(obj, "structure");
@@ -278,6 +297,8 @@ static cfStatus parse_friction_pair(const cfSceneParser *p, const cJSON *obj, in
         fp.law.coef[0] = cJSON_GetArrayItem(mu, 0)->valuedouble;
         fp.law.coef[1] = cJSON_GetArrayItem(mu, 1)->valuedouble;
         fp.mu = fmax(fp.law.coef[0], fp.law.coef[1]);
+    } else if (fp.texture) {
+        if ((st = cf_json_get_number(p, obj, at, "mu", &fp.mu)) != CF_OK) return st;
     } else if ((st = cf_json_need_number(p, obj, at, "mu", &fp.mu)) != CF_OK) {
         return st;
     }
@@ -391,6 +412,7 @@ static cfStatus build_scene(const cfSceneParser *p, const cJSON *root, cfWorld *
         if ((st = cf_scene_rigid(p, c, i, &b)) != CF_OK) return st;
         if (cf_world_add_body(w, &b) < 0)
             return cf_error_set(p->err, CF_NO_MEMORY, "%s: bodies[%d]: out of memory", p->label, i);
+        if ((st = cf_scene_rigid_extras(p, c, i, w)) != CF_OK) return st;
     }
     i = 0;
     for (const cJSON *c = soft ? soft->child : NULL; c; c = c->next, ++i)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
 #include "scene_json.h"
 
 /* ---- rigid bodies -------------------------------------------------------------------------- */
@@ -68,7 +69,7 @@ cfStatus cf_scene_rigid(const cfSceneParser *p, const cJSON *obj, int index, cfR
 {
     static const char *const keys[] = {"name", "shape", "fixed", "mass", "inertia", "position", "orientation",
                                        "velocity", "angular_velocity", "force", "torque", "mu",
-                                       "restitution", NULL};
+                                       "restitution", "texture", "pull", NULL};
     char at[PATH_CAP], path[PATH_CAP];
     cf_json_path(at, "bodies[%d]", index);
     cfStatus st = cf_json_check_object(p, obj, at, keys);
@@ -87,7 +88,7 @@ cfStatus cf_scene_rigid(const cfSceneParser *p, const cJSON *obj, int index, cfR
     if (st != CF_OK) return st;
 
     /* keys that make no sense for a fixed body or a plane are refused rather than ignored */
-    static const char *const not_fixed[] = {"mass", "inertia", "velocity", "angular_velocity", "force", "torque", NULL};
+    static const char *const not_fixed[] = {"mass", "inertia", "velocity", "angular_velocity", "force", "torque", "pull", NULL};
     for (const char *const *k = not_fixed; fixed && *k; ++k)
         if (cf_json_member(obj, *k)) {
             cf_json_field_path(path, at, *k);
@@ -137,6 +138,87 @@ cfStatus cf_scene_rigid(const cfSceneParser *p, const cJSON *obj, int index, cfR
     }
     cf_rigid_update_inertia(b);
     return CF_OK;
+}
+
+/* bodies[i].texture (chapter 10.6): {"size": [nx, ny], "cell": c, "heights": [nx ny numbers, row j = v-index],
+   "origin": o, "u": u, "v": v} in the body's frame (defaults: origin 0, u = x, v = y) */
+static cfStatus parse_texture(const cfSceneParser *p, const cJSON *obj, const char *at, int body, cfWorld *w)
+{
+    static const char *const keys[] = {"size", "cell", "heights", "origin", "u", "v", NULL};
+    cfStatus st = cf_json_check_object(p, obj, at, keys);
+    if (st != CF_OK) return st;
+    char path[PATH_CAP];
+    cfBodyTexture t = {.body = body, .origin = cfu_zero3(), .u = cfu_vec3(1, 0, 0), .v = cfu_vec3(0, 1, 0)};
+    double size[2];
+    cf_json_field_path(path, at, "size");
+    if (!cf_json_member(obj, "size")) return cf_json_fail(p, path, "missing ([nx, ny]: samples per period along u and v)");
+    if ((st = cf_json_numbers(p, cf_json_member(obj, "size"), path, 2, size)) != CF_OK) return st;
+    for (int k = 0; k < 2; ++k)
+        if (!(size[k] == floor(size[k]) && size[k] >= 2 && size[k] <= CF_TEXTURE_GRID_MAX)) {
+            char ep[PATH_CAP];
+            cf_json_path(ep, "%s[%d]", path, k);
+            return cf_json_fail(p, ep, "must be an integer in 2..%d (got %g)", CF_TEXTURE_GRID_MAX, size[k]);
+        }
+    t.nx = (int)size[0];
+    t.ny = (int)size[1];
+    if ((st = cf_json_need_number(p, obj, at, "cell", &t.cell)) != CF_OK) return st;
+    if (!(t.cell > 0.0)) {
+        cf_json_field_path(path, at, "cell");
+        return cf_json_fail(p, path, "must be > 0 m (got %g)", t.cell);
+    }
+    const cJSON *hs = cf_json_member(obj, "heights");
+    cf_json_field_path(path, at, "heights");
+    int n = t.nx * t.ny;
+    if (!cJSON_IsArray(hs) || cJSON_GetArraySize(hs) != n)
+        return cf_json_fail(p, path, "must be an array of nx ny = %d x %d = %d numbers (got %s%d)", t.nx, t.ny, n,
+                            cJSON_IsArray(hs) ? "" : "no array, ", cJSON_IsArray(hs) ? cJSON_GetArraySize(hs) : 0);
+    double *h = malloc((size_t)n * sizeof *h);
+    if (!h) return cf_error_set(p->err, CF_NO_MEMORY, "%s: %s: out of memory", p->label, path);
+    st = cf_json_numbers(p, hs, path, n, h);
+    if (st == CF_OK) st = cf_json_get_vec3(p, obj, at, "origin", &t.origin);
+    if (st == CF_OK) st = cf_json_get_vec3(p, obj, at, "u", &t.u);
+    if (st == CF_OK) st = cf_json_get_vec3(p, obj, at, "v", &t.v);
+    if (st == CF_OK) {
+        t.h = h;
+        cfError inner = {{0}};
+        st = cf_world_add_texture(w, &t, &inner);
+        if (st != CF_OK) st = cf_json_fail_from(p, at, st, &inner);
+    }
+    free(h);
+    return st;
+}
+
+/* bodies[i].pull: {"velocity": v, "stiffness": k, "damping": c, "anchor": a} (a spring drive, cfPull;
+   anchor default: the body's position) */
+static cfStatus parse_pull(const cfSceneParser *p, const cJSON *obj, const char *at, int body, cfWorld *w)
+{
+    static const char *const keys[] = {"velocity", "stiffness", "damping", "anchor", NULL};
+    cfStatus st = cf_json_check_object(p, obj, at, keys);
+    if (st != CF_OK) return st;
+    cfPull pu = {.body = body, .anchor = w->bodies[body].x};
+    if ((st = cf_json_need_vec3(p, obj, at, "velocity", &pu.velocity)) != CF_OK) return st;
+    if ((st = cf_json_need_number(p, obj, at, "stiffness", &pu.stiffness)) != CF_OK) return st;
+    if ((st = cf_json_get_number(p, obj, at, "damping", &pu.damping)) != CF_OK) return st;
+    if ((st = cf_json_get_vec3(p, obj, at, "anchor", &pu.anchor)) != CF_OK) return st;
+    cfError inner = {{0}};
+    st = cf_world_add_pull(w, &pu, &inner);
+    return st == CF_OK ? CF_OK : cf_json_fail_from(p, at, st, &inner);
+}
+
+cfStatus cf_scene_rigid_extras(const cfSceneParser *p, const cJSON *obj, int index, cfWorld *w)
+{
+    char at[PATH_CAP];
+    cfStatus st = CF_OK;
+    const cJSON *t = cf_json_member(obj, "texture"), *pu = cf_json_member(obj, "pull");
+    if (t) {
+        cf_json_path(at, "bodies[%d].texture", index);
+        st = parse_texture(p, t, at, index, w);
+    }
+    if (st == CF_OK && pu) {
+        cf_json_path(at, "bodies[%d].pull", index);
+        st = parse_pull(p, pu, at, index, w);
+    }
+    return st;
 }
 
 /* A box of 8 nodes (node i at the corner with x, y, z high by bits 0, 1, 2; total mass @p mass), its

@@ -107,5 +107,8 @@ void cf_scene_relative(const cfSceneParser *p, const char *name, char *out, size
 cfStatus cf_scene_soft(const cfSceneParser *p, const cJSON *obj, int index, cfWorld *w);
 /* the rigid body bodies[@p index] of @p obj into @p b (scene_bodies.c) */
 cfStatus cf_scene_rigid(const cfSceneParser *p, const cJSON *obj, int index, cfRigidBody *b);
+/* the keys of bodies[@p index] that need the body in @p w (rigid body @p index): its texture and its
+   spring drive (chapter 10.6's texture pull), added to @p w (scene_bodies.c) */
+cfStatus cf_scene_rigid_extras(const cfSceneParser *p, const cJSON *obj, int index, cfWorld *w);
 
 #endif

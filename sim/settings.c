@@ -206,7 +206,8 @@ cfStatus cf_world_def_check(const cfWorldDef *d, cfError *err)
         return REFUSE(err, "contact_margin: must be at most world.bounds, %g m (got %g)", d->bounds, d->contact_margin);
     if (!(d->friction_model >= 0 && d->friction_model < CF_FRICTION_MODEL_COUNT))
         return REFUSE(err, "friction_model: unknown value %d", (int)d->friction_model);
-    if (d->solver && d->friction_model == CF_FRICTION_BOX && !d->solver->friction_model && d->solver->form != CF_FORM_BLCP) {
+    if (d->solver && d->friction_model == CF_FRICTION_BOX && !d->solver->friction_model && d->solver->form != CF_FORM_BLCP &&
+        !d->solver->directional) { /* a directional row solves a box: its own */
         char names[512] = "";
         for (int i = 0, n = 0; i < cf_solver_count() && n < (int)sizeof names; ++i) {
             const cfSolver *r = cf_solver_at(i);

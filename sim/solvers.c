@@ -286,6 +286,11 @@ static cfStatus prox_aniso_solve(void **work, const cfContactProblem *p, const c
     return st;
 }
 
+/* Texture friction (ch10.6): row PGS on the directional box of every contact (cfContactProblem::mu4,
+   from cf_form_build() and the world's texture contacts) */
+SPLIT_ROW(texture_pgs_solve, cfSplitOptions o = split_options(par, 1);
+          return p->mu4 ? cf_fc_texture_pgs(p->fc, p->mu4, &o, x, rep) : CF_BAD_INPUT)
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 /* The fast PGS ships with the reference solutions only (solutions/ch05/fast/): in a build
@@ -323,14 +328,14 @@ static const cfSolver ROWS[] = {
      .summary = "matrix-free blocked PGS on the rigid rows, the default engine (ch05.6)"},
     {.name = "pgs-blocked", .friction_model = true, .chapter = 5, .form = CF_FORM_FC3D, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = blocked_solve, .summary = "blocked Gauss-Seidel per contact on the assembled W, cone or box (ch05.5)"},
-    {.name = "pgs-boxed", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "pgs-boxed", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .directional = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = boxed_solve, .summary = "PGS on the boxed LCP, bounds that move with lambda_n (ch05.4)"},
-    {.name = "pgs-staggered", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true,
+    {.name = "pgs-staggered", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .directional = true,
      .measure = CF_MEASURE_NATURAL_MAP, .solve = staggered_solve,
      .summary = "staggered PGS: normal and friction halves in turn on the boxed LCP (ch05.7)"},
-    {.name = "pgs-sm", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "pgs-sm", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .directional = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = sm_solve, .summary = "PGS with subspace minimization on the boxed LCP, 5 PGS sweeps per phase (ch05.8)"},
-    {.name = "nncg", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .measure = CF_MEASURE_NATURAL_MAP,
+    {.name = "nncg", .chapter = 5, .form = CF_FORM_BLCP, .contacts = true, .directional = true, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = nncg_solve, .summary = "non-smooth nonlinear conjugate gradient on the boxed LCP (ch05.9)"},
     {.name = "newton-mm", .chapter = 6, .form = CF_FORM_LCP, .measure = CF_MEASURE_NATURAL_MAP,
      .solve = newton_mm_solve, .summary = "min-map Newton with Armijo line search (ch06.2; LCP files)"},
@@ -357,6 +362,11 @@ static const cfSolver ROWS[] = {
     {.name = "newton-aniso", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true,
      .measure = CF_MEASURE_NATURAL_MAP, .solve = newton_aniso_solve,
      .summary = "Fischer-Burmeister Newton on the NCP of the friction ellipse, notes 6.1.5 (ch10.4)"},
+    {.name = "pgs-texture", .chapter = 10, .form = CF_FORM_FC3D, .contacts = true, .anisotropic = true, .directional = true,
+     .measure = CF_MEASURE_NATURAL_MAP, .solve = texture_pgs_solve,
+     .refused = "needs the directional box of every contact (cfContactProblem::mu4)",
+     .summary = "row PGS on the directional box of texture friction, asymmetric per tangent; an ellipse as its "
+                "pyramid (ch10.6)"},
 };
 #define N_ROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
@@ -375,7 +385,7 @@ static const struct {
 /* the row a program takes for a filter when none is named (cf_solver_default) */
 static const char *const DEFAULT_ROW[CF_SOLVERS_FILTER_COUNT] = {
     [CF_SOLVERS_ALL] = "pgs",         [CF_SOLVERS_WORLD] = "pgs", [CF_SOLVERS_ASSEMBLED] = "pgs-blocked",
-    [CF_SOLVERS_LCP] = "lemke",       [CF_SOLVERS_SOFT] = "pgs-blocked",
+    [CF_SOLVERS_LCP] = "lemke",       [CF_SOLVERS_SOFT] = "pgs-blocked", [CF_SOLVERS_DIRECTIONAL] = "pgs-texture",
 };
 
 const char *cf_solver_counts(const cfSolver *s) { return s->counts ? s->counts : s->dense ? "pivots" : "sweeps"; }
@@ -394,7 +404,7 @@ const char *cf_solver_status_note(const cfSolver *s, cfStatus st)
 
 cfFrictionModel cf_solver_friction(const cfSolver *s, cfFrictionModel asked)
 {
-    return s->form == CF_FORM_BLCP ? CF_FRICTION_BOX : s->friction_model ? asked : CF_FRICTION_CONE;
+    return s->form == CF_FORM_BLCP || s->directional ? CF_FRICTION_BOX : s->friction_model ? asked : CF_FRICTION_CONE;
 }
 
 const char *cf_solver_absent_reason(const char *name)
@@ -463,6 +473,7 @@ bool cf_solver_matches(const cfSolver *s, cfSolverFilter filter)
         return s->contacts && (s->form == CF_FORM_FC3D || s->form == CF_FORM_BLCP || s->form == CF_FORM_LCP);
     case CF_SOLVERS_LCP: return s->form == CF_FORM_LCP;
     case CF_SOLVERS_SOFT: return s->contacts && s->form != CF_FORM_ROWS;
+    case CF_SOLVERS_DIRECTIONAL: return s->contacts && s->directional;
     case CF_SOLVERS_FILTER_COUNT: break;
     }
     return false;

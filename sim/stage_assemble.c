@@ -4,6 +4,7 @@
    soft side counts as static there), soft sides by their dual forms (ch02.8) merged in, the bias
    and CFM by ch02.7; the solver's form is then built from it (cf_form_build()). The dual form of
    chapter 8 is dual.c's. Newton's impact law and the solver's parameters are common to all forms. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,8 +205,10 @@ static cfStatus ellipses(const cfContactList *contacts, cfFrictionProblem *fc)
     for (int a = 0; a < nc; ++a) {
         const cfContact *c = &contacts->items[a];
         bool iso = cf_contact_isotropic(c);
-        fc->ellipse[2 * a] = iso ? c->mu : c->extra->friction.coef[0];
-        fc->ellipse[2 * a + 1] = iso ? c->mu : c->extra->friction.coef[1];
+        const double *k = iso ? NULL : c->extra->friction.coef;
+        bool box = !iso && c->extra->friction.law == CF_LAW_DIRECTIONAL; /* texture: its symmetric bound */
+        fc->ellipse[2 * a] = iso ? c->mu : box ? fmax(k[0], k[2]) : k[0];
+        fc->ellipse[2 * a + 1] = iso ? c->mu : box ? fmax(k[1], k[3]) : k[1];
     }
     return CF_OK;
 }
@@ -392,6 +395,7 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
     double erp = (w->def.stabilization == CF_STAB_SPLIT && s->split) ? 0.0 : as->erp;
     as->split = w->def.stabilization == CF_STAB_SPLIT && !s->split && as->erp > 0.0;
     as->n_pos = 0;
+    as->directional = false;
     if (as->split && (st = soft_touch(w, contacts, as)) != CF_OK) return st;
     if (s->form == CF_FORM_ROWS) {
         memset(&as->prob, 0, sizeof as->prob);
@@ -412,6 +416,14 @@ cfStatus cf_stage_assemble(cfWorld *w, const cfContactList *contacts, cfSoftStep
     } else {
         st = assemble_fc3d(w, contacts, soft, as);
         if (st == CF_OK) st = cf_form_build(&as->form, s, &as->fc, &as->par, &as->prob, &w->error);
+        /* a directional row's box: the texture contacts' own (chapter 10.6) */
+        for (int a = 0; st == CF_OK && s->directional && a < contacts->count; ++a) {
+            const cfFriction *f = cf_contact_friction(&contacts->items[a]);
+            if (f->law != CF_LAW_DIRECTIONAL) continue;
+            as->directional = true;
+            if ((st = cf_form_directional(&as->form, s, a, f->coef)) != CF_OK)
+                cf_step_fail(w, st, "assemble: the directional box of contact %d (%s)", a, cf_status_name(st));
+        }
     }
     if (st == CF_OK && as->split) st = position_problem(w, contacts, as);
     return st;

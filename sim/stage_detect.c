@@ -66,10 +66,11 @@ cfStatus cf_contact_law(const cfWorld *w, cfContactList *list, cfContact *c, con
     const cfFrictionPair *p = *pair = pair_of(w, c, a_is);
     if (!p) return CF_OK;
     c->mu = p->mu;
-    if (!c->extra && p->law.law == CF_LAW_ISOTROPIC && !p->matchstick) return CF_OK; /* the zeroed default law */
+    if (!c->extra && p->law.law == CF_LAW_ISOTROPIC && !p->matchstick && !p->texture) return CF_OK; /* the zeroed default law */
     cfContactExtra *x = cf_contacts_extra(list, c);
     if (!x) return CF_NO_MEMORY;
     x->friction = p->law;
+    if (p->texture) x->friction.law = CF_LAW_DIRECTIONAL; /* its box: texture_box() */
     if (p->law.law != CF_LAW_ISOTROPIC && p->field.kind != CF_FIELD_WORLD)
         x->friction.dir = cf_direction_field_at(&p->field, c->p, NULL);
     return CF_OK;
@@ -77,7 +78,9 @@ cfStatus cf_contact_law(const cfWorld *w, cfContactList *list, cfContact *c, con
 
 const char *cf_contact_law_name(const cfContact *c, const cfFrictionPair *pair)
 {
-    return pair && pair->matchstick ? "matchstick" : cf_friction_law_name(cf_contact_friction(c)->law);
+    return pair && pair->matchstick ? "matchstick"
+           : pair && pair->texture ? "texture"
+                                   : cf_friction_law_name(cf_contact_friction(c)->law);
 }
 
 /* the rigid body of side @p side, or NULL */
@@ -87,13 +90,58 @@ static const cfRigidBody *side_body(const cfWorld *w, const cfContact *c, int si
     return i >= 0 ? &w->bodies[i] : NULL;
 }
 
+/* Chapter 10.6: rigid body @p body's texture (NULL: none) as ch10.6's height field at its pose */
+static const cfHeightField *side_field(const cfWorld *w, int body, cfHeightField *hf)
+{
+    const cfBodyTexture *t = NULL;
+    for (int i = 0; body >= 0 && i < w->n_textures && !t; ++i) /* the world's list (no call into world.c) */
+        if (w->textures[i].body == body) t = &w->textures[i];
+    if (!t) return NULL;
+    const cfRigidBody *rb = &w->bodies[body];
+    *hf = (cfHeightField){.nx = t->nx, .ny = t->ny, .cell = t->cell, .h = t->h,
+                          .origin = cfu_add(rb->x, cfu_quat_rotate(rb->q, t->origin)),
+                          .u = cfu_quat_rotate(rb->q, t->u), .v = cfu_quat_rotate(rb->q, t->v)};
+    return hf;
+}
+
+/* Chapter 10.6: the directional box of a texture contact. The frame's t is the first textured side's
+   u on the tangent plane (so that +-t runs across the ridges of a texture laid along u; the ch02.2
+   frame when u is along n), and the box is the plowing coefficients of the patch around the contact
+   (cf_texture_patch_mu(): B sliding along +-t, +-b relative to A) plus the pair's mu. */
+static cfStatus texture_box(cfWorld *w, cfContact *c, const cfFrictionPair *p)
+{
+    cfHeightField fa, fb;
+    const cfHeightField *ha = side_field(w, c->body_a, &fa), *hb = side_field(w, c->body_b, &fb);
+    const cfHeightField *first = ha ? ha : hb;
+    if (first) {
+        cfVec3 u = cfu_sub(first->u, cfu_scale(cfu_dot(first->u, c->n), c->n));
+        double lu = cfu_norm(u);
+        if (lu > 1e-9) {
+            c->t = cfu_scale(1.0 / lu, u);
+            c->b = cfu_cross(c->n, c->t);
+        }
+    }
+    double mu4[4] = {0, 0, 0, 0};
+    cfStatus st = first ? cf_texture_patch_mu(ha, hb, c->p, c->n, c->t, c->b, p->patch, p->samples, 4, mu4) : CF_OK;
+    if (st != CF_OK) return st;
+    cfFriction *f = &c->extra->friction;
+    f->law = CF_LAW_DIRECTIONAL;
+    f->dir = c->t;
+    double m = 0.0;
+    for (int k = 0; k < 4; ++k) m = fmax(m, f->coef[k] = p->mu + mu4[k]);
+    c->mu = m;
+    return CF_OK;
+}
+
 /* Chapter 10: the law of an anisotropic contact as its ellipse in the contact frame (the frame's t
    along the ellipse's first axis): Matchstick from the two structure directions at the contact
    point (ch10.1), orthotropic and tensor laws from their direction (ch10.5 for the tensor's cone) */
 static cfStatus anisotropic_frame(cfWorld *w, cfContact *c, const cfFrictionPair *p, int a_is)
 {
     cfStatus st;
-    if (p && p->matchstick) {
+    if (p && p->texture) {
+        st = texture_box(w, c, p);
+    } else if (p && p->matchstick) {
         cfVec3 s_a = cf_direction_field_at(&p->structure[a_is], c->p, side_body(w, c, 0));
         cfVec3 s_b = cf_direction_field_at(&p->structure[1 - a_is], c->p, side_body(w, c, 1));
         cfMatchstick m = {.mu = p->mu, .mu_t = p->aniso[0], .mu_b = p->aniso[1]};
@@ -102,8 +150,9 @@ static cfStatus anisotropic_frame(cfWorld *w, cfContact *c, const cfFrictionPair
         st = cf_contact_ellipse_frame(c);
     }
     if (st != CF_OK)
-        return cf_step_fail(w, st, "contacts: no ellipse for the %s law of the contact between '%s' and '%s' (chapter 10: %s)",
-                            cf_contact_law_name(c, p), cf_side_name(w, c, 0), cf_side_name(w, c, 1), cf_status_name(st));
+        return cf_step_fail(w, st, "contacts: no %s for the %s law of the contact between '%s' and '%s' (chapter 10: %s)",
+                            p && p->texture ? "directional box" : "ellipse", cf_contact_law_name(c, p),
+                            cf_side_name(w, c, 0), cf_side_name(w, c, 1), cf_status_name(st));
     return CF_OK;
 }
 
@@ -118,6 +167,13 @@ static cfStatus contact_takeable(cfWorld *w, const cfContact *c, const cfFrictio
                             "soft side; a solver per island takes rigid bodies only (a soft body's system is built for one "
                             "solver's form before the islands are known): choose one solver, e.g. dual",
                             cf_side_name(w, c, 0), cf_side_name(w, c, 1));
+    if (p && p->texture && (w->def.per_island || !s->directional)) {
+        char names[512];
+        return cf_step_fail(w, CF_BAD_INPUT, "solver '%s' takes no directional friction; the contact between '%s' and '%s' "
+                            "has the texture law, whose box is asymmetric (chapter 10.6; the solvers that take it: %s)",
+                            w->def.per_island ? CF_SOLVER_PER_ISLAND : s->name, cf_side_name(w, c, 0), cf_side_name(w, c, 1),
+                            cf_solver_names(CF_SOLVERS_DIRECTIONAL, names, sizeof names));
+    }
     if (anisotropic && w->def.per_island) return CF_OK; /* the island's rule chooses a solver of ellipses */
     if (soft && !cf_solver_matches(s, CF_SOLVERS_SOFT)) {
         char names[512];

@@ -10,6 +10,7 @@
 #include "cf/cf_ch01.h"
 #include "cf/cf_ch02.h"
 #include "cf/cf_ch08.h"
+#include "cf/cf_ch10.h"
 #include "stages.h"
 
 /* the one apply: rigid u+ = u* + M^-1 J^T lambda (ch02's provided apply), soft
@@ -338,7 +339,9 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
     st = s->form == CF_FORM_ROWS && applied == CF_OK ? CF_OK : apply(w, contacts, ustar, x, soft);
     if (st != CF_OK) return cf_step_fail(w, st, "solve: applying the impulses failed (%s)", cf_status_name(st));
     for (int a = 0; a < nc; ++a) memcpy(contacts->items[a].lambda, &x[3 * a], 3 * sizeof *x);
-    if (s->form != CF_FORM_ROWS) w->stats.common_residual = cf_fc_residual(&as->fc, x);
+    /* a texture contact's box has no cone: the directional box's natural map (chapter 10.6) */
+    if (as->directional && as->prob.mu4) w->stats.common_residual = cf_fc_texture_residual(&as->fc, as->prob.mu4, x);
+    else if (s->form != CF_FORM_ROWS) w->stats.common_residual = cf_fc_residual(&as->fc, x);
     else if (as->par.friction == CF_FRICTION_CONE) w->stats.common_residual = rep.residual;
     else w->stats.common_residual = rows_residual(w, contacts, as, x, CF_FRICTION_CONE);
     return CF_OK;

@@ -84,6 +84,7 @@ typedef struct cfAssembly {
     cfFormWork form;        /* the solver's form and work space (every solver, rows included) */
     cfFrictionProblem fc;   /* the assembled contact problem (assembled forms) */
     cfContactProblem prob;  /* what the solver gets */
+    bool directional;       /* a contact of this step has the texture law's directional box (chapter 10.6) */
     /* the dual form (CF_FORM_DUAL): the system, the velocities the solver returns, the offsets of
        every rigid body's and soft body's unknowns in it (-1: not in the system) */
     cfDualSystem dual;

@@ -3,6 +3,7 @@
    settings.c's, its step step.c's. */
 #include "cf/cf_world.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@ void cf_world_free(cfWorld *w)
     free(w->soft);
     free(w->bodies);
     free(w->pairs);
+    for (int i = 0; i < w->n_textures; ++i) free(w->textures[i].h);
+    free(w->textures);
+    free(w->pulls);
     cf_contacts_free(&w->contacts);
     cf_step_work_free(w->work);
     memset(w, 0, sizeof *w);
@@ -38,9 +42,11 @@ cfStatus cf_world_copy(cfWorld *dst, const cfWorld *src)
     dst->bodies = NULL;
     dst->soft = NULL;
     dst->pairs = NULL;
+    dst->textures = NULL;
+    dst->pulls = NULL;
     dst->work = NULL;
     memset(&dst->contacts, 0, sizeof dst->contacts);
-    dst->n_bodies = dst->cap_bodies = dst->n_soft = dst->cap_soft = dst->n_pairs = 0;
+    dst->n_bodies = dst->cap_bodies = dst->n_soft = dst->cap_soft = dst->n_pairs = dst->n_textures = dst->n_pulls = 0;
     if (src->n_bodies) {
         dst->bodies = malloc((size_t)src->n_bodies * sizeof *dst->bodies);
         if (!dst->bodies) return CF_NO_MEMORY;
@@ -75,6 +81,22 @@ cfStatus cf_world_copy(cfWorld *dst, const cfWorld *src)
             }
             dst->n_soft = i + 1;
         }
+    }
+    for (int i = 0; i < src->n_textures; ++i) {
+        cfError ignored;
+        if (cf_world_add_texture(dst, &src->textures[i], &ignored) != CF_OK) {
+            cf_world_free(dst);
+            return CF_NO_MEMORY;
+        }
+    }
+    if (src->n_pulls) {
+        dst->pulls = malloc((size_t)src->n_pulls * sizeof *dst->pulls);
+        if (!dst->pulls) {
+            cf_world_free(dst);
+            return CF_NO_MEMORY;
+        }
+        memcpy(dst->pulls, src->pulls, (size_t)src->n_pulls * sizeof *dst->pulls);
+        dst->n_pulls = src->n_pulls;
     }
     return CF_OK;
 }
@@ -126,6 +148,18 @@ cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError
     if (!(isfinite(p->mu) && p->mu >= 0.0)) return REFUSE(err, "mu: must be >= 0 (got %g)", p->mu);
     const cfFriction *f = &p->law;
     if (!(f->law >= 0 && f->law < CF_LAW_COUNT)) return REFUSE(err, "law: unknown value %d", (int)f->law);
+    if (f->law == CF_LAW_DIRECTIONAL) return REFUSE(err, "law: the directional box is made per contact by the texture law");
+    if (p->texture) {
+        if (f->law != CF_LAW_ISOTROPIC || p->matchstick) return REFUSE(err, "law: the texture model makes its own law");
+        if (!(isfinite(p->patch) && p->patch > 0.0)) return REFUSE(err, "patch: must be > 0 m (got %g)", p->patch);
+        if (p->samples < 1 || p->samples > CF_TEXTURE_SAMPLES_MAX)
+            return REFUSE(err, "samples: must be in 1..%d (got %d)", CF_TEXTURE_SAMPLES_MAX, p->samples);
+        bool any = false;
+        for (int s = 0; s < 2; ++s) any |= p->kind[s] == CF_SIDE_RIGID && cf_world_texture_of(w, p->index[s]);
+        if (!any)
+            return REFUSE(err, "law: texture friction plows with height fields, and neither body has one (give one of "
+                          "them a texture)");
+    }
     if (p->matchstick) {
         if (f->law != CF_LAW_ISOTROPIC) return REFUSE(err, "law: the Matchstick model makes its own law");
         for (int k = 0; k < 2; ++k)
@@ -156,6 +190,64 @@ cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError
     w->pairs = np;
     w->pairs[w->n_pairs++] = *p;
     return CF_OK;
+}
+
+/* ---- chapter 10.6's height fields and the spring drives ---------------------------------------- */
+
+cfStatus cf_world_add_texture(cfWorld *w, const cfBodyTexture *t, cfError *err)
+{
+    if (!(t->body >= 0 && t->body < w->n_bodies)) return REFUSE(err, "body: no rigid body %d in the world", t->body);
+    if (cf_world_texture_of(w, t->body)) return REFUSE(err, "body '%s' has a texture already", w->bodies[t->body].name);
+    if (t->nx < 2 || t->nx > CF_TEXTURE_GRID_MAX || t->ny < 2 || t->ny > CF_TEXTURE_GRID_MAX)
+        return REFUSE(err, "size: [nx, ny] must each be in 2..%d (got [%d, %d])", CF_TEXTURE_GRID_MAX, t->nx, t->ny);
+    if (!(isfinite(t->cell) && t->cell > 0.0)) return REFUSE(err, "cell: must be > 0 m (got %g)", t->cell);
+    if (!t->h) return REFUSE(err, "heights: missing");
+    long n = (long)t->nx * t->ny;
+    for (long i = 0; i < n; ++i)
+        if (!isfinite(t->h[i])) return REFUSE(err, "heights[%ld]: must be finite", i);
+    if (!cfu_vec3_finite(t->origin)) return REFUSE(err, "origin: must be finite");
+    if (!(cfu_vec3_finite(t->u) && cfu_vec3_finite(t->v) && fabs(cfu_norm(t->u) - 1.0) <= 1e-9 &&
+          fabs(cfu_norm(t->v) - 1.0) <= 1e-9 && fabs(cfu_dot(t->u, t->v)) <= 1e-9))
+        return REFUSE(err, "u, v: the texture axes must be unit and orthogonal");
+    cfBodyTexture *nt = realloc(w->textures, (size_t)(w->n_textures + 1) * sizeof *nt);
+    if (!nt) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    w->textures = nt;
+    double *h = malloc((size_t)n * sizeof *h);
+    if (!h) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    memcpy(h, t->h, (size_t)n * sizeof *h);
+    w->textures[w->n_textures] = *t;
+    w->textures[w->n_textures++].h = h;
+    return CF_OK;
+}
+
+const cfBodyTexture *cf_world_texture_of(const cfWorld *w, int body)
+{
+    for (int i = 0; i < w->n_textures; ++i)
+        if (w->textures[i].body == body) return &w->textures[i];
+    return NULL;
+}
+
+cfStatus cf_world_add_pull(cfWorld *w, const cfPull *p, cfError *err)
+{
+    if (w->n_pulls >= CF_PULLS_MAX) return REFUSE(err, "pull: a world takes at most %d drives", CF_PULLS_MAX);
+    if (!(p->body >= 0 && p->body < w->n_bodies)) return REFUSE(err, "body: no rigid body %d in the world", p->body);
+    if (w->bodies[p->body].fixed) return REFUSE(err, "body '%s' is fixed: a drive pulls a moving body", w->bodies[p->body].name);
+    if (!(isfinite(p->stiffness) && p->stiffness > 0.0)) return REFUSE(err, "stiffness: must be > 0 N/m (got %g)", p->stiffness);
+    if (!(isfinite(p->damping) && p->damping >= 0.0)) return REFUSE(err, "damping: must be >= 0 N s/m (got %g)", p->damping);
+    if (!cfu_vec3_finite(p->anchor) || !cfu_vec3_finite(p->velocity)) return REFUSE(err, "anchor, velocity: must be finite");
+    cfPull *np = realloc(w->pulls, (size_t)(w->n_pulls + 1) * sizeof *np);
+    if (!np) return cf_error_set(err, CF_NO_MEMORY, "out of memory");
+    w->pulls = np;
+    w->pulls[w->n_pulls] = *p;
+    w->pulls[w->n_pulls++].force = cfu_zero3();
+    return CF_OK;
+}
+
+cfVec3 cf_pull_force(const cfWorld *w, const cfPull *p)
+{
+    const cfRigidBody *b = &w->bodies[p->body];
+    cfVec3 at = cfu_mul_add(p->anchor, w->time, p->velocity);
+    return cfu_add(cfu_scale(p->stiffness, cfu_sub(at, b->x)), cfu_scale(p->damping, cfu_sub(p->velocity, b->v)));
 }
 
 double cf_world_energy(const cfWorld *w)

@@ -88,6 +88,7 @@ const char *cf_friction_law_name(cfFrictionLaw law)
     case CF_LAW_ISOTROPIC: return "isotropic";
     case CF_LAW_ORTHOTROPIC: return "orthotropic";
     case CF_LAW_TENSOR: return "tensor";
+    case CF_LAW_DIRECTIONAL: return "directional";
     case CF_LAW_COUNT: break;
     }
     return "unknown";

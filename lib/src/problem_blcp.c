@@ -15,6 +15,7 @@ void cf_blcp_free(cfBlcp *p)
     free(p->hi);
     free(p->findex);
     free(p->mu);
+    free(p->mu_lo);
     memset(p, 0, sizeof *p);
 }
 
@@ -59,7 +60,7 @@ void cf_blcp_bounds(const cfBlcp *p, const double *x, int i, double *lo, double 
         /* friction: |x_i| <= mu_i x_f; a negative normal value gives the empty box {0} rather
            than an inverted interval */
         double h = p->mu[i] * fmax(x[f], 0.0);
-        *lo = -h;
+        *lo = p->mu_lo ? -(p->mu_lo[i] * fmax(x[f], 0.0)) : -h; /* the directional box (ch10.6): its own lower side */
         *hi = h;
     } else {
         *lo = p->lo[i];

@@ -382,7 +382,7 @@ static int solve_fc3d(Args *a, cfStatus (*read)(const char *, cfFrictionProblem 
         printf("{\"file\": ");
         json_string(stdout, a->file);
         printf(", \"kind\": \"fc3d\", \"contacts\": %d, \"n\": %d, \"solver\": \"%s\", \"form\": \"%s\", \"friction\": \"%s\"",
-               p.nc, n, s->name, cf_form_name(s->form), cf_friction_model_name(a->par.friction));
+               p.nc, n, s->name, cf_form_name(s->form), cf_friction_model_name(cf_solver_friction(s, a->par.friction)));
         if (s->form == CF_FORM_LCP) printf(", \"directions\": %d", a->par.directions);
         printf(", \"tol\": %.17g, \"status\": \"%s\", \"solved\": %s", a->par.tol, cf_status_name(st),
                st == CF_OK ? "true" : "false");

@@ -51,10 +51,14 @@ typedef enum cfFrictionLaw {
     CF_LAW_ISOTROPIC = 0, /**< Coulomb with one coefficient, cfContact::mu (the default) */
     CF_LAW_ORTHOTROPIC,   /**< principal coefficients: coef[0] along dir, coef[1] along n x dir (chapter 10) */
     CF_LAW_TENSOR,        /**< a 2x2 friction tensor coef (row-major) in the frame (dir, n x dir) (chapter 10) */
+    CF_LAW_DIRECTIONAL,   /**< the directional box of texture friction: coef = (mu_+t, mu_+b, mu_-t, mu_-b) by the sliding
+                               direction of B relative to A in the contact's own frame (t, b), t = dir (chapter 10.6,
+                               cf_box_project_directional()); asymmetric, so no ellipse: only the rows of
+                               cfSolver::directional take it */
     CF_LAW_COUNT          /**< number of laws */
 } cfFrictionLaw;
 
-/** Name of a friction law ("isotropic", "orthotropic", "tensor"); "unknown" for other values. */
+/** Name of a friction law ("isotropic", "orthotropic", "tensor", "directional"); "unknown" for other values. */
 const char *cf_friction_law_name(cfFrictionLaw law);
 
 /**
@@ -65,7 +69,7 @@ const char *cf_friction_law_name(cfFrictionLaw law);
 typedef struct cfFriction {
     cfFrictionLaw law;  /**< default CF_LAW_ISOTROPIC */
     cfVec3 dir;         /**< first principal direction (world; its projection on the tangent plane is used) */
-    double coef[4];     /**< ORTHOTROPIC: (mu_1, mu_2); TENSOR: the 2x2 tensor, row-major */
+    double coef[4];     /**< ORTHOTROPIC: (mu_1, mu_2); TENSOR: the 2x2 tensor, row-major; DIRECTIONAL: (mu_+t, mu_+b, mu_-t, mu_-b) */
 } cfFriction;
 
 /**

@@ -87,13 +87,16 @@ typedef struct cfBlcp {
     double *hi;   /**< upper bounds (may be +INFINITY) */
     int *findex;  /**< per index: -1, or the index of the normal impulse that scales the bounds */
     double *mu;   /**< per index: friction coefficient used with findex */
+    double *mu_lo; /**< NULL (the symmetric box, lo = -hi), or per index the coefficient of the LOWER bound
+                        used with findex, lo = -mu_lo max(x_findex, 0): the asymmetric directional box of texture
+                        friction (chapter 10.6; owned, freed by cf_blcp_free()) */
 } cfBlcp;
 
 /** Allocate an n-variable BLCP with A from @p A (copied), b zero, bounds [0, inf), findex -1. */
 cfStatus cf_blcp_init(cfBlcp *p, const cfCsr *A);
 /** Free and zero. */
 void cf_blcp_free(cfBlcp *p);
-/** Effective bounds of index i for the current x (applies findex). */
+/** Effective bounds of index i for the current x (applies findex, and mu_lo when it is set). */
 void cf_blcp_bounds(const cfBlcp *p, const double *x, int i, double *lo, double *hi);
 /** Natural-map residual \f$\|x - \mathrm{mid}(lo, x - w, hi)\|_2\f$ with the effective bounds (absolute). */
 double cf_blcp_residual(const cfBlcp *p, const double *x);

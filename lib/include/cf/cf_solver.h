@@ -146,6 +146,11 @@ typedef struct cfContactProblem {
     const cfFrictionProblem *fc;   /**< CF_FORM_FC3D (also set with BLCP and LCP when built from one) */
     const cfBlcp *blcp;            /**< CF_FORM_BLCP */
     const cfLcp *lcp;              /**< CF_FORM_LCP */
+    const double *mu4;             /**< a row of cfSolver::directional (FC3D or BLCP form): 4 nc directional
+                                        coefficients (mu_+t, mu_+b, mu_-t, mu_-b) per contact, the box of
+                                        cf_box_project_directional() (texture friction, chapter 10.6); an
+                                        isotropic contact has (mu, mu, mu, mu), an ellipse (mu_t, mu_b, mu_t,
+                                        mu_b): its pyramid. NULL for every other row */
     /* CF_FORM_DUAL */
     const cfDualSystem *dual;      /**< the system (nc = dual->nc) */
     double *u;                     /**< out: dual->n velocities that go with x (see CF_FORM_DUAL) */
@@ -163,6 +168,10 @@ typedef struct cfSolver {
     bool dense;              /**< a pivoting method on a dense matrix of all its unknowns (the caller limits the size;
                                   it runs to an answer or fails: a used-up pivot budget is a failure) */
     bool anisotropic;        /**< solves friction ellipses itself (cfFrictionProblem::ellipse, chapter 10); the world gives other assembled rows an equivalent form, and refuses anisotropic contacts to matrix-free rows */
+    bool directional;        /**< solves the directional box of texture friction (CF_LAW_DIRECTIONAL, chapter 10.6),
+                                  asymmetric per tangent: a CF_FORM_FC3D row reads cfContactProblem::mu4, a CF_FORM_BLCP row
+                                  the bounds of its boxed LCP (cfBlcp::mu_lo), every bound through cf_blcp_bounds(); the
+                                  world refuses directional contacts to every other row */
     bool ordered;            /**< reads cfSolverParams::ordering; false: it sweeps in one order only (sequential) */
     bool split_only;         /**< moves positions only through its split stage (the soft step's substeps): no velocity bias,
                                   so a world with stabilization "baumgarte" is refused (cf_world_def_check) */

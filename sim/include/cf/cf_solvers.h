@@ -48,7 +48,8 @@ const char *cf_solver_status_note(const cfSolver *s, cfStatus st);
 
 /**
  * The friction law row @p s solves when @p asked (cfSolverParams::friction) is asked of it, and
- * so the law its common residual measures: the box (the pyramid) for a CF_FORM_BLCP row, @p asked
+ * so the law its common residual measures: the box (the pyramid) for a CF_FORM_BLCP row and a
+ * directional row (texture friction's box, cfSolver::directional), @p asked
  * for a row of cfSolver::friction_model, the cone for every other (for a CF_FORM_LCP row, the
  * polyhedral cone of cfSolverParams::directions).
  */
@@ -61,13 +62,15 @@ typedef enum cfSolverFilter {
     CF_SOLVERS_ASSEMBLED, /**< rows that take an assembled contact problem (FC3D, boxed LCP or LCP form): FC3D files */
     CF_SOLVERS_LCP,       /**< rows that take an LCP (LCP files) */
     CF_SOLVERS_SOFT,      /**< world rows that take soft contacts: the assembled ones and the dual form (chapter 8) */
+    CF_SOLVERS_DIRECTIONAL, /**< world rows that take the directional box of texture friction (cfSolver::directional, chapter 10.6) */
     CF_SOLVERS_FILTER_COUNT /**< number of filters */
 } cfSolverFilter;
 
 /**
  * The row a program takes for problems of @p filter when none is named: "pgs" (the world's engine)
  * for CF_SOLVERS_ALL and CF_SOLVERS_WORLD, "pgs-blocked" for the assembled forms (FC3D files, the
- * dual form's split position problem) and CF_SOLVERS_SOFT, "lemke" for LCP files. It passes
+ * dual form's split position problem) and CF_SOLVERS_SOFT, "lemke" for LCP files, "pgs-texture" for
+ * CF_SOLVERS_DIRECTIONAL. It passes
  * @p filter. NULL for a value outside the enum.
  */
 const cfSolver *cf_solver_default(cfSolverFilter filter);
@@ -97,6 +100,10 @@ typedef struct cfFormWork {
     double *scale;           /**< the tangent scales S of @ref iso (r_T = S r'_T) */
     int n_scale;             /**< entries of @ref scale in use (2 nc; 0: the row solves the problem as it is) */
     int cap_scale;           /**< entries allocated in @ref scale */
+    double *mu4;             /**< a directional row's box (cfContactProblem::mu4): 4 nc coefficients, from the problem's
+                                  mu or ellipses by cf_form_build(); the world then writes its texture contacts' own */
+    int n_mu4;               /**< entries of @ref mu4 in use (4 nc; 0: the row is not directional) */
+    int cap_mu4;             /**< entries allocated in @ref mu4 */
 } cfFormWork;
 
 /** Free and zero (releases the row's scratch with its own release). */
@@ -113,12 +120,24 @@ void cf_form_work_use(cfFormWork *fw, const cfSolver *s);
  * anisotropic row; a CF_FORM_BLCP row gets the box of each tangent's own coefficient (the pyramid);
  * every other row gets the isotropic equivalent (cf_fc_isotropic_equivalent(): W' = S W S, q' = S q,
  * for CF_FORM_LCP its polyhedral cone has rays on the ellipse's rim), whose impulses cf_form_solve()
- * maps back, r_T = S r'_T. Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
+ * maps back, r_T = S r'_T. A directional row (cfSolver::directional, texture friction) gets its
+ * form as above and p->mu4 = fw->mu4, the box of each contact's mu or its ellipse's pyramid
+ * (mu_t, mu_b, mu_t, mu_b); the world then writes the directional contacts' own boxes with
+ * cf_form_directional(). Fills @p p. CF_BAD_INPUT with a message in @p err for a row that does
  * not take contact problems (or takes matrix-free rows) and for a dense form larger than
  * #CF_DENSE_MAX_UNKNOWNS; errors of the builders are passed on.
  */
 cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProblem *fc, const cfSolverParams *par,
                        cfContactProblem *p, cfError *err);
+
+/**
+ * Give contact @p a of the problem built by cf_form_build() for a directional row the directional
+ * box @p mu4 = (mu_+t, mu_+b, mu_-t, mu_-b) (cf_box_project_directional(), chapter 10.6): into
+ * fw->mu4 and, for a CF_FORM_BLCP row, into its boxed LCP's tangent bounds (hi = mu_-k lambda_n,
+ * lo = -mu_+k lambda_n: cfBlcp::mu, cfBlcp::mu_lo, made on first use). CF_BAD_INPUT for a row that
+ * is not directional or @p a out of range, CF_NO_MEMORY.
+ */
+cfStatus cf_form_directional(cfFormWork *fw, const cfSolver *s, int a, const double mu4[4]);
 
 /**
  * @name One meaning of "converged"
@@ -128,6 +147,7 @@ cfStatus cf_form_build(cfFormWork *fw, const cfSolver *s, const cfFrictionProble
  * - CF_FORM_FC3D: cf_fc_residual() (the Coulomb cone, De Saxce's velocity; the ellipses of an
  *   anisotropic row's problem), or cf_fc_box_residual() for a row of cfSolver::friction_model asked
  *   for the box;
+ * - a directional row (texture friction): cf_fc_texture_residual() of cfContactProblem::mu4;
  * - CF_FORM_BLCP: cf_blcp_residual() of the boxed LCP (the pyramid);
  * - CF_FORM_LCP: cf_lcp_residual() of the LCP (for a contact problem, the polyhedral cone's);
  * - CF_FORM_ROWS and CF_FORM_DUAL: the world's (cf_world.h: the same natural map of its contacts).

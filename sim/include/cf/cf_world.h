@@ -379,7 +379,54 @@ typedef struct cfFrictionPair {
     bool matchstick;               /**< the Matchstick model (law stays zeroed): mu, @ref aniso and @ref structure */
     double aniso[2];               /**< Matchstick: (mu_t^A, mu_b^A) of parallel structures (>= 0) */
     cfDirectionField structure[2]; /**< Matchstick: the structure direction field of each body */
+    bool texture;                  /**< texture friction by plowing (chapter 10.6, notes 6.3; law stays zeroed): each
+                                        contact's directional box from the height fields of the two bodies
+                                        (cf_world_add_texture(); at least one of them has one), plus @ref mu */
+    double patch;                  /**< texture: half the side of the square patch sampled around a contact (m, > 0) */
+    int samples;                   /**< texture: samples per side of the patch, 1 to #CF_TEXTURE_SAMPLES_MAX */
 } cfFrictionPair;
+
+/** Most samples per side of a texture pair's patch (cfFrictionPair::samples). */
+#define CF_TEXTURE_SAMPLES_MAX 64
+/** Most samples per period of a body's height field (cfBodyTexture::nx, ny). */
+#define CF_TEXTURE_GRID_MAX 4096
+
+/**
+ * A rigid body's height-field texture (chapter 10.6): the surface detail texture friction plows
+ * with. The heights h[j nx + i] (m) sit at origin + i cell u + j cell v, periodic in both
+ * directions; u, v orthonormal and u x v the surface's outward mean normal, all in the BODY's
+ * frame (a fixed body's frame is the world's). The contacts stage turns it into ch10.6's
+ * cfHeightField at the body's pose.
+ */
+typedef struct cfBodyTexture {
+    int body;      /**< the rigid body (index) */
+    int nx;        /**< samples per period along u, 2 to #CF_TEXTURE_GRID_MAX */
+    int ny;        /**< samples per period along v, 2 to #CF_TEXTURE_GRID_MAX */
+    double cell;   /**< grid spacing (m, > 0) */
+    double *h;     /**< nx ny heights (owned by the world) */
+    cfVec3 origin; /**< sample (0, 0), body frame */
+    cfVec3 u;      /**< the first texture axis, body frame (unit) */
+    cfVec3 v;      /**< the second texture axis, body frame (unit, orthogonal to u) */
+} cfBodyTexture;
+
+/**
+ * A spring drive on a rigid body: its anchor moves at constant velocity, anchor(t) = anchor +
+ * t velocity, and pulls the body's centre of mass with
+ * \f$F = k\,(\mathrm{anchor}(t) - x) + c\,(\mathrm{velocity} - v)\f$, evaluated at the start of each step
+ * (t = cfWorld::time) and added to the body's force for that step only. A stiff spring is a
+ * constant-speed drive and F reads the force it takes (the texture pull of chapter 10).
+ */
+typedef struct cfPull {
+    int body;          /**< the rigid body (index, not fixed) */
+    cfVec3 anchor;     /**< the anchor at t = 0 (world, m) */
+    cfVec3 velocity;   /**< the anchor's velocity (m/s) */
+    double stiffness;  /**< k (N/m, > 0) */
+    double damping;    /**< c (N s/m, >= 0) */
+    cfVec3 force;      /**< out: the force of the last step (N); zero before the first */
+} cfPull;
+
+/** Most spring drives of a world (cf_world_add_pull()). */
+#define CF_PULLS_MAX 8
 
 struct cfWorld;
 
@@ -425,6 +472,10 @@ typedef struct cfWorld {
     cfSoftBody *soft;           /**< soft bodies (owned) */
     int n_pairs;                /**< friction pairs in use */
     cfFrictionPair *pairs;      /**< friction laws per pair of bodies (owned) */
+    int n_textures;             /**< height-field textures in use */
+    cfBodyTexture *textures;    /**< the rigid bodies' textures (owned, heights included; chapter 10.6) */
+    int n_pulls;                /**< spring drives in use */
+    cfPull *pulls;              /**< spring drives of rigid bodies (owned) */
     cfContactList contacts;     /**< contacts of the last step (empty without a detector) */
     double time;                /**< simulated time (s) */
     long step;                  /**< steps taken */
@@ -448,10 +499,29 @@ int cf_world_add_soft(cfWorld *w, cfSoftBody *s);
 /**
  * Add a friction law for the contacts between two bodies (cfFrictionPair). CF_BAD_INPUT with a
  * message for an unknown body, mu < 0, or an invalid law (coefficients < 0, a direction of zero
- * length, an invalid direction field, a Matchstick pair with a law or negative coefficients);
+ * length, an invalid direction field, a Matchstick pair with a law or negative coefficients, the
+ * CF_LAW_DIRECTIONAL law given by hand, a texture pair whose bodies have no texture
+ * (cf_world_add_texture() first) or whose patch or samples are out of range);
  * CF_NO_MEMORY.
  */
 cfStatus cf_world_add_friction_pair(cfWorld *w, const cfFrictionPair *p, cfError *err);
+/**
+ * Give rigid body @p t->body the height-field texture @p t (the heights are copied). CF_BAD_INPUT
+ * with a message for an unknown body, a body that already has one, nx or ny outside
+ * [2, #CF_TEXTURE_GRID_MAX], cell <= 0, a height or vector that is not finite, or u, v not unit
+ * and orthogonal within 1e-9; CF_NO_MEMORY.
+ */
+cfStatus cf_world_add_texture(cfWorld *w, const cfBodyTexture *t, cfError *err);
+/** The texture of rigid body @p body, or NULL when it has none. */
+const cfBodyTexture *cf_world_texture_of(const cfWorld *w, int body);
+/**
+ * Add the spring drive @p p (its force zeroed). CF_BAD_INPUT with a message for more than
+ * #CF_PULLS_MAX drives, an unknown or fixed body, stiffness <= 0, damping < 0 or vectors that are not finite; CF_NO_MEMORY.
+ */
+cfStatus cf_world_add_pull(cfWorld *w, const cfPull *p, cfError *err);
+/** The force of drive @p p on its body in the world's present state (N), as the next step applies it. */
+cfVec3 cf_pull_force(const cfWorld *w, const cfPull *p);
+
 /**
  * Advance one step of def.dt through the stages. On failure the state is left as it was before
  * the step, the status says why and w->error holds one line naming the setting, body or contact:
