@@ -111,14 +111,15 @@ cfStatus cf_world_step_with(cfWorld *w, cfStepFn step)
     memset(&w->stats, 0, sizeof w->stats);
     /* the spring drives add their force of the step's start to their bodies' for this step only */
     cfVec3 held[CF_PULLS_MAX];
-    for (int i = 0; i < w->n_pulls && i < CF_PULLS_MAX; ++i) {
+    const int n_pulls = w->n_pulls < CF_PULLS_MAX ? w->n_pulls : CF_PULLS_MAX; /* cf_world_add_pull's cap */
+    for (int i = 0; i < n_pulls; ++i) {
         cfPull *pu = &w->pulls[i];
         pu->force = cf_pull_force(w, pu);
         held[i] = w->bodies[pu->body].force;
         w->bodies[pu->body].force = cfu_add(held[i], pu->force);
     }
     st = step && w->def.cmr_rounds == 0 ? step_with_ops(w, step) : transaction(w, pl->step);
-    for (int i = (w->n_pulls < CF_PULLS_MAX ? w->n_pulls : CF_PULLS_MAX) - 1; i >= 0; --i)
+    for (int i = n_pulls - 1; i >= 0; --i)
         w->bodies[w->pulls[i].body].force = held[i]; /* exactly the force it had */
     if (st != CF_OK) {
         if (st == CF_NO_MEMORY) cf_step_fail(w, st, "out of memory");
