@@ -586,6 +586,16 @@ const char *cft_data_dir(void)
     return (d && *d) ? d : "../shared/data";
 }
 
+bool cft_data_or_skip(const char *sub, const char *who)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", cft_data_dir(), sub);
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return true;
+    printf("%s: %s not found: its data-set checks skipped (set CF_DATA_DIR)\n", who, dir);
+    return false;
+}
+
 const char *cft_scene_path(const char *name)
 {
     static char buf[1024];

@@ -120,6 +120,11 @@ void cft_status_(cfStatus st, cfStatus want, const char *expr, const char *file,
 
 /** Directory holding the Siconos/FCLIB data (`../shared/data` by default, $CF_DATA_DIR wins). */
 const char *cft_data_dir(void);
+/** True when `cft_data_dir()/sub` is a directory. Otherwise prints one line naming @p who and the
+    missing path (a clone without ../shared/data, say) and returns false; the caller then returns
+    after the part of its test that needs no file, which comes first, so that a stub still fails
+    as "not implemented" and a correct solution passes without the data. */
+bool cft_data_or_skip(const char *sub, const char *who);
 /** Path of a scene file under scenes/ ($CF_SCENES_DIR wins); returns a static buffer. */
 const char *cft_scene_path(const char *name);
 

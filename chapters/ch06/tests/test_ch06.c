@@ -560,6 +560,7 @@ START_TEST(ch06_3_siconos_outcomes)
     cft_assert_near(z[0], 4.0 / 3.0, 1e-11, 0);
     cft_assert_near(z[1], 7.0 / 3.0, 1e-11, 0);
     cf_lcp_free(&d);
+    if (!cft_data_or_skip("siconos-lcp", "ch06.3")) return;
     /* solvable ones (unique, degenerate, non-unique, CPS_3 where Lemke ends on a ray): FB
        reaches Siconos' err <= 1e-10, as Siconos' NEWTON_FB does at 1e-6 */
     const char *solved[] = {"lcp_deudeu.dat", "lcp_trivial.dat", "lcp_ortiz.dat", "lcp_exp_murty2.dat",
@@ -1134,6 +1135,7 @@ START_TEST(ch06_6_siconos_reference_problems)
     cfNewtonOptions o1 = opts(30, 1e-14, true);
     cft_assert_ok(cf_fc_newton_ac(&one, &o1, r0, NULL));
     cf_fc_free(&one);
+    if (!cft_data_or_skip("siconos-fc3d/reference", "ch06.6")) return;
     /* every FC3D problem with a reference (n <= 15): Siconos' err / |q| <= 1e-8 from r = 0 */
     char names[64][128];
     int nf = fc_reference_files(names, 64);

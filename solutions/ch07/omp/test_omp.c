@@ -66,6 +66,7 @@ static void same_solve(const char *name)
 
 START_TEST(omp_bit_for_bit_files)
 {
+    if (!cft_data_or_skip("siconos-fc3d", "omp") || !cft_data_or_skip("fclib", "omp")) return;
     same_solve("siconos-fc3d/Capsules-i101-404.dat");
     same_solve("siconos-fc3d/OneObject-i1028-138.hdf5.dat");
     same_solve("fclib/converted/Box_Stacks-i0122-82-5.condensed.dat");
