@@ -316,9 +316,9 @@ static void hud_totals(const cfvRun *run, bool soft, float maxw, Hud *H)
             snprintf(detail, sizeof detail, "contact solver: none   contacts %d", contacts);
         else
             snprintf(detail, sizeof detail,
-                     "solver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d"
+                     "solver %s (friction: %s)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d"
                      "   not converged %ld of %ld steps",
-                     d->solver->name, cf_friction_model_name(d->friction_model), iters, budget, resid,
+                     d->solver->name, cf_world_friction_law(&run->slot[0].w, d->solver), iters, budget, resid,
                      cf_measure_name(d->solver->measure), common, contacts, unconverged, solved_steps);
     }
     add_lines(H, detail, dim, 1.0f, -1, dchars);

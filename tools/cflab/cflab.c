@@ -327,9 +327,11 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
     fprintf(f, "wall time:  %.3g us per step (%.3g s in cf_world_step)\n", 1e6 * per_step, r->seconds);
     if (w->def.detector != CF_DETECT_NONE || w->def.solver) {
         const cfSolver *s = w->def.solver;
-        fprintf(f, "solver:     %s, %d iterations, %s friction, warm start %s",
+        /* the law the row really solves (cf_solver_law()), not the setting it was asked for */
+        fprintf(f, "solver:     %s, %d iterations, friction: %s, warm start %s",
                 w->def.per_island ? CF_SOLVER_PER_ISLAND " (chapter 11.2's rule per island)" : s ? s->name : "none",
-                w->def.solver_iterations, cf_friction_model_name(w->def.friction_model), w->def.warm_start ? "on" : "off");
+                w->def.solver_iterations, w->def.per_island ? "each island's row's (below)" : cf_world_friction_law(w, s),
+                w->def.warm_start ? "on" : "off");
         if (w->def.soft_tolerance > 0.0) fprintf(f, ", soft rows to %g absolute", w->def.soft_tolerance);
         fputc('\n', f);
         if (w->def.per_island) {
@@ -340,10 +342,12 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
                 fprintf(f, "%s %s on %d (%d contacts)", j ? "," : "", w->stats.island.solver[j]->name,
                         w->stats.island.islands_of[j], w->stats.island.contacts_of[j]);
             fputc('\n', f);
-            fprintf(f, "residual:   last step common %.3e (Coulomb natural map, the largest of its islands)\n", r->common);
+            fprintf(f, "residual:   last step common %.3e (%s, the largest of its islands)\n", r->common,
+                    w->stats.common_directional ? "each island's own law: a texture island's directional-box natural map"
+                                                : "Coulomb natural map");
         } else if (s)
-            fprintf(f, "residual:   last step %.3e (%s), common %.3e (Coulomb natural map)\n", r->residual,
-                    cf_measure_describe(s->measure), r->common);
+            fprintf(f, "residual:   last step %.3e (%s), common %.3e (%s)\n", r->residual, cf_measure_describe(s->measure),
+                    r->common, w->stats.common_directional ? "directional-box natural map" : "Coulomb natural map");
     }
     if (w->def.solver || w->def.pipeline != CF_PIPELINE_VELOCITY) {
         fprintf(f, "converged:  %ld of the %ld solves", r->solves - w->unconverged_steps, r->solves);

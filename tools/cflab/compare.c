@@ -51,7 +51,8 @@ static void compare_help(FILE *f)
             "  iters        iterations (sweeps, pivots) of the contact solve, mean over the steps that had\n"
             "               contacts\n"
             "  common       the common residual: the Coulomb natural map at the impulses found, the one\n"
-            "               number every solver reports whatever it solves (cfStepStats::common_residual);\n"
+            "               number every solver reports whatever it solves (cfStepStats::common_residual;\n"
+            "               on texture friction the directional box's natural map, which has no cone);\n"
             "               of the last step, and the largest over all steps\n"
             "  dE           energy (kinetic + potential + elastic) at the end minus at the start, in J, and\n"
             "               relative to |E(0)|, as `cflab run --summary` reports it\n"
@@ -59,6 +60,9 @@ static void compare_help(FILE *f)
             "  rest drift   largest displacement (m) at the end of a rigid body that was at rest at the\n"
             "               start, not moving and touching something (a stack that should stand shows its\n"
             "               creep here); '-' when no body starts so (every one is let go in the air)\n"
+            "  friction     the friction law the solver really solves on the scene's contacts: cone, box\n"
+            "               (the pyramid), polyhedral cone, elliptic cone, texture (directional boxes),\n"
+            "               or a law it refuses (the step then fails)\n"
             "\n"
             "files in DIR:\n"
             "  summary.csv    the table\n"
@@ -219,6 +223,8 @@ typedef struct Run {
     double history[CF_STATS_HISTORY]; /* residual per iteration of the chosen step */
     int history_len;    /* -1: the chosen step had no contact solve (or was not reached) */
     cfMeasure measure;
+    const char *law;    /* the friction law the solver solves on the scene (cf_world_friction_law()) */
+    bool directional;   /* a step's common residual was the directional box's (texture friction) */
 } Run;
 
 static int series_alloc(Series *s, long n)
@@ -253,6 +259,7 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
     r->e0 = cf_world_energy(&w);
     r->history_len = -1;
     r->measure = r->solver->measure;
+    r->law = cf_world_friction_law(&w, r->solver);
     int status = 0;
     bool *touching = calloc((size_t)(scene->n_bodies > 0 ? scene->n_bodies : 1), sizeof *touching);
     if (!touching) {
@@ -293,6 +300,7 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
         r->seconds += dt;
         r->solve_seconds += ss->stage_seconds[CF_STAGE_SOLVE];
         r->pen_max = fmax(r->pen_max, pen);
+        r->directional |= solved && ss->common_directional;
         if (solved) {
             r->solves++;
             r->iters_sum += ss->solver_iterations;
@@ -331,23 +339,23 @@ static void status_text(const Run *r, char *buf, size_t cap)
 
 static void print_table(FILE *f, const Run *runs, int n)
 {
-    fprintf(f, "%-15s %-10s %9s %9s %7s %11s %11s %11s %11s %10s %10s\n", "solver", "status", "ms/step", "solve ms",
-            "iters", "common last", "common max", "dE (J)", "dE/|E0|", "max pen", "rest drift");
+    fprintf(f, "%-15s %-10s %9s %9s %7s %11s %11s %11s %11s %10s %10s  %s\n", "solver", "status", "ms/step", "solve ms",
+            "iters", "common last", "common max", "dE (J)", "dE/|E0|", "max pen", "rest drift", "friction");
     for (int i = 0; i < n; ++i) {
         const Run *r = &runs[i];
         char st[32];
         status_text(r, st, sizeof st);
         if (r->done == 0) {
-            fprintf(f, "%-15s %-10s %9s %9s %7s %11s %11s %11s %11s %10s %10s\n", r->solver->name, st, "-", "-", "-", "-",
-                    "-", "-", "-", "-", "-");
+            fprintf(f, "%-15s %-10s %9s %9s %7s %11s %11s %11s %11s %10s %10s  %s\n", r->solver->name, st, "-", "-", "-",
+                    "-", "-", "-", "-", "-", "-", r->law);
             continue;
         }
         char drift[32];
         if (r->resting > 0) snprintf(drift, sizeof drift, "%10.2e", r->drift);
         else snprintf(drift, sizeof drift, "%10s", "-");
-        fprintf(f, "%-15s %-10s %9.3g %9.3g %7.1f %11.3e %11.3e %+11.3e %+11.3e %10.2e %s\n", r->solver->name, st,
+        fprintf(f, "%-15s %-10s %9.3g %9.3g %7.1f %11.3e %11.3e %+11.3e %+11.3e %10.2e %s  %s\n", r->solver->name, st,
                 mean_ms(r, r->seconds), mean_ms(r, r->solve_seconds), mean_iters(r), common_last(r), r->common_max,
-                r->e1 - r->e0, rel_drift(r), r->pen_max, drift);
+                r->e1 - r->e0, rel_drift(r), r->pen_max, drift, r->law);
     }
 }
 
@@ -376,15 +384,16 @@ static int write_csvs(const char *dir, const Run *runs, int n, long history_step
     if (!f) return 0;
     fputs("solver,status,steps,ms_per_step,solve_ms_per_step,iterations_mean,iterations_max,common_residual_last,"
           "common_residual_max,energy_start,energy_end,energy_change,energy_change_relative,max_penetration,"
-          "resting_bodies,resting_drift\n",
+          "resting_bodies,resting_drift,friction\n",
           f);
     for (int i = 0; i < n; ++i) {
         const Run *r = &runs[i];
         char st[32];
         status_text(r, st, sizeof st);
-        fprintf(f, "%s,%s,%ld,%.6g,%.6g,%.12g,%d,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%.12g\n", r->solver->name, st,
-                r->done, mean_ms(r, r->seconds), mean_ms(r, r->solve_seconds), mean_iters(r), r->iters_max, common_last(r),
-                r->common_max, r->e0, r->e1, r->e1 - r->e0, rel_drift(r), r->pen_max, r->resting, r->drift);
+        fprintf(f, "%s,%s,%ld,%.6g,%.6g,%.12g,%d,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%.12g,\"%s\"\n",
+                r->solver->name, st, r->done, mean_ms(r, r->seconds), mean_ms(r, r->solve_seconds), mean_iters(r),
+                r->iters_max, common_last(r), r->common_max, r->e0, r->e1, r->e1 - r->e0, rel_drift(r), r->pen_max,
+                r->resting, r->drift, r->law);
     }
     if (!close_out(f, path) || !(f = open_out(dir, "steps.csv", path, sizeof path))) return 0;
     fputs("solver,step,time,step_ms,solve_ms,contacts,iterations,common_residual,energy,max_penetration\n", f);
@@ -564,6 +573,9 @@ int cflab_compare_main(int argc, char **argv)
                o.scene, steps, scene.def.dt, (double)steps * scene.def.dt, scene.n_bodies, scene.n_soft,
                o.iters >= 0 ? (int)o.iters : scene.def.solver_iterations);
         print_table(stdout, runs, o.n_solvers);
+        bool texture = false;
+        for (int i = 0; i < o.n_solvers; ++i) texture |= runs[i].directional;
+        if (texture) printf("(common: on the steps with texture contacts, the directional box's natural-map residual)\n");
         if (runs[0].resting > 0)
             printf("(common: Coulomb natural-map residual; dE: energy change; max pen: deepest contact (m); rest drift (m):\n"
                    " of the %d %s at rest on something at the start; cflab compare --help explains every column)\n",

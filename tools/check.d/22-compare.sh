@@ -59,7 +59,7 @@ def close(a, b, tol=1e-9):
 
 with open(f"{d}/out/summary.csv") as f:
     rows = list(csv.DictReader(f))
-    header = f"solver,status,steps,ms_per_step,solve_ms_per_step,iterations_mean,iterations_max,common_residual_last,common_residual_max,energy_start,energy_end,energy_change,energy_change_relative,max_penetration,resting_bodies,resting_drift"
+    header = f"solver,status,steps,ms_per_step,solve_ms_per_step,iterations_mean,iterations_max,common_residual_last,common_residual_max,energy_start,energy_end,energy_change,energy_change_relative,max_penetration,resting_bodies,resting_drift,friction"
 with open(f"{d}/out/summary.csv") as f:
     if f.readline().strip() != header:
         bad.append("summary.csv: unexpected header")
@@ -142,7 +142,7 @@ EOF
   for s in $solvers; do
     grep -Eq "^$s +ok +[0-9]" <<<"$out" || { echo "no table row '$s ok' in the output"; bad=1; }
   done
-  grep -q "^solver *status *ms/step *solve ms *iters *common last *common max *dE (J) *dE/|E0| *max pen *rest drift$" <<<"$out" ||
+  grep -q "^solver *status *ms/step *solve ms *iters *common last *common max *dE (J) *dE/|E0| *max pen *rest drift *friction$" <<<"$out" ||
     { echo "unexpected table header"; bad=1; }
   [ "$bad" -eq 0 ] && echo "ok: table, summary.csv, steps.csv and history.csv agree with cflab run of each solver; 4 plots of 1000x600"
   return "$bad"
