@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cf/cf_math.h"
 #include "cf/cf_solvers.h"
@@ -241,6 +242,27 @@ START_TEST(texture_law_named)
 }
 END_TEST
 
+/* --dump-problem on a texture step: the Siconos FC3D file would hold the boxes' symmetric bound as an
+   ellipse, another law; refused, naming the file and the directional boxes (not "elliptic cones") */
+START_TEST(texture_problem_not_written)
+{
+    cfWorld w;
+    load(&w);
+    cft_assert_ok(cf_world_step(&w));
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/cf_texture_problem_%d.dat", (int)getpid());
+    remove(path);
+    cfError err = {{0}};
+    cft_assert_status(cf_world_write_problem(&w, path, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, path) && strstr(err.msg, "4 of the last step's 4 contacts have texture friction") &&
+                      strstr(err.msg, "directional boxes") && !strstr(err.msg, "elliptic"),
+                  "%s", err.msg);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(!f, "%s was written", path);
+    cf_world_free(&w);
+}
+END_TEST
+
 #define PLANE "{\"name\": \"ground\", \"fixed\": true, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1]}"
 #define BLOCK "{\"name\": \"block\", \"mass\": 1, \"position\": [0, 0, 0.02], \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.02]}"
 #define PAIR ", \"friction\": [{\"bodies\": [\"ground\", \"block\"], \"law\": \"texture\"}]"
@@ -305,6 +327,7 @@ static void build(Suite *s)
     CFT_TEST(p, pull_every_directional_row, "every directional row (FC3D and boxed LCP) gives the law's pull both ways");
     CFT_TEST(p, texture_needs_directional_row, "a texture contact is refused to a row without the directional box");
     CFT_TEST(p, texture_law_named, "the law printed is the one the row solves: texture's directional boxes, the box, refusals");
+    CFT_TEST(p, texture_problem_not_written, "--dump-problem refuses a texture step's problem: FC3D has no directional box");
     CFT_TEST(p, texture_world_copy, "a world copy has its own heights and drive, and steps the same");
     TCase *in = cft_tcase_unit(s, "input");
     CFT_TEST(in, texture_scene_errors, "texture without height field, bad field size, bad drive: the key path named");

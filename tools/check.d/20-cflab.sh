@@ -137,7 +137,21 @@ cflab_check_friction_law() {
   return "$bad"
 }
 
+# --dump-problem of a texture step: refused (exit 1), naming the file and the directional boxes
+cflab_check_dump_texture() {
+  local f="$LOG/texture.dat" err rc
+  rm -f "$f"
+  err=$("$CFLAB_BIN" run scenes/ch10_texture_pull.json --steps 5 --quiet --dump-problem "$f" 2>&1)
+  rc=$?
+  if [ "$rc" -ne 1 ] || [ -e "$f" ] || ! grep -q "^cflab run: --dump-problem: $f: not written: 4 of the last step's 4 contacts have texture friction, whose directional boxes" <<<"$err"; then
+    echo "expected exit 1, no file and the directional boxes named; got exit $rc: $err"
+    return 1
+  fi
+  echo "ok: exit 1, $err"
+}
+
 gate_bg "cflab: run writes the trajectory CSV" cflab_check_run
+gate_bg "cflab: --dump-problem refuses texture friction's directional boxes" cflab_check_dump_texture
 gate_bg "cflab: --summary names the friction law the row solves" cflab_check_friction_law
 gate_bg "cflab: every world solver runs the stack of ten (--solver)" cflab_check_world_solvers
 gate_bg "cflab: --history prints the last step's residual per iteration" cflab_check_history
