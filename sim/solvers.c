@@ -415,8 +415,11 @@ const char *cf_solver_law(const cfSolver *s, cfFrictionModel asked, bool ellipse
     /* the contacts stage refuses an ellipse to the matrix-free rows and the dual form, and texture
        contacts to every row that is not directional */
     bool no_ellipse = ellipses && (s->form == CF_FORM_ROWS || s->form == CF_FORM_DUAL) && !s->anisotropic;
-    if (texture) return box ? "box (texture refused)" : s->form == CF_FORM_LCP ? "polyhedral cone (texture refused)"
-                                                                                : "cone (texture refused)";
+    if (texture)
+        return box ? "box (texture refused)"
+               : s->form == CF_FORM_LCP      ? "polyhedral cone (texture refused)"
+               : ellipses && !no_ellipse      ? "elliptic cone (texture refused)"
+                                              : "cone (texture refused)";
     if (no_ellipse) return box ? "box (ellipses refused)" : "cone (ellipses refused)";
     if (box) return ellipses ? "box (the ellipses' pyramids)" : "box";
     if (s->form == CF_FORM_LCP) return ellipses ? "polyhedral cone (rays on the ellipses)" : "polyhedral cone";

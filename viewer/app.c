@@ -314,7 +314,21 @@ static void hud_totals(const cfvRun *run, bool soft, float maxw, Hud *H)
                      iters == 1 ? "" : "s", resid);
         else if (!d->solver)
             snprintf(detail, sizeof detail, "contact solver: none   contacts %d", contacts);
-        else
+        else if (d->per_island) {
+            /* each island's row and the law it solves there (cfStepStats::island) */
+            char each[400];
+            size_t m = 0;
+            each[0] = '\0';
+            for (int j = 0; j < st->island.n_solvers && m < sizeof each; ++j)
+                m += (size_t)snprintf(each + m, sizeof each - m, "%s%s on %d (%d contacts, %s)", j ? ", " : "",
+                                      st->island.solver[j]->name, st->island.islands_of[j], st->island.contacts_of[j],
+                                      st->island.law_of[j]);
+            snprintf(detail, sizeof detail,
+                     "solver " CF_SOLVER_PER_ISLAND ": %d islands with contacts (%d asleep): %s   iterations %d   common %.3e"
+                     "   contacts %d   not converged %ld of %ld steps",
+                     st->island.islands, st->island.sleeping, m ? each : "none solved", iters, common, contacts,
+                     unconverged, solved_steps);
+        } else
             snprintf(detail, sizeof detail,
                      "solver %s (friction: %s)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d"
                      "   not converged %ld of %ld steps",

@@ -341,8 +341,8 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
             if (w->def.sleep_steps > 0) fprintf(f, " (%d asleep)", w->stats.island.sleeping);
             fputc(':', f);
             for (int j = 0; j < w->stats.island.n_solvers; ++j)
-                fprintf(f, "%s %s on %d (%d contacts)", j ? "," : "", w->stats.island.solver[j]->name,
-                        w->stats.island.islands_of[j], w->stats.island.contacts_of[j]);
+                fprintf(f, "%s %s on %d (%d contacts, friction: %s)", j ? "," : "", w->stats.island.solver[j]->name,
+                        w->stats.island.islands_of[j], w->stats.island.contacts_of[j], w->stats.island.law_of[j]);
             fputc('\n', f);
             fprintf(f, "residual:   last step common %.3e (%s, the largest of its islands)\n", r->common,
                     w->stats.common_directional ? "each island's own law: a texture island's directional-box natural map"

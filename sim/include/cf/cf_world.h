@@ -330,6 +330,9 @@ typedef struct cfStepStats {
         const cfSolver *solver[CF_STATS_ISLAND_SOLVERS];
         int islands_of[CF_STATS_ISLAND_SOLVERS];
         int contacts_of[CF_STATS_ISLAND_SOLVERS];
+        bool ellipses_of[CF_STATS_ISLAND_SOLVERS]; /**< its islands had anisotropic contacts (ellipses) */
+        bool texture_of[CF_STATS_ISLAND_SOLVERS];  /**< its islands had texture contacts (directional boxes) */
+        const char *law_of[CF_STATS_ISLAND_SOLVERS]; /**< the law it solved there (cf_solver_law()) */
     } island;
     /** residual after iteration k + 1 of the last solve, for k < cfStepStats::solver_history_len
      *  (see above); the entries past it mean nothing */
