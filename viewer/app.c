@@ -237,7 +237,7 @@ static void hud_world(const cfvApp *app, Hud *H, int i, bool rigid, int chars)
     char integ[200] = "", label[160];
     cfv_slot_label(sl, label, sizeof label);
     size_t m = 0;
-    if (d->solver) m += (size_t)snprintf(integ + m, sizeof integ - m, "%s", d->solver->name);
+    if (d->solver) m += (size_t)snprintf(integ + m, sizeof integ - m, "%s", d->per_island ? CF_SOLVER_PER_ISLAND : d->solver->name);
     if (d->pipeline != CF_PIPELINE_VELOCITY) /* its own step: the integrator settings are the velocity pipeline's */
         m += (size_t)snprintf(integ + m, sizeof integ - m, "%spipeline %s", m ? ", " : "", cf_pipeline_name(d->pipeline));
     else {
