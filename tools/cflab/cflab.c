@@ -125,7 +125,8 @@ static void run_help(FILE *f)
           "                ..., none). Soft bodies give their centre of mass,\n"
           "                identity orientation, momentum/mass and kinetic+elastic+potential energy.\n"
           "  --every K     write every K-th step (default 1)\n"
-          "  --solver S    contact solver: none or a world solver of `cflab solvers`\n"
+          "  --solver S    contact solver: none, a world solver of `cflab solvers`, or per-island\n"
+          "                (chapter 11.2's rule chooses one for each island of rigid bodies)\n"
           "  --iters N     solver iterations (sweeps) per step\n"
           "  --friction M  friction model: cone or box\n"
           "  --r-factor R  r-factors of the PROX solvers: local, global or blocked\n"
@@ -160,6 +161,7 @@ typedef struct RunOptions {
     int history;     /* 1: print the last step's residual per iteration */
     const cfSolver *solver; /* with solver_set: NULL for none */
     int solver_set;  /* 0: from the scene */
+    int per_island;  /* with solver_set: "per-island" (chapter 11.2's rule per island; solver is then pgs) */
     int iters;       /* -1: from the scene */
     int friction;    /* -1: from the scene */
     int r_factor;    /* -1: from the scene */
@@ -233,10 +235,11 @@ static int run_parse(int argc, char **argv, RunOptions *o)
             o->cold = 1;
         } else if ((val = cflab_option_value(argc, argv, &i, "--solver", &missing))) {
             o->solver_set = 1;
-            o->solver = strcmp(val, "none") == 0 ? NULL : cf_solver_find(val);
+            o->per_island = strcmp(val, CF_SOLVER_PER_ISLAND) == 0;
+            o->solver = strcmp(val, "none") == 0 ? NULL : cf_solver_find(o->per_island ? "pgs" : val);
             if (strcmp(val, "none") != 0 && !(o->solver && o->solver->contacts)) {
                 char names[512];
-                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none or one of: %s)%s\n", val,
+                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none, " CF_SOLVER_PER_ISLAND " or one of: %s)%s\n", val,
                         cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names), cf_solver_absent_reason(val));
                 return EXIT_BAD_INPUT;
             }
@@ -398,7 +401,8 @@ static int cmd_run(int argc, char **argv)
     cfSceneInfo info;
     cfError err;
     /* --solver replaces the scene's before it is checked: a scene written for a reference-only row runs on another */
-    cfStatus st = cf_scene_load_solved(o.scene, o.solver_set ? (o.solver ? o.solver->name : "none") : NULL, &w, &info, &err);
+    const char *asked = !o.solver_set ? NULL : o.per_island ? CF_SOLVER_PER_ISLAND : o.solver ? o.solver->name : "none";
+    cfStatus st = cf_scene_load_solved(o.scene, asked, &w, &info, &err);
     if (st != CF_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return EXIT_BAD_INPUT;

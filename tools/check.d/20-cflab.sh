@@ -133,7 +133,12 @@ cflab_check_friction_law() {
     { echo "texture pull: the common residual is not named the directional box's: $out"; bad=1; }
   out=$("$CFLAB_BIN" run scenes/ch05_stack_10.json --solver pgs-boxed --steps 5 --summary 2>&1) || { echo "pgs-boxed: exit $?"; return 1; }
   grep -q "^solver: *pgs-boxed, .* friction: box," <<<"$out" || { echo "pgs-boxed: the solver line does not name the box: $out"; bad=1; }
-  [ "$bad" -eq 0 ] && echo "ok: the summary names texture's directional boxes and a boxed row's box"
+  # --solver per-island: the texture island gets pgs-texture, and the summary says so
+  out=$("$CFLAB_BIN" run scenes/ch10_texture_pull.json --solver per-island --steps 5 --summary 2>&1) ||
+    { echo "--solver per-island: exit $?: $out"; return 1; }
+  grep -q "^islands: *last step 1 with contacts: pgs-texture on 1 (4 contacts, friction: texture (directional boxes))$" <<<"$out" ||
+    { echo "--solver per-island: no texture island on pgs-texture in: $out"; bad=1; }
+  [ "$bad" -eq 0 ] && echo "ok: the summary names texture's directional boxes, a boxed row's box, each island's row and law"
   return "$bad"
 }
 
@@ -152,7 +157,7 @@ cflab_check_dump_texture() {
 
 gate_bg "cflab: run writes the trajectory CSV" cflab_check_run
 gate_bg "cflab: --dump-problem refuses texture friction's directional boxes" cflab_check_dump_texture
-gate_bg "cflab: --summary names the friction law the row solves" cflab_check_friction_law
+gate_bg "cflab: --summary names the friction law the row solves (and each island's)" cflab_check_friction_law
 gate_bg "cflab: every world solver runs the stack of ten (--solver)" cflab_check_world_solvers
 gate_bg "cflab: --history prints the last step's residual per iteration" cflab_check_history
 gate_bg "cflab: every scene runs" cflab_check_all_scenes
