@@ -63,7 +63,7 @@ cfFrictionModel cf_solver_friction(const cfSolver *s, cfFrictionModel asked);
  * 10.6): "texture (directional boxes)" for a directional row on texture contacts, "elliptic cone"
  * for an anisotropic row on ellipses, "elliptic cone (isotropic equivalent)" for another FC3D row,
  * "box" or "box (the ellipses' pyramids)", "polyhedral cone" (CF_FORM_LCP), "cone"; a law the row
- * refuses (the step fails on it) is named so, e.g. "cone (texture refused)". "none" for NULL.
+ * refuses (the step fails on it) is named so, as in "cone (texture refused)". "none" for NULL.
  * Never NULL: a static string.
  */
 const char *cf_solver_law(const cfSolver *s, cfFrictionModel asked, bool ellipses, bool texture);

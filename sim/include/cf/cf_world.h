@@ -576,7 +576,7 @@ int cf_world_crossings(const cfWorld *w, const cfWorld *before, char *what, size
 cfStatus cf_world_ipc_pairs(const cfWorld *w, void (*fn)(void *ctx, cfVec3 a, cfVec3 b, double d), void *ctx);
 
 /**
- * The friction law solver @p s (e.g. cfWorldDef::solver) solves on @p w's contacts, for what
+ * The friction law solver @p s (such as cfWorldDef::solver) solves on @p w's contacts, for what
  * programs print: cf_solver_law() of the world's friction_model, with
  * ellipses when a material pair has an orthotropic, tensor or Matchstick law and texture when one
  * has the texture law (the pairs say what the contacts between their bodies will carry). A
