@@ -6,8 +6,9 @@
    in a world of its bodies alone. The detect, contacts, velocities and positions stages are the
    world's, once per step. With cfWorldDef::sleep_steps an island at rest that long sleeps: frozen,
    not solved, until a body that is not at rest joins it. The rule's row must take its island's
-   laws (a texture contact a directional row, an ellipse an assembled form). Rigid bodies only: a soft body's system is built in the velocities
-   stage for one solver's form (the dual form or not), before the islands are known. */
+   laws (a texture contact a directional row, an ellipse an assembled form). Rigid bodies only: a
+   soft body's system is built in the velocities stage for one solver's form (the dual form or
+   not), before the islands are known. */
 #include <stdlib.h>
 #include <string.h>
 
