@@ -5,27 +5,72 @@
    the bodies of the other islands held fixed meanwhile, so that an island is solved exactly as
    in a world of its bodies alone. The detect, contacts, velocities and positions stages are the
    world's, once per step. With cfWorldDef::sleep_steps an island at rest that long sleeps: frozen,
-   not solved, until a body that is not at rest joins it. Rigid bodies only: a soft body's system is built in the velocities
-   stage for one solver's form (the dual form or not), before the islands are known. */
+   not solved, until a body that is not at rest joins it. The rule's row must take its island's
+   laws (a texture contact a directional row, an ellipse an assembled form). Rigid bodies only: a
+   soft body's system is built in the velocities stage for one solver's form (the dual form or
+   not), before the islands are known. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cf/cf_ch11.h"
+#include "cf/cf_solvers.h"
 #include "stages.h"
 
-/* count island @p k's solver in the step's stats */
-static void count_solver(cfStepStats *st, const cfSolver *s, int contacts)
+/* the laws of island @p k's contacts: an ellipse (orthotropic, tensor, Matchstick: the contacts
+   stage made each its ellipse), texture friction's directional box */
+static void island_laws(const cfIslands *is, int k, const cfContactList *contacts, bool *ellipses, bool *texture)
 {
+    *ellipses = *texture = false;
+    for (int a = 0; a < contacts->count; ++a) {
+        if (is->of_contact[a] != k) continue;
+        cfFrictionLaw law = cf_contact_friction(&contacts->items[a])->law;
+        *texture |= law == CF_LAW_DIRECTIONAL;
+        *ellipses |= law != CF_LAW_ISOTROPIC && law != CF_LAW_DIRECTIONAL;
+    }
+}
+
+/* count island @p k's solver in the step's stats, with the law it solves there */
+static void count_solver(cfWorld *w, const cfSolver *s, const cfIslands *is, int k, const cfContactList *contacts)
+{
+    cfStepStats *st = &w->stats;
     int j = 0;
     while (j < st->island.n_solvers && st->island.solver[j] != s) ++j;
     if (j == CF_STATS_ISLAND_SOLVERS) return;
     if (j == st->island.n_solvers) {
         st->island.solver[j] = s;
         st->island.islands_of[j] = st->island.contacts_of[j] = 0;
+        st->island.ellipses_of[j] = st->island.texture_of[j] = false;
         st->island.n_solvers++;
     }
+    bool ellipses, texture;
+    island_laws(is, k, contacts, &ellipses, &texture);
     st->island.islands_of[j] += 1;
-    st->island.contacts_of[j] += contacts;
+    st->island.contacts_of[j] += cf_island_summary(is, k, contacts->items).contacts;
+    st->island.ellipses_of[j] |= ellipses;
+    st->island.texture_of[j] |= texture;
+    st->island.law_of[j] = cf_solver_law(s, w->def.friction_model, st->island.ellipses_of[j], st->island.texture_of[j]);
+}
+
+/* the row the rule chose takes every contact of island @p k, as the contacts stage asks of one
+   solver for the whole world: a texture contact's directional box needs a directional row, an
+   ellipse an assembled form (the world gives a row that does not solve ellipses their isotropic
+   equivalent or pyramid); CF_OK, or the step's failure naming the island and the rows that take it */
+static cfStatus takes_island(cfWorld *w, const cfSolver *s, const cfIslands *is, int k, const cfContactList *contacts)
+{
+    bool ellipses, texture;
+    island_laws(is, k, contacts, &ellipses, &texture);
+    char names[512];
+    if (texture && !s->directional)
+        return cf_step_fail(w, CF_BAD_INPUT, "solver \"" CF_SOLVER_PER_ISLAND "\": chapter 11.2's cf_island_solver() gave '%s' "
+                            "for island %d, which has texture friction, whose directional box '%s' does not read (chapter "
+                            "10.6; the rows that do: %s)", s->name, k, s->name,
+                            cf_solver_names(CF_SOLVERS_DIRECTIONAL, names, sizeof names));
+    if (ellipses && !cf_solver_matches(s, CF_SOLVERS_ASSEMBLED))
+        return cf_step_fail(w, CF_BAD_INPUT, "solver \"" CF_SOLVER_PER_ISLAND "\": chapter 11.2's cf_island_solver() gave '%s' "
+                            "for island %d, which has anisotropic friction (ellipses), and '%s' takes isotropic friction "
+                            "only (chapter 10; the rows of assembled problems take it: %s)", s->name, k, s->name,
+                            cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
+    return CF_OK;
 }
 
 cfStatus cf_islands_assemble(cfWorld *w, const cfContactList *contacts, cfIslandWork *iw)
@@ -56,6 +101,7 @@ cfStatus cf_islands_assemble(cfWorld *w, const cfContactList *contacts, cfIsland
                                 "solver \"per-island\": chapter 11.2's cf_island_solver() gave %s%s%s for island %d (%d "
                                 "contacts, %d bodies)%s", name ? "'" : "", name ? name : "no solver", name ? "'" : "", k,
                                 sum.contacts, sum.rigid, name ? ", not a world solver of this build" : "");
+        if ((st = takes_island(w, s, iw->is, k, contacts)) != CF_OK) return st;
         iw->solver[k] = s;
         w->stats.island.islands++;
     }
@@ -121,6 +167,7 @@ static cfStatus gather(const cfContactList *contacts, cfIslandWork *iw, int k)
    CF_OK), the largest residuals */
 typedef struct Merged {
     int iterations, retries, split_iterations;
+    bool directional; /* an island's common residual was its directional box's */
     cfStatus status, claimed;
     double residual, common_residual, common, common_tol;
 } Merged;
@@ -130,6 +177,7 @@ static void merge(Merged *m, const cfStepStats *st)
     m->iterations += st->solver_iterations;
     m->retries += st->solver_retries;
     m->split_iterations += st->split_iterations;
+    m->directional |= st->common_directional;
     if (m->status == CF_OK && st->solver_status != CF_OK) m->status = st->solver_status;
     if (m->claimed == CF_OK && st->solver_claimed != CF_OK) m->claimed = st->solver_claimed;
     if (st->solver_residual > m->residual) m->residual = st->solver_residual;
@@ -193,7 +241,7 @@ cfStatus cf_islands_solve(cfWorld *w, cfContactList *contacts, cfIslandWork *iw,
             w->stats.island.sleeping++;
             continue;
         }
-        count_solver(&w->stats, iw->solver[k], cf_island_summary(iw->is, k, contacts->items).contacts);
+        count_solver(w, iw->solver[k], iw->is, k, contacts);
         cfStatus st = solve_island(w, contacts, iw, k, as, soft, sv);
         if (st != CF_OK) return st;
         merge(&m, &w->stats);
@@ -207,6 +255,7 @@ cfStatus cf_islands_solve(cfWorld *w, cfContactList *contacts, cfIslandWork *iw,
     s->solver_claimed = m.claimed;
     s->solver_residual = m.residual;
     s->common_residual = m.common_residual;
+    s->common_directional = m.directional;
     s->solver_common = m.common;
     s->solver_common_tol = m.common_tol;
     s->contact_solve = true;

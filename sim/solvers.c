@@ -407,6 +407,26 @@ cfFrictionModel cf_solver_friction(const cfSolver *s, cfFrictionModel asked)
     return s->form == CF_FORM_BLCP || s->directional ? CF_FRICTION_BOX : s->friction_model ? asked : CF_FRICTION_CONE;
 }
 
+const char *cf_solver_law(const cfSolver *s, cfFrictionModel asked, bool ellipses, bool texture)
+{
+    if (!s) return "none";
+    if (texture && s->directional) return "texture (directional boxes)";
+    bool box = cf_solver_friction(s, asked) == CF_FRICTION_BOX;
+    /* the contacts stage refuses an ellipse to the matrix-free rows and the dual form, and texture
+       contacts to every row that is not directional */
+    bool no_ellipse = ellipses && (s->form == CF_FORM_ROWS || s->form == CF_FORM_DUAL) && !s->anisotropic;
+    if (texture)
+        return box ? "box (texture refused)"
+               : s->form == CF_FORM_LCP      ? "polyhedral cone (texture refused)"
+               : ellipses && !no_ellipse      ? "elliptic cone (texture refused)"
+                                              : "cone (texture refused)";
+    if (no_ellipse) return box ? "box (ellipses refused)" : "cone (ellipses refused)";
+    if (box) return ellipses ? "box (the ellipses' pyramids)" : "box";
+    if (s->form == CF_FORM_LCP) return ellipses ? "polyhedral cone (rays on the ellipses)" : "polyhedral cone";
+    if (ellipses) return s->anisotropic ? "elliptic cone" : "elliptic cone (isotropic equivalent)";
+    return "cone";
+}
+
 const char *cf_solver_absent_reason(const char *name)
 {
     for (int i = 0; i < N_REFERENCE_ONLY; ++i)

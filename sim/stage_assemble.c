@@ -434,5 +434,15 @@ cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err
     if (!w->work || w->work->as.fc.nc == 0)
         return cf_error_set(err, CF_BAD_INPUT, "%s: no assembled contact problem to write (the last step's solver, if "
                             "any, works on rigid rows or there were no contacts)", path);
-    return cf_fc_write_siconos(path, &w->work->as.fc, err);
+    /* a texture contact's box (mu_+t, mu_+b, mu_-t, mu_-b) is asymmetric: the FC3D problem's ellipse
+       is only its symmetric bound, so writing it would hand `cflab solve` another law */
+    const cfAssembly *as = &w->work->as;
+    if (as->directional) {
+        int n = 0;
+        for (int a = 0; a < w->contacts.count; ++a) n += cf_contact_friction(&w->contacts.items[a])->law == CF_LAW_DIRECTIONAL;
+        return cf_error_set(err, CF_BAD_INPUT, "%s: not written: %d of the last step's %d contacts have texture friction, "
+                            "whose directional boxes (mu_+t, mu_+b, mu_-t, mu_-b, chapter 10.6) are asymmetric and no "
+                            "friction cone; the Siconos FC3D format holds cones only", path, n, as->fc.nc);
+    }
+    return cf_fc_write_siconos(path, &as->fc, err);
 }

@@ -167,14 +167,17 @@ static cfStatus contact_takeable(cfWorld *w, const cfContact *c, const cfFrictio
                             "soft side; a solver per island takes rigid bodies only (a soft body's system is built for one "
                             "solver's form before the islands are known): choose one solver, e.g. dual",
                             cf_side_name(w, c, 0), cf_side_name(w, c, 1));
-    if (p && p->texture && (w->def.per_island || !s->directional)) {
+    /* a solver per island: the island's rule chooses a row of ellipses or of directional boxes, and
+       sim/islands.c checks that its row takes the island */
+    if (anisotropic && w->def.per_island) return CF_OK;
+    if (p && p->texture && !s->directional) {
         char names[512];
         return cf_step_fail(w, CF_BAD_INPUT, "solver '%s' takes no directional friction; the contact between '%s' and '%s' "
-                            "has the texture law, whose box is asymmetric (chapter 10.6; the solvers that take it: %s)",
-                            w->def.per_island ? CF_SOLVER_PER_ISLAND : s->name, cf_side_name(w, c, 0), cf_side_name(w, c, 1),
+                            "has the texture law, whose box is asymmetric (chapter 10.6; the solvers that take it: %s, "
+                            "and " CF_SOLVER_PER_ISLAND ")",
+                            s->name, cf_side_name(w, c, 0), cf_side_name(w, c, 1),
                             cf_solver_names(CF_SOLVERS_DIRECTIONAL, names, sizeof names));
     }
-    if (anisotropic && w->def.per_island) return CF_OK; /* the island's rule chooses a solver of ellipses */
     if (soft && !cf_solver_matches(s, CF_SOLVERS_SOFT)) {
         char names[512];
         return cf_step_fail(w, CF_BAD_INPUT,

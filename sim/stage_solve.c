@@ -340,8 +340,10 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
     if (st != CF_OK) return cf_step_fail(w, st, "solve: applying the impulses failed (%s)", cf_status_name(st));
     for (int a = 0; a < nc; ++a) memcpy(contacts->items[a].lambda, &x[3 * a], 3 * sizeof *x);
     /* a texture contact's box has no cone: the directional box's natural map (chapter 10.6) */
-    if (as->directional && as->prob.mu4) w->stats.common_residual = cf_fc_texture_residual(&as->fc, as->prob.mu4, x);
-    else if (s->form != CF_FORM_ROWS) w->stats.common_residual = cf_fc_residual(&as->fc, x);
+    if (as->directional && as->prob.mu4) {
+        w->stats.common_residual = cf_fc_texture_residual(&as->fc, as->prob.mu4, x);
+        w->stats.common_directional = true;
+    } else if (s->form != CF_FORM_ROWS) w->stats.common_residual = cf_fc_residual(&as->fc, x);
     else if (as->par.friction == CF_FRICTION_CONE) w->stats.common_residual = rep.residual;
     else w->stats.common_residual = rows_residual(w, contacts, as, x, CF_FRICTION_CONE);
     return CF_OK;

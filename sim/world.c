@@ -2,6 +2,7 @@
 /* The world as a container: bodies, friction pairs, copies, energy and momentum. Its settings are
    settings.c's, its step step.c's. */
 #include "cf/cf_world.h"
+#include "cf/cf_solvers.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -248,6 +249,17 @@ cfVec3 cf_pull_force(const cfWorld *w, const cfPull *p)
     const cfRigidBody *b = &w->bodies[p->body];
     cfVec3 at = cfu_mul_add(p->anchor, w->time, p->velocity);
     return cfu_add(cfu_scale(p->stiffness, cfu_sub(at, b->x)), cfu_scale(p->damping, cfu_sub(p->velocity, b->v)));
+}
+
+const char *cf_world_friction_law(const cfWorld *w, const cfSolver *s)
+{
+    bool ellipses = false, texture = false;
+    for (int i = 0; i < w->n_pairs; ++i) {
+        const cfFrictionPair *p = &w->pairs[i];
+        texture |= p->texture;
+        ellipses |= p->matchstick || p->law.law != CF_LAW_ISOTROPIC;
+    }
+    return cf_solver_law(s, w->def.friction_model, ellipses, texture);
 }
 
 double cf_world_energy(const cfWorld *w)

@@ -237,7 +237,7 @@ static void hud_world(const cfvApp *app, Hud *H, int i, bool rigid, int chars)
     char integ[200] = "", label[160];
     cfv_slot_label(sl, label, sizeof label);
     size_t m = 0;
-    if (d->solver) m += (size_t)snprintf(integ + m, sizeof integ - m, "%s", d->solver->name);
+    if (d->solver) m += (size_t)snprintf(integ + m, sizeof integ - m, "%s", d->per_island ? CF_SOLVER_PER_ISLAND : d->solver->name);
     if (d->pipeline != CF_PIPELINE_VELOCITY) /* its own step: the integrator settings are the velocity pipeline's */
         m += (size_t)snprintf(integ + m, sizeof integ - m, "%spipeline %s", m ? ", " : "", cf_pipeline_name(d->pipeline));
     else {
@@ -314,11 +314,25 @@ static void hud_totals(const cfvRun *run, bool soft, float maxw, Hud *H)
                      iters == 1 ? "" : "s", resid);
         else if (!d->solver)
             snprintf(detail, sizeof detail, "contact solver: none   contacts %d", contacts);
-        else
+        else if (d->per_island) {
+            /* each island's row and the law it solves there (cfStepStats::island) */
+            char each[400];
+            size_t m = 0;
+            each[0] = '\0';
+            for (int j = 0; j < st->island.n_solvers && m < sizeof each; ++j)
+                m += (size_t)snprintf(each + m, sizeof each - m, "%s%s on %d (%d contacts, %s)", j ? ", " : "",
+                                      st->island.solver[j]->name, st->island.islands_of[j], st->island.contacts_of[j],
+                                      st->island.law_of[j]);
             snprintf(detail, sizeof detail,
-                     "solver %s (%s friction)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d"
+                     "solver " CF_SOLVER_PER_ISLAND ": %d islands with contacts (%d asleep): %s   iterations %d   common %.3e"
+                     "   contacts %d   not converged %ld of %ld steps",
+                     st->island.islands, st->island.sleeping, m ? each : "none solved", iters, common, contacts,
+                     unconverged, solved_steps);
+        } else
+            snprintf(detail, sizeof detail,
+                     "solver %s (friction: %s)   iterations %d of %d   residual %.3e (%s), common %.3e   contacts %d"
                      "   not converged %ld of %ld steps",
-                     d->solver->name, cf_friction_model_name(d->friction_model), iters, budget, resid,
+                     d->solver->name, cf_world_friction_law(&run->slot[0].w, d->solver), iters, budget, resid,
                      cf_measure_name(d->solver->measure), common, contacts, unconverged, solved_steps);
     }
     add_lines(H, detail, dim, 1.0f, -1, dchars);

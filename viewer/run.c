@@ -559,7 +559,10 @@ cfStatus cfv_run_restart(cfvRun *run, bool keep, cfError *err)
     if (st != CF_OK || !keep || run->n_slots != n) return st;
     for (int i = 0; i < n; ++i) {
         cfWorldDef *d = &run->slot[i].w.def;
-        if (solver[i] && d->solver) cf_world_def_use_solver(d, solver[i]);
+        if (solver[i] && d->solver) {
+            cf_world_def_use_solver(d, solver[i]);
+            d->per_island = false, d->sleep_steps = 0; /* as cfv_run_cycle_slot_solver() */
+        }
         if (iterations[i]) d->solver_iterations = iterations[i];
         if (dt[i] > 0) d->dt = dt[i];
     }
@@ -626,6 +629,9 @@ void cfv_run_cycle_slot_solver(cfvRun *run, int slot, int dir)
         const cfSolver *s = cf_solver_at(((k + dir * step) % n + n) % n);
         if (s->contacts) {
             cf_world_def_use_solver(d, s);
+            /* a named row replaces chapter 11.2's rule per island (and its sleeping islands) */
+            d->per_island = false;
+            d->sleep_steps = 0;
             break;
         }
     }

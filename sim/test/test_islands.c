@@ -99,6 +99,84 @@ START_TEST(islands_each_as_alone)
 }
 END_TEST
 
+/* Four islands that need four solvers (scenes/ch11_islands.json): the stack (40 contacts: pgs), the
+   lone sliding cube (4: lemke), a box on ground grooved along x (orthotropic: pgs-blocked-aniso)
+   and a block dragged across chapter 10's sawtooth texture (texture friction's directional boxes:
+   pgs-texture, the only kind of row that reads them); the stats name each and the law it solves */
+static void law_of(const cfWorld *w, const char *name, int contacts, const char *law)
+{
+    for (int j = 0; j < w->stats.island.n_solvers; ++j)
+        if (strcmp(w->stats.island.solver[j]->name, name) == 0) {
+            ck_assert_msg(w->stats.island.contacts_of[j] == contacts, "%s: %d contacts, want %d", name,
+                          w->stats.island.contacts_of[j], contacts);
+            ck_assert_msg(strcmp(w->stats.island.law_of[j], law) == 0, "%s solves '%s', want '%s'", name,
+                          w->stats.island.law_of[j], law);
+            return;
+        }
+    ck_abort_msg("no island was solved by %s", name);
+}
+
+static void load_scene(const char *file, const char *solver, cfWorld *w)
+{
+    cfError err = {{0}};
+    cfStatus st = solver ? cf_scene_load_solved(cft_scene_path(file), solver, w, NULL, &err)
+                         : cf_scene_load(cft_scene_path(file), w, NULL, &err);
+    ck_assert_msg(st == CF_OK, "%s", err.msg);
+}
+
+START_TEST(islands_four_laws)
+{
+    cfWorld w;
+    load_scene("ch11_islands.json", NULL, &w);
+    ck_assert(w.def.per_island);
+    step_ok(&w, 5);
+    ck_assert_int_eq(w.stats.island.islands, 4);
+    ck_assert_int_eq(w.stats.island.n_solvers, 4);
+    law_of(&w, "pgs", 40, "cone");
+    law_of(&w, "lemke", 4, "polyhedral cone");
+    law_of(&w, "pgs-blocked-aniso", 4, "elliptic cone");
+    law_of(&w, "pgs-texture", 4, "texture (directional boxes)");
+    ck_assert(w.stats.common_directional);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* The texture island steps bit for bit as the dragged block alone with pgs-texture, and the grooved
+   one as the grooved box alone with pgs-blocked-aniso: the bodies of the mixed scene without the
+   others (same order of each island's bodies and contacts, so the same arithmetic) */
+START_TEST(islands_texture_as_alone)
+{
+    cfWorld both, tex, groove;
+    load_scene("ch11_islands.json", NULL, &both);
+    load_scene("ch11_islands.json", "pgs-texture", &tex);
+    load_scene("ch11_islands.json", "pgs-blocked-aniso", &groove);
+    /* the other bodies removed: every body but the ground and the island's own made fixed, far away */
+    const int plow = both.n_bodies - 1, grooved = both.n_bodies - 2;
+    for (int i = 1; i < both.n_bodies; ++i) {
+        if (i != plow) tex.bodies[i].fixed = true, tex.bodies[i].x.z += 100.0;
+        if (i != grooved) groove.bodies[i].fixed = true, groove.bodies[i].x.z += 100.0;
+    }
+    for (int k = 0; k < 200; ++k) {
+        step_ok(&both, 1);
+        step_ok(&tex, 1);
+        step_ok(&groove, 1);
+        const int id[2] = {plow, grooved};
+        const cfWorld *alone[2] = {&tex, &groove};
+        for (int m = 0; m < 2; ++m) {
+            const cfRigidBody *p = &both.bodies[id[m]], *q = &alone[m]->bodies[id[m]];
+            ck_assert_msg(memcmp(&p->x, &q->x, sizeof p->x) == 0 && memcmp(&p->q, &q->q, sizeof p->q) == 0 &&
+                              memcmp(&p->v, &q->v, sizeof p->v) == 0 && memcmp(&p->w, &q->w, sizeof p->w) == 0,
+                          "step %d: %s differs from it alone (x %.17g against %.17g)", k + 1, p->name, p->x.x, q->x.x);
+        }
+    }
+    /* the drag plowed: the block moved with the drive, 0.1 m/s for 1 s */
+    ck_assert_msg(fabs(both.bodies[plow].x.x - 0.05 - 0.1) < 0.01, "the dragged block is at x %g", both.bodies[plow].x.x);
+    cf_world_free(&both);
+    cf_world_free(&tex);
+    cf_world_free(&groove);
+}
+END_TEST
+
 START_TEST(islands_settings_refused)
 {
     sim_refused("{\"world\": {\"solver\": \"per-islands\"}}", "expected none, per-island or one of");
@@ -167,6 +245,8 @@ static void build(Suite *s)
     CFT_TEST(t, islands_two_kinds_two_solvers, "a stack and a lone box: two islands, pgs and lemke (the stats say so)");
     CFT_TEST(t, islands_each_as_alone, "each island steps bit for bit as in a world of its bodies alone with its solver");
     CFT_TEST(t, islands_sleep_and_wake, "a resting stack sleeps frozen; a dropped box wakes it, lands, and it sleeps again");
+    CFT_TEST(t, islands_four_laws, "four islands, four solvers: pgs, lemke, pgs-blocked-aniso, and pgs-texture for texture friction");
+    CFT_TEST(t, islands_texture_as_alone, "the texture and grooved islands step bit for bit as alone with their rows");
     CFT_TEST(t, islands_settings_refused, "per-island: unknown names, CMR and soft contacts refused with the reason");
 }
 

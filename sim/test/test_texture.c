@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cf/cf_math.h"
 #include "cf/cf_solvers.h"
@@ -205,6 +206,63 @@ START_TEST(texture_needs_directional_row)
 }
 END_TEST
 
+/* What programs print as the law (cflab run --summary, cflab compare, the HUD) is the one the row
+   solves: a directional row on the texture pair solves its directional boxes, not the cone the
+   world's friction_model names; a row that refuses them says so; the step's common residual is
+   the box's natural map, and says so (cfStepStats::common_directional) */
+START_TEST(texture_law_named)
+{
+    cfWorld w;
+    load(&w);
+    ck_assert_int_eq(w.def.friction_model, CF_FRICTION_CONE);
+    ck_assert_str_eq(cf_world_friction_law(&w, w.def.solver), "texture (directional boxes)");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("nncg")), "texture (directional boxes)");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("lemke")), "polyhedral cone (texture refused)");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("pgs")), "cone (texture refused)");
+    cft_assert_ok(cf_world_step(&w));
+    ck_assert(w.stats.common_directional);
+    cf_world_free(&w);
+    /* without texture: the cone, or the box of a boxed row whatever friction_model says */
+    cfError err = {{0}};
+    cft_assert_ok_at(cf_scene_load(cft_scene_path("ch05_stack_10.json"), &w, NULL, &err), "%s", err.msg);
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("pgs")), "cone");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("pgs-boxed")), "box");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("pgs-texture")), "box");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("lemke")), "polyhedral cone");
+    cft_assert_ok(cf_world_step(&w));
+    ck_assert(!w.stats.common_directional);
+    cf_world_free(&w);
+    /* the grooved plane's ellipse */
+    cft_assert_ok_at(cf_scene_load(cft_scene_path("ch10_grooved_box.json"), &w, NULL, &err), "%s", err.msg);
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("pgs-blocked-aniso")), "elliptic cone");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("newton-ac")), "elliptic cone (isotropic equivalent)");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("pgs-boxed")), "box (the ellipses' pyramids)");
+    ck_assert_str_eq(cf_world_friction_law(&w, cf_solver_find("pgs")), "cone (ellipses refused)");
+    cf_world_free(&w);
+}
+END_TEST
+
+/* --dump-problem on a texture step: the Siconos FC3D file would hold the boxes' symmetric bound as an
+   ellipse, another law; refused, naming the file and the directional boxes (not "elliptic cones") */
+START_TEST(texture_problem_not_written)
+{
+    cfWorld w;
+    load(&w);
+    cft_assert_ok(cf_world_step(&w));
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/cf_texture_problem_%d.dat", (int)getpid());
+    remove(path);
+    cfError err = {{0}};
+    cft_assert_status(cf_world_write_problem(&w, path, &err), CF_BAD_INPUT);
+    ck_assert_msg(strstr(err.msg, path) && strstr(err.msg, "4 of the last step's 4 contacts have texture friction") &&
+                      strstr(err.msg, "directional boxes") && !strstr(err.msg, "elliptic"),
+                  "%s", err.msg);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(!f, "%s was written", path);
+    cf_world_free(&w);
+}
+END_TEST
+
 #define PLANE "{\"name\": \"ground\", \"fixed\": true, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1]}"
 #define BLOCK "{\"name\": \"block\", \"mass\": 1, \"position\": [0, 0, 0.02], \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.02]}"
 #define PAIR ", \"friction\": [{\"bodies\": [\"ground\", \"block\"], \"law\": \"texture\"}]"
@@ -268,6 +326,8 @@ static void build(Suite *s)
     CFT_TEST(p, pull_along_ridges_and_untextured, "along the ridges no friction; without the texture 0.5 m g");
     CFT_TEST(p, pull_every_directional_row, "every directional row (FC3D and boxed LCP) gives the law's pull both ways");
     CFT_TEST(p, texture_needs_directional_row, "a texture contact is refused to a row without the directional box");
+    CFT_TEST(p, texture_law_named, "the law printed is the one the row solves: texture's directional boxes, the box, refusals");
+    CFT_TEST(p, texture_problem_not_written, "--dump-problem refuses a texture step's problem: FC3D has no directional box");
     CFT_TEST(p, texture_world_copy, "a world copy has its own heights and drive, and steps the same");
     TCase *in = cft_tcase_unit(s, "input");
     CFT_TEST(in, texture_scene_errors, "texture without height field, bad field size, bad drive: the key path named");

@@ -105,6 +105,7 @@ const char *cf_island_solver(const cfIslandSummary *s)
     if (!s) return NULL;
     // BEGIN SOLUTION ch11.2
     if (s->contacts == 0) return NULL;
+    if (s->directional) return "pgs-texture";
     if (s->soft > 0) return s->anisotropic ? "prox-gs-aniso" : "dual";
     if (s->anisotropic) return "pgs-blocked-aniso";
     if (s->contacts <= CF_EXACT_MAX_CONTACTS) return "lemke";

@@ -25,6 +25,7 @@ cfIslandSummary cf_island_summary(const cfIslands *is, int k, const cfContact *c
         if (is->of_contact[a] == k) {
             s.contacts++;
             s.anisotropic = s.anisotropic || !cf_contact_isotropic(&contacts[a]);
+            s.directional = s.directional || cf_contact_friction(&contacts[a])->law == CF_LAW_DIRECTIONAL;
         }
     return s;
 }

@@ -125,7 +125,8 @@ static void run_help(FILE *f)
           "                ..., none). Soft bodies give their centre of mass,\n"
           "                identity orientation, momentum/mass and kinetic+elastic+potential energy.\n"
           "  --every K     write every K-th step (default 1)\n"
-          "  --solver S    contact solver: none or a world solver of `cflab solvers`\n"
+          "  --solver S    contact solver: none, a world solver of `cflab solvers`, or per-island\n"
+          "                (chapter 11.2's rule chooses one for each island of rigid bodies)\n"
           "  --iters N     solver iterations (sweeps) per step\n"
           "  --friction M  friction model: cone or box\n"
           "  --r-factor R  r-factors of the PROX solvers: local, global or blocked\n"
@@ -139,7 +140,9 @@ static void run_help(FILE *f)
           "                solvers` names it): pgs gives the largest impulse change of each\n"
           "                sweep (N s), the assembled solvers their natural-map residual\n"
           "  --dump-problem FILE  when a step fails (or at the end), write its assembled contact problem\n"
-          "                in the Siconos FC3D format, for `cflab solve FILE` (assembled solvers only)\n"
+          "                in the Siconos FC3D format, for `cflab solve FILE` (assembled solvers only); a\n"
+          "                problem that format cannot hold (chapter 10's ellipses, texture friction's\n"
+          "                directional boxes) is not written: the message says why, exit status 1\n"
           "  --quiet       print nothing but errors (and what --summary, --history or --csv - ask for)\n"
           "  -h, --help    this text\n"
           "\n"
@@ -158,6 +161,7 @@ typedef struct RunOptions {
     int history;     /* 1: print the last step's residual per iteration */
     const cfSolver *solver; /* with solver_set: NULL for none */
     int solver_set;  /* 0: from the scene */
+    int per_island;  /* with solver_set: "per-island" (chapter 11.2's rule per island; solver is then pgs) */
     int iters;       /* -1: from the scene */
     int friction;    /* -1: from the scene */
     int r_factor;    /* -1: from the scene */
@@ -231,10 +235,11 @@ static int run_parse(int argc, char **argv, RunOptions *o)
             o->cold = 1;
         } else if ((val = cflab_option_value(argc, argv, &i, "--solver", &missing))) {
             o->solver_set = 1;
-            o->solver = strcmp(val, "none") == 0 ? NULL : cf_solver_find(val);
+            o->per_island = strcmp(val, CF_SOLVER_PER_ISLAND) == 0;
+            o->solver = strcmp(val, "none") == 0 ? NULL : cf_solver_find(o->per_island ? "pgs" : val);
             if (strcmp(val, "none") != 0 && !(o->solver && o->solver->contacts)) {
                 char names[512];
-                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none or one of: %s)%s\n", val,
+                fprintf(stderr, "cflab run: --solver: unknown solver '%s' (none, " CF_SOLVER_PER_ISLAND " or one of: %s)%s\n", val,
                         cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names), cf_solver_absent_reason(val));
                 return EXIT_BAD_INPUT;
             }
@@ -327,9 +332,11 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
     fprintf(f, "wall time:  %.3g us per step (%.3g s in cf_world_step)\n", 1e6 * per_step, r->seconds);
     if (w->def.detector != CF_DETECT_NONE || w->def.solver) {
         const cfSolver *s = w->def.solver;
-        fprintf(f, "solver:     %s, %d iterations, %s friction, warm start %s",
+        /* the law the row really solves (cf_solver_law()), not the setting it was asked for */
+        fprintf(f, "solver:     %s, %d iterations, friction: %s, warm start %s",
                 w->def.per_island ? CF_SOLVER_PER_ISLAND " (chapter 11.2's rule per island)" : s ? s->name : "none",
-                w->def.solver_iterations, cf_friction_model_name(w->def.friction_model), w->def.warm_start ? "on" : "off");
+                w->def.solver_iterations, w->def.per_island ? "each island's row's (below)" : cf_world_friction_law(w, s),
+                w->def.warm_start ? "on" : "off");
         if (w->def.soft_tolerance > 0.0) fprintf(f, ", soft rows to %g absolute", w->def.soft_tolerance);
         fputc('\n', f);
         if (w->def.per_island) {
@@ -337,13 +344,15 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
             if (w->def.sleep_steps > 0) fprintf(f, " (%d asleep)", w->stats.island.sleeping);
             fputc(':', f);
             for (int j = 0; j < w->stats.island.n_solvers; ++j)
-                fprintf(f, "%s %s on %d (%d contacts)", j ? "," : "", w->stats.island.solver[j]->name,
-                        w->stats.island.islands_of[j], w->stats.island.contacts_of[j]);
+                fprintf(f, "%s %s on %d (%d contacts, friction: %s)", j ? "," : "", w->stats.island.solver[j]->name,
+                        w->stats.island.islands_of[j], w->stats.island.contacts_of[j], w->stats.island.law_of[j]);
             fputc('\n', f);
-            fprintf(f, "residual:   last step common %.3e (Coulomb natural map, the largest of its islands)\n", r->common);
+            fprintf(f, "residual:   last step common %.3e (%s, the largest of its islands)\n", r->common,
+                    w->stats.common_directional ? "each island's own law: a texture island's directional-box natural map"
+                                                : "Coulomb natural map");
         } else if (s)
-            fprintf(f, "residual:   last step %.3e (%s), common %.3e (Coulomb natural map)\n", r->residual,
-                    cf_measure_describe(s->measure), r->common);
+            fprintf(f, "residual:   last step %.3e (%s), common %.3e (%s)\n", r->residual, cf_measure_describe(s->measure),
+                    r->common, w->stats.common_directional ? "directional-box natural map" : "Coulomb natural map");
     }
     if (w->def.solver || w->def.pipeline != CF_PIPELINE_VELOCITY) {
         fprintf(f, "converged:  %ld of the %ld solves", r->solves - w->unconverged_steps, r->solves);
@@ -392,7 +401,8 @@ static int cmd_run(int argc, char **argv)
     cfSceneInfo info;
     cfError err;
     /* --solver replaces the scene's before it is checked: a scene written for a reference-only row runs on another */
-    cfStatus st = cf_scene_load_solved(o.scene, o.solver_set ? (o.solver ? o.solver->name : "none") : NULL, &w, &info, &err);
+    const char *asked = !o.solver_set ? NULL : o.per_island ? CF_SOLVER_PER_ISLAND : o.solver ? o.solver->name : "none";
+    cfStatus st = cf_scene_load_solved(o.scene, asked, &w, &info, &err);
     if (st != CF_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return EXIT_BAD_INPUT;

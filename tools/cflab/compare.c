@@ -37,7 +37,9 @@ static void compare_help(FILE *f)
             "in a folder.\n"
             "\n"
             "options:\n"
-            "  --solvers LIST      comma-separated world solvers, at most %d: %s\n"
+            "  --solvers LIST      comma-separated world solvers, at most %d: %s; or per-island\n"
+            "                      (chapter 11.2's rule per island: the table then lists the last step's\n"
+            "                      solver of each island and the law it solves there)\n"
             "  --steps N           steps per solver, >= 1 (default: the scene's world.steps)\n"
             "  --iters N           iteration budget of every solver (default: the scene's)\n"
             "  --history-step K    the step whose residual per iteration is plotted (default: the last)\n"
@@ -51,7 +53,8 @@ static void compare_help(FILE *f)
             "  iters        iterations (sweeps, pivots) of the contact solve, mean over the steps that had\n"
             "               contacts\n"
             "  common       the common residual: the Coulomb natural map at the impulses found, the one\n"
-            "               number every solver reports whatever it solves (cfStepStats::common_residual);\n"
+            "               number every solver reports whatever it solves (cfStepStats::common_residual;\n"
+            "               on texture friction the directional box's natural map, which has no cone);\n"
             "               of the last step, and the largest over all steps\n"
             "  dE           energy (kinetic + potential + elastic) at the end minus at the start, in J, and\n"
             "               relative to |E(0)|, as `cflab run --summary` reports it\n"
@@ -59,9 +62,13 @@ static void compare_help(FILE *f)
             "  rest drift   largest displacement (m) at the end of a rigid body that was at rest at the\n"
             "               start, not moving and touching something (a stack that should stand shows its\n"
             "               creep here); '-' when no body starts so (every one is let go in the air)\n"
+            "  friction     the friction law the solver really solves on the scene's contacts: cone, box\n"
+            "               (the pyramid), polyhedral cone, elliptic cone, texture (directional boxes),\n"
+            "               or a law it refuses (the step then fails)\n"
             "\n"
             "files in DIR:\n"
-            "  summary.csv    the table\n"
+            "  summary.csv    the table (islands: per-island's solver:islands:contacts:friction of the\n"
+            "                 last step, separated by ';')\n"
             "  steps.csv      solver,step,time,step_ms,solve_ms,contacts,iterations,common_residual,\n"
             "                 energy,max_penetration: one row per solver and step\n"
             "  history.csv    solver,step,iteration,residual,measure: the plotted residual per iteration\n"
@@ -80,7 +87,8 @@ static void compare_help(FILE *f)
 typedef struct Options {
     const char *scene;
     const char *out;
-    const cfSolver *solvers[MAX_SOLVERS];
+    const cfSolver *solvers[MAX_SOLVERS]; /* for "per-island": pgs, the row of the stages before the solve */
+    bool per_island[MAX_SOLVERS];         /* "per-island": chapter 11.2's rule per island (cfWorldDef::per_island) */
     int n_solvers;
     long steps;        /* -1: the scene's */
     long iters;        /* -1: the scene's */
@@ -104,10 +112,11 @@ static int parse_solvers(const char *list, Options *o)
             return EXIT_BAD_INPUT;
         }
         snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
-        const cfSolver *s = cf_solver_find(name);
+        bool islands = len < sizeof name && strcmp(name, CF_SOLVER_PER_ISLAND) == 0;
+        const cfSolver *s = islands ? cf_solver_find("pgs") : cf_solver_find(name);
         if (!s || len >= sizeof name) {
-            fprintf(stderr, "cflab compare: --solvers: unknown solver '%.*s' (world solvers: %s)%s\n", (int)len, p, names,
-                    cf_solver_absent_reason(name));
+            fprintf(stderr, "cflab compare: --solvers: unknown solver '%.*s' (world solvers: %s, or " CF_SOLVER_PER_ISLAND
+                    ")%s\n", (int)len, p, names, cf_solver_absent_reason(name));
             return EXIT_BAD_INPUT;
         }
         if (!s->contacts) {
@@ -118,14 +127,15 @@ static int parse_solvers(const char *list, Options *o)
             return EXIT_BAD_INPUT;
         }
         for (int k = 0; k < o->n_solvers; ++k)
-            if (o->solvers[k] == s) {
-                fprintf(stderr, "cflab compare: --solvers: solver '%s' named twice\n", s->name);
+            if (o->solvers[k] == s && o->per_island[k] == islands) {
+                fprintf(stderr, "cflab compare: --solvers: solver '%s' named twice\n", islands ? CF_SOLVER_PER_ISLAND : s->name);
                 return EXIT_BAD_INPUT;
             }
         if (o->n_solvers == MAX_SOLVERS) {
             fprintf(stderr, "cflab compare: --solvers: at most %d solvers at a time\n", MAX_SOLVERS);
             return EXIT_BAD_INPUT;
         }
+        o->per_island[o->n_solvers] = islands;
         o->solvers[o->n_solvers++] = s;
         if (!comma) break;
         p = comma + 1;
@@ -206,6 +216,9 @@ typedef struct Series {
 
 typedef struct Run {
     const cfSolver *solver;
+    const char *name;   /* the solver's name, or "per-island" */
+    bool per_island;    /* chapter 11.2's rule per island: solver is then pgs, the stages' before the solve */
+    cfStepStats islands; /* per_island: the stats of the last step done (cfStepStats::island: each island's solver) */
     Series s;
     long done;          /* steps done */
     long failed_step;   /* 0: none */
@@ -219,6 +232,8 @@ typedef struct Run {
     double history[CF_STATS_HISTORY]; /* residual per iteration of the chosen step */
     int history_len;    /* -1: the chosen step had no contact solve (or was not reached) */
     cfMeasure measure;
+    const char *law;    /* the friction law the solver solves on the scene (cf_world_friction_law()) */
+    bool directional;   /* a step's common residual was the directional box's (texture friction) */
 } Run;
 
 static int series_alloc(Series *s, long n)
@@ -245,14 +260,17 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
 {
     cfWorld w;
     if (cf_world_copy(&w, scene) != CF_OK) {
-        fprintf(stderr, "cflab compare: %s: out of memory copying the scene\n", r->solver->name);
+        fprintf(stderr, "cflab compare: %s: out of memory copying the scene\n", r->name);
         return EXIT_RUNTIME;
     }
     cf_world_def_use_solver(&w.def, r->solver);
+    w.def.per_island = r->per_island;
+    if (!r->per_island) w.def.sleep_steps = 0; /* islands sleep under per-island only */
     if (o->iters >= 0) w.def.solver_iterations = (int)o->iters;
     r->e0 = cf_world_energy(&w);
     r->history_len = -1;
     r->measure = r->solver->measure;
+    r->law = r->per_island ? "each island's (below)" : cf_world_friction_law(&w, r->solver);
     int status = 0;
     bool *touching = calloc((size_t)(scene->n_bodies > 0 ? scene->n_bodies : 1), sizeof *touching);
     if (!touching) {
@@ -265,7 +283,7 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
         cfStatus st = cf_world_step(&w);
         double dt = cf_seconds() - t0;
         if (st != CF_OK) {
-            fprintf(stderr, "cflab compare: %s: %s: step %ld (t = %g s) failed: %s\n", r->solver->name, path, k, w.time,
+            fprintf(stderr, "cflab compare: %s: %s: step %ld (t = %g s) failed: %s\n", r->name, path, k, w.time,
                     w.error.msg);
             r->failed_step = k;
             status = EXIT_RUNTIME;
@@ -293,6 +311,8 @@ static int run_solver(const cfWorld *scene, const char *path, const Options *o, 
         r->seconds += dt;
         r->solve_seconds += ss->stage_seconds[CF_STAGE_SOLVE];
         r->pen_max = fmax(r->pen_max, pen);
+        r->directional |= solved && ss->common_directional;
+        if (r->per_island) r->islands = *ss;
         if (solved) {
             r->solves++;
             r->iters_sum += ss->solver_iterations;
@@ -331,23 +351,37 @@ static void status_text(const Run *r, char *buf, size_t cap)
 
 static void print_table(FILE *f, const Run *runs, int n)
 {
-    fprintf(f, "%-15s %-10s %9s %9s %7s %11s %11s %11s %11s %10s %10s\n", "solver", "status", "ms/step", "solve ms",
-            "iters", "common last", "common max", "dE (J)", "dE/|E0|", "max pen", "rest drift");
+    fprintf(f, "%-15s %-10s %9s %9s %7s %11s %11s %11s %11s %10s %10s  %s\n", "solver", "status", "ms/step", "solve ms",
+            "iters", "common last", "common max", "dE (J)", "dE/|E0|", "max pen", "rest drift", "friction");
     for (int i = 0; i < n; ++i) {
         const Run *r = &runs[i];
         char st[32];
         status_text(r, st, sizeof st);
         if (r->done == 0) {
-            fprintf(f, "%-15s %-10s %9s %9s %7s %11s %11s %11s %11s %10s %10s\n", r->solver->name, st, "-", "-", "-", "-",
-                    "-", "-", "-", "-", "-");
+            fprintf(f, "%-15s %-10s %9s %9s %7s %11s %11s %11s %11s %10s %10s  %s\n", r->name, st, "-", "-", "-",
+                    "-", "-", "-", "-", "-", "-", r->law);
             continue;
         }
         char drift[32];
         if (r->resting > 0) snprintf(drift, sizeof drift, "%10.2e", r->drift);
         else snprintf(drift, sizeof drift, "%10s", "-");
-        fprintf(f, "%-15s %-10s %9.3g %9.3g %7.1f %11.3e %11.3e %+11.3e %+11.3e %10.2e %s\n", r->solver->name, st,
+        fprintf(f, "%-15s %-10s %9.3g %9.3g %7.1f %11.3e %11.3e %+11.3e %+11.3e %10.2e %s  %s\n", r->name, st,
                 mean_ms(r, r->seconds), mean_ms(r, r->solve_seconds), mean_iters(r), common_last(r), r->common_max,
-                r->e1 - r->e0, rel_drift(r), r->pen_max, drift);
+                r->e1 - r->e0, rel_drift(r), r->pen_max, drift, r->law);
+        if (!r->per_island) continue;
+        /* each island's solver, as the rule chose them in the last step done, its law under friction */
+        const cfStepStats *is = &r->islands;
+        char what[128];
+        snprintf(what, sizeof what, "the last step's %d islands with contacts, %d asleep; by solver:", is->island.islands,
+                 is->island.sleeping);
+        fprintf(f, "  %s\n", what);
+        for (int j = 0; j < is->island.n_solvers; ++j) {
+            snprintf(what, sizeof what, "%d island%s, %d contacts", is->island.islands_of[j],
+                     is->island.islands_of[j] == 1 ? "" : "s", is->island.contacts_of[j]);
+            /* the law under the friction column (124 characters before it and its two spaces) */
+            int name = (int)strlen(is->island.solver[j]->name), pad = 124 - (3 + (name > 13 ? name : 13) + (int)strlen(what));
+            fprintf(f, "  %-13s %s%*s  %s\n", is->island.solver[j]->name, what, pad > 0 ? pad : 0, "", is->island.law_of[j]);
+        }
     }
 }
 
@@ -376,22 +410,28 @@ static int write_csvs(const char *dir, const Run *runs, int n, long history_step
     if (!f) return 0;
     fputs("solver,status,steps,ms_per_step,solve_ms_per_step,iterations_mean,iterations_max,common_residual_last,"
           "common_residual_max,energy_start,energy_end,energy_change,energy_change_relative,max_penetration,"
-          "resting_bodies,resting_drift\n",
+          "resting_bodies,resting_drift,friction,islands\n",
           f);
     for (int i = 0; i < n; ++i) {
         const Run *r = &runs[i];
         char st[32];
         status_text(r, st, sizeof st);
-        fprintf(f, "%s,%s,%ld,%.6g,%.6g,%.12g,%d,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%.12g\n", r->solver->name, st,
-                r->done, mean_ms(r, r->seconds), mean_ms(r, r->solve_seconds), mean_iters(r), r->iters_max, common_last(r),
-                r->common_max, r->e0, r->e1, r->e1 - r->e0, rel_drift(r), r->pen_max, r->resting, r->drift);
+        fprintf(f, "%s,%s,%ld,%.6g,%.6g,%.12g,%d,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%d,%.12g,\"%s\",\"",
+                r->name, st, r->done, mean_ms(r, r->seconds), mean_ms(r, r->solve_seconds), mean_iters(r),
+                r->iters_max, common_last(r), r->common_max, r->e0, r->e1, r->e1 - r->e0, rel_drift(r), r->pen_max,
+                r->resting, r->drift, r->per_island ? "per island (islands)" : r->law);
+        /* per-island: the last step's solvers, solver:islands:contacts:law separated by ';' */
+        for (int j = 0; r->per_island && j < r->islands.island.n_solvers; ++j)
+            fprintf(f, "%s%s:%d:%d:%s", j ? ";" : "", r->islands.island.solver[j]->name, r->islands.island.islands_of[j],
+                    r->islands.island.contacts_of[j], r->islands.island.law_of[j]);
+        fputs("\"\n", f);
     }
     if (!close_out(f, path) || !(f = open_out(dir, "steps.csv", path, sizeof path))) return 0;
     fputs("solver,step,time,step_ms,solve_ms,contacts,iterations,common_residual,energy,max_penetration\n", f);
     for (int i = 0; i < n; ++i) {
         const Run *r = &runs[i];
         for (long k = 0; k < r->done; ++k) {
-            fprintf(f, "%s,%ld,%.12g,%.6g,%.6g,%.0f,%.0f,", r->solver->name, k + 1, r->s.t[k], r->s.step_ms[k],
+            fprintf(f, "%s,%ld,%.12g,%.6g,%.6g,%.0f,%.0f,", r->name, k + 1, r->s.t[k], r->s.step_ms[k],
                     r->s.solve_ms[k], r->s.contacts[k], r->s.iters[k]);
             if (isfinite(r->s.common[k])) fprintf(f, "%.12g", r->s.common[k]);
             fprintf(f, ",%.12g,%.12g\n", r->s.energy[k], r->s.pen[k]);
@@ -401,7 +441,7 @@ static int write_csvs(const char *dir, const Run *runs, int n, long history_step
     fputs("solver,step,iteration,residual,measure\n", f);
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < runs[i].history_len; ++k)
-            fprintf(f, "%s,%ld,%d,%.12g,%s\n", runs[i].solver->name, history_step, k + 1, runs[i].history[k],
+            fprintf(f, "%s,%ld,%d,%.12g,%s\n", runs[i].name, history_step, k + 1, runs[i].history[k],
                     cf_measure_name(runs[i].measure));
     return close_out(f, path);
 }
@@ -430,13 +470,13 @@ static int write_plots(const char *dir, const char *scene_name, const Run *runs,
     for (int i = 0; i < n; ++i) {
         const Run *r = &runs[i];
         if (r->history_len == 0) /* solved by its warm start */
-            snprintf(labels[i], sizeof labels[i], "%s (0 iterations)", r->solver->name);
+            snprintf(labels[i], sizeof labels[i], "%s (0 iterations)", r->name);
         else if (r->history_len > 0)
-            snprintf(labels[i], sizeof labels[i], "%s (%s)", r->solver->name, cf_measure_name(r->measure));
+            snprintf(labels[i], sizeof labels[i], "%s (%s)", r->name, cf_measure_name(r->measure));
         else if (r->failed_step && r->failed_step <= history_step)
-            snprintf(labels[i], sizeof labels[i], "%s (failed at step %ld)", r->solver->name, r->failed_step);
+            snprintf(labels[i], sizeof labels[i], "%s (failed at step %ld)", r->name, r->failed_step);
         else
-            snprintf(labels[i], sizeof labels[i], "%s (no contacts)", r->solver->name);
+            snprintf(labels[i], sizeof labels[i], "%s (no contacts)", r->name);
         s[i] = (cfPlotSeries){labels[i], iter_x, r->history, r->history_len > 0 ? r->history_len : 0};
     }
     snprintf(title, sizeof title, "%s: residual per iteration, step %ld", scene_name, history_step);
@@ -446,8 +486,8 @@ static int write_plots(const char *dir, const char *scene_name, const Run *runs,
     /* against time */
     for (int i = 0; i < n; ++i) {
         const Run *r = &runs[i];
-        if (r->failed_step) snprintf(labels[i], sizeof labels[i], "%s (failed at step %ld)", r->solver->name, r->failed_step);
-        else snprintf(labels[i], sizeof labels[i], "%s", r->solver->name);
+        if (r->failed_step) snprintf(labels[i], sizeof labels[i], "%s (failed at step %ld)", r->name, r->failed_step);
+        else snprintf(labels[i], sizeof labels[i], "%s", r->name);
         s[i] = (cfPlotSeries){labels[i], r->s.t, r->s.common, (int)r->done};
     }
     snprintf(title, sizeof title, "%s: common residual per step", scene_name);
@@ -556,7 +596,9 @@ int cflab_compare_main(int argc, char **argv)
     }
     for (int i = 0; ok && i < o.n_solvers; ++i) {
         runs[i].solver = o.solvers[i];
-        if (isatty(STDERR_FILENO)) fprintf(stderr, "cflab compare: %s ...\n", o.solvers[i]->name);
+        runs[i].per_island = o.per_island[i];
+        runs[i].name = o.per_island[i] ? CF_SOLVER_PER_ISLAND : o.solvers[i]->name;
+        if (isatty(STDERR_FILENO)) fprintf(stderr, "cflab compare: %s ...\n", runs[i].name);
         if (run_solver(&scene, o.scene, &o, steps, history_step, &runs[i]) != 0) status = EXIT_RUNTIME;
     }
     if (ok) {
@@ -564,6 +606,9 @@ int cflab_compare_main(int argc, char **argv)
                o.scene, steps, scene.def.dt, (double)steps * scene.def.dt, scene.n_bodies, scene.n_soft,
                o.iters >= 0 ? (int)o.iters : scene.def.solver_iterations);
         print_table(stdout, runs, o.n_solvers);
+        bool texture = false;
+        for (int i = 0; i < o.n_solvers; ++i) texture |= runs[i].directional;
+        if (texture) printf("(common: on the steps with texture contacts, the directional box's natural-map residual)\n");
         if (runs[0].resting > 0)
             printf("(common: Coulomb natural-map residual; dE: energy change; max pen: deepest contact (m); rest drift (m):\n"
                    " of the %d %s at rest on something at the start; cflab compare --help explains every column)\n",

@@ -122,7 +122,42 @@ cflab_check_world_solvers() {
   return "$bad"
 }
 
+# the summary names the friction law the row solves (cf_world_friction_law()), not the world's
+# friction_model: the texture pull's directional boxes and their residual, a boxed row's pyramid
+cflab_check_friction_law() {
+  local out bad=0
+  out=$("$CFLAB_BIN" run scenes/ch10_texture_pull.json --steps 5 --summary 2>&1) || { echo "texture pull: exit $?: $out"; return 1; }
+  grep -q "^solver: *pgs-texture, 50 iterations, friction: texture (directional boxes)," <<<"$out" ||
+    { echo "texture pull: the solver line does not name the directional boxes: $out"; bad=1; }
+  grep -q "^residual: .*common [0-9.e+-]* (directional-box natural map)" <<<"$out" ||
+    { echo "texture pull: the common residual is not named the directional box's: $out"; bad=1; }
+  out=$("$CFLAB_BIN" run scenes/ch05_stack_10.json --solver pgs-boxed --steps 5 --summary 2>&1) || { echo "pgs-boxed: exit $?"; return 1; }
+  grep -q "^solver: *pgs-boxed, .* friction: box," <<<"$out" || { echo "pgs-boxed: the solver line does not name the box: $out"; bad=1; }
+  # --solver per-island: the texture island gets pgs-texture, and the summary says so
+  out=$("$CFLAB_BIN" run scenes/ch10_texture_pull.json --solver per-island --steps 5 --summary 2>&1) ||
+    { echo "--solver per-island: exit $?: $out"; return 1; }
+  grep -q "^islands: *last step 1 with contacts: pgs-texture on 1 (4 contacts, friction: texture (directional boxes))$" <<<"$out" ||
+    { echo "--solver per-island: no texture island on pgs-texture in: $out"; bad=1; }
+  [ "$bad" -eq 0 ] && echo "ok: the summary names texture's directional boxes, a boxed row's box, each island's row and law"
+  return "$bad"
+}
+
+# --dump-problem of a texture step: refused (exit 1), naming the file and the directional boxes
+cflab_check_dump_texture() {
+  local f="$LOG/texture.dat" err rc
+  rm -f "$f"
+  err=$("$CFLAB_BIN" run scenes/ch10_texture_pull.json --steps 5 --quiet --dump-problem "$f" 2>&1)
+  rc=$?
+  if [ "$rc" -ne 1 ] || [ -e "$f" ] || ! grep -q "^cflab run: --dump-problem: $f: not written: 4 of the last step's 4 contacts have texture friction, whose directional boxes" <<<"$err"; then
+    echo "expected exit 1, no file and the directional boxes named; got exit $rc: $err"
+    return 1
+  fi
+  echo "ok: exit 1, $err"
+}
+
 gate_bg "cflab: run writes the trajectory CSV" cflab_check_run
+gate_bg "cflab: --dump-problem refuses texture friction's directional boxes" cflab_check_dump_texture
+gate_bg "cflab: --summary names the friction law the row solves (and each island's)" cflab_check_friction_law
 gate_bg "cflab: every world solver runs the stack of ten (--solver)" cflab_check_world_solvers
 gate_bg "cflab: --history prints the last step's residual per iteration" cflab_check_history
 gate_bg "cflab: every scene runs" cflab_check_all_scenes

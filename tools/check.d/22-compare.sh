@@ -59,7 +59,7 @@ def close(a, b, tol=1e-9):
 
 with open(f"{d}/out/summary.csv") as f:
     rows = list(csv.DictReader(f))
-    header = f"solver,status,steps,ms_per_step,solve_ms_per_step,iterations_mean,iterations_max,common_residual_last,common_residual_max,energy_start,energy_end,energy_change,energy_change_relative,max_penetration,resting_bodies,resting_drift"
+    header = f"solver,status,steps,ms_per_step,solve_ms_per_step,iterations_mean,iterations_max,common_residual_last,common_residual_max,energy_start,energy_end,energy_change,energy_change_relative,max_penetration,resting_bodies,resting_drift,friction,islands"
 with open(f"{d}/out/summary.csv") as f:
     if f.readline().strip() != header:
         bad.append("summary.csv: unexpected header")
@@ -142,7 +142,7 @@ EOF
   for s in $solvers; do
     grep -Eq "^$s +ok +[0-9]" <<<"$out" || { echo "no table row '$s ok' in the output"; bad=1; }
   done
-  grep -q "^solver *status *ms/step *solve ms *iters *common last *common max *dE (J) *dE/|E0| *max pen *rest drift$" <<<"$out" ||
+  grep -q "^solver *status *ms/step *solve ms *iters *common last *common max *dE (J) *dE/|E0| *max pen *rest drift *friction$" <<<"$out" ||
     { echo "unexpected table header"; bad=1; }
   [ "$bad" -eq 0 ] && echo "ok: table, summary.csv, steps.csv and history.csv agree with cflab run of each solver; 4 plots of 1000x600"
   return "$bad"
@@ -185,5 +185,24 @@ compare_check_bad_input() {
   return "$bad"
 }
 
+# per-island on the four islands of scenes/ch11_islands.json: under its row, the last step's solver of
+# each island and the law it solves there (table and summary.csv's islands column)
+compare_check_islands() {
+  local dir="$LOG/compare-islands" out bad=0 row
+  rm -rf "$dir"
+  out=$("$COMPARE_CFLAB" compare scenes/ch11_islands.json --solvers per-island,pgs-texture --steps 20 --out "$dir" 2>&1) ||
+    { echo "cflab compare exited with status $?: $out"; return 1; }
+  echo "$out"
+  for row in "pgs +1 island, 40 contacts +cone" "lemke +1 island, 4 contacts +polyhedral cone" \
+    "pgs-blocked-aniso +1 island, 4 contacts +elliptic cone" "pgs-texture +1 island, 4 contacts +texture \(directional boxes\)"; do
+    grep -Eq "^  $row\$" <<<"$out" || { echo "no island row '$row'"; bad=1; }
+  done
+  grep -q '^per-island,ok,20,.*,"pgs:1:40:cone;lemke:1:4:polyhedral cone;pgs-blocked-aniso:1:4:elliptic cone;pgs-texture:1:4:texture (directional boxes)"$' \
+    "$dir/summary.csv" || { echo "summary.csv: no islands column for per-island"; cat "$dir/summary.csv"; bad=1; }
+  [ "$bad" -eq 0 ] && echo "ok: per-island lists the four islands' solvers and laws"
+  return "$bad"
+}
+
+gate_bg "cflab compare: per-island names each island's solver and law" compare_check_islands
 gate_bg "cflab compare: table and CSV agree with cflab run of each solver; the plots exist" compare_check_values
 gate_bg "cflab compare: bad input exits 2 (a failing solver 1) naming the culprit" compare_check_bad_input

@@ -913,6 +913,29 @@ START_TEST(leaving_the_dual_form_drops_its_preconditioner)
 }
 END_TEST
 
+START_TEST(leaving_per_island_names_one_solver)
+{
+    /* x on a world of chapter 11.2's rule per island: the named row solves every island, and the
+       sleeping islands go with the rule (sleep_steps belongs to per-island only); it survives r */
+    static cfvRun run; /* zeroed; freed below */
+    cfError err;
+    ck_assert_msg(cfv_run_start_scene(&run, "scenes/ch11_islands.json", &err) == CF_OK, "%s", err.msg);
+    ck_assert(run.slot[0].w.def.per_island);
+    cfv_run_step(&run);
+    ck_assert_int_eq(run.slot[0].w.stats.island.n_solvers, 4);
+    while (!run.slot[0].w.def.solver->directional) cfv_run_cycle_slot_solver(&run, 0, 1);
+    ck_assert(!run.slot[0].w.def.per_island);
+    ck_assert_msg(cf_world_def_check(&run.slot[0].w.def, &err) == CF_OK, "%s", err.msg);
+    const cfSolver *chosen = run.slot[0].w.def.solver;
+    ck_assert_int_eq(cfv_run_restart(&run, true, &err), CF_OK);
+    ck_assert(!run.slot[0].w.def.per_island && run.slot[0].w.def.solver == chosen);
+    cfv_run_step(&run);
+    ck_assert_int_eq(run.slot[0].w.stats.island.n_solvers, 0);
+    ck_assert_int_gt(run.slot[0].w.step, 0);
+    cfv_run_free(&run);
+}
+END_TEST
+
 START_TEST(overlay_names)
 {
     unsigned m = 0;
@@ -961,6 +984,7 @@ static void build(Suite *s)
     CFT_TEST(tu, every_demo_is_complete, "every demo has id, title, story, keys, prediction and a check");
     CFT_TEST(tu, footer_keys_are_bound, "every footer key is bound and does what it says; demo keys are the demo's");
     CFT_TEST(tu, the_label_follows_the_solver_and_restart_keeps_it, "the world label names the solver it runs; r keeps it, R not");
+    CFT_TEST(tu, leaving_per_island_names_one_solver, "x on a per-island world: the named row solves every island, r keeps it");
     CFT_TEST(tu, pyramid_demo_keys_change_the_solver, "the pyramid demo's keys change iterations, order, warm start, omega, friction, solver");
     CFT_TEST(tu, compared_worlds_step_as_their_solvers, "--compare: one world per solver, each as that solver alone; x changes one");
     CFT_TEST(tu, leaving_the_dual_form_drops_its_preconditioner, "cycling from dual resets its preconditioner: the def stays valid");

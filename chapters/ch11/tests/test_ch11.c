@@ -418,8 +418,8 @@ END_TEST
 
 /* A rule's answer for an island, judged by what makes it sensible rather than by the reference's
    numbers (the spec): nothing for no contacts; otherwise a registry row that takes the island
-   (a world solver, an assembled form for soft contacts, ellipses for anisotropic ones). Empty
-   when it is, else why not. */
+   (a world solver, an assembled form for soft contacts, the directional box for texture friction,
+   else ellipses for anisotropic ones). Empty when it is, else why not. */
 static const char *rule_fault(const cfIslandSummary *is, const char *got)
 {
     if (is->contacts == 0) return got ? "an island without contacts gets no solver" : "";
@@ -428,7 +428,9 @@ static const char *rule_fault(const cfIslandSummary *is, const char *got)
     if (!s) return "not a row of the registry (cflab solvers)";
     if (!s->contacts) return "not a world solver (it solves LCP files only)";
     if (is->soft && s->form == CF_FORM_ROWS) return "soft contacts need an assembled form (the matrix-free rows are rigid only)";
-    if (is->anisotropic && !s->anisotropic) return "anisotropic contacts need a row that solves ellipses";
+    if (is->directional && !s->directional)
+        return "texture friction's directional box needs a row that reads it (cfSolver::directional)";
+    if (is->anisotropic && !is->directional && !s->anisotropic) return "anisotropic contacts need a row that solves ellipses";
     return "";
 }
 
@@ -436,12 +438,13 @@ START_TEST(ch11_2_rule)
 {
     /* every kind of island and size: the answer takes the island */
     for (int soft = 0; soft <= 1; ++soft)
-        for (int aniso = 0; aniso <= 1; ++aniso)
+        for (int aniso = 0; aniso <= 2; ++aniso) /* 2: texture friction's directional box (anisotropic too) */
             for (int nc = 0; nc <= 400; nc += nc < 20 ? 1 : 20) {
-                cfIslandSummary is = {.rigid = 2 + nc / 4, .soft = soft, .contacts = nc, .anisotropic = aniso};
+                cfIslandSummary is = {.rigid = 2 + nc / 4, .soft = soft, .contacts = nc, .anisotropic = aniso > 0,
+                                      .directional = aniso == 2};
                 const char *got = cf_island_solver(&is), *why = rule_fault(&is, got);
-                ck_assert_msg(!*why, "island of %d contacts (soft %d, anisotropic %d): '%s': %s", nc, soft, aniso,
-                              got ? got : "NULL", why);
+                ck_assert_msg(!*why, "island of %d contacts (soft %d, anisotropic %d, directional %d): '%s': %s", nc, soft,
+                              aniso > 0, aniso == 2, got ? got : "NULL", why);
             }
     /* rigid, isotropic: an exact (dense pivoting) method for the smallest islands, where iterative
        methods are weakest and pivoting is cheapest; none from 64 contacts on, where its cubic cost

@@ -107,7 +107,9 @@ typedef struct cfIslandSummary {
     int rigid;        /**< dynamic rigid bodies */
     int soft;         /**< soft bodies */
     int contacts;     /**< contacts */
-    bool anisotropic; /**< a contact has an anisotropic law (cf_contact_isotropic() false) */
+    bool anisotropic; /**< a contact has an anisotropic law (cf_contact_isotropic() false): an ellipse or a directional box */
+    bool directional; /**< a contact has the directional box of texture friction (CF_LAW_DIRECTIONAL, chapter 10.6), which
+                           only a directional row reads (cfSolver::directional); @ref anisotropic is then true too */
 } cfIslandSummary;
 
 /** Summary of island @p k of @p is (provided). */
@@ -123,8 +125,10 @@ cfIslandSummary cf_island_summary(const cfIslands *is, int k, const cfContact *c
  * - no contacts: NULL (free motion, nothing to solve); otherwise the name of a row of the
  *   registry (the test looks it up with cf_solver_find(); your code only names it, as sim/ is not
  *   yours to call) that solves world contacts (cfSolver::contacts) and takes the island: an
- *   assembled form (not CF_FORM_ROWS) when it has a soft body, a row that solves ellipses
- *   (cfSolver::anisotropic) when a contact is anisotropic;
+ *   assembled form (not CF_FORM_ROWS) when it has a soft body, a row that reads the directional box
+ *   (cfSolver::directional) when a contact has texture friction (no row solves both that box and an
+ *   ellipse as it is: such a row takes an ellipse as its pyramid), otherwise a row that solves
+ *   ellipses (cfSolver::anisotropic) when a contact is anisotropic;
  * - a rigid island with isotropic friction and at most 4 contacts gets an exact pivoting
  *   method (cfSolver::dense), one with 64 contacts or more does not (its cost grows with the cube
  *   of the unknowns), and in between the exact sizes are those below a threshold of your choice
@@ -132,12 +136,14 @@ cfIslandSummary cf_island_summary(const cfIslands *is, int k, const cfContact *c
  *
  * The reference's rule, first match wins (the chapter's text explains each line):
  * 1. no contacts: NULL;
- * 2. a soft body: "prox-gs-aniso" when a contact is anisotropic, else "dual" (the dual form of
+ * 2. texture friction (a directional box): "pgs-texture" (chapter 10.6: the box as it is, an
+ *    ellipse of the island as its pyramid; an assembled form, so it takes soft contacts too);
+ * 3. a soft body: "prox-gs-aniso" when a contact is anisotropic, else "dual" (the dual form of
  *    chapter 8: soft contacts need an assembled problem, and its exact preconditioner is
  *    the implicit soft step);
- * 3. anisotropic contacts (rigid only): "pgs-blocked-aniso" (chapter 10);
- * 4. at most #CF_EXACT_MAX_CONTACTS (8) contacts: "lemke" (chapter 4: exact, small stacks stand still);
- * 5. otherwise "pgs" (chapter 5: a pile, cost linear in the contacts).
+ * 4. anisotropic contacts (rigid only): "pgs-blocked-aniso" (chapter 10);
+ * 5. at most #CF_EXACT_MAX_CONTACTS (8) contacts: "lemke" (chapter 4: exact, small stacks stand still);
+ * 6. otherwise "pgs" (chapter 5: a pile, cost linear in the contacts).
  */
 const char *cf_island_solver(const cfIslandSummary *s);
 /** @} */

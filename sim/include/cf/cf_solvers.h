@@ -55,6 +55,19 @@ const char *cf_solver_status_note(const cfSolver *s, cfStatus st);
  */
 cfFrictionModel cf_solver_friction(const cfSolver *s, cfFrictionModel asked);
 
+/**
+ * The friction law row @p s solves, in a few words for what programs print (`cflab run --summary`,
+ * `cflab compare`, the viewer's HUD): cf_solver_friction() of @p asked, and what the row makes of
+ * the contacts' own laws when some have an ellipse (@p ellipses: an orthotropic, tensor or
+ * Matchstick pair, chapter 10) or the directional box of texture friction (@p texture, chapter
+ * 10.6): "texture (directional boxes)" for a directional row on texture contacts, "elliptic cone"
+ * for an anisotropic row on ellipses, "elliptic cone (isotropic equivalent)" for another FC3D row,
+ * "box" or "box (the ellipses' pyramids)", "polyhedral cone" (CF_FORM_LCP), "cone"; a law the row
+ * refuses (the step fails on it) is named so, as in "cone (texture refused)". "none" for NULL.
+ * Never NULL: a static string.
+ */
+const char *cf_solver_law(const cfSolver *s, cfFrictionModel asked, bool ellipses, bool texture);
+
 /** Which rows a listing shows. */
 typedef enum cfSolverFilter {
     CF_SOLVERS_ALL = 0,   /**< every row */

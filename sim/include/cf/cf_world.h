@@ -302,7 +302,11 @@ typedef struct cfStepStats {
     int solver_iterations;                /**< iterations used by the last solve */
     double solver_residual;               /**< final residual of the last solve, in its own measure */
     cfMeasure solver_measure;             /**< what solver_residual and solver_history hold */
-    double common_residual;               /**< the contact solve's Coulomb natural-map residual (0 without one) */
+    double common_residual;               /**< the contact solve's Coulomb natural-map residual (0 without one); with
+                                               @ref common_directional, the directional box's */
+    bool common_directional;              /**< the step's row solved texture contacts on their directional boxes (chapter
+                                               10.6): common_residual is that box's natural map (cf_fc_texture_residual()),
+                                               not the Coulomb cone's */
     cfStatus solver_status;               /**< the last solve's status (a used-up budget is CF_MAX_ITER, yet the step goes on); for a
                                                contact solve, CF_OK only when the common residual met the tolerance (cf_solvers.h) */
     bool contact_solve;                   /**< the step solved its contacts (velocity pipeline) or its pipeline's own system (ipc,
@@ -326,6 +330,9 @@ typedef struct cfStepStats {
         const cfSolver *solver[CF_STATS_ISLAND_SOLVERS];
         int islands_of[CF_STATS_ISLAND_SOLVERS];
         int contacts_of[CF_STATS_ISLAND_SOLVERS];
+        bool ellipses_of[CF_STATS_ISLAND_SOLVERS]; /**< its islands had anisotropic contacts (ellipses) */
+        bool texture_of[CF_STATS_ISLAND_SOLVERS];  /**< its islands had texture contacts (directional boxes) */
+        const char *law_of[CF_STATS_ISLAND_SOLVERS]; /**< the law it solved there (cf_solver_law()) */
     } island;
     /** residual after iteration k + 1 of the last solve, for k < cfStepStats::solver_history_len
      *  (see above); the entries past it mean nothing */
@@ -567,6 +574,15 @@ int cf_world_crossings(const cfWorld *w, const cfWorld *before, char *what, size
  * another pipeline, CF_NO_MEMORY.
  */
 cfStatus cf_world_ipc_pairs(const cfWorld *w, void (*fn)(void *ctx, cfVec3 a, cfVec3 b, double d), void *ctx);
+
+/**
+ * The friction law solver @p s (such as cfWorldDef::solver) solves on @p w's contacts, for what
+ * programs print: cf_solver_law() of the world's friction_model, with
+ * ellipses when a material pair has an orthotropic, tensor or Matchstick law and texture when one
+ * has the texture law (the pairs say what the contacts between their bodies will carry). A
+ * solver per island: the law of each island is its own row's (cfStepStats::island). Never NULL.
+ */
+const char *cf_world_friction_law(const cfWorld *w, const cfSolver *s);
 
 /**
  * Total energy: kinetic + gravitational potential (relative to the origin) + elastic (J); for an
