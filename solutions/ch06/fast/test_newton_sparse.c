@@ -33,7 +33,7 @@ static void random_bsr(int n, double density, uint64_t seed, cfBsr *A, double *d
             if (i != j && cf_rng_uniform(&rng) >= density) continue;
             double m[9];
             for (int k = 0; k < 9; ++k) m[k] = cf_rng_range(&rng, -1, 1) + (i == j && k % 4 == 0 ? 4.0 * sqrt(n * density + 1) : 0.0);
-            cft_assert_ok(cf_bsr_add_block(A, i, j, m));
+            cft_assert_ok_at(cf_bsr_add_block(A, i, j, m), "i = %d, j = %d", i, j);
             for (int k = 0; k < 9; ++k) dense[(size_t)(3 * i + k / 3) * N + 3 * j + k % 3] = m[k];
         }
     cf_bsr_finalize(A);
@@ -191,7 +191,7 @@ static void rigid_problem(int nb, int nc, uint64_t seed, cfFrictionProblem *p)
                         for (int j = 0; j < 3; ++j)
                             for (int k = 0; k < 6; ++k) B[3 * i + j] += Ha[6 * i + k] * minv[6 * ka + k] * Hb[6 * j + k];
                 }
-            if (any) cft_assert_ok(cf_bsr_add_block(&p->W, a, b, B));
+            if (any) cft_assert_ok_at(cf_bsr_add_block(&p->W, a, b, B), "a = %d, b = %d", a, b);
         }
     cf_bsr_finalize(&p->W);
     free(ba), free(bb), free(H), free(minv);
