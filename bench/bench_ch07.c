@@ -539,7 +539,9 @@ static void fc3d_table(const char *data)
     snprintf(path, sizeof path, "%s/ch07_fc3d.csv", out_dir);
     FILE *csv = fopen(path, "w");
     if (csv) fprintf(csv, "problem,contacts,solver,status,iterations,cpu_seconds,err_q,err_siconos\n");
-    printf("The %d FC3D problems of %s/siconos-fc3d and fclib/converted: every FC3D row of the registry (", n, data);
+    printf("The %d FC3D problems of %s/siconos-fc3d and fclib/converted", n, data);
+    if (min_contacts > 0) printf(" (--min-contacts: of these only those with at least %d contacts are solved)", min_contacts);
+    printf(": every FC3D row of the registry (");
     for (int k = 0; k < nr; ++k) printf("%s%s", k ? ", " : "", rows[k]->name);
     printf(")\nfrom r = 0, at most %d sweeps (PROX %d) or %d Newton iterations, tolerance 1e-8 |q| on the natural map (PROX: 1e-14 on its\n"
            "merit, raised to the accuracy bound); each solve in a child process limited to %.0f s of CPU time;\n"
