@@ -16,7 +16,9 @@
  *    pivoting inside each 3x3 pivot block) after a minimum-degree ordering of the contacts (Tinney
  *    and Walker's scheme 2 on the contact graph, the elimination graph kept as bit sets): the
  *    pattern is W's for every iteration, so the ordering, the fill and the list of block updates
- *    are computed once per solve and each iteration only does the arithmetic;
+ *    are computed once per solve and each iteration only does the arithmetic (the bit sets take
+ *    nc^2 / 8 bytes and the ordering O(nc^2) steps: 0.1-7 ms on the benchmark's problems, and about
+ *    50 MB for 20 000 contacts, where a quotient-graph minimum degree would be the next step);
  *  - each solve is checked: the linear residual |J d + Phi| after up to two steps of iterative
  *    refinement must be at most 1e-8 |Phi|; a tiny pivot (below 1e-13 max|J_ij|) or a failed check
  *    means "singular", and then, as the reference does, J + delta I with delta = |Phi| clamped to
