@@ -26,3 +26,7 @@ bench-ch6 bench-newton: $(BENCH_NEWTON)
 	@OPENBLAS_NUM_THREADS=1 $(BENCH_NEWTON) $(BENCH6_ARGS) | tee $(BLD)/bench_newton.txt
 
 EXTRA_HELP += bench-ch6 (chapter 6 Newton benchmark; BENCH6_ARGS=--lcp-only)
+
+# the sparse Newton's tests (solutions/ch06/fast/test_newton_sparse.c) run in the fast path's binary
+# (mk/ch05.mk's test_fast, reference only)
+$(TEST_FAST): $(OBJ)/solutions/ch06/fast/test_newton_sparse.o

@@ -300,6 +300,8 @@ extern const cfSolver cf_solver_pgs_fast __attribute__((weak));
 extern const cfSolver cf_solver_soft_step __attribute__((weak));
 /* The OpenMP PROX-Jacobi (solutions/ch07/omp/), likewise. */
 extern const cfSolver cf_solver_prox_jacobi_omp __attribute__((weak));
+/* The sparse Alart-Curnier Newton (solutions/ch06/fast/), likewise. */
+extern const cfSolver cf_solver_newton_ac_sparse __attribute__((weak));
 
 static const cfSolver ROWS[] = {
     {.name = "baraff", .chapter = 4, .form = CF_FORM_FC3D, .contacts = true, .dense = true,
@@ -378,6 +380,7 @@ static const struct {
 } REFERENCE_ONLY[] = {
     {&cf_solver_pgs_fast, "pgs-fast"},
     {&cf_solver_soft_step, "soft-step"},
+    {&cf_solver_newton_ac_sparse, "newton-ac-sparse"},
     {&cf_solver_prox_jacobi_omp, "prox-jacobi-omp"},
 };
 #define N_REFERENCE_ONLY ((int)(sizeof REFERENCE_ONLY / sizeof REFERENCE_ONLY[0]))

@@ -446,10 +446,13 @@ END_TEST
 
 /* chapter 9's sparse path (solutions/ch09/fast/test_ipc_sparse.c) shares this reference-only binary */
 void cft_ipc_sparse_tests(Suite *s);
+/* chapter 6's sparse Newton (solutions/ch06/fast/test_newton_sparse.c), likewise */
+void cft_newton_sparse_tests(Suite *s);
 
 static void build(Suite *s)
 {
     cft_ipc_sparse_tests(s);
+    cft_newton_sparse_tests(s);
     TCase *t = cft_tcase_long(s, "fast");
     CFT_TEST(t, fast_is_registered, "the registry lists pgs-fast with the reference's form and measure");
     CFT_TEST(t, lib_fast_pgs_matches_reference, "pgs-fast equals ch05.6 to 1e-10 (same order)");
