@@ -236,7 +236,10 @@ struct cfFastSchedule {
     Pack *packs;      /* n_packs, 64-byte aligned */
     int *pack_row;    /* CF_LANES per pack: the row in that lane, -1 for padding */
     int *pack_row_tmp; /* the same size: scratch of build_schedule() */
-    cfLaneV *nbias;   /* per pack: the split-impulse bias of each lane's normal row */
+    cfLaneV *nbias;   /* per pack: the split-impulse bias of each lane's normal row (after a solve, until the split
+                         stage: each lane's normal velocity at the solve's final velocities, see un_ready) */
+    bool un_ready;    /* nbias holds the normal velocities finish_lanes() found at ws->vel, which has not changed
+                         since: the split stage's bias pass reads them instead of computing them again */
     cfLaneV *nlam;    /* per pack: the split-impulse normal impulses */
     int n_packs, cap_packs;
     Group *groups;    /* n_groups, in the order they were formed (one thread walks them so) */
@@ -1128,8 +1131,9 @@ static inline cfLaneV cone_error2(const cfLaneV r[3], const cfLaneV u[3], cfLane
 }
 
 /* the impulses of the packs to their contacts; returns the sum over the contacts of the squared
-   natural-map residual of the contact law at the final (biased) velocities (the cone's in lanes) */
-static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm)
+   natural-map residual of the contact law at the final (biased) velocities (the cone's in lanes).
+   Each lane's normal velocity (unbiased) is kept in s->nbias for the split stage's bias pass. */
+static double finish_lanes(struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm)
 {
     double sum = 0.0;
     for (int gi = 0; gi < s->n_groups; ++gi) {
@@ -1141,6 +1145,7 @@ static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfCo
             const Pack *q = &s->packs[p];
             cfLaneV u[3];
             pack_velocity(q, va, vb, u);
+            s->nbias[p] = u[0];
             cfLaneV e2 = {0};
             if (!box) {
                 cfLaneV ub[3] = {u[0] + q->bias + cfm * q->lam[0], u[1], u[2]};
@@ -1156,6 +1161,7 @@ static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfCo
             }
         }
     }
+    s->un_ready = true;
     return sum;
 }
 /* the checks and sizes both prepares share */
@@ -1170,7 +1176,8 @@ static cfStatus prepare_begin(const cfRigidBody *bodies, int nb, const cfContact
     ws->nc = nc;
     ws->nb = nb;
     if (ws->threads < 1 || ws->threads > CF_FAST_MAX_THREADS) ws->threads = cf_threads();
-    if (ws->sched) ws->sched->ready = false;
+    if (ws->sched) ws->sched->ready = ws->sched->un_ready = false;
+    ws->vel_solved = false;
     return CF_OK;
 }
 
@@ -1366,6 +1373,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
             bodies[i].v = cfu_vec3(vel[6 * i], vel[6 * i + 1], vel[6 * i + 2]);
             bodies[i].w = cfu_vec3(vel[6 * i + 3], vel[6 * i + 4], vel[6 * i + 5]);
         }
+    ws->vel_solved = true;
     cf_split_finish(rep, why, k, sqrt(sum));
     cfStatus st = isfinite(sum) ? CF_OK : CF_DIVERGED;
     if (rep) {
@@ -1383,31 +1391,41 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
 #endif
     /* after a random-order solve (rows): the lane schedule now, its packs from the rows */
     if (!(ws->sched && ws->sched->ready)) {
+        if (ws->sched) ws->sched->un_ready = false;
         cfStatus st = build_schedule(ws, contacts, ws->nc >= thread_min(ws) ? ws->threads : 1);
         if (st != CF_OK) return st;
         fill_all_packs(ws->sched, &(PackSource){.rows = ws->rows});
     }
     struct cfFastSchedule *s = ws->sched;
     /* each normal row's bias erp min(phi + h u_n + slop, 0) / h, u_n at the solver's final
-       velocities (the bodies' v, w; zero slot for fixed) */
+       velocities (the bodies' v, w; zero slot for fixed): kept by the solve's finish_lanes() when
+       ws->vel is still what it left (s->un_ready), else computed here, the same numbers */
     bool active = false;
+    const bool have_un = s->un_ready && ws->vel_solved;
     for (int gi = 0; gi < s->n_groups; ++gi) {
         const Group *g = &s->groups[gi];
         cfLaneV va[6], vb[6];
-        gather6(ws->vel, g->a, va);
-        gather6(ws->vel, g->b, vb);
+        if (!have_un) {
+            gather6(ws->vel, g->a, va);
+            gather6(ws->vel, g->b, vb);
+        }
         for (int p = g->first; p < g->first + g->npoints; ++p) {
-            cfLaneV u[3];
-            pack_velocity(&s->packs[p], va, vb, u);
+            cfLaneV un = s->nbias[p];
+            if (!have_un) {
+                cfLaneV u[3];
+                pack_velocity(&s->packs[p], va, vb, u);
+                un = u[0];
+            }
             for (int l = 0; l < CF_LANES; ++l) {
                 int row = s->pack_row[CF_LANES * p + l];
-                double phi = row >= 0 ? contacts[row].phi + h * u[0][l] : 0.0;
+                double phi = row >= 0 ? contacts[row].phi + h * un[l] : 0.0;
                 s->nbias[p][l] = row >= 0 ? erp * min2(phi + slop, 0.0) / h : 0.0;
                 active |= s->nbias[p][l] != 0.0;
             }
             s->nlam[p] = (cfLaneV){0};
         }
     }
+    s->un_ready = false; /* nbias holds the biases now */
     double *pv = ws->pv;
     memset(pv, 0, (size_t)6 * (ws->nb + 2 * s->threads) * sizeof *pv); /* and every thread's zero slot */
     /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
@@ -1441,10 +1459,14 @@ static cfStatus fast_solve(void **work, const cfContactProblem *p, const cfSolve
 static cfStatus fast_split(void *work, const cfContactProblem *p, double erp, double slop, int sweeps, double *pv)
 {
     cfRigidFast *ws = work;
+    bool same = true; /* the bodies still have the solve's velocities (cfSolver::velocities: the world did not apply) */
     for (int i = 0; i < p->nb; ++i) {
+        same = same && memcmp(&ws->vel[6 * i], &p->bodies[i].v, 3 * sizeof(double)) == 0 &&
+               memcmp(&ws->vel[6 * i + 3], &p->bodies[i].w, 3 * sizeof(double)) == 0;
         put3(&ws->vel[6 * i], p->bodies[i].v);
         put3(&ws->vel[6 * i + 3], p->bodies[i].w);
     }
+    if (!same) ws->vel_solved = false;
     cfStatus st = cf_rigid_fast_pseudo_velocities(p->contacts, ws, p->h, erp, slop, sweeps);
     if (st == CF_OK) memcpy(pv, ws->pv, (size_t)6 * p->nb * sizeof *pv);
     return st;
@@ -1462,6 +1484,7 @@ const cfSolver cf_solver_pgs_fast = {
     .friction_model = true,
     .chapter = 5,
     .form = CF_FORM_ROWS,
+    .velocities = true,
     .contacts = true,
     .measure = CF_MEASURE_IMPULSE_CHANGE,
     .ordered = true,
