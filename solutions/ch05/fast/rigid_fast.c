@@ -1130,14 +1130,14 @@ static inline cfLaneV cone_error2(const cfLaneV r[3], const cfLaneV u[3], cfLane
     return e0 * e0 + e1 * e1 + e2 * e2;
 }
 
-/* the impulses of the packs to their contacts; returns the sum over the contacts of the squared
-   natural-map residual of the contact law at the final (biased) velocities (the cone's in lanes).
-   Each lane's normal velocity (unbiased) is kept in s->nbias for the split stage's bias pass. */
-static double finish_lanes(struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm)
+/* the impulses of the packs of groups [g0, g1) (tgroup order when T > 1) to their contacts; each
+   lane's squared natural-map residual of the contact law at the final (biased) velocities (the
+   cone's in lanes) in s->nlam (free until the split stage) and its normal velocity (unbiased) in
+   s->nbias, for the split stage's bias pass */
+static void finish_range(struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm, int g0, int g1)
 {
-    double sum = 0.0;
-    for (int gi = 0; gi < s->n_groups; ++gi) {
-        const Group *g = &s->groups[gi];
+    for (int i = g0; i < g1; ++i) {
+        const Group *g = &s->groups[s->threads > 1 ? s->tgroup[i] : i];
         cfLaneV va[6], vb[6];
         gather6(v, g->a, va);
         gather6(v, g->b, vb);
@@ -1156,10 +1156,28 @@ static double finish_lanes(struct cfFastSchedule *s, const double *v, cfContact 
                 if (row < 0) continue;
                 double r[3] = {q->lam[0][l], q->lam[1][l], q->lam[2][l]};
                 double ul[3] = {u[0][l] + q->bias[l] + cfm * r[0], u[1][l], u[2][l]};
-                sum += box ? cf_contact_residual2(r, ul, q->mu[l], CF_FRICTION_BOX) : e2[l];
+                if (box) e2[l] = cf_contact_residual2(r, ul, q->mu[l], CF_FRICTION_BOX);
                 memcpy(contacts[row].lambda, r, sizeof r);
             }
+            s->nlam[p] = e2;
         }
+    }
+}
+
+/* finish_range() of every group, on the schedule's threads (the packs only read the velocities);
+   returns the sum over the contacts of their squared residuals, added in group order on one thread
+   (the same sum for any number of threads) */
+static double finish_lanes(struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm)
+{
+    const int T = s->threads;
+#pragma omp parallel for num_threads(T) if (T > 1) schedule(static, 1)
+    for (int t = 0; t < T; ++t) finish_range(s, v, contacts, box, cfm, s->tstart[t], s->tstart[t + 1]);
+    double sum = 0.0;
+    for (int gi = 0; gi < s->n_groups; ++gi) {
+        const Group *g = &s->groups[gi];
+        for (int p = g->first; p < g->first + g->npoints; ++p)
+            for (int l = 0; l < CF_LANES; ++l)
+                if (s->pack_row[CF_LANES * p + l] >= 0) sum += s->nlam[p][l];
     }
     s->un_ready = true;
     return sum;

@@ -228,6 +228,11 @@ static void threads_vs_one_rows(const char *scene, int steps, cfFrictionModel mo
     ck_assert_msg(tol == 0.0 || r[0].reason == CF_STOP_STAGNATION, "%s: tol %g never reached", scene, tol);
     ck_assert_msg(r[0].reason == r[1].reason && memcmp(hist[0], hist[1], (size_t)r[0].iterations * sizeof(double)) == 0,
                   "%s: the residual history on %d threads, %d lanes differs from 1 thread, 2 lanes", scene, T, ws[1].lanes);
+    /* the final residual (it only reports): the same sum to rounding, added in the order of the
+       schedule's groups, which other threads and lanes form otherwise */
+    ck_assert_msg(fabs(r[0].residual - r[1].residual) <= 1e-12 * r[0].residual,
+                  "%s: the final residual on %d threads, %d lanes (%.17g) differs from 1 thread, 2 lanes (%.17g)", scene, T,
+                  ws[1].lanes, r[1].residual, r[0].residual);
     for (int a = 0; a < nc; ++a)
         ck_assert_msg(memcmp(c[0][a].lambda, c[1][a].lambda, sizeof c[0][a].lambda) == 0,
                       "%s, %s, %d threads, %d lanes: contact %d's impulse differs", scene, cf_friction_model_name(model), T,
@@ -259,6 +264,7 @@ START_TEST(fast_threads_solve_as_one)
     threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, 0, 0);
     threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_BOX, 0.0, 3, 0, 2);
     threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0, 0);
+    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0, 2); /* the residual of two threads' finish, two lanes */
     threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 3e-2, 2, 0, 0); /* all threads stop at the same sweep */
     threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 4, 0, 0);
 }
