@@ -135,7 +135,7 @@ static bool certificate_skipped(const cfWorld *w, cfStatus st, const cfSolverPar
    form, whose residuals the world computes (@p scale: their free velocity; NaN until it is needed,
    under world.certify "claims", then computed at u* and kept for a retry). A rows solver's
    residual is measured after the world's apply from @p ustar (the caller applies again from u*:
-   the same result). */
+   the same result), or, for a solver with cfSolver::velocities, at the velocities it left. */
 static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft,
                               const double *ustar, const cfSolverParams *par, double *scale, double *x, cfReport *rep,
                               cfStatus *applied)
