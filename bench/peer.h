@@ -4,9 +4,28 @@
 #ifndef CF_BENCH_PEER_H
 #define CF_BENCH_PEER_H
 
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The benchmark's clock (s): wall time, or with BENCH_CLOCK=cpu the CPU time of the calling thread,
+    which a busy machine does not lengthen as much (a thread waiting for a core accrues none), for
+    the one-thread engines; every engine reads the same clock. */
+static inline double bench_clock(void)
+{
+    static int cpu = -1;
+    if (cpu < 0) {
+        const char *e = getenv("BENCH_CLOCK");
+        cpu = e && strcmp(e, "cpu") == 0;
+    }
+    struct timespec t;
+    clock_gettime(cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /** A box of the scene: centre, half extents, mass (0: fixed). */
 typedef struct BenchBox {

@@ -8,7 +8,6 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -56,9 +55,9 @@ extern "C" int bench_bullet(const BenchBox *boxes, int n, double g, double mu, d
 
     double seconds = 0, contacts = 0;
     for (int s = 0; s < steps; ++s) {
-        auto t0 = std::chrono::steady_clock::now();
+        double t0 = bench_clock();
         world.stepSimulation(dt, 0); // no interpolation substeps: exactly one step of dt
-        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        seconds += bench_clock() - t0;
         for (int m = 0; m < dispatcher.getNumManifolds(); ++m)
             contacts += dispatcher.getManifoldByIndexInternal(m)->getNumContacts();
     }

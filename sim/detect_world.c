@@ -71,6 +71,8 @@ struct cfManifoldCache {
     bool has_pairs;           /* pairs and fat hold a broad phase of these bodies */
     cfPairList pairs;         /* candidate pairs (planes included) of the fat boxes, in pair order */
     cfAabb *fat;              /* per body (planes: unused) */
+    struct BodyPose *pose;    /* per body: this pass's poses (a pass with manifolds) */
+    int cap_pose;
 };
 
 void cf_manifold_cache_free(struct cfManifoldCache *c)
@@ -84,6 +86,7 @@ void cf_manifold_cache_free(struct cfManifoldCache *c)
     free(c->jobs);
     cf_pairs_free(&c->pairs);
     free(c->fat);
+    free(c->pose);
     free(c);
 }
 
@@ -100,24 +103,43 @@ static double bound_radius(const cfShape *s)
     return 0.0;
 }
 
-static void relative_pose(const cfRigidBody *a, const cfRigidBody *b, cfVec3 *dx, cfQuat *dq)
+/* what the manifolds read of a body's pose, once per pass instead of once per pair: its unit
+   quaternion, the rotation matrix of it and its bounding radius (each exactly what the pair's
+   own computation would give) */
+typedef struct BodyPose {
+    cfQuat q;
+    cfMat3 R;
+    double radius;
+} BodyPose;
+
+static BodyPose body_pose(const cfRigidBody *b)
 {
-    cfQuat qa = cfu_quat_normalize(a->q);
-    *dx = cfu_quat_rotate(cfu_quat_conj(qa), cfu_sub(b->x, a->x));
-    *dq = cfu_quat_mul(cfu_quat_conj(qa), cfu_quat_normalize(b->q));
+    BodyPose p;
+    p.q = cfu_quat_normalize(b->q);
+    p.R = cfu_quat_to_mat3(p.q);
+    p.radius = bound_radius(&b->shape);
+    return p;
+}
+
+static void relative_pose(const cfRigidBody *a, const BodyPose *pa, const cfRigidBody *b, const BodyPose *pb, cfVec3 *dx,
+                          cfQuat *dq)
+{
+    *dx = cfu_quat_rotate(cfu_quat_conj(pa->q), cfu_sub(b->x, a->x));
+    *dq = cfu_quat_mul(cfu_quat_conj(pa->q), pb->q);
 }
 
 /* how far a point of either body has moved relative to the other since the cache entry (m):
    the translation plus the rotation at the bodies' bounding radii (the rotation's chord
    2 sin(angle/2), the angle itself for the small ones that matter) */
-static double pose_change(const CachedPair *e, const cfRigidBody *a, const cfRigidBody *b)
+static double pose_change(const CachedPair *e, const cfRigidBody *a, const BodyPose *pa, const cfRigidBody *b,
+                          const BodyPose *pb)
 {
     cfVec3 dx;
     cfQuat dq;
-    relative_pose(a, b, &dx, &dq);
+    relative_pose(a, pa, b, pb, &dx, &dq);
     cfQuat r = cfu_quat_mul(cfu_quat_conj(e->dq), dq);
     double chord = 2.0 * sqrt(r.x * r.x + r.y * r.y + r.z * r.z);
-    return cfu_norm(cfu_sub(dx, e->dx)) + chord * (bound_radius(&a->shape) + bound_radius(&b->shape));
+    return cfu_norm(cfu_sub(dx, e->dx)) + chord * (pa->radius + pb->radius);
 }
 
 /* *items holds at least @p need elements of @p size bytes (capacity doubled from @p first) */
@@ -143,10 +165,11 @@ static cfStatus cache_reserve(Manifolds *c, int pairs, int pts)
     return st;
 }
 
-/* the two bodies of a pair, with their indices */
+/* the two bodies of a pair, with their indices and (a pass with manifolds) their poses */
 typedef struct Sides {
     const cfRigidBody *a, *b;
     int ia, ib;
+    const BodyPose *pa, *pb;
 } Sides;
 
 /* record the n contacts of pair @p s just detected at the bodies' present poses in entry e, its
@@ -156,10 +179,10 @@ static void manifold_record(CachedPair *e, CachedPoint *pts, int first, const Si
     const cfRigidBody *A = s->a, *B = s->b;
     e->a = s->ia;
     e->b = s->ib;
-    relative_pose(A, B, &e->dx, &e->dq);
+    relative_pose(A, s->pa, B, s->pb, &e->dx, &e->dq);
     e->first = first;
     e->n = n;
-    cfQuat qa = cfu_quat_conj(cfu_quat_normalize(A->q)), qb = cfu_quat_conj(cfu_quat_normalize(B->q));
+    cfQuat qa = cfu_quat_conj(s->pa->q), qb = cfu_quat_conj(s->pb->q);
     for (int k = 0; k < n; ++k) {
         CachedPoint *q = &pts[first + k];
         cfVec3 pa = cfu_mul_add(con[k].p, -0.5 * con[k].phi, con[k].n), pb = cfu_mul_add(con[k].p, 0.5 * con[k].phi, con[k].n);
@@ -185,7 +208,7 @@ __attribute__((always_inline)) static inline void cache_emit(const Manifolds *c,
                                                              cfContact *out)
 {
     const cfRigidBody *A = s->a, *B = s->b;
-    cfMat3 Ra = cfu_quat_to_mat3(cfu_quat_normalize(A->q)), Rb = cfu_quat_to_mat3(cfu_quat_normalize(B->q));
+    const cfMat3 Ra = s->pa->R, Rb = s->pb->R;
     double mu = sqrt(fmax(A->mu, 0.0) * fmax(B->mu, 0.0));
     for (int k = 0; k < e->n; ++k) {
         const CachedPoint *q = &c->pts[e->first + k];
@@ -215,11 +238,12 @@ typedef struct Pass {
     double tol;
     cfContactList *out;
     cfDetectStats *st;
+    const BodyPose *pose; /* per body (old or now present), else NULL */
 } Pass;
 
 static Sides sides_of(const Pass *p, int i, int j)
 {
-    return (Sides){&p->w->bodies[i], &p->w->bodies[j], i, j};
+    return (Sides){&p->w->bodies[i], &p->w->bodies[j], i, j, p->pose ? &p->pose[i] : NULL, p->pose ? &p->pose[j] : NULL};
 }
 
 /* whether the pair keeps its contacts of the last pass: it is there (the cursor *j_old walks old's
@@ -231,7 +255,7 @@ static inline bool kept_entry(const Pass *p, int *j_old, const Sides *s)
     while (*j_old < old->n_pairs && (old->pairs[*j_old].a < i || (old->pairs[*j_old].a == i && old->pairs[*j_old].b < j)))
         ++*j_old;
     const CachedPair *e = *j_old < old->n_pairs ? &old->pairs[*j_old] : NULL;
-    return e && e->a == i && e->b == j && pose_change(e, s->a, s->b) <= p->tol;
+    return e && e->a == i && e->b == j && pose_change(e, s->a, s->pa, s->b, s->pb) <= p->tol;
 }
 
 /* the contacts of pair (i, j), appended to the pass's list: kept from the last pass's manifolds
@@ -487,7 +511,15 @@ static cfStatus detect_world(const cfWorld *w, const cfDetectOptions *opt, struc
     Pass p = {.w = w, .o = &o, .tol = tol, .out = out, .st = &st};
     if (cache) cache_sets(cache, w, &o, tol, &p.old, &p.now);
     cfPairList pairs = {0, 0, NULL};
-    cfStatus s = p.old ? fat_pairs(w, &o, cache, &st) : cf_candidate_pairs(w, &o, 0.0, &pairs, &st);
+    cfStatus s = CF_OK;
+    if (p.old || p.now) { /* the manifolds read every body's pose: once per body */
+        void *pose = cache->pose;
+        s = grow(&pose, &cache->cap_pose, w->n_bodies, 64, sizeof *cache->pose);
+        cache->pose = pose;
+        for (int i = 0; s == CF_OK && i < w->n_bodies; ++i) cache->pose[i] = body_pose(&w->bodies[i]);
+        p.pose = cache->pose;
+    }
+    if (s == CF_OK) s = p.old ? fat_pairs(w, &o, cache, &st) : cf_candidate_pairs(w, &o, 0.0, &pairs, &st);
     if (s == CF_OK) s = emit_all(&p, p.old ? &cache->pairs : &pairs, cache, threads);
     cf_pairs_free(&pairs);
     if (s == CF_OK && p.now) cache->cur = 1 - cache->cur;

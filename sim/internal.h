@@ -9,10 +9,20 @@
 /* free the step's scratch space (work.c; safe on NULL) */
 void cf_step_work_free(struct cfStepWork *k);
 
-/* The state of the world's bodies (rigid bodies whole; soft x, v, x_prev, v_prev, has_prev),
-   saved before a step so that a failing step restores it (state.c) */
+/* what a step changes of a rigid body: its pose, velocities and world inertia (every other member
+   is a setting no stage writes; the islands' fixed flags and the spring drives' forces are put back
+   by their own code) */
+typedef struct cfBodyState {
+    cfVec3 x;
+    cfQuat q;
+    cfVec3 v, w;
+    cfMat3 inv_inertia_world;
+} cfBodyState;
+
+/* The state of the world's bodies (rigid bodies' cfBodyState; soft x, v, x_prev, v_prev,
+   has_prev), saved before a step so that a failing step restores it (state.c) */
 typedef struct cfSavedState {
-    cfRigidBody *bodies;
+    cfBodyState *bodies;
     cfVec3 **arr[4]; /* per soft body: x, v, x_prev, v_prev */
     bool *has_prev;
 } cfSavedState;

@@ -74,17 +74,24 @@ static int carry_features(cfContactList *now, const cfContactList *prev, bool or
 {
     if (prev->count == 0 || now->count == 0) return 0;
     if (ordered) {
-        /* both in pair order (every step of a rigid world): one merge walk, features matched within a pair */
+        /* both in pair order (every step of a rigid world): one merge walk, pair by pair; each
+           contact takes the impulse of the first previous contact of its pair with its feature */
         int matched = 0, j = 0;
-        for (int k = 0; k < now->count; ++k) {
-            cfContact *c = &now->items[k];
+        for (int k = 0; k < now->count;) {
+            const cfContact *c = &now->items[k];
             while (j < prev->count && pair_cmp(&prev->items[j], c) < 0) ++j;
-            for (int i = j; i < prev->count && pair_cmp(c, &prev->items[i]) >= 0; ++i)
-                if (prev->items[i].feature == c->feature) {
-                    memcpy(c->lambda, prev->items[i].lambda, sizeof c->lambda);
-                    ++matched;
-                    break;
-                }
+            int j_end = j, k_end = k + 1;
+            while (j_end < prev->count && pair_cmp(c, &prev->items[j_end]) == 0) ++j_end;
+            while (k_end < now->count && pair_cmp(c, &now->items[k_end]) == 0) ++k_end;
+            for (; k < k_end; ++k) {
+                cfContact *ck = &now->items[k];
+                for (int i = j; i < j_end; ++i)
+                    if (prev->items[i].feature == ck->feature) {
+                        memcpy(ck->lambda, prev->items[i].lambda, sizeof ck->lambda);
+                        ++matched;
+                        break;
+                    }
+            }
         }
         return matched;
     }

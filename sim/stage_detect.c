@@ -207,9 +207,32 @@ static cfStatus contact_takeable(cfWorld *w, const cfContact *c, const cfFrictio
     return CF_OK;
 }
 
+/* fewer contacts than this: the contacts stage on one thread (docs/performance.md) */
+#define CF_CONTACTS_THREAD_MIN 1000
+
+/* The common case on the step's threads: rigid contacts only (no soft body), no friction pairs,
+   so every contact keeps its isotropic law and gets its frame alone, as the loop below would
+   give it. false when the world is not that case or a contact is not as expected (an extra, a
+   frame refused): the loop below then does every contact again, and reports the first failure. */
+static bool frames_threaded(cfWorld *w, cfContactList *contacts)
+{
+    const struct cfStepWork *k = cf_step_work(w);
+    int T = k ? k->detect.threads : 1, n = contacts->count, bad = 0;
+    if (T < 2 || n < CF_CONTACTS_THREAD_MIN || w->n_pairs > 0 || w->n_soft > 0) return false;
+    const bool warm = w->def.warm_start;
+#pragma omp parallel for num_threads(T) schedule(static) reduction(| : bad)
+    for (int a = 0; a < n; ++a) {
+        cfContact *c = &contacts->items[a];
+        bad |= c->extra != NULL || cf_contact_frame(c->n, &c->t, &c->b) != CF_OK;
+        if (!warm) c->lambda[0] = c->lambda[1] = c->lambda[2] = 0.0;
+    }
+    return !bad;
+}
+
 cfStatus cf_stage_contacts(cfWorld *w, cfContactList *contacts)
 {
     if (!cf_step_solving(w, contacts)) return CF_OK;
+    if (frames_threaded(w, contacts)) return CF_OK;
     for (int a = 0; a < contacts->count; ++a) {
         cfContact *c = &contacts->items[a];
         int a_is = 0;

@@ -90,6 +90,30 @@ static double free_scale(const cfWorld *w, const cfContactList *contacts, const 
     return scale;
 }
 
+/* free_scale() at u*, where the bodies were before the solve, computed after a rows solve: the
+   bodies are put back at u* for it (a solver with cfSolver::velocities gets its own velocities back
+   afterwards; the others are applied again from u* by the caller). -1 when out of memory. */
+static double free_scale_at(cfWorld *w, const cfContactList *contacts, const cfAssembly *as, const double *ustar)
+{
+    const cfSolver *s = w->def.solver;
+    if (s->form != CF_FORM_ROWS) return free_scale(w, contacts, as);
+    double *keep = s->velocities ? malloc((size_t)(w->n_bodies > 0 ? 6 * w->n_bodies : 1) * sizeof *keep) : NULL;
+    if (s->velocities && !keep) return -1.0;
+    for (int i = 0; i < w->n_bodies; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        if (keep) memcpy(&keep[6 * i], &b->v, 3 * sizeof *keep), memcpy(&keep[6 * i + 3], &b->w, 3 * sizeof *keep);
+        b->v = cfu_vec3(ustar[6 * i], ustar[6 * i + 1], ustar[6 * i + 2]);
+        b->w = cfu_vec3(ustar[6 * i + 3], ustar[6 * i + 4], ustar[6 * i + 5]);
+    }
+    double scale = free_scale(w, contacts, as);
+    for (int i = 0; keep && i < w->n_bodies; ++i) {
+        w->bodies[i].v = cfu_vec3(keep[6 * i], keep[6 * i + 1], keep[6 * i + 2]);
+        w->bodies[i].w = cfu_vec3(keep[6 * i + 3], keep[6 * i + 4], keep[6 * i + 5]);
+    }
+    free(keep);
+    return scale;
+}
+
 /* world.certify "claims" (cfCertify): a solve of the rows or dual form that spent its budget (its
    own measure did not stop it) in a world whose unconverged steps just go on is not certified: it
    is reported as not converged (CF_MAX_ITER, the residual not computed, NaN), where "always" would
@@ -111,7 +135,7 @@ static bool certificate_skipped(const cfWorld *w, cfStatus st, const cfSolverPar
    form, whose residuals the world computes (@p scale: their free velocity; NaN until it is needed,
    under world.certify "claims", then computed at u* and kept for a retry). A rows solver's
    residual is measured after the world's apply from @p ustar (the caller applies again from u*:
-   the same result). */
+   the same result), or, for a solver with cfSolver::velocities, at the velocities it left. */
 static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssembly *as, cfSoftSteps *soft,
                               const double *ustar, const cfSolverParams *par, double *scale, double *x, cfReport *rep,
                               cfStatus *applied)
@@ -125,17 +149,13 @@ static cfStatus contact_solve(cfWorld *w, const cfContactList *contacts, cfAssem
     int nc = contacts->count;
     if (!cf_vec_finite(3 * nc, x)) return cf_solver_certify(s, st, INFINITY, par, rep);
     if (certificate_skipped(w, st, par, rep)) return CF_MAX_ITER;
-    if (isnan(*scale)) { /* the free velocity at u*, where the bodies were before the solve */
-        for (int i = 0; s->form == CF_FORM_ROWS && i < w->n_bodies; ++i) {
-            w->bodies[i].v = cfu_vec3(ustar[6 * i], ustar[6 * i + 1], ustar[6 * i + 2]);
-            w->bodies[i].w = cfu_vec3(ustar[6 * i + 3], ustar[6 * i + 4], ustar[6 * i + 5]);
-        }
-        *scale = free_scale(w, contacts, as);
-    }
+    if (isnan(*scale) && (*scale = free_scale_at(w, contacts, as, ustar)) < 0.0) return CF_NO_MEMORY;
     cfFrictionModel model = cf_solver_friction(s, par->friction);
     double res = INFINITY;
     if (s->form == CF_FORM_DUAL) res = cf_dual_residual(&as->dual, x, as->u_dual.v, model);
-    else if ((*applied = apply(w, contacts, ustar, x, soft)) == CF_OK) res = rows_residual(w, contacts, as, x, model);
+    else if (s->velocities) *applied = CF_OK; /* the bodies hold the solver's own velocities (cfSolver::velocities) */
+    else *applied = apply(w, contacts, ustar, x, soft);
+    if (s->form == CF_FORM_ROWS && *applied == CF_OK) res = rows_residual(w, contacts, as, x, model);
     return cf_solver_certify(s, st, cf_common_relative(res, *scale), par, rep);
 }
 
@@ -335,8 +355,9 @@ static cfStatus solve(cfWorld *w, cfContactList *contacts, cfAssembly *as, cfSof
         return CF_OK;
     }
     /* a rows solver's last contact_solve() applied x from u* for its certificate: the bodies then
-       hold what this apply would give them, bit for bit (an apply per solve, not two) */
-    st = s->form == CF_FORM_ROWS && applied == CF_OK ? CF_OK : apply(w, contacts, ustar, x, soft);
+       hold what this apply would give them, bit for bit (an apply per solve, not two); a rows
+       solver with cfSolver::velocities left them at its own sweeps' velocities */
+    st = s->form == CF_FORM_ROWS && (applied == CF_OK || s->velocities) ? CF_OK : apply(w, contacts, ustar, x, soft);
     if (st != CF_OK) return cf_step_fail(w, st, "solve: applying the impulses failed (%s)", cf_status_name(st));
     for (int a = 0; a < nc; ++a) memcpy(contacts->items[a].lambda, &x[3 * a], 3 * sizeof *x);
     /* a texture contact's box has no cone: the directional box's natural map (chapter 10.6) */

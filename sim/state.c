@@ -33,7 +33,10 @@ cfStatus cf_state_save(cfWorld *w, cfSavedState *sv)
     if (w->n_bodies) {
         sv->bodies = malloc((size_t)w->n_bodies * sizeof *sv->bodies);
         if (!sv->bodies) return CF_NO_MEMORY;
-        memcpy(sv->bodies, w->bodies, (size_t)w->n_bodies * sizeof *sv->bodies);
+        for (int i = 0; i < w->n_bodies; ++i) {
+            const cfRigidBody *b = &w->bodies[i];
+            sv->bodies[i] = (cfBodyState){b->x, b->q, b->v, b->w, b->inv_inertia_world};
+        }
     }
     if (w->n_soft == 0) return CF_OK;
     sv->has_prev = malloc((size_t)w->n_soft * sizeof *sv->has_prev);
@@ -54,7 +57,11 @@ cfStatus cf_state_save(cfWorld *w, cfSavedState *sv)
 
 void cf_state_restore(cfWorld *w, const cfSavedState *sv)
 {
-    if (w->n_bodies) memcpy(w->bodies, sv->bodies, (size_t)w->n_bodies * sizeof *w->bodies);
+    for (int i = 0; i < w->n_bodies; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        const cfBodyState *s = &sv->bodies[i];
+        b->x = s->x, b->q = s->q, b->v = s->v, b->w = s->w, b->inv_inertia_world = s->inv_inertia_world;
+    }
     for (int i = 0; i < w->n_soft; ++i) {
         size_t bytes = (size_t)w->soft[i].n_nodes * sizeof(cfVec3);
         for (int f = 0; f < 4; ++f) memcpy(*soft_field(w, f, i), sv->arr[f][i], bytes);
@@ -68,6 +75,30 @@ static double support_along(const cfRigidBody *b, cfVec3 n)
     cfAabb box = cf_aabb_of_body(b);
     cfVec3 c = cfu_scale(0.5, cfu_add(box.lo, box.hi)), h = cfu_scale(0.5, cfu_sub(box.hi, box.lo));
     return cfu_dot(n, c) + fabs(n.x) * h.x + fabs(n.y) * h.y + fabs(n.z) * h.z;
+}
+
+/* the radius of a ball about the body's origin inside its shape (box: the smallest half extent);
+   0 for a plane */
+static double inner_radius(const cfShape *s)
+{
+    switch (s->type) {
+    case CF_SHAPE_SPHERE:
+    case CF_SHAPE_CAPSULE: return s->radius;
+    case CF_SHAPE_BOX: return fmin(s->half_extents.x, fmin(s->half_extents.y, s->half_extents.z));
+    case CF_SHAPE_PLANE:
+    case CF_SHAPE_COUNT: break;
+    }
+    return 0.0;
+}
+
+/* the body is certainly not wholly behind the plane n.x = d (|n| = @p len): its origin is in front
+   of it by at least half the ball of radius rho its shape holds, so its bounding box reaches at
+   least rho |n| beyond n.x and support_along() is above d by far more than its rounding (of the
+   order of 1e-16 |x|): the check needs no bounding box */
+static bool surely_in_front(const cfRigidBody *b, cfVec3 n, double d, double len)
+{
+    double rho = inner_radius(&b->shape), s = cfu_dot(n, b->x) - d;
+    return rho > 1e-9 * (1.0 + fabs(d) + cfu_norm_inf(b->x)) && s >= 0.5 * rho * len;
 }
 
 /* soft body i's largest n.x over its nodes (@p x: its positions) */
@@ -84,12 +115,15 @@ static cfStatus check_plane(cfWorld *w, const cfSavedState *sv, int p, const cha
 {
     const cfRigidBody *pl = &w->bodies[p];
     cfVec3 n = pl->shape.normal;
-    const double d = pl->shape.offset;
+    const double d = pl->shape.offset, len = cfu_norm(n);
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
-        if (b->fixed || b->shape.type == CF_SHAPE_PLANE) continue;
-        double now = support_along(b, n), before = support_along(&sv->bodies[i], n);
-        if (now < d && !(before < d))
+        if (b->fixed || b->shape.type == CF_SHAPE_PLANE || surely_in_front(b, n, d, len)) continue;
+        double now = support_along(b, n);
+        if (!(now < d)) continue;
+        cfRigidBody before = *b; /* its pose at the start */
+        before.x = sv->bodies[i].x, before.q = sv->bodies[i].q;
+        if (!(support_along(&before, n) < d))
             return cf_step_fail(w, CF_DIVERGED, "rigid body %d '%s' went through the static plane %d '%s' in step %ld "
                                 "(t = %g s): all of it is behind the plane now, by %g m, moving at %g m/s (solver %s)", i,
                                 b->name, p, pl->name, step, w->time + w->def.dt, d - now, cfu_norm(b->v), solver);

@@ -17,7 +17,10 @@
  *   residual in the measure of cfSolver::measure, history) and the return value is the status;
  *   a used-up budget (CF_MAX_ITER) or stagnation still leaves a usable x;
  * - a solver never turns velocities into anything: the caller maps x back to impulses and applies
- *   them once, the same way for every solver.
+ *   them once, the same way for every solver; the one exception is a matrix-free row with
+ *   cfSolver::velocities, whose sweeps already hold u* + M^-1 J^T x (summed in their own order,
+ *   so equal to the caller's apply to rounding): it leaves the moving bodies at those velocities
+ *   and the caller does not apply x again.
  */
 #ifndef CF_SOLVER_H
 #define CF_SOLVER_H
@@ -175,6 +178,9 @@ typedef struct cfSolver {
     bool ordered;            /**< reads cfSolverParams::ordering; false: it sweeps in one order only (sequential) */
     bool split_only;         /**< moves positions only through its split stage (the soft step's substeps): no velocity bias,
                                   so a world with stabilization "baumgarte" is refused (cf_world_def_check) */
+    bool velocities;         /**< CF_FORM_ROWS: the solve leaves every moving body (not fixed) at the velocity of its own
+                                  sweeps, u* + M^-1 J^T x to rounding, so the world does not apply x again (the fast
+                                  rows; the reference rows leave that to the world's one apply) */
     bool no_impacts;         /**< CF_FORM_ROWS: does not read cfContactProblem::impact, so a world step with an impact
                                   (restitution > 0) fails naming the solver */
     bool friction_model;     /**< reads cfSolverParams::friction (the cone or the box); false: one model only, the cone

@@ -92,6 +92,8 @@ typedef struct cfRigidFast {
                             changes the results whatever the timing (CF_INTERNAL if no thread can go on) */
     int fill_by_rows;  /**< tests: nonzero makes each row of the lane schedule by itself and copies it into its lane,
                             instead of the rows of a pack made in their lanes at once (the same bits either way) */
+    bool vel_solved;   /**< vel is as the last solve left it (its split stage then reuses the normal velocities the
+                            solve's last pass computed); whoever writes vel otherwise clears it */
     int lanes;         /**< box pairs side by side: 2 (SSE2) or 4 (AVX2, where the processor has it); 0: cf_fast_lanes().
                             Set before the first prepare (the work space keeps it until freed); the results do not
                             depend on it */

@@ -236,7 +236,10 @@ struct cfFastSchedule {
     Pack *packs;      /* n_packs, 64-byte aligned */
     int *pack_row;    /* CF_LANES per pack: the row in that lane, -1 for padding */
     int *pack_row_tmp; /* the same size: scratch of build_schedule() */
-    cfLaneV *nbias;   /* per pack: the split-impulse bias of each lane's normal row */
+    cfLaneV *nbias;   /* per pack: the split-impulse bias of each lane's normal row (after a solve, until the split
+                         stage: each lane's normal velocity at the solve's final velocities, see un_ready) */
+    bool un_ready;    /* nbias holds the normal velocities finish_lanes() found at ws->vel, which has not changed
+                         since: the split stage's bias pass reads them instead of computing them again */
     cfLaneV *nlam;    /* per pack: the split-impulse normal impulses */
     int n_packs, cap_packs;
     Group *groups;    /* n_groups, in the order they were formed (one thread walks them so) */
@@ -1127,13 +1130,14 @@ static inline cfLaneV cone_error2(const cfLaneV r[3], const cfLaneV u[3], cfLane
     return e0 * e0 + e1 * e1 + e2 * e2;
 }
 
-/* the impulses of the packs to their contacts; returns the sum over the contacts of the squared
-   natural-map residual of the contact law at the final (biased) velocities (the cone's in lanes) */
-static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm)
+/* the impulses of the packs of groups [g0, g1) (tgroup order when T > 1) to their contacts; each
+   lane's squared natural-map residual of the contact law at the final (biased) velocities (the
+   cone's in lanes) in s->nlam (free until the split stage) and its normal velocity (unbiased) in
+   s->nbias, for the split stage's bias pass */
+static void finish_range(struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm, int g0, int g1)
 {
-    double sum = 0.0;
-    for (int gi = 0; gi < s->n_groups; ++gi) {
-        const Group *g = &s->groups[gi];
+    for (int i = g0; i < g1; ++i) {
+        const Group *g = &s->groups[s->threads > 1 ? s->tgroup[i] : i];
         cfLaneV va[6], vb[6];
         gather6(v, g->a, va);
         gather6(v, g->b, vb);
@@ -1141,6 +1145,7 @@ static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfCo
             const Pack *q = &s->packs[p];
             cfLaneV u[3];
             pack_velocity(q, va, vb, u);
+            s->nbias[p] = u[0];
             cfLaneV e2 = {0};
             if (!box) {
                 cfLaneV ub[3] = {u[0] + q->bias + cfm * q->lam[0], u[1], u[2]};
@@ -1151,11 +1156,30 @@ static double finish_lanes(const struct cfFastSchedule *s, const double *v, cfCo
                 if (row < 0) continue;
                 double r[3] = {q->lam[0][l], q->lam[1][l], q->lam[2][l]};
                 double ul[3] = {u[0][l] + q->bias[l] + cfm * r[0], u[1][l], u[2][l]};
-                sum += box ? cf_contact_residual2(r, ul, q->mu[l], CF_FRICTION_BOX) : e2[l];
+                if (box) e2[l] = cf_contact_residual2(r, ul, q->mu[l], CF_FRICTION_BOX);
                 memcpy(contacts[row].lambda, r, sizeof r);
             }
+            s->nlam[p] = e2;
         }
     }
+}
+
+/* finish_range() of every group, on the schedule's threads (the packs only read the velocities);
+   returns the sum over the contacts of their squared residuals, added in group order on one thread
+   (the same sum for any number of threads) */
+static double finish_lanes(struct cfFastSchedule *s, const double *v, cfContact *contacts, bool box, double cfm)
+{
+    const int T = s->threads;
+#pragma omp parallel for num_threads(T) if (T > 1) schedule(static, 1)
+    for (int t = 0; t < T; ++t) finish_range(s, v, contacts, box, cfm, s->tstart[t], s->tstart[t + 1]);
+    double sum = 0.0;
+    for (int gi = 0; gi < s->n_groups; ++gi) {
+        const Group *g = &s->groups[gi];
+        for (int p = g->first; p < g->first + g->npoints; ++p)
+            for (int l = 0; l < CF_LANES; ++l)
+                if (s->pack_row[CF_LANES * p + l] >= 0) sum += s->nlam[p][l];
+    }
+    s->un_ready = true;
     return sum;
 }
 /* the checks and sizes both prepares share */
@@ -1170,7 +1194,8 @@ static cfStatus prepare_begin(const cfRigidBody *bodies, int nb, const cfContact
     ws->nc = nc;
     ws->nb = nb;
     if (ws->threads < 1 || ws->threads > CF_FAST_MAX_THREADS) ws->threads = cf_threads();
-    if (ws->sched) ws->sched->ready = false;
+    if (ws->sched) ws->sched->ready = ws->sched->un_ready = false;
+    ws->vel_solved = false;
     return CF_OK;
 }
 
@@ -1366,6 +1391,7 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
             bodies[i].v = cfu_vec3(vel[6 * i], vel[6 * i + 1], vel[6 * i + 2]);
             bodies[i].w = cfu_vec3(vel[6 * i + 3], vel[6 * i + 4], vel[6 * i + 5]);
         }
+    ws->vel_solved = true;
     cf_split_finish(rep, why, k, sqrt(sum));
     cfStatus st = isfinite(sum) ? CF_OK : CF_DIVERGED;
     if (rep) {
@@ -1383,31 +1409,41 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
 #endif
     /* after a random-order solve (rows): the lane schedule now, its packs from the rows */
     if (!(ws->sched && ws->sched->ready)) {
+        if (ws->sched) ws->sched->un_ready = false;
         cfStatus st = build_schedule(ws, contacts, ws->nc >= thread_min(ws) ? ws->threads : 1);
         if (st != CF_OK) return st;
         fill_all_packs(ws->sched, &(PackSource){.rows = ws->rows});
     }
     struct cfFastSchedule *s = ws->sched;
     /* each normal row's bias erp min(phi + h u_n + slop, 0) / h, u_n at the solver's final
-       velocities (the bodies' v, w; zero slot for fixed) */
+       velocities (the bodies' v, w; zero slot for fixed): kept by the solve's finish_lanes() when
+       ws->vel is still what it left (s->un_ready), else computed here, the same numbers */
     bool active = false;
+    const bool have_un = s->un_ready && ws->vel_solved;
     for (int gi = 0; gi < s->n_groups; ++gi) {
         const Group *g = &s->groups[gi];
         cfLaneV va[6], vb[6];
-        gather6(ws->vel, g->a, va);
-        gather6(ws->vel, g->b, vb);
+        if (!have_un) {
+            gather6(ws->vel, g->a, va);
+            gather6(ws->vel, g->b, vb);
+        }
         for (int p = g->first; p < g->first + g->npoints; ++p) {
-            cfLaneV u[3];
-            pack_velocity(&s->packs[p], va, vb, u);
+            cfLaneV un = s->nbias[p];
+            if (!have_un) {
+                cfLaneV u[3];
+                pack_velocity(&s->packs[p], va, vb, u);
+                un = u[0];
+            }
             for (int l = 0; l < CF_LANES; ++l) {
                 int row = s->pack_row[CF_LANES * p + l];
-                double phi = row >= 0 ? contacts[row].phi + h * u[0][l] : 0.0;
+                double phi = row >= 0 ? contacts[row].phi + h * un[l] : 0.0;
                 s->nbias[p][l] = row >= 0 ? erp * min2(phi + slop, 0.0) / h : 0.0;
                 active |= s->nbias[p][l] != 0.0;
             }
             s->nlam[p] = (cfLaneV){0};
         }
     }
+    s->un_ready = false; /* nbias holds the biases now */
     double *pv = ws->pv;
     memset(pv, 0, (size_t)6 * (ws->nb + 2 * s->threads) * sizeof *pv); /* and every thread's zero slot */
     /* nothing penetrates beyond the slop: every sweep would leave all impulses at zero */
@@ -1441,10 +1477,14 @@ static cfStatus fast_solve(void **work, const cfContactProblem *p, const cfSolve
 static cfStatus fast_split(void *work, const cfContactProblem *p, double erp, double slop, int sweeps, double *pv)
 {
     cfRigidFast *ws = work;
+    bool same = true; /* the bodies still have the solve's velocities (cfSolver::velocities: the world did not apply) */
     for (int i = 0; i < p->nb; ++i) {
+        same = same && memcmp(&ws->vel[6 * i], &p->bodies[i].v, 3 * sizeof(double)) == 0 &&
+               memcmp(&ws->vel[6 * i + 3], &p->bodies[i].w, 3 * sizeof(double)) == 0;
         put3(&ws->vel[6 * i], p->bodies[i].v);
         put3(&ws->vel[6 * i + 3], p->bodies[i].w);
     }
+    if (!same) ws->vel_solved = false;
     cfStatus st = cf_rigid_fast_pseudo_velocities(p->contacts, ws, p->h, erp, slop, sweeps);
     if (st == CF_OK) memcpy(pv, ws->pv, (size_t)6 * p->nb * sizeof *pv);
     return st;
@@ -1462,6 +1502,7 @@ const cfSolver cf_solver_pgs_fast = {
     .friction_model = true,
     .chapter = 5,
     .form = CF_FORM_ROWS,
+    .velocities = true,
     .contacts = true,
     .measure = CF_MEASURE_IMPULSE_CHANGE,
     .ordered = true,

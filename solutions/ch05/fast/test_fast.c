@@ -13,6 +13,7 @@
 #include "cf_rigid_fast.h"
 #include "cf_soft_step.h"
 #include "cft.h"
+#include "cf/cf_ch02.h"
 #include "cf/cf_ch05.h"
 #include "cf/cf_scene.h"
 #include "cf/cf_solvers.h"
@@ -227,6 +228,11 @@ static void threads_vs_one_rows(const char *scene, int steps, cfFrictionModel mo
     ck_assert_msg(tol == 0.0 || r[0].reason == CF_STOP_STAGNATION, "%s: tol %g never reached", scene, tol);
     ck_assert_msg(r[0].reason == r[1].reason && memcmp(hist[0], hist[1], (size_t)r[0].iterations * sizeof(double)) == 0,
                   "%s: the residual history on %d threads, %d lanes differs from 1 thread, 2 lanes", scene, T, ws[1].lanes);
+    /* the final residual (it only reports): the same sum to rounding, added in the order of the
+       schedule's groups, which other threads and lanes form otherwise */
+    ck_assert_msg(fabs(r[0].residual - r[1].residual) <= 1e-12 * r[0].residual,
+                  "%s: the final residual on %d threads, %d lanes (%.17g) differs from 1 thread, 2 lanes (%.17g)", scene, T,
+                  ws[1].lanes, r[1].residual, r[0].residual);
     for (int a = 0; a < nc; ++a)
         ck_assert_msg(memcmp(c[0][a].lambda, c[1][a].lambda, sizeof c[0][a].lambda) == 0,
                       "%s, %s, %d threads, %d lanes: contact %d's impulse differs", scene, cf_friction_model_name(model), T,
@@ -258,6 +264,7 @@ START_TEST(fast_threads_solve_as_one)
     threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, 0, 0);
     threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_BOX, 0.0, 3, 0, 2);
     threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0, 0);
+    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0, 2); /* the residual of two threads' finish, two lanes */
     threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 3e-2, 2, 0, 0); /* all threads stop at the same sweep */
     threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 4, 0, 0);
 }
@@ -331,6 +338,90 @@ START_TEST(fast_threads_world_as_one)
         cf_world_free(&w[0]);
         cf_world_free(&w[1]);
     }
+}
+END_TEST
+
+/* cfSolver::velocities: the fast solve leaves the bodies at its own sweeps' velocities, which equal
+   the world's one apply u* + M^-1 J^T lambda (cf_rigid_apply_impulses()) to rounding; and its split
+   stage's bias pass, which reads the normal velocities the solve's last pass kept, gives the
+   pseudo-velocities of the pass that computes them again, bit for bit */
+START_TEST(fast_own_velocities_as_apply)
+{
+    cfWorld w;
+    load_settled("ch05_pyramid_20.json", 20, &w);
+    int nb = w.n_bodies, nc = w.contacts.count;
+    ck_assert(cf_solver_pgs_fast.velocities && !cf_solver_find("pgs")->velocities);
+    cfRigidBody *b = malloc((size_t)nb * sizeof *b), *ref = malloc((size_t)nb * sizeof *ref);
+    cfContact *c = malloc((size_t)nc * sizeof *c);
+    memcpy(b, w.bodies, (size_t)nb * sizeof *b);
+    memcpy(c, w.contacts.items, (size_t)nc * sizeof *c);
+    for (int i = 0; i < nb; ++i) /* a push, so that the split stage has penetrations to remove */
+        if (!b[i].fixed) b[i].v = cfu_add(b[i].v, cfu_vec3(0.3 * sin(i), 0.2 * cos(i), -0.5));
+    memcpy(ref, b, (size_t)nb * sizeof *ref);
+    cfRigidBody *b0 = malloc((size_t)nb * sizeof *b0);
+    memcpy(b0, b, (size_t)nb * sizeof *b0);
+    cfRigidFast ws = {.threads = 1};
+    cfRigidPgsOptions o = cf_rigid_pgs_options_default();
+    cft_assert_ok(cf_rigid_fast_prepare(b, nb, c, nc, &o, &ws));
+    cft_assert_ok(cf_rigid_fast_solve(b, nb, c, nc, &ws, &o, NULL));
+    double *lam = malloc((size_t)3 * nc * sizeof *lam);
+    for (int a = 0; a < nc; ++a) memcpy(&lam[3 * a], c[a].lambda, 3 * sizeof *lam);
+    cft_assert_ok(cf_rigid_apply_impulses(ref, nb, c, nc, lam));
+    double dv = 0.0, vmax = 0.0;
+    for (int i = 0; i < nb; ++i) {
+        dv = fmax(dv, fmax(cfu_norm(cfu_sub(b[i].v, ref[i].v)), cfu_norm(cfu_sub(b[i].w, ref[i].w))));
+        vmax = fmax(vmax, fmax(cfu_norm(ref[i].v), cfu_norm(ref[i].w)));
+    }
+    ck_assert_msg(vmax > 0.1 && dv <= 1e-12 * vmax, "the solve's own velocities and the apply's differ by %g (|v| up to %g)", dv,
+                  vmax);
+    double *pv = malloc((size_t)6 * nb * sizeof *pv);
+    ck_assert(ws.vel_solved);
+    cft_assert_ok(cf_rigid_fast_pseudo_velocities(c, &ws, o.h, 0.2, 0.0, 10));
+    memcpy(pv, ws.pv, (size_t)6 * nb * sizeof *pv);
+    bool pushed = false;
+    for (int i = 0; i < 6 * nb; ++i) pushed |= pv[i] != 0.0;
+    ck_assert_msg(pushed, "nothing for the split-impulse sweeps to do");
+    /* the same solve in a second work space, whose bias pass computes u_n itself */
+    memcpy(b, b0, (size_t)nb * sizeof *b);
+    memcpy(c, w.contacts.items, (size_t)nc * sizeof *c);
+    cfRigidFast ws2 = {.threads = 1};
+    cft_assert_ok(cf_rigid_fast_prepare(b, nb, c, nc, &o, &ws2));
+    cft_assert_ok(cf_rigid_fast_solve(b, nb, c, nc, &ws2, &o, NULL));
+    ws2.vel_solved = false;
+    cft_assert_ok(cf_rigid_fast_pseudo_velocities(c, &ws2, o.h, 0.2, 0.0, 10));
+    ck_assert_msg(memcmp(pv, ws2.pv, (size_t)6 * nb * sizeof *pv) == 0, "the kept normal velocities give other pseudo-velocities");
+    cf_rigid_fast_free(&ws);
+    cf_rigid_fast_free(&ws2);
+    free(pv);
+    free(lam);
+    free(b);
+    free(b0);
+    free(ref);
+    free(c);
+    cf_world_free(&w);
+}
+END_TEST
+
+/* pgs-fast with world.certify "always" (its residual computed at the bodies' velocities, which are
+   the solve's own) and "claims" (not computed): the same trajectory, bit for bit */
+START_TEST(fast_certify_keeps_the_trajectory)
+{
+    cfWorld w[2];
+    cfError err;
+    for (int e = 0; e < 2; ++e) {
+        cft_assert_ok_at(cf_scene_load(cft_scene_path("ch05_pyramid_20.json"), &w[e], NULL, &err), "e = %d", e);
+        w[e].def.solver = cf_solver_find("pgs-fast");
+        w[e].def.certify = e == 0 ? CF_CERTIFY_ALWAYS : CF_CERTIFY_CLAIMS;
+        for (int s = 0; s < 30; ++s) cft_assert_ok_at(cf_world_step(&w[e]), "e = %d, step %d", e, s);
+    }
+    ck_assert_msg(isfinite(w[0].stats.solver_common) && isnan(w[1].stats.solver_common), "always %g, claims %g",
+                  w[0].stats.solver_common, w[1].stats.solver_common);
+    for (int i = 0; i < w[0].n_bodies; ++i)
+        ck_assert_msg(memcmp(&w[0].bodies[i].x, &w[1].bodies[i].x, sizeof(cfVec3)) == 0 &&
+                          memcmp(&w[0].bodies[i].v, &w[1].bodies[i].v, sizeof(cfVec3)) == 0,
+                      "body %d differs after 30 steps between certify always and claims", i);
+    cf_world_free(&w[0]);
+    cf_world_free(&w[1]);
 }
 END_TEST
 
@@ -466,6 +557,8 @@ static void build(Suite *s)
     CFT_TEST(t, fast_threads_waits_suffice, "pgs-fast's threads run ahead of each other as far as they may: still one thread's impulses");
     CFT_TEST(t, fast_lanes_solve_as_one, "pgs-fast with four lanes (AVX2): the impulses of two, bit for bit");
     CFT_TEST(t, fast_lane_rows_as_rows, "pgs-fast's rows made in their lanes at once: the impulses of rows made one by one, bit for bit");
+    CFT_TEST(t, fast_own_velocities_as_apply, "pgs-fast's own velocities: the world's apply to 1e-12, its split bias pass bit for bit");
+    CFT_TEST(t, fast_certify_keeps_the_trajectory, "pgs-fast under certify always and claims: the same trajectory, bit for bit");
     CFT_TEST(t, fast_threads_world_as_one, "pgs-fast on 2 threads, widest lanes: the trajectory of 1 thread, 2 lanes, bit for bit");
     CFT_TEST(t, soft_step_is_registered, "the registry lists soft-step, a rows solver with its own position stage");
     CFT_TEST(t, soft_step_softness_is_implicit_euler, "soft-step: the soft update is implicit Euler on the spring-damper");
