@@ -139,6 +139,37 @@ START_TEST(world_ipc_adaptive_kappa_no_crossing)
 }
 END_TEST
 
+START_TEST(world_cloth_10k_reduced_steps)
+{
+    /* the catalogue's 10 000-node scene (scenes/ch09_ipc_cloth_10k.json) at 1 of its 30 steps (about
+       7 s of one core; the demo ch09/world_cloth_10k runs 10, bench_ch09 scaling the bare cloth): the
+       step certified free of crossings by signed volumes, every distance positive, the sheet's
+       middle held on the box top within dhat while a corner over the void falls */
+    cfWorld w, before;
+    cfError err;
+    cft_assert_ok(cf_scene_load(cft_scene_path("ch09_ipc_cloth_10k.json"), &w, NULL, &err));
+    ck_assert_int_eq(w.n_soft, 1);
+    ck_assert_int_eq(w.soft[0].n_nodes, 10000);
+    ck_assert(w.def.ipc.adaptive_kappa);
+    const cfSoftBody *c = &w.soft[0];
+    int mid = 50 * 100 + 50, corner = 0;
+    double z_corner = c->x[corner].z;
+    for (int n = 0; n < 1; ++n) {
+        cft_assert_ok(cf_world_copy(&before, &w));
+        cft_assert_ok_at(cf_world_step(&w), "step %d", n);
+        char what[256];
+        ck_assert_msg(cf_world_crossings(&w, &before, what, sizeof what) == 0, "step %d: %s", n, what);
+        ck_assert_double_gt(w.stats.ipc.min_distance, 0.0);
+        ck_assert_msg(w.stats.solver_status == CF_OK, "step %d: Newton status %d", n, w.stats.solver_status);
+        cf_world_free(&before);
+    }
+    c = &w.soft[0];
+    ck_assert_msg(c->x[mid].z > 0.0 && c->x[mid].z < w.stats.ipc.dhat, "middle at z = %g", c->x[mid].z);
+    ck_assert_msg(c->x[corner].z < z_corner - 1e-3, /* g h^2 = 2.7 mm of free fall */ "corner from %g to %g", z_corner, c->x[corner].z);
+    cf_world_free(&w);
+}
+END_TEST
+
 void cft_ipc_sparse_tests(Suite *s);
 
 /* a k x k cloth of side 0.4 m at height z over a fixed box, a spring box beside it, springs on the
@@ -364,5 +395,6 @@ void cft_ipc_sparse_tests(Suite *s)
     CFT_TEST(t, world_ipc_uses_sparse_path, "world ipc pipeline on the sparse path: no crossing, surfaces apart");
     CFT_TEST(t, adaptive_kappa_gradient_balance, "adaptive kappa: kappa_0 = m g / -b'(d0) for a node at rest, no doubling above d_thresh, the node held");
     CFT_TEST(t, adaptive_kappa_doubles_when_approaching, "adaptive kappa: doubles (within bounds) when a node keeps approaching below dhat/10, stopping it 1.5x farther than fixed kappa; no doubling when it cannot; kappa_min = kappa_max is the fixed step");
+    CFT_TEST(t, world_cloth_10k_reduced_steps, "scenes/ch09_ipc_cloth_10k.json (10 000 nodes) at 1 step: no crossing, distances > 0, the middle held within dhat, a corner falls");
     CFT_TEST(t, world_ipc_adaptive_kappa_no_crossing, "world ipc.adaptive_kappa: soft stack 20 steps, no crossing, kappa within [kappa, 100 kappa] and adapted");
 }
