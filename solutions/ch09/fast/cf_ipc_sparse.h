@@ -17,8 +17,8 @@
  *  - the linear solve: the projected blocks (cf_ipc_energy_blocks()) go into triplets, then CSR,
  *    fixed nodes' rows and columns dropped with 1 on their diagonal, and the library's sparse
  *    Cholesky with nested dissection ordering (CF_CHOL_ORDER_ND: on a cloth of 10 000 nodes 0.46
- *    of reverse Cuthill-McKee's fill and 0.39 of its time; CHOLMOD with make CHOLMOD=1) solves
- *    H dq = -g.
+ *    of reverse Cuthill-McKee's fill and 0.4-0.6 of its time, bench/results/ch09_ipc_scaling.txt;
+ *    CHOLMOD with make CHOLMOD=1) solves H dq = -g.
  *
  * It builds on chapter 9's exercises (ch09.2-ch09.6 through cf_ipc_energy_blocks() and
  * cf_ipc_line_search()), so it lives with the reference solutions (solutions/ch09/fast/) and is
