@@ -141,7 +141,7 @@ END_TEST
 
 START_TEST(world_cloth_10k_reduced_steps)
 {
-    /* the catalogue's 10 000-node scene (scenes/ch09_ipc_cloth_10k.json) at 1 of its 30 steps (about
+    /* the catalogue's 10 000-node scene (scenes/ch09_ipc_cloth_10k.json) at 1 of its 10 steps (about
        7 s of one core; the demo ch09/world_cloth_10k runs 10, bench_ch09 scaling the bare cloth): the
        step certified free of crossings by signed volumes, every distance positive, the sheet's
        middle held on the box top within dhat while a corner over the void falls */
