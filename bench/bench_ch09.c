@@ -362,34 +362,136 @@ static cfStatus cloth_on_box(cfIpcSystem *s, int k)
     return CF_OK;
 }
 
-/* bench_ch09 scaling: the sparse path (and the dense one where it is affordable) against n */
-static void table_scaling(int steps)
+/* the triplets of the projected Hessian at q (cf_ipc_energy_blocks()'s receiver, as the sparse
+   path's): free nodes' blocks, 1 on the fixed nodes' diagonals */
+typedef struct Trip {
+    cfTriplets T;
+    const bool *fixed;
+} Trip;
+
+static void trip_block(void *ctx, int k, const int *node, const double *lH, double w)
 {
-    printf("## Scaling: a cloth falling onto a box, %d steps of 1/60 s (sparse path: broad phase + sparse "
-           "Cholesky, RCM; dense: chapter 9's cf_ipc_step)\n\n", steps);
-    printf("| nodes | path | s per step | Newton iterations per step | ms per iteration | smallest distance (m) | statuses |\n");
+    Trip *t = ctx;
+    for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k; ++j) {
+            if (t->fixed[node[i]] || t->fixed[node[j]]) continue;
+            double m[9];
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b) m[3 * a + b] = w * lH[(3 * i + a) * 3 * k + 3 * j + b];
+            cf_triplets_add_block3(&t->T, node[i], node[j], m);
+        }
+}
+
+/* bench_ch09 scaling, part 1: the linear solve alone on the Hessian of the first Newton iterate of
+   the cloth's first step, by the sparse Cholesky with RCM and with nested dissection */
+static void table_orderings(int k_max)
+{
+    printf("## The linear solve: one factorization of the projected Hessian at the first step's start (cloth on "
+           "a box), RCM against nested dissection (lib's up-looking sparse Cholesky)\n\n");
+    printf("| nodes | unknowns | ordering | nonzeros of L | factorization (s) | solve (s) | relative residual |\n");
     printf("|---|---|---|---|---|---|---|\n");
-    static const int K[] = {22, 45, 100};
-    for (int c = 0; c < 3; ++c)
-        for (int dense = 0; dense < 2; ++dense) {
-            if (dense && K[c] > 22) continue;
+    static const int K[] = {22, 45, 100, 224};
+    for (int c = 0; c < 4 && K[c] <= k_max; ++c) {
+        cfIpcSystem s;
+        if (cloth_on_box(&s, K[c]) != CF_OK) return;
+        cf_ipc_step_begin(&s);
+        int N = 3 * s.n;
+        Trip t = {.fixed = s.fixed};
+        cfIpcPairList L = {0};
+        double *g = malloc((size_t)N * sizeof *g), *x = malloc((size_t)N * sizeof *x), *r = malloc((size_t)N * sizeof *r);
+        if (!g || !x || !r || cf_triplets_init(&t.T, N, N) != CF_OK || cf_ipc_broad_phase(&s, s.q, NULL, s.dhat, &L) != CF_OK)
+            return;
+        s.pairs = &L;
+        cf_ipc_energy_blocks(&s, s.q, g, trip_block, &t, true);
+        for (int p = 0; p < N; ++p) g[p] += 1e-6 * sin(p); /* a right-hand side that is not a rigid translation */
+        static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        for (int i = 0; i < s.n; ++i)
+            if (s.fixed[i]) cf_triplets_add_block3(&t.T, i, i, I);
+        cfCsr H;
+        if (cf_csr_from_triplets(&t.T, &H) != CF_OK) return;
+        for (int o = 0; o < 2; ++o) {
+            cfCholOrdering ord = o ? CF_CHOL_ORDER_ND : CF_CHOL_ORDER_RCM;
+            if (!o && K[c] > 100) { /* RCM at 50 000 nodes: ~25x the 10 000-node time; skipped */
+                printf("| %d | %d | RCM | not measured (O(n^2): ~14 s) | | | |\n", s.n, N);
+                continue;
+            }
+            cfSparseChol *F = NULL;
+            double t0 = now();
+            cfStatus st = cf_sparse_chol_factor_ordered(&H, ord, &F);
+            double t1 = now();
+            if (st != CF_OK) {
+                printf("| %d | %d | %s | factorization failed (%d) | | | |\n", s.n, N, o ? "ND" : "RCM", st);
+                continue;
+            }
+            cf_sparse_chol_solve(F, g, x);
+            double t2 = now();
+            cf_csr_mul_vec(&H, x, r);
+            for (int p = 0; p < N; ++p) r[p] -= g[p];
+            printf("| %d | %d | %s | %ld | %.3f | %.4f | %.1e |\n", s.n, N, o ? "nested dissection" : "RCM",
+                   cf_sparse_chol_nnz(F), t1 - t0, t2 - t1, cf_vec_norm(N, r) / cf_vec_norm(N, g));
+            cf_sparse_chol_free(F);
+        }
+        cf_csr_free(&H);
+        cf_triplets_free(&t.T);
+        cf_ipc_pair_list_free(&L);
+        free(g), free(x), free(r);
+        cf_ipc_free(&s);
+    }
+    printf("\n");
+}
+
+/* bench_ch09 scaling, part 2: whole steps of the sparse path (and the dense one where it is
+   affordable) against n, with kappa fixed or adaptive and two Newton tolerances */
+static void table_scaling(int steps, int k_max)
+{
+    table_orderings(k_max);
+    printf("## Scaling: a cloth falling onto a box, %d steps of 1/60 s (sparse path: broad phase + sparse "
+           "Cholesky, nested dissection; dense: chapter 9's cf_ipc_step)\n\n", steps);
+    printf("| nodes | path | kappa | Newton tol (m/s) | s per step | Newton iterations per step | ms per iteration | "
+           "smallest distance (m) | kappa at the end (N/m) | statuses |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    static const int K[] = {22, 45, 100, 224};
+    double ms_fixed[4] = {0}, ms_ad[4] = {0};
+    for (int c = 0; c < 4 && K[c] <= k_max; ++c)
+        for (int v = 0; v < 4; ++v) {
+            /* v: 0 dense (492 nodes only), 1 sparse fixed 1e-8, 2 sparse adaptive 1e-8, 3 sparse adaptive 1e-3 */
+            if (v == 0 && K[c] > 22) continue;
+            if (K[c] > 100 && v < 3) continue; /* 50 000 nodes: the fastest setting only */
             cfIpcSystem s;
             if (cloth_on_box(&s, K[c]) != CF_OK) return;
+            cfIpcOptions o = cf_ipc_options_default();
+            o.tol = v == 3 ? 1e-3 : 1e-8;
+            cfIpcKappaRule rule = cf_ipc_kappa_rule_default(s.kappa, s.dhat);
             int it = 0, bad = 0;
             double dmin = INFINITY, t0 = now();
             for (int n = 0; n < steps; ++n) {
                 cfIpcStats st;
-                cfStatus r = dense ? cf_ipc_step(&s, NULL, &st) : cf_ipc_step_sparse(&s, NULL, &st);
+                cfStatus r = v == 0 ? cf_ipc_step(&s, &o, &st)
+                             : v == 1 ? cf_ipc_step_sparse(&s, &o, &st)
+                                      : cf_ipc_step_sparse_adaptive(&s, &o, &rule, &st, NULL);
                 bad += r != CF_OK;
                 it += st.iterations;
                 dmin = fmin(dmin, st.min_dist);
             }
-            double T = now() - t0;
-            printf("| %d | %s | %.3f | %.1f | %.2f | %.3e | %d of %d not CF_OK |\n", s.n, dense ? "dense" : "sparse",
-                   T / steps, (double)it / steps, 1e3 * T / (it > 0 ? it : 1), dmin, bad, steps);
+            double T = now() - t0, ms = 1e3 * T / (it > 0 ? it : 1);
+            if (v == 1) ms_fixed[c] = ms;
+            if (v == 3) ms_ad[c] = ms;
+            printf("| %d | %s | %s | %.0e | %.3f | %.1f | %.2f | %.3e | %.3g | %d of %d not CF_OK |\n", s.n,
+                   v == 0 ? "dense" : "sparse", v < 2 ? "fixed" : "adaptive", o.tol, T / steps, (double)it / steps, ms,
+                   dmin, s.kappa, bad, steps);
             cf_ipc_free(&s);
         }
-    printf("\n");
+    printf("\nGrowth of the time per Newton iteration, exponent p of n^p between consecutive sizes:");
+    for (int c = 0; c + 1 < 4 && K[c + 1] <= k_max; ++c) {
+        double n0 = K[c] * K[c] + 8.0, n1 = K[c + 1] * K[c + 1] + 8.0;
+        if (ms_fixed[c] > 0 && ms_fixed[c + 1] > 0)
+            printf(" %d -> %d nodes: %.2f (fixed, tol 1e-8);", K[c] * K[c] + 8, K[c + 1] * K[c + 1] + 8,
+                   log(ms_fixed[c + 1] / ms_fixed[c]) / log(n1 / n0));
+        if (ms_ad[c] > 0 && ms_ad[c + 1] > 0)
+            printf(" %d -> %d nodes: %.2f (adaptive, tol 1e-3);", K[c] * K[c] + 8, K[c + 1] * K[c + 1] + 8,
+                   log(ms_ad[c + 1] / ms_ad[c]) / log(n1 / n0));
+    }
+    printf("\n\n");
 }
 
 int main(int argc, char **argv)
@@ -398,8 +500,8 @@ int main(int argc, char **argv)
     struct utsname u;
     uname(&u);
     printf("# bench-ch9: IPC and paper 003 (chapter 9 reference), %s %s, one thread\n\n", u.sysname, u.machine);
-    if (argc > 1 && strcmp(argv[1], "scaling") == 0) { /* bench_ch09 scaling [steps]: that table only */
-        table_scaling(argc > 2 ? atoi(argv[2]) : 3);
+    if (argc > 1 && strcmp(argv[1], "scaling") == 0) { /* bench_ch09 scaling [steps [k_max]]: that table only */
+        table_scaling(argc > 2 ? atoi(argv[2]) : 3, argc > 3 ? atoi(argv[3]) : 100);
         return 0;
     }
     table_dhat_kappa();
@@ -409,6 +511,6 @@ int main(int argc, char **argv)
     table_tunnelling();
     table_block_slide();
     table_direct_vs_iterative();
-    table_scaling(3);
+    table_scaling(3, 100);
     return 0;
 }

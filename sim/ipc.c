@@ -27,6 +27,18 @@ extern cfStatus cf_ipc_broad_phase(const cfIpcSystem *s, const double *q, const 
     __attribute__((weak));
 extern void cf_ipc_pair_list_free(cfIpcPairList *l) __attribute__((weak));
 
+/* IPC's adaptive kappa (cf_ipc_sparse.h's cfIpcKappaRule, cf_ipc_step_sparse_adaptive()): the same
+   layout, declared here since sim/ cannot include the reference's header */
+typedef struct KappaRule {
+    double kappa_min, kappa_max, d_thresh;
+} KappaRule;
+typedef struct KappaStats {
+    double kappa0, kappa;
+    int doublings;
+} KappaStats;
+extern cfStatus cf_ipc_step_sparse_adaptive(cfIpcSystem *s, const cfIpcOptions *opt, const KappaRule *rule,
+                                            cfIpcStats *stats, KappaStats *ks) __attribute__((weak));
+
 static bool cf_world_ipc_sparse(void) { return cf_ipc_step_sparse && cf_ipc_min_distance_sparse && cf_ipc_broad_phase && cf_ipc_pair_list_free; }
 
 /* the smallest pair distance of s at its q: by the broad phase when linked */
@@ -109,7 +121,13 @@ cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
                                 cf_shape_name(b->shape.type));
         cfStatus st = cf_world_same_mu(&one, "bodies", i, b->name, b->mu, err);
         if (st != CF_OK) return st;
+        if (!b->fixed && w->def.ipc.adaptive_kappa)
+            return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': ipc.adaptive_kappa: the moving boxes' affine step "
+                                "keeps kappa fixed (adaptive kappa is for soft bodies and static geometry)", i, b->name);
     }
+    if (w->def.ipc.adaptive_kappa && !(cf_world_ipc_sparse() && cf_ipc_step_sparse_adaptive))
+        return cf_error_set(err, CF_BAD_INPUT, "ipc.adaptive_kappa: needs chapter 9's sparse path (the reference "
+                            "solutions' solutions/ch09/fast/), which this build does not link");
     return cf_world_spring_soft_check(w, &one, "keeps surfaces dhat apart, not a thickness", err);
 }
 
@@ -412,7 +430,7 @@ static void scatter_box(cfRigidBody *b, const cfIpcSystem *s, const double *zb, 
 }
 
 static void scatter(cfWorld *w, const cfIpcSystem *s, const Map *m, const cfIpcAffine *a, const double *z,
-                    const cfIpcStats *is, cfStatus st)
+                    const cfIpcStats *is, int doublings, cfStatus st)
 {
     for (int i = 0; i < w->n_soft; ++i) {
         cfSoftBody *b = &w->soft[i];
@@ -432,6 +450,7 @@ static void scatter(cfWorld *w, const cfIpcSystem *s, const Map *m, const cfIpcA
     t->n_contacts = is->active;
     t->ipc.dhat = s->dhat;
     t->ipc.kappa = s->kappa;
+    t->ipc.kappa_doublings = doublings;
     t->ipc.halvings = is->halvings;
     t->ipc.ccd_clamps = is->ccd_clamps;
     t->ipc.min_distance = is->min_dist;
@@ -464,14 +483,20 @@ cfStatus cf_world_ipc_step(cfWorld *w)
     w->stats.stage_seconds[0] = t1 - t0;
     cfIpcStats is;
     memset(&is, 0, sizeof is);
+    KappaStats ks = {0};
     /* a pair at distance 0 has an infinite barrier: refused before the solve, which would find out
        only after assembling the whole energy and its Hessian (19 s on a touching pyramid) */
     if (st == CF_OK && !(min_distance(&s) > 0.0)) st = CF_BAD_INPUT;
     if (st == CF_OK) {
         cfIpcOptions o = cf_ipc_options_default();
         o.lag_iters = w->def.ipc.friction_iterations;
+        o.tol = w->def.ipc.tolerance;
+        /* the adaptive rule's bounds: [kappa, 100 kappa] from the setting or its derived default,
+           threshold dhat/10 (cf_ipc_kappa_rule_default()) */
+        KappaRule rule = {s.kappa, 100.0 * s.kappa, 0.1 * s.dhat};
         /* moving boxes: the step over their affine unknowns; soft bodies alone: chapter 9's own */
         st = m.n_moving > 0       ? cf_ipc_affine_step(&a, &s, z, guess, &o, &is)
+             : w->def.ipc.adaptive_kappa ? cf_ipc_step_sparse_adaptive(&s, &o, &rule, &is, &ks)
              : cf_world_ipc_sparse() ? cf_ipc_step_sparse(&s, &o, &is)
                                      : cf_ipc_step(&s, &o, &is);
     }
@@ -480,7 +505,7 @@ cfStatus cf_world_ipc_step(cfWorld *w)
     /* a used-up Newton budget or a line search at the rounding floor still moves the state, as a
        velocity solver's used-up budget does (cf_ipc_step()); the status is kept in the stats */
     if (st == CF_OK || st == CF_MAX_ITER || st == CF_STAGNATED) {
-        scatter(w, &s, &m, &a, z, &is, st);
+        scatter(w, &s, &m, &a, z, &is, ks.doublings, st);
         st = CF_OK;
     } else if (st == CF_BAD_INPUT) {
         fail_msg(w, st, "ipc: a pair is at distance 0 at the start of the step (an interpenetration or a touching "

@@ -85,7 +85,7 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
                                        "restitution_threshold", "split_iterations", "certify",
                                        "seed", "max_matrix_mb", "preconditioner", "cmr_rounds", "cmr_halvings",
                                        "pipeline", "ipc", "implicit", "on_solver_failure", "bounds", "step_budget", NULL};
-    static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", NULL};
+    static const char *const ipc_keys[] = {"dhat", "kappa", "eps_v", "friction_iterations", "adaptive_kappa", "tolerance", NULL};
     static const char *const implicit_keys[] = {"integrator", "kappa", "delta", "eps", "profile", NULL};
     const char *at = "world";
     cfStatus st = cf_json_check_object(p, obj, at, keys);
@@ -135,6 +135,8 @@ static cfStatus parse_world_def(const cfSceneParser *p, const cJSON *obj, cfWorl
         if (st == CF_OK) st = cf_json_get_number(p, ipc, at_ipc, "kappa", &def->ipc.kappa);
         if (st == CF_OK) st = cf_json_get_number(p, ipc, at_ipc, "eps_v", &def->ipc.eps_v);
         if (st == CF_OK) st = cf_json_get_int(p, ipc, at_ipc, "friction_iterations", &def->ipc.friction_iterations);
+        if (st == CF_OK) st = cf_json_get_bool(p, ipc, at_ipc, "adaptive_kappa", &def->ipc.adaptive_kappa);
+        if (st == CF_OK) st = cf_json_get_number(p, ipc, at_ipc, "tolerance", &def->ipc.tolerance);
     }
     const cJSON *imp = cf_json_member(obj, "implicit");
     if (st == CF_OK && imp) {

@@ -47,6 +47,8 @@ cfWorldDef cf_world_def_default(void)
     d.ipc.kappa = 0.0;
     d.ipc.eps_v = 1e-3;
     d.ipc.friction_iterations = 1;
+    d.ipc.adaptive_kappa = false;
+    d.ipc.tolerance = 1e-8;
     d.implicit.integrator = CF_IMPLICIT_BE;
     d.implicit.kappa = 1e4;
     d.implicit.delta = 1e-3;
@@ -68,6 +70,8 @@ static cfStatus ipc_settings_check(const cfIpcSettings *p, cfError *err)
     if (!(isfinite(p->eps_v) && p->eps_v > 0.0)) return REFUSE(err, "ipc.eps_v: must be > 0 (m/s) (got %g)", p->eps_v);
     if (p->friction_iterations < 1 || p->friction_iterations > 100)
         return REFUSE(err, "ipc.friction_iterations: must be in [1, 100] (got %d)", p->friction_iterations);
+    if (!(isfinite(p->tolerance) && p->tolerance > 0.0))
+        return REFUSE(err, "ipc.tolerance: must be > 0 (m/s: Newton stops at |dq|_inf / h below it) (got %g)", p->tolerance);
     return CF_OK;
 }
 
@@ -76,7 +80,9 @@ static cfStatus ipc_settings_check(const cfIpcSettings *p, cfError *err)
 static const char *ipc_changed(const cfIpcSettings *p, const cfIpcSettings *def)
 {
     return p->dhat != def->dhat ? "dhat" : p->kappa != def->kappa ? "kappa" : p->eps_v != def->eps_v ? "eps_v"
-           : p->friction_iterations != def->friction_iterations ? "friction_iterations" : NULL;
+           : p->friction_iterations != def->friction_iterations ? "friction_iterations"
+           : p->adaptive_kappa != def->adaptive_kappa ? "adaptive_kappa"
+           : p->tolerance != def->tolerance ? "tolerance" : NULL;
 }
 
 /* the implicit-soft settings' ranges, and the first changed from its default */

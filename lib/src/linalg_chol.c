@@ -145,7 +145,7 @@ cfStatus cf_csr_rcm(const cfCsr *A, int *perm)
 bool cf_sparse_chol_input_ok(const cfCsr *A, cfCholOrdering ordering)
 {
     if (!A || A->rows != A->cols || !cf_vec_finite(A->nnz, A->val) ||
-        (ordering != CF_CHOL_ORDER_RCM && ordering != CF_CHOL_ORDER_NATURAL))
+        (ordering != CF_CHOL_ORDER_RCM && ordering != CF_CHOL_ORDER_NATURAL && ordering != CF_CHOL_ORDER_ND))
         return false;
     return !(cf_csr_asymmetry(A) > 1e-12 * cf_vec_norm_inf(A->nnz, A->val));
 }
@@ -310,8 +310,8 @@ cfStatus cf_sparse_chol_factor_ordered(const cfCsr *A, cfCholOrdering ordering, 
     if (!F->perm || !F->colptr || !F->work || !pinv || !parent || !mark || !path || !stack || !next) goto done;
 
     /* 1. ordering */
-    if (ordering == CF_CHOL_ORDER_RCM) {
-        st = cf_csr_rcm(A, F->perm);
+    if (ordering == CF_CHOL_ORDER_RCM || ordering == CF_CHOL_ORDER_ND) {
+        st = ordering == CF_CHOL_ORDER_RCM ? cf_csr_rcm(A, F->perm) : cf_csr_nested_dissection(A, F->perm);
         if (st != CF_OK) goto done;
     } else {
         for (int k = 0; k < n; ++k) F->perm[k] = k;

@@ -81,12 +81,13 @@ cfStatus cf_sparse_chol_factor_ordered(const cfCsr *A, cfCholOrdering ordering, 
     cm->final_ll = 1;                    /* L L^T rather than L D L^T */
     cm->postorder = 0;                   /* keep exactly the ordering we give */
     cm->nmethods = 1;
-    cm->method[0].ordering = ordering == CF_CHOL_ORDER_RCM ? CHOLMOD_GIVEN : CHOLMOD_NATURAL;
+    bool given = ordering == CF_CHOL_ORDER_RCM || ordering == CF_CHOL_ORDER_ND;
+    cm->method[0].ordering = given ? CHOLMOD_GIVEN : CHOLMOD_NATURAL;
     int *perm = malloc((size_t)n * sizeof *perm);
     cfStatus st = CF_NO_MEMORY;
     if (!perm) goto done;
-    if (ordering == CF_CHOL_ORDER_RCM) {
-        st = cf_csr_rcm(A, perm);
+    if (given) {
+        st = ordering == CF_CHOL_ORDER_RCM ? cf_csr_rcm(A, perm) : cf_csr_nested_dissection(A, perm);
         if (st != CF_OK) goto done;
     }
 
@@ -107,7 +108,7 @@ cfStatus cf_sparse_chol_factor_ordered(const cfCsr *A, cfCholOrdering ordering, 
     S.packed = 1;
 
     st = CF_NO_MEMORY;
-    F->L = cholmod_analyze_p(&S, ordering == CF_CHOL_ORDER_RCM ? perm : NULL, NULL, 0, cm);
+    F->L = cholmod_analyze_p(&S, given ? perm : NULL, NULL, 0, cm);
     if (!F->L) goto done;
     cholmod_factorize(&S, F->L, cm);
     if (cm->status == CHOLMOD_NOT_POSDEF) {

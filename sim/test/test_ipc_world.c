@@ -207,6 +207,13 @@ START_TEST(bad_ipc_settings_named)
     sim_refused("{\"world\": {\"pipeline\": \"icp\"}, " SOFT "}", "world.pipeline: unknown pipeline 'icp' (expected one of: velocity, ipc, implicit-soft)");
     /* an ipc key without the ipc pipeline would be ignored: refused */
     sim_refused("{\"world\": {\"ipc\": {\"kappa\": 1e4}}, " SOFT "}", "world.ipc.kappa: a setting of the ipc pipeline, and the pipeline is 'velocity'");
+    sim_refused("{\"world\": {\"ipc\": {\"adaptive_kappa\": true}}, " SOFT "}",
+            "world.ipc.adaptive_kappa: a setting of the ipc pipeline, and the pipeline is 'velocity'");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"tolerance\": 0}}, " SOFT "}", "t.json: world.ipc.tolerance: must be > 0");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"adaptive_kappa\": 1}}, " SOFT "}", "world.ipc.adaptive_kappa:");
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"ipc\": {\"adaptive_kappa\": true}}, \"bodies\": [{\"name\": \"b\", "
+                "\"mass\": 1, \"position\": [0, 0, 1], \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1]}}]}",
+                "bodies[0] 'b': ipc.adaptive_kappa: the moving boxes' affine step keeps kappa fixed");
     /* the velocity pipeline's stages do not run under ipc */
     sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"solver\": \"pgs\"}, " SOFT "}", "world.solver: the ipc pipeline solves no velocity-level problem");
     sim_refused("{\"world\": {\"pipeline\": \"ipc\", \"detector\": \"primitives\"}, " SOFT "}", "world.detector:");

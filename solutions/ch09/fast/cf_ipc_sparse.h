@@ -16,8 +16,9 @@
  *    pairs. The list is in cf_ipc_for_pairs()'s order, so sums run in the reference's order;
  *  - the linear solve: the projected blocks (cf_ipc_energy_blocks()) go into triplets, then CSR,
  *    fixed nodes' rows and columns dropped with 1 on their diagonal, and the library's sparse
- *    Cholesky with reverse Cuthill-McKee ordering (cf_sparse_chol_factor(); CHOLMOD with make
- *    CHOLMOD=1) solves H dq = -g.
+ *    Cholesky with nested dissection ordering (CF_CHOL_ORDER_ND: on a cloth of 10 000 nodes 0.46
+ *    of reverse Cuthill-McKee's fill and 0.4-0.6 of its time, bench/results/ch09_ipc_scaling.txt;
+ *    CHOLMOD with make CHOLMOD=1) solves H dq = -g.
  *
  * It builds on chapter 9's exercises (ch09.2-ch09.6 through cf_ipc_energy_blocks() and
  * cf_ipc_line_search()), so it lives with the reference solutions (solutions/ch09/fast/) and is
@@ -64,5 +65,52 @@ cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt
  * dhat), then the final distance by cf_ipc_min_distance_sparse(). Same contract as cf_ipc_step().
  */
 cfStatus cf_ipc_step_sparse(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats);
+
+/**
+ * IPC's adaptive barrier stiffness (Li et al. 2020, "Incremental Potential Contact: Intersection-
+ * and Inversion-free, Large-Deformation Dynamics", ACM TOG 39(4), section 4.3 and its supplement),
+ * an option of cf_ipc_step_sparse_adaptive(). Derivation (chapters/ch09/README.md, "Adaptive
+ * kappa"): f = E + kappa h^2 B with E the inertia, springs and friction and B = sum_k b(d_k); the
+ * barrier is linear in kappa, so at the step's start q^t the kappa that best balances the two
+ * gradients, argmin |grad E + kappa grad(h^2 B)|^2, is
+ *     kappa_0 = -(grad E . grad(h^2 B)) / |grad(h^2 B)|^2,
+ * clamped to [kappa_min, kappa_max] (kappa_min when no pair is within dhat or the two gradients do
+ * not oppose). Then, after each Newton iterate, when the smallest distance d is below d_thresh and
+ * smaller than at the iterate before (a pair that keeps approaching although the barrier is
+ * active), kappa doubles, at most to kappa_max. Unlike the paper, kappa is not carried from step to
+ * step: each step starts again from the gradient balance (the world gathers a new system every
+ * step and keeps no IPC state).
+ */
+typedef struct cfIpcKappaRule {
+    double kappa_min; /**< lower bound (N/m, > 0) */
+    double kappa_max; /**< upper bound (N/m, >= kappa_min) */
+    double d_thresh;  /**< doubling threshold (m, > 0, below dhat) */
+} cfIpcKappaRule;
+
+/** What the rule did in a step (cf_ipc_step_sparse_adaptive()). */
+typedef struct cfIpcKappaStats {
+    double kappa0;    /**< the gradient balance's kappa, clamped */
+    double kappa;     /**< kappa at the end of the step (also left in s->kappa) */
+    int doublings;    /**< how many times kappa doubled */
+} cfIpcKappaStats;
+
+/** The defaults: kappa_min = @p kappa (a rule such as the world's), kappa_max = 100 kappa_min (the
+    paper's ratio), d_thresh = dhat / 10. */
+cfIpcKappaRule cf_ipc_kappa_rule_default(double kappa, double dhat);
+
+/**
+ * The gradient balance above at @p q with s->q_tilde, s->q_start, s->fric and s->pairs as they are:
+ * the unclamped kappa_0 (0 when no pair is within dhat or the gradients do not oppose).
+ * CF_NO_MEMORY (then *kappa = NAN), CF_BAD_INPUT when f(q) is not finite.
+ */
+cfStatus cf_ipc_kappa_balance(const cfIpcSystem *s, const double *q, double *kappa);
+
+/**
+ * cf_ipc_step_sparse() with the adaptive kappa of @p rule (not NULL; bounds with 0 < kappa_min <=
+ * kappa_max and 0 < d_thresh, else CF_BAD_INPUT): s->kappa is set to kappa_0 after
+ * cf_ipc_step_begin() and doubled by the rule inside each Newton solve. @p ks may be NULL.
+ */
+cfStatus cf_ipc_step_sparse_adaptive(cfIpcSystem *s, const cfIpcOptions *opt, const cfIpcKappaRule *rule,
+                                     cfIpcStats *stats, cfIpcKappaStats *ks);
 
 #endif /* CF_IPC_SPARSE_H */

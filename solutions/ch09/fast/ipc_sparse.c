@@ -176,7 +176,7 @@ static cfStatus sparse_direction(const cfIpcSystem *s, Sparse *S, const double *
     cfCsr H;
     cfSparseChol *F = NULL;
     cfStatus st = cf_csr_from_triplets(&S->T, &H);
-    if (st == CF_OK) st = cf_sparse_chol_factor(&H, &F);
+    if (st == CF_OK) st = cf_sparse_chol_factor_ordered(&H, CF_CHOL_ORDER_ND, &F);
     if (st == CF_OK) {
         cf_sparse_chol_solve(F, g, dq);
         for (int p = 0; p < 3 * s->n; ++p) dq[p] = -dq[p];
@@ -193,7 +193,13 @@ static double energy(const cfIpcSystem *s, const double *q, double *g, Sparse *S
     return cf_ipc_energy_blocks(s, q, g, S ? sparse_block : NULL, S, true);
 }
 
-cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpcStats *st)
+/* the rule's state in one solve (NULL: kappa fixed) */
+typedef struct Adapt {
+    const cfIpcKappaRule *rule;
+    int doublings;
+} Adapt;
+
+static cfStatus newton_solve(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpcStats *st, Adapt *ad)
 {
     cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
     cfIpcStats stats = {0};
@@ -211,6 +217,7 @@ cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt
     s->pairs = &L;
     double f = status == CF_OK ? energy(s, q, g, newton ? &S : NULL) : NAN;
     if (status == CF_OK && !isfinite(f)) status = CF_BAD_INPUT;
+    double d_prev = ad && status == CF_OK ? cf_ipc_min_distance(s, q, NULL) : INFINITY;
     while (status == CF_OK) {
         stats.grad_norm = cf_vec_norm_inf(N, g) / h2;
         if (newton) {
@@ -239,6 +246,16 @@ cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt
         }
         cf_vec_copy(N, qn, q);
         stats.iterations++;
+        if (ad) {
+            /* the pairs near q are in L (the path's candidates): their smallest distance is the
+               iterate's when it is below dhat, the only case the rule acts on */
+            double d = cf_ipc_min_distance(s, q, NULL);
+            if (d < ad->rule->d_thresh && d < d_prev && s->kappa < ad->rule->kappa_max) {
+                s->kappa = fmin(2.0 * s->kappa, ad->rule->kappa_max);
+                ad->doublings++;
+            }
+            d_prev = d;
+        }
         f = energy(s, q, g, newton ? &S : NULL);
         if (!isfinite(f)) status = CF_DIVERGED;
     }
@@ -251,32 +268,104 @@ cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt
     return status;
 }
 
+cfStatus cf_ipc_newton_sparse(cfIpcSystem *s, double *q, const cfIpcOptions *opt, cfIpcStats *st)
+{
+    return newton_solve(s, q, opt, st, NULL);
+}
+
 /* cf_ipc_step_lagged()'s minimizer: Newton from s->q, then the candidates of the new q for the next
    friction lag and the step's final distance */
+typedef struct Lag {
+    cfIpcPairList L;
+    Adapt *ad;
+} Lag;
+
 static cfStatus newton_sparse_from_q(void *ctx, cfIpcSystem *s, const cfIpcOptions *o, cfIpcStats *one)
 {
-    cfIpcPairList *L = ctx;
-    cfStatus st = cf_ipc_newton_sparse(s, s->q, o, one);
+    Lag *lag = ctx;
+    cfIpcPairList *L = &lag->L;
+    cfStatus st = newton_solve(s, s->q, o, one, lag->ad);
     cfStatus b = cf_ipc_broad_phase(s, s->q, NULL, s->dhat, L);
     return b != CF_OK && b != CF_BAD_INPUT ? b : st;
 }
 
-cfStatus cf_ipc_step_sparse(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats)
+cfIpcKappaRule cf_ipc_kappa_rule_default(double kappa, double dhat)
+{
+    cfIpcKappaRule r = {.kappa_min = kappa, .kappa_max = 100.0 * kappa, .d_thresh = 0.1 * dhat};
+    return r;
+}
+
+cfStatus cf_ipc_kappa_balance(const cfIpcSystem *s, const double *q, double *kappa)
+{
+    int N = 3 * s->n;
+    *kappa = NAN;
+    double *gE = malloc((size_t)(N + 1) * sizeof *gE), *gB = malloc((size_t)(N + 1) * sizeof *gB);
+    cfStatus st = gE && gB ? CF_OK : CF_NO_MEMORY;
+    cfIpcSystem v = *s; /* shallow views: no pair (E alone), then kappa = 1 (E + h^2 B) */
+    cfIpcPairList none = {0};
+    if (st == CF_OK) {
+        v.pairs = &none;
+        double fE = cf_ipc_energy_blocks(&v, q, gE, NULL, NULL, false);
+        v.pairs = s->pairs;
+        v.kappa = 1.0;
+        double f1 = cf_ipc_energy_blocks(&v, q, gB, NULL, NULL, false);
+        if (!isfinite(fE) || !isfinite(f1)) st = CF_BAD_INPUT;
+    }
+    if (st == CF_OK) {
+        double eb = 0.0, bb = 0.0;
+        for (int p = 0; p < N; ++p) {
+            gB[p] -= gE[p]; /* grad(h^2 B): the barrier is linear in kappa */
+            eb += gE[p] * gB[p], bb += gB[p] * gB[p];
+        }
+        *kappa = bb > 0.0 && eb < 0.0 ? -eb / bb : 0.0;
+    }
+    free(gE), free(gB);
+    return st;
+}
+
+static cfStatus step_sparse(cfIpcSystem *s, const cfIpcOptions *opt, Adapt *ad, cfIpcStats *stats, cfIpcKappaStats *ks)
 {
     cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
     cf_ipc_step_begin(s);
     const cfIpcPairList *keep = s->pairs;
-    cfIpcPairList L = {0};
+    Lag lag = {.L = {0}, .ad = ad};
+    cfIpcPairList *L = &lag.L;
     cfIpcStats sum = {0};
-    cfStatus st = cf_ipc_broad_phase(s, s->q, NULL, s->dhat, &L);
+    cfStatus st = cf_ipc_broad_phase(s, s->q, NULL, s->dhat, L);
+    if (st == CF_OK && ad) {
+        /* kappa_0 from the gradients at q^t with the pairs within dhat of it */
+        double k0;
+        s->pairs = L;
+        st = cf_ipc_kappa_balance(s, s->q, &k0);
+        s->pairs = keep;
+        if (st == CF_OK) s->kappa = fmin(fmax(k0, ad->rule->kappa_min), ad->rule->kappa_max);
+        if (ks) ks->kappa0 = s->kappa;
+    }
     if (st == CF_OK) {
-        s->pairs = &L; /* the friction lag's pairs: those within dhat of s->q */
-        st = cf_ipc_step_lagged(s, &o, newton_sparse_from_q, &L, &sum);
+        s->pairs = L; /* the friction lag's pairs: those within dhat of s->q */
+        st = cf_ipc_step_lagged(s, &o, newton_sparse_from_q, &lag, &sum);
         s->pairs = keep;
     }
     cfStatus sd = st == CF_OK || st == CF_MAX_ITER || st == CF_STAGNATED ? cf_ipc_min_distance_sparse(s, s->q, &sum.min_dist, &sum.active) : CF_OK;
     if (sd != CF_OK) st = sd;
-    cf_ipc_pair_list_free(&L);
+    cf_ipc_pair_list_free(L);
     if (stats) *stats = sum;
+    if (ks && ad) ks->kappa = s->kappa, ks->doublings = ad->doublings;
     return st;
+}
+
+cfStatus cf_ipc_step_sparse(cfIpcSystem *s, const cfIpcOptions *opt, cfIpcStats *stats)
+{
+    return step_sparse(s, opt, NULL, stats, NULL);
+}
+
+cfStatus cf_ipc_step_sparse_adaptive(cfIpcSystem *s, const cfIpcOptions *opt, const cfIpcKappaRule *rule,
+                                     cfIpcStats *stats, cfIpcKappaStats *ks)
+{
+    if (!rule || !(rule->kappa_min > 0.0 && rule->kappa_max >= rule->kappa_min && isfinite(rule->kappa_max) &&
+                   rule->d_thresh > 0.0 && isfinite(rule->d_thresh)))
+        return CF_BAD_INPUT;
+    Adapt ad = {.rule = rule, .doublings = 0};
+    if (ks) memset(ks, 0, sizeof *ks);
+    return step_sparse(s, opt, &ad, stats, ks);
 }
