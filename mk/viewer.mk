@@ -5,6 +5,7 @@
 #                             (headless + screenshot without a display)
 #   make demo-ch1 [DEMO=name] chapter 1's demos (chapter 1 from IMPL, earlier chapters from PRIOR)
 #   make demos-check          every demo headless, each checking its prediction (reference solutions)
+#                             (a heavy demo, of minutes, one step only: HEAVY=1 checks it whole)
 #   make viewer-test          headless rendering tests and the command-line checks
 #   make bench-viewer         bench/results/viewer.csv (headless: turning boxes, every demo's drawing and
 #                             stepping times) and viewer-window.csv (every demo and the showcase in a
@@ -116,7 +117,7 @@ demos-check:
 	@$(if $(DEMOS_CHECKED),,echo "demos-check: no chapter with demos has its solution in this tree: nothing to check"; exit 0;) \
 	  $(MAKE) --no-print-directory IMPL=solutions $(DEMOS_CHECKED:%=$(DEMOS_BIN)/cfview-%)
 	@st=0; for c in $(DEMOS_CHECKED); do \
-	  $(DEMOS_BIN)/cfview-$$c --check --chapter $${c#ch} --shots $(BLD)/demos/solutions || st=1; \
+	  $(DEMOS_BIN)/cfview-$$c --check --chapter $${c#ch} $(if $(HEAVY),--heavy) --shots $(BLD)/demos/solutions || st=1; \
 	done; exit $$st
 
 # rendering tests (Check) and the command line (exit statuses, messages)

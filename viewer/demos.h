@@ -217,6 +217,10 @@ typedef struct cfvDemo {
      *  none): the visual check wants each shown and not empty */
     const char *plots;
     int steps;               /**< steps the headless check runs */
+    /** a run of minutes (ch09/world_cloth_10k): a --check of a chapter or of --all takes one step
+     *  of it, prediction not checked, unless --heavy (make demos-check HEAVY=1); --check --demo ID
+     *  runs it whole */
+    bool heavy;
     size_t data_size;        /**< bytes of per-run data (run->data), zeroed at setup */
     /** Build the worlds with cfv_run_add_world(). Non-CF_OK stops with the message in err. */
     cfStatus (*setup)(cfvRun *run, cfError *err);

@@ -20,6 +20,8 @@ static const char usage[] =
     "                         keys 1-4 choose a world, x changes its solver, r restarts them all\n"
     "  --check                run headless and check each demo's prediction (exit 1 if one fails)\n"
     "  --all                  with --check: every demo\n"
+    "  --heavy                with --check --all or --chapter: the demos of minutes too (else one\n"
+    "                         step of each, its prediction not checked)\n"
     "  --headless             no window: draw into a software surface\n"
     "  --steps N              steps to run headless (default: the demo's or the scene's)\n"
     "  --max-steps N          with --check: at most N steps of each demo; a demo cut short is\n"
@@ -41,7 +43,7 @@ static const char usage[] =
     "exit status: 0 ok, 1 a prediction failed, 2 bad input, 3 an exercise is not implemented\n";
 
 typedef struct Opts {
-    bool list, check, all, headless, bench, window, no_hud, no_plots, software, has_camera, help;
+    bool list, check, all, heavy, headless, bench, window, no_hud, no_plots, software, has_camera, help;
     const char *demo, *scene, *screenshot, *shots, *record, *compare;
     int chapter;
     long steps;  /* -1: default */
@@ -91,6 +93,7 @@ static int parse(int argc, char **argv, Opts *o)
         if (!strcmp(a, "--list")) o->list = true;
         else if (!strcmp(a, "--check")) o->check = true;
         else if (!strcmp(a, "--all")) o->all = true;
+        else if (!strcmp(a, "--heavy")) o->heavy = true;
         else if (!strcmp(a, "--headless")) o->headless = true;
         else if (!strcmp(a, "--bench")) o->bench = true;
         else if (!strcmp(a, "--window")) o->window = true;
@@ -317,12 +320,14 @@ static int check_demos(const cfvDemo **list, int n, const Opts *o)
                 snprintf(shot, sizeof shot, "%s/%s.png", o->shots, name);
             }
             long steps = o->steps >= 0 ? o->steps : app.run.steps;
-            bool full = o->max_steps < 0 || steps <= o->max_steps;
-            if (!full) steps = o->max_steps;
+            long cap = n > 1 && list[i]->heavy && !o->heavy ? 1 : o->max_steps;
+            bool full = cap < 0 || steps <= cap;
+            if (!full) steps = cap;
             bool l = false;
             status = run_headless(&app, r, steps, full, o->shots ? shot : NULL, true, &l);
             if (!full && status == CFV_EXIT_OK) {
-                printf("%s: ran %ld steps (--max-steps), prediction not checked\n", list[i]->id, steps);
+                printf("%s: ran %ld step%s (%s), prediction not checked\n", list[i]->id, steps, steps == 1 ? "" : "s",
+                       cap == o->max_steps ? "--max-steps" : "a heavy demo: --heavy runs it whole");
                 cut++;
             }
             looked += l;
