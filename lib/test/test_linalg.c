@@ -1181,13 +1181,13 @@ static void block_grid(int k, int copies, cfCsr *A)
             for (int i = 0; i < k; ++i) {
                 int a = c * k * k + j * k + i;
                 double d[9] = {20, 1, 0, 1, 20, 1, 0, 1, 20};
-                cft_assert_ok(cf_triplets_add_block3(&t, a, a, d));
+                cft_assert_ok_at(cf_triplets_add_block3(&t, a, a, d), "c = %d, i = %d, j = %d", c, i, j);
                 for (int dj = -1; dj <= 1; ++dj)
                     for (int di = -1; di <= 1; ++di) {
                         int ii = i + di, jj = j + dj;
                         if ((di == 0 && dj == 0) || ii < 0 || jj < 0 || ii >= k || jj >= k) continue;
                         double o[9] = {-1, 0, 0, 0, -1, 0, 0, 0, -1};
-                        cft_assert_ok(cf_triplets_add_block3(&t, a, c * k * k + jj * k + ii, o));
+                        cft_assert_ok_at(cf_triplets_add_block3(&t, a, c * k * k + jj * k + ii, o), "c = %d, i = %d, j = %d", c, i, j);
                     }
             }
     cft_assert_ok(cf_csr_from_triplets(&t, A));

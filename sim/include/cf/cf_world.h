@@ -141,7 +141,7 @@ typedef struct cfIpcSettings {
     double kappa;            /**< barrier stiffness (N/m, >= 0); 0 (default): kappa |b'(dhat/2)| = m_max g, so that the heaviest free node (or a quarter of the heaviest moving box, on four corners) rests at dhat/2 (g = |gravity|, 9.81 without gravity) */
     double eps_v;            /**< friction's smoothing speed (m/s, > 0; default 1e-3): below it friction is viscous, the source of creep */
     int friction_iterations; /**< lagging iterations of the friction per step, in [1, 100] (default 1) */
-    bool adaptive_kappa;     /**< IPC's adaptive barrier stiffness (Li et al. 2020; solutions/ch09/fast/cf_ipc_sparse.h): each step starts from the gradient balance at q^t, kappa doubles while the smallest distance keeps shrinking below dhat/10; bounds [kappa, 100 kappa] with kappa the setting or its derived default. Needs the sparse path (reference solutions) and soft bodies only (no moving boxes). Default false */
+    bool adaptive_kappa;     /**< IPC's adaptive barrier stiffness (Li et al.\ 2020; solutions/ch09/fast/cf_ipc_sparse.h): each step starts from the gradient balance at q^t, kappa doubles while the smallest distance keeps shrinking below dhat/10; bounds [kappa, 100 kappa] with kappa the setting or its derived default. Needs the sparse path (reference solutions) and soft bodies only (no moving boxes). Default false */
     double tolerance;        /**< Newton's stop |dq|_inf / h (m/s, > 0; default 1e-8, chapter 9's cf_ipc_options_default()) */
 } cfIpcSettings;
 

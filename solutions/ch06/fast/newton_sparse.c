@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cf/cf_solvers.h"
+#include "cf/cf_solver.h"
 
 /* ---- the block LU ------------------------------------------------------------------------- */
 

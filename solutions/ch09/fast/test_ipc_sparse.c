@@ -41,6 +41,7 @@ START_TEST(adaptive_kappa_gradient_balance)
     cft_assert_near(k0, want, 0, 1e-9 * want);
     /* the step from there: kappa_0 (inside the bounds) holds the node; its distance stays above
        d_thresh = dhat / 10, so kappa never doubles and the node stays put to 1 um */
+    cf_ipc_free(&s);
     node_on_box(&s, 1.5e-3, 0.0);
     cfIpcKappaRule r = cf_ipc_kappa_rule_default(s.kappa, s.dhat);
     ck_assert(want > r.kappa_min && want < r.kappa_max);
@@ -54,6 +55,7 @@ START_TEST(adaptive_kappa_gradient_balance)
         cft_assert_near(st.min_dist, 1.5e-3, 0, 1e-6);
     }
     /* nothing within dhat: kappa_0 is 0 before the clamp, kappa_min after */
+    cf_ipc_free(&s);
     node_on_box(&s, 5e-3, 0.0);
     cf_ipc_step_begin(&s);
     ck_assert_int_eq(cf_ipc_kappa_balance(&s, s.q, &k0), CF_OK);
@@ -95,6 +97,7 @@ START_TEST(adaptive_kappa_doubles_when_approaching)
     tiny.d_thresh = 1e-12;
     none.kappa_max = none.kappa_min;
     for (int c = 0; c < 2; ++c) {
+        cf_ipc_free(&a), cf_ipc_free(&b);
         node_on_box(&a, 3e-3, -2.0);
         node_on_box(&b, 3e-3, -2.0);
         for (int n = 0; n < 3; ++n) {
@@ -395,6 +398,8 @@ void cft_ipc_sparse_tests(Suite *s)
     CFT_TEST(t, world_ipc_uses_sparse_path, "world ipc pipeline on the sparse path: no crossing, surfaces apart");
     CFT_TEST(t, adaptive_kappa_gradient_balance, "adaptive kappa: kappa_0 = m g / -b'(d0) for a node at rest, no doubling above d_thresh, the node held");
     CFT_TEST(t, adaptive_kappa_doubles_when_approaching, "adaptive kappa: doubles (within bounds) when a node keeps approaching below dhat/10, stopping it 1.5x farther than fixed kappa; no doubling when it cannot; kappa_min = kappa_max is the fixed step");
-    CFT_TEST(t, world_cloth_10k_reduced_steps, "scenes/ch09_ipc_cloth_10k.json (10 000 nodes) at 1 step: no crossing, distances > 0, the middle held within dhat, a corner falls");
     CFT_TEST(t, world_ipc_adaptive_kappa_no_crossing, "world ipc.adaptive_kappa: soft stack 20 steps, no crossing, kappa within [kappa, 100 kappa] and adapted");
+    /* seconds of CPU in the release build, minutes under the sanitizers: the release run only */
+    TCase *h = cft_tcase_heavy(s, "ipc-sparse-heavy");
+    CFT_TEST(h, world_cloth_10k_reduced_steps, "scenes/ch09_ipc_cloth_10k.json (10 000 nodes) at 1 step: no crossing, distances > 0, the middle held within dhat, a corner falls");
 }
