@@ -411,9 +411,11 @@ cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err
     for (long i = 0; i < 3 * nc && st == CF_OK; ++i) st = read_double(&t, "q", i, &p->q[i]);
     for (long a = 0; a < nc && st == CF_OK; ++a) {
         st = read_double(&t, "mu", a, &p->mu[a]);
-        if (st == CF_OK && p->mu[a] < 0.0)
-            st = cf_error_set(err, CF_BAD_INPUT, "%s:%d: token %ld ('%.40s'): mu[%ld] = %g must be >= 0", path,
-                              tokens_line(&t, t.next), t.next, t.tok[t.next - 1], a, p->mu[a]);
+        if (st == CF_OK && !(p->mu[a] >= 0.0 && p->mu[a] <= CF_FC_MU_MAX))
+            st = cf_error_set(err, CF_BAD_INPUT,
+                              "%s:%d: token %ld ('%.40s'): mu[%ld] = %g must be in [0, %g] (beyond it no residual in "
+                              "doubles certifies a solution: cf_problem.h)",
+                              path, tokens_line(&t, t.next), t.next, t.tok[t.next - 1], a, p->mu[a], CF_FC_MU_MAX);
     }
     /* anything after mu (Siconos files sometimes end with a comment) is ignored */
     tokens_free(&t);

@@ -455,6 +455,8 @@ START_TEST(fc_malformed_files)
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 0x10 0 0 0 1\n0 0 0\n0.1\n", ":7: token 12 ('0x10'): expected a number"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 -0X1p-3 0\n0.1\n", ":8: token 18 ('-0X1p-3'): expected a number"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n-0.1\n", ":9: token 20 ('-0.1'): mu[0]"},
+        /* make fuzz's file (solve:1:121): a mu of 1e154 no residual in doubles can certify */
+        {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0 0\n1e154\n", ":9: token 20 ('1e154'): mu[0] = 1e+154 must be in [0, 6.71089e+07]"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0 0\n", ":8: token 17: file ends early"},
         {"3\n1\n0\n3\n3\n3 3\n1 0 0\n", ":7: token 8: file ends early"},
         {"3\n1\n0\n3\n3\n3 4\n", ":6: token 7 ('4')"},

@@ -239,8 +239,9 @@ static cfStatus check_vectors(const H5 *h, const char *qname, const char *muname
     for (long i = 0; i < 3L * nc && st == CF_OK; ++i)
         if (!isfinite(p->q[i])) st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: q[%ld] is not finite", h->path, qname, i);
     for (int a = 0; a < nc && st == CF_OK; ++a)
-        if (!(isfinite(p->mu[a]) && p->mu[a] >= 0.0))
-            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: mu[%d] = %g must be >= 0", h->path, muname, a, p->mu[a]);
+        if (!(p->mu[a] >= 0.0 && p->mu[a] <= CF_FC_MU_MAX))
+            st = cf_error_set(h->err, CF_BAD_INPUT, "%s: %s: mu[%d] = %g must be in [0, %g] (cf_problem.h)", h->path, muname,
+                              a, p->mu[a], CF_FC_MU_MAX);
     if (st == CF_OK) p->nc = nc;
     return st;
 }

@@ -191,9 +191,15 @@ double cf_fc_residual(const cfFrictionProblem *p, const double *r);
 double cf_fc_box_residual(const cfFrictionProblem *p, const double *r);
 /** \f$\|q\|_2\f$ */
 double cf_fc_norm_q(const cfFrictionProblem *p);
+/** Largest friction coefficient a problem file may hold: 1/sqrt(DBL_EPSILON), about 6.7e7. Beyond
+ *  it the natural map's De Saxce term mu |u_t| of a rounding-level tangential velocity (1e-16 |q|)
+ *  outgrows u itself, so no residual computed in doubles certifies a solution (a fuzzed file with
+ *  mu = 1e154: two correct evaluations gave 1e-15 and 2.2). The data sets' largest mu is 1. */
+#define CF_FC_MU_MAX 6.7108864e7
 /** Read the Siconos FC3D text format (dimension 3 only; dense or sparse-block W). CF_IO_ERROR for an
- *  unreadable file, CF_BAD_INPUT with "path:LINE: token N ('text'): reason" for malformed content and
- *  for a file that is not a regular text file of at most #CF_FILE_MAX_BYTES (cf_file_read_text()). */
+ *  unreadable file, CF_BAD_INPUT with "path:LINE: token N ('text'): reason" for malformed content
+ *  (mu < 0 or above #CF_FC_MU_MAX included) and for a file that is not a regular text file of at most
+ *  #CF_FILE_MAX_BYTES (cf_file_read_text()). */
 cfStatus cf_fc_read_siconos(const char *path, cfFrictionProblem *p, cfError *err);
 /** Write @p p in the Siconos FC3D sparse-block format; cf_fc_read_siconos() reads it back exactly.
  *  The format has no elliptic cones: a problem with cfFrictionProblem::ellipse is CF_BAD_INPUT. */
