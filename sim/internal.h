@@ -101,6 +101,13 @@ cfStatus cf_world_ipc_step(cfWorld *w);
    drawing of the pairs within dhat. */
 typedef struct cfIpcSystem cfIpcSystem;
 cfStatus cf_world_ipc_system(const cfWorld *w, cfIpcSystem *s);
+/* the finest icosphere of a static sphere under ipc (ipc_shapes.c): 5, 10 242 vertices */
+#define CF_IPC_SPHERE_LEVEL_MAX 5
+/* a fixed sphere of @p centre and @p radius (> 0) added to @p s as its inscribed icosphere of the
+   lowest level (1 to CF_IPC_SPHERE_LEVEL_MAX) whose faces lie within @p dhat / 2 of the sphere (or
+   the finest): fixed nodes (mass 1, unused) and triangles with their edges. Returns its first
+   node, -1 on CF_NO_MEMORY; @p level (may be NULL) gets the level (ipc_shapes.c) */
+int cf_world_ipc_add_sphere(cfIpcSystem *s, cfVec3 centre, double radius, double dhat, int *level);
 /* chapter 9's systems have one friction coefficient: the first body's (mu, and the body it is
    of), which every other body's must equal; @p pipeline names the pipeline in messages */
 typedef struct cfOneMu {

@@ -106,8 +106,9 @@ cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
     cfOneMu one = {.pipeline = "ipc"};
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
-        const char *why = b->fixed ? (b->shape.type != CF_SHAPE_BOX && b->shape.type != CF_SHAPE_PLANE
-                                          ? "static geometry under ipc is a box or a plane"
+        const char *why = b->fixed ? (b->shape.type != CF_SHAPE_BOX && b->shape.type != CF_SHAPE_PLANE &&
+                                              b->shape.type != CF_SHAPE_SPHERE
+                                          ? "static geometry under ipc is a box, a plane or a sphere"
                                           : NULL)
                           : b->shape.type != CF_SHAPE_BOX ? "a moving rigid body under ipc is a box (its 8 corners, 12 "
                                                             "triangles and 18 edges; chapter 9 has no smooth surfaces)"
@@ -227,6 +228,7 @@ static int add_box(cfIpcSystem *s, cfVec3 origin, cfMat3 R, cfVec3 lo, cfVec3 hi
 }
 
 /* The system of the world: static geometry first (a box as its 8 corners and 12 triangles, a
+   sphere as its inscribed icosphere (cf_world_ipc_add_sphere()), a
    plane as the top face of a slab of half size L = max(10 D, 1 m) and depth L/10 whose centre
    is moved by (L/2)(t1 + t2) from the centre of what moves (plane_footprint(): D its size this
    step, with the way it can go in a step), so that the plane is unbounded for everything that can
@@ -254,6 +256,8 @@ static cfStatus gather(const cfWorld *w, cfIpcSystem *s, Map *m)
         if (b->shape.type == CF_SHAPE_BOX) {
             cfVec3 he = b->shape.half_extents;
             if (add_box(s, b->x, cfu_quat_to_mat3(b->q), cfu_scale(-1.0, he), he, 0.0, true) < 0) st = CF_NO_MEMORY;
+        } else if (b->shape.type == CF_SHAPE_SPHERE) { /* its icosphere (ipc_shapes.c) */
+            if (cf_world_ipc_add_sphere(s, b->x, b->shape.radius, dhat, NULL) < 0) st = CF_NO_MEMORY;
         } else {
             cfVec3 n = cfu_normalize(b->shape.normal);
             cfVec3 a = fabs(n.x) < 0.6 ? cfu_vec3(1, 0, 0) : cfu_vec3(0, 1, 0);

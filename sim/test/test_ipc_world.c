@@ -190,6 +190,44 @@ START_TEST(derived_kappa_rests_at_half_dhat)
 }
 END_TEST
 
+START_TEST(cloth_drapes_on_sphere)
+{
+    /* a 0.3 m cloth of 9 x 9 nodes dropped 3 mm over a fixed sphere of radius 0.12 m centred at
+       (0.02, -0.01, -0.12): the sphere is its icosphere, fine enough that its faces lie within
+       dhat/2 of it, so no node ever comes closer to the centre than r - dhat/2 (a coarser mesh, or the
+       sphere at the origin, lets the nodes in); the middle of the cloth stays on the top while the corners, held by nothing, fall past it as the cloth drapes */
+    const char *json = "{\"world\": {\"dt\": 0.016666666666666666, \"pipeline\": \"ipc\", \"gravity\": [0, 0, -9.81],"
+                       " \"ipc\": {\"dhat\": 0.002, \"tolerance\": 0.001}},"
+                       " \"bodies\": [{\"fixed\": true, \"mu\": 0, \"position\": [0.02, -0.01, -0.12],"
+                       " \"shape\": {\"type\": \"sphere\", \"radius\": 0.12}}],"
+                       " \"soft_bodies\": [{\"type\": \"cloth\", \"origin\": [-0.13, -0.16, 0.003], \"du\": [0.3, 0, 0],"
+                       " \"dv\": [0, 0.3, 0], \"cells\": [8, 8], \"mass\": 0.1, \"stretch\": 100, \"shear\": 10,"
+                       " \"bend\": 0, \"mu\": 0}]}";
+    cfWorld w;
+    sim_parse(json, &w);
+    const cfVec3 c = cfu_vec3(0.02, -0.01, -0.12);
+    const double r = 0.12, dhat = 0.002;
+    double dmin = INFINITY;
+    for (int k = 0; k < 4; ++k) {
+        dmin = fmin(dmin, step_certified(&w, 5));
+        for (int i = 0; i < w.soft[0].n_nodes; ++i) {
+            double d = cfu_norm(cfu_sub(w.soft[0].x[i], c));
+            ck_assert_msg(d >= r - 0.5 * dhat, "step %ld, node %d: %.6f m from the centre, below r - dhat/2 = %.6f",
+                          w.step, i, d, r - 0.5 * dhat);
+        }
+    }
+    ck_assert_msg(dmin > 0.0, "smallest distance %g", dmin);
+    const cfSoftBody *b = &w.soft[0];
+    double top = b->x[4 * 9 + 4].z, corner = b->x[0].z; /* the middle node, over the sphere's top */
+    /* the cloth's triangles (side L = 0.3/8 m) rest on the icosphere's points near the top, so the
+       middle node may ride up to L^2 / (2 r) = 5.9 mm over it, never below it by more than dhat/2 */
+    const double L = 0.3 / 8;
+    ck_assert_msg(top > -0.5 * dhat && top < L * L / (2 * r), "the middle node at z = %.5f m: not held on the top (0)", top);
+    ck_assert_msg(corner < top - 0.05, "a corner at z = %.4f m: not draped below the middle (%.4f m) by 5 cm", corner, top);
+    cf_world_free(&w);
+}
+END_TEST
+
 /* ---- bad input ----------------------------------------------------------------------------------- */
 
 #define SOFT "\"soft_bodies\": [{\"type\": \"particle\", \"position\": [0, 0, 1], \"mass\": 1}]"
@@ -238,7 +276,7 @@ START_TEST(bad_ipc_bodies_named)
             "t.json: bodies[0] 'crate': inertia: a moving box under ipc has the solid box's inertia");
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"post\", \"fixed\": true, \"mu\": 0,"
             " \"shape\": {\"type\": \"capsule\", \"radius\": 0.1, \"half_height\": 1}}], " SOFT "}",
-            "bodies[0] 'post': static geometry under ipc is a box or a plane (got a capsule)");
+            "bodies[0] 'post': static geometry under ipc is a box, a plane or a sphere (got a capsule)");
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\","
             " \"size\": [1, 1, 1], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e5, \"poisson\": 0.3}]}",
             "soft_bodies[0] 'jelly': tetrahedra: the ipc pipeline's soft bodies have springs only");
@@ -267,6 +305,7 @@ static void build(Suite *s)
     CFT_TEST(c, fast_particle_stops_on_thin_plate, "100 m/s against 1 mm: ipc stops on the plate, penalty passes");
     CFT_TEST(c, soft_box_matches_chapter_loop, "a soft box under the world's ipc steps as chapter 9's own loop");
     CFT_TEST(c, derived_kappa_rests_at_half_dhat, "the derived kappa rests the heaviest node at dhat/2");
+    CFT_TEST(c, cloth_drapes_on_sphere, "a cloth drapes on a static sphere (its icosphere within dhat/2): no node inside");
     TCase *in = cft_tcase_unit(s, "input");
     CFT_TEST(in, bad_ipc_settings_named, "bad ipc settings refused with the field named");
     CFT_TEST(in, bad_ipc_bodies_named, "bodies the ipc pipeline cannot step refused with the body named");

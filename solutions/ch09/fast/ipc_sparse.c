@@ -54,19 +54,36 @@ static int dbl_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* the hash of the boxes @p all[i] of the items i with keep[i] (all items when keep is NULL); map[j]:
+   the item of the hash's box j, ascending, so a query's items come out ascending as items too */
+static cfStatus hash_some(cfSpatialHash *h, const cfAabb *all, int n, const bool *keep, double cell, cfAabb *tmp, int *map)
+{
+    int m = 0;
+    for (int i = 0; i < n; ++i)
+        if (!keep || keep[i]) tmp[m] = all[i], map[m++] = i;
+    return cf_hash_build(h, tmp, m, cell);
+}
+
 cfStatus cf_ipc_broad_phase(const cfIpcSystem *s, const double *q, const double *dq, double r, cfIpcPairList *out)
 {
     out->n = 0;
     if (!(r >= 0.0 && isfinite(r)) || !cf_vec_finite(3 * s->n, q) || (dq && !cf_vec_finite(3 * s->n, dq))) return CF_BAD_INPUT;
-    int nv = s->n, ne = s->n_edge;
-    cfAabb *vb = malloc((size_t)(nv + ne + 1) * sizeof *vb), *eb = vb ? vb + nv : NULL;
+    int nv = s->n, ne = s->n_edge, nmax = (nv > ne ? nv : ne) + 1;
+    cfAabb *vb = malloc((size_t)(nv + ne + nmax) * sizeof *vb), *eb = vb ? vb + nv : NULL, *tmp = vb ? eb + ne : NULL;
     double *ext = malloc((size_t)(ne + 1) * sizeof *ext);
-    cfSpatialHash hv, he;
-    memset(&hv, 0, sizeof hv), memset(&he, 0, sizeof he);
-    cfStatus st = vb && ext ? CF_OK : CF_NO_MEMORY;
-    for (int v = 0; v < nv && st == CF_OK; ++v) vb[v] = swept_box(q, dq, 1, &v, 0.0);
+    int *vmap = malloc((size_t)(2 * nmax) * sizeof *vmap), *emap = vmap ? vmap + nmax : NULL;
+    bool *moves = malloc((size_t)(nv + ne + 1) * sizeof *moves), *emoves = moves ? moves + nv : NULL;
+    /* hv, he: every point and edge (for a triangle or edge with a free node); hf, hef: the free
+       points and the edges with a free node, all a fully fixed triangle or edge can pair with
+       (static geometry meets only what moves: a fixed sphere's 1 280 triangles need not look at
+       its own 642 points) */
+    cfSpatialHash hv, he, hf, hef;
+    memset(&hv, 0, sizeof hv), memset(&he, 0, sizeof he), memset(&hf, 0, sizeof hf), memset(&hef, 0, sizeof hef);
+    cfStatus st = vb && ext && vmap && moves ? CF_OK : CF_NO_MEMORY;
+    for (int v = 0; v < nv && st == CF_OK; ++v) vb[v] = swept_box(q, dq, 1, &v, 0.0), moves[v] = !s->fixed[v];
     for (int e = 0; e < ne && st == CF_OK; ++e) {
         eb[e] = swept_box(q, dq, 2, s->edge[e], 0.0);
+        emoves[e] = !s->fixed[s->edge[e][0]] || !s->fixed[s->edge[e][1]];
         cfVec3 d = cfu_sub(eb[e].hi, eb[e].lo);
         ext[e] = fmax(d.x, fmax(d.y, d.z));
     }
@@ -80,16 +97,18 @@ cfStatus cf_ipc_broad_phase(const cfIpcSystem *s, const double *q, const double 
     }
     if (st == CF_OK) st = cf_hash_build(&hv, vb, nv, cell);
     if (st == CF_OK) st = cf_hash_build(&he, eb, ne, cell);
+    if (st == CF_OK) st = hash_some(&hf, vb, nv, moves, cell, tmp, vmap);
+    if (st == CF_OK) st = hash_some(&hef, eb, ne, emoves, cell, tmp, emap);
     /* point-triangle: each triangle's box grown by r against the points' boxes, points ascending */
     for (int t = 0; t < s->n_tri && st == CF_OK; ++t) {
         const int *T = s->tri[t];
         bool tri_fixed = s->fixed[T[0]] && s->fixed[T[1]] && s->fixed[T[2]];
         const int *item;
-        int k = cf_hash_query(&hv, swept_box(q, dq, 3, T, r), &item);
+        int k = cf_hash_query(tri_fixed ? &hf : &hv, swept_box(q, dq, 3, T, r), &item);
         if (k < 0) st = CF_NO_MEMORY;
         for (int j = 0; j < k && st == CF_OK; ++j) {
-            int v = item[j];
-            if (v == T[0] || v == T[1] || v == T[2] || (tri_fixed && s->fixed[v])) continue;
+            int v = tri_fixed ? vmap[item[j]] : item[j];
+            if (v == T[0] || v == T[1] || v == T[2]) continue;
             if (!list_push(out, T[0], T[1], T[2], v, false)) st = CF_NO_MEMORY;
         }
     }
@@ -99,19 +118,18 @@ cfStatus cf_ipc_broad_phase(const cfIpcSystem *s, const double *q, const double 
         const int *item;
         cfAabb b = eb[e];
         b.lo = cfu_sub(b.lo, cfu_vec3(r, r, r)), b.hi = cfu_add(b.hi, cfu_vec3(r, r, r));
-        int k = cf_hash_query(&he, b, &item);
+        int k = cf_hash_query(emoves[e] ? &he : &hef, b, &item);
         if (k < 0) st = CF_NO_MEMORY;
         for (int j = 0; j < k && st == CF_OK; ++j) {
-            int f = item[j];
+            int f = emoves[e] ? item[j] : emap[item[j]];
             if (f <= e) continue;
             const int *B = s->edge[f];
             if (A[0] == B[0] || A[0] == B[1] || A[1] == B[0] || A[1] == B[1]) continue;
-            if (s->fixed[A[0]] && s->fixed[A[1]] && s->fixed[B[0]] && s->fixed[B[1]]) continue;
             if (!list_push(out, A[0], A[1], B[0], B[1], true)) st = CF_NO_MEMORY;
         }
     }
-    cf_hash_free(&hv), cf_hash_free(&he);
-    free(vb), free(ext);
+    cf_hash_free(&hv), cf_hash_free(&he), cf_hash_free(&hf), cf_hash_free(&hef);
+    free(vb), free(ext), free(vmap), free(moves);
     if (st != CF_OK) out->n = 0;
     return st;
 }
