@@ -498,8 +498,11 @@ cfStatus cf_world_ipc_step(cfWorld *w)
         /* the adaptive rule's bounds: [kappa, 100 kappa] from the setting or its derived default,
            threshold dhat/10 (cf_ipc_kappa_rule_default()) */
         KappaRule rule = {s.kappa, 100.0 * s.kappa, 0.1 * s.dhat};
-        /* moving boxes: the step over their affine unknowns; soft bodies alone: chapter 9's own */
-        st = m.n_moving > 0       ? cf_ipc_affine_step(&a, &s, z, guess, &o, &is)
+        /* moving boxes: the step over their affine unknowns (sparse with the reference's broad
+           phase); soft bodies alone: chapter 9's own */
+        const cfIpcBroadPhase bp = {cf_ipc_broad_phase, cf_ipc_pair_list_free, cf_ipc_min_distance_sparse};
+        st = m.n_moving > 0 && cf_world_ipc_sparse() ? cf_ipc_affine_step_sparse(&a, &s, z, guess, &o, &bp, &is)
+             : m.n_moving > 0       ? cf_ipc_affine_step(&a, &s, z, guess, &o, &is)
              : w->def.ipc.adaptive_kappa ? cf_ipc_step_sparse_adaptive(&s, &o, &rule, &is, &ks)
              : cf_world_ipc_sparse() ? cf_ipc_step_sparse(&s, &o, &is)
                                      : cf_ipc_step(&s, &o, &is);

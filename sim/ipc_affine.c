@@ -28,8 +28,7 @@ cfStatus cf_ipc_affine_init(cfIpcAffine *a, const cfIpcSystem *s, int n_body, co
     a->k = malloc((size_t)(n_body > 0 ? n_body : 1) * sizeof *a->k);
     a->q = malloc((size_t)(3 * n + 1) * sizeof *a->q);
     a->gq = malloc((size_t)(3 * n + 1) * sizeof *a->gq);
-    a->Hq = malloc(((size_t)9 * n * n + 1) * sizeof *a->Hq);
-    if (!a->col || !a->body || !a->k || !a->q || !a->gq || !a->Hq) return CF_NO_MEMORY;
+    if (!a->col || !a->body || !a->k || !a->q || !a->gq) return CF_NO_MEMORY;
     for (int i = 0; i < n; ++i) a->body[i] = -1;
     for (int b = 0; b < n_body; ++b) {
         if (!(k[b] > 0.0) || count[b] < 1 || first[b] < 0 || first[b] + count[b] > n) return CF_BAD_INPUT;
@@ -109,6 +108,7 @@ double cf_ipc_affine_energy(cfIpcAffine *a, const cfIpcSystem *s, const double *
     int N = 3 * a->n_node, nz = a->n_z;
     double h2 = s->h * s->h;
     cf_ipc_affine_positions(a, s, z, a->q);
+    if (H && !a->Hq && !(a->Hq = malloc(((size_t)9 * a->n_node * a->n_node + 1) * sizeof *a->Hq))) return NAN;
     double f = cf_ipc_energy(s, a->q, g ? a->gq : NULL, H ? a->Hq : NULL, project);
     if (!isfinite(f)) return f;
     if (g) memset(g, 0, (size_t)nz * sizeof *g);
@@ -230,4 +230,217 @@ cfStatus cf_ipc_affine_step(cfIpcAffine *a, cfIpcSystem *s, double *z, const dou
     }
     AffineSolve c = {a, z};
     return cf_ipc_step_lagged(s, &o, affine_solve, &c, stats);
+}
+
+/* ---- at scale: the sparse step (cf_ipc_affine_step_sparse()) ----------------------------------------- */
+
+/* the receiver of the local blocks: J^T (w lH) J into triplets over z; fixed nodes' rows and
+   columns dropped (their columns get 1 on the diagonal in zdirection()) */
+typedef struct ZTrip {
+    cfTriplets T;
+    const cfIpcAffine *a;
+    const cfIpcSystem *s;
+    cfStatus st;
+} ZTrip;
+
+static void zblock(void *ctx, int k, const int *node, const double *lH, double w)
+{
+    ZTrip *t = ctx;
+    const cfIpcAffine *a = t->a;
+    for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k && t->st == CF_OK; ++j) {
+            int ni = node[i], nj = node[j];
+            if (t->s->fixed[ni] || t->s->fixed[nj]) continue;
+            if (a->body[ni] < 0 && a->body[nj] < 0) { /* two nodes of their own: J is the identity there */
+                double m[9];
+                for (int r = 0; r < 3; ++r)
+                    for (int c = 0; c < 3; ++c) m[3 * r + c] = w * lH[(3 * i + r) * 3 * k + 3 * j + c];
+                t->st = cf_triplets_add_block3(&t->T, a->col[ni] / 3, a->col[nj] / 3, m);
+                continue;
+            }
+            for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 3 && t->st == CF_OK; ++c) {
+                    double v = w * lH[(3 * i + r) * 3 * k + 3 * j + c];
+                    if (v == 0.0) continue;
+                    int cp[4], cq[4];
+                    double vp[4], vq[4];
+                    int mp = jrow(a, t->s, 3 * ni + r, cp, vp), mq = jrow(a, t->s, 3 * nj + c, cq, vq);
+                    for (int e = 0; e < mp; ++e)
+                        for (int l = 0; l < mq && t->st == CF_OK; ++l) t->st = cf_triplets_add(&t->T, cp[e], cq[l], vp[e] * v * vq[l]);
+                }
+        }
+}
+
+/* cf_ipc_affine_energy() over s->pairs with the Hessian into @p t's triplets (t may be NULL: f and g only) */
+static double zenergy(cfIpcAffine *a, const cfIpcSystem *s, const double *z, double *g, ZTrip *t)
+{
+    int N = 3 * a->n_node, nz = a->n_z;
+    double h2 = s->h * s->h;
+    cf_ipc_affine_positions(a, s, z, a->q);
+    if (t) cf_triplets_clear(&t->T), t->st = CF_OK;
+    double f = cf_ipc_energy_blocks(s, a->q, g ? a->gq : NULL, t ? zblock : NULL, t, true);
+    if (!isfinite(f)) return f;
+    if (g) {
+        memset(g, 0, (size_t)nz * sizeof *g);
+        for (int p = 0; p < N; ++p) {
+            int cp[4];
+            double vp[4];
+            int mp = jrow(a, s, p, cp, vp);
+            for (int e = 0; e < mp; ++e) g[cp[e]] += vp[e] * a->gq[p];
+        }
+    }
+    for (int b = 0; b < a->n_body; ++b) {
+        int c = nz - 12 * (a->n_body - b) + 3;
+        double gb[9], Hb[81];
+        f += h2 * cf_ipc_orthogonality(z + c, a->k[b], gb, Hb);
+        if (t && cf_psd_project(9, Hb) != CF_OK) return NAN;
+        for (int i = 0; i < 9; ++i) {
+            if (g) g[c + i] += h2 * gb[i];
+            for (int j = 0; t && j < 9 && t->st == CF_OK; ++j) t->st = cf_triplets_add(&t->T, c + i, c + j, h2 * Hb[9 * i + j]);
+        }
+    }
+    return t && t->st != CF_OK ? NAN : f;
+}
+
+/* dz = -H^-1 g by the sparse Cholesky (nested dissection), 1 on the fixed nodes' diagonals */
+static cfStatus zdirection(const cfIpcAffine *a, const cfIpcSystem *s, ZTrip *t, const double *g, double *dz)
+{
+    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int i = 0; i < s->n && t->st == CF_OK; ++i)
+        if (s->fixed[i]) t->st = cf_triplets_add_block3(&t->T, a->col[i] / 3, a->col[i] / 3, I);
+    if (t->st != CF_OK) return t->st;
+    cfCsr H;
+    cfSparseChol *F = NULL;
+    cfStatus st = cf_csr_from_triplets(&t->T, &H);
+    if (st == CF_OK) st = cf_sparse_chol_factor_ordered(&H, CF_CHOL_ORDER_ND, &F);
+    if (st == CF_OK) {
+        cf_sparse_chol_solve(F, g, dz);
+        for (int p = 0; p < a->n_z; ++p) dz[p] = -dz[p];
+    }
+    cf_sparse_chol_free(F);
+    cf_csr_free(&H);
+    return st;
+}
+
+/* affine_newton() with the pairs of the broad phase and the sparse solve */
+static cfStatus affine_newton_sparse(cfIpcAffine *a, cfIpcSystem *s, double *z, const cfIpcOptions *o,
+                                     const cfIpcBroadPhase *bp, cfIpcStats *st)
+{
+    int nz = a->n_z, N = 3 * a->n_node;
+    const cfIpcPairList *keep = s->pairs;
+    cfIpcPairList L = {0};
+    ZTrip t = {.a = a, .s = s, .st = CF_OK};
+    double *g = malloc((size_t)nz * sizeof *g), *dz = malloc((size_t)nz * sizeof *dz);
+    double *zn = malloc((size_t)nz * sizeof *zn), *q0 = malloc((size_t)N * sizeof *q0);
+    double *dq = malloc((size_t)N * sizeof *dq);
+    cfStatus status = g && dz && zn && q0 && dq ? cf_triplets_init(&t.T, nz, nz) : CF_NO_MEMORY;
+    if (status == CF_OK) {
+        cf_ipc_affine_positions(a, s, z, a->q); /* the pairs within dhat of J z: f, g and H there */
+        status = bp->phase(s, a->q, NULL, s->dhat, &L);
+    }
+    s->pairs = &L;
+    double f = status == CF_OK ? zenergy(a, s, z, g, &t) : NAN;
+    if (status == CF_OK && !isfinite(f)) status = t.st != CF_OK ? t.st : CF_BAD_INPUT;
+    while (status == CF_OK) {
+        st->grad_norm = cf_vec_norm_inf(nz, g) / (s->h * s->h);
+        status = zdirection(a, s, &t, g, dz);
+        if (status != CF_OK) break;
+        memcpy(q0, a->q, (size_t)N * sizeof *q0);
+        cf_ipc_affine_positions(a, s, dz, dq);
+        if (cf_vec_norm_inf(N, dq) / s->h <= o->tol) break;
+        if (st->iterations >= o->max_iter) {
+            status = CF_MAX_ITER;
+            break;
+        }
+        /* the pairs that can come within dhat on q0 + [0, 1] dq: the CCD's, the trials' and the next iterate's */
+        status = bp->phase(s, q0, dq, s->dhat, &L);
+        if (status != CF_OK) break;
+        double alpha = cf_ipc_ccd_step(s, q0, dq, o->ccd_fraction), fn = INFINITY;
+        st->ccd_clamps += alpha < 1.0;
+        for (int k = 0;; ++k) {
+            for (int p = 0; p < nz; ++p) zn[p] = z[p] + alpha * dz[p];
+            fn = zenergy(a, s, zn, NULL, NULL);
+            if (fn < f) break;
+            if (k == o->max_halvings) {
+                alpha = 0.0;
+                break;
+            }
+            alpha *= 0.5;
+            st->halvings++;
+        }
+        if (!(alpha > 0.0)) {
+            status = CF_STAGNATED;
+            break;
+        }
+        memcpy(z, zn, (size_t)nz * sizeof *z);
+        st->iterations++;
+        f = zenergy(a, s, z, g, &t);
+        if (!isfinite(f)) status = t.st != CF_OK ? t.st : CF_DIVERGED;
+    }
+    st->energy = f;
+    s->pairs = keep;
+    bp->free(&L);
+    cf_triplets_free(&t.T);
+    free(g), free(dz), free(zn), free(q0), free(dq);
+    return status;
+}
+
+typedef struct SparseSolve {
+    cfIpcAffine *a;
+    double *z;
+    const cfIpcBroadPhase *bp;
+    cfIpcPairList L; /* the pairs within dhat of s->q: the next friction lag's */
+    cfStatus bst;
+} SparseSolve;
+
+static cfStatus affine_solve_sparse(void *ctx, cfIpcSystem *s, const cfIpcOptions *o, cfIpcStats *one)
+{
+    SparseSolve *c = ctx;
+    cfStatus st = affine_newton_sparse(c->a, s, c->z, o, c->bp, one);
+    cf_ipc_affine_positions(c->a, s, c->z, s->q);
+    c->bst = c->bp->phase(s, s->q, NULL, s->dhat, &c->L);
+    return c->bst == CF_NO_MEMORY ? c->bst : st;
+}
+
+cfStatus cf_ipc_affine_step_sparse(cfIpcAffine *a, cfIpcSystem *s, double *z, const double *z_guess, const cfIpcOptions *opt,
+                                   const cfIpcBroadPhase *bp, cfIpcStats *stats)
+{
+    if (!bp || !bp->phase || !bp->free || !bp->min_distance) return CF_BAD_INPUT;
+    cfIpcOptions o = opt ? *opt : cf_ipc_options_default();
+    int N = 3 * s->n;
+    const cfIpcPairList *keep = s->pairs;
+    SparseSolve c = {.a = a, .z = z, .bp = bp, .L = {0}, .bst = CF_OK};
+    cfIpcStats sum = {0};
+    cf_ipc_step_begin(s);
+    cfStatus st = CF_OK;
+    if (z_guess) { /* the guess, as far as the straight node paths towards it are safe (CCD over the swept pairs) */
+        double *dz = malloc((size_t)a->n_z * sizeof *dz), *dq = malloc((size_t)N * sizeof *dq);
+        st = dz && dq ? CF_OK : CF_NO_MEMORY;
+        if (st == CF_OK) {
+            for (int p = 0; p < a->n_z; ++p) dz[p] = z_guess[p] - z[p];
+            cf_ipc_affine_positions(a, s, dz, dq);
+            st = bp->phase(s, s->q, dq, s->dhat, &c.L);
+        }
+        if (st == CF_OK) {
+            s->pairs = &c.L;
+            double alpha = cf_ipc_ccd_step(s, s->q, dq, o.ccd_fraction);
+            s->pairs = keep;
+            for (int p = 0; p < a->n_z; ++p) z[p] += alpha * dz[p];
+            cf_ipc_affine_positions(a, s, z, s->q);
+        }
+        free(dz), free(dq);
+    }
+    if (st == CF_OK) st = bp->phase(s, s->q, NULL, s->dhat, &c.L);
+    if (st == CF_OK) {
+        s->pairs = &c.L; /* the friction lag's pairs: those within dhat of s->q */
+        st = cf_ipc_step_lagged(s, &o, affine_solve_sparse, &c, &sum);
+        s->pairs = keep;
+    }
+    if (st == CF_OK || st == CF_MAX_ITER || st == CF_STAGNATED) {
+        cfStatus sd = bp->min_distance(s, s->q, &sum.min_dist, &sum.active);
+        if (sd != CF_OK) st = sd;
+    }
+    bp->free(&c.L);
+    if (stats) *stats = sum;
+    return st;
 }

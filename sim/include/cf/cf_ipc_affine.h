@@ -34,6 +34,7 @@
 typedef struct cfIpcSystem cfIpcSystem;
 typedef struct cfIpcOptions cfIpcOptions;
 typedef struct cfIpcStats cfIpcStats;
+typedef struct cfIpcPairList cfIpcPairList;
 /** @endcond */
 
 #ifdef __cplusplus
@@ -81,7 +82,9 @@ double cf_ipc_orthogonality(const double A[9], double k, double g[9], double H[8
  *   f(z) = f_q(J z) + h^2 sum_b k_b |A_b^T A_b - I|_F^2,
  * with f_q chapter 9's cf_ipc_energy() (inertia, springs, barrier, lagged friction) at q = J z
  * (left in a->q), its gradient @p g = J^T grad f_q + h^2 dE/dA (n_z, may be NULL) and, when @p H
- * (n_z x n_z row-major, caller-allocated) is not NULL, its Hessian J^T Hess f_q J + h^2 Hess E,
+ * (n_z x n_z row-major, caller-allocated) is not NULL, its Hessian J^T Hess f_q J + h^2 Hess E
+ * (the first call with @p H allocates the dense node-space workspace, 9 n^2 values: NAN when
+ * that fails),
  * every local block projected to PSD (chapter 9's cf_psd_project() for the 9x9 orthogonality
  * block) when @p project. +INFINITY (g, H untouched) when a pair is at distance <= 0.
  */
@@ -101,6 +104,37 @@ double cf_ipc_affine_energy(cfIpcAffine *a, const cfIpcSystem *s, const double *
  */
 cfStatus cf_ipc_affine_step(cfIpcAffine *a, cfIpcSystem *s, double *z, const double *z_guess, const cfIpcOptions *opt,
                             cfIpcStats *stats);
+
+/**
+ * A broad phase for cf_ipc_affine_step_sparse(): chapter 9's sparse path (the reference solutions'
+ * solutions/ch09/fast/cf_ipc_sparse.h: cf_ipc_broad_phase(), cf_ipc_pair_list_free(),
+ * cf_ipc_min_distance_sparse()), handed in by the caller, as sim/ cannot call the reference's code
+ * by name. Each has that header's contract.
+ */
+typedef struct cfIpcBroadPhase {
+    /** the candidate pairs of the features swept from q to q + dq (dq may be NULL) grown by r */
+    cfStatus (*phase)(const cfIpcSystem *s, const double *q, const double *dq, double r, cfIpcPairList *out);
+    /** free a list */
+    void (*free)(cfIpcPairList *l);
+    /** the smallest pair distance at q (and the pairs closer than dhat) */
+    cfStatus (*min_distance)(const cfIpcSystem *s, const double *q, double *d, int *active);
+} cfIpcBroadPhase;
+
+/**
+ * cf_ipc_affine_step() at scale: the same step (guess, lagging loop, projected Newton over z,
+ * stopping rule, CCD-filtered line search on the straight node paths, statuses, statistics) with
+ * two changes that leave the iterates as they are up to rounding (sim/test/test_ipc_rigid.c
+ * compares them): every pair sum runs over the candidates of @p bp's broad phase (the pairs within
+ * dhat of the iterate; before each line search, those that can come within dhat on its path, as
+ * chapter 9's sparse path does), and J^T H J is assembled block by block into a sparse matrix over
+ * z (cf_ipc_energy_blocks()'s local blocks, each body's 9x9 orthogonality block projected) and
+ * solved by lib's sparse Cholesky in nested-dissection order, where cf_ipc_affine_step() assembles
+ * and factors a dense n_z x n_z matrix (its node-space workspace alone is 9 n^2 values). The final
+ * distance is @p bp's min_distance. CF_BAD_INPUT when @p bp or one of its functions is NULL;
+ * otherwise the statuses of cf_ipc_affine_step() (CF_SINGULAR when the Cholesky fails).
+ */
+cfStatus cf_ipc_affine_step_sparse(cfIpcAffine *a, cfIpcSystem *s, double *z, const double *z_guess, const cfIpcOptions *opt,
+                                   const cfIpcBroadPhase *bp, cfIpcStats *stats);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 
 #include "cf_ipc_sparse.h"
 #include "cf/cf_ch03.h"
+#include "cf/cf_ipc_affine.h"
 #include "cf/cf_world.h"
 #include "cf/cf_scene.h"
 #include "cft.h"
@@ -388,6 +389,88 @@ START_TEST(world_ipc_uses_sparse_path)
 }
 END_TEST
 
+/* scene() with a moving rigid box as an affine body (as the world's ipc pipeline makes one,
+   sim/ipc.c): 8 corners of m/24 and a centre of 2m/3 at their body-frame positions q_rest, here
+   0.12 x 0.12 x 0.06 m and 0.2 kg, 3 cm over the cloth, falling at 0.5 m/s; @p z, @p guess (malloc'd)
+   the reduced unknowns and the box's free motion */
+static void scene_affine(cfIpcSystem *s, cfIpcAffine *a, double **z, double **guess)
+{
+    scene(s, 5, 0.004, 0.3);
+    double m = 0.2, h = s->h;
+    cfVec3 he = cfu_vec3(0.06, 0.06, 0.03), c = cfu_vec3(0.02, -0.01, 0.004 + 0.01 + 0.03 + 0.03);
+    int first = cf_ipc_add_box(s, cfu_scale(-1.0, he), he, 1.0, 0.0, false);
+    ck_assert_int_ge(first, 0);
+    ck_assert_int_ge(cf_ipc_add_node(s, cfu_zero3(), 1.0, false), 0);
+    for (int i = first; i < s->n; ++i) {
+        s->mass[i] = i < first + 8 ? m / 24.0 : 2.0 * m / 3.0;
+        for (int r = 0; r < 3; ++r) s->q[3 * i + r] += cfu_vec3_at(c, r);
+        s->u[3 * i] = 0.0, s->u[3 * i + 1] = 0.0, s->u[3 * i + 2] = -0.5;
+    }
+    int count = 9;
+    double k = 1e6 * m * he.z * he.z / 3.0 / (h * h);
+    ck_assert_int_eq(cf_ipc_affine_init(a, s, 1, &first, &count, &k), CF_OK);
+    *z = malloc((size_t)a->n_z * sizeof **z), *guess = malloc((size_t)a->n_z * sizeof **guess);
+    ck_assert(*z && *guess);
+    for (int i = 0; i < s->n; ++i)
+        if (a->body[i] < 0)
+            for (int r = 0; r < 3; ++r) (*z)[a->col[i] + r] = s->q[3 * i + r];
+    double *zb = *z + a->col[first];
+    for (int r = 0; r < 3; ++r) {
+        zb[r] = cfu_vec3_at(c, r);
+        for (int j = 0; j < 3; ++j) zb[3 + 3 * r + j] = r == j;
+    }
+    memcpy(*guess, *z, (size_t)a->n_z * sizeof **z);
+    (*guess)[a->col[first] + 2] += h * -0.5 - h * h * 9.81;
+}
+
+START_TEST(affine_sparse_matches_dense)
+{
+    /* the world's step with moving boxes (sim/ipc_affine.c): cf_ipc_affine_step_sparse() over the
+       broad phase's pairs and a sparse solve takes cf_ipc_affine_step()'s dense steps: a box falls
+       on a cloth (friction 0.3) that falls on a fixed box; positions to 1e-8 m over 14 steps, the
+       same Newton iterations, distances and contacts */
+    cfIpcSystem sa, sb;
+    cfIpcAffine aa, ab;
+    double *za, *zb, *ga, *gb;
+    scene_affine(&sa, &aa, &za, &ga);
+    scene_affine(&sb, &ab, &zb, &gb);
+    const cfIpcBroadPhase bp = {cf_ipc_broad_phase, cf_ipc_pair_list_free, cf_ipc_min_distance_sparse};
+    cfIpcOptions o = cf_ipc_options_default();
+    o.tol = 1e-6;
+    int contacts = 0, box_contacts = 0;
+    for (int n = 0; n < 14; ++n) {
+        cfIpcStats ta, tb;
+        cfStatus ra = cf_ipc_affine_step(&aa, &sa, za, n == 0 ? ga : NULL, &o, &ta);
+        cfStatus rb = cf_ipc_affine_step_sparse(&ab, &sb, zb, n == 0 ? gb : NULL, &o, &bp, &tb);
+        ck_assert_msg(ra == CF_OK && rb == CF_OK, "step %d: status %d dense, %d sparse", n, ra, rb);
+        ck_assert_msg(ta.iterations == tb.iterations, "step %d: %d Newton iterations dense, %d sparse", n, ta.iterations,
+                      tb.iterations);
+        double dq = 0.0;
+        for (int p = 0; p < 3 * sa.n; ++p) dq = fmax(dq, fabs(sa.q[p] - sb.q[p]));
+        ck_assert_msg(dq <= 1e-8, "step %d: the positions differ by %g m", n, dq);
+        ck_assert_msg(fabs(ta.min_dist - tb.min_dist) <= 1e-8 && ta.active == tb.active, "step %d: distance %g/%g, active %d/%d",
+                      n, ta.min_dist, tb.min_dist, ta.active, tb.active);
+        ck_assert_double_gt(tb.min_dist, 0.0);
+        contacts += tb.active;
+        box_contacts += sb.q[3 * (sb.n - 1) + 2] < 0.004 + 0.01 + 0.03 + 0.03 - 0.02; /* the box came down 2 cm */
+    }
+    ck_assert_msg(contacts > 0 && box_contacts > 0, "nothing touched (%d pairs) or the box did not fall (%d)", contacts, box_contacts);
+    /* the orthogonality potential keeps the box rigid: A^T A = I to 1e-4 */
+    const double *A = zb + ab.n_z - 9;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double d = 0.0;
+            for (int l = 0; l < 3; ++l) d += A[3 * l + i] * A[3 * l + j];
+            ck_assert_msg(fabs(d - (i == j)) < 1e-4, "(A^T A)[%d][%d] = %.6f", i, j, d);
+        }
+    const cfIpcBroadPhase none = {NULL, cf_ipc_pair_list_free, cf_ipc_min_distance_sparse};
+    cft_assert_status(cf_ipc_affine_step_sparse(&ab, &sb, zb, NULL, &o, &none, NULL), CF_BAD_INPUT);
+    cf_ipc_affine_free(&aa), cf_ipc_affine_free(&ab);
+    cf_ipc_free(&sa), cf_ipc_free(&sb);
+    free(za), free(zb), free(ga), free(gb);
+}
+END_TEST
+
 void cft_ipc_sparse_tests(Suite *s)
 {
     TCase *t = cft_tcase_long(s, "ipc-sparse");
@@ -396,6 +479,7 @@ void cft_ipc_sparse_tests(Suite *s)
     CFT_TEST(t, sparse_newton_same_iterates, "sparse Newton: the dense Newton's first 5 iterates to 1e-12 m, same halvings and CCD clamps");
     CFT_TEST(t, sparse_newton_matches_dense, "sparse step: the dense step's positions to 1e-8 m over 12 steps (cloth onto a box)");
     CFT_TEST(t, sparse_newton_matches_dense_friction, "sparse step with friction, 2 lag iterations: the dense step's positions to 1e-8 m");
+    CFT_TEST(t, affine_sparse_matches_dense, "sparse affine step (moving boxes): the dense affine step's positions to 1e-8 m, same iterations, over 14 steps");
     CFT_TEST(t, world_ipc_uses_sparse_path, "world ipc pipeline on the sparse path: no crossing, surfaces apart");
     CFT_TEST(t, adaptive_kappa_gradient_balance, "adaptive kappa: kappa_0 = m g / -b'(d0) for a node at rest, no doubling above d_thresh, the node held");
     CFT_TEST(t, adaptive_kappa_doubles_when_approaching, "adaptive kappa: doubles (within bounds) when a node keeps approaching below dhat/10, stopping it 1.5x farther than fixed kappa; no doubling when it cannot; kappa_min = kappa_max is the fixed step");
