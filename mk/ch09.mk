@@ -8,7 +8,7 @@
 # the committed result is bench/results/ch09_ipc.txt.
 
 BENCH9 := $(BLD)/bin/solutions/bench_ch09
-$(BENCH9): $(OBJ)/bench/bench_ch09.o $(call all_impl_objs,solutions) $(BLD)/libcf.a
+$(BENCH9): $(OBJ)/bench/bench_ch09.o $(call all_impl_objs,solutions) $(LIBSIM) $(BLD)/libcf.a
 	@$(call require_impls,solutions,$(CHAPTER_DIRS))
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)

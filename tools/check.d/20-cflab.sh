@@ -78,6 +78,7 @@ cflab_check_all_scenes() {
       */ch05_pyramid_100.json) steps=(--steps 3) ;;
       */ch11_showcase.json) steps=(--steps 60) ;; # 30 ms a step: make demo shows it, cflab compare measures it
       */ch09_ipc_cloth_10k.json) steps=(--steps 1) ;; # 10 000 nodes, ~5 s a step: test_fast certifies 1 step, the demo 10
+      */ch09_ipc_cloth_sphere.json) steps=(--steps 2) ;; # 2 025 nodes and 4 boxes, ~1 s a step: bench_ch09 world runs it
     esac
     if ! "$CFLAB_BIN" run "$scene" "${steps[@]}" --quiet 2>"$err" || [ -s "$err" ]; then
       echo "$scene:"
