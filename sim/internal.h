@@ -101,6 +101,9 @@ cfStatus cf_world_ipc_step(cfWorld *w);
    drawing of the pairs within dhat. */
 typedef struct cfIpcSystem cfIpcSystem;
 cfStatus cf_world_ipc_system(const cfWorld *w, cfIpcSystem *s);
+/* the most free nodes (soft nodes, 9 per moving box) chapter 9's dense step takes in the world: a
+   larger system needs the sparse path (cf_world_ipc_check()) */
+#define CF_IPC_DENSE_MAX_FREE 1500
 /* the finest icosphere of a static sphere under ipc (ipc_shapes.c): 5, 10 242 vertices */
 #define CF_IPC_SPHERE_LEVEL_MAX 5
 /* a fixed sphere of @p centre and @p radius (> 0) added to @p s as its inscribed icosphere of the

@@ -126,6 +126,15 @@ cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
             return cf_error_set(err, CF_BAD_INPUT, "bodies[%d] '%s': ipc.adaptive_kappa: the moving boxes' affine step "
                                 "keeps kappa fixed (adaptive kappa is for soft bodies and static geometry)", i, b->name);
     }
+    /* chapter 9's dense step assembles and factors a 3n x 3n Hessian: past CF_IPC_DENSE_MAX_FREE
+       free nodes (a 160 MB matrix, minutes a step) only the sparse path takes the world */
+    int n_free = 0;
+    for (int i = 0; i < w->n_soft; ++i) n_free += w->soft[i].n_nodes;
+    for (int i = 0; i < w->n_bodies; ++i) n_free += w->bodies[i].fixed ? 0 : 9;
+    if (n_free > CF_IPC_DENSE_MAX_FREE && !cf_world_ipc_sparse())
+        return cf_error_set(err, CF_BAD_INPUT, "ipc: %d free nodes: chapter 9's dense step takes at most %d (a 3n x 3n "
+                            "Hessian); more need the sparse path (the reference solutions' solutions/ch09/fast/), which "
+                            "this build does not link", n_free, CF_IPC_DENSE_MAX_FREE);
     if (w->def.ipc.adaptive_kappa && !(cf_world_ipc_sparse() && cf_ipc_step_sparse_adaptive))
         return cf_error_set(err, CF_BAD_INPUT, "ipc.adaptive_kappa: needs chapter 9's sparse path (the reference "
                             "solutions' solutions/ch09/fast/), which this build does not link");
