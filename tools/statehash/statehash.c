@@ -153,6 +153,7 @@ static const struct {
     long steps;
 } HEAVY[] = {
     {"ch09_ipc_cloth_10k.json", 2}, /* 10 000 IPC nodes, 5-20 s a step: its demo's 10 steps are hashed too */
+    {"ch09_ipc_cloth_sphere.json", 2}, /* 2 000 IPC nodes and 4 boxes, 1-5 s a step: its demo's 20 steps are hashed too */
 };
 
 static int run_scene(const char *path, long steps)
