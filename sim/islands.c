@@ -9,6 +9,7 @@
    laws (a texture contact a directional row, an ellipse an assembled form). Rigid bodies only: a
    soft body's system is built in the velocities stage for one solver's form (the dual form or
    not), before the islands are known. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,21 +56,40 @@ static void count_solver(cfWorld *w, const cfSolver *s, const cfIslands *is, int
    solver for the whole world: a texture contact's directional box needs a directional row, an
    ellipse an assembled form (the world gives a row that does not solve ellipses their isotropic
    equivalent or pyramid); CF_OK, or the step's failure naming the island and the rows that take it */
-static cfStatus takes_island(cfWorld *w, const cfSolver *s, const cfIslands *is, int k, const cfContactList *contacts)
+static cfStatus takes_island(cfWorld *w, const cfSolver *s, const cfIslands *is, int k, const cfContactList *contacts,
+                             const char *who)
 {
     bool ellipses, texture;
     island_laws(is, k, contacts, &ellipses, &texture);
     char names[512];
     if (texture && !s->directional)
-        return cf_step_fail(w, CF_BAD_INPUT, "solver \"" CF_SOLVER_PER_ISLAND "\": chapter 11.2's cf_island_solver() gave '%s' "
+        return cf_step_fail(w, CF_BAD_INPUT, "solver \"" CF_SOLVER_PER_ISLAND "\": %s gave '%s' "
                             "for island %d, which has texture friction, whose directional box '%s' does not read (chapter "
-                            "10.6; the rows that do: %s)", s->name, k, s->name,
+                            "10.6; the rows that do: %s)", who, s->name, k, s->name,
                             cf_solver_names(CF_SOLVERS_DIRECTIONAL, names, sizeof names));
     if (ellipses && !cf_solver_matches(s, CF_SOLVERS_ASSEMBLED))
-        return cf_step_fail(w, CF_BAD_INPUT, "solver \"" CF_SOLVER_PER_ISLAND "\": chapter 11.2's cf_island_solver() gave '%s' "
+        return cf_step_fail(w, CF_BAD_INPUT, "solver \"" CF_SOLVER_PER_ISLAND "\": %s gave '%s' "
                             "for island %d, which has anisotropic friction (ellipses), and '%s' takes isotropic friction "
-                            "only (chapter 10; the rows of assembled problems take it: %s)", s->name, k, s->name,
+                            "only (chapter 10; the rows of assembled problems take it: %s)", who, s->name, k, s->name,
                             cf_solver_names(CF_SOLVERS_ASSEMBLED, names, sizeof names));
+    return CF_OK;
+}
+
+/* the scene's choice for island @p k (cfWorldDef::island_solver): NULL (none, *name untouched) or
+   the solver its bodies name, @p by the first of them; a second body naming another fails the step */
+static cfStatus scene_choice(cfWorld *w, const cfIslands *is, int k, const char **name, int *by)
+{
+    *by = -1;
+    for (int c = 0; c < w->def.n_island_solvers; ++c) {
+        int b = w->def.island_solver[c].body;
+        if (b < 0 || b >= w->n_bodies || is->of_body[b] != k) continue;
+        const char *s = w->def.island_solver[c].solver;
+        if (*by >= 0 && strcmp(s, *name) != 0)
+            return cf_step_fail(w, CF_BAD_INPUT, "solver "" CF_SOLVER_PER_ISLAND "": island %d: body '%s' chooses '%s' and "
+                                "body '%s' chooses '%s' (island_solver): the bodies of one island agree on one solver",
+                                k, w->bodies[*by].name, *name, w->bodies[b].name, s);
+        if (*by < 0) *by = b, *name = s;
+    }
     return CF_OK;
 }
 
@@ -92,16 +112,22 @@ cfStatus cf_islands_assemble(cfWorld *w, const cfContactList *contacts, cfIsland
     }
     for (int k = 0; k < n; ++k) {
         cfIslandSummary sum = cf_island_summary(iw->is, k, contacts->items);
-        const char *name = cf_island_solver(&sum);
         iw->solver[k] = NULL;
         if (sum.contacts == 0) continue;
+        const char *name = NULL;
+        int by;
+        if ((st = scene_choice(w, iw->is, k, &name, &by)) != CF_OK) return st;
+        if (by < 0) name = cf_island_solver(&sum);
         const cfSolver *s = name ? cf_solver_find(name) : NULL;
         if (!s || !s->contacts)
             return cf_step_fail(w, name ? CF_BAD_INPUT : CF_NOT_IMPLEMENTED,
                                 "solver \"per-island\": chapter 11.2's cf_island_solver() gave %s%s%s for island %d (%d "
                                 "contacts, %d bodies)%s", name ? "'" : "", name ? name : "no solver", name ? "'" : "", k,
                                 sum.contacts, sum.rigid, name ? ", not a world solver of this build" : "");
-        if ((st = takes_island(w, s, iw->is, k, contacts)) != CF_OK) return st;
+        char who[96];
+        if (by >= 0) snprintf(who, sizeof who, "body '%s''s island_solver", w->bodies[by].name);
+        else snprintf(who, sizeof who, "chapter 11.2's cf_island_solver()");
+        if ((st = takes_island(w, s, iw->is, k, contacts, who)) != CF_OK) return st;
         iw->solver[k] = s;
         w->stats.island.islands++;
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <stdlib.h>
+#include "cf/cf_solvers.h"
 #include "scene_json.h"
 
 /* ---- rigid bodies -------------------------------------------------------------------------- */
@@ -69,7 +70,7 @@ cfStatus cf_scene_rigid(const cfSceneParser *p, const cJSON *obj, int index, cfR
 {
     static const char *const keys[] = {"name", "shape", "fixed", "mass", "inertia", "position", "orientation",
                                        "velocity", "angular_velocity", "force", "torque", "mu",
-                                       "restitution", "texture", "pull", NULL};
+                                       "restitution", "texture", "pull", "island_solver", NULL};
     char at[PATH_CAP], path[PATH_CAP];
     cf_json_path(at, "bodies[%d]", index);
     cfStatus st = cf_json_check_object(p, obj, at, keys);
@@ -88,7 +89,8 @@ cfStatus cf_scene_rigid(const cfSceneParser *p, const cJSON *obj, int index, cfR
     if (st != CF_OK) return st;
 
     /* keys that make no sense for a fixed body or a plane are refused rather than ignored */
-    static const char *const not_fixed[] = {"mass", "inertia", "velocity", "angular_velocity", "force", "torque", "pull", NULL};
+    static const char *const not_fixed[] = {"mass",  "inertia", "velocity", "angular_velocity", "force", "torque",
+                                            "pull", "island_solver", NULL};
     for (const char *const *k = not_fixed; fixed && *k; ++k)
         if (cf_json_member(obj, *k)) {
             cf_json_field_path(path, at, *k);
@@ -205,6 +207,34 @@ static cfStatus parse_pull(const cfSceneParser *p, const cJSON *obj, const char 
     return st == CF_OK ? CF_OK : cf_json_fail_from(p, at, st, &inner);
 }
 
+/* "island_solver": the world solver of this body's island under world.solver "per-island", in
+   place of chapter 11.2's rule (cfWorldDef::island_solver) */
+static cfStatus parse_island_solver(const cfSceneParser *p, const cJSON *obj, int index, cfWorld *w)
+{
+    char at[PATH_CAP], path[PATH_CAP], name[32];
+    cf_json_path(at, "bodies[%d]", index);
+    cf_json_field_path(path, at, "island_solver");
+    cfStatus st = cf_json_get_string(p, obj, at, "island_solver", name, sizeof name);
+    if (st != CF_OK) return st;
+    /* a scene whose own solver is not per-island cannot mean it; a caller's solver in its place
+       (cflab run --solver, compare) leaves the choice recorded and unused */
+    if (!w->def.per_island && !p->solver)
+        return cf_json_fail(p, path, "chooses the solver of the body's island, so it needs world.solver \"%s\" (got '%s')",
+                            CF_SOLVER_PER_ISLAND, w->def.solver ? w->def.solver->name : "none");
+    const cfSolver *s = cf_solver_find(name);
+    if (!s || !s->contacts) {
+        char names[512];
+        return cf_json_fail(p, path, "'%s' is not a world solver of this build (%s)", name,
+                            cf_solver_names(CF_SOLVERS_WORLD, names, sizeof names));
+    }
+    if (w->def.n_island_solvers == CF_ISLAND_SOLVERS_MAX)
+        return cf_json_fail(p, path, "at most %d bodies of a scene choose their island's solver", CF_ISLAND_SOLVERS_MAX);
+    w->def.island_solver[w->def.n_island_solvers].body = index;
+    snprintf(w->def.island_solver[w->def.n_island_solvers].solver, sizeof w->def.island_solver[0].solver, "%s", s->name);
+    w->def.n_island_solvers++;
+    return CF_OK;
+}
+
 cfStatus cf_scene_rigid_extras(const cfSceneParser *p, const cJSON *obj, int index, cfWorld *w)
 {
     char at[PATH_CAP];
@@ -218,6 +248,7 @@ cfStatus cf_scene_rigid_extras(const cfSceneParser *p, const cJSON *obj, int ind
         cf_json_path(at, "bodies[%d].pull", index);
         st = parse_pull(p, pu, at, index, w);
     }
+    if (st == CF_OK && cf_json_member(obj, "island_solver")) st = parse_island_solver(p, obj, index, w);
     return st;
 }
 

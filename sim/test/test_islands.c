@@ -4,6 +4,7 @@
    contacts: pgs) beside a lone sliding box (4 contacts: lemke) uses the two, and each island
    steps exactly as in a world of its bodies alone with that solver. Run with the reference
    solutions (`make test-sim IMPL=solutions`). */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,74 @@ START_TEST(islands_settings_refused)
 }
 END_TEST
 
+/* The scene's choice ("island_solver" of a body): the lone box names nncg, so its island is solved
+   by nncg instead of the rule's lemke, bit for bit as a world of it alone with nncg, while the
+   stack keeps the rule's pgs; the stats name both */
+#define LONE_NNCG                                                                                                    \
+    "{\"name\": \"lone\", \"mass\": 1, \"mu\": 0.5, \"position\": [3, 0, 0.5], \"velocity\": [1, 0, 0],"             \
+    " \"island_solver\": \"nncg\", \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}}"
+
+START_TEST(islands_scene_choice)
+{
+    cfWorld both, lone;
+    sim_parse("{" WORLD("per-island") ", \"bodies\": [" GROUND "," STACK "," LONE_NNCG "]}", &both);
+    sim_parse("{" WORLD("nncg") ", \"bodies\": [" GROUND "," LONE "]}", &lone);
+    for (int k = 0; k < 30; ++k) {
+        step_ok(&both, 1);
+        step_ok(&lone, 1);
+        const cfRigidBody *p = &both.bodies[both.n_bodies - 1], *q = &lone.bodies[1];
+        ck_assert_msg(memcmp(&p->x, &q->x, sizeof p->x) == 0 && memcmp(&p->v, &q->v, sizeof p->v) == 0,
+                      "step %d: the lone box differs from the box alone with nncg (x %.17g against %.17g)", k + 1, p->x.x,
+                      q->x.x);
+    }
+    ck_assert_int_eq(contacts_of(&both, "nncg"), 4);
+    ck_assert_int_eq(contacts_of(&both, "pgs"), 40);
+    ck_assert_int_eq(contacts_of(&both, "lemke"), -1);
+    cf_world_free(&both);
+    cf_world_free(&lone);
+    /* two bodies of one island that disagree: the step fails naming both */
+    char stack2[2048];
+    snprintf(stack2, sizeof stack2,
+             "{" WORLD("per-island") ", \"bodies\": [" GROUND ", {\"name\": \"low\", \"mass\": 1, \"mu\": 0.5,"
+             " \"position\": [0, 0, 0.5], \"island_solver\": \"nncg\", \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}},"
+             " {\"name\": \"high\", \"mass\": 1, \"mu\": 0.5, \"position\": [0, 0, 1.5], \"island_solver\": \"pgs-blocked\","
+             " \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}}]}");
+    cfWorld w;
+    sim_parse(stack2, &w);
+    cft_assert_status(cf_world_step(&w), CF_BAD_INPUT);
+    ck_assert_msg(strstr(w.error.msg, "body 'low' chooses 'nncg' and body 'high' chooses 'pgs-blocked'"), "%s", w.error.msg);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(islands_scene_choice_refused)
+{
+    sim_refused("{" WORLD("pgs") ", \"bodies\": [" GROUND "," LONE_NNCG "]}",
+                "t.json: bodies[1].island_solver: chooses the solver of the body's island, so it needs world.solver "
+                "\"per-island\" (got 'pgs')");
+    sim_refused("{" WORLD("per-island") ", \"bodies\": [{\"name\": \"ground\", \"fixed\": true, \"island_solver\": \"pgs\","
+                " \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}]}",
+                "t.json: bodies[0].island_solver: not allowed on a fixed body");
+    sim_refused("{" WORLD("per-island") ", \"bodies\": [" GROUND ", {\"name\": \"b\", \"mass\": 1, \"island_solver\": \"bogus\","
+                " \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]}}]}",
+                "t.json: bodies[1].island_solver: 'bogus' is not a world solver of this build (");
+    /* a caller's solver in the scene's place (cflab run --solver, compare): the choice is kept, unused */
+    cfWorld w;
+    cfError err = {{0}};
+    char path[] = "/tmp/cflab_island_choice_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{" WORLD("per-island") ", \"bodies\": [" GROUND "," LONE_NNCG "]}", f);
+    fclose(f);
+    cfStatus st = cf_scene_load_solved(path, "pgs", &w, NULL, &err);
+    remove(path);
+    ck_assert_msg(st == CF_OK, "%s", err.msg);
+    ck_assert(!w.def.per_island && w.def.n_island_solvers == 1);
+    cf_world_free(&w);
+}
+END_TEST
+
 /* Sleeping: a stack of three (12 contacts: pgs) falls asleep after 10 steps at rest and stays
    frozen bit for bit; a box dropped from 8 m reaches it after about 1 s, wakes it (the island is
    solved again and the top box moves), lands on it and the island sleeps again */
@@ -247,6 +316,8 @@ static void build(Suite *s)
     CFT_TEST(t, islands_sleep_and_wake, "a resting stack sleeps frozen; a dropped box wakes it, lands, and it sleeps again");
     CFT_TEST(t, islands_four_laws, "four islands, four solvers: pgs, lemke, pgs-blocked-aniso, and pgs-texture for texture friction");
     CFT_TEST(t, islands_texture_as_alone, "the texture and grooved islands step bit for bit as alone with their rows");
+    CFT_TEST(t, islands_scene_choice, "a body's island_solver overrides the rule for its island (bit for bit as alone with it); a disagreeing island fails naming both");
+    CFT_TEST(t, islands_scene_choice_refused, "island_solver refused without per-island, on a fixed body, for an unknown solver; kept under a caller's solver");
     CFT_TEST(t, islands_settings_refused, "per-island: unknown names, CMR and soft contacts refused with the reason");
 }
 

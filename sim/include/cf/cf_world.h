@@ -189,6 +189,9 @@ const char *cf_solver_failure_name(cfSolverFailure f);
  *  and small enough that a step that reaches it stops within seconds (about 1e8 block products). */
 #define CF_STEP_BUDGET_DEFAULT 1e8
 
+/** Most rigid bodies of a world that choose their island's solver (cfWorldDef::island_solver). */
+#define CF_ISLAND_SOLVERS_MAX 16
+
 /** World settings. Start from cf_world_def_default(); check with cf_world_def_check(). */
 typedef struct cfWorldDef {
     cfVec3 gravity;                     /**< m/s^2 (default (0, 0, -9.81): z is up) */
@@ -215,6 +218,14 @@ typedef struct cfWorldDef {
     double relaxation;                  /**< relaxation omega of the splitting solvers, in (0, 2) (default 1) */
     cfRFactor r_factor;                 /**< r-factor strategy of the PROX solvers (chapter 7; default local) */
     bool per_island;                    /**< a solver per island (scene: world.solver "per-island"): each step the contacts are split into islands (ch11.2's cf_islands_find()) and each island is solved by the solver of ch11.2's rule (cf_island_solver()), `solver` (pgs) serving the stages before the solve; rigid bodies only (false by default) */
+    /** with per_island: the scene's choices (a body's "island_solver"): the island of body
+     *  island_solver[k].body is solved by the world solver named island_solver[k].solver instead of
+     *  ch11.2's rule; two bodies of one island naming different solvers fail the step, naming both */
+    struct {
+        int body;        /**< a rigid body's index */
+        char solver[32]; /**< a world solver that takes contacts */
+    } island_solver[CF_ISLAND_SOLVERS_MAX];
+    int n_island_solvers;               /**< choices in island_solver (0 by default) */
     int sleep_steps;                    /**< with per_island, > 0: an island whose every body has moved slower than #CF_SLEEP_LINEAR and #CF_SLEEP_ANGULAR for this many steps sleeps (its bodies frozen, its solve skipped) until a body that is not asleep touches it; 0: off (default) */
     cfStabilization stabilization;      /**< split impulse or Baumgarte (default split) */
     double erp;                         /**< ERP in [0, 1]: fraction of penetration removed per step (default 0.2) */
