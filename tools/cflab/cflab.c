@@ -332,11 +332,14 @@ static void print_summary(FILE *f, const char *path, const cfSceneInfo *info, co
     fprintf(f, "wall time:  %.3g us per step (%.3g s in cf_world_step)\n", 1e6 * per_step, r->seconds);
     if (w->def.detector != CF_DETECT_NONE || w->def.solver) {
         const cfSolver *s = w->def.solver;
+        char choice[160]; /* per-island: the rule, and the bodies that choose their island's row (island_solver) */
+        snprintf(choice, sizeof choice, CF_SOLVER_PER_ISLAND " (chapter 11.2's rule per island%s%.0d%s)",
+                 w->def.n_island_solvers ? "; the scene's row for the islands of " : "", w->def.n_island_solvers,
+                 w->def.n_island_solvers == 1 ? " body" : w->def.n_island_solvers ? " bodies" : "");
         /* the law the row really solves (cf_solver_law()), not the setting it was asked for */
         fprintf(f, "solver:     %s, %d iterations, friction: %s, warm start %s",
-                w->def.per_island ? CF_SOLVER_PER_ISLAND " (chapter 11.2's rule per island)" : s ? s->name : "none",
-                w->def.solver_iterations, w->def.per_island ? "each island's row's (below)" : cf_world_friction_law(w, s),
-                w->def.warm_start ? "on" : "off");
+                w->def.per_island ? choice : s ? s->name : "none", w->def.solver_iterations,
+                w->def.per_island ? "each island's row's (below)" : cf_world_friction_law(w, s), w->def.warm_start ? "on" : "off");
         if (w->def.soft_tolerance > 0.0) fprintf(f, ", soft rows to %g absolute", w->def.soft_tolerance);
         fputc('\n', f);
         if (w->def.per_island) {
