@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Chapter 9, provided (not exercises; copied unchanged into exercises/ch09/ and not handed in):
-   the IPC system (nodes, triangles, edges, springs), its contact pairs, the assembled incremental
-   potential with its gradient and PSD-projected Hessian, the friction lag and the time step. */
+   the IPC system (nodes, triangles, edges, springs; its tetrahedra in provided_tet.c), its contact
+   pairs, the assembled incremental potential with its gradient and PSD-projected Hessian, the
+   friction lag and the time step. */
 #include "cf/cf_ch09.h"
 
 #include <math.h>
@@ -31,6 +32,7 @@ void cf_ipc_free(cfIpcSystem *s)
     if (!s) return;
     free(s->q), free(s->q_rest), free(s->u), free(s->mass), free(s->fixed), free(s->q_start), free(s->q_tilde);
     free(s->tri), free(s->edge), free(s->spring), free(s->rest), free(s->stiff), free(s->fric);
+    free(s->tet), free(s->tet_Dm_inv), free(s->tet_volume), free(s->tet_mu), free(s->tet_lambda);
     memset(s, 0, sizeof *s);
 }
 
@@ -351,6 +353,19 @@ double cf_ipc_energy_blocks(const cfIpcSystem *s, const double *q, double *g, cf
             }
         }
         scatter(&A, 2, node, lg, lH, h2);
+    }
+    for (int k = 0; k < s->n_tet; ++k) { /* tetrahedra: V psi(F), projected by their 9x9 (cf_tet_neohookean()) */
+        cfVec3 x[4];
+        double lg[12], lH[144];
+        cf_ipc_pair_points(q, s->tet[k], x);
+        double e = cf_tet_neohookean(x, s->tet_Dm_inv[k], s->tet_volume[k], s->tet_mu[k], s->tet_lambda[k], g ? lg : NULL,
+                                     block ? lH : NULL, project);
+        if (isnan(e)) A.st = CF_BAD_INPUT;
+        A.f += h2 * e;
+        bool keep = A.project;
+        A.project = false;
+        scatter(&A, 4, s->tet[k], lg, lH, h2);
+        A.project = keep;
     }
     if (cf_ipc_for_pairs(s, barrier_pair, &A)) return INFINITY;
     for (int k = 0; k < s->n_fric; ++k) { /* lagged friction */

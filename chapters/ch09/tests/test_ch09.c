@@ -1836,6 +1836,8 @@ START_TEST(truth_implicit_empty_system)
 }
 END_TEST
 
+void cft_ch09_tet_tests(Suite *s);
+
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch09.1");
@@ -1892,6 +1894,7 @@ static void build(Suite *s)
     TCase *tl = cft_tcase_unit(s, "ch09-library");
     CFT_TEST(tl, lib_ipc_system_checks, "the IPC system's builders reject bad input");
     CFT_TEST(tl, lib_ipc_energy_derivatives, "the assembled energy's gradient and Hessian by differences");
+    cft_ch09_tet_tests(s); /* test_ch09_tets.c: elasticity under IPC (provided) */
     TCase *tt = cft_tcase_unit(s, "ch09-truth");
     CFT_TEST(tt, truth_implicit_empty_system, "an implicit system without nodes steps with every integrator");
 }

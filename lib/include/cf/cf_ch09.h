@@ -21,7 +21,7 @@
  * \f[ f(q) = \tfrac12 (q - \tilde q)^T M (q - \tilde q)
  *          + h^2 \Big[ \Psi(q) + \kappa \sum_k b(d_k(q), \hat d) + \sum_k D_k(q) \Big],
  *     \qquad \tilde q = q^t + h u^t + h^2 g, \f]
- * with M the lumped masses, \f$\Psi\f$ the elastic energy (springs here), b the barrier of the
+ * with M the lumped masses, \f$\Psi\f$ the elastic energy (springs and tetrahedra here), b the barrier of the
  * unsigned distance \f$d_k\f$ of every point-triangle and edge-edge pair closer than \f$\hat d\f$,
  * and \f$D_k\f$ the lagged friction potential. The \f$h^2\f$ in front of the barrier follows the
  * digest's [ext] fix (errata 12): \f$\kappa\f$ then has units of a force per length, and a particle
@@ -230,7 +230,8 @@ typedef struct cfIpcFrictionPair {
 
 /**
  * A deformable or fixed point set with IPC contact: nodes (3 coordinates each) with lumped masses,
- * surface triangles and edges, optional springs, gravity. Fixed nodes (pinned, as obstacles)
+ * surface triangles and edges, optional springs and tetrahedra (cf_ipc_add_tet(), the energy of
+ * cf_tet_neohookean()), gravity. Fixed nodes (pinned, as obstacles)
  * never move. Fill with cf_ipc_init() and the cf_ipc_add_*() functions; free with cf_ipc_free().
  */
 typedef struct cfIpcSystem {
@@ -252,6 +253,13 @@ typedef struct cfIpcSystem {
     int cap_tri;           /**< allocated triangles */
     int cap_edge;          /**< allocated edges */
     int cap_spring;        /**< allocated springs */
+    int n_tet;             /**< tetrahedra (elastic elements, cf_ipc_add_tet()) */
+    int cap_tet;           /**< allocated tetrahedra */
+    int (*tet)[4];         /**< per tetrahedron: its nodes, positively oriented at rest */
+    double (*tet_Dm_inv)[9]; /**< per tetrahedron: the inverse of its rest edge matrix, row-major */
+    double *tet_volume;    /**< per tetrahedron: rest volume V (m^3) */
+    double *tet_mu;        /**< per tetrahedron: Lame mu (Pa) */
+    double *tet_lambda;    /**< per tetrahedron: Lame lambda (Pa) */
     cfVec3 gravity;        /**< m/s^2 */
     double h;              /**< time step (s), > 0 */
     double dhat;           /**< barrier activation distance (m), > 0 */
@@ -314,6 +322,17 @@ int cf_ipc_add_triangle(cfIpcSystem *s, int a, int b, int c);
 int cf_ipc_add_edge(cfIpcSystem *s, int a, int b);
 /** Add a spring of stiffness @p k at its current length; returns its index or -1. */
 int cf_ipc_add_spring(cfIpcSystem *s, int a, int b, double k);
+/**
+ * Add a tetrahedron on the nodes @p node (distinct, existing) as an elastic element with the rest
+ * shape of their current positions: its rest edge matrix \f$D_m = [x_1 - x_0, x_2 - x_0, x_3 - x_0]\f$
+ * (inverted and kept), its rest volume \f$V = \det D_m / 6\f$ and the Lame parameters of
+ * (@p young, @p poisson) by cf_lame(); the energy is cf_tet_neohookean()'s, added to f as
+ * \f$h^2 V \psi(F)\f$ by cf_ipc_energy_blocks(). CF_BAD_INPUT (nothing added) for a bad or
+ * repeated node, a rest tetrahedron that is inverted (\f$\det D_m < 0\f$: list the nodes the other
+ * way round) or degenerate (\f$|\det D_m| \le 10^{-12} \ell^3\f$, \f$\ell\f$ its longest edge), young not
+ * finite and > 0, poisson not in [0, 0.5); CF_NO_MEMORY.
+ */
+cfStatus cf_ipc_add_tet(cfIpcSystem *s, const int node[4], double young, double poisson);
 /** Add a box of 8 nodes (total mass @p m, fixed or free) with its 12 triangles, 18 edges and, when k > 0, 28 springs (all pairs). Returns the first node or -1. */
 int cf_ipc_add_box(cfIpcSystem *s, cfVec3 lo, cfVec3 hi, double m, double k, bool fixed);
 
@@ -344,11 +363,43 @@ double cf_ipc_min_distance(const cfIpcSystem *s, const double *q, int *active);
 double cf_ipc_resting_distance(double weight, double kappa, double dhat);
 
 /**
+ * The stable Neo-Hookean energy of one tetrahedron (Smith, de Goes and Kim 2018, "Stable
+ * Neo-Hookean Flesh Simulation", ACM TOG 37(2), section 3.4's rest-stable form without the log):
+ * with \f$F = D_s D_m^{-1}\f$, \f$D_s = [x_1 - x_0, x_2 - x_0, x_3 - x_0]\f$, \f$J = \det F\f$,
+ * \f[ E = V \psi(F), \qquad \psi(F) = \tfrac{\mu}{2} (\mathrm{tr}\, F^T F - 3) - \mu (J - 1)
+ *      + \tfrac{\lambda + \mu}{2} (J - 1)^2 , \f]
+ * \f$\mu, \lambda\f$ the Lame parameters (cf_lame()): the \f$\lambda + \mu\f$ makes the small-strain
+ * limit the linear element's \f$\mu\, \varepsilon : \varepsilon + \tfrac{\lambda}{2} (\mathrm{tr}\, \varepsilon)^2\f$
+ * (the paper's reparametrization). \f$\psi(R) = 0\f$ and \f$P(R) = 0\f$ for every rotation R; an
+ * inverted element (J < 0) has a finite energy that decreases as J grows back.
+ * With \f$\partial J/\partial F = \mathrm{cof}\, F\f$ (columns \f$f_1 \times f_2, f_2 \times f_0, f_0 \times f_1\f$):
+ * \f[ P = \mu F + \big((\lambda + \mu)(J - 1) - \mu\big) \mathrm{cof}\, F, \qquad
+ *     \frac{\partial^2 \psi}{\partial F^2} = \mu I_9 + (\lambda + \mu)\, \mathrm{vec}(\mathrm{cof} F) \mathrm{vec}(\mathrm{cof} F)^T
+ *     + \big((\lambda + \mu)(J - 1) - \mu\big) \frac{\partial^2 J}{\partial F^2}, \f]
+ * \f$\partial^2 J/\partial F^2\f$ linear in F (blocks between columns a, b of F: \f$\partial^2 J / \partial f_0 \partial f_1 = -[f_2]_\times\f$,
+ * \f$\partial^2 J / \partial f_0 \partial f_2 = [f_1]_\times\f$, \f$\partial^2 J / \partial f_1 \partial f_2 = -[f_0]_\times\f$, their
+ * transposes, zero diagonal blocks). F is linear in x, \f$\partial F_{ij}/\partial x_{a,i} = G_{aj}\f$ with
+ * \f$G_{k+1, j} = (D_m^{-1})_{kj}\f$ and \f$G_{0, j} = -\sum_k (D_m^{-1})_{kj}\f$, so the 12-gradient is
+ * \f$V\, \sum_j P_{ij} G_{aj}\f$ (node a, coordinate i) and the 12x12 Hessian \f$V\, B^T (\partial^2 \psi/\partial F^2) B\f$
+ * (B = dvec F/dx). When @p project, the 9x9 \f$\partial^2 \psi/\partial F^2\f$ is made PSD by ch09.4's
+ * cf_psd_project() before that product (skipped when its Cholesky succeeds: it is positive
+ * definite already), so the 12x12 is PSD. @p Dm_inv is row-major, @p V > 0; @p g (12) and @p H (144,
+ * row-major, chapter 9's node-by-node stacking) may be NULL. Returns E, or NAN when the projection
+ * fails (a non-finite x).
+ *
+ * Worked example: the unit right tetrahedron (0, e_x, e_y, e_z), V = 1/6, mu = 1, lambda = 0,
+ * stretched to F = diag(2, 1, 1): tr F^T F - 3 = 3, J = 2, psi = 1.5 - 1 + 0.5 = 1, E = 1/6.
+ */
+double cf_tet_neohookean(const cfVec3 x[4], const double Dm_inv[9], double V, double mu, double lambda, double g[12],
+                         double H[144], bool project);
+
+/**
  * The incremental potential f(q) of the model (file comment) with s->q_tilde, s->q_start and
  * s->fric (an edge-edge pair's barrier is kappa m b with the mollifier m of ch09.3, eps_x from
  * q_rest), its gradient @p g (3n, may be NULL) and, when @p H is not NULL, its Hessian (3n x 3n
  * row-major, dense, allocated by the caller) with every local block (spring 6x6, pair 12x12)
- * projected to PSD by ch09.4 when @p project. Rows and columns of fixed nodes
+ * projected to PSD by ch09.4 when @p project (a tetrahedron, h^2 cf_tet_neohookean(), by its 9x9
+ * \f$\partial^2 \psi/\partial F^2\f$). Rows and columns of fixed nodes
  * are the identity, their gradient 0. Returns +INFINITY (g and H untouched) when a pair has d <= 0.
  * Calls ch09.2, ch09.3, ch09.4 (projection) and ch09.6 (friction).
  */
@@ -360,7 +411,7 @@ typedef void (*cfIpcBlockFn)(void *ctx, int k, const int *node, const double *lH
 /**
  * cf_ipc_energy() with the Hessian handed out term by term instead of assembled dense: @p block
  * (may be NULL: no Hessian) gets each term's local block (inertia as one-node diagonal blocks,
- * springs, barriers, friction), in the order cf_ipc_energy() adds them; fixed nodes' blocks are
+ * springs, tetrahedra, barriers, friction), in the order cf_ipc_energy() adds them; fixed nodes' blocks are
  * included (the receiver drops their rows and columns and puts 1 on their diagonal). @p g as in
  * cf_ipc_energy() (fixed nodes' entries 0).
  */
