@@ -21,4 +21,4 @@ EXTRA_HELP += bench-ch9 (chapter 9 IPC benchmark)
 
 # the sparse path's tests (solutions/ch09/fast/test_ipc_sparse.c) run in the fast path's binary
 # (mk/ch05.mk's test_fast, reference only)
-$(TEST_FAST): $(OBJ)/solutions/ch09/fast/test_ipc_sparse.o
+$(TEST_FAST): $(OBJ)/solutions/ch09/fast/test_ipc_sparse.o $(OBJ)/solutions/ch09/fast/test_ipc_tets.o

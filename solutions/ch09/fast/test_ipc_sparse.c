@@ -471,8 +471,11 @@ START_TEST(affine_sparse_matches_dense)
 }
 END_TEST
 
+void cft_ipc_tet_tests(Suite *s); /* test_ipc_tets.c: tetrahedral bodies on the sparse path */
+
 void cft_ipc_sparse_tests(Suite *s)
 {
+    cft_ipc_tet_tests(s);
     TCase *t = cft_tcase_long(s, "ipc-sparse");
     CFT_TEST(t, broad_phase_lists_every_close_pair, "ipc broad phase: every pair within r (at q, and at q + dq when swept) listed in the reference's order; the CCD over it is the reference's");
     CFT_TEST(t, sparse_min_distance_far_apart, "ipc broad phase: the smallest distance by growing radius is exact when nothing is within dhat");
