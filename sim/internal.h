@@ -111,18 +111,24 @@ cfStatus cf_world_ipc_system(const cfWorld *w, cfIpcSystem *s);
    the finest): fixed nodes (mass 1, unused) and triangles with their edges. Returns its first
    node, -1 on CF_NO_MEMORY; @p level (may be NULL) gets the level (ipc_shapes.c) */
 int cf_world_ipc_add_sphere(cfIpcSystem *s, cfVec3 centre, double radius, double dhat, int *level);
+/* a soft body's tetrahedra in the ipc pipeline's system (ipc_tets.c), its nodes from @p o on (added
+   at rest): each tetrahedron an elastic element (cf_ipc_add_tet() with the body's young and poisson),
+   the faces that belong to one tetrahedron only the body's surface triangles (outward, with their
+   edges). CF_BAD_INPUT from cf_ipc_add_tet() (a rest tetrahedron it refuses), CF_NO_MEMORY. */
+cfStatus cf_world_ipc_add_tets(cfIpcSystem *s, const cfSoftBody *b, int o);
 /* chapter 9's systems have one friction coefficient: the first body's (mu, and the body it is
    of), which every other body's must equal; @p pipeline names the pipeline in messages */
 typedef struct cfOneMu {
     const char *pipeline;
     double mu;
     const char *of; /* NULL until the first body */
+    bool tets;      /* the pipeline takes soft bodies with tetrahedra (ipc: sim/ipc_tets.c) */
 } cfOneMu;
 /* body @p i of @p kind ("bodies", "soft_bodies") named @p name has @p mu: the first sets one->mu,
    every later one must agree (CF_BAD_INPUT naming both otherwise) */
 cfStatus cf_world_same_mu(cfOneMu *one, const char *kind, int i, const char *name, double mu, cfError *err);
-/* the soft bodies and material pairs of chapter 9's pipelines: mass-spring bodies with lumped
-   masses, no damping and no thickness (@p thickness_why: what the pipeline does instead), one mu
+/* the soft bodies and material pairs of chapter 9's pipelines: mass-spring bodies (with
+   tetrahedra too when one->tets) with lumped masses, no damping and no thickness (@p thickness_why: what the pipeline does instead), one mu
    with the rigid bodies' (cf_world_same_mu()), no material pairs */
 cfStatus cf_world_spring_soft_check(const cfWorld *w, cfOneMu *one, const char *thickness_why, cfError *err);
 

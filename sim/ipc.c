@@ -69,8 +69,8 @@ cfStatus cf_world_spring_soft_check(const cfWorld *w, cfOneMu *one, const char *
     const char *pipeline = one->pipeline;
     for (int i = 0; i < w->n_soft; ++i) {
         const cfSoftBody *s = &w->soft[i];
-        const char *why = s->n_tets > 0 ? "tetrahedra: the %s pipeline's soft bodies have springs only (chapter 9); "
-                                          "use a spring_box, cloth, chain or particle"
+        const char *why = s->n_tets > 0 && !one->tets ? "tetrahedra: the %s pipeline's soft bodies have springs only; "
+                                                        "use a spring_box, cloth, chain or particle"
                           : s->damping_alpha > 0.0 || s->damping_beta > 0.0 ? "damping: the %s pipeline has no Rayleigh damping"
                           : s->thickness > 0.0 ? "thickness: the %s pipeline %s"
                           : s->consistent_mass ? "consistent_mass: the %s pipeline uses lumped masses"
@@ -103,7 +103,7 @@ static bool solid_box_inertia(const cfRigidBody *b)
 
 cfStatus cf_world_ipc_check(const cfWorld *w, cfError *err)
 {
-    cfOneMu one = {.pipeline = "ipc"};
+    cfOneMu one = {.pipeline = "ipc", .tets = true}; /* stable Neo-Hookean elements (sim/ipc_tets.c) */
     for (int i = 0; i < w->n_bodies; ++i) {
         const cfRigidBody *b = &w->bodies[i];
         const char *why = b->fixed ? (b->shape.type != CF_SHAPE_BOX && b->shape.type != CF_SHAPE_PLANE &&
@@ -244,8 +244,9 @@ static int add_box(cfIpcSystem *s, cfVec3 origin, cfMat3 R, cfVec3 lo, cfVec3 hi
    reach it and the diagonal of the face, where a point within dhat of both triangles is pushed
    twice (chapter 9's pitfall), passes L/sqrt 2 away from it), then each moving rigid box (add_box(),
    at its pose, node velocities v + w x (x - c)), then each soft body: its nodes (added at rest:
-   the edge-edge mollifier's rest lengths), triangles, edges (its triangles', or its springs' when
-   it has no triangles), springs with their own rest lengths, then the state x, v. */
+   the edge-edge mollifier's rest lengths), triangles (a body with tetrahedra: the tetrahedra as
+   elements and their boundary faces, cf_world_ipc_add_tets()), edges (its triangles', or its
+   springs' when it has no triangles), springs with their own rest lengths, then the state x, v. */
 static cfStatus gather(const cfWorld *w, cfIpcSystem *s, Map *m)
 {
     //> ch09:world-gather
@@ -295,7 +296,8 @@ static cfStatus gather(const cfWorld *w, cfIpcSystem *s, Map *m)
         int o = m->soft[i] = s->n;
         for (int k = 0; k < b->n_nodes; ++k)
             if (cf_ipc_add_node(s, b->x_rest[k], b->mass[k], b->fixed[k]) < 0) st = CF_NO_MEMORY;
-        for (int t = 0; t < b->n_tris && st == CF_OK; ++t)
+        if (st == CF_OK && b->n_tets > 0) st = cf_world_ipc_add_tets(s, b, o); /* elements and their boundary */
+        for (int t = 0; t < b->n_tris && b->n_tets == 0 && st == CF_OK; ++t)
             if (cf_ipc_add_triangle(s, o + b->tris[t][0], o + b->tris[t][1], o + b->tris[t][2]) < 0) st = CF_NO_MEMORY;
         for (int k = 0; k < b->n_springs && st == CF_OK; ++k) {
             const cfSpring *sp = &b->springs[k];

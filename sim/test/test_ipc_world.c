@@ -123,6 +123,92 @@ START_TEST(fast_particle_stops_on_thin_plate)
 }
 END_TEST
 
+/* mean height of the nodes of soft body @p b at rest height @p z0 (the rest positions' z) */
+static double mean_z_at(const cfSoftBody *b, double z0)
+{
+    double sum = 0.0;
+    int n = 0;
+    for (int k = 0; k < b->n_nodes; ++k)
+        if (fabs(b->x_rest[k].z - z0) < 1e-9) sum += b->x[k].z, ++n;
+    return n ? sum / n : NAN;
+}
+
+START_TEST(tet_column_shortens_under_its_weight)
+{
+    /* a column of 2 x 2 x 10 cells (0.1 x 0.1 x 1 m, rho 1000 kg/m^3, E = 1e6 Pa, nu 0.3) standing
+       on a frictionless plane: implicit Euler with h = 0.05 s damps it to rest, where uniaxial
+       stress rho g (L - z) shortens it by delta = rho g L^2 / (2 E) = 4.905 mm (strain 1 % at the
+       base: the Neo-Hookean element is linear there to 1 %); within 2 %. With lambda in place of
+       the stable Neo-Hookean's lambda + mu the column would be 11 % softer */
+    const char *json =
+        "{\"world\": {\"dt\": 0.05, \"pipeline\": \"ipc\", \"ipc\": {\"dhat\": 1e-4}, \"gravity\": [0, 0, -9.81]},"
+        " \"bodies\": [{\"fixed\": true, \"mu\": 0, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}],"
+        " \"soft_bodies\": [{\"type\": \"tet_box\", \"origin\": [-0.05, -0.05, 5e-5], \"size\": [0.1, 0.1, 1.0],"
+        "   \"cells\": [2, 2, 10], \"density\": 1000, \"young\": 1e6, \"poisson\": 0.3, \"mu\": 0}]}";
+    cfWorld w;
+    sim_parse(json, &w);
+    step_certified(&w, 60);
+    const cfSoftBody *c = &w.soft[0];
+    double vmax = 0.0;
+    for (int k = 0; k < c->n_nodes; ++k) vmax = fmax(vmax, cfu_norm(c->v[k]));
+    ck_assert_msg(vmax < 1e-4, "largest speed %g m/s", vmax);
+    double L = 1.0, want = 1000.0 * 9.81 * L * L / (2.0 * 1e6);
+    double got = L - (mean_z_at(c, c->x_rest[c->n_nodes - 1].z) - mean_z_at(c, c->x_rest[0].z));
+    ck_assert_msg(fabs(got / want - 1.0) < 0.02, "the column shortened by %.5e m, rho g L^2 / (2 E) = %.5e m", got, want);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(tet_blocks_land_certified)
+{
+    /* scenes/ch09_ipc_tets.json's first 15 steps, where the upper block lands on the lower one and
+       the rigid box on it: every step certified, every distance positive, the elements not inverted
+       (their energy finite: the step would fail) and the contacts within dhat */
+    cfWorld w;
+    load("ch09_ipc_tets.json", &w);
+    double dmin = step_certified(&w, 15);
+    ck_assert_msg(dmin > 0.0 && dmin < w.def.ipc.dhat, "smallest distance %g", dmin);
+    ck_assert_int_gt(w.stats.n_contacts, 0);
+    cf_world_free(&w);
+}
+END_TEST
+
+START_TEST(tet_blocks_rest_certified)
+{
+    /* scenes/ch09_ipc_tets.json: two tetrahedral blocks (stable Neo-Hookean) stacked on the ground and
+       a rigid (affine) box dropped on them, 150 steps each certified by signed volumes (no surface
+       edge through a triangle, no node's or corner's path through the ground); at the end all rest
+       (speeds below 2 cm/s), the stack within dhat, and the lower block shortened by its static
+       compression: its own weight's rho g L^2 / (2 E) plus the load's (m g / A) L / E, m the upper
+       block and the box, A its 0.3 x 0.3 m section (uniaxial stress: within 10 %, as the block's base
+       is held by friction, the load covers 0.2 x 0.2 m of its top and it has 3 cells; measured
+       5.98 mm against 6.28 mm) */
+    cfWorld w;
+    load("ch09_ipc_tets.json", &w);
+    ck_assert_int_eq(w.n_soft, 2);
+    ck_assert_int_gt(w.soft[0].n_tets, 0);
+    double dmin = step_certified(&w, 150);
+    double dhat = w.def.ipc.dhat;
+    ck_assert_msg(dmin > 0.0 && dmin < dhat, "smallest distance %g", dmin);
+    const cfSoftBody *lo = &w.soft[0], *up = &w.soft[1];
+    const cfRigidBody *lid = &w.bodies[1];
+    double vmax = cfu_norm(lid->v);
+    for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < w.soft[i].n_nodes; ++k) vmax = fmax(vmax, cfu_norm(w.soft[i].v[k]));
+    ck_assert_msg(vmax < 0.02, "largest speed %g m/s", vmax);
+    double lo_bottom = INFINITY, lo_top = -INFINITY, up_bottom = INFINITY, up_top = -INFINITY;
+    for (int k = 0; k < lo->n_nodes; ++k) lo_bottom = fmin(lo_bottom, lo->x[k].z), lo_top = fmax(lo_top, lo->x[k].z);
+    for (int k = 0; k < up->n_nodes; ++k) up_bottom = fmin(up_bottom, up->x[k].z), up_top = fmax(up_top, up->x[k].z);
+    ck_assert_msg(lo_bottom > 0.0 && lo_bottom < dhat, "lower block's bottom at %g", lo_bottom);
+    ck_assert_msg(up_bottom > lo_top - 1e-3 && up_bottom < lo_top + dhat, "upper block's bottom %g, lower's top %g", up_bottom, lo_top);
+    double L = 0.3, E = lo->young, g = 9.81, rho = 400.0, m = rho * 0.2 * 0.2 * 0.2 + lid->mass;
+    double want = rho * g * L * L / (2.0 * E) + m * g / (L * L) * L / E;
+    double got = L - (mean_z_at(lo, lo->x_rest[lo->n_nodes - 1].z) - mean_z_at(lo, lo->x_rest[0].z));
+    ck_assert_msg(fabs(got / want - 1.0) < 0.1, "the lower block shortened by %.4e m, static compression %.4e m", got, want);
+    cf_world_free(&w);
+}
+END_TEST
+
 /* ---- the world steps as chapter 9 does ---------------------------------------------------------- */
 
 START_TEST(soft_box_matches_chapter_loop)
@@ -277,9 +363,10 @@ START_TEST(bad_ipc_bodies_named)
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"bodies\": [{\"name\": \"post\", \"fixed\": true, \"mu\": 0,"
             " \"shape\": {\"type\": \"capsule\", \"radius\": 0.1, \"half_height\": 1}}], " SOFT "}",
             "bodies[0] 'post': static geometry under ipc is a box, a plane or a sphere (got a capsule)");
+    /* tetrahedra are taken (sim/ipc_tets.c); their damping is not */
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\","
-            " \"size\": [1, 1, 1], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e5, \"poisson\": 0.3}]}",
-            "soft_bodies[0] 'jelly': tetrahedra: the ipc pipeline's soft bodies have springs only");
+            " \"size\": [1, 1, 1], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e5, \"poisson\": 0.3, \"damping\": [0.1, 0]}]}",
+            "soft_bodies[0] 'jelly': damping: the ipc pipeline has no Rayleigh damping");
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"a\", \"type\": \"particle\", \"position\": [0, 0, 1],"
             " \"mass\": 1, \"mu\": 0.5}, {\"name\": \"b\", \"type\": \"particle\", \"position\": [1, 0, 1], \"mass\": 1, \"mu\": 0.3}]}",
             "soft_bodies[1] 'b': mu: the ipc pipeline has one friction coefficient");
@@ -304,6 +391,11 @@ static void build(Suite *s)
     CFT_TEST(c, certificate_sees_crossings, "the crossing certificate finds an overlap and a path through a plate");
     CFT_TEST(c, fast_particle_stops_on_thin_plate, "100 m/s against 1 mm: ipc stops on the plate, penalty passes");
     CFT_TEST(c, soft_box_matches_chapter_loop, "a soft box under the world's ipc steps as chapter 9's own loop");
+    CFT_TEST(c, tet_column_shortens_under_its_weight, "a tet column under ipc rests shortened by rho g L^2/(2E) within 2 %");
+    CFT_TEST(c, tet_blocks_land_certified, "tet blocks (Neo-Hookean) and a rigid box under ipc: 15 steps of landing certified");
+    /* 30 s in the release build (the moving box's affine step is dense): the release run only */
+    TCase *h = cft_tcase_heavy(s, "ipc-heavy");
+    CFT_TEST(h, tet_blocks_rest_certified, "tet blocks (Neo-Hookean) and a rigid box under ipc: 150 steps certified, at rest, the static compression");
     CFT_TEST(c, derived_kappa_rests_at_half_dhat, "the derived kappa rests the heaviest node at dhat/2");
     CFT_TEST(c, cloth_drapes_on_sphere, "a cloth drapes on a static sphere (its icosphere within dhat/2): no node inside");
     TCase *in = cft_tcase_unit(s, "input");
