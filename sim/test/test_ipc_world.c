@@ -182,6 +182,19 @@ START_TEST(tet_blocks_land_certified)
     double dmin = step_certified(&w, 15);
     ck_assert_msg(dmin > 0.0 && dmin < w.def.ipc.dhat, "smallest distance %g", dmin);
     ck_assert_int_gt(w.stats.n_contacts, 0);
+    /* the certificate sees the surfaces the step gathered: that the blocks have surfaces at all is
+       checked here, by where the nodes are: the upper block's lowest node not below the lower
+       block's top layer (it landed there at about step 8), the box above the upper block */
+    const cfSoftBody *lo = &w.soft[0], *up = &w.soft[1];
+    double lo_top = INFINITY, up_low = INFINITY, up_top = INFINITY;
+    for (int k = 0; k < lo->n_nodes; ++k)
+        if (lo->x_rest[k].z == lo->x_rest[lo->n_nodes - 1].z) lo_top = fmin(lo_top, lo->x[k].z);
+    for (int k = 0; k < up->n_nodes; ++k) {
+        up_low = fmin(up_low, up->x[k].z);
+        if (up->x_rest[k].z == up->x_rest[up->n_nodes - 1].z) up_top = fmin(up_top, up->x[k].z);
+    }
+    ck_assert_msg(up_low > lo_top - 1e-3, "the upper block's lowest node at %g, the lower block's top layer from %g", up_low, lo_top);
+    ck_assert_msg(w.bodies[1].x.z > up_top, "the box's centre at %g, the upper block's top layer from %g", w.bodies[1].x.z, up_top);
     cf_world_free(&w);
 }
 END_TEST
