@@ -28,7 +28,7 @@ static Tet tet_of(const cfVec3 X[4], double young, double poisson)
 {
     cfIpcSystem s;
     cft_assert_ok(cf_ipc_init(&s, 1.0, 1e-3, 1.0));
-    for (int i = 0; i < 4; ++i) ck_assert_int_eq(cf_ipc_add_node(&s, X[i], 1.0, false), i);
+    for (int i = 0; i < 4; ++i) cft_assert_int_at(cf_ipc_add_node(&s, X[i], 1.0, false), ==, i, "i = %d", i);
     cft_assert_ok(cf_ipc_add_tet(&s, (int[4]){0, 1, 2, 3}, young, poisson));
     Tet t;
     memcpy(t.Dm_inv, s.tet_Dm_inv[0], sizeof t.Dm_inv);
@@ -263,7 +263,7 @@ START_TEST(tet_system_refusals)
     cfIpcSystem s;
     cft_assert_ok(cf_ipc_init(&s, 0.01, 1e-3, 1.0));
     cfVec3 X[5] = {cfu_vec3(0, 0, 0), cfu_vec3(1, 0, 0), cfu_vec3(0, 1, 0), cfu_vec3(0, 0, 1), cfu_vec3(0.5, 0.5, 0)};
-    for (int i = 0; i < 5; ++i) ck_assert_int_eq(cf_ipc_add_node(&s, X[i], 1.0, false), i);
+    for (int i = 0; i < 5; ++i) cft_assert_int_at(cf_ipc_add_node(&s, X[i], 1.0, false), ==, i, "i = %d", i);
     cft_assert_status(cf_ipc_add_tet(&s, (int[4]){0, 2, 1, 3}, 1e5, 0.3), CF_BAD_INPUT); /* inverted */
     cft_assert_status(cf_ipc_add_tet(&s, (int[4]){0, 1, 2, 4}, 1e5, 0.3), CF_BAD_INPUT); /* flat */
     cft_assert_status(cf_ipc_add_tet(&s, (int[4]){0, 1, 2, 2}, 1e5, 0.3), CF_BAD_INPUT); /* repeated */
@@ -300,7 +300,7 @@ START_TEST(tet_system_energy_by_differences)
     cfIpcSystem s;
     cft_assert_ok(cf_ipc_init(&s, 0.1, 0.05, 10.0));
     cfVec3 X[4] = {cfu_vec3(0, 0, 0.03), cfu_vec3(1, 0, 0.03), cfu_vec3(0, 1, 0.03), cfu_vec3(0.2, 0.2, 1)};
-    for (int i = 0; i < 4; ++i) ck_assert_int_eq(cf_ipc_add_node(&s, X[i], 0.5, false), i);
+    for (int i = 0; i < 4; ++i) cft_assert_int_at(cf_ipc_add_node(&s, X[i], 0.5, false), ==, i, "i = %d", i);
     /* a free triangle (fixed nodes' rows are the identity, which differences do not see) */
     int f0 = cf_ipc_add_node(&s, cfu_vec3(-1, -1, 0), 1, false), f1 = cf_ipc_add_node(&s, cfu_vec3(3, -1, 0), 1, false);
     int f2 = cf_ipc_add_node(&s, cfu_vec3(-1, 3, 0), 1, false);

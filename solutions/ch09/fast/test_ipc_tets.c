@@ -21,8 +21,10 @@ static void add_tet_box(cfIpcSystem *s, cfVec3 origin, double side, int cells, d
     cfError err = {{0}};
     cft_assert_ok(cf_soft_make_tet_box(&b, origin, cfu_vec3(side, side, side), cells, cells, cells, 400.0, young, 0.3, false, &err));
     int o = s->n;
-    for (int k = 0; k < b.n_nodes; ++k) ck_assert_int_ge(cf_ipc_add_node(s, b.x[k], b.mass[k], false), 0);
-    for (int t = 0; t < b.n_tris; ++t) ck_assert_int_ge(cf_ipc_add_triangle(s, o + b.tris[t][0], o + b.tris[t][1], o + b.tris[t][2]), 0);
+    for (int k = 0; k < b.n_nodes; ++k) cft_assert_int_at(cf_ipc_add_node(s, b.x[k], b.mass[k], false), >=, 0,
+                                                          "k = %d", k);
+    for (int t = 0; t < b.n_tris; ++t) cft_assert_int_at(cf_ipc_add_triangle(s, o + b.tris[t][0], o + b.tris[t][1], o + b.tris[t][2]), >=, 0,
+                                                         "t = %d", t);
     for (int t = 0; t < b.n_tets; ++t) {
         const int *n = b.tets[t].n;
         cft_assert_ok(cf_ipc_add_tet(s, (int[4]){o + n[0], o + n[1], o + n[2], o + n[3]}, young, 0.3));
