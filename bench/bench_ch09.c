@@ -4,7 +4,8 @@
    Newton against gradient descent on one step, the incline's creep speed against eps_v and its
    sliding acceleration against h (lagged friction), and penalty against IPC on the 100 m/s
    particle; paper 003's block slide with implicit and lagged friction (BE, TR) and the direct
-   against the inexact Newton (ch09.7). The reference solutions, one thread (the dense Cholesky is LAPACK's: make bench-ch9
+   against the inexact Newton (ch09.7); the sparse path's scaling on a cloth and on a stack of
+   tetrahedral blocks (bench_ch09 scaling, bench_ch09 tets). The reference solutions, one thread (the dense Cholesky is LAPACK's: make bench-ch9
    sets OPENBLAS_NUM_THREADS=1). The committed result is bench/results/ch09_ipc.txt. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -558,6 +559,75 @@ static void table_world(int steps, int k_max)
     printf("\n");
 }
 
+/* bench_ch09 tets: a stack of two tetrahedral blocks (k^3 cells of five tets each, stable
+   Neo-Hookean) falling onto the ground under the world's ipc pipeline (the sparse path), each step
+   certified by signed volumes (cf_world_crossings()) */
+static void table_tets(int steps, int max_nodes)
+{
+    printf("## Scaling: a stack of two tet blocks (k^3 cells each, stable Neo-Hookean, E = 1e5 Pa, nu 0.3, 400 kg/m^3) "
+           "falling at 0.3 m/s onto a plane, %d steps of 1/60 s, the world's ipc pipeline (sparse path), dhat 1 mm, "
+           "kappa the world's rule, mu 0.3\n\n", steps);
+    printf("| k | nodes | tets | Newton tol (m/s) | s per step | Newton iterations per step | ms per iteration | "
+           "smallest distance (m) | crossings | statuses |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    static const int K[] = {5, 9, 16, 28};
+    double ms_at[4] = {0};
+    int nodes_at[4] = {0};
+    for (int c = 0; c < 4; ++c)
+        for (int v = 0; v < 2; ++v) {
+            int k = K[c], nodes = 2 * (k + 1) * (k + 1) * (k + 1);
+            if (nodes > max_nodes || (v == 1 && k > 9)) continue; /* tol 1e-8: the two smaller stacks only */
+            char json[1024];
+            snprintf(json, sizeof json,
+                     "{\"world\": {\"dt\": %.17g, \"pipeline\": \"ipc\", \"gravity\": [0, 0, -9.81],"
+                     " \"ipc\": {\"dhat\": 0.001, \"tolerance\": %g}},"
+                     " \"bodies\": [{\"fixed\": true, \"mu\": 0.3, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}],"
+                     " \"soft_bodies\": [{\"type\": \"tet_box\", \"origin\": [-0.1, -0.1, 0.0005], \"size\": [0.2, 0.2, 0.2],"
+                     " \"cells\": [%d, %d, %d], \"density\": 400, \"young\": 1e5, \"poisson\": 0.3, \"mu\": 0.3, \"velocity\": [0, 0, -0.3]},"
+                     " {\"type\": \"tet_box\", \"origin\": [-0.07, -0.09, 0.2017], \"size\": [0.16, 0.16, 0.16],"
+                     " \"cells\": [%d, %d, %d], \"density\": 400, \"young\": 1e5, \"poisson\": 0.3, \"mu\": 0.3, \"velocity\": [0, 0, -0.3]}]}",
+                     1.0 / 60.0, v ? 1e-8 : 1e-3, k, k, k, k, k, k);
+            cfWorld w;
+            cfError err = {{0}};
+            if (cf_scene_parse(json, "tets", &w, NULL, &err) != CF_OK) {
+                printf("| %d | scene refused: %s |\n", k, err.msg);
+                return;
+            }
+            int it = 0, bad = 0, crossings = 0;
+            double dmin = INFINITY, t_solve = 0.0;
+            for (int n = 0; n < steps; ++n) {
+                cfWorld before;
+                if (cf_world_copy(&before, &w) != CF_OK) return;
+                double t1 = now();
+                cfStatus r = cf_world_step(&w);
+                t_solve += now() - t1;
+                if (r != CF_OK) {
+                    printf("| %d | step %d failed: %s |\n", k, n, w.error.msg);
+                    cf_world_free(&before), cf_world_free(&w);
+                    return;
+                }
+                int x = cf_world_crossings(&w, &before, NULL, 0);
+                crossings += x > 0 ? x : 0;
+                bad += w.stats.solver_status != CF_OK;
+                it += w.stats.solver_iterations;
+                dmin = fmin(dmin, w.stats.ipc.min_distance);
+                cf_world_free(&before);
+            }
+            int tets = w.soft[0].n_tets + w.soft[1].n_tets;
+            double ms = 1e3 * t_solve / (it > 0 ? it : 1);
+            if (v == 0) ms_at[c] = ms, nodes_at[c] = nodes;
+            printf("| %d | %d | %d | %.0e | %.3f | %.1f | %.2f | %.3e | %d | %d of %d not CF_OK |\n", k, nodes, tets,
+                   v ? 1e-8 : 1e-3, t_solve / steps, (double)it / steps, ms, dmin, crossings, bad, steps);
+            cf_world_free(&w);
+        }
+    printf("\nGrowth of the time per Newton iteration (tol 1e-3), exponent p of n^p between consecutive sizes:");
+    for (int c = 0; c + 1 < 4; ++c)
+        if (ms_at[c] > 0 && ms_at[c + 1] > 0)
+            printf(" %d -> %d nodes: %.2f;", nodes_at[c], nodes_at[c + 1],
+                   log(ms_at[c + 1] / ms_at[c]) / log((double)nodes_at[c + 1] / nodes_at[c]));
+    printf("\n\n");
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, also through make's | tee */
@@ -566,6 +636,10 @@ int main(int argc, char **argv)
     printf("# bench-ch9: IPC and paper 003 (chapter 9 reference), %s %s, one thread\n\n", u.sysname, u.machine);
     if (argc > 1 && strcmp(argv[1], "world") == 0) { /* bench_ch09 world [steps [k_max]]: that table only */
         table_world(argc > 2 ? atoi(argv[2]) : 10, argc > 3 ? atoi(argv[3]) : 100);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "tets") == 0) { /* bench_ch09 tets [steps [max_nodes]]: that table only */
+        table_tets(argc > 2 ? atoi(argv[2]) : 3, argc > 3 ? atoi(argv[3]) : 10000);
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "scaling") == 0) { /* bench_ch09 scaling [steps [k_max]]: that table only */
@@ -580,5 +654,6 @@ int main(int argc, char **argv)
     table_block_slide();
     table_direct_vs_iterative();
     table_scaling(3, 100);
+    table_tets(3, 10000);
     return 0;
 }
