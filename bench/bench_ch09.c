@@ -565,28 +565,33 @@ static void table_world(int steps, int k_max)
 static void table_tets(int steps, int max_nodes)
 {
     printf("## Scaling: a stack of two tet blocks (k^3 cells each, stable Neo-Hookean, E = 1e5 Pa, nu 0.3, 400 kg/m^3) "
-           "falling at 0.3 m/s onto a plane, %d steps of 1/60 s, the world's ipc pipeline (sparse path), dhat 1 mm, "
-           "kappa the world's rule, mu 0.3\n\n", steps);
-    printf("| k | nodes | tets | Newton tol (m/s) | s per step | Newton iterations per step | ms per iteration | "
+           "falling at 0.3 m/s onto a plane (with a 1 kg rigid box on top: the affine step), %d steps of 1/60 s, the "
+           "world's ipc pipeline (sparse path), dhat 1 mm, kappa the world's rule, mu 0.3\n\n", steps);
+    printf("| k | nodes | tets | rigid box | Newton tol (m/s) | s per step | Newton iterations per step | ms per iteration | "
            "smallest distance (m) | crossings | statuses |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     static const int K[] = {5, 9, 16, 28};
     double ms_at[4] = {0};
     int nodes_at[4] = {0};
     for (int c = 0; c < 4; ++c)
-        for (int v = 0; v < 2; ++v) {
+        for (int v = 0; v < 3; ++v) {
+            /* v: 0 tol 1e-3, 1 tol 1e-8 (the two smaller stacks), 2 tol 1e-3 with a rigid box on top */
             int k = K[c], nodes = 2 * (k + 1) * (k + 1) * (k + 1);
-            if (nodes > max_nodes || (v == 1 && k > 9)) continue; /* tol 1e-8: the two smaller stacks only */
-            char json[1024];
+            if (nodes > max_nodes || (v == 1 && k > 9)) continue;
+            char json[1400];
             snprintf(json, sizeof json,
                      "{\"world\": {\"dt\": %.17g, \"pipeline\": \"ipc\", \"gravity\": [0, 0, -9.81],"
                      " \"ipc\": {\"dhat\": 0.001, \"tolerance\": %g}},"
-                     " \"bodies\": [{\"fixed\": true, \"mu\": 0.3, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}],"
+                     " \"bodies\": [{\"fixed\": true, \"mu\": 0.3, \"shape\": {\"type\": \"plane\", \"normal\": [0, 0, 1], \"offset\": 0}}%s],"
                      " \"soft_bodies\": [{\"type\": \"tet_box\", \"origin\": [-0.1, -0.1, 0.0005], \"size\": [0.2, 0.2, 0.2],"
                      " \"cells\": [%d, %d, %d], \"density\": 400, \"young\": 1e5, \"poisson\": 0.3, \"mu\": 0.3, \"velocity\": [0, 0, -0.3]},"
                      " {\"type\": \"tet_box\", \"origin\": [-0.07, -0.09, 0.2017], \"size\": [0.16, 0.16, 0.16],"
                      " \"cells\": [%d, %d, %d], \"density\": 400, \"young\": 1e5, \"poisson\": 0.3, \"mu\": 0.3, \"velocity\": [0, 0, -0.3]}]}",
-                     1.0 / 60.0, v ? 1e-8 : 1e-3, k, k, k, k, k, k);
+                     1.0 / 60.0, v == 1 ? 1e-8 : 1e-3,
+                     v == 2 ? ", {\"mass\": 1, \"mu\": 0.3, \"position\": [0.01, 0, 0.3875], \"velocity\": [0, 0, -0.3],"
+                              " \"shape\": {\"type\": \"box\", \"half_extents\": [0.05, 0.05, 0.025]}}"
+                            : "",
+                     k, k, k, k, k, k);
             cfWorld w;
             cfError err = {{0}};
             if (cf_scene_parse(json, "tets", &w, NULL, &err) != CF_OK) {
@@ -616,8 +621,9 @@ static void table_tets(int steps, int max_nodes)
             int tets = w.soft[0].n_tets + w.soft[1].n_tets;
             double ms = 1e3 * t_solve / (it > 0 ? it : 1);
             if (v == 0) ms_at[c] = ms, nodes_at[c] = nodes;
-            printf("| %d | %d | %d | %.0e | %.3f | %.1f | %.2f | %.3e | %d | %d of %d not CF_OK |\n", k, nodes, tets,
-                   v ? 1e-8 : 1e-3, t_solve / steps, (double)it / steps, ms, dmin, crossings, bad, steps);
+            printf("| %d | %d | %d | %s | %.0e | %.3f | %.1f | %.2f | %.3e | %d | %d of %d not CF_OK |\n", k, nodes, tets,
+                   v == 2 ? "1 (affine)" : "none", v == 1 ? 1e-8 : 1e-3, t_solve / steps, (double)it / steps, ms, dmin,
+                   crossings, bad, steps);
             cf_world_free(&w);
         }
     printf("\nGrowth of the time per Newton iteration (tol 1e-3), exponent p of n^p between consecutive sizes:");
