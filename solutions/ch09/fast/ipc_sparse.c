@@ -164,8 +164,10 @@ static void sparse_block(void *ctx, int k, const int *node, const double *lH, do
         }
 }
 
-/* dq = -H^-1 g with H from the triplets (fixed nodes: 1 on the diagonal) by the sparse Cholesky */
-static cfStatus sparse_direction(const cfIpcSystem *s, Sparse *S, const double *g, double *dq)
+/* dq = -H^-1 g with H from the triplets (fixed nodes: 1 on the diagonal) by the supernodal sparse
+   Cholesky; *chol keeps the symbolic analysis while H's pattern stays the same (it changes only when
+   barrier pairs come or go), so most iterations refactor the values alone */
+static cfStatus sparse_direction(const cfIpcSystem *s, Sparse *S, const double *g, double *dq, cfCholSuper **chol)
 {
     for (int i = 0; i < s->n && S->st == CF_OK; ++i)
         if (s->fixed[i]) {
@@ -174,14 +176,17 @@ static cfStatus sparse_direction(const cfIpcSystem *s, Sparse *S, const double *
         }
     if (S->st != CF_OK) return S->st;
     cfCsr H;
-    cfSparseChol *F = NULL;
     cfStatus st = cf_csr_from_triplets(&S->T, &H);
-    if (st == CF_OK) st = cf_sparse_chol_factor_ordered(&H, CF_CHOL_ORDER_ND, &F);
+    if (st == CF_OK && !cf_chol_super_pattern_is(*chol, &H)) {
+        cf_chol_super_free(*chol);
+        *chol = NULL;
+        st = cf_chol_super_analyze(&H, CF_CHOL_ORDER_ND, chol);
+    }
+    if (st == CF_OK) st = cf_chol_super_factor(*chol, &H);
     if (st == CF_OK) {
-        cf_sparse_chol_solve(F, g, dq);
+        cf_chol_super_solve(*chol, g, dq);
         for (int p = 0; p < 3 * s->n; ++p) dq[p] = -dq[p];
     }
-    cf_sparse_chol_free(F);
     cf_csr_free(&H);
     return st;
 }
@@ -209,6 +214,7 @@ static cfStatus newton_solve(cfIpcSystem *s, double *q, const cfIpcOptions *opt,
     const cfIpcPairList *keep = s->pairs;
     cfIpcPairList L = {0};
     Sparse S = {.fixed = s->fixed, .st = CF_OK};
+    cfCholSuper *chol = NULL;
     double *g = malloc((size_t)(N + 1) * sizeof *g), *dq = malloc((size_t)(N + 1) * sizeof *dq);
     double *qn = malloc((size_t)(N + 1) * sizeof *qn);
     cfStatus status = g && dq && qn ? cf_triplets_init(&S.T, N, N) : CF_NO_MEMORY;
@@ -221,7 +227,7 @@ static cfStatus newton_solve(cfIpcSystem *s, double *q, const cfIpcOptions *opt,
     while (status == CF_OK) {
         stats.grad_norm = cf_vec_norm_inf(N, g) / h2;
         if (newton) {
-            status = sparse_direction(s, &S, g, dq);
+            status = sparse_direction(s, &S, g, dq, &chol);
             if (status != CF_OK) break;
         } else {
             for (int p = 0; p < N; ++p) dq[p] = s->fixed[p / 3] ? 0.0 : -g[p] / s->mass[p / 3];
@@ -263,6 +269,7 @@ static cfStatus newton_solve(cfIpcSystem *s, double *q, const cfIpcOptions *opt,
     s->pairs = keep;
     cf_ipc_pair_list_free(&L);
     cf_triplets_free(&S.T);
+    cf_chol_super_free(chol);
     free(g), free(dq), free(qn);
     if (st) *st = stats;
     return status;
