@@ -31,6 +31,7 @@ void cf_ipc_free(cfIpcSystem *s)
     if (!s) return;
     free(s->q), free(s->q_rest), free(s->u), free(s->mass), free(s->fixed), free(s->q_start), free(s->q_tilde);
     free(s->tri), free(s->edge), free(s->spring), free(s->rest), free(s->stiff), free(s->fric);
+    free(s->edge_table);
     memset(s, 0, sizeof *s);
 }
 
@@ -95,14 +96,44 @@ int cf_ipc_add_node(cfIpcSystem *s, cfVec3 x, double m, bool fixed)
     return i;
 }
 
+/* the slot of edge {a, b} in s->edge_table (open addressing, linear probing): the slot that holds
+   it, or the empty slot where it goes */
+static int edge_slot(const cfIpcSystem *s, int a, int b)
+{
+    unsigned lo = (unsigned)(a < b ? a : b), hi = (unsigned)(a < b ? b : a), mask = (unsigned)s->cap_edge_table - 1;
+    for (unsigned k = (lo * 2654435761u ^ hi * 40503u) & mask;; k = (k + 1) & mask) {
+        int e = s->edge_table[k] - 1;
+        if (e < 0 || (s->edge[e][0] == a && s->edge[e][1] == b) || (s->edge[e][0] == b && s->edge[e][1] == a)) return (int)k;
+    }
+}
+
+/* a table that holds every edge and stays at most half full (else built anew, larger) */
+static bool edge_table_ready(cfIpcSystem *s)
+{
+    if (s->edge_table && s->n_edge_table == s->n_edge && 2 * (s->n_edge + 1) <= s->cap_edge_table) return true;
+    int cap = 64;
+    while (cap < 4 * (s->n_edge + 1)) cap *= 2;
+    int *t = calloc((size_t)cap, sizeof *t);
+    if (!t) return false;
+    free(s->edge_table);
+    s->edge_table = t;
+    s->cap_edge_table = cap;
+    for (int e = 0; e < s->n_edge; ++e) s->edge_table[edge_slot(s, s->edge[e][0], s->edge[e][1])] = e + 1;
+    s->n_edge_table = s->n_edge;
+    return true;
+}
+
 int cf_ipc_add_edge(cfIpcSystem *s, int a, int b)
 {
     if (a < 0 || b < 0 || a >= s->n || b >= s->n || a == b) return -1;
-    for (int e = 0; e < s->n_edge; ++e)
-        if ((s->edge[e][0] == a && s->edge[e][1] == b) || (s->edge[e][0] == b && s->edge[e][1] == a)) return e;
+    if (!edge_table_ready(s)) return -1;
+    int k = edge_slot(s, a, b);
+    if (s->edge_table[k] > 0) return s->edge_table[k] - 1; /* there already */
     if (!grow((void **)&s->edge, &s->cap_edge, s->n_edge + 1, sizeof *s->edge)) return -1;
     s->edge[s->n_edge][0] = a;
     s->edge[s->n_edge][1] = b;
+    s->edge_table[k] = s->n_edge + 1;
+    s->n_edge_table = s->n_edge + 1;
     return s->n_edge++;
 }
 
