@@ -371,17 +371,24 @@ double cf_ipc_energy_blocks(const cfIpcSystem *s, const double *q, double *g, cf
         A.f += h2 * 0.5 * ks * e * e;
         if (!(l > 0.0)) continue;
         cfVec3 n = cfu_scale(1.0 / l, x);
+        /* K = ks (n n^T + (e / l)(I - n n^T)) has the eigenvalues ks (along n) and ks e / l (twice,
+           across n), so [K -K; -K K] has 2 ks, 2 ks e / l (twice) and 0 (three times): its PSD
+           projection clamps e / l at 0, in closed form (what cf_psd_project() gives, to rounding) */
+        double c = A.project ? fmax(e / l, 0.0) : e / l;
         double lg[6], lH[36];
         for (int a = 0; a < 3; ++a) {
             lg[a] = ks * e * cfu_vec3_at(n, a);
             lg[3 + a] = -lg[a];
             for (int b = 0; b < 3; ++b) {
-                double K = ks * (cfu_vec3_at(n, a) * cfu_vec3_at(n, b) + (e / l) * ((a == b) - cfu_vec3_at(n, a) * cfu_vec3_at(n, b)));
+                double K = ks * (cfu_vec3_at(n, a) * cfu_vec3_at(n, b) + c * ((a == b) - cfu_vec3_at(n, a) * cfu_vec3_at(n, b)));
                 lH[a * 6 + b] = lH[(3 + a) * 6 + 3 + b] = K;
                 lH[a * 6 + 3 + b] = lH[(3 + a) * 6 + b] = -K;
             }
         }
+        bool keep = A.project;
+        A.project = false; /* projected above */
         scatter(&A, 2, node, lg, lH, h2);
+        A.project = keep;
     }
     if (cf_ipc_for_pairs(s, barrier_pair, &A)) return INFINITY;
     for (int k = 0; k < s->n_fric; ++k) { /* lagged friction */
