@@ -43,6 +43,7 @@ struct cfCholSuper {
     int n;
     int a_nnz;            /* the analysed pattern of A (a copy) */
     int *a_rowptr, *a_colidx;
+    int *a_tpos;          /* a_nnz: where entry (j, i) of entry (i, j) is stored, -1 when it is not */
     int *perm;            /* perm[k]: original index of unknown k (postordered) */
     /* the lower triangle of C = P A P^T by columns: column j holds rows crow[cptr[j] .. cptr[j+1])
        (>= j), with values A->val[csrc[q]] */
@@ -69,7 +70,7 @@ static void *alloc_array(size_t count, size_t size) { return malloc((count > 0 ?
 void cf_chol_super_free(cfCholSuper *F)
 {
     if (!F) return;
-    free(F->a_rowptr), free(F->a_colidx), free(F->perm);
+    free(F->a_rowptr), free(F->a_colidx), free(F->a_tpos), free(F->perm);
     free(F->cptr), free(F->crow), free(F->csrc);
     free(F->sfirst), free(F->rptr), free(F->rows), free(F->lptr), free(F->lx);
     free(F->kidptr), free(F->kids), free(F->sub_lo), free(F->sub_hi), free(F->top);
@@ -90,6 +91,20 @@ bool cf_chol_super_pattern_is(const cfCholSuper *F, const cfCsr *A)
 }
 
 /* ---- symbolic ---------------------------------------------------------------------------- */
+
+/* tpos[p]: the position of entry (j, i) for entry p = (i, j) of A, -1 when it is not stored. Rows
+   are visited in increasing i, so entry (j, i) of row j is met at a cursor that only moves on:
+   O(nnz) (@p cursor: n ints) */
+static void transpose_positions(const cfCsr *A, int *tpos, int *cursor)
+{
+    for (int j = 0; j < A->rows; ++j) cursor[j] = A->rowptr[j];
+    for (int i = 0; i < A->rows; ++i)
+        for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; ++p) {
+            int j = A->colidx[p], *c = &cursor[j];
+            while (*c < A->rowptr[j + 1] && A->colidx[*c] < i) ++*c;
+            tpos[p] = *c < A->rowptr[j + 1] && A->colidx[*c] == i ? *c : -1;
+        }
+}
 
 /* the lower triangle of C = P A P^T by rows (rowptr, colidx: the columns <= row of each row), from
    the lower triangle (j <= i) of A */
@@ -263,6 +278,7 @@ cfStatus cf_chol_super_analyze(const cfCsr *A, cfCholOrdering ordering, cfCholSu
     F->a_nnz = A->nnz;
     F->a_rowptr = alloc_array((size_t)n + 1, sizeof *F->a_rowptr);
     F->a_colidx = alloc_array((size_t)A->nnz, sizeof *F->a_colidx);
+    F->a_tpos = alloc_array((size_t)A->nnz, sizeof *F->a_tpos);
     F->perm = alloc_array((size_t)n, sizeof *F->perm);
     int *perm0 = alloc_array((size_t)n, sizeof *perm0), *pinv = alloc_array((size_t)n, sizeof *pinv);
     int *parent = alloc_array((size_t)n, sizeof *parent), *mark = alloc_array((size_t)n, sizeof *mark);
@@ -270,10 +286,11 @@ cfStatus cf_chol_super_analyze(const cfCsr *A, cfCholOrdering ordering, cfCholSu
     int *snode = alloc_array((size_t)n, sizeof *snode), *sparent = NULL;
     int *rp = NULL, *ci = NULL;
     cfStatus st = CF_NO_MEMORY;
-    if (!F->a_rowptr || !F->a_colidx || !F->perm || !perm0 || !pinv || !parent || !mark || !post || !count || !snode)
+    if (!F->a_rowptr || !F->a_colidx || !F->a_tpos || !F->perm || !perm0 || !pinv || !parent || !mark || !post || !count || !snode)
         goto done;
     memcpy(F->a_rowptr, A->rowptr, ((size_t)n + 1) * sizeof *A->rowptr);
     memcpy(F->a_colidx, A->colidx, (size_t)A->nnz * sizeof *A->colidx);
+    transpose_positions(A, F->a_tpos, mark);
 
     /* 1. the fill-reducing ordering, then its elimination tree's postorder on top of it */
     if (ordering == CF_CHOL_ORDER_NATURAL) {
@@ -399,17 +416,18 @@ done:
 
 /* ---- numeric ----------------------------------------------------------------------------- */
 
-/* Factor supernode s: assemble its front from A and its children's update matrices (freed here),
-   factor the columns into L, leave its own update matrix in U[s]. @p rel, @p diag: n ints and n
-   doubles of scratch. */
+/* Factor supernode s: assemble its columns from A and its children's update matrices, factor them
+   into L, then its own update matrix U[s] = (the children's part below its columns) - L21 L21^T,
+   left for the parent (the children's are freed here). Each child's rows below its columns are
+   ascending and map to ascending rows of s, so a child's columns that fall in s's columns come
+   first: they are added before the factorization, the rest after dsyrk (which then writes U[s]
+   without a zeroed start). @p rel, @p diag: n ints and n doubles of scratch. */
 static cfStatus front(cfCholSuper *F, const double *aval, int s, double **U, int *rel, double *diag)
 {
     int f = F->sfirst[s], nc = F->sfirst[s + 1] - f;
     const int *R = F->rows + F->rptr[s];
     int m = (int)(F->rptr[s + 1] - F->rptr[s]), mu = m - nc;
     double *Ls = F->lx + F->lptr[s];
-    double *Us = NULL;
-    if (mu > 0 && !(Us = calloc((size_t)mu * mu, sizeof *Us))) return CF_NO_MEMORY;
     for (int i = 0; i < m; ++i) rel[R[i]] = i;
     memset(Ls, 0, (size_t)m * nc * sizeof *Ls);
     for (int j = f; j < f + nc; ++j) {
@@ -421,46 +439,64 @@ static cfStatus front(cfCholSuper *F, const double *aval, int s, double **U, int
             if (F->crow[q] == j) diag[j - f] += v;
         }
     }
-    /* extend-add: the children's update matrices (lower triangles, column-major) */
+    /* extend-add, part 1: the children's columns that are s's columns */
     for (int k = F->kidptr[s]; k < F->kidptr[s + 1]; ++k) {
         int c = F->kids[k], cnc = F->sfirst[c + 1] - F->sfirst[c];
         int cmu = (int)(F->rptr[c + 1] - F->rptr[c]) - cnc;
         const int *Rc = F->rows + F->rptr[c] + cnc;
-        const double *Uc = U[c];
-        for (int jj = 0; jj < cmu; ++jj) {
-            int lc = rel[Rc[jj]];
-            double *dst = lc < nc ? Ls + (long)m * lc : Us + (long)mu * (lc - nc) - nc;
-            const double *src = Uc + (long)cmu * jj;
+        for (int jj = 0; jj < cmu && rel[Rc[jj]] < nc; ++jj) {
+            double *dst = Ls + (long)m * rel[Rc[jj]];
+            const double *src = U[c] + (long)cmu * jj;
+            for (int ii = jj; ii < cmu; ++ii) dst[rel[Rc[ii]]] += src[ii];
+        }
+    }
+    /* the dense steps */
+    if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', nc, Ls, m) != 0) return CF_SINGULAR;
+    for (int k = 0; k < nc; ++k) { /* a pivot lost in the rounding of its diagonal entry */
+        double d = Ls[(long)m * k + k];
+        if (!(d * d > DBL_EPSILON * diag[k])) return CF_SINGULAR;
+    }
+    double *Us = NULL;
+    if (mu > 0) {
+        if (!(Us = malloc((size_t)mu * mu * sizeof *Us))) return CF_NO_MEMORY;
+        cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, mu, nc, 1.0, Ls, m, Ls + nc, m);
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, mu, nc, -1.0, Ls + nc, m, 0.0, Us, mu);
+    }
+    /* extend-add, part 2: the children's columns below s's columns, into U[s] */
+    for (int k = F->kidptr[s]; k < F->kidptr[s + 1]; ++k) {
+        int c = F->kids[k], cnc = F->sfirst[c + 1] - F->sfirst[c];
+        int cmu = (int)(F->rptr[c + 1] - F->rptr[c]) - cnc;
+        const int *Rc = F->rows + F->rptr[c] + cnc;
+        int jj = 0;
+        while (jj < cmu && rel[Rc[jj]] < nc) ++jj;
+        for (; jj < cmu; ++jj) {
+            double *dst = Us + (long)mu * (rel[Rc[jj]] - nc) - nc;
+            const double *src = U[c] + (long)cmu * jj;
             for (int ii = jj; ii < cmu; ++ii) dst[rel[Rc[ii]]] += src[ii];
         }
         free(U[c]);
         U[c] = NULL;
     }
-    /* the dense steps */
-    if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', nc, Ls, m) != 0) {
-        free(Us);
-        return CF_SINGULAR;
-    }
-    for (int k = 0; k < nc; ++k) { /* a pivot lost in the rounding of its diagonal entry */
-        double d = Ls[(long)m * k + k];
-        if (!(d * d > DBL_EPSILON * diag[k])) {
-            free(Us);
-            return CF_SINGULAR;
-        }
-    }
-    if (mu > 0) {
-        cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, mu, nc, 1.0, Ls, m, Ls + nc, m);
-        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, mu, nc, -1.0, Ls + nc, m, 1.0, Us, mu);
-    }
     U[s] = Us;
     return CF_OK;
+}
+
+/* cf_sparse_chol_input_ok() for a matrix of the analysed pattern: finite, and max |a_ij - a_ji| (an
+   entry stored on one side only against 0: cf_csr_asymmetry()) at most 1e-12 max |a_ij|, with the
+   transposed entries' positions found once in the analysis instead of by a search per entry */
+static bool values_ok(const cfCholSuper *F, const double *v)
+{
+    if (!cf_vec_finite(F->a_nnz, v)) return false;
+    double asym = 0.0;
+    for (int p = 0; p < F->a_nnz; ++p) asym = fmax(asym, fabs(v[p] - (F->a_tpos[p] >= 0 ? v[F->a_tpos[p]] : 0.0)));
+    return !(asym > 1e-12 * cf_vec_norm_inf(F->a_nnz, v));
 }
 
 cfStatus cf_chol_super_factor(cfCholSuper *F, const cfCsr *A)
 {
     if (!F) return CF_BAD_INPUT;
     F->factored = false;
-    if (!cf_chol_super_pattern_is(F, A) || !cf_sparse_chol_input_ok(A, CF_CHOL_ORDER_NATURAL)) return CF_BAD_INPUT;
+    if (!cf_chol_super_pattern_is(F, A) || !values_ok(F, A->val)) return CF_BAD_INPUT;
     int n = F->n, ns = F->ns;
     if (!F->lx && !(F->lx = alloc_array((size_t)F->lptr[ns], sizeof *F->lx))) return CF_NO_MEMORY;
     int threads = 1;

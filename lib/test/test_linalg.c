@@ -1372,6 +1372,23 @@ START_TEST(chol_super_refuses_as_the_reference)
         cft_assert_status_at(cf_chol_super_factor(S, &A), CF_SINGULAR, "zero row, ordering %d", o);
         cf_chol_super_free(S);
     }
+    /* one triangle stored: each entry's partner is missing (compared with 0) */
+    cf_triplets_clear(&t);
+    for (int i = 0; i < n; ++i) {
+        cft_assert_ok_at(cf_triplets_add(&t, i, i, 4.0), "i = %d", i);
+        if (i > 0) cft_assert_ok_at(cf_triplets_add(&t, i, i - 1, -1.0), "i = %d", i);
+    }
+    cf_csr_free(&A);
+    cft_assert_ok(cf_csr_from_triplets(&t, &A));
+    cft_assert_status(cf_sparse_chol_factor_ordered(&A, CF_CHOL_ORDER_ND, &R), CF_BAD_INPUT);
+    cft_assert_ok(cf_chol_super_analyze(&A, CF_CHOL_ORDER_ND, &S));
+    cft_assert_status(cf_chol_super_factor(S, &A), CF_BAD_INPUT);
+    for (int i = 0; i < n; ++i) /* one-sided entries of 1e-13 <= 1e-12 max|a_ij|: taken by both */
+        for (int p = A.rowptr[i]; p < A.rowptr[i + 1]; ++p) A.val[p] = A.colidx[p] == i ? 4.0 : 1e-13;
+    cft_assert_ok(cf_sparse_chol_factor_ordered(&A, CF_CHOL_ORDER_ND, &R));
+    cf_sparse_chol_free(R);
+    cft_assert_ok(cf_chol_super_factor(S, &A));
+    cf_chol_super_free(S);
     /* bad arguments */
     S = (cfCholSuper *)&rng;
     cft_assert_status(cf_chol_super_analyze(&A, CF_CHOL_ORDER_COUNT, &S), CF_BAD_INPUT);
