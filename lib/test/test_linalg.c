@@ -1356,7 +1356,7 @@ START_TEST(chol_super_refuses_as_the_reference)
        with its last row and column zero (the first a "pinned" dof left all zero): pivot 0 exactly. */
     for (int o = 0; o < 2; ++o) {
         cft_assert_status_at(cf_sparse_chol_factor_ordered(&A, ords[o], &R), CF_SINGULAR, "ordering %d", o);
-        cft_assert_ok(cf_chol_super_analyze(&A, ords[o], &S));
+        cft_assert_ok_at(cf_chol_super_analyze(&A, ords[o], &S), "o = %d", o);
         cft_assert_status_at(cf_chol_super_factor(S, &A), CF_SINGULAR, "ordering %d", o);
         cf_chol_super_free(S);
     }
@@ -1368,7 +1368,7 @@ START_TEST(chol_super_refuses_as_the_reference)
         if (A.colidx[p] == 0) A.val[p] = 2.0; /* ...at node 0: positive definite but for the zero row */
     for (int o = 0; o < 3; ++o) {
         cft_assert_status_at(cf_sparse_chol_factor_ordered(&A, ords[o], &R), CF_SINGULAR, "zero row, ordering %d", o);
-        cft_assert_ok(cf_chol_super_analyze(&A, ords[o], &S));
+        cft_assert_ok_at(cf_chol_super_analyze(&A, ords[o], &S), "o = %d", o);
         cft_assert_status_at(cf_chol_super_factor(S, &A), CF_SINGULAR, "zero row, ordering %d", o);
         cf_chol_super_free(S);
     }

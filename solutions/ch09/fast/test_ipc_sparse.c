@@ -429,7 +429,8 @@ START_TEST(add_edge_table_no_duplicates)
     cfIpcSystem s;
     ck_assert_int_eq(cf_ipc_init(&s, 0.01, 1e-3, 1.0), CF_OK);
     const int n = 300;
-    for (int i = 0; i < n; ++i) ck_assert_int_ge(cf_ipc_add_node(&s, cfu_vec3(i, 0, 0), 1.0, false), 0);
+    for (int i = 0; i < n; ++i) cft_assert_int_at(cf_ipc_add_node(&s, cfu_vec3(i, 0, 0), 1.0, false), >=, 0,
+                                                  "i = %d", i);
     cfRng rng;
     cf_rng_seed(&rng, 91);
     for (int k = 0; k < 4000; ++k) {
