@@ -390,7 +390,8 @@ static void trip_block(void *ctx, int k, const int *node, const double *lH, doub
 static void table_orderings(int k_max)
 {
     printf("## The linear solve: one factorization of the projected Hessian at the first step's start (cloth on "
-           "a box), RCM against nested dissection (lib's up-looking sparse Cholesky)\n\n");
+           "a box), RCM against nested dissection (lib's up-looking sparse Cholesky), and the supernodal one "
+           "(cf_chol_super_*: numeric refactorization on one analysis, best of 3; OpenMP's threads)\n\n");
     printf("| nodes | unknowns | ordering | nonzeros of L | factorization (s) | solve (s) | relative residual |\n");
     printf("|---|---|---|---|---|---|---|\n");
     static const int K[] = {22, 45, 100, 224};
@@ -412,8 +413,33 @@ static void table_orderings(int k_max)
             if (s.fixed[i]) cf_triplets_add_block3(&t.T, i, i, I);
         cfCsr H;
         if (cf_csr_from_triplets(&t.T, &H) != CF_OK) return;
-        for (int o = 0; o < 2; ++o) {
+        for (int o = 0; o < 3; ++o) {
             cfCholOrdering ord = o ? CF_CHOL_ORDER_ND : CF_CHOL_ORDER_RCM;
+            if (o == 2) { /* the supernodal factorization (the sparse Newton's): analysis, then the best of 3 refactorizations */
+                cfCholSuper *S = NULL;
+                double a0 = now();
+                cfStatus st = cf_chol_super_analyze(&H, ord, &S);
+                double a1 = now(), best = INFINITY;
+                for (int rep = 0; rep < 3 && st == CF_OK; ++rep) {
+                    double f0 = now();
+                    st = cf_chol_super_factor(S, &H);
+                    best = fmin(best, now() - f0);
+                }
+                if (st != CF_OK) {
+                    printf("| %d | %d | ND, supernodal | factorization failed (%d) | | | |\n", s.n, N, st);
+                    cf_chol_super_free(S);
+                    continue;
+                }
+                double t1 = now();
+                cf_chol_super_solve(S, g, x);
+                double t2 = now();
+                cf_csr_mul_vec(&H, x, r);
+                for (int p = 0; p < N; ++p) r[p] -= g[p];
+                printf("| %d | %d | ND, supernodal (analysis %.3f s, %d supernodes) | %ld | %.3f | %.4f | %.1e |\n", s.n, N,
+                       a1 - a0, cf_chol_super_supernodes(S), cf_chol_super_nnz(S), best, t2 - t1, cf_vec_norm(N, r) / cf_vec_norm(N, g));
+                cf_chol_super_free(S);
+                continue;
+            }
             if (!o && K[c] > 100) { /* RCM at 50 000 nodes: ~25x the 10 000-node time; skipped */
                 printf("| %d | %d | RCM | not measured (O(n^2): ~14 s) | | | |\n", s.n, N);
                 continue;
@@ -445,7 +471,7 @@ static void table_orderings(int k_max)
 
 /* bench_ch09 scaling, part 2: whole steps of the sparse path (and the dense one where it is
    affordable) against n, with kappa fixed or adaptive and two Newton tolerances */
-static void table_scaling(int steps, int k_max)
+static void table_scaling(int steps, int k_max, bool fast_only)
 {
     table_orderings(k_max);
     printf("## Scaling: a cloth falling onto a box, %d steps of 1/60 s (sparse path: broad phase + sparse "
@@ -459,6 +485,7 @@ static void table_scaling(int steps, int k_max)
         for (int v = 0; v < 4; ++v) {
             /* v: 0 dense (492 nodes only), 1 sparse fixed 1e-8, 2 sparse adaptive 1e-8, 3 sparse adaptive 1e-3 */
             if (v == 0 && K[c] > 22) continue;
+            if (fast_only && v < 3) continue; /* `scaling STEPS K_MAX fast`: the catalogue scene's setting alone */
             if (K[c] > 100 && v < 3) continue; /* 50 000 nodes: the fastest setting only */
             cfIpcSystem s;
             if (cloth_on_box(&s, K[c]) != CF_OK) return;
@@ -648,8 +675,12 @@ int main(int argc, char **argv)
         table_tets(argc > 2 ? atoi(argv[2]) : 3, argc > 3 ? atoi(argv[3]) : 10000);
         return 0;
     }
-    if (argc > 1 && strcmp(argv[1], "scaling") == 0) { /* bench_ch09 scaling [steps [k_max]]: that table only */
-        table_scaling(argc > 2 ? atoi(argv[2]) : 3, argc > 3 ? atoi(argv[3]) : 100);
+    if (argc > 1 && strcmp(argv[1], "scaling") == 0) { /* bench_ch09 scaling [steps [k_max [fast]]]: that table only */
+        table_scaling(argc > 2 ? atoi(argv[2]) : 3, argc > 3 ? atoi(argv[3]) : 100, argc > 4 && strcmp(argv[4], "fast") == 0);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "orderings") == 0) { /* bench_ch09 orderings [k_max]: the linear solve's table only */
+        table_orderings(argc > 2 ? atoi(argv[2]) : 100);
         return 0;
     }
     table_dhat_kappa();
@@ -659,7 +690,7 @@ int main(int argc, char **argv)
     table_tunnelling();
     table_block_slide();
     table_direct_vs_iterative();
-    table_scaling(3, 100);
+    table_scaling(3, 100, false);
     table_tets(3, 10000);
     return 0;
 }

@@ -241,6 +241,7 @@ typedef struct ZTrip {
     const cfIpcAffine *a;
     const cfIpcSystem *s;
     cfStatus st;
+    cfCholSuper *chol; /* the symbolic analysis, kept while the pattern stays (lib's supernodal Cholesky) */
 } ZTrip;
 
 static void zblock(void *ctx, int k, const int *node, const double *lH, double w)
@@ -302,7 +303,8 @@ static double zenergy(cfIpcAffine *a, const cfIpcSystem *s, const double *z, dou
     return t && t->st != CF_OK ? NAN : f;
 }
 
-/* dz = -H^-1 g by the sparse Cholesky (nested dissection), 1 on the fixed nodes' diagonals */
+/* dz = -H^-1 g by lib's supernodal sparse Cholesky (nested dissection; the analysis kept while H's
+   pattern stays), 1 on the fixed nodes' diagonals */
 static cfStatus zdirection(const cfIpcAffine *a, const cfIpcSystem *s, ZTrip *t, const double *g, double *dz)
 {
     static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -310,14 +312,17 @@ static cfStatus zdirection(const cfIpcAffine *a, const cfIpcSystem *s, ZTrip *t,
         if (s->fixed[i]) t->st = cf_triplets_add_block3(&t->T, a->col[i] / 3, a->col[i] / 3, I);
     if (t->st != CF_OK) return t->st;
     cfCsr H;
-    cfSparseChol *F = NULL;
     cfStatus st = cf_csr_from_triplets(&t->T, &H);
-    if (st == CF_OK) st = cf_sparse_chol_factor_ordered(&H, CF_CHOL_ORDER_ND, &F);
+    if (st == CF_OK && !cf_chol_super_pattern_is(t->chol, &H)) {
+        cf_chol_super_free(t->chol);
+        t->chol = NULL;
+        st = cf_chol_super_analyze(&H, CF_CHOL_ORDER_ND, &t->chol);
+    }
+    if (st == CF_OK) st = cf_chol_super_factor(t->chol, &H);
     if (st == CF_OK) {
-        cf_sparse_chol_solve(F, g, dz);
+        cf_chol_super_solve(t->chol, g, dz);
         for (int p = 0; p < a->n_z; ++p) dz[p] = -dz[p];
     }
-    cf_sparse_chol_free(F);
     cf_csr_free(&H);
     return st;
 }
@@ -329,7 +334,7 @@ static cfStatus affine_newton_sparse(cfIpcAffine *a, cfIpcSystem *s, double *z, 
     int nz = a->n_z, N = 3 * a->n_node;
     const cfIpcPairList *keep = s->pairs;
     cfIpcPairList L = {0};
-    ZTrip t = {.a = a, .s = s, .st = CF_OK};
+    ZTrip t = {.a = a, .s = s, .st = CF_OK, .chol = NULL};
     double *g = malloc((size_t)nz * sizeof *g), *dz = malloc((size_t)nz * sizeof *dz);
     double *zn = malloc((size_t)nz * sizeof *zn), *q0 = malloc((size_t)N * sizeof *q0);
     double *dq = malloc((size_t)N * sizeof *dq);
@@ -380,6 +385,7 @@ static cfStatus affine_newton_sparse(cfIpcAffine *a, cfIpcSystem *s, double *z, 
     st->energy = f;
     s->pairs = keep;
     bp->free(&L);
+    cf_chol_super_free(t.chol);
     cf_triplets_free(&t.T);
     free(g), free(dz), free(zn), free(q0), free(dq);
     return status;

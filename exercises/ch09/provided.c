@@ -33,6 +33,7 @@ void cf_ipc_free(cfIpcSystem *s)
     free(s->q), free(s->q_rest), free(s->u), free(s->mass), free(s->fixed), free(s->q_start), free(s->q_tilde);
     free(s->tri), free(s->edge), free(s->spring), free(s->rest), free(s->stiff), free(s->fric);
     free(s->tet), free(s->tet_Dm_inv), free(s->tet_volume), free(s->tet_mu), free(s->tet_lambda);
+    free(s->edge_table);
     memset(s, 0, sizeof *s);
 }
 
@@ -97,14 +98,44 @@ int cf_ipc_add_node(cfIpcSystem *s, cfVec3 x, double m, bool fixed)
     return i;
 }
 
+/* the slot of edge {a, b} in s->edge_table (open addressing, linear probing): the slot that holds
+   it, or the empty slot where it goes */
+static int edge_slot(const cfIpcSystem *s, int a, int b)
+{
+    unsigned lo = (unsigned)(a < b ? a : b), hi = (unsigned)(a < b ? b : a), mask = (unsigned)s->cap_edge_table - 1;
+    for (unsigned k = (lo * 2654435761u ^ hi * 40503u) & mask;; k = (k + 1) & mask) {
+        int e = s->edge_table[k] - 1;
+        if (e < 0 || (s->edge[e][0] == a && s->edge[e][1] == b) || (s->edge[e][0] == b && s->edge[e][1] == a)) return (int)k;
+    }
+}
+
+/* a table that holds every edge and stays at most half full (else built anew, larger) */
+static bool edge_table_ready(cfIpcSystem *s)
+{
+    if (s->edge_table && s->n_edge_table == s->n_edge && 2 * (s->n_edge + 1) <= s->cap_edge_table) return true;
+    int cap = 64;
+    while (cap < 4 * (s->n_edge + 1)) cap *= 2;
+    int *t = calloc((size_t)cap, sizeof *t);
+    if (!t) return false;
+    free(s->edge_table);
+    s->edge_table = t;
+    s->cap_edge_table = cap;
+    for (int e = 0; e < s->n_edge; ++e) s->edge_table[edge_slot(s, s->edge[e][0], s->edge[e][1])] = e + 1;
+    s->n_edge_table = s->n_edge;
+    return true;
+}
+
 int cf_ipc_add_edge(cfIpcSystem *s, int a, int b)
 {
     if (a < 0 || b < 0 || a >= s->n || b >= s->n || a == b) return -1;
-    for (int e = 0; e < s->n_edge; ++e)
-        if ((s->edge[e][0] == a && s->edge[e][1] == b) || (s->edge[e][0] == b && s->edge[e][1] == a)) return e;
+    if (!edge_table_ready(s)) return -1;
+    int k = edge_slot(s, a, b);
+    if (s->edge_table[k] > 0) return s->edge_table[k] - 1; /* there already */
     if (!grow((void **)&s->edge, &s->cap_edge, s->n_edge + 1, sizeof *s->edge)) return -1;
     s->edge[s->n_edge][0] = a;
     s->edge[s->n_edge][1] = b;
+    s->edge_table[k] = s->n_edge + 1;
+    s->n_edge_table = s->n_edge + 1;
     return s->n_edge++;
 }
 
@@ -342,17 +373,24 @@ double cf_ipc_energy_blocks(const cfIpcSystem *s, const double *q, double *g, cf
         A.f += h2 * 0.5 * ks * e * e;
         if (!(l > 0.0)) continue;
         cfVec3 n = cfu_scale(1.0 / l, x);
+        /* K = ks (n n^T + (e / l)(I - n n^T)) has the eigenvalues ks (along n) and ks e / l (twice,
+           across n), so [K -K; -K K] has 2 ks, 2 ks e / l (twice) and 0 (three times): its PSD
+           projection clamps e / l at 0, in closed form (what cf_psd_project() gives, to rounding) */
+        double c = A.project ? fmax(e / l, 0.0) : e / l;
         double lg[6], lH[36];
         for (int a = 0; a < 3; ++a) {
             lg[a] = ks * e * cfu_vec3_at(n, a);
             lg[3 + a] = -lg[a];
             for (int b = 0; b < 3; ++b) {
-                double K = ks * (cfu_vec3_at(n, a) * cfu_vec3_at(n, b) + (e / l) * ((a == b) - cfu_vec3_at(n, a) * cfu_vec3_at(n, b)));
+                double K = ks * (cfu_vec3_at(n, a) * cfu_vec3_at(n, b) + c * ((a == b) - cfu_vec3_at(n, a) * cfu_vec3_at(n, b)));
                 lH[a * 6 + b] = lH[(3 + a) * 6 + 3 + b] = K;
                 lH[a * 6 + 3 + b] = lH[(3 + a) * 6 + b] = -K;
             }
         }
+        bool keep = A.project;
+        A.project = false; /* projected above */
         scatter(&A, 2, node, lg, lH, h2);
+        A.project = keep;
     }
     for (int k = 0; k < s->n_tet; ++k) { /* tetrahedra: V psi(F), projected by their 9x9 (cf_tet_neohookean()) */
         cfVec3 x[4];

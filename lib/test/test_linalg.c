@@ -8,6 +8,9 @@
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
@@ -1235,6 +1238,214 @@ START_TEST(nested_dissection_ordering)
 }
 END_TEST
 
+/* ---- supernodal Cholesky against the up-looking reference ---------------------------------- */
+
+/* the supernodal factor of A under @p ord solves as the reference does (1e-12 relative), with the
+   reference's nnz(L); then A's values changed (2 A + diag(1 + i/n)) are refactored on the same
+   analysis and solve as the reference's factor of the new values */
+static void check_super_against_reference(cfCsr *A, cfCholOrdering ord, cfRng *rng)
+{
+    int n = A->rows;
+    double *b = new_vec(n), *x = new_vec(n), *xr = new_vec(n);
+    cfCholSuper *S = NULL;
+    cft_assert_ok(cf_chol_super_analyze(A, ord, &S));
+    ck_assert(cf_chol_super_pattern_is(S, A) && !cf_chol_super_factored(S));
+    for (int round = 0; round < 2; ++round) {
+        cfSparseChol *R = NULL;
+        cft_assert_ok(cf_sparse_chol_factor_ordered(A, ord, &R));
+        cft_assert_ok(cf_chol_super_factor(S, A));
+        ck_assert(cf_chol_super_factored(S));
+        ck_assert_int_eq(cf_chol_super_nnz(S), cf_sparse_chol_nnz(R));
+        random_vec(rng, n, -1, 1, b);
+        cf_sparse_chol_solve(R, b, xr);
+        cf_chol_super_solve(S, b, x);
+        ck_assert_msg(max_abs_diff(n, x, xr) <= 1e-12 * cf_vec_norm_inf(n, xr), "n=%d ordering %d round %d: %g", n,
+                      (int)ord, round, max_abs_diff(n, x, xr));
+        cf_chol_super_solve(S, b, b); /* b and x may alias */
+        ck_assert(max_abs_diff(n, b, x) == 0.0);
+        cf_sparse_chol_free(R);
+        for (int i = 0; i < n; ++i)
+            for (int p = A->rowptr[i]; p < A->rowptr[i + 1]; ++p) A->val[p] = 2.0 * A->val[p] + (A->colidx[p] == i ? 1.0 + (double)i / n : 0.0);
+    }
+    cf_chol_super_free(S);
+    free(b), free(x), free(xr);
+}
+
+START_TEST(chol_super_matches_reference)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 56);
+    cfCsr A;
+    const cfCholOrdering ords[] = {CF_CHOL_ORDER_RCM, CF_CHOL_ORDER_NATURAL, CF_CHOL_ORDER_ND};
+    grid_laplacian(6, 5, 4, 0.1, NULL, &A);
+    for (int o = 0; o < 3; ++o) check_super_against_reference(&A, ords[o], &rng);
+    cf_csr_free(&A);
+    const int per_row[] = {2, 5, 12};
+    for (int k = 0; k < 3; ++k) {
+        random_sparse_spd(&rng, 150, per_row[k], &A);
+        for (int o = 0; o < 3; ++o) check_super_against_reference(&A, ords[o], &rng);
+        cf_csr_free(&A);
+    }
+    cfDense D;
+    random_spd(&rng, 60, 1.0, &D); /* dense: one supernode */
+    dense_to_csr(&D, &A);
+    check_super_against_reference(&A, CF_CHOL_ORDER_ND, &rng);
+    cf_csr_free(&A);
+    cf_dense_free(&D);
+    /* a cloth-like matrix of two components (many subtrees), and a single node */
+    block_grid(30, 2, &A);
+    for (int o = 0; o < 3; ++o) check_super_against_reference(&A, ords[o], &rng);
+    cf_csr_free(&A);
+    block_grid(1, 1, &A);
+    check_super_against_reference(&A, CF_CHOL_ORDER_ND, &rng);
+    cf_csr_free(&A);
+    cf_chol_super_free(NULL);
+}
+END_TEST
+
+START_TEST(chol_super_refuses_as_the_reference)
+{
+    cfRng rng;
+    cf_rng_seed(&rng, 57);
+    cfCsr A, B;
+    cfCholSuper *S = NULL;
+    cfSparseChol *R = NULL;
+    /* indefinite, then the same pattern positive definite: the analysis survives a failure */
+    grid_laplacian(4, 4, 4, -2.0, NULL, &A);
+    cft_assert_status(cf_sparse_chol_factor_ordered(&A, CF_CHOL_ORDER_ND, &R), CF_SINGULAR);
+    cft_assert_ok(cf_chol_super_analyze(&A, CF_CHOL_ORDER_ND, &S));
+    cft_assert_status(cf_chol_super_factor(S, &A), CF_SINGULAR);
+    ck_assert(!cf_chol_super_factored(S));
+    for (int i = 0; i < A.rows; ++i)
+        for (int p = A.rowptr[i]; p < A.rowptr[i + 1]; ++p)
+            if (A.colidx[p] == i) A.val[p] += 2.5;
+    cft_assert_ok(cf_chol_super_factor(S, &A));
+    ck_assert(cf_chol_super_factored(S));
+    /* another pattern: refused, the factor dropped */
+    grid_laplacian(4, 4, 3, 0.5, NULL, &B);
+    ck_assert(!cf_chol_super_pattern_is(S, &B));
+    cft_assert_status(cf_chol_super_factor(S, &B), CF_BAD_INPUT);
+    ck_assert(!cf_chol_super_factored(S));
+    cf_chol_super_free(S);
+    cf_csr_free(&B);
+    /* not symmetric, non-finite: refused as the reference does */
+    cft_assert_ok(cf_chol_super_analyze(&A, CF_CHOL_ORDER_RCM, &S));
+    A.val[1] += 0.5;
+    cft_assert_status(cf_sparse_chol_factor_ordered(&A, CF_CHOL_ORDER_RCM, &R), CF_BAD_INPUT);
+    cft_assert_status(cf_chol_super_factor(S, &A), CF_BAD_INPUT);
+    A.val[1] = NAN;
+    cft_assert_status(cf_chol_super_factor(S, &A), CF_BAD_INPUT);
+    cf_chol_super_free(S);
+    cf_csr_free(&A);
+    /* singular positive semidefinite: a path's graph Laplacian */
+    cfTriplets t;
+    const int n = 50;
+    cft_assert_ok(cf_triplets_init(&t, n, n));
+    for (int i = 0; i + 1 < n; ++i) {
+        cft_assert_ok_at(cf_triplets_add(&t, i, i, 1.0), "i = %d", i);
+        cft_assert_ok_at(cf_triplets_add(&t, i + 1, i + 1, 1.0), "i = %d", i);
+        cft_assert_ok_at(cf_triplets_add(&t, i, i + 1, -1.0), "i = %d", i);
+        cft_assert_ok_at(cf_triplets_add(&t, i + 1, i, -1.0), "i = %d", i);
+    }
+    cft_assert_ok(cf_csr_from_triplets(&t, &A));
+    const cfCholOrdering ords[] = {CF_CHOL_ORDER_RCM, CF_CHOL_ORDER_NATURAL, CF_CHOL_ORDER_ND};
+    /* Its last pivot is 0 plus rounding, of either sign or size: with RCM and the natural order both
+       refuse it; with nested dissection the reference takes its pivot (1e-16 or so, above
+       DBL_EPSILON: a solution of 4e16), the supernodal one (another order of the same operations)
+       refuses. So the exactly singular matrix checked under every ordering is the path's Laplacian
+       with its last row and column zero (the first a "pinned" dof left all zero): pivot 0 exactly. */
+    for (int o = 0; o < 2; ++o) {
+        cft_assert_status_at(cf_sparse_chol_factor_ordered(&A, ords[o], &R), CF_SINGULAR, "ordering %d", o);
+        cft_assert_ok_at(cf_chol_super_analyze(&A, ords[o], &S), "o = %d", o);
+        cft_assert_status_at(cf_chol_super_factor(S, &A), CF_SINGULAR, "ordering %d", o);
+        cf_chol_super_free(S);
+    }
+    for (int i = 0; i < n; ++i)
+        for (int p = A.rowptr[i]; p < A.rowptr[i + 1]; ++p)
+            if (i == n - 1 || A.colidx[p] == n - 1) A.val[p] = 0.0;
+            else if (i == n - 2 && A.colidx[p] == i) A.val[p] = 1.0; /* the rest stays a path's Laplacian plus one spring to ground... */
+    for (int p = A.rowptr[0]; p < A.rowptr[1]; ++p)
+        if (A.colidx[p] == 0) A.val[p] = 2.0; /* ...at node 0: positive definite but for the zero row */
+    for (int o = 0; o < 3; ++o) {
+        cft_assert_status_at(cf_sparse_chol_factor_ordered(&A, ords[o], &R), CF_SINGULAR, "zero row, ordering %d", o);
+        cft_assert_ok_at(cf_chol_super_analyze(&A, ords[o], &S), "o = %d", o);
+        cft_assert_status_at(cf_chol_super_factor(S, &A), CF_SINGULAR, "zero row, ordering %d", o);
+        cf_chol_super_free(S);
+    }
+    /* one triangle stored: each entry's partner is missing (compared with 0) */
+    cf_triplets_clear(&t);
+    for (int i = 0; i < n; ++i) {
+        cft_assert_ok_at(cf_triplets_add(&t, i, i, 4.0), "i = %d", i);
+        if (i > 0) cft_assert_ok_at(cf_triplets_add(&t, i, i - 1, -1.0), "i = %d", i);
+    }
+    cf_csr_free(&A);
+    cft_assert_ok(cf_csr_from_triplets(&t, &A));
+    cft_assert_status(cf_sparse_chol_factor_ordered(&A, CF_CHOL_ORDER_ND, &R), CF_BAD_INPUT);
+    cft_assert_ok(cf_chol_super_analyze(&A, CF_CHOL_ORDER_ND, &S));
+    cft_assert_status(cf_chol_super_factor(S, &A), CF_BAD_INPUT);
+    for (int i = 0; i < n; ++i) /* one-sided entries of 1e-13 <= 1e-12 max|a_ij|: taken by both */
+        for (int p = A.rowptr[i]; p < A.rowptr[i + 1]; ++p) A.val[p] = A.colidx[p] == i ? 4.0 : 1e-13;
+    cft_assert_ok(cf_sparse_chol_factor_ordered(&A, CF_CHOL_ORDER_ND, &R));
+    cf_sparse_chol_free(R);
+    cft_assert_ok(cf_chol_super_factor(S, &A));
+    cf_chol_super_free(S);
+    /* bad arguments */
+    S = (cfCholSuper *)&rng;
+    cft_assert_status(cf_chol_super_analyze(&A, CF_CHOL_ORDER_COUNT, &S), CF_BAD_INPUT);
+    ck_assert_ptr_null(S);
+    cft_assert_status(cf_chol_super_analyze(NULL, CF_CHOL_ORDER_ND, &S), CF_BAD_INPUT);
+    cft_assert_status(cf_chol_super_factor(NULL, &A), CF_BAD_INPUT);
+    ck_assert(!cf_chol_super_pattern_is(NULL, &A) && !cf_chol_super_factored(NULL));
+    cf_csr_free(&A);
+    cf_triplets_free(&t);
+    cft_assert_ok(cf_triplets_init(&t, 3, 4));
+    cft_assert_ok(cf_csr_from_triplets(&t, &A));
+    cft_assert_status(cf_chol_super_analyze(&A, CF_CHOL_ORDER_ND, &S), CF_BAD_INPUT);
+    cf_csr_free(&A);
+    cf_triplets_free(&t);
+    /* the empty matrix */
+    cft_assert_ok(cf_triplets_init(&t, 0, 0));
+    cft_assert_ok(cf_csr_from_triplets(&t, &A));
+    cft_assert_ok(cf_chol_super_analyze(&A, CF_CHOL_ORDER_ND, &S));
+    cft_assert_ok(cf_chol_super_factor(S, &A));
+    ck_assert_int_eq(cf_chol_super_nnz(S), 0);
+    cf_chol_super_solve(S, NULL, NULL);
+    cf_chol_super_free(S);
+    cf_csr_free(&A);
+    cf_triplets_free(&t);
+}
+END_TEST
+
+START_TEST(chol_super_same_bits_any_threads)
+{
+    /* the factor, hence the solution, is bit for bit the same on 1, 2 and 3 threads */
+    cfCsr A;
+    block_grid(40, 2, &A);
+    int n = A.rows;
+    cfRng rng;
+    cf_rng_seed(&rng, 58);
+    double *b = new_vec(n), *x1 = new_vec(n), *x = new_vec(n);
+    random_vec(&rng, n, -1, 1, b);
+    cfCholSuper *S;
+    cft_assert_ok(cf_chol_super_analyze(&A, CF_CHOL_ORDER_ND, &S));
+    ck_assert(cf_chol_super_supernodes(S) > 1);
+    for (int threads = 1; threads <= 3; ++threads) {
+#ifdef _OPENMP
+        omp_set_num_threads(threads);
+#endif
+        for (int rep = 0; rep < 3; ++rep) {
+            cft_assert_ok(cf_chol_super_factor(S, &A));
+            cf_chol_super_solve(S, b, threads == 1 && rep == 0 ? x1 : x);
+            if (threads > 1 || rep > 0) cft_assert_at(memcmp(x, x1, (size_t)n * sizeof *x) == 0, "%d threads, repeat %d", threads, rep);
+        }
+    }
+    ck_assert_msg(csr_residual(&A, x1, b) <= 1e-13 * cf_vec_norm(n, b), "residual %g", csr_residual(&A, x1, b));
+    cf_chol_super_free(S);
+    cf_csr_free(&A);
+    free(b), free(x1), free(x);
+}
+END_TEST
+
 /* ---- inner solvers: block Jacobi, IC(0), the solver interface ------------------------------- */
 
 START_TEST(block_diag_inverse_certificate)
@@ -1397,6 +1608,9 @@ static void build(Suite *s)
     TCase *tl = cft_tcase_scene(s, "chol-large");
     CFT_TEST(tl, sparse_chol_large_grid, "15^3 grid Laplacian: Cholesky against CG");
     CFT_TEST(tl, nested_dissection_ordering, "nested dissection: a permutation by nodes, under 2/3 of RCM's fill on 2D grids, same solves");
+    CFT_TEST(tl, chol_super_matches_reference, "supernodal Cholesky: the reference's nnz(L) and solutions (1e-12), refactored on one analysis");
+    CFT_TEST(tl, chol_super_refuses_as_the_reference, "supernodal Cholesky: singular, indefinite and bad input as the reference; another pattern refused");
+    CFT_TEST(tl, chol_super_same_bits_any_threads, "supernodal Cholesky: bit for bit the same on 1, 2 and 3 threads");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "lib-linalg", build); }

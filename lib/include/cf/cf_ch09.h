@@ -260,6 +260,9 @@ typedef struct cfIpcSystem {
     double *tet_volume;    /**< per tetrahedron: rest volume V (m^3) */
     double *tet_mu;        /**< per tetrahedron: Lame mu (Pa) */
     double *tet_lambda;    /**< per tetrahedron: Lame lambda (Pa) */
+    int *edge_table;       /**< cap_edge_table slots: a hash table of the edges (edge index + 1, 0: empty), cf_ipc_add_edge()'s; owned */
+    int cap_edge_table;    /**< slots of edge_table (a power of 2; 0: none yet) */
+    int n_edge_table;      /**< edges in edge_table: when this is not n_edge, cf_ipc_add_edge() builds the table anew */
     cfVec3 gravity;        /**< m/s^2 */
     double h;              /**< time step (s), > 0 */
     double dhat;           /**< barrier activation distance (m), > 0 */
@@ -318,7 +321,7 @@ void cf_ipc_free(cfIpcSystem *s);
 int cf_ipc_add_node(cfIpcSystem *s, cfVec3 x, double m, bool fixed);
 /** Add a surface triangle (its three edges are added too, once each); -1 on bad indices or no memory. */
 int cf_ipc_add_triangle(cfIpcSystem *s, int a, int b, int c);
-/** Add a surface edge (no duplicate); returns its index or -1. */
+/** Add a surface edge (no duplicate: an edge already there, either way round, returns its index); returns its index or -1. Expected O(1) (a hash table of the edges). */
 int cf_ipc_add_edge(cfIpcSystem *s, int a, int b);
 /** Add a spring of stiffness @p k at its current length; returns its index or -1. */
 int cf_ipc_add_spring(cfIpcSystem *s, int a, int b, double k);

@@ -360,6 +360,56 @@ void cf_sparse_chol_free(cfSparseChol *F);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
+/** @name Supernodal sparse Cholesky (linalg_chol_super.c: the fast path)
+ *  The factorization P A P^T = L L^T of cf_sparse_chol_factor_ordered() split in two: the symbolic
+ *  analysis (ordering, postordered elimination tree, column counts, fundamental supernodes and their
+ *  row structures), which depends on the pattern of A only, and numeric factorizations that reuse it
+ *  for every matrix of that pattern (a Newton iteration's Hessians while the contact set keeps its
+ *  shape). The numeric part is multifrontal: each supernode's dense front is factored by LAPACK's
+ *  dpotrf, BLAS dtrsm and dsyrk; independent subtrees of the elimination tree run on OpenMP's threads.
+ *  The factor is bit for bit the same for every thread count. linalg_chol.c's up-looking
+ *  factorization stays the readable reference; lib/test/test_linalg.c holds the two to the same
+ *  solutions.
+ *  @{ */
+/** A supernodal factorization with its symbolic analysis (opaque contents). */
+typedef struct cfCholSuper cfCholSuper;
+
+/**
+ * The symbolic analysis of the square matrix @p A under @p ordering (the pattern of A is read, its
+ * values are not; A should be structurally symmetric; a copy of the pattern is kept). The ordering
+ * is the chosen one followed by a postorder of its elimination tree, which changes neither the fill
+ * nor the work. CF_BAD_INPUT when A is not square or the ordering is not one of the orderings,
+ * CF_NO_MEMORY. Allocates @p *out (NULL on failure); no numeric factor yet.
+ */
+cfStatus cf_chol_super_analyze(const cfCsr *A, cfCholOrdering ordering, cfCholSuper **out);
+/** True when @p A has exactly the pattern (rows, rowptr, colidx) that @p F was analysed with. */
+bool cf_chol_super_pattern_is(const cfCholSuper *F, const cfCsr *A);
+/**
+ * Numeric factorization of @p A, which must have the analysed pattern (cf_chol_super_pattern_is()),
+ * replacing any previous factor in @p F. Accepts and refuses as cf_sparse_chol_factor_ordered():
+ * CF_BAD_INPUT when the pattern differs or cf_sparse_chol_input_ok() is false; CF_SINGULAR when A is
+ * not positive definite (a pivot not positive, or with its square at most DBL_EPSILON times its
+ * diagonal entry of A); CF_NO_MEMORY. On failure F holds no factor (cf_chol_super_factored() is
+ * false) but keeps its analysis.
+ */
+cfStatus cf_chol_super_factor(cfCholSuper *F, const cfCsr *A);
+/** True when the last cf_chol_super_factor() on @p F succeeded. */
+bool cf_chol_super_factored(const cfCholSuper *F);
+/**
+ * Solve A x = b with the factor (cf_chol_super_factored() must be true; b and x may alias). Uses a
+ * work vector kept in @p F: one factorization must not be used by two threads at the same time.
+ */
+void cf_chol_super_solve(const cfCholSuper *F, const double *b, double *x);
+/** Nonzeros of L, diagonal included (the same count as cf_sparse_chol_nnz() for the same ordering
+ *  when no supernode holds explicit zeros, which fundamental supernodes never do). */
+long cf_chol_super_nnz(const cfCholSuper *F);
+/** Number of supernodes (diagnostics). */
+int cf_chol_super_supernodes(const cfCholSuper *F);
+/** Free (NULL allowed). */
+void cf_chol_super_free(cfCholSuper *F);
+/** @} */
+
+/* ------------------------------------------------------------------------------------ */
 /** @name Linear solvers behind one interface (the inner solves of chapter 8)
  *  A symmetric positive definite system A x = b solved by a sparse Cholesky factor (exact) or by
  *  preconditioned conjugate gradients: block-Jacobi (the inverses of A's 3x3 diagonal blocks) or

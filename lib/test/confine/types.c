@@ -1161,6 +1161,7 @@ void *cft_recv_in_ipc(cftCall *c, cftCache *k)
         p->fric = cur_get(&cur);
         p->cap_n = p->n, p->cap_tri = p->n_tri, p->cap_edge = p->n_edge, p->cap_spring = p->n_spring;
         p->cap_fric = p->n_fric;
+        p->edge_table = NULL, p->cap_edge_table = p->n_edge_table = 0; /* not sent: the server's pointer */
     }
     return p;
 }

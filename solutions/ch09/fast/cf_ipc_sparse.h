@@ -14,11 +14,15 @@
  *    then see every pair within dhat and every pair that can meet on the way (the CCD), so the
  *    CCD, the energies of the trials and the next iterate's gradient and Hessian are those of all
  *    pairs. The list is in cf_ipc_for_pairs()'s order, so sums run in the reference's order;
- *  - the linear solve: the projected blocks (cf_ipc_energy_blocks()) go into triplets, then CSR,
- *    fixed nodes' rows and columns dropped with 1 on their diagonal, and the library's sparse
- *    Cholesky with nested dissection ordering (CF_CHOL_ORDER_ND: on a cloth of 10 000 nodes 0.46
- *    of reverse Cuthill-McKee's fill and 0.4-0.6 of its time, bench/results/ch09_ipc_scaling.txt;
- *    CHOLMOD with make CHOLMOD=1) solves H dq = -g.
+ *  - the linear solve: the projected blocks (cf_ipc_energy_blocks()) go into 3x3 block triplets,
+ *    then CSR (what cf_csr_from_triplets() gives, bit for bit), fixed nodes' rows and columns
+ *    dropped with 1 on their diagonal, and the library's supernodal sparse Cholesky (cf_chol_super_*)
+ *    with nested dissection ordering (CF_CHOL_ORDER_ND: on a cloth of 10 000 nodes 0.46 of reverse
+ *    Cuthill-McKee's fill, bench/results/ch09_ipc_scaling.txt) solves H dq = -g. Its symbolic
+ *    analysis is kept through a solve while H's pattern stays the same (barrier pairs against fixed
+ *    nodes only touch diagonal blocks: the cloth on a box is analysed once per step), and each
+ *    iteration refactors the values alone (0.05 s instead of the up-looking reference's 0.31 s at
+ *    10 000 nodes, bench/results/ch09_ipc_issue34.txt; the same solution to 1e-12).
  *
  * It builds on chapter 9's exercises (ch09.2-ch09.6 through cf_ipc_energy_blocks() and
  * cf_ipc_line_search()), so it lives with the reference solutions (solutions/ch09/fast/) and is

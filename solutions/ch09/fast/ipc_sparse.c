@@ -162,12 +162,38 @@ cfStatus cf_ipc_min_distance_sparse(const cfIpcSystem *s, const double *q, doubl
 
 /* ---- the sparse Hessian ------------------------------------------------------------------------ */
 
-/* the receiver of the projected blocks: w lH's 3x3 blocks between free nodes into triplets */
+/* the receiver of the projected blocks: w lH's 3x3 blocks between free nodes, in the order they come
+   (block triplets: one index pair per 9 values) */
 typedef struct Sparse {
-    cfTriplets T;
+    int n;          /* nodes */
+    int nb, cap;    /* blocks held, allocated */
+    int (*ij)[2];   /* block row and column of each */
+    double (*v)[9]; /* its values, row-major */
     const bool *fixed;
     cfStatus st;
 } Sparse;
+
+static void sparse_add(Sparse *S, int bi, int bj, const double m[9])
+{
+    if (!cf_vec_finite(9, m)) {
+        S->st = CF_BAD_INPUT;
+        return;
+    }
+    if (S->nb == S->cap) {
+        int cap = S->cap ? 2 * S->cap : 4096;
+        int(*ij)[2] = realloc(S->ij, (size_t)cap * sizeof *ij);
+        if (ij) S->ij = ij;
+        double(*v)[9] = realloc(S->v, (size_t)cap * sizeof *v);
+        if (v) S->v = v;
+        if (!ij || !v) {
+            S->st = CF_NO_MEMORY;
+            return;
+        }
+        S->cap = cap;
+    }
+    S->ij[S->nb][0] = bi, S->ij[S->nb][1] = bj;
+    memcpy(S->v[S->nb++], m, sizeof S->v[0]);
+}
 
 static void sparse_block(void *ctx, int k, const int *node, const double *lH, double w)
 {
@@ -178,28 +204,92 @@ static void sparse_block(void *ctx, int k, const int *node, const double *lH, do
             double m[9];
             for (int a = 0; a < 3; ++a)
                 for (int b = 0; b < 3; ++b) m[3 * a + b] = w * lH[(3 * i + a) * 3 * k + 3 * j + b];
-            S->st = cf_triplets_add_block3(&S->T, node[i], node[j], m);
+            sparse_add(S, node[i], node[j], m);
         }
 }
 
-/* dq = -H^-1 g with H from the triplets (fixed nodes: 1 on the diagonal) by the sparse Cholesky */
-static cfStatus sparse_direction(const cfIpcSystem *s, Sparse *S, const double *g, double *dq)
+/* H (3n x 3n CSR) from the blocks: what cf_csr_from_triplets() makes of their 9 n_b scalar triplets,
+   bit for bit (blocks at one position summed in the order they came, explicit zeros kept), by two
+   stable counting sorts of the blocks (by column, then by row) instead of the scalars */
+static cfStatus sparse_csr(const Sparse *S, cfCsr *H)
+{
+    int n = S->n, nb = S->nb, N = 3 * n;
+    memset(H, 0, sizeof *H);
+    int *start = calloc((size_t)n + 1, sizeof *start), *by_col = malloc((size_t)(nb + 1) * sizeof *by_col);
+    int *by_row = malloc((size_t)(nb + 1) * sizeof *by_row), *brow = calloc((size_t)n + 1, sizeof *brow);
+    int *first = malloc((size_t)(nb + 1) * sizeof *first); /* the merged blocks: their first block */
+    double(*sum)[9] = malloc((size_t)(nb + 1) * sizeof *sum);
+    cfStatus st = start && by_col && by_row && brow && first && sum ? CF_OK : CF_NO_MEMORY;
+    int m = 0;
+    if (st == CF_OK) {
+        for (int k = 0; k < nb; ++k) start[S->ij[k][1] + 1]++;
+        for (int c = 0; c < n; ++c) start[c + 1] += start[c];
+        for (int k = 0; k < nb; ++k) by_col[start[S->ij[k][1]]++] = k;
+        memset(start, 0, ((size_t)n + 1) * sizeof *start);
+        for (int k = 0; k < nb; ++k) start[S->ij[k][0] + 1]++;
+        for (int r = 0; r < n; ++r) start[r + 1] += start[r];
+        for (int q = 0; q < nb; ++q) by_row[start[S->ij[by_col[q]][0]]++] = by_col[q];
+        for (int q = 0; q < nb; ++q) {
+            int k = by_row[q];
+            if (m > 0 && S->ij[first[m - 1]][0] == S->ij[k][0] && S->ij[first[m - 1]][1] == S->ij[k][1]) {
+                for (int e = 0; e < 9; ++e) sum[m - 1][e] += S->v[k][e];
+            } else {
+                first[m] = k;
+                memcpy(sum[m++], S->v[k], sizeof sum[0]);
+                brow[S->ij[k][0] + 1]++;
+            }
+        }
+        for (int r = 0; r < n; ++r) brow[r + 1] += brow[r];
+        H->rows = H->cols = N;
+        H->nnz = 9 * m;
+        H->rowptr = malloc(((size_t)N + 1) * sizeof *H->rowptr);
+        H->colidx = malloc(((size_t)H->nnz + 1) * sizeof *H->colidx);
+        H->val = malloc(((size_t)H->nnz + 1) * sizeof *H->val);
+        if (!H->rowptr || !H->colidx || !H->val) st = CF_NO_MEMORY;
+    }
+    if (st == CF_OK) {
+        /* row 3 r + a: for each block of block row r (ascending columns), its row a */
+        H->rowptr[0] = 0;
+        for (int r = 0; r < n; ++r)
+            for (int a = 0; a < 3; ++a) {
+                int p = H->rowptr[3 * r + a];
+                for (int q = brow[r]; q < brow[r + 1]; ++q)
+                    for (int b = 0; b < 3; ++b) {
+                        H->colidx[p] = 3 * S->ij[first[q]][1] + b;
+                        H->val[p++] = sum[q][3 * a + b];
+                    }
+                H->rowptr[3 * r + a + 1] = p;
+            }
+    } else {
+        cf_csr_free(H);
+    }
+    free(start), free(by_col), free(by_row), free(brow), free(first), free(sum);
+    return st;
+}
+
+/* dq = -H^-1 g with H from the triplets (fixed nodes: 1 on the diagonal) by the supernodal sparse
+   Cholesky; *chol keeps the symbolic analysis while H's pattern stays the same (it changes only when
+   barrier pairs come or go), so most iterations refactor the values alone */
+static cfStatus sparse_direction(const cfIpcSystem *s, Sparse *S, const double *g, double *dq, cfCholSuper **chol)
 {
     for (int i = 0; i < s->n && S->st == CF_OK; ++i)
         if (s->fixed[i]) {
             static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-            S->st = cf_triplets_add_block3(&S->T, i, i, I);
+            sparse_add(S, i, i, I);
         }
     if (S->st != CF_OK) return S->st;
     cfCsr H;
-    cfSparseChol *F = NULL;
-    cfStatus st = cf_csr_from_triplets(&S->T, &H);
-    if (st == CF_OK) st = cf_sparse_chol_factor_ordered(&H, CF_CHOL_ORDER_ND, &F);
+    cfStatus st = sparse_csr(S, &H);
+    if (st == CF_OK && !cf_chol_super_pattern_is(*chol, &H)) {
+        cf_chol_super_free(*chol);
+        *chol = NULL;
+        st = cf_chol_super_analyze(&H, CF_CHOL_ORDER_ND, chol);
+    }
+    if (st == CF_OK) st = cf_chol_super_factor(*chol, &H);
     if (st == CF_OK) {
-        cf_sparse_chol_solve(F, g, dq);
+        cf_chol_super_solve(*chol, g, dq);
         for (int p = 0; p < 3 * s->n; ++p) dq[p] = -dq[p];
     }
-    cf_sparse_chol_free(F);
     cf_csr_free(&H);
     return st;
 }
@@ -207,7 +297,7 @@ static cfStatus sparse_direction(const cfIpcSystem *s, Sparse *S, const double *
 /* f, g and (when S is not NULL) the Hessian's triplets at q */
 static double energy(const cfIpcSystem *s, const double *q, double *g, Sparse *S)
 {
-    if (S) cf_triplets_clear(&S->T), S->st = CF_OK;
+    if (S) S->nb = 0, S->st = CF_OK;
     return cf_ipc_energy_blocks(s, q, g, S ? sparse_block : NULL, S, true);
 }
 
@@ -226,10 +316,11 @@ static cfStatus newton_solve(cfIpcSystem *s, double *q, const cfIpcOptions *opt,
     double h2 = s->h * s->h;
     const cfIpcPairList *keep = s->pairs;
     cfIpcPairList L = {0};
-    Sparse S = {.fixed = s->fixed, .st = CF_OK};
+    Sparse S = {.n = s->n, .fixed = s->fixed, .st = CF_OK};
+    cfCholSuper *chol = NULL;
     double *g = malloc((size_t)(N + 1) * sizeof *g), *dq = malloc((size_t)(N + 1) * sizeof *dq);
     double *qn = malloc((size_t)(N + 1) * sizeof *qn);
-    cfStatus status = g && dq && qn ? cf_triplets_init(&S.T, N, N) : CF_NO_MEMORY;
+    cfStatus status = g && dq && qn ? CF_OK : CF_NO_MEMORY;
     /* the pairs within dhat of q: enough for f, g and H at q */
     if (status == CF_OK) status = cf_ipc_broad_phase(s, q, NULL, s->dhat, &L);
     s->pairs = &L;
@@ -239,7 +330,7 @@ static cfStatus newton_solve(cfIpcSystem *s, double *q, const cfIpcOptions *opt,
     while (status == CF_OK) {
         stats.grad_norm = cf_vec_norm_inf(N, g) / h2;
         if (newton) {
-            status = sparse_direction(s, &S, g, dq);
+            status = sparse_direction(s, &S, g, dq, &chol);
             if (status != CF_OK) break;
         } else {
             for (int p = 0; p < N; ++p) dq[p] = s->fixed[p / 3] ? 0.0 : -g[p] / s->mass[p / 3];
@@ -280,7 +371,8 @@ static cfStatus newton_solve(cfIpcSystem *s, double *q, const cfIpcOptions *opt,
     stats.energy = f;
     s->pairs = keep;
     cf_ipc_pair_list_free(&L);
-    cf_triplets_free(&S.T);
+    free(S.ij), free(S.v);
+    cf_chol_super_free(chol);
     free(g), free(dq), free(qn);
     if (st) *st = stats;
     return status;

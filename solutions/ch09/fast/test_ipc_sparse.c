@@ -11,6 +11,7 @@
 #include "cf/cf_ipc_affine.h"
 #include "cf/cf_world.h"
 #include "cf/cf_scene.h"
+#include "cf/cf_rng.h"
 #include "cft.h"
 
 /* ---- adaptive kappa (cf_ipc_step_sparse_adaptive()) ---------------------------------------------- */
@@ -472,6 +473,71 @@ START_TEST(affine_sparse_matches_dense)
 END_TEST
 
 void cft_ipc_tet_tests(Suite *s); /* test_ipc_tets.c: tetrahedral bodies on the sparse path */
+/* ---- provided.c's closed forms: the spring's projected Hessian, the edge table ----------------- */
+
+START_TEST(spring_projection_closed_form)
+{
+    /* the spring's Hessian, projected in closed form (e / l clamped at 0), is cf_psd_project()'s
+       projection of the unprojected one (to rounding): compressed, at rest and stretched, along a
+       slanted axis */
+    const double stretch[] = {0.55, 0.9, 1.0, 1.3};
+    for (int k = 0; k < 4; ++k) {
+        cfIpcSystem s;
+        ck_assert_int_eq(cf_ipc_init(&s, 1.0 / 60.0, 1e-3, 1.0), CF_OK);
+        cfVec3 d = cfu_normalize(cfu_vec3(0.3, -0.5, 0.8));
+        ck_assert_int_eq(cf_ipc_add_node(&s, cfu_vec3(0.1, 0.2, 0.3), 0.25, false), 0);
+        ck_assert_int_eq(cf_ipc_add_node(&s, cfu_add(cfu_vec3(0.1, 0.2, 0.3), cfu_scale(0.2, d)), 0.5, false), 1);
+        ck_assert_int_eq(cf_ipc_add_spring(&s, 0, 1, 300.0), 0);
+        cf_ipc_step_begin(&s);
+        for (int a = 0; a < 3; ++a) s.q[3 + a] = s.q[a] + stretch[k] * 0.2 * cfu_vec3_at(d, a);
+        double Hp[36], Hr[36];
+        ck_assert(isfinite(cf_ipc_energy(&s, s.q, NULL, Hp, true)));
+        ck_assert(isfinite(cf_ipc_energy(&s, s.q, NULL, Hr, false)));
+        for (int i = 0; i < 6; ++i) Hr[7 * i] -= s.mass[i / 3]; /* the spring's part alone */
+        ck_assert_int_eq(cf_psd_project(6, Hr), CF_OK);
+        double big = 0.0;
+        for (int i = 0; i < 36; ++i) big = fmax(big, fabs(Hp[i]));
+        for (int i = 0; i < 36; ++i) {
+            double want = Hr[i] + (i % 7 == 0 ? s.mass[i / 18] : 0.0);
+            cft_assert_near_at(Hp[i], want, 1e-13 * big, 0, "stretch %g, entry %d", stretch[k], i);
+        }
+        cf_ipc_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(add_edge_table_no_duplicates)
+{
+    /* edges of random node pairs, either way round, repeated: the index of the first time, as a scan
+       finds it; a system whose table was dropped (a copy's) builds it anew */
+    cfIpcSystem s;
+    ck_assert_int_eq(cf_ipc_init(&s, 0.01, 1e-3, 1.0), CF_OK);
+    const int n = 300;
+    for (int i = 0; i < n; ++i) cft_assert_int_at(cf_ipc_add_node(&s, cfu_vec3(i, 0, 0), 1.0, false), >=, 0,
+                                                  "i = %d", i);
+    cfRng rng;
+    cf_rng_seed(&rng, 91);
+    for (int k = 0; k < 4000; ++k) {
+        int a = (int)(cf_rng_uniform(&rng) * n) % n, b = (int)(cf_rng_uniform(&rng) * n) % n;
+        if (k == 2000) {
+            free(s.edge_table);
+            s.edge_table = NULL, s.cap_edge_table = s.n_edge_table = 0;
+        }
+        int want = -1;
+        for (int e = 0; e < s.n_edge && want < 0; ++e)
+            if ((s.edge[e][0] == a && s.edge[e][1] == b) || (s.edge[e][0] == b && s.edge[e][1] == a)) want = e;
+        int before = s.n_edge, got = cf_ipc_add_edge(&s, a, b);
+        if (a == b) {
+            ck_assert_int_eq(got, -1);
+            continue;
+        }
+        cft_assert_at(got == (want >= 0 ? want : before), "k = %d: %d, want %d", k, got, want >= 0 ? want : before);
+        ck_assert_int_eq(s.n_edge, before + (want < 0));
+    }
+    ck_assert_int_eq(cf_ipc_add_edge(&s, 0, n), -1);
+    cf_ipc_free(&s);
+}
+END_TEST
 
 void cft_ipc_sparse_tests(Suite *s)
 {
@@ -486,6 +552,8 @@ void cft_ipc_sparse_tests(Suite *s)
     CFT_TEST(t, world_ipc_uses_sparse_path, "world ipc pipeline on the sparse path: no crossing, surfaces apart");
     CFT_TEST(t, adaptive_kappa_gradient_balance, "adaptive kappa: kappa_0 = m g / -b'(d0) for a node at rest, no doubling above d_thresh, the node held");
     CFT_TEST(t, adaptive_kappa_doubles_when_approaching, "adaptive kappa: doubles (within bounds) when a node keeps approaching below dhat/10, stopping it 1.5x farther than fixed kappa; no doubling when it cannot; kappa_min = kappa_max is the fixed step");
+    CFT_TEST(t, spring_projection_closed_form, "provided: the spring's projected Hessian in closed form is cf_psd_project()'s (1e-13), compressed, at rest, stretched");
+    CFT_TEST(t, add_edge_table_no_duplicates, "provided: cf_ipc_add_edge() by its table returns a scan's index, either way round; a dropped table is rebuilt");
     CFT_TEST(t, world_ipc_adaptive_kappa_no_crossing, "world ipc.adaptive_kappa: soft stack 20 steps, no crossing, kappa within [kappa, 100 kappa] and adapted");
     /* seconds of CPU in the release build, minutes under the sanitizers: the release run only */
     TCase *h = cft_tcase_heavy(s, "ipc-sparse-heavy");
