@@ -126,7 +126,8 @@ void cf_rigid_fast_free(cfRigidFast *ws);
 /**
  * Precompute the rows as cf_rigid_pgs_prepare() (same options, same input check) for a solve in
  * the order o->ordering: for the sequential and symmetric orders, the lane schedule (box pairs side
- * by side, in an order every body sees as the sequential one; with o->ordering sequential, on
+ * by side, in an order every body sees as the sequential one, of the rows or, with
+ * ws->colored = 2, of the colored permutation cf_rigid_fast_order(); with o->ordering sequential, on
  * ws->threads threads when there are at least ws->thread_min_contacts contacts), each row computed
  * right into its lane; for the random order, cf_rigid_fast_prepare_rows(). CF_BAD_INPUT or
  * CF_NO_MEMORY on failure.
@@ -151,8 +152,9 @@ cfStatus cf_rigid_fast_prepare_rows(const cfRigidBody *bodies, int nb, const cfC
  * contacts, the sweeps run on T threads (OpenMP),
  * each owning the box pairs of one slab of space and waiting, pair by pair, only for the pairs of
  * other threads that come first on a shared body. Every body still sees its contacts in the
- * sequential order, so the results are those of one thread, bit for bit, for any T (tested). The
- * symmetric and random orders use one thread.
+ * sequential order, so the results are those of one thread, bit for bit, for any T (tested). With
+ * a tolerance, a thread waits for the others' largest change of a sweep only when its own is at or
+ * below the tolerance (all stop after the same sweep). The symmetric and random orders use one thread.
  */
 cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
                              const cfRigidPgsOptions *o, cfReport *rep);

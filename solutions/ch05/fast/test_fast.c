@@ -462,8 +462,8 @@ START_TEST(fast_colored_overflow)
         b[e] = malloc((size_t)w.n_bodies * sizeof *b[e]);
         memcpy(b[e], w.bodies, (size_t)w.n_bodies * sizeof *b[e]);
         memcpy(cc[e], c, sizeof c);
-        cft_assert_ok(cf_rigid_fast_prepare(b[e], w.n_bodies, cc[e], nc, &o, &ws[e]));
-        cft_assert_ok(cf_rigid_fast_solve(b[e], w.n_bodies, cc[e], nc, &ws[e], &o, NULL));
+        cft_assert_ok_at(cf_rigid_fast_prepare(b[e], w.n_bodies, cc[e], nc, &o, &ws[e]), "e = %d", e);
+        cft_assert_ok_at(cf_rigid_fast_solve(b[e], w.n_bodies, cc[e], nc, &ws[e], &o, NULL), "e = %d", e);
     }
     for (int e = 1; e < 3; ++e) {
         for (int a = 0; a < nc; ++a)
