@@ -1568,6 +1568,39 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     return st;
 }
 
+/* the split-impulse biases erp min(phi + h u_n + slop, 0) / h of the packs of groups [g0, g1)
+   (tgroup order when T > 1), u_n the kept normal velocities (have_un) or computed at @p vel, and
+   their impulses zeroed; true when some bias is not zero */
+static bool bias_range(struct cfFastSchedule *s, const cfContact *contacts, const double *vel, bool have_un, double h,
+                       double erp, double slop, int g0, int g1)
+{
+    bool active = false;
+    for (int i = g0; i < g1; ++i) {
+        const Group *g = &s->groups[s->threads > 1 ? s->tgroup[i] : i];
+        cfLaneV va[6], vb[6];
+        if (!have_un) {
+            gather6(vel, g->a, va);
+            gather6(vel, g->b, vb);
+        }
+        for (int p = g->first; p < g->first + g->npoints; ++p) {
+            cfLaneV un = s->nbias[p];
+            if (!have_un) {
+                cfLaneV u[3];
+                pack_velocity(&s->packs[p], va, vb, u);
+                un = u[0];
+            }
+            for (int l = 0; l < CF_LANES; ++l) {
+                int row = s->pack_row[CF_LANES * p + l];
+                double phi = row >= 0 ? contacts[row].phi + h * un[l] : 0.0;
+                s->nbias[p][l] = row >= 0 ? erp * min2(phi + slop, 0.0) / h : 0.0;
+                active |= s->nbias[p][l] != 0.0;
+            }
+            s->nlam[p] = (cfLaneV){0};
+        }
+    }
+    return active;
+}
+
 cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                          double slop, int sweeps)
 {
@@ -1587,29 +1620,10 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
        ws->vel is still what it left (s->un_ready), else computed here, the same numbers */
     bool active = false;
     const bool have_un = s->un_ready && ws->vel_solved;
-    for (int gi = 0; gi < s->n_groups; ++gi) {
-        const Group *g = &s->groups[gi];
-        cfLaneV va[6], vb[6];
-        if (!have_un) {
-            gather6(ws->vel, g->a, va);
-            gather6(ws->vel, g->b, vb);
-        }
-        for (int p = g->first; p < g->first + g->npoints; ++p) {
-            cfLaneV un = s->nbias[p];
-            if (!have_un) {
-                cfLaneV u[3];
-                pack_velocity(&s->packs[p], va, vb, u);
-                un = u[0];
-            }
-            for (int l = 0; l < CF_LANES; ++l) {
-                int row = s->pack_row[CF_LANES * p + l];
-                double phi = row >= 0 ? contacts[row].phi + h * un[l] : 0.0;
-                s->nbias[p][l] = row >= 0 ? erp * min2(phi + slop, 0.0) / h : 0.0;
-                active |= s->nbias[p][l] != 0.0;
-            }
-            s->nlam[p] = (cfLaneV){0};
-        }
-    }
+    const int T = s->threads; /* each pack alone: on the schedule's threads, each over its own groups */
+#pragma omp parallel for num_threads(T) if (T > 1) schedule(static, 1) reduction(| : active)
+    for (int t = 0; t < T; ++t)
+        active |= bias_range(s, contacts, ws->vel, have_un, h, erp, slop, s->tstart[t], s->tstart[t + 1]);
     s->un_ready = false; /* nbias holds the biases now */
     double *pv = ws->pv;
     memset(pv, 0, (size_t)6 * (ws->nb + 2 * s->threads) * sizeof *pv); /* and every thread's zero slot */
