@@ -12,7 +12,8 @@
    BENCH_REPEATS: rounds of the main table (3); BENCH_CLOCK=cpu: each engine's step timed by the CPU
    time of its thread instead of the wall clock (a loaded machine; the two-thread row then means
    nothing); BENCH_ENGINES: the engines to run, by name
-   (cflab,cflab-fast,cflab-fast2,cflab-fast10,cflab-soft,cflab-soft40,cflab-world,cflab-scene,ode,bullet,bullet20;
+   (cflab,cflab-fast,cflab-fast2,cflab-fast10,cflab-soft,cflab-soft40,cflab-world,cflab-color,cflab-color2,cflab-scene,ode,
+   bullet,bullet20;
    all when unset; cflab-scene: in --scaling, a wall whose scene sets the soft step at another
    iteration count, run as it says; cflab-fast10 and bullet20 run in the main table only) */
 #define _POSIX_C_SOURCE 200809L /* getpid */
@@ -216,28 +217,34 @@ static int run_bullet(const char *path, int iters, BenchRun *out)
 /* cflab-world: the reference pgs (its code unchanged) in the fast path's world: persistent manifolds,
    8 split sweeps and certify "claims" (issue 33's fourth target: the gain from the world around the
    readable solver; not in the scaling table) */
-#define N_CFLAB 7
-enum { E_REF, E_FAST, E_FAST2, E_FAST10, E_SOFT, E_SOFT40, E_REFW };
-static const char *const CFLAB_SOLVER[N_CFLAB] = {"pgs", "pgs-fast", "pgs-fast", "pgs-fast", "soft-step", "soft-step", "pgs"};
+/* cflab-color, cflab-color2: the fast PGS in the colored order (CF_FAST_ORDER=colored: a different sweep,
+   the same results on any number of threads) on one and two threads (issue 33's third target) */
+#define N_CFLAB 9
+enum { E_REF, E_FAST, E_FAST2, E_FAST10, E_SOFT, E_SOFT40, E_REFW, E_COLOR, E_COLOR2 };
+static const char *const CFLAB_SOLVER[N_CFLAB] = {"pgs", "pgs-fast", "pgs-fast", "pgs-fast", "soft-step", "soft-step", "pgs",
+                                                  "pgs-fast", "pgs-fast"};
 static const char *const CFLAB_ENGINE[N_CFLAB] = {"cflab", "cflab-fast", "cflab-fast2", "cflab-fast10", "cflab-soft", "cflab-soft40",
-                                                  "cflab-world"};
-static const int CFLAB_ITERS[N_CFLAB] = {ITERS, ITERS, ITERS, ITERS / 2, ITERS, 2 * ITERS, ITERS};
+                                                  "cflab-world", "cflab-color", "cflab-color2"};
+static const int CFLAB_ITERS[N_CFLAB] = {ITERS, ITERS, ITERS, ITERS / 2, ITERS, 2 * ITERS, ITERS, ITERS, ITERS};
 /* the fast PGS on two threads (CF_THREADS: the same results, bit for bit) */
-static const char *const CFLAB_THREADS[N_CFLAB] = {"1", "1", "2", "1", "1", "1", "1"};
+static const char *const CFLAB_THREADS[N_CFLAB] = {"1", "1", "2", "1", "1", "1", "1", "1", "2"};
+/* the fast PGS's sweep order (CF_FAST_ORDER) */
+static const char *const CFLAB_ORDER[N_CFLAB] = {"rows", "rows", "rows", "rows", "rows", "rows", "rows", "colored", "colored"};
+
 /* the fast path reuses a pair's contacts while its relative pose moves less than 0.1 mm
    (persistent manifolds, the world's manifold_tolerance; docs/performance.md) */
-static const double CFLAB_MANIFOLD_TOL[N_CFLAB] = {0.0, 1e-4, 1e-4, 1e-4, 0.0, 0.0, 1e-4};
+static const double CFLAB_MANIFOLD_TOL[N_CFLAB] = {0.0, 1e-4, 1e-4, 1e-4, 0.0, 0.0, 1e-4, 1e-4, 1e-4};
 /* the fast path's split-impulse stage sweeps 8 times (world.split_iterations; the reference keeps
    the default, max(iterations, 4) = 20): the walls stand as well (pyramid 20 1.2 cm against 1.6 cm,
    the grid 5.9 mm against 7.4 mm; docs/performance.md) at 8/20 of the stage's cost. The soft step
    has its own position stage (the setting does not reach it) */
-static const int CFLAB_SPLIT_ITERS[N_CFLAB] = {0, 8, 8, 8, 0, 0, 8};
+static const int CFLAB_SPLIT_ITERS[N_CFLAB] = {0, 8, 8, 8, 0, 0, 8, 8, 8};
 /* and certifies only the solves its own measure stops early (world.certify "claims"): a solve that
    spends its budget, every step of these scenes at tolerance 1e-8, is reported as not converged
    without the passes over the contacts that measured its common residual (the same trajectory) */
-static const bool CFLAB_CLAIMS[N_CFLAB] = {false, true, true, true, false, false, true};
+static const bool CFLAB_CLAIMS[N_CFLAB] = {false, true, true, true, false, false, true, true, true};
 /* the rows of the scaling table (cflab-fast10 is there for the targets of the main table) */
-static const bool CFLAB_SCALING[N_CFLAB] = {true, true, true, false, true, true, false};
+static const bool CFLAB_SCALING[N_CFLAB] = {true, true, true, false, true, true, false, false, false};
 
 typedef struct Peer {
     bool ran;
@@ -291,9 +298,11 @@ static int run_scene(const char *path, int repeats, bool main_table, Row r[N_CFL
             if (!cflab_runs(e, main_table)) continue; /* not in this build, not asked for, or not in this table */
             bench_progress(&g_progress, "%s, %s, round %d of %d", path, CFLAB_ENGINE[e], round + 1, repeats);
             setenv("CF_THREADS", CFLAB_THREADS[e], 1); /* read by the solver's first prepare */
+            setenv("CF_FAST_ORDER", CFLAB_ORDER[e], 1);
             int bad = run_cflab(path, CFLAB_SOLVER[e], CFLAB_ITERS[e], CFLAB_MANIFOLD_TOL[e], CFLAB_SPLIT_ITERS[e],
                                 CFLAB_CLAIMS[e], &t);
             unsetenv("CF_THREADS");
+            unsetenv("CF_FAST_ORDER");
             if (bad) return 1;
             if (round == 0 || t.ms_step < r[e].ms_step) r[e] = t;
         }
@@ -481,6 +490,14 @@ static void print_targets(const Row r[N_CFLAB], const Peer peer[N_PEER])
         print_verdict(r[E_FAST].ms_step / r[E_FAST2].ms_step, 1.5, false);
         printf("\n");
     }
+    if (cflab_runs(E_FAST, true) && cflab_runs(E_COLOR2, true)) {
+        printf("# target 3, colored (cflab-color2, the colored sweep on two threads, against cflab-fast on one): ");
+        print_verdict(r[E_FAST].ms_step / r[E_COLOR2].ms_step, 1.5, false);
+        if (cflab_runs(E_COLOR, true))
+            printf("; against cflab-color on one thread %.2fx; drift %.2f cm colored, %.2f cm in the rows' order",
+                   r[E_COLOR].ms_step / r[E_COLOR2].ms_step, 100 * r[E_COLOR2].drift, 100 * r[E_FAST].drift);
+        printf("\n");
+    }
     /* 4: the readable reference against ODE */
     for (int k = 0; k < 2; ++k) {
         int e = k == 0 ? E_REF : E_REFW;
@@ -526,6 +543,8 @@ int main(int argc, char **argv)
            "# cflab-soft40 the same at 40 iterations (20 substeps); ns_per_contact_iter counts sweeps;\n"
            "# cflab-world = the reference pgs (its code as the text's) in cflab-fast's world: persistent manifolds, %d split sweeps,\n"
            "# certify \"claims\" (issue 33's fourth target; not in the scaling table);\n"
+           "# cflab-color, cflab-color2 = cflab-fast in the colored order (CF_FAST_ORDER=colored: the box pairs colored so that\n"
+           "# none of a color shares a moving body, swept color by color; a different sweep) on 1 and 2 threads (not in the scaling table);\n"
            "# ms per step (%s, one thread but cflab-fast2; the fastest of %d rounds, engines in turn: BENCH_REPEATS), stage times,\n"
            "# average contacts, max drift after 10 s (stands: < 1 cm)\n",
            STEPS, ITERS, CFLAB_SPLIT_ITERS[E_FAST], ITERS / 2, CFLAB_SPLIT_ITERS[E_REFW],

@@ -70,31 +70,35 @@ static Key key_of(const cfContact *c, int index)
     return (Key){side_a(c), side_b(c), c->feature, index};
 }
 
+/* both lists in pair order (every step of a rigid world): one merge walk over now's contacts
+   [k, k1) (whole pairs), pair by pair, from prev's contact j on (none of an earlier pair after
+   it); each contact takes the impulse of the first previous contact of its pair with its feature */
+static int carry_walk(cfContactList *now, const cfContactList *prev, int k, int k1, int j)
+{
+    int matched = 0;
+    while (k < k1) {
+        const cfContact *c = &now->items[k];
+        while (j < prev->count && pair_cmp(&prev->items[j], c) < 0) ++j;
+        int j_end = j, k_end = k + 1;
+        while (j_end < prev->count && pair_cmp(c, &prev->items[j_end]) == 0) ++j_end;
+        while (k_end < k1 && pair_cmp(c, &now->items[k_end]) == 0) ++k_end;
+        for (; k < k_end; ++k) {
+            cfContact *ck = &now->items[k];
+            for (int i = j; i < j_end; ++i)
+                if (prev->items[i].feature == ck->feature) {
+                    memcpy(ck->lambda, prev->items[i].lambda, sizeof ck->lambda);
+                    ++matched;
+                    break;
+                }
+        }
+    }
+    return matched;
+}
+
 static int carry_features(cfContactList *now, const cfContactList *prev, bool ordered)
 {
     if (prev->count == 0 || now->count == 0) return 0;
-    if (ordered) {
-        /* both in pair order (every step of a rigid world): one merge walk, pair by pair; each
-           contact takes the impulse of the first previous contact of its pair with its feature */
-        int matched = 0, j = 0;
-        for (int k = 0; k < now->count;) {
-            const cfContact *c = &now->items[k];
-            while (j < prev->count && pair_cmp(&prev->items[j], c) < 0) ++j;
-            int j_end = j, k_end = k + 1;
-            while (j_end < prev->count && pair_cmp(c, &prev->items[j_end]) == 0) ++j_end;
-            while (k_end < now->count && pair_cmp(c, &now->items[k_end]) == 0) ++k_end;
-            for (; k < k_end; ++k) {
-                cfContact *ck = &now->items[k];
-                for (int i = j; i < j_end; ++i)
-                    if (prev->items[i].feature == ck->feature) {
-                        memcpy(ck->lambda, prev->items[i].lambda, sizeof ck->lambda);
-                        ++matched;
-                        break;
-                    }
-            }
-        }
-        return matched;
-    }
+    if (ordered) return carry_walk(now, prev, 0, now->count, 0);
     Key *keys = malloc((size_t)prev->count * sizeof *keys);
     if (!keys) return -1;
     for (int i = 0; i < prev->count; ++i) keys[i] = key_of(&prev->items[i], i);
@@ -132,10 +136,10 @@ static void carry_one(cfContact *c, const cfContact *first, const cfContact *end
         for (int r = 0; r < 3; ++r) c->lambda[r] = pick->lambda[r];
 }
 
-static void carry_proximity(cfContactList *now, const cfContactList *prev, bool ordered)
+/* carry_proximity() over now's contacts [i0, i1), prev's first j contacts of earlier pairs */
+static void carry_proximity_range(cfContactList *now, const cfContactList *prev, bool ordered, int i0, int i1, int j)
 {
-    int j = 0;
-    for (int i = 0; i < now->count; ++i) {
+    for (int i = i0; i < i1; ++i) {
         cfContact *c = &now->items[i];
         if (c->lambda[0] != 0.0 || c->lambda[1] != 0.0 || c->lambda[2] != 0.0) continue;
         if (ordered) {
@@ -150,14 +154,60 @@ static void carry_proximity(cfContactList *now, const cfContactList *prev, bool 
     }
 }
 
+static void carry_proximity(cfContactList *now, const cfContactList *prev, bool ordered)
+{
+    carry_proximity_range(now, prev, ordered, 0, now->count, 0);
+}
+
+/* the first contact of prev whose pair is not before c's (binary search: prev in pair order) */
+static int pair_lower_bound(const cfContactList *prev, const cfContact *c)
+{
+    int lo = 0, hi = prev->count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (pair_cmp(&prev->items[mid], c) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* the start of the pair that holds now's contact k (k itself when it starts one; count at the end) */
+static int pair_start_at(const cfContactList *now, int k)
+{
+    while (k > 0 && k < now->count && pair_cmp(&now->items[k - 1], &now->items[k]) == 0) --k;
+    return k;
+}
+
+/* fewer contacts than this: the carrying on one thread */
+#define CF_CARRY_THREAD_MIN 1000
+
+/* both lists in pair order, on @p T threads: each takes whole pairs of now, a share of about
+   1/T, and starts its walks where its first pair's previous contacts begin. Every contact's
+   impulse depends on prev and itself only, so the results are those of one thread. */
+static int carry_ordered_threaded(cfContactList *now, const cfContactList *prev, bool proximity, int T)
+{
+    int n = now->count, matched = 0;
+#pragma omp parallel for num_threads(T) schedule(static, 1) reduction(+ : matched)
+    for (int t = 0; t < T; ++t) {
+        int k0 = pair_start_at(now, (int)((long long)n * t / T)), k1 = pair_start_at(now, (int)((long long)n * (t + 1) / T));
+        if (k0 >= k1) continue;
+        int j0 = pair_lower_bound(prev, &now->items[k0]);
+        matched += carry_walk(now, prev, k0, k1, j0);
+        if (proximity) carry_proximity_range(now, prev, true, k0, k1, j0);
+    }
+    return matched;
+}
+
 int cf_contacts_carry_impulses(cfContactList *now, const cfContactList *prev)
 {
     return carry_features(now, prev, pair_ordered(prev) && pair_ordered(now));
 }
 
-int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proximity)
+int cf_contacts_carry(cfContactList *now, const cfContactList *prev, bool proximity, int threads)
 {
     bool ordered = pair_ordered(prev) && pair_ordered(now);
+    if (ordered && threads > 1 && now->count >= CF_CARRY_THREAD_MIN && prev->count > 0)
+        return carry_ordered_threaded(now, prev, proximity, threads < CF_MAX_THREADS ? threads : CF_MAX_THREADS);
     int matched = carry_features(now, prev, ordered);
     if (matched >= 0 && proximity) carry_proximity(now, prev, ordered);
     return matched;

@@ -23,7 +23,7 @@ cfStatus cf_stage_detect(cfWorld *w, cfDetectWork *dw, cfContactList *contacts)
     *contacts = dw->spare;
     cfStatus st = cf_detect_world_cached(w, &opt, w->def.manifold_tolerance, dw->threads, &dw->manifolds, contacts, NULL);
     if (st == CF_OK && w->n_soft > 0) st = cf_detect_soft(w, &opt, contacts, NULL);
-    if (st == CF_OK && prev.count > 0 && cf_contacts_carry(contacts, &prev, w->def.solver != NULL) < 0) st = CF_NO_MEMORY;
+    if (st == CF_OK && prev.count > 0 && cf_contacts_carry(contacts, &prev, w->def.solver != NULL, dw->threads) < 0) st = CF_NO_MEMORY;
     if (st == CF_OK) {
         dw->spare = prev;
     } else {

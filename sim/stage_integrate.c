@@ -227,10 +227,45 @@ static cfStatus soft_reserve(const cfWorld *w, cfSoftSteps *soft)
     return CF_OK;
 }
 
-cfStatus cf_stage_velocities(cfWorld *w, const cfContactList *contacts, cfSoftSteps *soft)
+/* fewer rigid bodies than this: their integration on one thread (docs/performance.md) */
+#define CF_INTEGRATE_THREAD_MIN 500
+
+/* The rigid bodies' velocity (@p positions false) or position updates of the implicit and
+   semi-implicit integrators on the step's threads, each body alone as the loops below do it (the
+   same bits). false, touching nothing, when the world is small or has one thread; else true, with
+   *first the first body that failed (n_bodies: none) and *st its status (the bodies after it are
+   updated too: the step's transaction undoes them with the rest when the step fails). */
+static bool rigid_threaded(cfWorld *w, bool positions, int *first, cfStatus *st)
+{
+    const struct cfStepWork *k = cf_step_work(w);
+    const cfWorldDef *d = &w->def;
+    int T = k ? k->detect.threads : 1, n = w->n_bodies, bad = n;
+    cfStatus bad_st = CF_OK;
+    if (T < 2 || n < CF_INTEGRATE_THREAD_MIN || d->rigid_integrator == CF_RIGID_EXPLICIT) return false;
+#pragma omp parallel for num_threads(T) schedule(static)
+    for (int i = 0; i < n; ++i) {
+        cfRigidBody *b = &w->bodies[i];
+        cfStatus s = positions ? cf_rigid_integrate_position(b, d->dt) : cf_rigid_integrate_velocity(b, d->gravity, d->dt, d->gyroscopic);
+        if (s != CF_OK) {
+#pragma omp critical(cf_integrate_failure)
+            if (i < bad) bad = i, bad_st = s;
+        }
+    }
+    *first = bad;
+    *st = bad_st;
+    return true;
+}
+
+/* every rigid body's velocity update (explicit Euler: its position update first) */
+static cfStatus rigid_velocities(cfWorld *w)
 {
     const cfWorldDef *d = &w->def;
-    if (soft_reserve(w, soft) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    int first;
+    cfStatus fst;
+    if (rigid_threaded(w, false, &first, &fst))
+        return first == w->n_bodies ? CF_OK
+                                    : cf_step_fail(w, fst, "velocities: velocity update of body '%s' failed (%s)",
+                                                   w->bodies[first].name, cf_status_name(fst));
     for (int i = 0; i < w->n_bodies; ++i) {
         cfRigidBody *b = &w->bodies[i];
         /* explicit Euler moves with the old velocity first: same two updates, other order */
@@ -243,6 +278,14 @@ cfStatus cf_stage_velocities(cfWorld *w, const cfContactList *contacts, cfSoftSt
         if (st != CF_OK)
             return cf_step_fail(w, st, "velocities: velocity update of body '%s' failed (%s)", b->name, cf_status_name(st));
     }
+    return CF_OK;
+}
+
+cfStatus cf_stage_velocities(cfWorld *w, const cfContactList *contacts, cfSoftSteps *soft)
+{
+    if (soft_reserve(w, soft) != CF_OK) return cf_step_fail(w, CF_NO_MEMORY, "out of memory");
+    cfStatus rst = rigid_velocities(w);
+    if (rst != CF_OK) return rst;
     bool contact_solve = cf_step_solving(w, contacts);
     for (int i = 0; i < w->n_soft; ++i) {
         cfStatus st = soft_velocity(w, &w->soft[i], &soft->body[i], contact_solve && cf_soft_touched(contacts, i), contact_solve);
@@ -255,7 +298,12 @@ cfStatus cf_stage_velocities(cfWorld *w, const cfContactList *contacts, cfSoftSt
 
 cfStatus cf_stage_positions(cfWorld *w, const cfSoftSteps *soft)
 {
-    if (w->def.rigid_integrator != CF_RIGID_EXPLICIT) /* explicit Euler moved before the velocities */
+    int first;
+    cfStatus fst;
+    if (rigid_threaded(w, true, &first, &fst)) {
+        if (first < w->n_bodies)
+            return cf_step_fail(w, fst, "positions: body '%s' (%s)", w->bodies[first].name, cf_status_name(fst));
+    } else if (w->def.rigid_integrator != CF_RIGID_EXPLICIT) /* explicit Euler moved before the velocities */
         for (int i = 0; i < w->n_bodies; ++i) {
             cfStatus st = cf_rigid_integrate_position(&w->bodies[i], w->def.dt);
             if (st != CF_OK) return cf_step_fail(w, st, "positions: body '%s' (%s)", w->bodies[i].name, cf_status_name(st));

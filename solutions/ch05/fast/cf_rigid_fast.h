@@ -68,9 +68,13 @@ typedef struct cfFastRow {
 #define CF_FAST_MAX_THREADS CF_MAX_THREADS
 
 /** Below this many contacts a solve runs on one thread: it is too short for the threads' start and
-    waits to pay (measured in docs/performance.md, four lanes: pyramid 20's 2360 contacts are about
-    10 % slower on two threads, the grid's 4000 about 14 % faster). */
-#define CF_FAST_THREAD_MIN_CONTACTS 3000
+    waits to pay (docs/performance.md: pyramid 20's 2360 contacts gain on two threads since the
+    stopping test no longer waits for every thread at every sweep; pyramid 10's 580 are left on one). */
+#define CF_FAST_THREAD_MIN_CONTACTS 1000
+
+/** Colors of the colored order (cfRigidFast::colored); a pair that finds all of them taken on its
+    bodies goes to the overflow, visited last. */
+#define CF_FAST_COLORS 24
 
 /** Work space of the fast solver; zero it before first use, free with cf_rigid_fast_free(). */
 typedef struct cfRigidFast {
@@ -94,6 +98,10 @@ typedef struct cfRigidFast {
                             instead of the rows of a pack made in their lanes at once (the same bits either way) */
     bool vel_solved;   /**< vel is as the last solve left it (its split stage then reuses the normal velocities the
                             solve's last pass computed); whoever writes vel otherwise clears it */
+    int colored;       /**< sweep order of the sequential and symmetric sweeps: 1 the rows' order (the reference's:
+                            the default); 2 the colored order, a different sweep (see cf_rigid_fast_order()), whose
+                            threads wait less; 0: cf_fast_colored() at the next prepare. The results do not depend on
+                            the threads or lanes in either order */
     int lanes;         /**< box pairs side by side: 2 (SSE2) or 4 (AVX2, where the processor has it); 0: cf_fast_lanes().
                             Set before the first prepare (the work space keeps it until freed); the results do not
                             depend on it */
@@ -106,13 +114,20 @@ typedef struct cfRigidFast {
  */
 int cf_fast_lanes(void);
 
+/**
+ * The sweep order a work space takes when it does not say (cfRigidFast::colored): 2 (colored) when
+ * the environment variable CF_FAST_ORDER is "colored", else 1 (the rows' order).
+ */
+int cf_fast_colored(void);
+
 /** Free and zero. */
 void cf_rigid_fast_free(cfRigidFast *ws);
 
 /**
  * Precompute the rows as cf_rigid_pgs_prepare() (same options, same input check) for a solve in
  * the order o->ordering: for the sequential and symmetric orders, the lane schedule (box pairs side
- * by side, in an order every body sees as the sequential one; with o->ordering sequential, on
+ * by side, in an order every body sees as the sequential one, of the rows or, with
+ * ws->colored = 2, of the colored permutation cf_rigid_fast_order(); with o->ordering sequential, on
  * ws->threads threads when there are at least ws->thread_min_contacts contacts), each row computed
  * right into its lane; for the random order, cf_rigid_fast_prepare_rows(). CF_BAD_INPUT or
  * CF_NO_MEMORY on failure.
@@ -137,8 +152,9 @@ cfStatus cf_rigid_fast_prepare_rows(const cfRigidBody *bodies, int nb, const cfC
  * contacts, the sweeps run on T threads (OpenMP),
  * each owning the box pairs of one slab of space and waiting, pair by pair, only for the pairs of
  * other threads that come first on a shared body. Every body still sees its contacts in the
- * sequential order, so the results are those of one thread, bit for bit, for any T (tested). The
- * symmetric and random orders use one thread.
+ * sequential order, so the results are those of one thread, bit for bit, for any T (tested). With
+ * a tolerance, a thread waits for the others' largest change of a sweep only when its own is at or
+ * below the tolerance (all stop after the same sweep). The symmetric and random orders use one thread.
  */
 cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, int nc, cfRigidFast *ws,
                              const cfRigidPgsOptions *o, cfReport *rep);
@@ -152,6 +168,33 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
  */
 cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                          double slop, int sweeps);
+
+/**
+ * The order in which the last cf_rigid_fast_prepare()'s sequential sweeps visit the contacts, as
+ * one list: @p order[k] (nc entries) is the k-th contact visited, and @p color[k] (NULL: not
+ * written) its color (0 in the rows' order). A sequential sweep of the contacts permuted so,
+ * contacts'[k] = contacts[order[k]], in the rows' order is this sweep exactly (the lanes and threads
+ * only overlap contacts that share no moving body).
+ *
+ * In the rows' order it is 0, 1, ..., nc - 1. In the colored order (cfRigidFast::colored = 2) the
+ * box pairs (runs of rows with the same two bodies) are colored greedily, in the rows' order, with
+ * the lowest of CF_FAST_COLORS colors no pair on one of their moving bodies has yet; a pair with
+ * every color taken gets CF_FAST_COLORS (the overflow). The sweep visits color 0's pairs, then color
+ * 1's, ..., each color's in the rows' order: the pairs of one color share no moving body. The order
+ * depends on the rows' bodies only, not on the threads. Returns the colors used (the overflow counted
+ * as one; 1 in the rows' order), or -1 when the last prepare built no lane schedule (the random order).
+ */
+int cf_rigid_fast_order(const cfRigidFast *ws, int *order, int *color);
+
+/**
+ * A measuring aid (docs/performance.md): the speed-up of @p sweeps sweeps on the last prepare's
+ * threads over one thread, in a model where a group costs its points (packs), a wait met late
+ * costs @p wait_cost points more, and nothing else costs anything; with @p barrier every thread
+ * waits for all at the end of every sweep (as a stopping test that waits for every thread's
+ * change would). @p waits (NULL: not written):
+ * the waits per sweep. 1 on one thread; -1 without a lane schedule or memory.
+ */
+double cf_rigid_fast_schedule_model(const cfRigidFast *ws, int sweeps, double wait_cost, bool barrier, double *waits);
 
 /* ---- the row's operations, shared by the fast PGS and the soft step (cf_soft_step.h) ---- */
 

@@ -16,6 +16,8 @@
 #define cf_rigid_fast_prepare_rows cf_rigid_fast_prepare_rows_wide
 #define cf_rigid_fast_solve cf_rigid_fast_solve_wide
 #define cf_rigid_fast_pseudo_velocities cf_rigid_fast_pseudo_velocities_wide
+#define cf_rigid_fast_order cf_rigid_fast_order_wide
+#define cf_rigid_fast_schedule_model cf_rigid_fast_schedule_model_wide
 #elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CF_FAST_DISPATCH 1 /* rigid_fast_wide.c has the four-lane build */
 #endif
@@ -24,6 +26,7 @@
 #include <math.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +52,8 @@ cfStatus cf_rigid_fast_solve_wide(cfRigidBody *bodies, int nb, cfContact *contac
                                   const cfRigidPgsOptions *o, cfReport *rep);
 cfStatus cf_rigid_fast_pseudo_velocities_wide(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                               double slop, int sweeps);
+int cf_rigid_fast_order_wide(const cfRigidFast *ws, int *order, int *color);
+double cf_rigid_fast_schedule_model_wide(const cfRigidFast *ws, int sweeps, double wait_cost, bool barrier, double *waits);
 
 int cf_fast_lanes(void)
 {
@@ -94,6 +99,14 @@ void cf_rigid_fast_free(cfRigidFast *ws)
 }
 
 static int thread_min(const cfRigidFast *ws) { return ws->thread_min_contacts > 0 ? ws->thread_min_contacts : CF_FAST_THREAD_MIN_CONTACTS; }
+
+#ifndef CF_FAST_WIDE
+int cf_fast_colored(void)
+{
+    const char *e = getenv("CF_FAST_ORDER");
+    return e && strcmp(e, "colored") == 0 ? 2 : 1;
+}
+#endif
 
 
 static bool options_ok(const cfRigidPgsOptions *o)
@@ -232,6 +245,9 @@ typedef struct Wait {
     int sig, wrap;
 } Wait;
 
+/* counters per cache line: the threads' regions of done[] are this far apart */
+#define DONE_PAD 16
+
 struct cfFastSchedule {
     Pack *packs;      /* n_packs, 64-byte aligned */
     int *pack_row;    /* CF_LANES per pack: the row in that lane, -1 for padding */
@@ -244,7 +260,13 @@ struct cfFastSchedule {
     int n_packs, cap_packs;
     Group *groups;    /* n_groups, in the order they were formed (one thread walks them so) */
     int n_groups;
-    int *mstart;      /* manifold m: rows [mstart[m], mstart[m + 1]) */
+    int *mstart;      /* the rows' manifolds in their order: rows [mstart[i], mstart[i + 1]) */
+    int *mperm;       /* manifold m of the sweep order is the rows' manifold mperm[m] (identity but for the colored order) */
+    int *color;       /* per rows' manifold: its color (the colored order; scratch) */
+    uint32_t *bmask;  /* per body: the colors its pairs hold (the colored order; scratch) */
+    int n_manifolds;  /* manifolds (box pairs) */
+    int n_colors;     /* the colored order: colors used, the overflow (CF_FAST_COLORS) included; 0 otherwise */
+    int colored_built; /* cfRigidFast::colored it was built for */
     int *succ;        /* 2 per manifold: the next manifold touching its body a, b (-1: none) */
     int *pred;        /* 2 per manifold: the previous one (-1: none) */
     int *indeg;       /* unfinished predecessors */
@@ -266,6 +288,7 @@ struct cfFastSchedule {
     atomic_int *done; /* the sweeps a manifold has finished in this solve: one region per thread, a cache line apart */
     int n_done;
     double *dm;       /* threads x sweeps: each thread's largest change per sweep */
+    atomic_int swept[CF_FAST_MAX_THREADS * DONE_PAD]; /* thread t's sweeps whose dm it has written: swept[t DONE_PAD] */
     int cap_dm;
     bool ready;       /* built for the rows prepared last */
 };
@@ -280,6 +303,9 @@ static void schedule_free(struct cfFastSchedule *s)
     free(s->nlam);
     free(s->groups);
     free(s->mstart);
+    free(s->mperm);
+    free(s->color);
+    free(s->bmask);
     free(s->succ);
     free(s->pred);
     free(s->indeg);
@@ -295,6 +321,10 @@ static void schedule_free(struct cfFastSchedule *s)
     free(s->dm);
     free(s);
 }
+
+/* manifold m of the sweep order: its first row and its row count */
+static inline int mfirst(const struct cfFastSchedule *s, int m) { return s->mstart[s->mperm[m]]; }
+static inline int mlen(const struct cfFastSchedule *s, int m) { return s->mstart[s->mperm[m] + 1] - s->mstart[s->mperm[m]]; }
 
 static bool grow_int(int **p, int n)
 {
@@ -365,17 +395,17 @@ static int cut_along(struct cfFastSchedule *s, const cfContact *contacts, int nm
 {
     double lo = INFINITY, hi = -INFINITY;
     for (int m = 0; m < nm; ++m) {
-        double x = cfu_vec3_at(contacts[s->mstart[m]].p, axis);
+        double x = cfu_vec3_at(contacts[mfirst(s, m)].p, axis);
         lo = fmin(lo, x);
         hi = fmax(hi, x);
     }
     double scale = hi > lo ? SLAB_BINS / (hi - lo) : 0.0;
     int rows_in[SLAB_BINS] = {0}, owner[SLAB_BINS];
     for (int m = 0; m < nm; ++m) {
-        double x = cfu_vec3_at(contacts[s->mstart[m]].p, axis);
+        double x = cfu_vec3_at(contacts[mfirst(s, m)].p, axis);
         int b = (int)((x - lo) * scale);
         s->order[m] = b < 0 ? 0 : b >= SLAB_BINS ? SLAB_BINS - 1 : b; /* the bin of m */
-        rows_in[s->order[m]] += s->mstart[m + 1] - s->mstart[m];
+        rows_in[s->order[m]] += mlen(s, m);
     }
     int nc = s->mstart[nm], seen = 0, cut = 0;
     for (int b = 0; b < SLAB_BINS; ++b) {
@@ -405,13 +435,12 @@ static void partition(struct cfFastSchedule *s, const cfContact *contacts, int n
     if (best != 2) cut_along(s, contacts, nm, T, best);
 }
 
-/* counters per cache line: the threads' regions of done[] are this far apart */
-#define DONE_PAD 16
 
 static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
 {
     if (nc + 1 > s->cap_m) {
-        bool ok = grow_int(&s->mstart, nc + 1) && grow_int(&s->succ, 2 * nc + 2) && grow_int(&s->pred, 2 * nc + 2) &&
+        bool ok = grow_int(&s->mstart, nc + 1) && grow_int(&s->mperm, nc + 1) && grow_int(&s->color, nc + 1) &&
+                  grow_int(&s->succ, 2 * nc + 2) && grow_int(&s->pred, 2 * nc + 2) &&
                   grow_int(&s->indeg, nc + 1) && grow_int(&s->part, nc + 1) && grow_int(&s->order, nc + 1) &&
                   grow_int(&s->tgroup, nc + 1) && grow_int(&s->sig, nc + 1) && grow_int(&s->ab_built, 2 * nc + 2);
         Group *g = realloc(s->groups, (size_t)(nc + 1) * sizeof *g);
@@ -425,7 +454,9 @@ static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
     }
     if (!s->heap && !(s->heap = malloc((size_t)CF_FAST_MAX_THREADS * s->cap_m * sizeof *s->heap))) return CF_NO_MEMORY;
     if (nb + 1 > s->cap_b) {
-        if (!grow_int(&s->last, nb + 1)) return CF_NO_MEMORY;
+        uint32_t *m = realloc(s->bmask, (size_t)(nb + 1) * sizeof *m);
+        if (m) s->bmask = m;
+        if (!grow_int(&s->last, nb + 1) || !m) return CF_NO_MEMORY;
         s->cap_b = nb + 1;
     }
     /* at most one pack per row */
@@ -606,6 +637,63 @@ static bool add_wait(struct cfFastSchedule *s, Group *g, int t, int p, int wrap)
     return true;
 }
 
+/* The colored order (cfRigidFast::colored, after Box2D v3's graph coloring): the box pairs, taken
+   in the rows' order, each get the lowest of CF_FAST_COLORS colors that no pair on one of their
+   moving bodies holds yet (a fixed body is never written, so it does not count), or, with every
+   color taken, the overflow CF_FAST_COLORS; the sweep then visits the pairs color by color, in the
+   rows' order within a color. The pairs of one color share no moving body, so Kahn's algorithm
+   below finds a whole color ready at once and the threads wait for each other only between colors,
+   not along the chains of bodies the rows' order makes (a wall's sweep from bottom to top). It
+   depends on the rows' bodies only: the same order, and so the same results, for any number of
+   threads and lanes. */
+static void color_order(struct cfFastSchedule *s, const int *ab, int nm, int nb)
+{
+    int count[CF_FAST_COLORS + 1] = {0};
+    memset(s->bmask, 0, (size_t)nb * sizeof *s->bmask);
+    for (int m = 0; m < nm; ++m) {
+        int a = ab[2 * s->mstart[m]], b = ab[2 * s->mstart[m] + 1], c = 0;
+        uint32_t used = (a < nb ? s->bmask[a] : 0u) | (b < nb ? s->bmask[b] : 0u);
+        while (c < CF_FAST_COLORS && (used >> c & 1u)) ++c;
+        if (c < CF_FAST_COLORS) {
+            if (a < nb) s->bmask[a] |= 1u << c;
+            if (b < nb) s->bmask[b] |= 1u << c;
+        }
+        s->color[m] = c;
+        count[c]++;
+    }
+    int start[CF_FAST_COLORS + 1], n = 0;
+    s->n_colors = 0;
+    for (int c = 0; c <= CF_FAST_COLORS; ++c) {
+        start[c] = n;
+        n += count[c];
+        if (count[c] > 0) s->n_colors = c + 1;
+    }
+    for (int m = 0; m < nm; ++m) s->mperm[start[s->color[m]]++] = m;
+}
+
+/* the "shares a body, comes first" edges of the manifolds in the sweep order (mperm) */
+static void link_manifolds(struct cfFastSchedule *s, const int *ab, int nm, int nb)
+{
+    for (int i = 0; i < nb; ++i) s->last[i] = -1;
+    for (int m = 0; m < nm; ++m) {
+        s->indeg[m] = 0;
+        s->succ[2 * m] = s->succ[2 * m + 1] = s->pred[2 * m] = s->pred[2 * m + 1] = -1;
+        int body[2] = {ab[2 * mfirst(s, m)], ab[2 * mfirst(s, m) + 1]};
+        for (int j = 0; j < 2; ++j) {
+            int x = body[j];
+            if (x >= nb) continue; /* fixed bodies are never written: no order to keep */
+            int p = s->last[x];
+            if (p >= 0) {
+                int pj = ab[2 * mfirst(s, p)] == x ? 0 : 1;
+                s->succ[2 * p + pj] = m;
+                s->pred[2 * m + j] = p;
+                s->indeg[m]++;
+            }
+            s->last[x] = m;
+        }
+    }
+}
+
 /* The groups for T threads (T = 1: the order of the rows, as above). Kahn's algorithm with one heap
    of ready manifolds per thread: each round forms a group of up to CF_LANES ready manifolds of
    each thread in turn, so the groups in the order formed are a topological order of the whole
@@ -626,24 +714,11 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
     for (int i = 0; i < nc; ++i)
         if (i == 0 || ab[2 * i] != ab[2 * i - 2] || ab[2 * i + 1] != ab[2 * i - 1]) s->mstart[nm++] = i;
     s->mstart[nm] = nc;
-    for (int i = 0; i < nb; ++i) s->last[i] = -1;
-    for (int m = 0; m < nm; ++m) {
-        s->indeg[m] = 0;
-        s->succ[2 * m] = s->succ[2 * m + 1] = s->pred[2 * m] = s->pred[2 * m + 1] = -1;
-        int body[2] = {ab[2 * s->mstart[m]], ab[2 * s->mstart[m] + 1]};
-        for (int j = 0; j < 2; ++j) {
-            int x = body[j];
-            if (x >= nb) continue; /* fixed bodies are never written: no order to keep */
-            int p = s->last[x];
-            if (p >= 0) {
-                int pj = ab[2 * s->mstart[p]] == x ? 0 : 1;
-                s->succ[2 * p + pj] = m;
-                s->pred[2 * m + j] = p;
-                s->indeg[m]++;
-            }
-            s->last[x] = m;
-        }
-    }
+    s->n_manifolds = nm;
+    for (int m = 0; m < nm; ++m) s->mperm[m] = m;
+    s->n_colors = 0;
+    if (ws->colored == 2) color_order(s, ab, nm, nb);
+    link_manifolds(s, ab, nm, nb);
     partition(s, contacts, nm, T);
     /* Kahn's algorithm, CF_LANES ready manifolds per group (ready ones never share a body) */
     int nh[CF_FAST_MAX_THREADS] = {0}, ng = 0, npk = 0, left = 0, count[CF_FAST_MAX_THREADS] = {0};
@@ -663,12 +738,11 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
             left -= nl;
             count[t]++;
             for (int l = 0; l < CF_LANES; ++l) {
-                int a = l < nl ? ab[2 * s->mstart[lanes[l]]] : nb, b = l < nl ? ab[2 * s->mstart[lanes[l]] + 1] : nb;
+                int a = l < nl ? ab[2 * mfirst(s, lanes[l])] : nb, b = l < nl ? ab[2 * mfirst(s, lanes[l]) + 1] : nb;
                 g->a[l] = a == nb ? nb + 2 * t : a;
                 g->b[l] = b == nb ? nb + 2 * t : b;
                 g->m[l] = l < nl ? lanes[l] : -1;
-                if (l < nl && s->mstart[lanes[l] + 1] - s->mstart[lanes[l]] > np)
-                    np = s->mstart[lanes[l] + 1] - s->mstart[lanes[l]];
+                if (l < nl && mlen(s, lanes[l]) > np) np = mlen(s, lanes[l]);
             }
             g->first = npk;
             g->npoints = np;
@@ -676,12 +750,12 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
             g->nwaits = 0;
             for (int p = 0; p < np; ++p, ++npk)
                 for (int l = 0; l < CF_LANES; ++l) {
-                    int row = l < nl && s->mstart[lanes[l]] + p < s->mstart[lanes[l] + 1] ? s->mstart[lanes[l]] + p : -1;
+                    int row = l < nl && p < mlen(s, lanes[l]) ? mfirst(s, lanes[l]) + p : -1;
                     s->pack_row[CF_LANES * npk + l] = row;
                 }
             for (int l = 0; l < nl; ++l)
                 for (int j = 0; j < 2; ++j) {
-                    int m = lanes[l], x = ab[2 * s->mstart[m] + j];
+                    int m = lanes[l], x = ab[2 * mfirst(s, m) + j];
                     if (x >= nb) continue;
                     bool ok = s->pred[2 * m + j] >= 0 ? add_wait(s, g, t, s->pred[2 * m + j], 0)
                                                        : s->last[x] == m || add_wait(s, g, t, s->last[x], 1);
@@ -731,6 +805,7 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
     if (nc > 0) memcpy(s->ab_built, ab, (size_t)2 * nc * sizeof *ab);
     s->nc_built = nc;
     s->nb_built = nb;
+    s->colored_built = ws->colored;
     s->ready = true;
     return CF_OK;
 }
@@ -1022,6 +1097,7 @@ static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double to
     int T = s->threads;
     if (T < 2 || n < 1) return -1;
     for (int i = 0; i < s->n_done; ++i) atomic_store_explicit(&s->done[i], 0, memory_order_relaxed);
+    for (int t = 0; t < T; ++t) atomic_store_explicit(&s->swept[t * DONE_PAD], 0, memory_order_relaxed);
     for (int t = 0; t < T; ++t) /* a thread without groups has finished every sweep */
         if (s->tstart[t] == s->tstart[t + 1])
             for (int k = 0; k < n; ++k) s->dm[t * n + k] = 0.0;
@@ -1035,14 +1111,24 @@ static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double to
             if (t == 0) got = omp_get_num_threads();
         } else {
             for (int k = 0; k < n; ++k) {
-                s->dm[t * n + k] = sweep_share_any(s, v, t, k, normal_only, box, omega, cfm);
+                double mine = sweep_share_any(s, v, t, k, normal_only, box, omega, cfm);
+                s->dm[t * n + k] = mine;
                 if (tol > 0.0) {
-#pragma omp barrier
-                    double d = 0.0;
-                    for (int u = 0; u < T; ++u) d = d > s->dm[u * n + k] ? d : s->dm[u * n + k];
-                    if (d <= tol) {
-                        if (t == 0) ran = k + 1;
-                        break;
+                    /* the solve stops after sweep k only if every thread's change is <= tol: a
+                       thread whose own is larger knows it goes on and does not wait (a barrier
+                       here would cost the lag between the threads at every sweep); the others
+                       wait for every thread's change of sweep k and all decide alike */
+                    atomic_store_explicit(&s->swept[t * DONE_PAD], k + 1, memory_order_release);
+                    if (mine <= tol) {
+                        double d = 0.0;
+                        for (int u = 0; u < T; ++u) {
+                            wait_done(&s->swept[u * DONE_PAD], k + 1);
+                            d = d > s->dm[u * n + k] ? d : s->dm[u * n + k];
+                        }
+                        if (d <= tol) {
+                            if (t == 0) ran = k + 1;
+                            break;
+                        }
                     }
                 }
             }
@@ -1182,6 +1268,86 @@ static double finish_lanes(struct cfFastSchedule *s, const double *v, cfContact 
     s->un_ready = true;
     return sum;
 }
+int cf_rigid_fast_order(const cfRigidFast *ws, int *order, int *color)
+{
+#ifdef CF_FAST_DISPATCH
+    if (ws && ws->lanes == 4) return cf_rigid_fast_order_wide(ws, order, color);
+#endif
+    const struct cfFastSchedule *s = ws ? ws->sched : NULL;
+    if (!s || !s->ready || !ws->lanes_only || !order) return -1;
+    int k = 0;
+    for (int m = 0; m < s->n_manifolds; ++m)
+        for (int r = 0; r < mlen(s, m); ++r) {
+            if (color) color[k] = s->n_colors > 0 ? s->color[s->mperm[m]] : 0;
+            order[k++] = mfirst(s, m) + r;
+        }
+    return s->n_colors > 0 ? s->n_colors : 1;
+}
+
+double cf_rigid_fast_schedule_model(const cfRigidFast *ws, int sweeps, double wait_cost, bool barrier, double *waits)
+{
+#ifdef CF_FAST_DISPATCH
+    if (ws && ws->lanes == 4) return cf_rigid_fast_schedule_model_wide(ws, sweeps, wait_cost, barrier, waits);
+#endif
+    const struct cfFastSchedule *s = ws ? ws->sched : NULL;
+    if (!s || !s->ready || !ws->lanes_only || sweeps < 1) return -1.0;
+    const int T = s->threads;
+    double total = 0.0, clock[CF_FAST_MAX_THREADS] = {0};
+    for (int gi = 0; gi < s->n_groups; ++gi) total += s->groups[gi].npoints;
+    if (waits) *waits = (double)s->n_waits;
+    if (T < 2) return 1.0;
+    /* finish[sig * sweeps + k]: when the manifold of counter sig finished sweep k (negative: not yet) */
+    double *finish = malloc((size_t)(s->n_done > 0 ? s->n_done : 1) * sweeps * sizeof *finish);
+    if (!finish) return -1.0;
+    for (int i = 0; i < s->n_done * sweeps; ++i) finish[i] = -1.0;
+    int pos[CF_FAST_MAX_THREADS] = {0}, sweep[CF_FAST_MAX_THREADS], busy = 0;
+    for (int t = 0; t < T; ++t) {
+        sweep[t] = s->tstart[t] == s->tstart[t + 1] ? sweeps : 0;
+        busy += sweep[t] < sweeps;
+    }
+    while (busy > 0) {
+        int best = -1;
+        double best_start = INFINITY;
+        int behind = sweeps; /* the sweep the slowest thread is in */
+        for (int t = 0; t < T; ++t) behind = behind < sweep[t] ? behind : sweep[t];
+        for (int t = 0; t < T; ++t) { /* the thread whose next group can start first */
+            if (sweep[t] == sweeps || (barrier && sweep[t] > behind)) continue;
+            const Group *g = &s->groups[s->tgroup[s->tstart[t] + pos[t]]];
+            double start = clock[t];
+            bool ok = true;
+            for (int w = g->wfirst; w < g->wfirst + g->nwaits && ok; ++w) {
+                int k = sweep[t] - s->waits[w].wrap; /* the sweep the waited pair must have finished */
+                if (k < 0) continue;
+                double f = finish[s->waits[w].sig * sweeps + k];
+                ok = f >= 0.0;
+                if (ok && f + wait_cost > start) start = f + wait_cost;
+            }
+            if (ok && start < best_start) best = t, best_start = start;
+        }
+        if (best < 0) break; /* cannot happen for a valid schedule */
+        int t = best;
+        const Group *g = &s->groups[s->tgroup[s->tstart[t] + pos[t]]];
+        clock[t] = best_start + g->npoints;
+        for (int l = 0; l < CF_LANES; ++l)
+            if (g->sig[l] >= 0) finish[g->sig[l] * sweeps + sweep[t]] = clock[t];
+        if (++pos[t] == s->tstart[t + 1] - s->tstart[t]) {
+            pos[t] = 0;
+            busy -= ++sweep[t] == sweeps;
+            bool all = barrier;
+            for (int u = 0; u < T && all; ++u) all = sweep[u] == sweep[t];
+            if (all) { /* the last thread to finish this sweep: the barrier lets all go on */
+                double at = 0.0;
+                for (int u = 0; u < T; ++u) at = at > clock[u] ? at : clock[u];
+                for (int u = 0; u < T; ++u) clock[u] = at + wait_cost;
+            }
+        }
+    }
+    free(finish);
+    double span = 0.0;
+    for (int t = 0; t < T; ++t) span = span > clock[t] ? span : clock[t];
+    return span > 0.0 ? total * sweeps / span : 1.0;
+}
+
 /* the checks and sizes both prepares share */
 static cfStatus prepare_begin(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc,
                               const cfRigidPgsOptions *o, cfRigidFast *ws)
@@ -1194,6 +1360,7 @@ static cfStatus prepare_begin(const cfRigidBody *bodies, int nb, const cfContact
     ws->nc = nc;
     ws->nb = nb;
     if (ws->threads < 1 || ws->threads > CF_FAST_MAX_THREADS) ws->threads = cf_threads();
+    if (ws->colored != 1 && ws->colored != 2) ws->colored = cf_fast_colored();
     if (ws->sched) ws->sched->ready = ws->sched->un_ready = false;
     ws->vel_solved = false;
     return CF_OK;
@@ -1232,7 +1399,7 @@ cfStatus cf_rigid_fast_prepare(const cfRigidBody *bodies, int nb, const cfContac
     const int T = o->ordering == CF_ORDER_SEQUENTIAL && nc >= thread_min(ws) ? ws->threads : 1;
     /* the same pairs in the same order as the last step's (persistent manifolds): the same schedule */
     struct cfFastSchedule *s = ws->sched;
-    if (s && s->threads == T && s->nc_built == nc && s->nb_built == nb &&
+    if (s && s->threads == T && s->nc_built == nc && s->nb_built == nb && s->colored_built == ws->colored &&
         (nc == 0 || memcmp(s->ab_built, ws->ab, (size_t)2 * nc * sizeof *ws->ab) == 0))
         s->ready = true;
     else if ((st = build_schedule(ws, contacts, T)) != CF_OK)
@@ -1401,6 +1568,39 @@ cfStatus cf_rigid_fast_solve(cfRigidBody *bodies, int nb, cfContact *contacts, i
     return st;
 }
 
+/* the split-impulse biases erp min(phi + h u_n + slop, 0) / h of the packs of groups [g0, g1)
+   (tgroup order when T > 1), u_n the kept normal velocities (have_un) or computed at @p vel, and
+   their impulses zeroed; true when some bias is not zero */
+static bool bias_range(struct cfFastSchedule *s, const cfContact *contacts, const double *vel, bool have_un, double h,
+                       double erp, double slop, int g0, int g1)
+{
+    bool active = false;
+    for (int i = g0; i < g1; ++i) {
+        const Group *g = &s->groups[s->threads > 1 ? s->tgroup[i] : i];
+        cfLaneV va[6], vb[6];
+        if (!have_un) {
+            gather6(vel, g->a, va);
+            gather6(vel, g->b, vb);
+        }
+        for (int p = g->first; p < g->first + g->npoints; ++p) {
+            cfLaneV un = s->nbias[p];
+            if (!have_un) {
+                cfLaneV u[3];
+                pack_velocity(&s->packs[p], va, vb, u);
+                un = u[0];
+            }
+            for (int l = 0; l < CF_LANES; ++l) {
+                int row = s->pack_row[CF_LANES * p + l];
+                double phi = row >= 0 ? contacts[row].phi + h * un[l] : 0.0;
+                s->nbias[p][l] = row >= 0 ? erp * min2(phi + slop, 0.0) / h : 0.0;
+                active |= s->nbias[p][l] != 0.0;
+            }
+            s->nlam[p] = (cfLaneV){0};
+        }
+    }
+    return active;
+}
+
 cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast *ws, double h, double erp,
                                          double slop, int sweeps)
 {
@@ -1420,29 +1620,10 @@ cfStatus cf_rigid_fast_pseudo_velocities(const cfContact *contacts, cfRigidFast 
        ws->vel is still what it left (s->un_ready), else computed here, the same numbers */
     bool active = false;
     const bool have_un = s->un_ready && ws->vel_solved;
-    for (int gi = 0; gi < s->n_groups; ++gi) {
-        const Group *g = &s->groups[gi];
-        cfLaneV va[6], vb[6];
-        if (!have_un) {
-            gather6(ws->vel, g->a, va);
-            gather6(ws->vel, g->b, vb);
-        }
-        for (int p = g->first; p < g->first + g->npoints; ++p) {
-            cfLaneV un = s->nbias[p];
-            if (!have_un) {
-                cfLaneV u[3];
-                pack_velocity(&s->packs[p], va, vb, u);
-                un = u[0];
-            }
-            for (int l = 0; l < CF_LANES; ++l) {
-                int row = s->pack_row[CF_LANES * p + l];
-                double phi = row >= 0 ? contacts[row].phi + h * un[l] : 0.0;
-                s->nbias[p][l] = row >= 0 ? erp * min2(phi + slop, 0.0) / h : 0.0;
-                active |= s->nbias[p][l] != 0.0;
-            }
-            s->nlam[p] = (cfLaneV){0};
-        }
-    }
+    const int T = s->threads; /* each pack alone: on the schedule's threads, each over its own groups */
+#pragma omp parallel for num_threads(T) if (T > 1) schedule(static, 1) reduction(| : active)
+    for (int t = 0; t < T; ++t)
+        active |= bias_range(s, contacts, ws->vel, have_un, h, erp, slop, s->tstart[t], s->tstart[t + 1]);
     s->un_ready = false; /* nbias holds the biases now */
     double *pv = ws->pv;
     memset(pv, 0, (size_t)6 * (ws->nb + 2 * s->threads) * sizeof *pv); /* and every thread's zero slot */

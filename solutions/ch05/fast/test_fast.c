@@ -193,6 +193,9 @@ END_TEST
    the lanes keep every body's sequential order; docs/performance.md); with @p by_rows the one thread
    makes each row by itself and copies it into its lane (cfRigidFast::fill_by_rows), the other
    makes the rows of a pack in their lanes at once */
+/* the sweep order both sides of threads_vs_one_rows() take (cfRigidFast::colored: 1 the rows', 2 colored) */
+static int g_order = 1;
+
 static void threads_vs_one_rows(const char *scene, int steps, cfFrictionModel model, double tol, int T, int emulate,
                                 int lanes, bool by_rows)
 {
@@ -201,8 +204,8 @@ static void threads_vs_one_rows(const char *scene, int steps, cfFrictionModel mo
     int nb = w.n_bodies, nc = w.contacts.count;
     cfRigidBody *b[2];
     cfContact *c[2];
-    cfRigidFast ws[2] = {{.threads = 1, .lanes = 2, .fill_by_rows = by_rows},
-                         {.threads = T, .thread_min_contacts = 1, .emulate = emulate, .lanes = lanes}};
+    cfRigidFast ws[2] = {{.threads = 1, .lanes = 2, .fill_by_rows = by_rows, .colored = g_order},
+                         {.threads = T, .thread_min_contacts = 1, .emulate = emulate, .lanes = lanes, .colored = g_order}};
     double hist[2][64];
     cfReport r[2];
     cfRigidPgsOptions o = cf_rigid_pgs_options_default();
@@ -226,6 +229,7 @@ static void threads_vs_one_rows(const char *scene, int steps, cfFrictionModel mo
     ck_assert_msg(r[0].iterations == r[1].iterations && r[0].iterations > 0, "%s: %d sweeps on 1 thread, %d on %d",
                   scene, r[0].iterations, r[1].iterations, T);
     ck_assert_msg(tol == 0.0 || r[0].reason == CF_STOP_STAGNATION, "%s: tol %g never reached", scene, tol);
+    if (getenv("CFT_SHOW_SWEEPS")) fprintf(stderr, "%s tol %g: %d sweeps\n", scene, tol, r[0].iterations);
     ck_assert_msg(r[0].reason == r[1].reason && memcmp(hist[0], hist[1], (size_t)r[0].iterations * sizeof(double)) == 0,
                   "%s: the residual history on %d threads, %d lanes differs from 1 thread, 2 lanes", scene, T, ws[1].lanes);
     /* the final residual (it only reports): the same sum to rounding, added in the order of the
@@ -259,6 +263,9 @@ static void threads_vs_one(const char *scene, int steps, cfFrictionModel model, 
     threads_vs_one_rows(scene, steps, model, tol, T, emulate, lanes, false);
 }
 
+/* tolerances at which pyramid 20's solve in threads_vs_one() stops after 3, 5, 8 and 19 sweeps */
+static const double PYRAMID_TOL[4] = {8e-2, 5e-2, 3e-2, 2e-2};
+
 START_TEST(fast_threads_solve_as_one)
 {
     threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, 0, 0);
@@ -266,6 +273,9 @@ START_TEST(fast_threads_solve_as_one)
     threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0, 0);
     threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 2, 0, 2); /* the residual of two threads' finish, two lanes */
     threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 3e-2, 2, 0, 0); /* all threads stop at the same sweep */
+    /* a wall whose slabs' changes fall below the tolerance at different sweeps: a thread whose own
+       change is small waits for the others' before it stops, and all stop alike */
+    for (int k = 0; k < 4; ++k) threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, PYRAMID_TOL[k], 2, 0, 0);
     threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 4, 0, 0);
 }
 END_TEST
@@ -314,19 +324,193 @@ START_TEST(fast_lane_rows_as_rows)
 }
 END_TEST
 
+/* ---- the colored order (cfRigidFast::colored = 2) ------------------------------------------- */
+
+/* the colored order of @p nc contacts on one thread against the rows' order of the contacts
+   permuted by it (cf_rigid_fast_order()): the same sweep, bit for bit (impulses, velocities,
+   history, final residual, pseudo-velocities); the reference (ch05.6) on the permuted contacts to
+   1e-10; and the order is a coloring: colors rise along it, and no two pairs of one color (the
+   overflow CF_FAST_COLORS aside) share a moving body. Returns the colors used. */
+static int colored_vs_rows_of_its_order(const cfRigidBody *bodies, int nb, const cfContact *contacts, int nc)
+{
+    cfRigidBody *b[3];
+    cfContact *c[3];
+    int *order = malloc((size_t)nc * sizeof *order), *color = malloc((size_t)nc * sizeof *color);
+    int *owner = malloc((size_t)nb * sizeof *owner);
+    cfRigidFast ws[2] = {{.threads = 1, .colored = 2}, {.threads = 1, .colored = 1}};
+    cfRigidPgs ref = {0};
+    double hist[3][64];
+    cfReport r[3];
+    cfRigidPgsOptions o = cf_rigid_pgs_options_default();
+    for (int e = 0; e < 3; ++e) {
+        b[e] = malloc((size_t)nb * sizeof *b[e]);
+        c[e] = malloc((size_t)nc * sizeof *c[e]);
+        memcpy(b[e], bodies, (size_t)nb * sizeof *b[e]);
+        for (int i = 0; i < nb; ++i) /* a push so that friction slides somewhere, and a step deeper in */
+            if (!b[e][i].fixed) b[e][i].v = cfu_add(b[e][i].v, cfu_vec3(0.3 * sin(i), 0.2 * cos(i), -0.5));
+        cf_report_init(&r[e], hist[e], 64);
+    }
+    memcpy(c[0], contacts, (size_t)nc * sizeof *c[0]);
+    cft_assert_ok(cf_rigid_fast_prepare(b[0], nb, c[0], nc, &o, &ws[0]));
+    int colors = cf_rigid_fast_order(&ws[0], order, color);
+    ck_assert_int_ge(colors, 1);
+    for (int k = 0; k < nc; ++k) c[1][k] = c[2][k] = contacts[order[k]];
+    /* a permutation, colors rising, a color's pairs on distinct moving bodies */
+    for (int i = 0; i < nb; ++i) owner[i] = -1;
+    for (int k = 0; k < nc; ++k) {
+        ck_assert_msg(order[k] >= 0 && order[k] < nc && (k == 0 || color[k] >= color[k - 1]), "position %d", k);
+        bool new_pair = k == 0 || c[1][k].body_a != c[1][k - 1].body_a || c[1][k].body_b != c[1][k - 1].body_b;
+        int side[2] = {c[1][k].body_a, c[1][k].body_b};
+        for (int j = 0; j < 2 && new_pair && color[k] < CF_FAST_COLORS; ++j) {
+            int x = side[j];
+            if (x < 0 || bodies[x].fixed) continue;
+            ck_assert_msg(owner[x] != color[k], "color %d holds two pairs on body %d", color[k], x);
+            owner[x] = color[k];
+        }
+    }
+    for (int k = 0; k < nc; ++k) color[k] = 0; /* each contact once */
+    for (int k = 0; k < nc; ++k) ck_assert_msg(color[order[k]]++ == 0, "contact %d twice in the order", order[k]);
+    cft_assert_ok(cf_rigid_fast_solve(b[0], nb, c[0], nc, &ws[0], &o, &r[0]));
+    cft_assert_ok(cf_rigid_fast_pseudo_velocities(c[0], &ws[0], o.h, 0.2, 0.0, 10));
+    cft_assert_ok(cf_rigid_fast_prepare(b[1], nb, c[1], nc, &o, &ws[1]));
+    cft_assert_ok(cf_rigid_fast_solve(b[1], nb, c[1], nc, &ws[1], &o, &r[1]));
+    cft_assert_ok(cf_rigid_fast_pseudo_velocities(c[1], &ws[1], o.h, 0.2, 0.0, 10));
+    cft_assert_ok(cf_rigid_pgs_prepare(b[2], nb, c[2], nc, &o, &ref));
+    cft_assert_ok(cf_rigid_pgs_solve(b[2], nb, c[2], nc, &ref, &o, &r[2]));
+    ck_assert_msg(r[0].iterations == r[1].iterations &&
+                      memcmp(hist[0], hist[1], (size_t)r[0].iterations * sizeof(double)) == 0 && r[0].residual == r[1].residual,
+                  "the colored order's history or residual (%.17g) differs from the rows' order of its permutation (%.17g)",
+                  r[0].residual, r[1].residual);
+    double dl = 0.0, dv = 0.0;
+    for (int k = 0; k < nc; ++k) {
+        ck_assert_msg(memcmp(c[0][order[k]].lambda, c[1][k].lambda, sizeof c[1][k].lambda) == 0,
+                      "contact %d (position %d)'s impulse differs from the rows' order of the permutation", order[k], k);
+        for (int j = 0; j < 3; ++j) dl = fmax(dl, fabs(c[2][k].lambda[j] - c[1][k].lambda[j]));
+    }
+    for (int i = 0; i < nb; ++i) {
+        ck_assert_msg(memcmp(&b[0][i].v, &b[1][i].v, sizeof(cfVec3)) == 0 && memcmp(&b[0][i].w, &b[1][i].w, sizeof(cfVec3)) == 0,
+                      "body %d's velocity differs from the rows' order of the permutation", i);
+        dv = fmax(dv, fmax(cfu_norm(cfu_sub(b[2][i].v, b[1][i].v)), cfu_norm(cfu_sub(b[2][i].w, b[1][i].w))));
+    }
+    ck_assert_msg(memcmp(ws[0].pv, ws[1].pv, (size_t)6 * nb * sizeof *ws[0].pv) == 0, "pseudo-velocities differ");
+    ck_assert_msg(dl <= 1e-10 && dv <= 1e-10, "the reference in the colored order: impulses differ by %g, velocities by %g", dl, dv);
+    cf_rigid_pgs_free(&ref);
+    for (int e = 0; e < 3; ++e) {
+        if (e < 2) cf_rigid_fast_free(&ws[e]);
+        free(b[e]);
+        free(c[e]);
+    }
+    free(order);
+    free(color);
+    free(owner);
+    return colors;
+}
+
+/* the scenes' contacts after some steps: the colored order is the rows' sweep of its permutation;
+   a wall takes a handful of colors (moving neighbours: 2 below, 2 above, 2 beside) */
+START_TEST(fast_colored_is_the_rows_sweep_of_its_order)
+{
+    static const struct {
+        const char *scene;
+        int steps, most_colors;
+    } cases[] = {{"ch05_pyramid_20.json", 20, 8}, {"ch05_dominoes.json", 90, 8}, {"ch05_marbles_162.json", 60, 12}};
+    for (int k = 0; k < 3; ++k) {
+        cfWorld w;
+        load_settled(cases[k].scene, cases[k].steps, &w);
+        int colors = colored_vs_rows_of_its_order(w.bodies, w.n_bodies, w.contacts.items, w.contacts.count);
+        ck_assert_msg(colors >= (k == 0 ? 4 : 1) && colors <= cases[k].most_colors, "%s: %d colors", cases[k].scene, colors);
+        cf_world_free(&w);
+    }
+}
+END_TEST
+
+/* a body touching 40 others: 24 colors, then the overflow (pairs on one body, visited last in the
+   rows' order); on 2 and 3 threads the impulses of one, and the rows' sweep of its order */
+START_TEST(fast_colored_overflow)
+{
+    cfWorld w;
+    load_settled("ch05_pyramid_10.json", 1, &w);
+    ck_assert_int_ge(w.n_bodies, 42);
+    int hub = -1, nc = 0;
+    for (int i = 0; i < w.n_bodies && hub < 0; ++i)
+        if (!w.bodies[i].fixed) hub = i;
+    cfContact c[80];
+    for (int i = 0; i < w.n_bodies && nc < 80; ++i) {
+        if (i == hub || w.bodies[i].fixed) continue;
+        for (int p = 0; p < 2; ++p) { /* two points per pair, the hub below */
+            cfContact *x = &c[nc++];
+            memset(x, 0, sizeof *x);
+            x->body_a = hub;
+            x->body_b = i;
+            x->p = cfu_add(w.bodies[i].x, cfu_vec3(0.1 * p, 0.05, -0.2));
+            x->n = cfu_vec3(0, 0, 1);
+            x->t = cfu_vec3(1, 0, 0);
+            x->b = cfu_vec3(0, 1, 0);
+            x->phi = -1e-3 * (1 + p);
+            x->mu = 0.5;
+        }
+    }
+    ck_assert_int_eq(nc, 80);
+    ck_assert_int_eq(colored_vs_rows_of_its_order(w.bodies, w.n_bodies, c, nc), CF_FAST_COLORS + 1);
+    /* threads: the overflow's pairs wait for each other across threads */
+    cfRigidBody *b[3];
+    cfContact cc[3][80];
+    cfRigidFast ws[3] = {{.threads = 1, .colored = 2}, {.threads = 2, .thread_min_contacts = 1, .colored = 2},
+                         {.threads = 3, .thread_min_contacts = 1, .colored = 2, .emulate = 1}};
+    cfRigidPgsOptions o = cf_rigid_pgs_options_default();
+    for (int e = 0; e < 3; ++e) {
+        b[e] = malloc((size_t)w.n_bodies * sizeof *b[e]);
+        memcpy(b[e], w.bodies, (size_t)w.n_bodies * sizeof *b[e]);
+        memcpy(cc[e], c, sizeof c);
+        cft_assert_ok_at(cf_rigid_fast_prepare(b[e], w.n_bodies, cc[e], nc, &o, &ws[e]), "e = %d", e);
+        cft_assert_ok_at(cf_rigid_fast_solve(b[e], w.n_bodies, cc[e], nc, &ws[e], &o, NULL), "e = %d", e);
+    }
+    for (int e = 1; e < 3; ++e) {
+        for (int a = 0; a < nc; ++a)
+            ck_assert_msg(memcmp(cc[0][a].lambda, cc[e][a].lambda, sizeof c[a].lambda) == 0, "%d threads: contact %d", 1 + e, a);
+        for (int i = 0; i < w.n_bodies; ++i)
+            ck_assert_msg(memcmp(&b[0][i].v, &b[e][i].v, sizeof(cfVec3)) == 0, "%d threads: body %d", 1 + e, i);
+    }
+    for (int e = 0; e < 3; ++e) {
+        cf_rigid_fast_free(&ws[e]);
+        free(b[e]);
+    }
+    cf_world_free(&w);
+}
+END_TEST
+
+/* the colored order on 2, 3 and 4 threads (run, and run as far ahead as the waits let, on one):
+   the impulses, velocities, pseudo-velocities and history of one thread, bit for bit */
+START_TEST(fast_colored_threads_as_one)
+{
+    g_order = 2;
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, 0, 0);
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_BOX, 0.0, 3, 0, 2);
+    threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, PYRAMID_TOL[1], 2, 0, 0);
+    threads_vs_one("ch05_grid_10x10x10.json", 10, CF_FRICTION_CONE, 0.0, 4, 0, 0);
+    threads_vs_one("ch05_dominoes.json", 90, CF_FRICTION_CONE, 0.0, 4, 0, 0);
+    for (int policy = 1; policy <= 2; ++policy) {
+        threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 2, policy, 0);
+        threads_vs_one("ch05_pyramid_20.json", 20, CF_FRICTION_CONE, 0.0, 4, policy, 0);
+    }
+    g_order = 1;
+}
+END_TEST
+
 /* whole world steps with CF_THREADS=1 and two lanes (CF_FAST_LANES=2), and with CF_THREADS=2 and
-   the widest lanes: the same trajectory, bit for bit */
+   the widest lanes: the same trajectory, bit for bit, in the rows' order and in the colored one */
 START_TEST(fast_threads_world_as_one)
 {
     static const char *const scenes[] = {"ch05_pyramid_20.json", "ch05_grid_10x10x10.json"};
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 4; ++k) { /* the rows' order, then the colored one (CF_FAST_ORDER) */
+        if (k == 2) setenv("CF_FAST_ORDER", "colored", 1);
         cfWorld w[2];
         cfError err;
         for (int e = 0; e < 2; ++e) {
             setenv("CF_THREADS", e == 0 ? "1" : "2", 1); /* both read by the solver's first prepare */
             if (e == 0) setenv("CF_FAST_LANES", "2", 1);
             else unsetenv("CF_FAST_LANES");
-            cft_assert_ok_at(cf_scene_load(cft_scene_path(scenes[k]), &w[e], NULL, &err), "k = %d, e = %d", k, e);
+            cft_assert_ok_at(cf_scene_load(cft_scene_path(scenes[k % 2]), &w[e], NULL, &err), "k = %d, e = %d", k, e);
             w[e].def.solver = cf_solver_find("pgs-fast");
             for (int s = 0; s < 40; ++s) cft_assert_ok_at(cf_world_step(&w[e]), "e = %d", e);
         }
@@ -334,10 +518,11 @@ START_TEST(fast_threads_world_as_one)
         for (int i = 0; i < w[0].n_bodies; ++i)
             ck_assert_msg(memcmp(&w[0].bodies[i].x, &w[1].bodies[i].x, sizeof(cfVec3)) == 0 &&
                               memcmp(&w[0].bodies[i].q, &w[1].bodies[i].q, sizeof w[0].bodies[i].q) == 0,
-                          "%s: body %d differs after 40 steps on 2 threads", scenes[k], i);
+                          "%s, %s order: body %d differs after 40 steps on 2 threads", scenes[k % 2], k < 2 ? "rows'" : "colored", i);
         cf_world_free(&w[0]);
         cf_world_free(&w[1]);
     }
+    unsetenv("CF_FAST_ORDER");
 }
 END_TEST
 
@@ -559,7 +744,10 @@ static void build(Suite *s)
     CFT_TEST(t, fast_lane_rows_as_rows, "pgs-fast's rows made in their lanes at once: the impulses of rows made one by one, bit for bit");
     CFT_TEST(t, fast_own_velocities_as_apply, "pgs-fast's own velocities: the world's apply to 1e-12, its split bias pass bit for bit");
     CFT_TEST(t, fast_certify_keeps_the_trajectory, "pgs-fast under certify always and claims: the same trajectory, bit for bit");
-    CFT_TEST(t, fast_threads_world_as_one, "pgs-fast on 2 threads, widest lanes: the trajectory of 1 thread, 2 lanes, bit for bit");
+    CFT_TEST(t, fast_colored_is_the_rows_sweep_of_its_order, "pgs-fast's colored order: the rows' sweep of the contacts it permutes, bit for bit; a coloring");
+    CFT_TEST(t, fast_colored_overflow, "pgs-fast's colored order past 24 colors: the overflow last, one thread's impulses on 2 and 3");
+    CFT_TEST(t, fast_colored_threads_as_one, "pgs-fast's colored order on 2, 3 and 4 threads: the impulses of 1 thread, bit for bit");
+    CFT_TEST(t, fast_threads_world_as_one, "pgs-fast on 2 threads, widest lanes: the trajectory of 1 thread, 2 lanes, bit for bit (both orders)");
     CFT_TEST(t, soft_step_is_registered, "the registry lists soft-step, a rows solver with its own position stage");
     CFT_TEST(t, soft_step_softness_is_implicit_euler, "soft-step: the soft update is implicit Euler on the spring-damper");
     CFT_TEST(t, soft_step_resting_loads_match_reference, "soft-step: a resting wall's interface loads are the reference's");
