@@ -140,6 +140,20 @@ double cf_ipc_affine_energy(cfIpcAffine *a, const cfIpcSystem *s, const double *
     //< ch09:affine-energy
 }
 
+/* the backtracking of the line search from @p alpha (the CCD's start): zn = z + alpha dz, halved
+   while f does not decrease (at most max_halvings times; then 0); f of the trials over s->pairs */
+static double halvings(cfIpcAffine *a, const cfIpcSystem *s, const double *z, const double *dz, double f, double alpha,
+                       const cfIpcOptions *o, double *zn, cfIpcStats *st)
+{
+    for (int k = 0;; ++k) {
+        for (int p = 0; p < a->n_z; ++p) zn[p] = z[p] + alpha * dz[p];
+        if (cf_ipc_affine_energy(a, s, zn, NULL, NULL, false) < f) return alpha;
+        if (k == o->max_halvings) return 0.0;
+        alpha *= 0.5;
+        st->halvings++;
+    }
+}
+
 /* projected Newton over z (cf_ipc_newton()'s loop with the chain-ruled energy) */
 static cfStatus affine_newton(cfIpcAffine *a, const cfIpcSystem *s, double *z, const cfIpcOptions *o, cfIpcStats *st)
 {
@@ -166,19 +180,9 @@ static cfStatus affine_newton(cfIpcAffine *a, const cfIpcSystem *s, double *z, c
             status = CF_MAX_ITER;
             break;
         }
-        double alpha = cf_ipc_ccd_step(s, q0, dq, o->ccd_fraction), fn = INFINITY;
+        double alpha = cf_ipc_ccd_step(s, q0, dq, o->ccd_fraction);
         st->ccd_clamps += alpha < 1.0;
-        for (int k = 0;; ++k) {
-            for (int p = 0; p < nz; ++p) zn[p] = z[p] + alpha * dz[p];
-            fn = cf_ipc_affine_energy(a, s, zn, NULL, NULL, false);
-            if (fn < f) break;
-            if (k == o->max_halvings) {
-                alpha = 0.0;
-                break;
-            }
-            alpha *= 0.5;
-            st->halvings++;
-        }
+        alpha = halvings(a, s, z, dz, f, alpha, o, zn, st);
         if (!(alpha > 0.0)) {
             status = CF_STAGNATED;
             break;
@@ -360,19 +364,9 @@ static cfStatus affine_newton_sparse(cfIpcAffine *a, cfIpcSystem *s, double *z, 
         /* the pairs that can come within dhat on q0 + [0, 1] dq: the CCD's, the trials' and the next iterate's */
         status = bp->phase(s, q0, dq, s->dhat, &L);
         if (status != CF_OK) break;
-        double alpha = cf_ipc_ccd_step(s, q0, dq, o->ccd_fraction), fn = INFINITY;
+        double alpha = cf_ipc_ccd_step(s, q0, dq, o->ccd_fraction);
         st->ccd_clamps += alpha < 1.0;
-        for (int k = 0;; ++k) {
-            for (int p = 0; p < nz; ++p) zn[p] = z[p] + alpha * dz[p];
-            fn = zenergy(a, s, zn, NULL, NULL);
-            if (fn < f) break;
-            if (k == o->max_halvings) {
-                alpha = 0.0;
-                break;
-            }
-            alpha *= 0.5;
-            st->halvings++;
-        }
+        alpha = halvings(a, s, z, dz, f, alpha, o, zn, st);
         if (!(alpha > 0.0)) {
             status = CF_STAGNATED;
             break;
