@@ -141,7 +141,9 @@ double cf_ipc_affine_energy(cfIpcAffine *a, const cfIpcSystem *s, const double *
 }
 
 /* the backtracking of the line search from @p alpha (the CCD's start): zn = z + alpha dz, halved
-   while f does not decrease (at most max_halvings times; then 0); f of the trials over s->pairs */
+   while f does not decrease (at most max_halvings times; then 0); f of the trials over s->pairs.
+   The sparse path's f comes from zenergy() (cf_ipc_energy_blocks()), which adds the terms in
+   cf_ipc_energy()'s order (cf_ch09.h), so f and the trials compare like with like to the last bit */
 static double halvings(cfIpcAffine *a, const cfIpcSystem *s, const double *z, const double *dz, double f, double alpha,
                        const cfIpcOptions *o, double *zn, cfIpcStats *st)
 {
