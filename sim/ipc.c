@@ -71,6 +71,9 @@ cfStatus cf_world_spring_soft_check(const cfWorld *w, cfOneMu *one, const char *
         const cfSoftBody *s = &w->soft[i];
         const char *why = s->n_tets > 0 && !one->tets ? "tetrahedra: the %s pipeline's soft bodies have springs only; "
                                                         "use a spring_box, cloth, chain or particle"
+                          : s->n_tets > 0 && s->corotational
+                              ? "corotational: the %s pipeline's tetrahedra are stable Neo-Hookean (sim/ipc_tets.c), "
+                                "invariant under rotation without it; remove the key"
                           : s->damping_alpha > 0.0 || s->damping_beta > 0.0 ? "damping: the %s pipeline has no Rayleigh damping"
                           : s->thickness > 0.0 ? "thickness: the %s pipeline %s"
                           : s->consistent_mass ? "consistent_mass: the %s pipeline uses lumped masses"

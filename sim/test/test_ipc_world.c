@@ -393,6 +393,11 @@ START_TEST(bad_ipc_bodies_named)
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\","
             " \"size\": [1, 1, 1], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e5, \"poisson\": 0.3, \"damping\": [0.1, 0]}]}",
             "soft_bodies[0] 'jelly': damping: the ipc pipeline has no Rayleigh damping");
+    /* nor the co-rotational flag of chapter 8's linear elements: Neo-Hookean needs none, and a flag
+       taken in silence would tell the user the run used it */
+    sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"jelly\", \"type\": \"tet_box\","
+            " \"size\": [1, 1, 1], \"cells\": [1, 1, 1], \"density\": 100, \"young\": 1e5, \"poisson\": 0.3, \"corotational\": true}]}",
+            "soft_bodies[0] 'jelly': corotational: the ipc pipeline's tetrahedra are stable Neo-Hookean");
     sim_refused("{\"world\": {\"pipeline\": \"ipc\"}, \"soft_bodies\": [{\"name\": \"a\", \"type\": \"particle\", \"position\": [0, 0, 1],"
             " \"mass\": 1, \"mu\": 0.5}, {\"name\": \"b\", \"type\": \"particle\", \"position\": [1, 0, 1], \"mass\": 1, \"mu\": 0.3}]}",
             "soft_bodies[1] 'b': mu: the ipc pipeline has one friction coefficient");
