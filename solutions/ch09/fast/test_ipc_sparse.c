@@ -299,38 +299,47 @@ START_TEST(sparse_min_distance_far_apart)
 }
 END_TEST
 
-/* The dense and the sparse step side by side for @p steps steps. The two factorizations differ
-   in rounding only, so the iterates agree while Newton's steps are large; its last iterations,
-   where |dq| / h nears the tolerance 1e-8 m/s (|dq| ~ 2e-10 m), are at the rounding floor of f,
-   where either run may stop with CF_STAGNATED (a line search that finds no decrease below
-   rounding, which the world accepts) or take one or two more iterations. So: the positions after
-   each step agree to 1e-8 m, the statuses are CF_OK or CF_STAGNATED, the total iteration counts
-   differ by at most a quarter, the same pairs are active. */
-static void same_steps(int k, double mu, int steps, int lag)
+/* The dense step on @p a and the sparse step on @p b (the same system, built twice) side by side
+   for @p steps steps, @p lag lag iterations; frees both. The two factorizations differ in rounding
+   only, so the iterates agree while Newton's steps are large; its last iterations, where
+   |dq| / h nears the tolerance 1e-8 m/s (|dq| ~ 2e-10 m), are at the rounding floor of f, where
+   either run may stop with CF_STAGNATED (a line search that finds no decrease below rounding,
+   which the world accepts) or take one or two more iterations. So: the positions after each step
+   agree to 1e-8 m, the statuses are CF_OK or CF_STAGNATED, the total iteration counts differ by
+   at most a quarter, the same pairs are active, and some pair was (@p what says which contact).
+   test_ipc_tets.c runs it on its tet scene. */
+void cft_ipc_same_steps(cfIpcSystem *a, cfIpcSystem *b, int steps, int lag, const char *what);
+void cft_ipc_same_steps(cfIpcSystem *a, cfIpcSystem *b, int steps, int lag, const char *what)
 {
-    cfIpcSystem a, b;
-    scene(&a, k, 0.004, mu);
-    scene(&b, k, 0.004, mu);
     cfIpcOptions o = cf_ipc_options_default();
     o.lag_iters = lag;
     int contacts = 0, it_a = 0, it_b = 0;
     for (int n = 0; n < steps; ++n) {
         cfIpcStats sa, sb;
-        cfStatus ra = cf_ipc_step(&a, &o, &sa), rb = cf_ipc_step_sparse(&b, &o, &sb);
+        cfStatus ra = cf_ipc_step(a, &o, &sa), rb = cf_ipc_step_sparse(b, &o, &sb);
         ck_assert_msg((ra == CF_OK || ra == CF_STAGNATED) && (rb == CF_OK || rb == CF_STAGNATED),
                       "step %d: status %d dense, %d sparse", n, ra, rb);
         it_a += sa.iterations, it_b += sb.iterations;
         double dq = 0.0;
-        for (int p = 0; p < 3 * a.n; ++p) dq = fmax(dq, fabs(a.q[p] - b.q[p]));
+        for (int p = 0; p < 3 * a->n; ++p) dq = fmax(dq, fabs(a->q[p] - b->q[p]));
         ck_assert_msg(dq <= 1e-8, "step %d: the positions differ by %g m", n, dq);
         ck_assert_msg(fabs(sa.min_dist - sb.min_dist) <= 1e-8 && sa.active == sb.active, "step %d: distance %g/%g, active %d/%d",
                       n, sa.min_dist, sb.min_dist, sa.active, sb.active);
-        ck_assert_double_gt(sb.min_dist, 0.0);
+        ck_assert_msg(sb.min_dist > 0.0, "step %d: distance %g", n, sb.min_dist);
         contacts += sb.active;
     }
-    ck_assert_msg(contacts > 0, "the cloth reached the box");
+    ck_assert_msg(contacts > 0, "no pair came within dhat: %s never happened", what);
     ck_assert_msg(abs(it_a - it_b) <= it_a / 4, "%d Newton iterations dense, %d sparse", it_a, it_b);
-    cf_ipc_free(&a), cf_ipc_free(&b);
+    cf_ipc_free(a), cf_ipc_free(b);
+}
+
+/* the cloth-over-a-box scene of k x k cells, dense against sparse */
+static void same_steps(int k, double mu, int steps, int lag)
+{
+    cfIpcSystem a, b;
+    scene(&a, k, 0.004, mu);
+    scene(&b, k, 0.004, mu);
+    cft_ipc_same_steps(&a, &b, steps, lag, "the cloth reaching the box");
 }
 
 START_TEST(sparse_newton_same_iterates)

@@ -88,34 +88,17 @@ START_TEST(tet_sparse_newton_same_iterates)
 }
 END_TEST
 
-/* the dense and the sparse step side by side (test_ipc_sparse.c's same_steps(), on the tet scene):
-   positions to 1e-8 m after every step, statuses CF_OK or CF_STAGNATED, the same pairs active,
-   the iteration totals within a quarter */
+void cft_ipc_same_steps(cfIpcSystem *a, cfIpcSystem *b, int steps, int lag, const char *what); /* test_ipc_sparse.c */
+
+/* the dense and the sparse step side by side on the tet scene (cft_ipc_same_steps()): positions to
+   1e-8 m after every step, statuses CF_OK or CF_STAGNATED, the same pairs active, the iteration
+   totals within a quarter */
 static void same_tet_steps(double mu, int steps, int lag)
 {
     cfIpcSystem a, b;
     tet_scene(&a, mu);
     tet_scene(&b, mu);
-    cfIpcOptions o = cf_ipc_options_default();
-    o.lag_iters = lag;
-    int contacts = 0, it_a = 0, it_b = 0;
-    for (int n = 0; n < steps; ++n) {
-        cfIpcStats sa, sb;
-        cfStatus ra = cf_ipc_step(&a, &o, &sa), rb = cf_ipc_step_sparse(&b, &o, &sb);
-        ck_assert_msg((ra == CF_OK || ra == CF_STAGNATED) && (rb == CF_OK || rb == CF_STAGNATED),
-                      "step %d: status %d dense, %d sparse", n, ra, rb);
-        it_a += sa.iterations, it_b += sb.iterations;
-        double dq = 0.0;
-        for (int p = 0; p < 3 * a.n; ++p) dq = fmax(dq, fabs(a.q[p] - b.q[p]));
-        ck_assert_msg(dq <= 1e-8, "step %d: the positions differ by %g m", n, dq);
-        ck_assert_msg(fabs(sa.min_dist - sb.min_dist) <= 1e-8 && sa.active == sb.active, "step %d: distance %g/%g, active %d/%d",
-                      n, sa.min_dist, sb.min_dist, sa.active, sb.active);
-        ck_assert_msg(sb.min_dist > 0.0, "step %d: distance %g", n, sb.min_dist);
-        contacts += sb.active;
-    }
-    ck_assert_msg(contacts > 0, "the blocks touched nothing");
-    ck_assert_msg(abs(it_a - it_b) <= it_a / 4, "%d Newton iterations dense, %d sparse", it_a, it_b);
-    cf_ipc_free(&a), cf_ipc_free(&b);
+    cft_ipc_same_steps(&a, &b, steps, lag, "the blocks touching");
 }
 
 START_TEST(tet_sparse_step_matches_dense)
