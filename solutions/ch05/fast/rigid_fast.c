@@ -232,20 +232,24 @@ typedef struct Pack {
 typedef struct Group {
     int a[CF_LANES], b[CF_LANES]; /* velocity slots per lane (nb + 2 t: the zero slot of thread t, for fixed bodies and padding) */
     int m[CF_LANES];              /* manifold per lane (-1: padding) */
-    int sig[CF_LANES];            /* its counter in done[] when a thread waits for it (-1: none does) */
+    bool signal;                  /* a thread of another share waits for it: it publishes its progress */
     int first, npoints;           /* its packs: [first, first + npoints) */
     int wfirst, nwaits;           /* its waits: [wfirst, wfirst + nwaits) */
 } Group;
 
-/* before a group runs in sweep k (from 0), a manifold of another thread (its counter done[sig])
-   must have finished sweep k + 1 - wrap: wrap = 0 for a pair that comes first on a shared body in
-   the same sweep, 1 for the last pair on a body whose first pair this group holds (it ran in the
-   previous sweep) */
+/* Before a group runs in sweep k (from 0), the manifolds of other threads that come first on one
+   of its bodies must have run: in sweep k for a pair before it on a shared body, in sweep k - 1
+   for the last pair on a body whose first pair this group holds (the wrap). A thread walks its
+   share of G groups in order, so "group j of thread u has finished sweep k" is "u has finished
+   k G + j + 1 groups of this solve", and one count per thread says it (progress[]). So a wait is
+   a thread and a least count: the group may run in sweep k once progress[thread] >= k G + off,
+   off = j + 1 for a pair of the same sweep, j + 1 - G for the wrap; of a group's waits on one
+   thread only the largest off counts (build_schedule() keeps that one) */
 typedef struct Wait {
-    int sig, wrap;
+    int thread, off; /* build_schedule() first records the manifold waited for and its wrap here */
 } Wait;
 
-/* counters per cache line: the threads' regions of done[] are this far apart */
+/* ints per cache line: the threads' counts in progress[] and swept[] are this far apart */
 #define DONE_PAD 16
 
 struct cfFastSchedule {
@@ -284,9 +288,9 @@ struct cfFastSchedule {
     int *tgroup;
     Wait *waits;
     int n_waits, cap_waits;
-    int *sig;         /* per manifold: its counter in done[], -1 when no other thread waits for it */
-    atomic_int *done; /* the sweeps a manifold has finished in this solve: one region per thread, a cache line apart */
-    int n_done;
+    int *mgroup;      /* per manifold: its group (scratch of build_schedule()) */
+    int *gpos;        /* per group: its place in its thread's share (scratch of build_schedule()) */
+    atomic_int progress[CF_FAST_MAX_THREADS * DONE_PAD]; /* groups thread t has run in this solve: progress[t DONE_PAD] */
     double *dm;       /* threads x sweeps: each thread's largest change per sweep */
     atomic_int swept[CF_FAST_MAX_THREADS * DONE_PAD]; /* thread t's sweeps whose dm it has written: swept[t DONE_PAD] */
     int cap_dm;
@@ -316,8 +320,8 @@ static void schedule_free(struct cfFastSchedule *s)
     free(s->order);
     free(s->tgroup);
     free(s->waits);
-    free(s->sig);
-    free(s->done);
+    free(s->mgroup);
+    free(s->gpos);
     free(s->dm);
     free(s);
 }
@@ -442,12 +446,11 @@ static cfStatus reserve_schedule(struct cfFastSchedule *s, int nc, int nb)
         bool ok = grow_int(&s->mstart, nc + 1) && grow_int(&s->mperm, nc + 1) && grow_int(&s->color, nc + 1) &&
                   grow_int(&s->succ, 2 * nc + 2) && grow_int(&s->pred, 2 * nc + 2) &&
                   grow_int(&s->indeg, nc + 1) && grow_int(&s->part, nc + 1) && grow_int(&s->order, nc + 1) &&
-                  grow_int(&s->tgroup, nc + 1) && grow_int(&s->sig, nc + 1) && grow_int(&s->ab_built, 2 * nc + 2);
+                  grow_int(&s->tgroup, nc + 1) && grow_int(&s->mgroup, nc + 1) && grow_int(&s->gpos, nc + 1) &&
+                  grow_int(&s->ab_built, 2 * nc + 2);
         Group *g = realloc(s->groups, (size_t)(nc + 1) * sizeof *g);
         if (g) s->groups = g;
-        atomic_int *done = realloc(s->done, (size_t)(nc + 1 + 2 * DONE_PAD * CF_FAST_MAX_THREADS) * sizeof *done);
-        if (done) s->done = done;
-        if (!ok || !g || !done) return CF_NO_MEMORY;
+        if (!ok || !g) return CF_NO_MEMORY;
         s->cap_m = nc + 1; /* groups too: at most one per manifold */
         free(s->heap);     /* the heaps: T of them */
         s->heap = NULL;
@@ -624,7 +627,6 @@ static void fill_all_packs(struct cfFastSchedule *s, const PackSource *src)
 static bool add_wait(struct cfFastSchedule *s, Group *g, int t, int p, int wrap)
 {
     if (p < 0 || s->part[p] == t) return true;
-    s->sig[p] = 0; /* someone waits for p: it gets a counter */
     if (s->n_waits == s->cap_waits) {
         int cap = s->cap_waits ? 2 * s->cap_waits : 64;
         Wait *w = realloc(s->waits, (size_t)cap * sizeof *w);
@@ -632,7 +634,7 @@ static bool add_wait(struct cfFastSchedule *s, Group *g, int t, int p, int wrap)
         s->waits = w;
         s->cap_waits = cap;
     }
-    s->waits[s->n_waits++] = (Wait){p, wrap}; /* the manifold for now, its counter once all are known */
+    s->waits[s->n_waits++] = (Wait){p, wrap}; /* the manifold and its wrap for now, a thread and a count once all are known */
     g->nwaits++;
     return true;
 }
@@ -725,7 +727,6 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
     int *heap[CF_FAST_MAX_THREADS];
     for (int t = 0; t < T; ++t) heap[t] = s->heap + (size_t)t * s->cap_m;
     for (int m = 0; m < nm; ++m) {
-        s->sig[m] = -1;
         if (s->indeg[m] == 0) heap_push(heap[s->part[m]], &nh[s->part[m]], m), ++left;
     }
     s->n_waits = 0;
@@ -737,6 +738,8 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
             while (nl < CF_LANES && nh[t] > 0) lanes[nl++] = heap_pop(heap[t], &nh[t]);
             left -= nl;
             count[t]++;
+            g->signal = false;
+            for (int l = 0; l < nl; ++l) s->mgroup[lanes[l]] = ng - 1;
             for (int l = 0; l < CF_LANES; ++l) {
                 int a = l < nl ? ab[2 * mfirst(s, lanes[l])] : nb, b = l < nl ? ab[2 * mfirst(s, lanes[l]) + 1] : nb;
                 g->a[l] = a == nb ? nb + 2 * t : a;
@@ -787,18 +790,31 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
         s->pack_row_tmp = s->pack_row;
         s->pack_row = row;
     }
-    /* the counters of the manifolds other threads wait for: thread by thread, each region on cache
-       lines of its own (a thread writes only to its own, the others only read them) */
-    int nd = 0;
-    for (int t = 0; t < T; ++t) {
-        for (int m = 0; m < nm; ++m)
-            if (s->part[m] == t && s->sig[m] >= 0) s->sig[m] = nd++;
-        nd = (nd + DONE_PAD - 1) / DONE_PAD * DONE_PAD + DONE_PAD;
+    /* the waits as counts of the threads' progress (Wait): per group and other thread the largest
+       count only, and the group of that count publishes its progress. A group's waits were
+       recorded while it was formed, so they follow the groups' order and shrink in place */
+    for (int t = 0; t < T; ++t)
+        for (int i = s->tstart[t]; i < s->tstart[t + 1]; ++i) s->gpos[s->tgroup[i]] = i - s->tstart[t];
+    int nw = 0;
+    for (int gi = 0; gi < ng; ++gi) {
+        Group *g = &s->groups[gi];
+        int best[CF_FAST_MAX_THREADS];
+        bool has[CF_FAST_MAX_THREADS] = {false};
+        for (int w = g->wfirst; w < g->wfirst + g->nwaits; ++w) {
+            int m = s->waits[w].thread, wrap = s->waits[w].off, u = s->part[m], G = s->tstart[u + 1] - s->tstart[u];
+            int off = s->gpos[s->mgroup[m]] + 1 - wrap * G;
+            if (!has[u] || off > best[u]) best[u] = off, has[u] = true;
+        }
+        g->wfirst = nw;
+        for (int u = 0; u < T; ++u)
+            if (has[u]) {
+                int G = s->tstart[u + 1] - s->tstart[u], j = ((best[u] - 1) % G + G) % G; /* the waited group's place */
+                s->groups[s->tgroup[s->tstart[u] + j]].signal = true;
+                s->waits[nw++] = (Wait){u, best[u]};
+            }
+        g->nwaits = nw - g->wfirst;
     }
-    s->n_done = nd;
-    for (int w = 0; w < s->n_waits; ++w) s->waits[w].sig = s->sig[s->waits[w].sig];
-    for (int gi = 0; gi < ng; ++gi)
-        for (int l = 0; l < CF_LANES; ++l) s->groups[gi].sig[l] = s->groups[gi].m[l] >= 0 ? s->sig[s->groups[gi].m[l]] : -1;
+    s->n_waits = nw;
     s->threads = T;
     s->n_groups = ng;
     s->n_packs = npk;
@@ -1016,35 +1032,44 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* until *d >= v: spin a little, then leave the core to others (a busy machine, more threads than cores) */
-static inline void wait_done(atomic_int *d, int v)
+/* until *d >= v: spin a little, then leave the core to others (a busy machine, more threads than
+   cores); returns the value seen */
+static inline int wait_done(atomic_int *d, int v)
 {
-    for (int spin = 0; atomic_load_explicit(d, memory_order_acquire) < v; ++spin)
+    int x;
+    for (int spin = 0; (x = atomic_load_explicit(d, memory_order_acquire)) < v; ++spin)
         if (spin < 2000) cpu_relax();
         else sched_yield();
+    return x;
 }
 
-/* thread t's groups in sweep k (forward): each waits for the pairs of other threads before it */
+/* thread t's groups in sweep k (forward): each waits for the pairs of other threads before it.
+   seen[u]: the largest progress of thread u this thread has read in this solve; a wait it already
+   covers costs no read of u's cache line (a count, once seen, only grows) */
 static inline __attribute__((always_inline)) double sweep_share(struct cfFastSchedule *s, double *v, int t, int k,
-                                                                 bool normal_only, bool box, double omega, double cfm)
+                                                                 int *seen, bool normal_only, bool box, double omega,
+                                                                 double cfm)
 {
     cfLaneV dmax = {0};
-    for (int i = s->tstart[t]; i < s->tstart[t + 1]; ++i) {
+    const int t0 = s->tstart[t], done0 = k * (s->tstart[t + 1] - t0);
+    for (int i = t0; i < s->tstart[t + 1]; ++i) {
         const Group *g = &s->groups[s->tgroup[i]];
-        for (int w = g->wfirst; w < g->wfirst + g->nwaits; ++w) wait_done(&s->done[s->waits[w].sig], k + 1 - s->waits[w].wrap);
+        for (int w = g->wfirst; w < g->wfirst + g->nwaits; ++w) {
+            int u = s->waits[w].thread, need = k * (s->tstart[u + 1] - s->tstart[u]) + s->waits[w].off;
+            if (seen[u] < need) seen[u] = wait_done(&s->progress[u * DONE_PAD], need);
+        }
         dmax = run_group(s, g, v, normal_only, box, omega, cfm, false, dmax);
-        for (int l = 0; l < CF_LANES; ++l)
-            if (g->sig[l] >= 0) atomic_store_explicit(&s->done[g->sig[l]], k + 1, memory_order_release);
+        if (g->signal) atomic_store_explicit(&s->progress[t * DONE_PAD], done0 + i - t0 + 1, memory_order_release);
     }
     return lane_max(dmax);
 }
 
-static double sweep_share_any(struct cfFastSchedule *s, double *v, int t, int k, bool normal_only, bool box,
+static double sweep_share_any(struct cfFastSchedule *s, double *v, int t, int k, int *seen, bool normal_only, bool box,
                               double omega, double cfm)
 {
-    if (normal_only) return sweep_share(s, v, t, k, true, false, 1.0, 0.0);
-    if (!box && omega == 1.0) return sweep_share(s, v, t, k, false, false, 1.0, cfm);
-    return sweep_share(s, v, t, k, false, box, omega, cfm);
+    if (normal_only) return sweep_share(s, v, t, k, seen, true, false, 1.0, 0.0);
+    if (!box && omega == 1.0) return sweep_share(s, v, t, k, seen, false, false, 1.0, cfm);
+    return sweep_share(s, v, t, k, seen, false, box, omega, cfm);
 }
 
 /* forward sweeps 0 .. n - 1 on the schedule's threads; s->dm[t n + k]: thread t's largest change in
@@ -1057,6 +1082,7 @@ static int sweeps_emulated(struct cfFastSchedule *s, double *v, int n, bool norm
                            double cfm, int policy)
 {
     int T = s->threads, pos[CF_FAST_MAX_THREADS] = {0}, sweep[CF_FAST_MAX_THREADS], busy = 0;
+    int published[CF_FAST_MAX_THREADS] = {0}; /* progress[] as the real threads would publish it */
     double d[CF_FAST_MAX_THREADS] = {0};
     for (int t = 0; t < T; ++t) {
         sweep[t] = s->tstart[t] == s->tstart[t + 1] ? n : 0; /* no groups: done */
@@ -1069,8 +1095,10 @@ static int sweeps_emulated(struct cfFastSchedule *s, double *v, int n, bool norm
             if (sweep[u] == n) continue;
             const Group *g = &s->groups[s->tgroup[s->tstart[u] + pos[u]]];
             bool ok = true;
-            for (int w = g->wfirst; w < g->wfirst + g->nwaits && ok; ++w)
-                ok = atomic_load(&s->done[s->waits[w].sig]) >= sweep[u] + 1 - s->waits[w].wrap;
+            for (int w = g->wfirst; w < g->wfirst + g->nwaits && ok; ++w) {
+                int x = s->waits[w].thread;
+                ok = published[x] >= sweep[u] * (s->tstart[x + 1] - s->tstart[x]) + s->waits[w].off;
+            }
             if (ok) t = u;
         }
         if (t < 0) { /* the real threads would wait for ever: a bug of build_schedule() */
@@ -1079,8 +1107,7 @@ static int sweeps_emulated(struct cfFastSchedule *s, double *v, int n, bool norm
         }
         const Group *g = &s->groups[s->tgroup[s->tstart[t] + pos[t]]];
         d[t] = fmax(d[t], lane_max(run_group(s, g, v, normal_only, box, omega, cfm, false, (cfLaneV){0})));
-        for (int l = 0; l < CF_LANES; ++l)
-            if (g->sig[l] >= 0) atomic_store(&s->done[g->sig[l]], sweep[t] + 1);
+        if (g->signal) published[t] = sweep[t] * (s->tstart[t + 1] - s->tstart[t]) + pos[t] + 1;
         if (++pos[t] == s->tstart[t + 1] - s->tstart[t]) {
             s->dm[t * n + sweep[t]] = d[t];
             d[t] = 0.0;
@@ -1096,7 +1123,7 @@ static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double to
 {
     int T = s->threads;
     if (T < 2 || n < 1) return -1;
-    for (int i = 0; i < s->n_done; ++i) atomic_store_explicit(&s->done[i], 0, memory_order_relaxed);
+    for (int t = 0; t < T; ++t) atomic_store_explicit(&s->progress[t * DONE_PAD], 0, memory_order_relaxed);
     for (int t = 0; t < T; ++t) atomic_store_explicit(&s->swept[t * DONE_PAD], 0, memory_order_relaxed);
     for (int t = 0; t < T; ++t) /* a thread without groups has finished every sweep */
         if (s->tstart[t] == s->tstart[t + 1])
@@ -1106,12 +1133,12 @@ static int sweeps_threaded(struct cfFastSchedule *s, double *v, int n, double to
     int ran = n, got = T;
 #pragma omp parallel num_threads(T)
     {
-        int t = omp_get_thread_num();
+        int t = omp_get_thread_num(), seen[CF_FAST_MAX_THREADS] = {0};
         if (omp_get_num_threads() != T) {
             if (t == 0) got = omp_get_num_threads();
         } else {
             for (int k = 0; k < n; ++k) {
-                double mine = sweep_share_any(s, v, t, k, normal_only, box, omega, cfm);
+                double mine = sweep_share_any(s, v, t, k, seen, normal_only, box, omega, cfm);
                 s->dm[t * n + k] = mine;
                 if (tol > 0.0) {
                     /* the solve stops after sweep k only if every thread's change is <= tol: a
@@ -1296,10 +1323,10 @@ double cf_rigid_fast_schedule_model(const cfRigidFast *ws, int sweeps, double wa
     for (int gi = 0; gi < s->n_groups; ++gi) total += s->groups[gi].npoints;
     if (waits) *waits = (double)s->n_waits;
     if (T < 2) return 1.0;
-    /* finish[sig * sweeps + k]: when the manifold of counter sig finished sweep k (negative: not yet) */
-    double *finish = malloc((size_t)(s->n_done > 0 ? s->n_done : 1) * sweeps * sizeof *finish);
+    /* finish[tstart[u] sweeps + c - 1]: when thread u had run c groups (negative: not yet) */
+    double *finish = malloc((size_t)(s->n_groups > 0 ? s->n_groups : 1) * sweeps * sizeof *finish);
     if (!finish) return -1.0;
-    for (int i = 0; i < s->n_done * sweeps; ++i) finish[i] = -1.0;
+    for (int i = 0; i < s->n_groups * sweeps; ++i) finish[i] = -1.0;
     int pos[CF_FAST_MAX_THREADS] = {0}, sweep[CF_FAST_MAX_THREADS], busy = 0;
     for (int t = 0; t < T; ++t) {
         sweep[t] = s->tstart[t] == s->tstart[t + 1] ? sweeps : 0;
@@ -1316,9 +1343,9 @@ double cf_rigid_fast_schedule_model(const cfRigidFast *ws, int sweeps, double wa
             double start = clock[t];
             bool ok = true;
             for (int w = g->wfirst; w < g->wfirst + g->nwaits && ok; ++w) {
-                int k = sweep[t] - s->waits[w].wrap; /* the sweep the waited pair must have finished */
-                if (k < 0) continue;
-                double f = finish[s->waits[w].sig * sweeps + k];
+                int u = s->waits[w].thread, need = sweep[t] * (s->tstart[u + 1] - s->tstart[u]) + s->waits[w].off;
+                if (need <= 0) continue; /* a wrap in the first sweep */
+                double f = finish[s->tstart[u] * sweeps + need - 1];
                 ok = f >= 0.0;
                 if (ok && f + wait_cost > start) start = f + wait_cost;
             }
@@ -1328,8 +1355,7 @@ double cf_rigid_fast_schedule_model(const cfRigidFast *ws, int sweeps, double wa
         int t = best;
         const Group *g = &s->groups[s->tgroup[s->tstart[t] + pos[t]]];
         clock[t] = best_start + g->npoints;
-        for (int l = 0; l < CF_LANES; ++l)
-            if (g->sig[l] >= 0) finish[g->sig[l] * sweeps + sweep[t]] = clock[t];
+        finish[s->tstart[t] * sweeps + sweep[t] * (s->tstart[t + 1] - s->tstart[t]) + pos[t]] = clock[t];
         if (++pos[t] == s->tstart[t + 1] - s->tstart[t]) {
             pos[t] = 0;
             busy -= ++sweep[t] == sweeps;
