@@ -35,6 +35,7 @@ GENERAL_HELP := $(EXTRA_HELP)
 
 all: libs libtests simtests tests apps
 
+comma := ,
 help:
 	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 	@echo
@@ -42,7 +43,7 @@ help:
 	@echo "  test-chN [CASE=chNN.K] [SAN=1], demo-chN [DEMO=name], and a chapter's own targets:"
 	@$(foreach c,$(CHAPTER_DIRS),echo "  $c  test-ch$(call num,$c)$(if $(filter $c,$(DEMO_CHAPTERS)), demo-ch$(call num,$c))$$(sed -n 's/^EXTRA_HELP += /  /p' mk/$c.mk 2>/dev/null)";)
 	@echo "Other targets: test, test-lib, test-sim, fuzz, certify, exercises, exercises-check, stubs-werror, install-deps, clean,"
-	@echo "  $(GENERAL_HELP)"
+	@echo "  $(subst $(space),$(comma)$(space),$(strip $(GENERAL_HELP)))"
 
 # ---- dependencies: installed on demand from Debian's packages ------------------------------
 deps: $(DEPS_STAMP)

@@ -56,5 +56,5 @@ bench-splitting: $(BENCH_SPLIT)
 	@$(BENCH_SPLIT) | tee $(BLD)/bench_splitting.csv
 bench-ch5: bench-splitting bench-sim
 
-EXTRA_HELP += bench-sim bench-splitting (chapter 5 benchmarks); demo-ch5
+EXTRA_HELP += bench-sim bench-splitting test-fast (chapter 5 benchmarks; the reference fast paths' tests)
 

@@ -13,7 +13,7 @@
 # itself, cflab.pc lists them in Requires and Libs, so that `pkg-config --cflags --libs cflab`
 # is a complete link line (for a shared library they would be Requires.private and Libs.private).
 
-GENERAL_HELP += install, uninstall
+GENERAL_HELP += install uninstall
 
 PREFIX ?= /usr/local
 DESTDIR ?=

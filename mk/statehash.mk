@@ -35,4 +35,4 @@ state-hashes:
 state-hashes-check: state-hashes
 	@diff sim/test/data/state-hashes.txt $(BLD)/state-hashes.txt && echo "state hashes: the same bit for bit"
 EXTRA_APPS += $(STATEHASH)
-EXTRA_HELP += state-hashes, state-hashes-check
+EXTRA_HELP += state-hashes state-hashes-check

@@ -47,7 +47,7 @@ $(CFVIEW): $(VIEWER_OBJ) $(DEMO_OBJ) $(call all_impl_objs,$(IMPL)) $(LIBSIM) $(L
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
 
 EXTRA_APPS += $(CFVIEW)
-EXTRA_HELP += demos-check, viewer-test, bench-viewer
+EXTRA_HELP += demos-check viewer-test bench-viewer
 
 # cfview for chapter N: chapter N from IMPL, earlier chapters from PRIOR, later ones as stubs
 VIEWER_BIN_DIR := $(BLD)/bin/$(IMPL)-$(PRIOR_TAG)

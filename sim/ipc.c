@@ -41,6 +41,8 @@ extern cfStatus cf_ipc_step_sparse_adaptive(cfIpcSystem *s, const cfIpcOptions *
 
 static bool cf_world_ipc_sparse(void) { return cf_ipc_step_sparse && cf_ipc_min_distance_sparse && cf_ipc_broad_phase && cf_ipc_pair_list_free; }
 
+bool cf_world_ipc_sparse_linked(void) { return cf_world_ipc_sparse() && cf_ipc_step_sparse_adaptive; }
+
 /* the smallest pair distance of s at its q: by the broad phase when linked */
 static double min_distance(const cfIpcSystem *s)
 {

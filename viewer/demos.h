@@ -221,6 +221,12 @@ typedef struct cfvDemo {
      *  of it, prediction not checked, unless --heavy (make demos-check HEAVY=1); --check --demo ID
      *  runs it whole */
     bool heavy;
+    /** what the demo needs that a build may not link, as "the sparse path of chapter 9
+     *  (solutions/ch09/fast/, reference solutions only)" (NULL: nothing) */
+    const char *needs;
+    /** whether this build has what @ref needs names (NULL: always): a --check lists a demo without
+     *  it as not in this build, not as failed, and the viewer says why instead of starting it */
+    bool (*available)(void);
     size_t data_size;        /**< bytes of per-run data (run->data), zeroed at setup */
     /** Build the worlds with cfv_run_add_world(). Non-CF_OK stops with the message in err. */
     cfStatus (*setup)(cfvRun *run, cfError *err);

@@ -72,6 +72,16 @@ const char *cfv_run_todo_message(const cfvRun *run, char *buf, size_t cap)
     return buf;
 }
 
+/* a world's label is drawn whole or not at all: one longer than its slot (cfvSlot::label) is
+   the demo's mistake, said at setup rather than cut in the HUD */
+static bool label_fits(const char *label, cfError *err)
+{
+    size_t cap = sizeof ((cfvSlot *)0)->label;
+    if (!label || strlen(label) < cap) return true;
+    cf_error_set(err, CF_BAD_INPUT, "world label \"%.40s...\": %zu characters, at most %zu fit", label, strlen(label), cap - 1);
+    return false;
+}
+
 /* ---- worlds ----------------------------------------------------------------------------- */
 
 int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfVec3 offset, cfError *err)
@@ -81,6 +91,7 @@ int cfv_run_add_world(cfvRun *run, const cfWorldDef *def, const char *label, cfV
         return -1;
     }
     cfvSlot *s = &run->slot[run->n_slots];
+    if (!label_fits(label, err)) return -1;
     memset(s, 0, sizeof *s);
     cfStatus st = cf_world_init(&s->w, def);
     if (st != CF_OK) {
@@ -99,6 +110,7 @@ static int add_scene(cfvRun *run, const char *file, const char *label, cfVec3 of
         cf_error_set(err, CF_BAD_INPUT, "at most %d worlds per demo", CFV_MAX_WORLDS);
         return -1;
     }
+    if (!label_fits(label, err)) return -1;
     char path[1024];
     const char *dir = getenv("CF_SCENES_DIR");
     snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "scenes", file);
@@ -453,6 +465,9 @@ static cfStatus setup_demo(cfvRun *run, cfError *err)
 cfStatus cfv_run_start_demo(cfvRun *run, const cfvDemo *demo, cfError *err)
 {
     memset(run, 0, sizeof *run);
+    if (demo->available && !demo->available())
+        return cf_error_set(err, CF_BAD_INPUT, "demo %s is not in this build: it needs %s", demo->id,
+                            demo->needs ? demo->needs : "what this build does not link");
     run->demo = demo;
     snprintf(run->name, sizeof run->name, "%s", demo->id);
     snprintf(run->title, sizeof run->title, "%s", demo->title ? demo->title : "");

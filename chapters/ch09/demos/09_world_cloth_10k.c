@@ -77,6 +77,8 @@ const cfvDemo cfv_demo_ch09_world_cloth_10k = {
     .keys = "pause,restart",
     .prediction = "no surface crosses another in any step (signed volumes), every distance stays positive, the middle rests "
                   "within dhat of the box top and the corners fall more than 1 cm in 10 steps",
+    .needs = "chapter 9's sparse path (solutions/ch09/fast/, with the reference solutions only: not in a handout)",
+    .available = cf_world_ipc_sparse_linked,
     .steps = 10,
     .heavy = true, /* ~5 s a step idle: make demos-check takes one step, HEAVY=1 all ten */
     CFV_DEMO_HOOKS,

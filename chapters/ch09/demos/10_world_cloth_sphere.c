@@ -81,6 +81,8 @@ const cfvDemo cfv_demo_ch09_world_cloth_sphere = {
     .prediction = "no surface crosses another in any step (signed volumes), every distance stays positive, no node inside the "
                   "sphere by more than dhat/2, the middle rests on the top, the corners fall more than 5 cm and the boxes stay "
                   "on the sheet over the sphere",
+    .needs = "chapter 9's sparse path (solutions/ch09/fast/, with the reference solutions only: not in a handout)",
+    .available = cf_world_ipc_sparse_linked,
     .steps = 20,
     .heavy = true, /* one to five seconds a step: make demos-check takes one step, HEAVY=1 all twenty */
     CFV_DEMO_HOOKS,

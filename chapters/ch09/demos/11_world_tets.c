@@ -51,7 +51,7 @@ static double compression(const cfWorld *w)
 static cfStatus setup(cfvRun *run, cfError *err)
 {
     Data *d = run->data;
-    if (cfv_run_add_scene(run, "ch09_ipc_tets.json", "ipc: Neo-Hookean tet blocks and a rigid box (red: pairs within dhat)",
+    if (cfv_run_add_scene(run, "ch09_ipc_tets.json", "ipc: Neo-Hookean tets and a rigid box (red: pairs within dhat)",
                           cfu_zero3(), err) < 0)
         return CF_BAD_INPUT;
     d->min_dist = INFINITY;

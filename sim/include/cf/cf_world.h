@@ -582,6 +582,14 @@ cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err
 int cf_world_crossings(const cfWorld *w, const cfWorld *before, char *what, size_t cap);
 
 /**
+ * Whether this build links chapter 9's sparse path (the reference solutions' solutions/ch09/fast/:
+ * broad phase, sparse Newton, adaptive kappa), without which the ipc pipeline takes at most
+ * CF_IPC_DENSE_MAX_FREE free nodes and no adaptive kappa: false in a handout and with
+ * IMPL=exercises. What the viewer asks before a demo that needs it (cfvDemo::available).
+ */
+bool cf_world_ipc_sparse_linked(void);
+
+/**
  * For drawing the dhat shells: visit every contact pair of an ipc world (cf_ipc_for_pairs() on the
  * system the pipeline builds from its state) closer than dhat (the setting or its derived default), with the
  * closest points @p a (first feature) and @p b (second) and their distance @p d. CF_BAD_INPUT for
