@@ -1196,8 +1196,8 @@ END_TEST
 START_TEST(ch07_6_sliding_stop_distance)
 {
     /* a box sliding at v0 = 2 with mu = 0.5 stops after d = v0^2/(2 mu g) = 0.40775 m; the midpoint
-       rule is exact but for the last partial step: |d_h - d| <= mu g h^2 / 8 (from the
-       last partial step), plus the solver's tolerance; afterwards it rests exactly */
+       rule is exact but for the last partial step: |d_h - d| <= mu g h^2 / 8, plus the solver's
+       tolerance; afterwards it rests exactly */
     cfWorld w;
     world_ground(&w, 0.5);
     int i = add_body(&w, cf_shape_box(cfu_vec3(0.2, 0.2, 0.2)), 1.0, cfu_vec3(0, 0, 0.2), 0.5);

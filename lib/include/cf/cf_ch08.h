@@ -85,7 +85,7 @@ cfStatus cf_dual_split_check(const cfDualSystem *s, const double *P, const doubl
  * f(x) = cf_soft_forces() at @p x (elastic plus gravity):
  * - @p implicit (linearized backward Euler, notes 4.3.3, \f$\tau = t + h\f$):
  *   \f[ A = M - hB - h^2 K = (1 + h\alpha)\, M + (h\beta + h^2)\, K^+, \qquad b = M u + h f(x) \f]
- *   (the print's correction: h multiplies the forces only, \f$b = h (f_{ext} + f_e) + M u\f$);
+ *   (notes 4.3.3 corrected: h multiplies the forces only, \f$b = h (f_{ext} + f_e) + M u\f$);
  * - explicit (forces at the start of the step, notes 4.3.2, \f$\tau = t\f$): every M is the
  *   LUMPED mass \f$M_L\f$ (diagonal, cf_soft_mass_matrix() of a lumped body), whatever
  *   s->consistent_mass says: in A, in \f$M u\f$ and in the damping force,
