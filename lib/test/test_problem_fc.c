@@ -155,7 +155,7 @@ START_TEST(fc_cone_projection_cases)
     double pol[3] = {-2.0, 0.3, -0.4};
     cf_cone_project(pol, 0.5, out);
     for (int i = 0; i < 3; ++i) cft_assert_at(out[i] == 0.0, "i = %d", i);
-    /* the README's closed form on the boundary, and the digest's worked number (0.48, -0.24) */
+    /* the README's closed form on the boundary, and a worked number (0.48, -0.24) */
     double x[3] = {0.1, -1.0, 0.0};
     cf_cone_project(x, 0.5, out);
     cft_assert_near(out[0], 0.48, 1e-15, 0);

@@ -512,7 +512,7 @@ START_TEST(gen_planted_solution_is_real)
 }
 END_TEST
 
-START_TEST(gen_stack_of_the_digest)
+START_TEST(gen_stack_mass_ratio)
 {
     /* three particles, the top one 10 kg, h = 0.01: A = [[1, -1, 0], [-1, 2, -1], [0, -1, 1.1]],
        b = (-h g, 0, 0); the contacts carry 12, 11 and 10 kg times h g, and that solves it */
@@ -596,7 +596,7 @@ static void build(Suite *s)
     CFT_TEST(tg, gen_structures, "blocked, contact, banded and Poisson structure");
     CFT_TEST(tg, gen_planted_solution_is_real, "the planted solution solves every family");
     CFT_TEST(tg, gen_num4lcp_bug_and_determinism, "num4lcp's recipe fails; seeds are reproducible");
-    CFT_TEST(tg, gen_stack_of_the_digest, "the 1D mass-ratio stack: its matrix, vector and solution");
+    CFT_TEST(tg, gen_stack_mass_ratio, "the 1D mass-ratio stack: its matrix, vector and solution");
 }
 
 int main(int argc, char **argv) { return cft_main(argc, argv, "lib-problem-lcp", build); }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Chapter 10, exercise ch10.1: the Matchstick cone generator (notes Algorithm 21 with the digest's
-   robustness): the frame and the ellipse of a contact from the structure directions of its two
-   surfaces. Specification: lib/include/cf/cf_ch10.h; text: chapters/ch10/README.md. */
+/* Chapter 10, exercise ch10.1: the Matchstick cone generator (notes Algorithm 21 with projected
+   directions and a clamped arc cosine): the frame and the ellipse of a contact from the structure
+   directions of its two surfaces. Specification: lib/include/cf/cf_ch10.h; text:
+   chapters/ch10/README.md. */
 #include <math.h>
 
 #include "cf/cf_ch02.h"

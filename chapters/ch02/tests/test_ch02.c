@@ -1301,7 +1301,7 @@ START_TEST(ch02_6_sliding_block_stops)
     double want = 0.0;
     for (int k = 1; k <= 40; ++k) want += h * (v0 - k * mu * G * h);
     cft_assert_near(x, want, 1e-12, 0);
-    cft_assert_near(x, 0.3978, 1e-4, 0); /* the digest's number; analytic v0^2/(2 mu g) = 0.4077 */
+    cft_assert_near(x, 0.3978, 1e-4, 0); /* discrete, O(h) = v0 h / 2 short of v0^2/(2 mu g) = 0.4077 */
 }
 END_TEST
 

@@ -9,7 +9,7 @@
 
 /*
  * What the viewer must show: the unit sphere (an analytic SDF at the origin) and the large
- * triangle (-3,-3,0.95), (3,-3,0.95), (0,3,0.95) of chapter 3's worked case (digest 2.3.2). Its
+ * triangle (-3,-3,0.95), (3,-3,0.95), (0,3,0.95) of chapter 3's worked case (notes 2.3.2). Its
  * vertices are more than 2 m from the sphere, so vertex sampling (cf_collide_sdf_mesh with
  * faces off, ch03.6) finds nothing although the triangle cuts 5 cm into the sphere. Face
  * refinement (projected gradient descent on the barycentric weights, cf_sdf_triangle_min)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Chapter 3 tests: contact generation and CCD. Graded tests check certificates: surface points
    on both surfaces, identities (swap, rigid motion), analytic signed distances, brute-force
-   separation searches and fine time sampling; worked numbers come from the course-notes digest
-   and say so. Run with `make test-ch3` (your code) or `make test-ch3 IMPL=solutions`. */
+   separation searches and fine time sampling; worked numbers are computed by hand for the
+   notes' section they name. Run with `make test-ch3` (your code) or `make test-ch3 IMPL=solutions`. */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +110,7 @@ static cfRigidBody make_body(cfShape s, double mass)
 
 START_TEST(ch03_1_sphere_sphere_worked)
 {
-    /* digest 2.1.1: c1 = 0, r1 = 1, c2 = (1.5, 0, 0), r2 = 1 */
+    /* notes 2.1.1: c1 = 0, r1 = 1, c2 = (1.5, 0, 0), r2 = 1 */
     cfContact c;
     ck_assert_int_eq(cf_collide_sphere_sphere(V(0, 0, 0), 1.0, V(1.5, 0, 0), 1.0, 0.0, &c), 1);
     cft_assert_near(c.phi, -0.5, 1e-15, 0);
@@ -217,7 +217,7 @@ END_TEST
 
 START_TEST(ch03_2_worked_examples)
 {
-    /* digest 2.1.2: unit box, r = 0.25; shallow at x = -0.7, deep at x = -0.4 */
+    /* notes 2.1.2: unit box, r = 0.25; shallow at x = -0.7, deep at x = -0.4 */
     cfObb box = unit_cube(V(0, 0, 0), cfu_quat_identity());
     cfContact c;
     ck_assert_int_eq(cf_collide_sphere_box(V(-0.7, 0, 0), 0.25, &box, 0.0, &c), 1);
@@ -345,7 +345,7 @@ END_TEST
 
 START_TEST(ch03_3_sat_worked)
 {
-    /* digest 2.1.3, unit cubes, A at the origin */
+    /* notes 2.1.3, unit cubes, A at the origin */
     cfObb A = unit_cube(V(0, 0, 0), cfu_quat_identity());
     cfObb B = unit_cube(V(0, 1.1, 0), cfu_quat_identity());
     cfSatResult r = cf_sat_box_box(&A, &B, 0.0);
@@ -661,7 +661,7 @@ static int find_near(const cfContact *c, int n, cfVec3 p, double tol)
 
 START_TEST(ch03_3_face_manifolds_worked)
 {
-    /* digest 2.1.3: stacked cubes give 4 points at depth 0.1 on A's top face; turning the top
+    /* notes 2.1.3: stacked cubes give 4 points at depth 0.1 on A's top face; turning the top
        cube by 45 deg about y gives the clipped octagon, 8 points before reduction */
     cfObb A = unit_cube(V(0, 0, 0), cfu_quat_identity());
     cfObb B = unit_cube(V(0, 0.9, 0), cfu_quat_identity());
@@ -715,7 +715,7 @@ END_TEST
 
 START_TEST(ch03_3_edge_edge_worked)
 {
-    /* digest 2.1.3: crossed edges give one contact at (0, 0.7, 0), phi = 1.4 - sqrt(2) */
+    /* notes 2.1.3: crossed edges give one contact at (0, 0.7, 0), phi = 1.4 - sqrt(2) */
     cfObb A = unit_cube(V(0, 0, 0), axis_angle(0, 0, 1, 45));
     cfObb B = unit_cube(V(0, 1.4, 0), axis_angle(1, 0, 0, 45));
     cfContact c[CF_BOX_MAX_CONTACTS];
@@ -1229,7 +1229,7 @@ static double volume_at(const cfVec3 x[4], const cfVec3 u[4], double t)
 
 START_TEST(ch03_4_coplanarity_cubic)
 {
-    /* digest 2.2.2: coefficients (1, -2, 0, 0); random motions: the cubic equals the signed
+    /* notes 2.2.2: coefficients (1, -2, 0, 0); random motions: the cubic equals the signed
        volume of the moving points at any time */
     cfVec3 x[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.2, 0.2, 1)};
     cfVec3 u[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 0), V(0, 0, -2)};
@@ -1254,7 +1254,7 @@ END_TEST
 
 START_TEST(ch03_4_vertex_face_worked)
 {
-    /* digest 2.2.2 */
+    /* notes 2.2.2 */
     cfVec3 x[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0.2, 0.2, 1)};
     cfVec3 u[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 0), V(0, 0, -2)};
     cfCcdResult r = cf_ccd_vertex_face(x, u, 1.0);
@@ -1291,7 +1291,7 @@ END_TEST
 
 START_TEST(ch03_4_edge_edge_worked)
 {
-    /* digest 2.2.3 */
+    /* notes 2.2.3 */
     cfVec3 x[4] = {V(-1, 0, 0), V(1, 0, 0), V(0, -1, 1), V(0, 1, 1)};
     cfVec3 u[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, -2), V(0, 0, -2)};
     cfCcdResult r = cf_ccd_edge_edge(x, u, 1.0);
@@ -1542,7 +1542,7 @@ END_TEST
 
 START_TEST(ch03_5_worked_cases)
 {
-    /* digest 2.2.4: the in-plane vertex reaches the hypotenuse at t = 1.2 */
+    /* notes 2.2.4: the in-plane vertex reaches the hypotenuse at t = 1.2 */
     const double delta = 1e-6;
     cfVec3 x[4] = {V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(2, 0.2, 0)};
     cfVec3 u[4] = {V(0, 0, 0), V(0, 0, 0), V(0, 0, 0), V(-1, 0, 0)};
@@ -1936,7 +1936,7 @@ END_TEST
 
 START_TEST(ch03_6_face_refinement_worked)
 {
-    /* digest 2.3.2: a large triangle at z = 0.95 over the unit sphere: vertex sampling sees
+    /* notes 2.3.2: a large triangle at z = 0.95 over the unit sphere: vertex sampling sees
        nothing, per-face PGD finds the point (0, 0, 0.95) at s = -0.05 */
     cfSdfSphereData sd = {V(0, 0, 0), 1.0};
     cfSdf sph = cf_sdf_of_sphere(&sd);
@@ -2547,20 +2547,20 @@ END_TEST
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch03.1");
-    CFT_GRADED(t1, ch03_1_sphere_sphere_worked, "ch03.1", 2, "sphere-sphere worked example (digest 2.1.1)");
+    CFT_GRADED(t1, ch03_1_sphere_sphere_worked, "ch03.1", 2, "sphere-sphere worked example (notes 2.1.1)");
     CFT_GRADED(t1, ch03_1_sphere_sphere_certificates, "ch03.1", 3, "surface points, depth and swap symmetry");
     CFT_GRADED(t1, ch03_1_coincident_centres, "ch03.1", 1, "coincident centres give a finite normal");
     CFT_GRADED(t1, ch03_1_plane_sphere, "ch03.1", 2, "plane-sphere: point on the plane and on the sphere");
     CFT_GRADED(t1, ch03_1_margin, "ch03.1", 2, "speculative contacts within the margin");
 
     TCase *t2 = cft_tcase_unit(s, "ch03.2");
-    CFT_GRADED(t2, ch03_2_worked_examples, "ch03.2", 2, "shallow, deep and corner cases (digest 2.1.2)");
+    CFT_GRADED(t2, ch03_2_worked_examples, "ch03.2", 2, "shallow, deep and corner cases (notes 2.1.2)");
     CFT_GRADED(t2, ch03_2_matches_box_distance, "ch03.2", 3, "depth = box distance - r, normal = -gradient");
     CFT_GRADED(t2, ch03_2_continuous_across_faces, "ch03.2", 3, "depth continuous, normal kept across faces");
     CFT_GRADED(t2, ch03_2_rigid_motion, "ch03.2", 2, "rigid motions move the contact");
 
     TCase *t3 = cft_tcase_unit(s, "ch03.3");
-    CFT_GRADED(t3, ch03_3_sat_worked, "ch03.3", 2, "SAT: separated, stacked and crossed edges (digest 2.1.3)");
+    CFT_GRADED(t3, ch03_3_sat_worked, "ch03.3", 2, "SAT: separated, stacked and crossed edges (notes 2.1.3)");
     CFT_GRADED(t3, ch03_3_sat_touching_faces, "ch03.3", 1, "touching faces (s = 0): the face axis and 4 contacts");
     CFT_GRADED(t3, ch03_3_sat_ties_and_bias, "ch03.3", 1, "SAT: the separating edge axis, ties within 5e-10, the 5 % face bias");
     CFT_GRADED(t3, ch03_3_feature_ids, "ch03.3", 1, "feature ids: faces, vertex tags and edge numbers");
@@ -2576,9 +2576,9 @@ static void build(Suite *s)
     CFT_GRADED(t4, ch03_4_cubic_roots, "ch03.4", 2, "cubic roots: simple, double, at the ends, zero");
     CFT_GRADED(t4, ch03_4_cubic_roots_intervals, "ch03.4", 1, "cubic roots: the scale T, one-point intervals, order");
     CFT_GRADED(t4, ch03_4_coplanarity_cubic, "ch03.4", 2, "coplanarity cubic equals the signed volume");
-    CFT_GRADED(t4, ch03_4_vertex_face_worked, "ch03.4", 2, "vertex-face cases of digest 2.2.2");
+    CFT_GRADED(t4, ch03_4_vertex_face_worked, "ch03.4", 2, "vertex-face worked cases (notes 2.2.2)");
     CFT_GRADED(t4, ch03_4_ccd_special_cases, "ch03.4", 1, "bad input, no root, h = 0, degenerate, hits on edges and ends");
-    CFT_GRADED(t4, ch03_4_edge_edge_worked, "ch03.4", 1, "edge-edge cases of digest 2.2.3");
+    CFT_GRADED(t4, ch03_4_edge_edge_worked, "ch03.4", 1, "edge-edge worked cases (notes 2.2.3)");
     CFT_GRADED(t4, ch03_4_grazing_at_scale, "ch03.4", 1, "grazes: the tolerance 1e-12 L^3 (at scale 1000, L's terms), the side of a double root");
     CFT_GRADED(t4, ch03_4_normal_at_toi_zero, "ch03.4", 1, "contact at t = 0: the normal from -f'(0) or f''(0)");
     CFT_GRADED(t4, ch03_4_vertex_face_never_misses, "ch03.4", 2, "vertex-face never misses a sampled hit");
@@ -2597,7 +2597,7 @@ static void build(Suite *s)
     CFT_GRADED(t6, ch03_6_grid_outside, "ch03.6", 1, "queries outside the grid are safe bounds");
     CFT_GRADED(t6, ch03_6_sdf_point, "ch03.6", 2, "SDF-point: depth, normal, projected point");
     CFT_GRADED(t6, ch03_6_simplex_projection, "ch03.6", 2, "simplex projection: feasible, optimal, idempotent");
-    CFT_GRADED(t6, ch03_6_face_refinement_worked, "ch03.6", 3, "large triangle over a sphere (digest 2.3.2)");
+    CFT_GRADED(t6, ch03_6_face_refinement_worked, "ch03.6", 3, "large triangle over a sphere (notes 2.3.2)");
     CFT_GRADED(t6, ch03_6_sdf_mesh_transform, "ch03.6", 2, "SDF-mesh vertices in the right frame (Eq. 108)");
 
     TCase *t7 = cft_tcase_scene(s, "ch03.7");

@@ -1713,7 +1713,7 @@ START_TEST(ch04_3_small_known_solutions)
     ck_assert_int_eq(rep.iterations, 0);
     cft_assert_near(x[0] + x[1], 0.0, 0.0, 0);
     cf_lcp_free(&p);
-    /* the pyramid LCP of a sliding particle (zero diagonal at the slack): digest of notes 3.1.1,
+    /* the pyramid LCP of a sliding particle (zero diagonal at the slack): notes 1.6's model,
        unknowns (lambda_n, four friction directions, beta) */
     for (int k = 0; k < 2; ++k) {
         double mu = k == 0 ? 0.5 : 3.0;

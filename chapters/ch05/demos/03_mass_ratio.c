@@ -8,7 +8,7 @@
 /*
  * What the viewer must show: three copies of the mass-ratio stack (scenes/ch05_mass_ratio_stack):
  * left PGS with 20 sweeps, middle PGS with 200, right PGS with subspace minimization (ch05.8) with
- * 20. At this mass ratio PGS's error shrinks by a factor close to one per sweep (digest 3.2.7):
+ * 20. At this mass ratio PGS's error shrinks by a factor close to one per sweep (notes 3.2.7):
  * with 20 sweeps the light boxes cannot carry the heavy one: the left stack is crushed (13 cm in 5 s) and collapses later; 200
  * sweeps or a subspace solve hold it.
  */

@@ -95,7 +95,7 @@ static bool lcp_brute_force(const cfLcp *p, double *x)
     return found;
 }
 
-/* the 1D stack of digest 3.2.1: n particles of mass 1 (the top one ratio), ground contact 0,
+/* the 1D stack: n particles of mass 1 (the top one ratio), ground contact 0,
    contact i between particles i-1 and i; A = J M^-1 J^T, b = J u* with u* = -h g */
 static void lcp_stack(cfLcp *p, int n, double ratio, double h, double *exact)
 {
@@ -178,7 +178,7 @@ static void world_fc(cfWorld *w, cfFrictionProblem *fc)
     cft_assert_ok(cf_friction_problem_rigid(w->bodies, w->n_bodies, w->contacts.items, w->contacts.count, fc));
 }
 
-/* two unit cubes stacked on the ground, top mass @p top (contacts of digest 3.2.3) */
+/* two unit cubes stacked on the ground, top mass @p top (notes 3.2.3's Fig. 16) */
 static void two_box_world(cfWorld *w, double top, double mu)
 {
     world_ground(w, 0.01, mu, 20);
@@ -288,7 +288,7 @@ END_TEST
 
 START_TEST(ch05_1_oscillates_where_theory_allows)
 {
-    /* digest 3.2.1: diagonal 1, off-diagonal 0.6: 2D - A is not PD; Jacobi flips forever */
+    /* diagonal 1, off-diagonal 0.6: 2D - A is not PD; Jacobi flips forever */
     double A[9] = {1, .6, .6, .6, 1, .6, .6, .6, 1}, b[3] = {-1, -1, -1}, x[3] = {0, 0, 0};
     cfLcp p;
     lcp_dense(&p, 3, A, b);
@@ -468,7 +468,7 @@ START_TEST(ch05_2_stack_analytic)
     cf_report_init(&rep, g_hist, HIST);
     cft_assert_ok(cf_lcp_pgs(&p, &o, x, &rep));
     ck_assert_double_le(max_abs_diff(10, x, exact), 1e-6 * exact[0]);
-    /* digest: about 586 sweeps from zero; stays in a band (the measure is the 2-norm here) */
+    /* about 586 sweeps from zero (min-map residual); stays in a band (the 2-norm here) */
     ck_assert_int_ge(rep.iterations, 300);
     ck_assert_int_le(rep.iterations, 900);
     cf_lcp_free(&p);
@@ -534,7 +534,7 @@ END_TEST
 
 START_TEST(ch05_3_omega_scan)
 {
-    /* the digest's omega scan on the 1D stack: over-relaxation helps, 1.8 is far better than 1 */
+    /* an omega scan on the 1D stack: over-relaxation helps, 1.8 is far better than 1 */
     double exact[10];
     cfLcp p;
     lcp_stack(&p, 10, 1.0, 0.01, exact);
@@ -634,7 +634,7 @@ START_TEST(ch05_4_box_stack_certificates)
         cf_blcp_bounds(&p, x, i, &lo, &hi);
         cft_assert_at(x[i] >= lo - 1e-15 && x[i] <= hi + 1e-15, "i = %d", i);
     }
-    /* aggregates (digest 3.2.3: corner impulses are not unique): ground carries both boxes */
+    /* aggregates (corner impulses are not unique): ground carries both boxes */
     double sum = 0;
     for (int a = 0; a < w.contacts.count; ++a)
         if (w.contacts.items[a].body_a == 0) sum += x[3 * a];
@@ -1378,7 +1378,7 @@ END_TEST
 
 START_TEST(ch05_7_staggering)
 {
-    /* one particle: normal then friction; converges at once (digest: <= 3 outer iterations) */
+    /* one particle: normal then friction; converges at once (at most 3 outer iterations) */
     double q[3] = {-2, 1, 0.1};
     cfFrictionProblem fc;
     cfBlcp p;
@@ -1559,7 +1559,7 @@ END_TEST
 
 START_TEST(ch05_8_friction_and_cycle_example)
 {
-    /* digest 3.1.3's SPD example that cycles block pivoting: PGS-SM terminates at (0.375, 0, 0) */
+    /* chapter 4's SPD example that cycles block pivoting: PGS-SM terminates at (0.375, 0, 0) */
     double A[9] = {1.6, -0.8, 1.8, -0.8, 0.7, -0.7, 1.8, -0.7, 2.2}, b[3] = {-0.6, 0.7, -0.3};
     cfLcp l;
     lcp_dense(&l, 3, A, b);
@@ -1629,7 +1629,7 @@ END_TEST
 
 START_TEST(ch05_9_mass_ratio_stack)
 {
-    /* digest 3.2.7: at mass ratio 100 NNCG needs far fewer sweeps than PGS */
+    /* at mass ratio 100 NNCG (notes 3.2.7) needs far fewer sweeps than PGS */
     double exact[10], x[10] = {0}, y[10] = {0};
     cfBlcp p;
     blcp_stack(&p, 10, 100.0, exact);
@@ -1642,7 +1642,7 @@ START_TEST(ch05_9_mass_ratio_stack)
     cft_assert_ok(cf_blcp_nncg(&p, &o, x, &rn, NULL));
     cft_assert_ok(cf_blcp_pgs(&p, &o, y, &rp));
     ck_assert_msg(10 * rn.iterations < rp.iterations, "NNCG %d sweeps, PGS %d", rn.iterations, rp.iterations);
-    /* a small residual is not a small error at large mass ratios (digest 3.2.7): a looser bound */
+    /* a small residual is not a small error at large mass ratios: a looser bound */
     ck_assert_double_le(max_abs_diff(10, x, exact), 1e-4 * exact[0]);
     ck_assert_int_eq(rn.history_len, rn.iterations);
     cf_blcp_free(&p);

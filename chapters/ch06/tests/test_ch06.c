@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Chapter 6 tests: non-smooth Newton methods. Graded tests check the notes' analytic values and
    tie rules, every Jacobian against central differences away from kinks, the one-iteration and
-   quadratic-convergence facts of digest 3.3, agreement with Lemke (chapter 4) where the LCP
+   quadratic-convergence facts of notes 3.3, agreement with Lemke (chapter 4) where the LCP
    solution is unique, the outcomes the Siconos problems' classes imply, the single sliding
    particle, and the Siconos error measure on the FC3D reference problems.
    Run with `make test-ch6` (your code) or `make test-ch6 IMPL=solutions`. */
@@ -37,7 +37,7 @@ static void lcp_dense(cfLcp *p, int n, const double *A, const double *b)
     cf_dense_free(&D);
 }
 
-/* the 1D stack of digest 3.2.1 (as chapter 5's tests): n particles of mass 1, the top one
+/* the 1D stack (as chapter 5's tests): n particles of mass 1, the top one
    @p ratio; contact 0 on the ground; every contact carries the weight above it */
 static void lcp_stack(cfLcp *p, int n, double ratio, double h, double *exact)
 {
@@ -88,7 +88,7 @@ static void fc_dense(cfFrictionProblem *p, int nc, const double *W, const double
 START_TEST(ch06_1_analytic_values)
 {
     double da, db;
-    /* digest 3.3.2: exact values (rounding of a + b - sqrt: a few ulps) */
+    /* notes 3.3.2, Eq. 184: exact values (rounding of a + b - sqrt: a few ulps) */
     cft_assert_near(cf_ncp_fb(1, 1, NULL, NULL), 2.0 - sqrt(2.0), 1e-15, 0);
     cft_assert_near(cf_ncp_fb(0, 5, NULL, NULL), 0.0, 1e-15, 0);
     cft_assert_near(cf_ncp_fb(3, 0, NULL, NULL), 0.0, 1e-15, 0);
@@ -300,7 +300,7 @@ static int pgs_sweeps(const cfLcp *p, double tol, int budget)
 
 START_TEST(ch06_2_stack_in_one_iteration)
 {
-    /* digest 3.3.1 [verified]: with the tie-active rule the all-active stack is one linear solve
+    /* notes 3.3.1 (Eq. 182-183): with the tie-active rule the all-active stack is one linear solve
        from x = 0, at every mass ratio; the residual of that solve is rounding: |A| |x| eps with
        |x| ~ h g ratio n, so 1e-9 (relative to the load) holds up to ratio 1e6 */
     const double ratios[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
@@ -342,7 +342,7 @@ static double quadratic_ratio(const double *h, int len, double floor_)
 START_TEST(ch06_2_quadratic_convergence)
 {
     /* random SPD problems from the generators (PD, eigenvalues k/n): min-map Newton converges
-       in a handful of iterations (digest: 1-6 on SPD n = 20), quadratically: the ratio
+       in a handful of iterations (typically 1-6 on SPD n = 20), quadratically: the ratio
        |H_{k+1}| / |H_k|^2 stays bounded (a linear method's ratio grows like 1 / |H_k|). Pairs
        whose H_{k+1} is below 1e-13 (100 times the rounding of |A| |x| eps) are skipped. */
     int total = 0;
@@ -498,7 +498,7 @@ START_TEST(ch06_3_stacks_and_random)
     /* From x = 0 every upper contact sits at FB's kink (x_i = w_i = 0), where the notes'
        choice (alpha, beta) = (0, 1) reads "inactive": each iteration wakes one more contact of
        the stack, so n = 10 takes about n iterations, then converges quadratically (measured:
-       14-16); from a warm start 20% off the answer it takes a handful (digest: 5-6). */
+       14-16); from a warm start 20% off the answer it takes a handful (typically 5-6). */
     const double ratios[] = {1, 100, 1e4};
     for (int k = 0; k < 3; ++k)
         for (int warm = 0; warm < 2; ++warm) {
@@ -518,7 +518,7 @@ START_TEST(ch06_3_stacks_and_random)
                 cft_assert_near_at(x[i], exact[i], bound, 0, "ratio %g, i = %d", ratios[k], i);
             cf_lcp_free(&p);
         }
-    /* random SPD n = 20: 5-12 iterations (digest), quadratic at the end, the planted solution */
+    /* random SPD n = 20: typically 5-12 iterations, quadratic at the end, the planted solution */
     for (uint64_t seed = 1; seed <= 10; ++seed) {
         cfLcp p;
         int n = cf_lcpgen_family_size(CF_LCPGEN_PD, 20);
@@ -696,7 +696,7 @@ END_TEST
 
 START_TEST(ch06_4_particle_and_random_friction)
 {
-    /* chapter 5's worked example (digest 3.2.2): u = (-2, 1, 0.1), mu = 0.3, A = I */
+    /* chapter 5's worked example (boxed PGS, notes 3.2.2): u = (-2, 1, 0.1), mu = 0.3, A = I */
     double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, q[3] = {-2, 1, 0.1};
     cfLcp l;
     lcp_dense(&l, 3, I, q);
@@ -772,8 +772,8 @@ static void system_start(const cfContactSystem *s, double *x)
 
 START_TEST(ch06_5_sliding_and_sticking_particle)
 {
-    /* digest 3.3.4: mu = 0.5, u_t = 2, u_n = -1, m = 1: lambda_n = 1, lambda_t = -0.5 opposite
-       the slip, gamma = |v_t| = 1.5 */
+    /* notes 3.3.4's full system, one sliding particle: mu = 0.5, u_t = 2, u_n = -1, m = 1:
+       lambda_n = 1, lambda_t = -0.5 opposite the slip, gamma = |v_t| = 1.5 */
     for (int kind = 0; kind < CF_NCP_KIND_COUNT; ++kind) {
         cfContactSystem s;
         particle_system(&s, cfu_vec3(2, 0, -1), 0.5, 1.0);

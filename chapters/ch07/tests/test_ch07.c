@@ -3,7 +3,7 @@
    the ellipsoid projection against its KKT conditions from 1e-6 to 1e6, the matrix-free
    w = M^-1 J^T lambda against the bodies' own impulse response, PROX-GS against boxed PGS
    (chapter 5) iterate for iterate, Jacobi and Gauss-Seidel against the FC3D residual of the
-   Siconos reference problems, the adaptive rule on the digest's 2-cycle, and the Moreau stepper
+   Siconos reference problems, the adaptive rule on an exact 2-cycle, and the Moreau stepper
    against analytic physics (free fall, stopping distance, restitution, torsion, post-projection).
    Run with `make test-ch7` (your code) or `make test-ch7 IMPL=solutions`. */
 #define _POSIX_C_SOURCE 200809L
@@ -246,7 +246,7 @@ START_TEST(ch07_2_ellipsoid_worked)
     check_ellipsoid((double[]){1, 0.5, 0.25}, (double[]){2, 0, 0}, (double[]){1, 0, 0}, 1e-14);
     double s = 1 / sqrt(3.0);
     check_ellipsoid((double[]){1, 1, 1}, (double[]){1, 1, 1}, (double[]){s, s, s}, 1e-14);
-    /* digest 3.4.3 and paper-digest 1.4 (6 digits given) */
+    /* general axes (6 digits: the bisection's answer, f(x) = 0 to 1e-12) */
     check_ellipsoid((double[]){2, 1, 0.5}, (double[]){3, 2, 1}, (double[]){1.708406, 0.497007, 0.076357}, 1e-6);
     check_ellipsoid((double[]){1, 2, 0.5}, (double[]){2, 2, 2}, (double[]){0.635009, 1.300906, 0.208371}, 1e-6);
     /* inside: z itself, no bisection */
@@ -490,8 +490,8 @@ START_TEST(ch07_3_jacobi_sweep)
 }
 END_TEST
 
-/* the digest's 2-cycle (3.4.4): friction rows A_FF = [[2, 1], [1, 2]], b_F = (-1, 1) on the unit
-   disk; the normal row decoupled with lambda_n = 1 (A_nn = 1, b_n = -1, mu = 1) */
+/* a 2-cycle of fixed-r PROX (notes 3.4.4): friction rows A_FF = [[2, 1], [1, 2]], b_F = (-1, 1)
+   on the unit disk; the normal row decoupled with lambda_n = 1 (A_nn = 1, b_n = -1, mu = 1) */
 static void cycle_problem(cfProxProblem *p)
 {
     const double A[9] = {1, 0, 0, 0, 2, 1, 0, 1, 2}, b[3] = {-1, -1, 1};
@@ -528,7 +528,7 @@ START_TEST(ch07_3_adaptive_cycle)
     ck_assert_int_eq(st.sweeps, st.accepted + st.rollbacks);
     ck_assert_int_eq(rep.iterations, st.sweeps);
     ck_assert(rep.reason == CF_STOP_ABSOLUTE && rep.measure == CF_MEASURE_IMPULSE_CHANGE);
-    cft_assert_near(st.r_scale, 0.5, 0, 0); /* one halving ends the cycle (digest: final r 0.5) */
+    cft_assert_near(st.r_scale, 0.5, 0, 0); /* one halving ends the cycle (final r 0.5) */
     /* after the halving a sweep moves lambda by half as much for the same error: the stop
        compares e with scale tol_abs = 5e-11, not tol_abs (the listing's test) */
     cft_assert_near(st.tol_used, 0.5 * o.tol_abs, 0, 1e-15);
@@ -716,7 +716,7 @@ START_TEST(ch07_4_pgs_equivalence)
 {
     /* one particle (A = I/m) on the ground: PROX-GS with the box set, local r = 1/A_ii and no
        adaptation equals boxed PGS (ch05.4) sweep for sweep; here with a slip along t and a stick
-       along b (digest 3.2.2: lambda = (2, -0.6, -0.1) in one sweep) */
+       along b (chapter 5's example: lambda = (2, -0.6, -0.1) in one sweep) */
     const double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {-2, 1, 0.1};
     cfProxProblem p;
     one_contact(&p, A, b, 0.3);
@@ -1196,8 +1196,8 @@ END_TEST
 START_TEST(ch07_6_sliding_stop_distance)
 {
     /* a box sliding at v0 = 2 with mu = 0.5 stops after d = v0^2/(2 mu g) = 0.40775 m; the midpoint
-       rule is exact but for the last partial step: |d_h - d| <= mu g h^2 / 8 (paper-digest 1.4 item
-       10), plus the solver's tolerance; afterwards it rests exactly */
+       rule is exact but for the last partial step: |d_h - d| <= mu g h^2 / 8, plus the solver's
+       tolerance; afterwards it rests exactly */
     cfWorld w;
     world_ground(&w, 0.5);
     int i = add_body(&w, cf_shape_box(cfu_vec3(0.2, 0.2, 0.2)), 1.0, cfu_vec3(0, 0, 0.2), 0.5);
@@ -1656,7 +1656,7 @@ static void build(Suite *s)
     CFT_GRADED(t1, ch07_1_projection_properties, "ch07.1", 6, "projections: library cone, idempotent, VI, non-expansive");
 
     TCase *t2 = cft_tcase_unit(s, "ch07.2");
-    CFT_GRADED(t2, ch07_2_ellipsoid_worked, "ch07.2", 4, "ellipsoid: the digest's worked points, inside, zero axes");
+    CFT_GRADED(t2, ch07_2_ellipsoid_worked, "ch07.2", 4, "ellipsoid: worked points, inside, zero axes");
     CFT_GRADED(t2, ch07_2_ellipsoid_kkt_extremes, "ch07.2", 6, "ellipsoid: surface, KKT, closest; axes 1e-6..1e6");
     CFT_GRADED(t2, ch07_2_friction_set, "ch07.2", 5, "friction set: disk, box, ellipse, ellipsoid, R-metric");
 

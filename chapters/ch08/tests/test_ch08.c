@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Chapter 8 tests: soft-body contact in the dual form. Graded tests check the digest's two-node
+/* Chapter 8 tests: soft-body contact in the dual form. Graded tests check a two-node
    spring exactly (W_A = 2/3, W_M = 1, W_D = 1/2, lambda = 1.5 and 1, ICA's iterates), finite
    differences of the backward-Euler residual, Algorithm 15 against the dense J A^-1 J^T, partial
    evaluation against PGS on the assembled W, ICA against CA, Otaduy's properties (position
@@ -70,7 +70,7 @@ static void dual_alloc(cfDualSystem *s, int n, int nc, double h)
 }
 
 /*
- * The digest's two-node spring (section 2.3) as a dual system: nodes 0 (on the ground) and 1,
+ * The two-node spring of cf_ch08.h as a dual system: nodes 0 (on the ground) and 1,
  * 6 unknowns; the spring couples the vertical ones: A_z = [[2, -1], [-1, 2]] (implicit) or I
  * (explicit, W_M), x and y identity; b = (0, 0, -1, 0, 0, -1); one contact at node 0 with frame
  * (z, x, y), phi = 0, frictionless.
@@ -347,7 +347,7 @@ static void check_against_be(const cfSoftBody *s, cfVec3 g, double h, const cfVe
 
 START_TEST(ch08_1_two_node_spring)
 {
-    /* the digest's two-node spring: A_z = [[2, -1], [-1, 2]], x and y identity, b = (0, 0, -1) per node;
+    /* the two-node spring: A_z = [[2, -1], [-1, 2]], x and y identity, b = (0, 0, -1) per node;
        explicitly A = I, b the same (the spring is at rest) */
     cfSoftBody s;
     cfError err;

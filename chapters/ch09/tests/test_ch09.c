@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Chapter 9 tests: penalty forces against analytic physics (resting depth mg/k, rebound sqrt(eps),
-   Coulomb's bound), the barrier against the digest's spot values, scaling laws, finite
+   Coulomb's bound), the barrier against exact spot values, scaling laws, finite
    differences and the resting-particle table, distances against their optimality conditions
    and every derivative against finite differences, PSD projection against its eigenvalues,
    Newton against gradient descent, the CCD line search over 10^4 random trajectories (no
@@ -171,7 +171,7 @@ START_TEST(ch09_1_resting_depth_and_rebound)
     cft_assert_near(zend, -G_EARTH / 1e4, 1e-9, 1e-6);
     cft_assert_near(v, 0.0, 1e-6, 0);
     /* restitution: eps scales the receding spring; the stored energy comes back times eps, so the
-       speed ratio is sqrt(eps) (digest [ext]); no gravity inside so short a contact matters little */
+       speed ratio is sqrt(eps) (not eps; errata); no gravity inside so short a contact matters little */
     const double eps[] = {1.0, 0.25, 0.64};
     for (int e = 0; e < 3; ++e) {
         double z = 0.0, vz = -1.0, h = 1e-6, k = 1e6;
@@ -312,7 +312,7 @@ START_TEST(ch09_2_scaling_and_resting_table)
             cft_assert_near_at(c1, s[k] * b1, 0, 1e-12, "s %g, d %g", s[k], d);
             cft_assert_near_at(c2, b2, 0, 1e-10, "s %g, d %g", s[k], d);
         }
-    /* the digest's resting particle: m = 1, g = 9.81, dhat = 1e-3 */
+    /* the README's resting particle: m = 1, g = 9.81, dhat = 1e-3 */
     const double kappa[] = {1e3, 1e4, 1e5, 1e6}, dstar[] = {1.2444e-4, 5.3589e-4, 8.3006e-4, 9.4391e-4};
     for (int k = 0; k < 4; ++k)
         cft_assert_near_at(cf_ipc_resting_distance(G_EARTH, kappa[k], 1e-3), dstar[k], 0, 1e-4, "kappa %g", kappa[k]);
@@ -666,7 +666,7 @@ END_TEST
 
 START_TEST(ch09_4_resting_particle_table)
 {
-    /* the digest's resting particle, simulated: it settles where kappa (-b'(d*)) = m g */
+    /* the README's resting particle, simulated: it settles where kappa (-b'(d*)) = m g */
     const double kappa[] = {1e3, 1e4, 1e5, 1e6}, dstar[] = {1.2444e-4, 5.3589e-4, 8.3006e-4, 9.4391e-4};
     for (int k = 0; k < 4; ++k) {
         cfIpcSystem s;
@@ -1154,7 +1154,7 @@ START_TEST(ch09_7_slide_profiles)
     cft_assert_near(ds, 0.0, 0, 0);
     cft_assert_near(cf_slide_profile(CF_SLIDE_QUADRATIC, 0.25 * eps, eps, NULL), 0.4375, 0, 1e-14);
     cft_assert_near(cf_slide_profile(CF_SLIDE_RATIONAL, 3 * eps, eps, NULL), 0.75, 0, 1e-14);
-    /* creep speeds s(x) = r = tan(theta)/mu: the digest's example theta = 10 deg, mu = 0.2 */
+    /* creep speeds s(x) = r = tan(theta)/mu: the README's example theta = 10 deg, mu = 0.2 */
     double r = tan(10.0 * CF_PI / 180.0) / 0.2;
     cft_assert_near(r, 0.88163, 1e-5, 0);
     const double want[2] = {0.65596, 7.4484};

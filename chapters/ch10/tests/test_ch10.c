@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Chapter 10 tests: the Matchstick generator against the digest's worked numbers and under a
+/* Chapter 10 tests: the Matchstick generator against worked numbers (README) and under a
    rotation of the whole configuration; the ellipse projection against its KKT conditions and a
    sampled rim; the force of maximal dissipation against the minimum of f.v over the rim; the
    anisotropic solvers (blocked PGS, PROX-GS of Algorithm 22, Newton on the NCP) against the
    natural map of the elliptic cone, against each other and against chapters 5-7 on the
    isotropic equivalent problem; the NCP Jacobians against finite differences; friction tensors
-   against f^T C_P f = lambda_n^2 and the digest's forces; plowing against a texture whose
+   against f^T C_P f = lambda_n^2 and worked forces; plowing against a texture whose
    coefficients are known in closed form. Run with `make test-ch10` (your code) or
    `make test-ch10 IMPL=solutions`. */
 #include <stdio.h>
@@ -103,7 +103,7 @@ static cfVec3 turn(cfQuat q, cfVec3 v) { return cfu_quat_rotate(q, v); }
 
 START_TEST(ch10_1_worked)
 {
-    /* the digest's numbers: mu 0.5, mu^A (0.2, 0.8), n = z, s_A = x */
+    /* the README's numbers: mu 0.5, mu^A (0.2, 0.8), n = z, s_A = x */
     const cfVec3 n = cfu_vec3(0, 0, 1), x = cfu_vec3(1, 0, 0);
     struct {
         cfVec3 sb;
@@ -133,7 +133,7 @@ START_TEST(ch10_1_worked)
         cft_assert_near_at(cfu_dot(n, b), 0.0, 1e-15, 0, "case %d", k);
         cft_assert_near_at(cfu_dot(cfu_cross(n, t), b), 1.0, 1e-15, 0, "case %d (right-handed)", k);
     }
-    /* the 45 degree frame of the digest: b = (-0.38268, 0.92388, 0) */
+    /* the 45 degree frame of the README: b = (-0.38268, 0.92388, 0) */
     cfVec3 t, b;
     double mu[2];
     cft_assert_ok(cf_matchstick_cone(n, x, cfu_vec3(1, 1, 0), &MS, &t, &b, mu));
@@ -1366,7 +1366,7 @@ END_TEST
 static void build(Suite *s)
 {
     TCase *t1 = cft_tcase_unit(s, "ch10.1");
-    CFT_GRADED(t1, ch10_1_worked, "ch10.1", 5, "Matchstick: the digest's parallel, flipped, orthogonal, 45 and 30 degrees");
+    CFT_GRADED(t1, ch10_1_worked, "ch10.1", 5, "Matchstick: worked cases, parallel, flipped, orthogonal, 45 and 30 degrees");
     CFT_GRADED(t1, ch10_1_robust_and_rotated, "ch10.1", 5, "Matchstick: projected directions, rotated world, unstructured, bad input");
 
     TCase *t2 = cft_tcase_unit(s, "ch10.2");
@@ -1385,7 +1385,7 @@ static void build(Suite *s)
     CFT_GRADED(t4, ch10_4_newton_solves, "ch10.4", 7, "Newton: elliptic natural map, PGS's answer, Alart-Curnier when isotropic");
 
     TCase *t5 = cft_tcase_unit(s, "ch10.5");
-    CFT_GRADED(t5, ch10_5_tensor_force, "ch10.5", 5, "tensor force: the digest's, 90-degree isotropy, signed angle, rotation");
+    CFT_GRADED(t5, ch10_5_tensor_force, "ch10.5", 5, "tensor force: worked values, 90-degree isotropy, signed angle, rotation");
     CFT_GRADED(t5, ch10_5_tensor_cone, "ch10.5", 6, "equivalent cone: f^T C_P f = lambda_n^2, singular values, the world's frame");
     CFT_GRADED(t5, ch10_5_dissipation, "ch10.5", 4, "dissipation: 10.46 degrees, eigenvectors, the ellipse's maximum");
 

@@ -51,7 +51,7 @@ extern "C" {
  * Coincident centres (\f$\|d\| \le 10^{-12} (r_a + r_b)\f$): n = (0, 0, 1), \f$p = c_a\f$, \f$\phi = -(r_a + r_b)\f$.
  * feature = cf_feature(CF_FEAT_SINGLE, 0).
  *
- * Worked example (digest 2.1.1): ca = 0, ra = 1, cb = (1.5, 0, 0), rb = 1 gives
+ * Worked example (notes 2.1.1): ca = 0, ra = 1, cb = (1.5, 0, 0), rb = 1 gives
  * phi = -0.5, n = (1, 0, 0), p = (0.75, 0, 0).
  */
 int cf_collide_sphere_sphere(cfVec3 ca, double ra, cfVec3 cb, double rb, double margin, cfContact *out);
@@ -93,7 +93,7 @@ int cf_collide_plane_sphere(cfVec3 n, double offset, cfVec3 c, double r, double 
  *   \f$p = (p_A + p_B)/2\f$.
  * Returns 1 and fills @p out when phi <= @p margin, else 0. feature = cf_feature(CF_FEAT_SINGLE, 0).
  *
- * Worked examples (digest 2.1.2; unit box h = 0.5 at the origin, r = 0.25):
+ * Worked examples (notes 2.1.2; unit box h = 0.5 at the origin, r = 0.25):
  * centre (-0.7, 0, 0): phi = -0.05, n = (1, 0, 0), p_B = (-0.5, 0, 0);
  * centre (-0.4, 0, 0) (deep): phi = -0.35, n = (1, 0, 0), p_B = (-0.5, 0, 0).
  */
@@ -140,7 +140,7 @@ typedef struct cfSatResult {
  *   4-point manifolds that stack). Among edge axes the largest s wins (first on ties).
  * - n = l or -l, whichever has n . d >= 0 (+l when d . l = 0).
  *
- * Worked examples (digest 2.1.3; unit cubes, h = 0.5, A at the origin): B at (0, 1.1, 0):
+ * Worked examples (notes 2.1.3; unit cubes, h = 0.5, A at the origin): B at (0, 1.1, 0):
  * separated, s = 0.1 on axis 1. B at (0, 0.9, 0): axis 1, s = -0.1, n = (0, 1, 0) (the face
  * of B and the cross axes tie; A's face is kept). Crossed edges (A turned 45 deg about z, B
  * turned 45 deg about x at (0, 1.4, 0)): edge axis a_z x b_x, s = -0.014214, n = (0, 1, 0).
@@ -176,7 +176,7 @@ cfSatResult cf_sat_box_box(const cfObb *a, const cfObb *b, double margin);
  * - When more than @p max_contacts points survive (1 <= max_contacts <= 8), reduce them
  *   with cf_manifold_reduce().
  *
- * Worked examples (digest 2.1.3, unit cubes): B at (0, 0.9, 0): 4 contacts, phi = -0.1,
+ * Worked examples (notes 2.1.3, unit cubes): B at (0, 0.9, 0): 4 contacts, phi = -0.1,
  * p_A = (+-0.5, 0.5, +-0.5); B also turned 45 deg about y: 8 contacts (max_contacts = 8) at
  * p_A = (+-0.5, 0.5, +-0.2071) and (+-0.2071, 0.5, +-0.5); the crossed edges: 1 contact at
  * p = (0, 0.7, 0), phi = -0.014214.
@@ -272,7 +272,7 @@ void cf_ccd_cubic(const cfVec3 x[4], const cfVec3 u[4], double c[4]);
  * (status DEGENERATE, toi = that root). No root passes: MISS with toi = h.
  * h < 0 or non-finite input: MISS.
  *
- * Worked example (digest 2.2.2): the triangle above, vertex (0.2, 0.2, 1) with u = (0, 0, -2)
+ * Worked example (notes 2.2.2): the triangle above, vertex (0.2, 0.2, 1) with u = (0, 0, -2)
  * and h = 1: HIT at 0.5, p = (0.2, 0.2, 0), n = (0, 0, 1) (the vertex comes from +z).
  */
 cfCcdResult cf_ccd_vertex_face(const cfVec3 x[4], const cfVec3 u[4], double h);
@@ -295,7 +295,7 @@ cfCcdResult cf_ccd_vertex_face(const cfVec3 x[4], const cfVec3 u[4], double h);
  * vertex-face case with the sign flipped).
  * The cubic vanishing identically (parallel or coplanar motion): DEGENERATE, toi = 0.
  *
- * Worked example (digest 2.2.3): edge (-1,0,0)-(1,0,0) at rest, edge (0,-1,1)-(0,1,1) moving
+ * Worked example (notes 2.2.3): edge (-1,0,0)-(1,0,0) at rest, edge (0,-1,1)-(0,1,1) moving
  * (0, 0, -2), h = 1: HIT at 0.5, a = b = 0.5, p = 0, n = (0, 0, 1).
  */
 cfCcdResult cf_ccd_edge_edge(const cfVec3 x[4], const cfVec3 u[4], double h);
@@ -354,7 +354,7 @@ void cf_ccd_inclusion_bounds(cfCcdKind kind, const cfVec3 x[4], const cfVec3 u[4
  * with toi no later than the first touching time. At a HIT's toi the features are within
  * O(delta) (times the size of the configuration) of each other, since the accepted box's
  * image contains 0; when they approach at a grazing angle the true time of impact can be
- * later than toi by more than delta h (a tolerance in space, not in time). Worked example (digest 2.2.4): triangle
+ * later than toi by more than delta h (a tolerance in space, not in time). Worked example (notes 2.2.4): triangle
  * (0,0,0), (1,0,0), (0,1,0) at rest, vertex (2, 0.2, 0) moving (-1, 0, 0) in its plane, h = 2:
  * the cubic is identically zero (ch03.4 says DEGENERATE) but inclusion finds toi = 1.2.
  */
@@ -408,7 +408,7 @@ void cf_project_simplex3(double w[3]);
  * x = w0 x1 + w1 x2 + w2 x3, d_i = grad s(x) . x_i, w <- Proj_simplex(w - alpha d)
  * (project AFTER the step); stop early when no weight changes by more than 1e-14.
  * Writes the final weights to @p w and returns s at the final point.
- * Worked example (digest 2.3.2): unit sphere SDF, triangle (-3,-3,0.95), (3,-3,0.95),
+ * Worked example (notes 2.3.2): unit sphere SDF, triangle (-3,-3,0.95), (3,-3,0.95),
  * (0,3,0.95), alpha = 0.05, 200 iterations: w = (0.25, 0.25, 0.5), s = -0.05.
  */
 double cf_sdf_triangle_min(const cfSdf *sdf, cfVec3 x1, cfVec3 x2, cfVec3 x3, double alpha, int iters, double w[3]);
@@ -439,7 +439,7 @@ cfSdfMeshOptions cf_sdf_mesh_options_default(void);
  * Writes at most @p max_out contacts; returns how many were found (more than max_out means
  * some were dropped). @p opt NULL: defaults.
  *
- * Worked example (digest 2.3.2): unit sphere SDF at the origin, the large triangle above:
+ * Worked example (notes 2.3.2): unit sphere SDF at the origin, the large triangle above:
  * 0 vertex contacts; with faces, 1 contact with phi = -0.05 and n = (0, 0, 1).
  */
 int cf_collide_sdf_mesh(const cfSdf *sdf, cfPose A, const cfTriMesh *mesh, cfPose B, const cfSdfMeshOptions *opt,

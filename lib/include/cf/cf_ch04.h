@@ -402,9 +402,10 @@ cfStatus cf_lcp_murty(const cfLcp *p, const cfPivotOptions *opt, double *x, cfRe
  * cf_pivot_max() iterations.
  *
  * Worked example: A = [[2, 1], [1, 2]], b = (-1, 1): F = {0, 1} gives x = (1, -1), index 1 leaves;
- * F = {0} gives x = (1/2, 0), w = (0, 3/2): 2 iterations. The SPD cycle of the notes'
- * digest, A = [[1.6, -0.8, 1.8], [-0.8, 0.7, -0.7], [1.8, -0.7, 2.2]], b = (-0.6, 0.7, -0.3),
- * cycles with period 3 without the safeguard and is solved with it: x = (0.375, 0, 0).
+ * F = {0} gives x = (1/2, 0), w = (0, 3/2): 2 iterations. An SPD cycle (BPP can cycle
+ * on SPD A, notes 3.1.3): A = [[1.6, -0.8, 1.8], [-0.8, 0.7, -0.7], [1.8, -0.7, 2.2]],
+ * b = (-0.6, 0.7, -0.3), cycles with period 3 without the safeguard and is solved with it:
+ * x = (0.375, 0, 0).
  */
 cfStatus cf_lcp_bpp(const cfLcp *p, const cfPivotOptions *opt, double *x, cfReport *rep);
 /** @} */

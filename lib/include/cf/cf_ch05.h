@@ -131,7 +131,7 @@ void cf_disk_project(double lt[2], double radius);
  * is positive definite (e.g. strictly diagonally dominant A); may oscillate otherwise.
  * Worked example: A = [[2, 1], [1, 2]], b = (-1, -1), x = 0, omega = 1: sweep 1 gives
  * x = (0.5, 0.5), sweep 2 gives (0.25, 0.25), converging to (1/3, 1/3).
- * Counter-example (digest 3.2.1): A with diagonal 1, off-diagonal 0.6 (3x3), b = -1: from 0,
+ * Counter-example: A with diagonal 1, off-diagonal 0.6 (3x3), b = -1: from 0,
  * undamped Jacobi flips between (0, 0, 0) and (1, 1, 1) forever; the residual stays at sqrt(3).
  */
 cfStatus cf_lcp_jacobi(const cfLcp *p, const cfSplitOptions *o, double *x, cfReport *rep);
@@ -168,7 +168,7 @@ cfStatus cf_lcp_psor(const cfLcp *p, const cfSplitOptions *o, double *x, cfRepor
  * \f$x_i \leftarrow \mathrm{mid}(lo_i,\; x_i - \omega\, r_i / A_{ii},\; hi_i)\f$. Residual: cf_blcp_residual().
  * For contact problems order the variables normal first, then its tangents (the layout of
  * cf_friction_boxed_lcp() does this).
- * Worked example (digest 3.2.2): one particle of mass 1 on the ground, contact velocity
+ * Worked example (notes 3.2.2's BLCP): one particle of mass 1 on the ground, contact velocity
  * (u_n, u_t, u_b) = (-2, 1, 0.1), mu = 0.3: A = I, b = u, and one sweep gives the exact
  * solution lambda = (2, -0.6, -0.1) (slips along t, sticks along b).
  */
@@ -348,7 +348,7 @@ cfStatus cf_blcp_staggered(const cfBlcp *p, const cfSplitOptions *o, double *x, 
  * (B = the rest, held at their bounds), set x_F = mid(lo, y, hi) with bounds recomputed from the
  * new x (findex), and stop phase II when the free set did not change. When A_FF is not positive
  * definite the subspace step is skipped. Residual after each outer iteration: cf_blcp_residual().
- * Worked fact (digest 3.2.6): on the 1D stack with all contacts active one PGS sweep makes every
+ * Worked fact (notes 3.2.6): on the 1D stack with all contacts active one PGS sweep makes every
  * x_i > 0 and the subspace solve is exact: one outer iteration.
  */
 cfStatus cf_blcp_pgs_sm(const cfBlcp *p, const cfSplitOptions *o, double *x, cfReport *rep);

@@ -209,7 +209,7 @@ cfStatus cf_lcp_minmap_eval(const cfLcp *p, const double *r, const double *x, do
  * @brief ch06.2: min-map Newton on the LCP (provided wrapper over the two functions above):
  * r = cf_lcp_r_scaling() when o->scale, else 1; stopping measure cf_lcp_residual().
  * CF_BAD_INPUT (rep->status set) when cf_lcp_newton_check() or cf_newton_options_check() fails.
- * Worked example (digest 3.3.1): on the all-active 1D stack it stops after ONE iteration at every
+ * Worked example (notes 3.3.1's tie rule): on the all-active 1D stack it stops after ONE iteration at every
  * mass ratio, where PGS needs thousands of sweeps.
  */
 cfStatus cf_lcp_newton_minmap(const cfLcp *p, const cfNewtonOptions *o, double *x, cfReport *rep);

@@ -146,7 +146,7 @@ typedef struct cfProxOptions {
     double r_global;     /**< global strategy: r (> 0); 0 (default): Foerg's 1/(|l_min| + |l_max|) ~ 1/|A|_2 by power iteration */
     double omega;        /**< scale of the local and blocked r-factors, in (0, 2) (omega/A_ii is PSOR's step; default 1) */
     double nu;           /**< shrink factor of a rejected sweep, in (0, 1]; 0 (default): the strategy's (0.5 global and blocked, 0.9 local); 1: never shrink */
-    double theta;        /**< reject when e^{k+1} >= theta max(last @ref window accepted merits), in (0, 1] (default 1: the digest's ">=", which catches exact cycles) */
+    double theta;        /**< reject when e^{k+1} >= theta max(last @ref window accepted merits), in (0, 1] (default 1: ">=", not the listing's ">", which catches exact cycles) */
     int window;          /**< accepted merits the rule compares with, 1..#CF_PROX_WINDOW_MAX (default 1: the listing's; more tolerates a non-monotone but converging merit) */
     double grow;         /**< >= 1: after @ref grow_after accepted sweeps in a row the r-factors grow by this, never above their start (default 1: off) */
     int grow_after;      /**< accepted sweeps in a row before a growth (>= 1; default 10) */
@@ -252,7 +252,7 @@ void cf_prox_box(int n, const double *z, const double *hi, double *out);
 
 /**
  * @brief ch07.2: the closest point @p x of the ellipsoid
- * \f$\{(x_1/a)^2 + (x_2/b)^2 + (x_3/c)^2 \le 1\}\f$ to @p z (notes Algorithm 13 with the digest's
+ * \f$\{(x_1/a)^2 + (x_2/b)^2 + (x_3/c)^2 \le 1\}\f$ to @p z (notes Algorithm 13 with the README's
  * corrections; abc = (a, b, c), each >= 0). Returns the bisection steps taken (0 when z is inside).
  * 1. An axis of length 0 forces its coordinate to 0 (\f$x_i = 0\f$); when every axis is 0, x = 0.
  * 2. Scale by a power of two: \f$m = \max(a, b, c, |z_1|, |z_2|, |z_3|) = f\, 2^e\f$ with f in
@@ -360,7 +360,7 @@ double cf_prox_jacobi_sweep(const cfProxProblem *p, const double *R, double scal
  * report, measure CF_MEASURE_IMPULSE_CHANGE). Stats: sweeps, accepted, rollbacks, grows (the rule
  * raised scale on an accepted sweep), resets (the rule's), r_scale = scale, r_max, merit = the last
  * accepted e, tol_used, reason.
- * Worked (digest 3.4.4): A = [[2, 1], [1, 2]], b = (-1, 1) on the unit disk (one contact of dim 3
+ * Worked: A = [[2, 1], [1, 2]], b = (-1, 1) on the unit disk (one contact of dim 3
  * with A_nn large and b_n < 0 so that lambda_n stays 1): fixed r = 1 (nu = 1) cycles
  * (1, 0) <-> (0, -1) forever; adaptive from r = 1 (nu 0.5) reaches 1e-10.
  */
@@ -452,7 +452,7 @@ double cf_prox_norm_estimate(const cfProxProblem *p, int max_iter, double tol);
 cfStatus cf_prox_r_init(const cfProxProblem *p, const cfProxOptions *o, double *R);
 
 /**
- * @brief ch07.5: the adaptive rule (Algorithm 11 line 8 with the digest's fix, a window, an
+ * @brief ch07.5: the adaptive rule (Algorithm 11 line 8 with ">=" for ">", a window, an
  * optional growth, a floor and a reset). With ref = the largest of the last min(n, window)
  * accepted merits (ad->recent; INFINITY when none): reject when e_new is not below theta ref
  * (!(e_new < theta ref): a NaN too; the listing's strict ">" misses exact 2-cycles), ad->run = 0,

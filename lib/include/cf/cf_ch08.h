@@ -16,14 +16,14 @@
  * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
  * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
- * Conventions (docs/conventions.md; the digest's section 1): forces are f = -grad E; the notes'
+ * Conventions (docs/conventions.md): forces are f = -grad E; the notes'
  * K = d f_e / d x and B = d f_d / d u are negative semi-definite, so the implicit system is
  * A = M - h B - h^2 K, symmetric positive definite; the library stores K+ = -K
  * (cf_soft_stiffness()) and the Rayleigh B+ = alpha M + beta K+. Impulses lambda are in N s,
  * ordered (n, t, b) per contact; a dual system (cf_dual.h) asks J u + bias >= 0 on every normal.
  * Every solver's report @p rep (::cfReport) and statistics @p st may be NULL (the tests pass NULL).
  *
- * The two-node spring of the digest (section 2.3), used throughout: node 1 on the ground
+ * A two-node spring (for notes 4.3's preconditioners), used throughout: node 1 on the ground
  * (J = [1, 0] on the vertical velocities), node 2 above it, m = 1, k = 100, h = 0.1, spring at
  * rest, no gravity, both nodes moving at -1: A = [[2, -1], [-1, 2]], b = (-1, -1),
  * W_A = 2/3, W_M = 1, W_D = 1/2; lambda = 1.5 with W_A (u+ = (0, -0.5)), 1 with W_M (u+ = (0, -1):
@@ -85,7 +85,7 @@ cfStatus cf_dual_split_check(const cfDualSystem *s, const double *P, const doubl
  * f(x) = cf_soft_forces() at @p x (elastic plus gravity):
  * - @p implicit (linearized backward Euler, notes 4.3.3, \f$\tau = t + h\f$):
  *   \f[ A = M - hB - h^2 K = (1 + h\alpha)\, M + (h\beta + h^2)\, K^+, \qquad b = M u + h f(x) \f]
- *   (the digest's fix: h multiplies the forces only, \f$b = h (f_{ext} + f_e) + M u\f$);
+ *   (notes 4.3.3 corrected: h multiplies the forces only, \f$b = h (f_{ext} + f_e) + M u\f$);
  * - explicit (forces at the start of the step, notes 4.3.2, \f$\tau = t\f$): every M is the
  *   LUMPED mass \f$M_L\f$ (diagonal, cf_soft_mass_matrix() of a lumped body), whatever
  *   s->consistent_mass says: in A, in \f$M u\f$ and in the damping force,

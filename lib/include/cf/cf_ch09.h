@@ -23,8 +23,8 @@
  *     \qquad \tilde q = q^t + h u^t + h^2 g, \f]
  * with M the lumped masses, \f$\Psi\f$ the elastic energy (springs and tetrahedra here), b the barrier of the
  * unsigned distance \f$d_k\f$ of every point-triangle and edge-edge pair closer than \f$\hat d\f$,
- * and \f$D_k\f$ the lagged friction potential. The \f$h^2\f$ in front of the barrier follows the
- * digest's [ext] fix (errata 12): \f$\kappa\f$ then has units of a force per length, and a particle
+ * and \f$D_k\f$ the lagged friction potential. The \f$h^2\f$ in front of the barrier is not in the
+ * notes' Eq. 291 (see the errata): \f$\kappa\f$ then has units of a force per length, and a particle
  * of mass m rests where \f$\kappa\, (-b'(d)) = m g\f$. Velocities are \f$u = (q - q^t)/h\f$
  * (implicit Euler).
  *
@@ -58,9 +58,9 @@ extern "C" {
  * \f[ \lambda = \max\big(0,\; k_{eff}\, (-\phi) - b\, v_n\big), \qquad
  *     k_{eff} = \begin{cases} k & v_n \le 0 \text{ (approaching)} \\ \epsilon k & v_n > 0 \text{ (receding)} \end{cases} \f]
  * (a contact never pulls); \f$\phi \ge 0\f$: 0. vn = d phi/dt is the normal velocity of B
- * relative to A (the digest's fix of Eq.\ 271-272: negative when approaching). eps in [0, 1] is
+ * relative to A (Eq.\ 271-272 corrected: negative when approaching). eps in [0, 1] is
  * Moore and Wilhelms' elasticity: with b = 0 it returns the fraction eps of the stored energy, so
- * the rebound speed ratio is \f$\sqrt{\epsilon}\f$ (the digest's [ext] derivation), not \f$\epsilon\f$.
+ * the rebound speed ratio is \f$\sqrt{\epsilon}\f$ (an energy ratio; see the text), not \f$\epsilon\f$.
  *
  * Worked example: k = 1e4, b = 0, eps = 1, phi = -9.81e-4, vn = 0: lambda = 9.81 (a 1 kg mass at rest).
  */
@@ -80,7 +80,7 @@ cfVec3 cf_penalty_friction(cfVec3 vt, double kf, double mu, double fn);
  * *f_out = f, returns 0. Otherwise it slips: the anchor is dragged toward p until the bound holds
  * with equality,
  * \f[ a \leftarrow p + \frac{\mu f_n}{k_f}\, \frac{a - p}{\|a - p\|} \f]
- * (the digest's exact update), *f_out \f$= k_f (a - p)\f$ of magnitude \f$\mu f_n\f$, returns 1.
+ * (the exact update), *f_out \f$= k_f (a - p)\f$ of magnitude \f$\mu f_n\f$, returns 1.
  */
 int cf_penalty_anchor(cfVec3 *anchor, cfVec3 p, double kf, double mu, double fn, cfVec3 *f_out);
 /** @} */
@@ -99,7 +99,7 @@ int cf_penalty_anchor(cfVec3 *anchor, cfVec3 p, double kf, double mu, double fn,
  * +INFINITY with b' = -INFINITY, b'' = +INFINITY, and ln is never evaluated there. @p db and
  * @p d2b may be NULL. dhat > 0.
  *
- * Spot values (digest 3.3): dhat = 1e-3, d = 5e-4: b = 1.732868e-7, b' = -1.193147e-3,
+ * Spot values: dhat = 1e-3, d = 5e-4: b = 1.732868e-7, b' = -1.193147e-3,
  * b'' = 6.386294. Scaling: \f$b(s d, s \hat d) = s^2 b(d, \hat d)\f$, \f$b'(s d, s \hat d) = s\, b'(d, \hat d)\f$.
  */
 double cf_ipc_barrier(double d, double dhat, double *db, double *d2b);
@@ -473,8 +473,8 @@ cfStatus cf_psd_project(int n, double *A);
  * \f$\|\Delta q\|_\infty / h \le\f$ opt->tol (IPC's criterion, a velocity: near the
  * minimum the decrease of f falls below its rounding long before |g| reaches a force tolerance).
  * Then q <- q + alpha dq with alpha from cf_ipc_line_search() (ch09.5); the contact set is
- * re-evaluated at the new iterate by the next cf_ipc_energy() (the digest's fix of where C is
- * refreshed). CF_MAX_ITER after opt->max_iter iterations, CF_STAGNATED when the line search
+ * re-evaluated at the new iterate by the next cf_ipc_energy() (notes Algorithm 18: the old one;
+ * see the errata). CF_MAX_ITER after opt->max_iter iterations, CF_STAGNATED when the line search
  * finds no decrease (alpha = 0), CF_BAD_INPUT when f(q) is not finite on entry. @p st (may be
  * NULL) gets iterations, halvings, CCD clamps, the final gradient norm and energy. @p opt may
  * be NULL: cf_ipc_options_default().
@@ -532,7 +532,7 @@ double cf_friction_f1(double s, double a, double *df1, double *f0);
  * with \f$(f_1/s)' = (f_1' s - f_1)/s^2\f$. At s = 0 use the limits \f$f_1/s = 2/a\f$,
  * \f$((f_1/s)'/s)\, u u^T = 0\f$.
  * K needs no projection with this f1: its eigenvalues are f1/s >= 0 across u and f1' >= 0 along u
- * (the digest's "project the 2x2 to PSD" is a no-op here; the test checks it). Returns D; @p g (12),
+ * (projecting the 2x2 to PSD would be a no-op here; the test checks it). Returns D; @p g (12),
  * @p H (144) may be NULL.
  */
 double cf_ipc_pair_friction(const cfIpcFrictionPair *p, const double dx[12], double mu, double a, double g[12],
@@ -542,7 +542,7 @@ double cf_ipc_pair_friction(const cfIpcFrictionPair *p, const double dx[12], dou
 /* ==================================================================================== */
 /** @name ch09.7 Paper 003: fully implicit frictional dynamics with soft constraints (22 points)
  *
- * Larionov, Longva, Ascher, Bender, Pai (digest-papers.md, paper 3). The unknown of a step is
+ * Larionov, Longva, Ascher, Bender, Pai (paper 003, arXiv 2211.10618). The unknown of a step is
  * the end velocity v (3 per node); every integrator here is a sequence of stages, each a root
  * finding problem of the one form
  * \f[ r(v) = M v - b - c\, f(q_a + c v, v) = 0, \qquad q = q_a + c v, \f]
@@ -564,7 +564,7 @@ double cf_ipc_pair_friction(const cfIpcFrictionPair *p, const double dx[12], dou
  *  @{ */
 
 /**
- * @brief ch09.7: the cubic penalty of paper 003 (Eq.\ 2, reconstructed in the digest) and its
+ * @brief ch09.7: the cubic penalty of paper 003 (Eq.\ 2, re-derived from the paper's prose) and its
  * first two derivatives in the gap d:
  * \f[ b(d) = \frac{\kappa (\delta - d)^3}{\delta}, \qquad b'(d) = -\frac{3 \kappa (\delta - d)^2}{\delta}, \qquad
  *     b''(d) = \frac{6 \kappa (\delta - d)}{\delta} \qquad (d < \delta), \f]

@@ -16,7 +16,7 @@
  * functions, qsort, bsearch, the math library and printing to stdout/stderr; and no file is
  * opened (the library's cf_*_read_siconos(), cf_*_write_siconos() and cf_scene_load() are refused).
  *
- * The point of the chapter (course notes 6, digest section 4): a solver needs only a projection
+ * The point of the chapter (course notes chapter 6): a solver needs only a projection
  * onto the friction set, so a friction law that is an ellipse instead of a disk plugs into PGS
  * (chapter 5), Newton (chapter 6) and PROX (chapter 7) alike; and with an ellipse the force of
  * maximal dissipation is not anti-parallel to the sliding velocity.
@@ -128,7 +128,7 @@ cfStatus cf_contact_matchstick(cfContact *c, cfVec3 s_a, cfVec3 s_b, const cfMat
  *  @{ */
 
 /**
- * @brief ch10.1: notes Algorithm 21 with the digest's robustness. In: the unit normal @p n, the
+ * @brief ch10.1: notes Algorithm 21, made robust (steps 1, 3). In: the unit normal @p n, the
  * structure directions @p s_a, @p s_b of the two surfaces (world, any length), the model @p m.
  * Out: the frame @p t, @p b and the ellipse @p mu_tb \f$= (\mu_t, \mu_b)\f$.
  * 1. Project each direction on the tangent plane, \f$s \leftarrow s - (s \cdot n)\, n\f$, and

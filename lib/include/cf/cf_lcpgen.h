@@ -113,7 +113,7 @@ int cf_lcpgen_family_size(cfLcpFamily f, int n);
 cfStatus cf_lcpgen_family(cfLcpFamily f, int n, uint64_t seed, cfLcp *p, double *x);
 
 /**
- * The 1D stack of the course notes' digest 3.2.1 as an LCP (the splitting and Newton chapters'
+ * The 1D stack as an LCP (the splitting and Newton chapters'
  * mass-ratio example): @p n particles in a column on the ground, each of mass 1 but the top one,
  * of mass @p ratio; contact 0 between the ground and particle 0, contact i between particles i-1
  * and i. A = J M^-1 J^T (tridiagonal: A_ii = 1/m_i + 1/m_(i-1), A_(i,i-1) = A_(i-1,i) = -1/m_(i-1),

@@ -133,7 +133,7 @@ typedef enum cfPipelineKind {
 
 /**
  * Parameters of the ipc pipeline (cfWorldDef::ipc; scene object world.ipc). The notes give no
- * defaults; those here follow the digest (digest-ch4-6.md 3.3, from the IPC paper): 0 for dhat
+ * defaults; dhat and eps_v follow the IPC paper (Li et al.\ 2020), kappa's is ours: 0 for dhat
  * and kappa means "derived from the world at each step", as stated per field.
  */
 typedef struct cfIpcSettings {
