@@ -392,14 +392,18 @@ START_TEST(ch09_3_edge_edge_cases)
     ck_assert_int_eq(st.region, CF_DIST_EE_VERTEX);
     /* parallel edges, the stencil still as the spec's r = (point of B) - (point of A): edge A
        on y = 0, edge B on y = 1, so r = (.., 1, ..), c of A's points sums to -1 and of B's to
-       +1, whichever endpoint is nearest (x0 inside B's span; x1; x2 with B inside A's span) */
+       +1, whichever endpoint is nearest (x0 inside B's span; x1; x2 with B inside A's span; and
+       B running the other way, so that x3 lies over A: each endpoint against the other edge, not
+       against a segment made of one endpoint of each, which can be nearer) */
     {
-        const cfVec3 par[4][4] = {{{0, 0, 0}, {1, 0, 0}, {-0.5, 1, 0}, {0.5, 1, 0}},
+        const cfVec3 par[6][4] = {{{0, 0, 0}, {1, 0, 0}, {-0.5, 1, 0}, {0.5, 1, 0}},
                                   {{0, 0, 0}, {1, 0, 0}, {0.5, 1, 0}, {1.5, 1, 0}},
                                   {{0, 0, 0}, {1, 0, 0}, {2, 1, 0}, {3, 1, 0}},
-                                  {{0, 0, 0}, {4, 0, 0}, {1, 1, 0}, {2, 1, 0}}};
-        const double want[4] = {1, 1, 2, 1};
-        for (int q = 0; q < 4; ++q) {
+                                  {{0, 0, 0}, {4, 0, 0}, {1, 1, 0}, {2, 1, 0}},
+                                  {{0, 0, 0}, {1, 0, 0}, {2, 1, 0}, {0.5, 1, 0}},
+                                  {{0, 0, 0}, {1, 0, 0}, {0.5, 1, 0}, {-1, 1, 0}}};
+        const double want[6] = {1, 1, 2, 1, 1, 1};
+        for (int q = 0; q < 6; ++q) {
             double d2 = cf_dist2_edge_edge(par[q], &st);
             cft_assert_near_at(d2, want[q], 1e-14, 0, "parallel pair %d", q);
             cfVec3 r = cfu_zero3();
@@ -408,6 +412,13 @@ START_TEST(ch09_3_edge_edge_cases)
             cft_assert_near_at(st.c[2] + st.c[3], 1.0, 1e-14, 0, "parallel pair %d: edge B's coefficients", q);
             cft_assert_near_at(r.y, 1.0, 1e-14, 0, "parallel pair %d: r from A to B", q);
             cft_assert_near_at(cfu_norm2(r), d2, 1e-14, 0, "parallel pair %d: |r|^2", q);
+            /* a distance does not depend on where the origin is: each endpoint moved to it */
+            for (int k = 0; k < 4; ++k) {
+                cfVec3 y[4];
+                for (int i = 0; i < 4; ++i) y[i] = cfu_sub(par[q][i], par[q][k]);
+                cft_assert_near_at(cf_dist2_edge_edge(y, NULL), want[q], 1e-14, 0,
+                                   "parallel pair %d moved so that x%d is the origin", q, k);
+            }
         }
     }
     /* random pairs: symmetric, closest points on the segments and optimal */
@@ -1583,6 +1594,14 @@ START_TEST(ch09_7_volume_penalty)
             cfDense A = {24, 24, J};
             cf_dense_mul_vec(&A, pd, Ja);
             for (int k = 0; k < 24; ++k) cft_assert_near_at(Jp[k], Ja[k], 1e-12 * cf_vec_norm_inf(24, Ja), 0, "volume: J p, k = %d", k);
+            /* a pinned node carries no force, the volume term's included: its rows of K are zero
+               and the rest still the forces' differences (node 5: rows 15-17) */
+            s.fixed[5] = true;
+            s.v[15] = s.v[16] = s.v[17] = 0.0;
+            cft_assert_ok(cf_implicit_force_jacobian(&s, s.q, s.v, NULL, K, D));
+            double ekf = fd_rel_error(24, 24, fd_forces, &c, s.q, K, 1e-8);
+            cft_assert_at(ekf < 1e-6, "K error %g with the volume penalty and node 5 pinned", ekf);
+            for (int k = 15 * 24; k < 18 * 24; ++k) cft_assert_at(K[k] == 0.0, "K[%d][%d] = %g: a row of the pinned node", k / 24, k % 24, K[k]);
         }
         cf_implicit_free(&s);
     }
