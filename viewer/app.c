@@ -350,7 +350,8 @@ static void hud_story(const cfvApp *app, Hud *H, float maxw)
     char wrapped[1600];
     size_t o = 0;
     if (run->prediction[0]) {
-        snprintf(buf, sizeof buf, "prediction: %s", run->prediction);
+        /* a demo's prediction is checked (its check()); a scene's expect line is not */
+        snprintf(buf, sizeof buf, "%s: %s", run->demo ? "prediction" : "the scene expects", run->prediction);
         cfv_wrap(buf, chars, wrapped, sizeof wrapped);
         o += (size_t)snprintf(H->story + o, sizeof H->story - o, "%s\n", wrapped);
     }
