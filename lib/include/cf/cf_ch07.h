@@ -474,7 +474,7 @@ cfStatus cf_prox_r_init(const cfProxProblem *p, const cfProxOptions *o, double *
 bool cf_prox_accept(const cfProxOptions *o, cfProxAdapt *ad, double e_new);
 
 /**
- * @brief ch07.5: the accuracy bound (notes lines 5578-5590): with
+ * @brief ch07.5: the accuracy bound (notes §3.4, after Algorithm 11): with
  * \f$\lambda = (1 + \epsilon) \lambda^*\f$ the fixed-point residual is at most
  * \f$r\, \epsilon\, \|A\|\, \|\lambda^*\|\f$, so no tolerance below
  * \f$r_{max}\, \epsilon_{mach}\, \|A\|_2\, \|\lambda\|\f$ (@p r_max, DBL_EPSILON, @p norm_A,
