@@ -1176,6 +1176,27 @@ START_TEST(ch10_6_directional_box)
         o.max_iter = 20000;
         cft_assert_ok_at(cf_fc_texture_pgs(&p, m4, &o, r, NULL), "k = %d", k);
         cft_assert_at(cf_fc_texture_residual(&p, m4, r) <= 1e-12, "k = %d", k);
+        /* the stagnation stop as a certificate: a solve that stops on tol_stag after K sweeps
+           changed no impulse by more than tol_stag in sweep K (the same solve stopped after K - 1
+           sweeps is the previous iterate), whichever row changed most */
+        double ra[12] = {0}, rb[12] = {0};
+        cfSplitOptions os = cf_split_options_default();
+        os.tol_abs = 0.0;
+        os.tol_stag = 1e-7;
+        os.max_iter = 20000;
+        cfReport rep;
+        cf_report_init(&rep, NULL, 0);
+        cf_fc_texture_pgs(&p, m4, &os, ra, &rep);
+        ck_assert_msg(rep.reason == CF_STOP_STAGNATION && rep.iterations > 1, "k = %d: stopped by %d after %d sweeps", k,
+                      rep.reason, rep.iterations);
+        cfSplitOptions ob = os;
+        ob.tol_stag = 0.0;
+        ob.max_iter = rep.iterations - 1;
+        cf_fc_texture_pgs(&p, m4, &ob, rb, NULL);
+        double dmax = 0.0;
+        for (int i = 0; i < 3 * nc; ++i) dmax = fmax(dmax, fabs(ra[i] - rb[i]));
+        cft_assert_at(dmax <= 1e-7, "k = %d: stopped on a change of at most 1e-7 in sweep %d, but an impulse moved %g",
+                      k, rep.iterations, dmax);
         cf_fc_free(&p);
     }
 }
