@@ -896,6 +896,13 @@ START_TEST(ch10_5_tensor_force)
     /* no sliding, no force */
     cf_friction_tensor_force(QA, Z, 1.0, n, x, x, cfu_vec3(0, 0, 2), 1.0, &f);
     cft_assert_vec3_near(f, cfu_zero3(), 0);
+    /* a t_b along the normal has no direction in the plane: B's frame is taken as A's (theta = 0),
+       a finite force, not NaN */
+    const double QBd[4] = {0.5, 0.2, 0.2, 0.1};
+    cfVec3 fd, f0;
+    cf_friction_tensor_force(QA, QBd, 1.0, n, x, cfu_vec3(0, 0, -2), cfu_vec3(1, 0.4, 0), 1.0, &fd);
+    cf_friction_tensor_force(QA, QBd, 1.0, n, x, x, cfu_vec3(1, 0.4, 0), 1.0, &f0);
+    cft_assert_vec3_near(fd, f0, 1e-15);
     /* B's tensor turned by 90 degrees: L = tr(Q_A) I, isotropic (Matchstick's orthogonal case) */
     cfRng g;
     cf_rng_seed(&g, 1111);

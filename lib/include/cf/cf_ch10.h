@@ -359,6 +359,8 @@ cfStatus cf_fc_newton_aniso(const cfFrictionProblem *p, const cfNewtonOptions *o
  * the sign), i.e. \f$R = \begin{bmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{bmatrix}\f$;
  * \f$\hat v\f$ is the unit projection of the sliding velocity @p v on the
  * tangent plane, in A's frame. Out: @p f in world coordinates (0 when v has no tangential part).
+ * A @p t_b with no part in the plane gives B's frame as A's (\f$\theta = 0\f$); a @p t_a with none
+ * leaves A's frame undefined and @p f = 0. Never NaN for finite input.
  * Worked: Q_A = diag(0.2, 0.8), Q_B = 0, kappa = lambda_n = 1, frames x/y: v = x -> (-0.2, 0, 0);
  * v at 45 degrees -> -(0.1414, 0.5657, 0), not anti-parallel. Q_B = Q_A turned by 90 degrees:
  * L = kappa tr(Q_A) I, isotropic.
