@@ -209,6 +209,8 @@ const char *cfv_residual_series(const cfvRun *run, cfvSeries *series, double (*t
 bool cfv_run_has_solver(const cfvRun *run);
 
 /* ---- runs: demos and scenes ----------------------------------------------------------- */
+/** Whether this build has what @p demo needs (cfvDemo::available; true when it names nothing). */
+bool cfv_demo_in_build(const cfvDemo *demo);
 /** Start a demo (run is zeroed first). Non-CF_OK: message in err. */
 cfStatus cfv_run_start_demo(cfvRun *run, const cfvDemo *demo, cfError *err);
 /** Start a scene file. CF_IO_ERROR / CF_BAD_INPUT with the loader's message in err. */

@@ -294,14 +294,6 @@ static void apply_view_options(cfvApp *app, const Opts *o)
     }
 }
 
-/* ", N not in this build" when demos were left out for what the build does not link, else "" */
-static const char *absent_text(int absent)
-{
-    static char s[48];
-    snprintf(s, sizeof s, absent ? ", %d not in this build" : "", absent);
-    return s;
-}
-
 /* check every demo of a list headless; one line each */
 static int check_demos(const cfvDemo **list, int n, const Opts *o)
 {
@@ -311,7 +303,7 @@ static int check_demos(const cfvDemo **list, int n, const Opts *o)
     int worst = 0, failed = 0, todo = 0, looked = 0, cut = 0, absent = 0;
     double t0 = SDL_GetTicks() / 1000.0;
     for (int i = 0; i < n; ++i) {
-        if (list[i]->available && !list[i]->available()) { /* a handout, or IMPL=exercises: not a failure */
+        if (!cfv_demo_in_build(list[i])) { /* a handout, or IMPL=exercises: not a failure */
             printf("%s: not in this build, not run: it needs %s\n", list[i]->id, list[i]->needs ? list[i]->needs : "more");
             absent++;
             continue;
@@ -354,8 +346,10 @@ static int check_demos(const cfvDemo **list, int n, const Opts *o)
         if (status == CFV_EXIT_USAGE) worst = CFV_EXIT_USAGE;
         cfv_app_free(&app);
     }
+    char absent_text[48] = ""; /* ", N not in this build": demos left out for what the build does not link */
+    if (absent) snprintf(absent_text, sizeof absent_text, ", %d not in this build", absent);
     printf("cfview --check: %d demo%s, %d failed, %d not implemented, %d cut short, %d visual check%s%s (%.2f s)%s\n", n,
-           n == 1 ? "" : "s", failed, todo, cut, looked, looked == 1 ? "" : "s", absent_text(absent),
+           n == 1 ? "" : "s", failed, todo, cut, looked, looked == 1 ? "" : "s", absent_text,
            SDL_GetTicks() / 1000.0 - t0,
            looked < n - todo - absent ? " (the visual checks need an image of at least 960x540)" : "");
     SDL_DestroyRenderer(r);

@@ -462,10 +462,12 @@ static cfStatus setup_demo(cfvRun *run, cfError *err)
     return CF_OK;
 }
 
+bool cfv_demo_in_build(const cfvDemo *demo) { return !demo->available || demo->available(); }
+
 cfStatus cfv_run_start_demo(cfvRun *run, const cfvDemo *demo, cfError *err)
 {
     memset(run, 0, sizeof *run);
-    if (demo->available && !demo->available())
+    if (!cfv_demo_in_build(demo))
         return cf_error_set(err, CF_BAD_INPUT, "demo %s is not in this build: it needs %s", demo->id,
                             demo->needs ? demo->needs : "what this build does not link");
     run->demo = demo;

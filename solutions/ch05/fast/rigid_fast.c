@@ -329,6 +329,8 @@ static void schedule_free(struct cfFastSchedule *s)
 /* manifold m of the sweep order: its first row and its row count */
 static inline int mfirst(const struct cfFastSchedule *s, int m) { return s->mstart[s->mperm[m]]; }
 static inline int mlen(const struct cfFastSchedule *s, int m) { return s->mstart[s->mperm[m] + 1] - s->mstart[s->mperm[m]]; }
+/* G of thread t: the groups of its share (tgroup[tstart[t] .. tstart[t + 1])) */
+static inline int share_len(const struct cfFastSchedule *s, int t) { return s->tstart[t + 1] - s->tstart[t]; }
 
 static bool grow_int(int **p, int n)
 {
@@ -801,14 +803,14 @@ static cfStatus build_schedule(cfRigidFast *ws, const cfContact *contacts, int T
         int best[CF_FAST_MAX_THREADS];
         bool has[CF_FAST_MAX_THREADS] = {false};
         for (int w = g->wfirst; w < g->wfirst + g->nwaits; ++w) {
-            int m = s->waits[w].thread, wrap = s->waits[w].off, u = s->part[m], G = s->tstart[u + 1] - s->tstart[u];
+            int m = s->waits[w].thread, wrap = s->waits[w].off, u = s->part[m], G = share_len(s, u);
             int off = s->gpos[s->mgroup[m]] + 1 - wrap * G;
             if (!has[u] || off > best[u]) best[u] = off, has[u] = true;
         }
         g->wfirst = nw;
         for (int u = 0; u < T; ++u)
             if (has[u]) {
-                int G = s->tstart[u + 1] - s->tstart[u], j = ((best[u] - 1) % G + G) % G; /* the waited group's place */
+                int G = share_len(s, u), j = ((best[u] - 1) % G + G) % G; /* the waited group's place */
                 s->groups[s->tgroup[s->tstart[u] + j]].signal = true;
                 s->waits[nw++] = (Wait){u, best[u]};
             }
@@ -1051,11 +1053,11 @@ static inline __attribute__((always_inline)) double sweep_share(struct cfFastSch
                                                                  double cfm)
 {
     cfLaneV dmax = {0};
-    const int t0 = s->tstart[t], done0 = k * (s->tstart[t + 1] - t0);
+    const int t0 = s->tstart[t], done0 = k * share_len(s, t);
     for (int i = t0; i < s->tstart[t + 1]; ++i) {
         const Group *g = &s->groups[s->tgroup[i]];
         for (int w = g->wfirst; w < g->wfirst + g->nwaits; ++w) {
-            int u = s->waits[w].thread, need = k * (s->tstart[u + 1] - s->tstart[u]) + s->waits[w].off;
+            int u = s->waits[w].thread, need = k * (share_len(s, u)) + s->waits[w].off;
             if (seen[u] < need) seen[u] = wait_done(&s->progress[u * DONE_PAD], need);
         }
         dmax = run_group(s, g, v, normal_only, box, omega, cfm, false, dmax);
@@ -1097,7 +1099,7 @@ static int sweeps_emulated(struct cfFastSchedule *s, double *v, int n, bool norm
             bool ok = true;
             for (int w = g->wfirst; w < g->wfirst + g->nwaits && ok; ++w) {
                 int x = s->waits[w].thread;
-                ok = published[x] >= sweep[u] * (s->tstart[x + 1] - s->tstart[x]) + s->waits[w].off;
+                ok = published[x] >= sweep[u] * share_len(s, x) + s->waits[w].off;
             }
             if (ok) t = u;
         }
@@ -1107,8 +1109,8 @@ static int sweeps_emulated(struct cfFastSchedule *s, double *v, int n, bool norm
         }
         const Group *g = &s->groups[s->tgroup[s->tstart[t] + pos[t]]];
         d[t] = fmax(d[t], lane_max(run_group(s, g, v, normal_only, box, omega, cfm, false, (cfLaneV){0})));
-        if (g->signal) published[t] = sweep[t] * (s->tstart[t + 1] - s->tstart[t]) + pos[t] + 1;
-        if (++pos[t] == s->tstart[t + 1] - s->tstart[t]) {
+        if (g->signal) published[t] = sweep[t] * share_len(s, t) + pos[t] + 1;
+        if (++pos[t] == share_len(s, t)) {
             s->dm[t * n + sweep[t]] = d[t];
             d[t] = 0.0;
             pos[t] = 0;
@@ -1343,7 +1345,7 @@ double cf_rigid_fast_schedule_model(const cfRigidFast *ws, int sweeps, double wa
             double start = clock[t];
             bool ok = true;
             for (int w = g->wfirst; w < g->wfirst + g->nwaits && ok; ++w) {
-                int u = s->waits[w].thread, need = sweep[t] * (s->tstart[u + 1] - s->tstart[u]) + s->waits[w].off;
+                int u = s->waits[w].thread, need = sweep[t] * (share_len(s, u)) + s->waits[w].off;
                 if (need <= 0) continue; /* a wrap in the first sweep */
                 double f = finish[s->tstart[u] * sweeps + need - 1];
                 ok = f >= 0.0;
@@ -1355,8 +1357,8 @@ double cf_rigid_fast_schedule_model(const cfRigidFast *ws, int sweeps, double wa
         int t = best;
         const Group *g = &s->groups[s->tgroup[s->tstart[t] + pos[t]]];
         clock[t] = best_start + g->npoints;
-        finish[s->tstart[t] * sweeps + sweep[t] * (s->tstart[t + 1] - s->tstart[t]) + pos[t]] = clock[t];
-        if (++pos[t] == s->tstart[t + 1] - s->tstart[t]) {
+        finish[s->tstart[t] * sweeps + sweep[t] * share_len(s, t) + pos[t]] = clock[t];
+        if (++pos[t] == share_len(s, t)) {
             pos[t] = 0;
             busy -= ++sweep[t] == sweeps;
             bool all = barrier;
