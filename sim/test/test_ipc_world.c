@@ -15,6 +15,8 @@
 #include "cf/cf_scene.h"
 #include "cf/cf_solvers.h"
 #include "cf/cf_world.h"
+#include "cf/cf_rng.h"
+#include "../internal.h" /* cf_world_ipc_system(): the system the certificate checks, for the test's own every-pair count */
 #include "scene_support.h"
 
 static void load(const char *scene, cfWorld *w)
@@ -89,6 +91,101 @@ START_TEST(certificate_sees_crossings)
     ck_assert_msg(strstr(what, "went through a static triangle"), "%s", what);
     cf_world_free(&x0);
     cf_world_free(&w);
+}
+END_TEST
+
+/* the oracle of the test below: every pair tested, as cf_world_crossings() did before its sweep */
+static double vol6(cfVec3 a, cfVec3 b, cfVec3 c, cfVec3 d)
+{
+    return cfu_dot(cfu_cross(cfu_sub(b, a), cfu_sub(c, a)), cfu_sub(d, a));
+}
+static bool brute_crosses(cfVec3 p, cfVec3 q, cfVec3 a, cfVec3 b, cfVec3 c)
+{
+    double sp = vol6(a, b, c, p), sq = vol6(a, b, c, q);
+    if ((sp > 0.0 && sq > 0.0) || (sp < 0.0 && sq < 0.0) || (sp == 0.0 && sq == 0.0)) return false;
+    double u = vol6(p, q, a, b), v = vol6(p, q, b, c), x = vol6(p, q, c, a);
+    return (u >= 0.0 && v >= 0.0 && x >= 0.0) || (u <= 0.0 && v <= 0.0 && x <= 0.0);
+}
+static int brute_crossings(const cfWorld *w, const cfWorld *before)
+{
+    cfIpcSystem s;
+    cft_assert_ok(cf_world_ipc_system(w, &s));
+    int count = 0;
+    for (int e = 0; e < s.n_edge; ++e)
+        for (int t = 0; t < s.n_tri; ++t) {
+            const int *E = s.edge[e], *T = s.tri[t];
+            bool shared = false, all_fixed = s.fixed[E[0]] && s.fixed[E[1]];
+            for (int k = 0; k < 3; ++k) shared |= E[0] == T[k] || E[1] == T[k], all_fixed &= s.fixed[T[k]];
+            count += !shared && !all_fixed &&
+                     brute_crosses(cf_ipc_node(s.q, E[0]), cf_ipc_node(s.q, E[1]), cf_ipc_node(s.q, T[0]),
+                                   cf_ipc_node(s.q, T[1]), cf_ipc_node(s.q, T[2]));
+        }
+    /* the paths: every soft node, every corner of a moving box, through a triangle of fixed nodes */
+    cfVec3 from[64], to[64];
+    for (int i = 0; i < w->n_soft; ++i)
+        for (int k = 0; k < w->soft[i].n_nodes; ++k) {
+            const int *T;
+            for (int t = 0; t < s.n_tri; ++t)
+                if (T = s.tri[t], s.fixed[T[0]] && s.fixed[T[1]] && s.fixed[T[2]] &&
+                    brute_crosses(before->soft[i].x[k], w->soft[i].x[k], cf_ipc_node(s.q, T[0]), cf_ipc_node(s.q, T[1]),
+                                  cf_ipc_node(s.q, T[2]))) {
+                    count++;
+                    break;
+                }
+        }
+    for (int i = 0; i < w->n_bodies; ++i) {
+        const cfRigidBody *b0 = &before->bodies[i], *b1 = &w->bodies[i];
+        if (b1->fixed) continue;
+        for (int k = 0; k < 8; ++k) {
+            cfVec3 h = b1->shape.half_extents, X = cfu_vec3(k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z);
+            from[k] = cfu_add(b0->x, cfu_quat_rotate(b0->q, X)), to[k] = cfu_add(b1->x, cfu_quat_rotate(b1->q, X));
+            for (int t = 0; t < s.n_tri; ++t) {
+                const int *T = s.tri[t];
+                if (s.fixed[T[0]] && s.fixed[T[1]] && s.fixed[T[2]] &&
+                    brute_crosses(from[k], to[k], cf_ipc_node(s.q, T[0]), cf_ipc_node(s.q, T[1]), cf_ipc_node(s.q, T[2]))) {
+                    count++;
+                    break;
+                }
+            }
+        }
+    }
+    cf_ipc_free(&s);
+    return count;
+}
+
+START_TEST(certificate_sweep_is_every_pair)
+{
+    /* the certificate tests only the pairs whose boxes overlap (a sweep): on worlds scrambled at
+       random (soft nodes thrown about, the moving boxes turned and moved, with hundreds of crossings
+       and paths through the ground), it counts exactly what testing every pair counts */
+    cfRng rng;
+    cf_rng_seed(&rng, 20261204);
+    int total = 0;
+    for (int trial = 0; trial < 12; ++trial) {
+        cfWorld w, x0;
+        load("ch09_ipc_rigid_mixed.json", &w);
+        double spread = trial < 6 ? 0.05 : 0.3; /* a few crossings, then many */
+        for (int i = 0; i < w.n_soft; ++i)
+            for (int k = 0; k < w.soft[i].n_nodes; ++k)
+                w.soft[i].x[k] = cfu_add(w.soft[i].x[k], cf_rng_vec3(&rng, -spread, spread));
+        copy(&x0, &w);
+        for (int i = 0; i < w.n_soft; ++i)
+            for (int k = 0; k < w.soft[i].n_nodes; ++k)
+                w.soft[i].x[k] = cfu_add(w.soft[i].x[k], cf_rng_vec3(&rng, -2.0 * spread, 2.0 * spread));
+        for (int i = 0; i < w.n_bodies; ++i)
+            if (!w.bodies[i].fixed) {
+                w.bodies[i].x = cfu_add(w.bodies[i].x, cf_rng_vec3(&rng, -4.0 * spread, 4.0 * spread));
+                w.bodies[i].q = cf_rng_quat(&rng);
+            }
+        char what[200];
+        int c = cf_world_crossings(&w, &x0, what, sizeof what), want = brute_crossings(&w, &x0);
+        ck_assert_msg(c == want, "trial %d: the sweep counts %d crossings, every pair %d", trial, c, want);
+        ck_assert_msg((c == 0) == (what[0] == '\0'), "trial %d: %d crossings, message '%s'", trial, c, what);
+        total += c;
+        cf_world_free(&x0);
+        cf_world_free(&w);
+    }
+    ck_assert_msg(total > 100, "the scrambled worlds gave only %d crossings in all: the test tests little", total);
 }
 END_TEST
 
@@ -420,6 +517,7 @@ static void build(Suite *s)
     TCase *c = cft_tcase_scene(s, "ipc");
     CFT_TEST(c, stack_never_interpenetrates, "the soft stack under ipc: no crossing in any step (signed volumes)");
     CFT_TEST(c, certificate_sees_crossings, "the crossing certificate finds an overlap and a path through a plate");
+    CFT_TEST(c, certificate_sweep_is_every_pair, "the crossing certificate's sweep counts what testing every pair counts");
     CFT_TEST(c, fast_particle_stops_on_thin_plate, "100 m/s against 1 mm: ipc stops on the plate, penalty passes");
     CFT_TEST(c, soft_box_matches_chapter_loop, "a soft box under the world's ipc steps as chapter 9's own loop");
     CFT_TEST(c, tet_column_shortens_under_its_weight, "a tet column under ipc rests shortened by rho g L^2/(2E) within 2 %");

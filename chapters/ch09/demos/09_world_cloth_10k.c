@@ -80,6 +80,6 @@ const cfvDemo cfv_demo_ch09_world_cloth_10k = {
     .needs = "chapter 9's sparse path (solutions/ch09/fast/, with the reference solutions only: not in a handout)",
     .available = cf_world_ipc_sparse_linked,
     .steps = 10,
-    .heavy = true, /* ~5 s a step idle: make demos-check takes one step, HEAVY=1 all ten */
+    .heavy = true, /* 30 s for the ten steps idle: make demos-check takes one step, HEAVY=1 all ten */
     CFV_DEMO_HOOKS,
 };

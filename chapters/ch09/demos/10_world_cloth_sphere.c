@@ -84,6 +84,6 @@ const cfvDemo cfv_demo_ch09_world_cloth_sphere = {
     .needs = "chapter 9's sparse path (solutions/ch09/fast/, with the reference solutions only: not in a handout)",
     .available = cf_world_ipc_sparse_linked,
     .steps = 20,
-    .heavy = true, /* one to five seconds a step: make demos-check takes one step, HEAVY=1 all twenty */
+    .heavy = true, /* 110 s for the twenty steps idle (50 Newton iterations a step): make demos-check takes one step, HEAVY=1 all twenty */
     CFV_DEMO_HOOKS,
 };

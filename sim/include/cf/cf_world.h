@@ -576,8 +576,11 @@ cfStatus cf_world_write_problem(const cfWorld *w, const char *path, cfError *err
  * distances): every surface edge that crosses a surface triangle of the current state (no shared
  * node), every soft node (once) and every moving box corner whose straight path from its position
  * in @p before (the same world before the step; NULL: no paths) crosses a static triangle.
- * Returns the count (0: none), -1 when out of memory, the world is not one the ipc pipeline takes
- * or @p before has other bodies; @p what (may be NULL) gets the first crossing found in words.
+ * Only the pairs whose axis-aligned boxes overlap are tested (a sweep along one axis; the boxes are
+ * compared, never computed with, so no crossing is lost), and the count is that of every pair.
+ * Returns the count (0: none), -1 when out of memory, the world is not one the ipc pipeline takes,
+ * @p before has other bodies or a position is not finite; @p what (may be NULL) gets the first
+ * crossing in index order (edges before paths), in words.
  */
 int cf_world_crossings(const cfWorld *w, const cfWorld *before, char *what, size_t cap);
 
