@@ -115,7 +115,10 @@ cfCcdResult cf_ccd_inclusion(cfCcdKind kind, const cfVec3 x[4], const cfVec3 u[4
     r.status = CF_CCD_MISS;
     r.toi = h;
     if (!(h > 0.0) || !isfinite(h) || !(delta > 0.0) || max_boxes < 1) return r;
-    Heap heap = {malloc((size_t)max_boxes * sizeof(Item)), 0, max_boxes};
+    /* the queue grows as boxes are split, to max_boxes entries: most queries exclude the first few
+       boxes and need no more than a handful (a queue of max_boxes from the start cost a 5.6 MB
+       allocation per query, the CCD line search of a 10k-node cloth makes thousands) */
+    Heap heap = {malloc(64 * sizeof(Item)), 0, 64};
     if (!heap.a) {
         r.status = CF_CCD_BUDGET; /* cannot search: 0 is a valid lower bound */
         r.toi = 0.0;
@@ -157,10 +160,21 @@ cfCcdResult cf_ccd_inclusion(cfCcdKind kind, const cfVec3 x[4], const cfVec3 u[4
             r.b = 0.5 * (B->lo[2] + B->hi[2]);
             break;
         }
-        if (heap.n + 2 > heap.cap) {
+        if (heap.n + 2 > max_boxes) {
             r.status = CF_CCD_BUDGET;
             r.toi = B->lo[0];
             break;
+        }
+        if (heap.n + 2 > heap.cap) {
+            int cap = heap.cap > max_boxes / 2 ? max_boxes : 2 * heap.cap;
+            Item *a = realloc(heap.a, (size_t)cap * sizeof(Item));
+            if (!a) { /* out of memory: the box being examined still bounds the time from below */
+                r.status = CF_CCD_BUDGET;
+                r.toi = B->lo[0];
+                break;
+            }
+            heap.a = a;
+            heap.cap = cap;
         }
         double mid = 0.5 * (B->lo[k] + B->hi[k]);
         Item lo = it, hi = it;
