@@ -134,10 +134,10 @@ void cfv_series_free(cfvSeries *s)
 
 static double yval(double v, bool logy) { return logy ? (v > 0 ? log10(v) : NAN) : v; }
 
-static void fmt_num(char *buf, size_t cap, double v, bool logy)
+static void fmt_num(char *buf, size_t cap, double v, bool logy, int digits)
 {
     if (logy) snprintf(buf, cap, "1e%d", (int)lround(v)); /* the axis ends on whole decades */
-    else snprintf(buf, cap, "%.5g", v);
+    else snprintf(buf, cap, "%.*g", digits, v);
 }
 
 void cfv_plot(cfvRaster *r, float x, float y, float w, float h, const char *title,
@@ -193,10 +193,16 @@ void cfv_plot(cfvRaster *r, float x, float y, float w, float h, const char *titl
         y1 += pad;
     }
     char buf[64];
-    fmt_num(buf, sizeof buf, y1, logy);
-    cfv_text(r, x + 4, py, 1.0f, dim, buf);
-    fmt_num(buf, sizeof buf, y0, logy);
-    cfv_text(r, x + 4, py + ph - 8, 1.0f, dim, buf);
+    for (int end = 0; end < 2; ++end) { /* the top and the bottom of the y axis, clear of its line */
+        double v = end ? y0 : y1;
+        fmt_num(buf, sizeof buf, v, logy, 5);
+        cfv_text_size(buf, 1.0f, &tw, &th);
+        for (int digits = 3; tw > px - x - 10 && digits >= 1; digits -= 2) {
+            fmt_num(buf, sizeof buf, v, logy, digits);
+            cfv_text_size(buf, 1.0f, &tw, &th);
+        }
+        cfv_text(r, px - 6 - tw, end ? py + ph - 8 : py, 1.0f, dim, buf);
+    }
     snprintf(buf, sizeof buf, "%.3g", t0);
     cfv_text(r, px, py + ph + 3, 1.0f, dim, buf);
     snprintf(buf, sizeof buf, "%.3g%s%s", t1, xunit && xunit[0] ? " " : "", xunit ? xunit : "");

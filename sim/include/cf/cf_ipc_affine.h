@@ -8,7 +8,7 @@
  * node at its centre, but within a step they are not free: node i of body b is
  *   x_i = c + A X_i,
  * with X_i its body-frame position (cfIpcSystem::q_rest of the node), c the centre and A a 3x3
- * matrix: 12 unknowns per body (Affine Body Dynamics, Lan et al. 2022 [ext]). The other nodes keep
+ * matrix: 12 unknowns per body (Affine Body Dynamics, Lan et al. 2022, not one of the course's papers). The other nodes keep
  * their 3 coordinates. The reduced unknowns z are then mapped linearly, q = J z, so that
  * - the chain rule of every node-space term is exact: grad_z = J^T grad_q, Hess_z = J^T Hess_q J
  *   (no second derivative of a rotation);
