@@ -513,7 +513,7 @@ double cf_ipc_line_search(const cfIpcSystem *s, const double *q, const double *d
  *  @{ */
 
 /**
- * @brief ch09.6: IPC's friction mollifier f1 (notes Eq.\ 296) and its potential f0 (from the IPC paper, Li et al. 2020, not one of the course's papers),
+ * @brief ch09.6: IPC's friction mollifier f1 (notes Eq.\ 296) and its potential f0 (from the IPC paper, Li et al.\ 2020, not one of the course's papers),
  * for \f$s \ge 0\f$ and \f$a = h \epsilon_v > 0\f$:
  * \f[ f_1(s) = -\frac{s^2}{a^2} + \frac{2s}{a}, \qquad f_1'(s) = -\frac{2s}{a^2} + \frac{2}{a}, \qquad
  *     f_0(s) = -\frac{s^3}{3a^2} + \frac{s^2}{a} + \frac{a}{3} \qquad (s < a), \f]
